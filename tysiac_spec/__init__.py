@@ -1,0 +1,1 @@
+"""tysiac-spec."""

@@ -1,0 +1,174 @@
+"""The error hierarchy and the one diagnostic record used for every user error.
+
+Every problem a user can cause (bad YAML, a schema violation, a DSL mistake, a
+semantic inconsistency, an illegal action) is reported as a :class:`Diagnostic`
+and raised as a subclass of :class:`TysiacError`.  The CLI prints diagnostics as
+``file:line:col: error[code]: message`` followed by the source line and a caret,
+and never shows a traceback for them.
+
+Codes are stable identifiers (``yaml.duplicate-key``, ``schema.enum``,
+``merge.cycle``, ``dsl.unknown-name`` ...); tests and tools may match on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "Diagnostic",
+    "DslError",
+    "IllegalActionError",
+    "OptionError",
+    "RulesetError",
+    "TysiacError",
+    "format_path",
+]
+
+
+def format_path(path: Sequence[str | int]) -> str:
+    """Render a path inside a ruleset as dotted text: ``("deck", "ranks", 0)`` -> ``deck.ranks[0]``.
+
+    An empty path renders as ``<root>``.
+    """
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "<root>"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One user-facing problem, with where it is.
+
+    Attributes:
+        code: stable identifier such as ``schema.enum`` or ``yaml.duplicate-key``.
+        message: one sentence naming the field, what was expected and what was found.
+        file: the file the problem is in, or ``None`` when there is no file (an API call).
+        line: 1-based line number, or ``None`` when unknown.
+        column: 1-based column number, or ``None`` when unknown.
+        path: path inside the ruleset (``("auction", "step")``); empty for the whole document.
+        hint: an optional suggestion of what to do.
+        severity: ``"error"`` (the default) or ``"warning"``.
+    """
+
+    code: str
+    message: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    path: tuple[str | int, ...] = ()
+    hint: str | None = None
+    severity: str = "error"
+
+    @property
+    def location(self) -> str:
+        """``file:line:col`` (as much of it as is known); ``<input>`` without a file."""
+        loc = self.file or "<input>"
+        if self.line is not None:
+            loc += f":{self.line}"
+            if self.column is not None:
+                loc += f":{self.column}"
+        return loc
+
+    def headline(self) -> str:
+        """The one-line form: ``file:line:col: error[code]: message``."""
+        return f"{self.location}: {self.severity}[{self.code}]: {self.message}"
+
+    def render(self, *, source: str | None = None) -> str:
+        """Headline, then the source line with a caret under the column, then path and hint.
+
+        Args:
+            source: the text of :attr:`file`; read from disk when ``None`` and the file exists.
+        """
+        lines = [self.headline()]
+        text = source
+        if text is None and self.file is not None and self.line is not None:
+            try:
+                text = Path(self.file).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                text = None
+        if text is not None and self.line is not None:
+            src_lines = text.splitlines()
+            if 1 <= self.line <= len(src_lines):
+                src = src_lines[self.line - 1]
+                lines.append(f"  {src}")
+                if self.column is not None:
+                    lines.append("  " + " " * (self.column - 1) + "^")
+        if self.path:
+            lines.append(f"  at: {format_path(self.path)}")
+        if self.hint:
+            lines.append(f"  hint: {self.hint}")
+        return "\n".join(lines)
+
+
+class TysiacError(Exception):
+    """Base of every error caused by user input (rulesets, formulas, options, actions).
+
+    Carries one or more :class:`Diagnostic` records; ``str(error)`` is the headline
+    of each, one per line.  Programming errors (bugs) are never ``TysiacError``.
+    """
+
+    def __init__(self, diagnostics: Diagnostic | Iterable[Diagnostic] | str) -> None:
+        if isinstance(diagnostics, str):
+            diagnostics = Diagnostic(code=self.default_code, message=diagnostics)
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
+        super().__init__("\n".join(d.headline() for d in self.diagnostics))
+
+    default_code = "error"
+
+    @property
+    def diagnostic(self) -> Diagnostic:
+        """The first (most important) diagnostic."""
+        return self.diagnostics[0]
+
+
+class RulesetError(TysiacError, ValueError):
+    """Raised when a ruleset cannot be loaded: bad YAML, schema or semantic errors,
+    a broken ``extends`` chain, or an unknown ruleset id.  Holds every problem found."""
+
+    default_code = "ruleset"
+
+
+class OptionError(RulesetError):
+    """Raised when a game asks for an option the ruleset does not declare, or gives a
+    value outside the option's choices or range.  The message lists the valid ones."""
+
+    default_code = "option"
+
+
+class DslError(TysiacError, ValueError):
+    """Raised when a formula does not parse, does not type-check in its context, or
+    fails at run time (for example a division by zero)."""
+
+    default_code = "dsl"
+
+
+class IllegalActionError(TysiacError, ValueError):
+    """Raised when an action is not legal in the current state; the state is unchanged."""
+
+    default_code = "action"
+
+
+@dataclass(slots=True)
+class DiagnosticSink:
+    """Collects diagnostics during validation (which reports *all* problems at once)."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        self.items.append(diagnostic)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self) -> None:
+        """Raise :class:`RulesetError` holding every collected diagnostic, if any."""
+        if self.items:
+            raise RulesetError(self.items)
