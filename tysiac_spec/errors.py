@@ -20,6 +20,7 @@ __all__ = [
     "Diagnostic",
     "DslError",
     "IllegalActionError",
+    "NotationError",
     "OptionError",
     "RulesetError",
     "TysiacError",
@@ -76,8 +77,10 @@ class Diagnostic:
         return loc
 
     def headline(self) -> str:
-        """The one-line form: ``file:line:col: error[code]: message``."""
-        return f"{self.location}: {self.severity}[{self.code}]: {self.message}"
+        """The one-line form: ``file:line:col: error[code]: message`` (no location part when
+        the problem is not in a file, e.g. an unknown ruleset id)."""
+        head = f"{self.severity}[{self.code}]: {self.message}"
+        return f"{self.location}: {head}" if self.file is not None else head
 
     def render(self, *, source: str | None = None) -> str:
         """Headline, then the source line with a caret under the column, then path and hint.
@@ -148,6 +151,12 @@ class DslError(TysiacError, ValueError):
     fails at run time (for example a division by zero)."""
 
     default_code = "dsl"
+
+
+class NotationError(TysiacError, ValueError):
+    """Raised when a card (``QH``) or action text cannot be parsed; the message names the text."""
+
+    default_code = "notation"
 
 
 class IllegalActionError(TysiacError, ValueError):

@@ -1,0 +1,21 @@
+"""Rulesets as data: loading (YAML with positions), ``extends`` and options, validation
+(JSON Schema + semantic checks), the immutable model, and the registry of shipped rulesets."""
+
+from __future__ import annotations
+
+from ._load import load_ruleset, parse_option_value, resolve_document
+from ._schema import ruleset_schema
+from .model import Form, Formula, Option, Provenance, Ruleset, Source
+
+__all__ = [
+    "Form",
+    "Formula",
+    "Option",
+    "Provenance",
+    "Ruleset",
+    "Source",
+    "load_ruleset",
+    "parse_option_value",
+    "resolve_document",
+    "ruleset_schema",
+]

@@ -1,0 +1,265 @@
+"""Suits, ranks, cards and the deck, all built from a ruleset's ``deck`` section.
+
+Nothing here knows the Tysiąc pack: ids, letters, symbols, trick order and card
+points come from data (see ``rulesets/core.yaml``).  Card notation is rank then
+suit: ``QH``, ``Q♥``, ``10H``, ``TH`` and ``th`` all parse to the queen... of hearts
+and the ten of hearts respectively; :func:`str` prints the one canonical form
+(rank letter + suit letter, ``TH``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .errors import Diagnostic, NotationError
+
+__all__ = ["Card", "Deck", "Rank", "Suit"]
+
+
+@dataclass(frozen=True, slots=True)
+class Suit:
+    """A suit of the pack.
+
+    Attributes:
+        id: stable identifier used in rulesets and formulas (``hearts``).
+        letter: one upper-case letter used in card notation (``H``).
+        symbol: the printed symbol (``♥``); also accepted when parsing.
+        names: the suit's name per language code (``{"pl": "kier"}``).
+    """
+
+    id: str
+    letter: str
+    symbol: str
+    names: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def __str__(self) -> str:
+        return self.letter
+
+    def name(self, lang: str = "en") -> str:
+        """The suit's name in ``lang``, falling back to English, then to the id."""
+        return self.names.get(lang) or self.names.get("en") or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class Rank:
+    """A rank of the pack.
+
+    Attributes:
+        id: stable identifier (``ten``).
+        letter: the canonical letter used in card notation (``T``).
+        strength: position in trick order; a higher strength beats a lower one
+            of the same suit (0 = lowest).
+        points: card points counted by whoever wins the card in a trick (points, >= 0).
+        aliases: other accepted spellings (``10`` for the ten).
+        names: the rank's name per language code.
+    """
+
+    id: str
+    letter: str
+    strength: int
+    points: int
+    aliases: tuple[str, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    def __str__(self) -> str:
+        return self.letter
+
+    def name(self, lang: str = "en") -> str:
+        """The rank's name in ``lang``, falling back to English, then to the id."""
+        return self.names.get(lang) or self.names.get("en") or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: a rank of a suit.
+
+    ``index`` is the card's position in its :class:`Deck` (0-based), usable for bit sets.
+    ``str(card)`` is the canonical notation (``QH``) and ``Card.parse`` reads it back.
+    """
+
+    rank: Rank
+    suit: Suit
+    index: int = field(default=-1, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.rank.letter}{self.suit.letter}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    @property
+    def points(self) -> int:
+        """Card points of this card (points)."""
+        return self.rank.points
+
+    def symbol(self) -> str:
+        """Notation with the suit symbol, for display: ``Q♥``."""
+        return f"{self.rank.letter}{self.suit.symbol}"
+
+    @classmethod
+    def parse(cls, text: str, deck: Deck | None = None) -> Card:
+        """Parse card notation (``QH``, ``Q♥``, ``10H``, ``th``) against ``deck``.
+
+        Args:
+            text: rank then suit; letters are case-insensitive; surrounding blanks ignored.
+            deck: the pack to read letters from; the default is the shared core pack
+                (``rulesets/core.yaml``).
+
+        Raises:
+            NotationError: the text names no card of the deck; the message quotes it.
+        """
+        return (deck or Deck.default()).parse(text)
+
+
+_DEFAULT: list[Deck] = []
+
+
+class Deck:
+    """The pack: suits, ranks (in trick order) and every card, with notation lookup.
+
+    Build it from data with :meth:`from_data` (the ``deck`` section of a resolved
+    ruleset).  Cards are ordered suit by suit (in the order the suits are listed),
+    each suit from the strongest rank down; ``deck.cards[i].index == i``.
+    """
+
+    __slots__ = ("_lookup", "cards", "ranks", "suits")
+
+    def __init__(self, suits: Sequence[Suit], ranks: Sequence[Rank]) -> None:
+        self.suits: tuple[Suit, ...] = tuple(suits)
+        self.ranks: tuple[Rank, ...] = tuple(sorted(ranks, key=lambda r: -r.strength))
+        cards: list[Card] = []
+        for suit in self.suits:
+            for rank in self.ranks:
+                cards.append(Card(rank, suit, len(cards)))
+        self.cards: tuple[Card, ...] = tuple(cards)
+        lookup: dict[str, Card] = {}
+        for card in self.cards:
+            rank_spellings = {card.rank.letter, *card.rank.aliases}
+            suit_spellings = {card.suit.letter, card.suit.symbol}
+            for r in rank_spellings:
+                for s in suit_spellings:
+                    lookup[(r + s).upper()] = card
+        self._lookup = lookup
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, object]) -> Deck:
+        """Build a deck from a ``deck`` mapping (``suits`` and ``ranks`` lists) of a ruleset.
+
+        ``ranks`` is listed from the strongest to the weakest.  The data is assumed
+        to be schema-valid (the ruleset validator checks it first).
+        """
+        suits_data = data["suits"]
+        ranks_data = data["ranks"]
+        assert isinstance(suits_data, list) and isinstance(ranks_data, list)
+        suits = [
+            Suit(
+                id=s["id"],
+                letter=s["letter"],
+                symbol=s.get("symbol", s["letter"]),
+                names=dict(s.get("names", {})),
+            )
+            for s in suits_data
+        ]
+        n = len(ranks_data)
+        ranks = [
+            Rank(
+                id=r["id"],
+                letter=r["letter"],
+                strength=n - 1 - i,
+                points=r["points"],
+                aliases=tuple(r.get("aliases", ())),
+                names=dict(r.get("names", {})),
+            )
+            for i, r in enumerate(ranks_data)
+        ]
+        return cls(suits, ranks)
+
+    @classmethod
+    def default(cls) -> Deck:
+        """The shared core pack, read from the shipped ``core`` ruleset (cached)."""
+        if not _DEFAULT:
+            from .ruleset import load_ruleset
+
+            _DEFAULT.append(load_ruleset("core").deck)
+        return _DEFAULT[0]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.cards)
+
+    def __repr__(self) -> str:
+        suits = "".join(s.letter for s in self.suits)
+        ranks = "".join(r.letter for r in self.ranks)
+        return f"<Deck suits={suits} ranks={ranks} cards={len(self.cards)}>"
+
+    @property
+    def total_points(self) -> int:
+        """Sum of the card points of the whole pack (points; 120 for the Tysiąc pack)."""
+        return sum(c.points for c in self.cards)
+
+    def suit(self, key: str) -> Suit:
+        """The suit with this id, letter or symbol (case-insensitive).
+
+        Raises:
+            NotationError: no such suit; the message lists the known ones.
+        """
+        k = key.strip()
+        for s in self.suits:
+            if k.lower() in (s.id.lower(), s.letter.lower()) or k == s.symbol:
+                return s
+        known = ", ".join(f"{s.letter} ({s.id})" for s in self.suits)
+        raise NotationError(
+            Diagnostic("notation.suit", f"unknown suit `{key}`; expected one of {known}")
+        )
+
+    def rank(self, key: str) -> Rank:
+        """The rank with this id, letter or alias (case-insensitive).
+
+        Raises:
+            NotationError: no such rank; the message lists the known ones.
+        """
+        k = key.strip().lower()
+        for r in self.ranks:
+            if k in (r.id.lower(), r.letter.lower(), *(a.lower() for a in r.aliases)):
+                return r
+        known = ", ".join(r.letter for r in self.ranks)
+        raise NotationError(
+            Diagnostic("notation.rank", f"unknown rank `{key}`; expected one of {known}")
+        )
+
+    def parse(self, text: str) -> Card:
+        """Parse one card (``QH``, ``Q♥``, ``10h``, ``th``).
+
+        Raises:
+            NotationError: ``text`` names no card of this deck; the message quotes it.
+        """
+        key = text.strip().upper()
+        card = self._lookup.get(key)
+        if card is None:
+            ranks = "".join(r.letter for r in self.ranks)
+            suits = "".join(s.letter for s in self.suits)
+            raise NotationError(
+                Diagnostic(
+                    "notation.card",
+                    f"`{text}` is not a card: write a rank ({' '.join(ranks)}, or 10) then a "
+                    f"suit ({' '.join(suits)} or its symbol), e.g. "
+                    f"`{self.cards[0]}`",
+                )
+            )
+        return card
+
+    def parse_many(self, text: str | Iterable[str]) -> tuple[Card, ...]:
+        """Parse cards separated by blanks or commas (``"QH KH 9S"``) or an iterable of texts.
+
+        Raises:
+            NotationError: for the first text that is not a card.
+        """
+        items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+        return tuple(self.parse(t) for t in items)
+
+    def format(self, cards: Iterable[Card]) -> str:
+        """Canonical notation of several cards, blank-separated (``"QH KH 9S"``)."""
+        return " ".join(str(c) for c in cards)

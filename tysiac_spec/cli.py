@@ -1,0 +1,245 @@
+"""The ``tysiac`` command.
+
+Every user error (a bad ruleset, an unknown id, a bad option) is printed as
+``file:line:col: error[code]: message`` with the source line and a caret, on
+stderr, and the command exits with status 1 — never with a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+import yaml
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .errors import Diagnostic, TysiacError
+from .ruleset import load_ruleset, ruleset_schema
+from .ruleset import registry
+from .ruleset.model import Ruleset
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_USER_ERROR = 1
+
+
+def _stdout() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def print_diagnostics(diagnostics: Iterable[Diagnostic], stream: Any = None) -> None:
+    """Print diagnostics in the ``file:line:col: error[code]: message`` form with a caret."""
+    out = stream or sys.stderr
+    for diagnostic in diagnostics:
+        print(diagnostic.render(), file=out)
+
+
+def user_errors(func: F) -> F:
+    """Turn any :class:`TysiacError` into printed diagnostics and exit status 1."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except TysiacError as exc:
+            print_diagnostics(exc.diagnostics)
+            sys.exit(EXIT_USER_ERROR)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_option_args(values: Sequence[str]) -> dict[str, str]:
+    """``["five_rounds=up", "barrel=false"]`` -> ``{"five_rounds": "up", "barrel": "false"}``.
+
+    Raises:
+        click.BadParameter: an item without ``=``.
+    """
+    out: dict[str, str] = {}
+    for item in values:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint="--option")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename: never half-written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+option_arg = click.option(
+    "--option",
+    "-O",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Set a table option of the ruleset (repeatable), e.g. -O five_rounds=up.",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tysiac")
+def main() -> None:
+    """tysiac — the card game Tysiąc / Тысяча / 1000 with its rules as data.
+
+    Rulesets are YAML files: the shipped ones are found by id (see `tysiac list`),
+    your own by path. Start with `tysiac list`, then `tysiac validate` or
+    `tysiac show pl-standard`.
+    """
+
+
+@main.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+@user_errors
+def list_cmd(as_json: bool) -> None:
+    """List the shipped rulesets: id, kind, player counts, name and parent."""
+    rows = []
+    for entry in registry.entries():
+        try:
+            rules = load_ruleset(entry.id)
+            players = ",".join(str(n) for n in rules.player_counts) or "-"
+            status = "ok"
+        except TysiacError:
+            players, status = "?", "invalid"
+        rows.append(
+            {
+                "id": entry.id,
+                "kind": entry.kind,
+                "players": players,
+                "name": entry.name,
+                "extends": ", ".join(entry.extends),
+                "aliases": ", ".join(entry.aliases),
+                "status": status,
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    table = Table(title="Shipped rulesets")
+    for column in ("id", "kind", "players", "name", "extends", "aliases"):
+        table.add_column(column)
+    for row in rows:
+        style = "red" if row["status"] != "ok" else None
+        table.add_row(*(row[c] for c in ("id", "kind", "players", "name", "extends", "aliases")),
+                      style=style)
+    _stdout().print(table)
+
+
+def _option_variants(rules: Ruleset) -> list[dict[str, Any]]:
+    """One option selection per non-default value of each choice/bool option."""
+    variants: list[dict[str, Any]] = []
+    for name, opt in rules.options.items():
+        values: list[Any] = list(opt.choices) if opt.type == "choice" else (
+            [True, False] if opt.type == "bool" else []
+        )
+        for value in values:
+            if value != opt.default:
+                variants.append({name: value})
+    return variants
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1, metavar="[ID|PATH]...")
+@click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+def validate(rulesets: tuple[str, ...], quiet: bool) -> None:
+    """Validate rulesets (all shipped ones by default).
+
+    Checks the YAML, the `extends` chain, the JSON Schema, the semantic rules
+    (hands and talons use the whole pack, cited sources exist, …) for the
+    default options and for every value of every option. Problems go to stderr
+    as file:line:col: error[code]: message; the exit status is 1 if any.
+    """
+    refs = list(rulesets) or [e.id for e in registry.entries()]
+    failed = 0
+    for ref in refs:
+        try:
+            rules = load_ruleset(ref)
+            for variant in _option_variants(rules):
+                load_ruleset(ref, options=variant)
+        except TysiacError as exc:
+            failed += 1
+            print_diagnostics(exc.diagnostics)
+            continue
+        if not quiet:
+            counts = ", ".join(str(n) for n in rules.player_counts) or "none"
+            click.echo(
+                f"ok  {rules.id:<22} {rules.kind:<8} players: {counts}; "
+                f"options: {len(rules.options)}"
+            )
+    if failed:
+        click.echo(f"{failed} of {len(refs)} ruleset(s) invalid", err=True)
+        sys.exit(EXIT_USER_ERROR)
+
+
+@main.command()
+@click.argument("ruleset", metavar="ID|PATH")
+@option_arg
+@click.option("--players", "-p", type=int, help="Show only the rules for this many players.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True
+)
+@user_errors
+def show(ruleset: str, options: tuple[str, ...], players: int | None, fmt: str) -> None:
+    """Print a resolved ruleset: `extends` merged and options applied."""
+    rules = load_ruleset(ruleset, options=parse_option_args(options))
+    doc: dict[str, Any] = dict(rules.document)
+    doc["selected_options"] = dict(rules.selected)
+    if players is not None:
+        from .ruleset.validate import form_sections
+        from .ruleset._yaml import to_plain
+
+        rules.form(players)  # raises for an unknown player count
+        sections = to_plain(form_sections(doc, str(players)))
+        doc = {
+            "id": rules.id,
+            "players": players,
+            "table": doc["players"][str(players)],
+            **{k: v for k, v in sections.items() if v is not None},
+            "selected_options": dict(rules.selected),
+        }
+    if fmt == "json":
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        click.echo(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, width=100), nl=False)
+
+
+@main.command()
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to this file instead of standard output.",
+)
+def schema(output: Path | None) -> None:
+    """Print the ruleset JSON Schema (draft 2020-12).
+
+    Editors use it through a first line
+    `# yaml-language-server: $schema=<path>/ruleset.schema.json` in a ruleset file.
+    """
+    text = json.dumps(ruleset_schema(), ensure_ascii=False, indent=2) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomically(output, text)
+        click.echo(f"wrote {output}", err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,397 @@
+"""The contexts a formula can be written in: which names it reads, their types, and
+the result it must give.  The standard contexts are data (:data:`_TABLE`); the ruleset
+schema refers to them by id.  A host extends a context at compile time with the
+ruleset's options and per-player counters (:class:`ContextExtension`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..errors import Diagnostic, DslError
+from .types import BOOL, CARDS, INT, BoolType, ChoiceType, FieldSpec, IntType, RecordType, Type
+
+__all__ = ["CONTEXTS", "Context", "ContextExtension", "NameSpec", "get_context"]
+
+
+@dataclass(frozen=True, slots=True)
+class NameSpec:
+    """A name a formula may read: its type and a one-line description."""
+
+    name: str
+    type: Type
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Where a formula is used: the names it may read and the result it must give.
+
+    Attributes:
+        id: stable id referenced from the ruleset schema (``auction.max_bid``).
+        description: what the formula decides, one sentence.
+        result: the result type of a formula (``int`` with a unit, or ``bool``).
+        names: the names a formula may read.
+        assignable: dotted names effects may assign (``delta``, ``player.score``).
+        counters_assignable: whether effects may also assign the player's counters.
+        example: a formula in this context, for the reference page.
+        effects_example: statements in this context, when effects are allowed.
+    """
+
+    id: str
+    description: str
+    result: Type
+    names: tuple[NameSpec, ...]
+    assignable: tuple[str, ...] = ()
+    counters_assignable: bool = False
+    example: str = ""
+    effects_example: str = ""
+    _index: Mapping[str, NameSpec] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {n.name: n for n in self.names})
+
+    def lookup(self, name: str) -> NameSpec | None:
+        """The name ``name``, or ``None`` when the context has no such name."""
+        return self._index.get(name)
+
+    def assignable_targets(self) -> tuple[str, ...]:
+        """Every dotted name effects may assign, counters included, sorted."""
+        targets = set(self.assignable)
+        if self.counters_assignable:
+            player = self.lookup("player")
+            if player is not None and isinstance(player.type, RecordType):
+                targets |= {f"player.{f.name}" for f in player.type.fields if f.name != "score"}
+        return tuple(sorted(targets))
+
+    def extend(self, extension: ContextExtension | None) -> Context:
+        """This context with the ruleset's options and counters added (see
+        :class:`ContextExtension`); the context itself when ``extension`` is ``None``."""
+        if extension is None:
+            return self
+        names = []
+        for spec in self.names:
+            typ = spec.type
+            if isinstance(typ, RecordType) and spec.name == "options":
+                typ = typ.with_fields(extension.option_fields())
+            elif isinstance(typ, RecordType) and spec.name == "player":
+                typ = typ.with_fields(extension.counter_fields())
+            names.append(NameSpec(spec.name, typ, spec.doc))
+        return Context(
+            self.id,
+            self.description,
+            self.result,
+            tuple(names),
+            self.assignable,
+            self.counters_assignable,
+            self.example,
+            self.effects_example,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ContextExtension:
+    """Ruleset-specific names added to every context at compile time.
+
+    Attributes:
+        options: each declared option's name and type (int, bool or choice); they
+            become fields of ``options`` (``options.five_rounds``).
+        counters: the ruleset's per-player counters (int); they become fields of
+            ``player`` (``player.bolts``) and are assignable where the score is.
+        docs: optional one-line descriptions, keyed ``options.<name>`` or ``player.<name>``.
+
+    Raises:
+        DslError: (code ``dsl.bad-extension``) for a counter named ``score`` or an
+            option or counter whose type is not int, bool or choice.
+    """
+
+    options: Mapping[str, Type] = field(default_factory=dict)
+    counters: Mapping[str, Type] = field(default_factory=dict)
+    docs: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for prefix, table in (("options", self.options), ("player", self.counters)):
+            for name, typ in table.items():
+                allowed = (IntType,) if prefix == "player" else (IntType, BoolType, ChoiceType)
+                if not isinstance(typ, allowed):
+                    kinds = "int" if prefix == "player" else "int, bool or choice"
+                    raise DslError(
+                        Diagnostic(
+                            "dsl.bad-extension",
+                            f"`{prefix}.{name}` must have type {kinds} (got {typ.describe()})",
+                        )
+                    )
+        if "score" in self.counters:
+            raise DslError(
+                Diagnostic(
+                    "dsl.bad-extension",
+                    "a counter may not be called `score`: `player.score` is the match score",
+                )
+            )
+
+    def option_fields(self) -> tuple[FieldSpec, ...]:
+        """The options as record fields."""
+        return tuple(
+            FieldSpec(n, t, self.docs.get(f"options.{n}", "a ruleset option"))
+            for n, t in sorted(self.options.items())
+        )
+
+    def counter_fields(self) -> tuple[FieldSpec, ...]:
+        """The counters as record fields."""
+        return tuple(
+            FieldSpec(n, t, self.docs.get(f"player.{n}", "a per-player counter"))
+            for n, t in sorted(self.counters.items())
+        )
+
+
+POINTS = IntType("points")
+COUNT = IntType("count")
+_SCORE = FieldSpec("score", POINTS, "the player's match score so far")
+
+# Shared names: (type, default doc).  A context entry may override the doc.
+_COMMON: dict[str, tuple[Type, str]] = {
+    "hand": (CARDS, "the player's hand"),
+    "talon": (CARDS, "the talon (musik) of the deal"),
+    "player": (RecordType("player", (_SCORE,)), "the player the formula is about"),
+    "players": (COUNT, "the number of players active in the deal"),
+    "options": (RecordType("options"), "the table's options (as the ruleset declares them)"),
+    "bid": (POINTS, "the bid"),
+    "high_bid": (POINTS, "the highest bid so far"),
+    "forced": (BOOL, "whether the bidder is the forced opener"),
+    "contract": (POINTS, "the contract: the declarer's final bid after the exchange"),
+    "points": (POINTS, "the side's card points plus its declared marriages"),
+    "card_points": (POINTS, "the side's card points from tricks won"),
+    "marriages": (POINTS, "the side's declared marriage points"),
+    "tricks": (COUNT, "the number of tricks the side won"),
+    "made": (BOOL, "whether the declarer made the contract"),
+    "delta": (POINTS, "this deal's score change for the player"),
+    "declarer": (BOOL, "whether the player was the declarer"),
+    "forfeited": (BOOL, "whether the deal was forfeited"),
+    "target": (POINTS, "the score that wins the match"),
+    "count": (COUNT, "the forfeits this player has made, this one included"),
+}
+
+# The standard contexts: id, description, result, names (name or (name, doc)), extras.
+_TABLE: tuple[dict[str, object], ...] = (
+    {
+        "id": "auction.max_bid",
+        "doc": "The highest bid a player may make with this hand.",
+        "result": POINTS,
+        "names": [("hand", "the bidder's hand"), "player", "players", "options"],
+        "example": "120 + marriages(hand)",
+    },
+    {
+        "id": "auction.may_bid",
+        "doc": "Whether the player may make this bid.",
+        "result": BOOL,
+        "names": [
+            ("hand", "the bidder's hand"),
+            "player",
+            "players",
+            "options",
+            ("bid", "the bid being made"),
+            "high_bid",
+            "forced",
+        ],
+        "example": "bid <= 120 or marriages(hand) > 0",
+    },
+    {
+        "id": "contract.max",
+        "doc": "The highest contract the declarer may announce after the exchange.",
+        "result": POINTS,
+        "names": [
+            ("hand", "the declarer's hand after the exchange"),
+            ("bid", "the winning bid"),
+            "player",
+            "players",
+            "options",
+        ],
+        "example": "max(bid, 120 + marriages(hand))",
+    },
+    {
+        "id": "contract.allowed",
+        "doc": "Whether the declarer may announce this contract.",
+        "result": BOOL,
+        "names": [
+            ("contract", "the contract being announced"),
+            ("bid", "the winning bid"),
+            ("hand", "the declarer's hand after the exchange"),
+            "player",
+            "players",
+            "options",
+        ],
+        "example": "contract >= bid and contract % 10 == 0",
+    },
+    {
+        "id": "scoring.made",
+        "doc": "Whether the declarer made the contract.",
+        "result": BOOL,
+        "names": [
+            ("points", "the declarer's card points plus declared marriages"),
+            ("card_points", "the declarer's card points from tricks won"),
+            ("marriages", "the declarer's declared marriage points"),
+            "contract",
+            ("tricks", "the number of tricks the declarer won"),
+            "players",
+            "options",
+        ],
+        "example": "points >= contract",
+    },
+    {
+        "id": "scoring.declarer",
+        "doc": "The declarer's score for the deal.",
+        "result": POINTS,
+        "names": [
+            ("points", "the declarer's card points plus declared marriages"),
+            ("card_points", "the declarer's card points from tricks won"),
+            ("marriages", "the declarer's declared marriage points"),
+            "contract",
+            ("tricks", "the number of tricks the declarer won"),
+            "players",
+            "options",
+            "made",
+            ("player", "the declarer"),
+        ],
+        "example": "if made then contract else -contract",
+    },
+    {
+        "id": "scoring.defender",
+        "doc": "A defender's score for the deal.",
+        "result": POINTS,
+        "names": [
+            ("points", "the defender's card points plus declared marriages"),
+            ("card_points", "the defender's card points from tricks won"),
+            ("marriages", "the defender's declared marriage points"),
+            ("tricks", "the number of tricks the defender won"),
+            "contract",
+            "players",
+            "options",
+            ("player", "the defender"),
+        ],
+        "example": 'round_to(points, 10, half="up")',
+    },
+    {
+        "id": "scoring.sitter",
+        "doc": "The score of the player sitting out the deal (four players).",
+        "result": POINTS,
+        "names": [
+            ("talon", "the talon, which the sitter scores"),
+            ("player", "the sitting-out player"),
+            "players",
+            "options",
+        ],
+        "example": "points(talon) + marriages(talon)",
+    },
+    {
+        "id": "deal.redeal",
+        "doc": "Whether the player may (or must) ask for a new deal after seeing the hand.",
+        "result": BOOL,
+        "names": [("hand", "the player's hand"), "talon", "player", "players", "options"],
+        "example": "count(hand, nine) == 4 or points(talon) < 5",
+    },
+    {
+        "id": "match.rule",
+        "doc": "A match rule: when the condition holds after a deal, the effects apply "
+        "to the player.",
+        "result": BOOL,
+        "names": [
+            ("player", "the player the rule is applied to"),
+            "delta",
+            "declarer",
+            "made",
+            "contract",
+            ("tricks", "the number of tricks the player won"),
+            "forfeited",
+            "target",
+            "players",
+            "options",
+        ],
+        "assignable": ("delta", "player.score"),
+        "counters_assignable": True,
+        "example": "player.score == 555 and delta != 0",
+        "effects_example": "player.score = 0",
+    },
+    {
+        "id": "forfeit.declarer",
+        "doc": "The declarer's score when forfeiting the deal.",
+        "result": POINTS,
+        "names": [
+            ("bid", "the winning bid"),
+            "contract",
+            "count",
+            ("player", "the forfeiting declarer"),
+            "players",
+            "options",
+        ],
+        "example": "-bid",
+    },
+    {
+        "id": "forfeit.defender",
+        "doc": "A defender's score when the declarer forfeits the deal.",
+        "result": POINTS,
+        "names": [
+            ("bid", "the winning bid"),
+            "contract",
+            ("count", "the forfeits the declarer has made, this one included"),
+            ("player", "the defender"),
+            "players",
+            "options",
+        ],
+        "example": "round_up(bid // 2, 10)",
+    },
+    {
+        "id": "match.end",
+        "doc": "Whether the match ends with this player winning.",
+        "result": BOOL,
+        "names": [("player", "the player checked"), "target", "players", "options"],
+        "example": "player.score >= target",
+    },
+)
+
+
+def _build(entry: Mapping[str, object]) -> Context:
+    names = []
+    raw_names = entry["names"]
+    assert isinstance(raw_names, list)
+    for item in raw_names:
+        name, doc = (item, None) if isinstance(item, str) else item
+        typ, default_doc = _COMMON[name]
+        names.append(NameSpec(name, typ, doc or default_doc))
+    result = entry["result"]
+    assert isinstance(result, (IntType, BoolType))
+    assignable = entry.get("assignable", ())
+    assert isinstance(assignable, tuple)
+    return Context(
+        id=str(entry["id"]),
+        description=str(entry["doc"]),
+        result=result,
+        names=tuple(sorted(names, key=lambda n: n.name)),
+        assignable=assignable,
+        counters_assignable=bool(entry.get("counters_assignable", False)),
+        example=str(entry.get("example", "")),
+        effects_example=str(entry.get("effects_example", "")),
+    )
+
+
+CONTEXTS: Mapping[str, Context] = {c.id: c for c in (_build(e) for e in _TABLE)}
+"""The standard contexts by id."""
+
+
+def get_context(context: str | Context) -> Context:
+    """The context with id ``context`` (or ``context`` itself).
+
+    Raises:
+        DslError: (code ``dsl.unknown-context``) naming the known ids.
+    """
+    if isinstance(context, Context):
+        return context
+    found = CONTEXTS.get(context)
+    if found is None:
+        known = ", ".join(sorted(CONTEXTS))
+        raise DslError(
+            Diagnostic("dsl.unknown-context", f"unknown context `{context}`; known: {known}")
+        )
+    return found

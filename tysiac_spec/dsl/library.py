@@ -1,0 +1,334 @@
+"""The fixed function library of the rules DSL, and the deck data it needs.
+
+Formulas may call only these functions.  Each is described by a
+:class:`FunctionSpec` (parameters, result type, documentation, an example) and
+implemented by a factory that receives the :class:`DeckInfo` at compile time.
+The card functions are the only code that reads attributes of run-time values,
+and they read only ``.suit`` and ``.rank`` (id strings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .types import BOOL, CARDS, INT, RANK, SUIT, ChoiceType, TextType, Type
+
+__all__ = [
+    "FUNCTIONS",
+    "HALF_MODES",
+    "DeckInfo",
+    "Fault",
+    "FunctionSpec",
+    "KeywordSpec",
+    "Param",
+    "round_to",
+]
+
+HALF_MODES = ("down", "up", "even")
+"""How :func:`round_to` breaks ties: toward the smaller multiple, the larger, or the even one."""
+
+
+class Fault(Exception):
+    """A run-time fault inside a library function; the compiler turns it into a
+    :class:`~tysiac_spec.errors.DslError` at the call's position."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckInfo:
+    """The deck facts the card functions need, given by the host at compile time.
+
+    Attributes:
+        rank_points: card points per rank id (``{"ace": 11, "ten": 10, ...}``).
+        marriage_values: marriage value per suit id (``{"hearts": 100, ...}``), points.
+        suits: the suit ids, which formulas may name (``hearts``).
+        ranks: the rank ids, which formulas may name (``ace``).
+        marriage_ranks: the two rank ids that form a marriage (king, queen).
+    """
+
+    rank_points: Mapping[str, int]
+    marriage_values: Mapping[str, int]
+    suits: tuple[str, ...]
+    ranks: tuple[str, ...]
+    marriage_ranks: tuple[str, str] = ("king", "queen")
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A positional parameter: its name, the types it accepts, a description."""
+
+    name: str
+    types: tuple[Type, ...]
+    doc: str = ""
+
+    def describe(self) -> str:
+        """The accepted types as text: ``suit or rank``."""
+        return " or ".join(t.describe() for t in self.types)
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordSpec:
+    """A keyword parameter with a fixed set of string values and a default."""
+
+    name: str
+    values: tuple[str, ...]
+    default: str
+    doc: str = ""
+
+
+Impl = Callable[..., object]
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionSpec:
+    """One library function.
+
+    Attributes:
+        name: the name formulas call it by.
+        params: positional parameters; with ``variadic`` the last one repeats.
+        result: the result type.
+        doc: one sentence for the reference page.
+        example: a call, as written in a formula.
+        build: ``build(deck, arg_types)`` returns the implementation, taking the
+            positional values then the keyword values (in ``keywords`` order).
+        keywords: keyword parameters.
+        variadic: whether the last parameter may repeat (``min``, ``max``).
+        min_args: the fewest positional arguments accepted.
+    """
+
+    name: str
+    params: tuple[Param, ...]
+    result: Type
+    doc: str
+    example: str
+    build: Callable[[DeckInfo, tuple[Type, ...]], Impl] = field(repr=False, compare=False)
+    keywords: tuple[KeywordSpec, ...] = ()
+    variadic: bool = False
+    min_args: int = -1
+
+    @property
+    def least(self) -> int:
+        """The fewest positional arguments accepted."""
+        return self.min_args if self.min_args >= 0 else len(self.params)
+
+    def signature(self) -> str:
+        """``round_to(x: int, unit: int, half="up")``."""
+        parts = [f"{p.name}: {p.describe()}" for p in self.params]
+        if self.variadic:
+            parts.append("...")
+        parts += [f'{k.name}="{k.default}"' for k in self.keywords]
+        return f"{self.name}({', '.join(parts)}) -> {self.result.describe()}"
+
+
+def round_to(x: int, unit: int, half: str = "up") -> int:
+    """``x`` rounded to the nearest multiple of ``unit`` (> 0); a tie (exactly half way)
+    goes to the smaller multiple (``half="down"``), the larger (``"up"``) or the even one."""
+    if unit <= 0:
+        raise Fault(f"the unit of `round_to` must be positive (got {unit})")
+    q, r = divmod(x, unit)
+    twice = 2 * r
+    if twice < unit or (twice == unit and (half == "down" or (half == "even" and q % 2 == 0))):
+        return q * unit
+    return (q + 1) * unit
+
+
+def _round_up(x: int, unit: int) -> int:
+    if unit <= 0:
+        raise Fault(f"the unit of `round_up` must be positive (got {unit})")
+    return -(-x // unit) * unit
+
+
+def _round_down(x: int, unit: int) -> int:
+    if unit <= 0:
+        raise Fault(f"the unit of `round_down` must be positive (got {unit})")
+    return x // unit * unit
+
+
+def _build_min(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
+    return min
+
+
+def _build_max(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
+    return max
+
+
+def _build_abs(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
+    return abs
+
+
+def _build_round_to(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
+    def impl(x: int, unit: int, half: str) -> int:
+        if half not in HALF_MODES:
+            raise Fault(f'`half` of `round_to` must be "down", "up" or "even" (got "{half}")')
+        return round_to(x, unit, half)
+
+    return impl
+
+
+def _build_round_up(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
+    return _round_up
+
+
+def _build_round_down(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
+    return _round_down
+
+
+def _build_count(_deck: DeckInfo, types: tuple[Type, ...]) -> Impl:
+    if types and types[-1] == SUIT:
+
+        def by_suit(cards: Iterable[Any], suit: str) -> int:
+            return sum(1 for c in cards if c.suit == suit)
+
+        return by_suit
+
+    def by_rank(cards: Iterable[Any], rank: str) -> int:
+        return sum(1 for c in cards if c.rank == rank)
+
+    return by_rank
+
+
+def _build_points(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
+    rank_points = dict(deck.rank_points)
+
+    def points(cards: Iterable[Any]) -> int:
+        return sum(rank_points.get(c.rank, 0) for c in cards)
+
+    return points
+
+
+def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
+    values = dict(deck.marriage_values)
+    king, queen = deck.marriage_ranks
+
+    def marriages(cards: Iterable[Any]) -> int:
+        kings: set[str] = set()
+        queens: set[str] = set()
+        for c in cards:
+            rank = c.rank
+            if rank == king:
+                kings.add(c.suit)
+            elif rank == queen:
+                queens.add(c.suit)
+        return sum(values.get(s, 0) for s in kings & queens)
+
+    return marriages
+
+
+def _build_has_marriage(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
+    king, queen = deck.marriage_ranks
+
+    def has_marriage(cards: Iterable[Any], suit: str) -> bool:
+        ranks = {c.rank for c in cards if c.suit == suit}
+        return king in ranks and queen in ranks
+
+    return has_marriage
+
+
+def _build_len(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
+    def length(cards: Iterable[Any]) -> int:
+        return sum(1 for _ in cards)
+
+    return length
+
+
+_X = Param("x", (INT,), "a number")
+_UNIT = Param("unit", (INT,), "a positive number")
+_CARDS = Param("cards", (CARDS,), "a set of cards")
+
+FUNCTIONS: Mapping[str, FunctionSpec] = {
+    spec.name: spec
+    for spec in (
+        FunctionSpec(
+            "abs", (_X,), INT, "The absolute value of `x`.", "abs(player.score)", _build_abs
+        ),
+        FunctionSpec(
+            "count",
+            (_CARDS, Param("what", (RANK, SUIT), "a rank or a suit")),
+            INT,
+            "How many of `cards` have the rank (or suit) `what`.",
+            "count(hand, ace)",
+            _build_count,
+        ),
+        FunctionSpec(
+            "has_marriage",
+            (_CARDS, Param("suit", (SUIT,), "a suit")),
+            BOOL,
+            "Whether `cards` hold both marriage cards (king and queen) of `suit`.",
+            "has_marriage(hand, hearts)",
+            _build_has_marriage,
+        ),
+        FunctionSpec(
+            "len", (_CARDS,), INT, "How many cards `cards` holds.", "len(talon)", _build_len
+        ),
+        FunctionSpec(
+            "marriages",
+            (_CARDS,),
+            INT,
+            "The sum of the marriage values of every suit whose king and queen are both "
+            "in `cards` (points).",
+            "120 + marriages(hand)",
+            _build_marriages,
+        ),
+        FunctionSpec(
+            "max",
+            (Param("a", (INT,)), Param("b", (INT,))),
+            INT,
+            "The largest of two or more numbers.",
+            "max(0, points - contract)",
+            _build_max,
+            variadic=True,
+        ),
+        FunctionSpec(
+            "min",
+            (Param("a", (INT,)), Param("b", (INT,))),
+            INT,
+            "The smallest of two or more numbers.",
+            "min(300, 120 + marriages(hand))",
+            _build_min,
+            variadic=True,
+        ),
+        FunctionSpec(
+            "points",
+            (_CARDS,),
+            INT,
+            "The card points of `cards` (the ruleset's rank points summed).",
+            "points(talon)",
+            _build_points,
+        ),
+        FunctionSpec(
+            "round_down",
+            (_X, _UNIT),
+            INT,
+            "`x` rounded down to a multiple of `unit`.",
+            "round_down(points, 10)",
+            _build_round_down,
+        ),
+        FunctionSpec(
+            "round_to",
+            (_X, _UNIT),
+            INT,
+            "`x` rounded to the nearest multiple of `unit`; `half` says where an exact "
+            'half goes: "down" (the smaller multiple), "up" (the larger) or "even".',
+            'round_to(points, 10, half="down")',
+            _build_round_to,
+            keywords=(KeywordSpec("half", HALF_MODES, "up", "how a tie is broken"),),
+        ),
+        FunctionSpec(
+            "round_up",
+            (_X, _UNIT),
+            INT,
+            "`x` rounded up to a multiple of `unit`.",
+            "round_up(points, 10)",
+            _build_round_up,
+        ),
+    )
+}
+
+
+def keyword_accepts(spec: KeywordSpec, found: Type) -> bool:
+    """Whether a keyword of ``spec`` accepts a value of type ``found`` (text or a choice
+    whose values are all allowed)."""
+    if isinstance(found, TextType):
+        return True
+    return isinstance(found, ChoiceType) and set(found.values) <= set(spec.values)

@@ -1,0 +1,176 @@
+"""Turn a validated ruleset document into the frozen model (:mod:`.model`).
+
+The document has already passed the JSON Schema and the semantic checks, so the
+conversion trusts its shapes.  Annotated values (``{value: …, source: …}``) are
+unwrapped here; their provenance is collected separately by
+:func:`collect_provenance`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, Union, get_args, get_origin
+
+from . import model
+from ._schema import META_KEYS, _hints
+from ._yaml import Mark, YList, YMap
+from .model import Formula, Provenance
+
+Path = tuple[str | int, ...]
+
+
+def is_annotated(value: Any) -> bool:
+    """Whether ``value`` is the annotated form ``{value: …, source: …, …}`` of a rule value."""
+    return (
+        isinstance(value, Mapping)
+        and "value" in value
+        and all(k == "value" or k in META_KEYS for k in value)
+    )
+
+
+def unwrap(value: Any) -> Any:
+    """The plain rule value of a possibly annotated value."""
+    return value["value"] if is_annotated(value) else value
+
+
+def _provenance(node: Mapping[str, Any]) -> Provenance | None:
+    if not any(k in node for k in META_KEYS):
+        return None
+    src = node.get("source", ())
+    if isinstance(src, str):
+        src = (src,)
+    return Provenance(
+        source=tuple(src),
+        status=node.get("status"),
+        reason=node.get("reason"),
+        doc=types.MappingProxyType(dict(node.get("doc") or {})),
+    )
+
+
+def collect_provenance(doc: Any, path: Path = ()) -> dict[Path, Provenance]:
+    """Every rule element carrying ``source``/``status``/``reason``/``doc``, by path.
+
+    Shape: ``{("auction", "step"): Provenance(...), ("deck",): Provenance(...)}``.
+    ``options`` and ``sources`` are skipped (their keys are part of their own format).
+    """
+    out: dict[Path, Provenance] = {}
+    if isinstance(doc, Mapping):
+        prov = _provenance(doc)
+        if prov is not None and path and path[0] not in ("options", "sources"):
+            out[path] = prov
+        if is_annotated(doc):
+            return out
+        for key, value in doc.items():
+            if not path and key in ("options", "sources"):
+                continue
+            out.update(collect_provenance(value, (*path, key)))
+    elif isinstance(doc, list):
+        for i, value in enumerate(doc):
+            out.update(collect_provenance(value, (*path, i)))
+    return out
+
+
+def _mark_of(mapping: Any, key: str) -> Mark | None:
+    if isinstance(mapping, YMap):
+        return mapping.value_marks.get(key)
+    return None
+
+
+def _item_mark(seq: Any, index: int) -> Mark | None:
+    if isinstance(seq, YList) and index < len(seq.item_marks):
+        return seq.item_marks[index]
+    return None
+
+
+class Converter:
+    """Builds model objects from (merged) document mappings, keeping formula positions.
+
+    Positions come from the loader's :class:`YMap`/:class:`YList` marks, which the
+    merge keeps, so a formula inherited from a parent points into the parent's file.
+    """
+
+    def build(self, cls: type, data: Mapping[str, Any] | None, path: Path) -> Any:
+        """Instantiate dataclass ``cls`` from ``data`` (defaults for absent fields)."""
+        data = data or {}
+        hints = _hints(cls)
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            tp = hints[f.name]
+            if f.name in data:
+                kwargs[f.name] = self.value(
+                    tp, data[f.name], (*path, f.name), f.metadata, _mark_of(data, f.name)
+                )
+            elif _is_mapping_type(_strip_optional(tp)):
+                kwargs[f.name] = types.MappingProxyType({})
+        return cls(**kwargs)
+
+    def value(
+        self, tp: Any, raw: Any, path: Path, meta: Mapping[str, Any], mark: Mark | None = None
+    ) -> Any:
+        raw_value = unwrap(raw)
+        inner = _strip_optional(tp)
+        if raw_value is None:
+            return None
+        if inner is Formula:
+            if is_annotated(raw):
+                mark = _mark_of(raw, "value")
+            return self.formula(raw_value, path, meta, mark)
+        origin = get_origin(inner)
+        if isinstance(inner, type) and dataclasses.is_dataclass(inner):
+            return self.build(inner, raw_value, path)
+        if origin is tuple:
+            item_tp = get_args(inner)[0]
+            return tuple(
+                self.value(item_tp, item, (*path, i), {}, _item_mark(raw_value, i))
+                for i, item in enumerate(raw_value)
+            )
+        if _is_mapping_type(inner):
+            val_tp = get_args(inner)[1]
+            return types.MappingProxyType(
+                {
+                    str(k): self.value(val_tp, v, (*path, k), {}, _mark_of(raw_value, k))
+                    for k, v in raw_value.items()
+                }
+            )
+        if isinstance(raw_value, YMap):
+            return types.MappingProxyType(dict(raw_value))
+        return raw_value
+
+    def formula(
+        self, text: str, path: Path, meta: Mapping[str, Any], mark: Mark | None
+    ) -> Formula:
+        return Formula(
+            text=text,
+            context=meta.get("formula") or "",
+            file=mark.file if mark else None,
+            line=mark.line if mark else None,
+            column=mark.column if mark else None,
+            path=path,
+        )
+
+
+def _strip_optional(tp: Any) -> Any:
+    if get_origin(tp) in (Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return tp
+
+
+def _is_mapping_type(tp: Any) -> bool:
+    return get_origin(tp) in (Mapping, dict, typing.Mapping)
+
+
+def build_form(players: int, sections: Mapping[str, Any], table: Any) -> Any:
+    """The :class:`model.Form` for ``players`` from merged section documents."""
+    conv = Converter()
+    n_key = str(players)
+    kwargs: dict[str, Any] = {
+        name: conv.build(cls, sections.get(name), (name,))
+        for name, cls in model.SECTIONS.items()
+    }
+    kwargs["table"] = conv.build(model.TablePlan, table, ("players", n_key))
+    return model.Form(players=players, **kwargs)

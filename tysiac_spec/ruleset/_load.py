@@ -1,0 +1,307 @@
+"""Load a ruleset: YAML -> ``extends`` -> options -> schema -> semantic checks -> model.
+
+This module is the pipeline of DESIGN.md's data flow; each step is one module
+(:mod:`._yaml`, :mod:`._merge`, :mod:`.validate`, :mod:`._convert`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import types
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..cards import Deck
+from ..errors import Diagnostic, OptionError, RulesetError
+from . import model, registry
+from ._convert import Converter, build_form, collect_provenance, unwrap
+from ._merge import merge, parents_of, resolve_extends
+from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, to_plain
+from .validate import form_sections, schema_errors, semantic_errors, sorted_diagnostics
+
+__all__ = ["load_ruleset", "parse_option_value", "resolve_document"]
+
+OptionValue = str | int | bool
+
+#: Keys describing the ruleset itself; a child never takes them from a parent.
+_OWN_KEYS = ("kind", "description")
+
+
+def _lookup(ref: str, from_file: str | None) -> tuple[YMap, str | None]:
+    path = registry.find(ref, relative_to=from_file)
+    doc = load_yaml_file(path)
+    return doc, str(path)
+
+
+def resolve_document(doc: Any, *, file: str | None) -> YMap:
+    """Resolve the ``extends`` chain of a loaded document (no options applied, not validated).
+
+    Raises:
+        RulesetError: the document is not a mapping, or ``extends`` fails (unknown parent,
+            cycle, …).
+    """
+    if not isinstance(doc, YMap):
+        got = "an empty file" if doc is None else f"a {type(doc).__name__}"
+        raise RulesetError(
+            Diagnostic(
+                "ruleset.not-mapping",
+                f"a ruleset must be a mapping of keys (`id`, `deck`, …), got {got}",
+                file=file,
+                line=1,
+                column=1,
+            )
+        )
+    merged = resolve_extends(doc, file=file, lookup=_lookup)
+    sources = _chain_sources(doc, file, depth=0)
+    if sources:
+        merged["sources"] = YList(
+            list(sources.values()), mark=_seq_mark(doc), item_marks=[_mark(s) for s in sources.values()]
+        )
+    for key in _OWN_KEYS:
+        if key in doc:
+            merged[key] = doc[key]
+            merged.value_marks[key] = doc.value_marks.get(key, merged.mark)
+            merged.key_marks[key] = doc.key_marks.get(key, merged.mark)
+        elif key in merged:
+            del merged[key]
+    return merged
+
+
+def _seq_mark(doc: YMap) -> Mark:
+    return doc.value_marks.get("sources", doc.mark)
+
+
+def _chain_sources(doc: Any, file: str | None, depth: int) -> dict[str, Any]:
+    """The ``sources`` of a ruleset and all its ancestors, by id (a child's entry wins).
+
+    Unlike other lists, sources accumulate along ``extends``: a rule inherited from a
+    parent keeps citing the parent's sources.  Errors in the chain are reported by
+    :func:`resolve_extends`, so this quietly skips what it cannot read.
+    """
+    out: dict[str, Any] = {}
+    if depth > 16 or not isinstance(doc, Mapping):
+        return out
+    for ref in parents_of(doc):
+        try:
+            parent, parent_file = _lookup(ref, file)
+        except RulesetError:
+            continue
+        out.update(_chain_sources(parent, parent_file, depth + 1))
+    for src in doc.get("sources") or []:
+        if isinstance(src, Mapping) and isinstance(src.get("id"), str):
+            out[src["id"]] = src
+    return out
+
+
+def parse_option_value(ruleset_id: str, name: str, option: Mapping[str, Any], raw: Any) -> Any:
+    """Check (and, for text from a command line, convert) a value for one option.
+
+    ``raw`` may be typed already (``True``, ``5``) or text (``"true"``, ``"5"``, ``"down"``).
+
+    Raises:
+        OptionError: the value is not valid for the option; the message lists the valid ones.
+    """
+    kind = unwrap(option.get("type"))
+    choices = [str(c) for c in unwrap(option.get("choices")) or []]
+    if kind == "bool":
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        valid = "true, false"
+    elif kind == "int":
+        lo, hi = unwrap(option.get("minimum")), unwrap(option.get("maximum"))
+        value: Any = raw
+        if isinstance(raw, str):
+            try:
+                value = int(raw.strip())
+            except ValueError:
+                value = None
+        if isinstance(value, int) and not isinstance(value, bool):
+            if (lo is None or value >= lo) and (hi is None or value <= hi):
+                return value
+        valid = f"an integer from {lo if lo is not None else '-∞'} to {hi if hi is not None else '∞'}"
+    else:
+        if str(raw) in choices:
+            return str(raw)
+        valid = ", ".join(choices)
+    raise OptionError(
+        Diagnostic(
+            "option.value",
+            f"option `{name}` of `{ruleset_id}` cannot be {json.dumps(raw, ensure_ascii=False)}; "
+            f"valid: {valid}",
+        )
+    )
+
+
+def _select_options(
+    ruleset_id: str, declared: Mapping[str, Any], chosen: Mapping[str, Any]
+) -> dict[str, OptionValue]:
+    problems: list[Diagnostic] = []
+    for name in chosen:
+        if name not in declared:
+            known = ", ".join(sorted(declared)) or "none"
+            close = difflib.get_close_matches(name, list(declared), n=1)
+            problems.append(
+                Diagnostic(
+                    "option.unknown",
+                    f"ruleset `{ruleset_id}` has no option `{name}`; its options: {known}",
+                    hint=f"did you mean `{close[0]}`?" if close else None,
+                )
+            )
+    if problems:
+        raise OptionError(problems)
+    selected: dict[str, OptionValue] = {}
+    for name, opt in declared.items():
+        if name in chosen:
+            selected[name] = parse_option_value(ruleset_id, name, opt, chosen[name])
+        else:
+            selected[name] = unwrap(opt.get("default"))
+    return selected
+
+
+def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> YMap:
+    options = doc.get("options") or {}
+    for name, value in selected.items():
+        patches = unwrap(options[name].get("set")) or {}
+        key = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        patch = patches.get(key)
+        if patch:
+            doc = merge(doc, patch)
+    return doc
+
+
+def _content_hash(doc: Any) -> str:
+    text = json.dumps(to_plain(doc), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def load_ruleset(
+    ref: str | Path,
+    *,
+    options: Mapping[str, Any] | None = None,
+    text: str | None = None,
+) -> model.Ruleset:
+    """Load, resolve and validate a ruleset.
+
+    Args:
+        ref: a shipped ruleset id or alias (``pl-standard``), or a path to a YAML file.
+        options: values for the ruleset's declared options (typed, or text as given on a
+            command line); the others keep their defaults.
+        text: the YAML text itself (``ref`` is then only used as its file name).
+
+    Returns:
+        The immutable :class:`~tysiac_spec.ruleset.model.Ruleset`.
+
+    Raises:
+        RulesetError: with every problem found (YAML, ``extends``, schema, semantics), each a
+            diagnostic with file, line, column and the path inside the ruleset.
+        OptionError: an unknown option or a value outside its choices (lists the valid ones).
+    """
+    if text is not None:
+        file = str(ref)
+        return _load(file, load_yaml(text, file=file), options)
+    path = Path(ref) if isinstance(ref, Path) else registry.find(ref)
+    try:
+        mtime = path.stat().st_mtime_ns
+    except OSError:
+        mtime = 0
+    return _load_file(str(path), mtime, tuple(sorted((options or {}).items())))
+
+
+@lru_cache(maxsize=64)
+def _load_file(file: str, mtime: int, options: tuple[tuple[str, Any], ...]) -> model.Ruleset:
+    """Cached by file, modification time and options (rulesets are immutable)."""
+    return _load(file, load_yaml_file(file), dict(options))
+
+
+def _load(file: str, raw: Any, options: Mapping[str, Any] | None) -> model.Ruleset:
+    doc = resolve_document(raw, file=file)
+    diags = list(schema_errors(doc))
+    if not diags:
+        diags = list(semantic_errors(doc))
+    if diags:
+        raise RulesetError(sorted_diagnostics(diags))
+    ruleset_id = str(doc["id"])
+    declared = {name: opt for name, opt in (doc.get("options") or {}).items()}
+    selected = _select_options(ruleset_id, declared, options or {})
+    content_hash = _content_hash(doc)
+    patched = _apply_options(doc, selected)
+    if patched is not doc:
+        diags = list(schema_errors(patched)) or list(semantic_errors(patched))
+        if diags:
+            raise RulesetError(sorted_diagnostics(diags))
+    return _build(patched, file, selected, content_hash, raw)
+
+
+def _build(
+    doc: YMap, file: str, selected: Mapping[str, OptionValue], content_hash: str, raw: YMap
+) -> model.Ruleset:
+    conv = Converter()
+    deck_spec: model.DeckSpec = conv.build(model.DeckSpec, doc["deck"], ("deck",)) if (
+        "deck" in doc
+    ) else _inherit_core_deck()
+    deck = Deck.from_data(to_plain(unwrap(doc["deck"]))) if "deck" in doc else _core_deck()
+    forms: dict[int, model.Form] = {}
+    for n, entry in (unwrap(doc.get("players")) or {}).items():
+        sections = form_sections(doc, str(n))
+        forms[int(n)] = build_form(int(n), sections, _table_part(entry))
+    options = {
+        name: conv.build(model.Option, opt, ("options", name))
+        for name, opt in (doc.get("options") or {}).items()
+    }
+    sources = tuple(
+        conv.build(model.Source, s, ("sources", i)) for i, s in enumerate(doc.get("sources") or [])
+    )
+    parents = raw.get("extends") if isinstance(raw, Mapping) else None
+    parent_ids = (parents,) if isinstance(parents, str) else tuple(parents or ())
+    return model.Ruleset(
+        id=str(doc["id"]),
+        kind=doc.get("kind", "variant"),
+        name=types.MappingProxyType(dict(doc.get("name") or {})),
+        description=types.MappingProxyType(dict(doc.get("description") or {})),
+        aliases=tuple(doc.get("aliases") or ()),
+        sources=sources,
+        deck_spec=deck_spec,
+        deck=deck,
+        forms=types.MappingProxyType(forms),
+        options=types.MappingProxyType(options),
+        selected=types.MappingProxyType(dict(selected)),
+        provenance=types.MappingProxyType(collect_provenance(doc)),
+        file=file,
+        content_hash=content_hash,
+        parents=parent_ids,
+        document=types.MappingProxyType(to_plain(doc)),
+    )
+
+
+def _table_part(entry: Any) -> dict[str, Any]:
+    if not isinstance(entry, Mapping):
+        return {}
+    table_fields = {f for f in model.TablePlan.__dataclass_fields__}
+    out = YMap({k: v for k, v in entry.items() if k in table_fields}, mark=_mark(entry))
+    if isinstance(entry, YMap):
+        for k in out:
+            out.value_marks[k] = entry.value_marks[k]
+            out.key_marks[k] = entry.key_marks[k]
+    return out
+
+
+def _mark(node: Any) -> Mark:
+    return node.mark if isinstance(node, YMap) else Mark(None, 1, 1)
+
+
+def _inherit_core_deck() -> model.DeckSpec:
+    return load_ruleset("core").deck_spec
+
+
+def _core_deck() -> Deck:
+    return load_ruleset("core").deck
+

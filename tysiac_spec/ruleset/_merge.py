@@ -1,0 +1,282 @@
+"""Ruleset inheritance: deep merge and resolution of ``extends``.
+
+DESIGN.md principle 2: ``extends: <id>`` (or a list) takes another ruleset and
+overrides it -- mappings merge key by key, lists and scalars are replaced, and
+``null`` removes a key.  Merged documents keep the source marks of whichever
+file wrote each key and value, so a later diagnostic still points at the line
+that set the value.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tysiac_spec.errors import Diagnostic, DiagnosticSink, RulesetError
+from tysiac_spec.ruleset._yaml import Mark, YList, YMap, mark_at
+
+__all__ = [
+    "MAX_EXTENDS_DEPTH",
+    "NOT_INHERITED",
+    "Lookup",
+    "merge",
+    "parents_of",
+    "resolve_extends",
+]
+
+MAX_EXTENDS_DEPTH = 16
+"""Longest ``extends`` chain (a ruleset, its parent, its grandparent, ...) that is resolved."""
+
+NOT_INHERITED = frozenset({"id", "name", "aliases"})
+"""Top-level keys a ruleset never takes from its parents: they identify the ruleset itself."""
+
+Lookup = Callable[[str, str | None], tuple[YMap, str | None]]
+"""``lookup(ref, from_file) -> (document, file)``: load the ruleset ``ref`` names, as written in
+the ``extends`` of ``from_file``; raises :class:`RulesetError` when there is no such ruleset."""
+
+
+# --------------------------------------------------------------------------- merge
+
+
+def merge(base: Any, over: Any) -> Any:
+    """Deep merge of ``over`` onto ``base``; neither input is changed.
+
+    Mappings merge key by key, recursively; lists and scalars in ``over`` replace those in
+    ``base``; a ``None`` value in ``over`` removes the key (inside a mapping that is new in
+    ``over`` too, so ``None`` never reaches the result through a mapping of ``over``).  A
+    mapping replacing a scalar, or the other way round, simply replaces it.
+
+    Args:
+        base: a document (``YMap``/``dict``, ``YList``/``list`` or a scalar).
+        over: the document written over it.
+
+    Returns:
+        A new document, sharing nothing with the inputs.  Keys keep the base's order, then
+        the keys new in ``over``.  Mappings are :class:`YMap` when either side was one, and
+        each key and value keeps the mark of the side it came from (``over`` for keys present
+        in both).
+    """
+    if isinstance(over, Mapping):
+        return _merge_maps(base if isinstance(base, Mapping) else None, over)
+    return _copy(over)
+
+
+def _merge_maps(base: Mapping[str, Any] | None, over: Mapping[str, Any]) -> dict[str, Any]:
+    template = over if isinstance(over, YMap) else base
+    result: dict[str, Any] = YMap(mark=template.mark) if isinstance(template, YMap) else {}
+    base = base or {}
+    for key, value in base.items():  # the base's key order first
+        if key not in over:
+            result[key] = _copy(value)
+            _copy_marks(base, key, result)
+        elif over[key] is not None:
+            result[key] = merge(value, over[key])
+            _copy_marks(over, key, result)
+    for key, value in over.items():
+        if key not in base and value is not None:
+            result[key] = merge(None, value)
+            _copy_marks(over, key, result)
+    return result
+
+
+def _copy_marks(source: Mapping[str, Any], key: str, target: Mapping[str, Any]) -> None:
+    if isinstance(source, YMap) and isinstance(target, YMap):
+        if key in source.key_marks:
+            target.key_marks[key] = source.key_marks[key]
+        if key in source.value_marks:
+            target.value_marks[key] = source.value_marks[key]
+
+
+def _copy(value: Any) -> Any:
+    """Deep copy that keeps YMap/YList marks."""
+    if isinstance(value, YMap):
+        return YMap(
+            {k: _copy(v) for k, v in value.items()},
+            mark=value.mark,
+            key_marks=value.key_marks,
+            value_marks=value.value_marks,
+        )
+    if isinstance(value, YList):
+        return YList([_copy(v) for v in value], mark=value.mark, item_marks=value.item_marks)
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- extends
+
+
+def parents_of(doc: Any) -> list[str]:
+    """The rulesets ``doc`` extends, as written: ``[]``, ``["pl-standard"]``, ``["a", "b.yaml"]``.
+
+    Raises:
+        RulesetError: ``merge.bad-extends`` when ``extends`` is neither a string nor a list
+            of strings.
+    """
+    if not isinstance(doc, Mapping):
+        return []
+    refs = doc.get("extends")
+    if refs is None:
+        return []
+    if isinstance(refs, str):
+        return [refs]
+    if isinstance(refs, list) and all(isinstance(r, str) for r in refs):
+        return list(refs)
+    bad: tuple[str | int, ...] = ("extends",)
+    shown = refs
+    if isinstance(refs, list):
+        index = next(i for i, r in enumerate(refs) if not isinstance(r, str))
+        bad, shown = ("extends", index), refs[index]
+    message = (
+        f"`extends` must be a ruleset id or file name, or a list of them (got {_describe(shown)})"
+    )
+    raise RulesetError(_diag("merge.bad-extends", message, mark_at(doc, bad), bad))
+
+
+def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup) -> YMap:
+    """Apply ``doc``'s ``extends``: merge its parents (left to right, each resolved first), then
+    ``doc`` over them (see :func:`merge`).
+
+    The result has no ``extends`` key, and the keys in :data:`NOT_INHERITED` (``id``, ``name``,
+    ``aliases``) come from ``doc`` only.  A document without ``extends`` comes back as a copy.
+
+    Args:
+        doc: the loaded document (see :func:`~tysiac_spec.ruleset._yaml.load_yaml`).
+        file: the file ``doc`` was read from (``None`` for API input); passed to ``lookup`` so
+            relative paths resolve next to it.
+        lookup: ``lookup(ref, from_file) -> (parent document, parent file)``.
+
+    Raises:
+        RulesetError: every problem found: ``merge.unknown-parent`` at the ``extends`` item
+            when ``lookup`` fails with a diagnostic that has no position (its message is
+            kept); diagnostics with a position (say, YAML errors in a parent) pass through
+            unchanged; ``merge.cycle``; ``merge.too-deep`` (a chain longer than
+            :data:`MAX_EXTENDS_DEPTH`); ``merge.bad-extends``; ``merge.bad-parent`` (the
+            parent is not a mapping).
+    """
+    own_id = doc.get("id")
+    label = own_id if isinstance(own_id, str) else (file or "<input>")
+    return _resolve(doc, file, lookup, [(_identity(file, doc), label)])
+
+
+_Identity = tuple[str | None, str | None]
+
+
+def _identity(file: str | None, doc: Mapping[str, Any]) -> _Identity:
+    """``(real path, id)`` of a document, for cycle detection."""
+    real = os.path.normcase(os.path.realpath(file)) if file is not None else None
+    ruleset_id = doc.get("id")
+    return real, ruleset_id if isinstance(ruleset_id, str) else None
+
+
+def _same(a: _Identity, b: _Identity) -> bool:
+    """Same file, or -- when either has no file -- the same id."""
+    if a[0] is not None and b[0] is not None:
+        return a[0] == b[0]
+    return a[1] is not None and a[1] == b[1]
+
+
+def _resolve(
+    doc: YMap, file: str | None, lookup: Lookup, chain: list[tuple[_Identity, str]]
+) -> YMap:
+    refs = parents_of(doc)
+    sink = DiagnosticSink()
+    inherited: Any = None
+    for i, ref in enumerate(refs):
+        path: tuple[str | int, ...] = (
+            ("extends", i) if isinstance(doc["extends"], list) else ("extends",)
+        )
+        try:
+            parent = _load_parent(ref, file, lookup, chain, mark_at(doc, path), path)
+        except RulesetError as exc:
+            for diagnostic in exc.diagnostics:
+                if diagnostic not in sink.items:  # a parent reached twice reports once
+                    sink.add(diagnostic)
+            continue
+        inherited = parent if inherited is None else merge(inherited, parent)
+    sink.raise_if_any()
+    own: YMap = _copy(doc)
+    _drop(own, "extends")
+    if inherited is None:
+        return own
+    result: YMap = merge(inherited, own)
+    for key in NOT_INHERITED:  # the ruleset's own identity, never merged with a parent's
+        if key in own:
+            result[key] = own[key]
+            _copy_marks(own, key, result)
+        else:
+            _drop(result, key)
+    return result
+
+
+def _drop(doc: YMap, key: str) -> None:
+    doc.pop(key, None)
+    doc.key_marks.pop(key, None)
+    doc.value_marks.pop(key, None)
+
+
+def _load_parent(
+    ref: str,
+    file: str | None,
+    lookup: Lookup,
+    chain: list[tuple[_Identity, str]],
+    mark: Mark | None,
+    path: tuple[str | int, ...],
+) -> YMap:
+    """Look ``ref`` up and resolve its own ``extends``."""
+    try:
+        parent, parent_file = lookup(ref, file)
+    except RulesetError as exc:
+        raise RulesetError(
+            [
+                d
+                if d.line is not None
+                else _diag("merge.unknown-parent", d.message, mark, path, hint=d.hint)
+                for d in exc.diagnostics
+            ]
+        ) from None
+    if not isinstance(parent, Mapping):
+        message = f"`extends` names `{ref}`, which is not a ruleset (got {_describe(parent)})"
+        raise RulesetError(_diag("merge.bad-parent", message, mark, path))
+    identity = _identity(parent_file, parent)
+    names = " -> ".join([*(label for _, label in chain), ref])
+    if any(_same(identity, seen) for seen, _ in chain):
+        raise RulesetError(_diag("merge.cycle", f"`extends` cycle: {names}", mark, path))
+    if len(chain) > MAX_EXTENDS_DEPTH:
+        message = f"`extends` chain is longer than {MAX_EXTENDS_DEPTH} levels: {names}"
+        raise RulesetError(_diag("merge.too-deep", message, mark, path))
+    if not isinstance(parent, YMap):
+        parent = YMap(parent, mark=Mark(parent_file, 1, 1))
+    return _resolve(parent, parent_file, lookup, [*chain, (identity, ref)])
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"`{value}`"
+
+
+def _diag(
+    code: str,
+    message: str,
+    mark: Mark | None,
+    path: tuple[str | int, ...],
+    *,
+    hint: str | None = None,
+) -> Diagnostic:
+    return Diagnostic(
+        code,
+        message,
+        file=mark.file if mark else None,
+        line=mark.line if mark else None,
+        column=mark.column if mark else None,
+        path=path,
+        hint=hint,
+    )

@@ -1,0 +1,325 @@
+"""Generate the ruleset JSON Schema (2020-12) from the model dataclasses.
+
+The model in :mod:`tysiac_spec.ruleset.model` is the single source of truth; the
+checked-in ``schemas/ruleset.schema.json`` is this module's output (a test keeps
+them equal; regenerate with ``tysiac schema -o schemas/ruleset.schema.json``).
+
+Every scalar rule field accepts either its plain value or an annotated form
+``{value: …, source: […], status: assumed, reason: …, doc: {en: …}}``; every
+section mapping accepts the same ``source``/``status``/``reason``/``doc`` keys.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, Literal, Union, get_args, get_origin
+
+from . import model
+from .model import LANGS, SECTIONS, Formula
+
+SCHEMA_ID = "https://tysiac-spec.example/schemas/ruleset.schema.json"
+
+META_KEYS = ("source", "status", "reason", "doc")
+"""Provenance keys allowed on any rule element."""
+
+
+def _lang_text(description: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "description": description,
+        "propertyNames": {"enum": list(LANGS)},
+        "additionalProperties": {"type": "string"},
+    }
+
+
+def _meta_properties() -> dict[str, Any]:
+    return {key: {"$ref": f"#/$defs/meta.{key}"} for key in META_KEYS}
+
+
+def _meta_defs() -> dict[str, Any]:
+    defs = {
+        "source": {
+            "description": "Ids of the ruleset's `sources` this rule element is taken from.",
+            "anyOf": [
+                {"type": "string"},
+                {"type": "array", "items": {"type": "string"}},
+            ],
+        },
+        "status": {
+            "description": "`verified` when a cited source states the rule; `assumed` when the "
+            "sources are silent or ambiguous (say why in `reason`).",
+            "enum": ["verified", "assumed"],
+        },
+        "reason": {
+            "type": "string",
+            "description": "Why this value was chosen where the sources are silent or disagree.",
+        },
+        "doc": _lang_text("Explanation of the rule per language, for rule books."),
+    }
+    out = {f"meta.{k}": v for k, v in defs.items()}
+    out["annotated"] = {
+        "type": "object",
+        "description": "A rule value with its provenance: `{value: …, source: […], status: …}`.",
+        "properties": {"value": {}, **_meta_properties()},
+        "required": ["value"],
+        "additionalProperties": False,
+    }
+    return out
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, vars(model))
+
+
+def _is_dataclass_type(tp: Any) -> bool:
+    return isinstance(tp, type) and dataclasses.is_dataclass(tp)
+
+
+def _strip_optional(tp: Any) -> tuple[Any, bool]:
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if len(args) < len(get_args(tp)):
+            return (args[0] if len(args) == 1 else Union[tuple(args)]), True  # noqa: UP007
+    return tp, False
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.defs: dict[str, Any] = {}
+
+    def ref(self, cls: type, partial: bool) -> dict[str, Any]:
+        name = cls.__name__ + ("Partial" if partial else "")
+        if name not in self.defs:
+            self.defs[name] = {}  # placeholder against recursion
+            self.defs[name] = self.object_schema(cls, partial)
+        return {"$ref": f"#/$defs/{name}"}
+
+    def object_schema(self, cls: type, partial: bool, *, meta: bool = True) -> dict[str, Any]:
+        props: dict[str, Any] = {}
+        required: list[str] = []
+        hints = _hints(cls)
+        for f in dataclasses.fields(cls):
+            meta_data = f.metadata
+            props[f.name] = self.field_schema(hints[f.name], meta_data, partial)
+            if meta_data.get("required") and not partial:
+                required.append(f.name)
+        if meta:
+            props.update(_meta_properties())
+        doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        out: dict[str, Any] = {
+            "type": "object",
+            "description": doc,
+            "properties": props,
+            "additionalProperties": False,
+        }
+        if required:
+            out["required"] = required
+        return out
+
+    def field_schema(self, tp: Any, meta: Mapping[str, Any], partial: bool) -> dict[str, Any]:
+        description = meta.get("description", "")
+        inner, optional = _strip_optional(tp)
+        schema = self.type_schema(inner, meta, partial)
+        if _is_dataclass_type(inner) and inner is not Formula:
+            out = {"description": description, **schema}
+            if optional:
+                out = {"description": description, "anyOf": [schema, {"type": "null"}]}
+            return out
+        if optional:
+            schema = {"anyOf": [schema, {"type": "null"}]}
+        annotated = {
+            "allOf": [{"$ref": "#/$defs/annotated"}, {"properties": {"value": schema}}],
+        }
+        out = {"description": description, "anyOf": [schema, annotated]}
+        default = _default_of(meta, tp)
+        if default is not dataclasses.MISSING:
+            out["default"] = default
+        return out
+
+    def type_schema(self, tp: Any, meta: Mapping[str, Any], partial: bool) -> dict[str, Any]:
+        origin = get_origin(tp)
+        if tp is Formula:
+            return {
+                "type": "string",
+                "minLength": 1,
+                "x-formula": meta.get("formula"),
+                "description": f"A formula of the rules DSL (context `{meta.get('formula')}`).",
+            }
+        if tp is bool:
+            return {"type": "boolean"}
+        if tp is int:
+            s: dict[str, Any] = {"type": "integer"}
+            for key in ("minimum", "maximum"):
+                if meta.get(key) is not None:
+                    s[key] = meta[key]
+            if meta.get("multiple_of"):
+                s["multipleOf"] = meta["multiple_of"]
+            return s
+        if tp is str:
+            return {"type": "string", "minLength": 1}
+        if tp is Any:
+            return {}
+        if origin is Literal:
+            return {"enum": list(get_args(tp))}
+        if origin in (Union, types.UnionType):
+            kinds = {bool: "boolean", int: "integer", str: "string"}
+            return {"type": [kinds[a] for a in get_args(tp)]}
+        if origin is tuple:
+            item = get_args(tp)[0]
+            return {"type": "array", "items": self.type_schema(item, {}, partial)}
+        if origin in (Mapping, dict, typing.Mapping):
+            key_tp, val_tp = get_args(tp)
+            if val_tp is str:
+                return _lang_text(meta.get("description", ""))
+            return {
+                "type": "object",
+                "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"},
+                "additionalProperties": self.type_schema(val_tp, {}, partial),
+            }
+        if _is_dataclass_type(tp):
+            return self.ref(tp, partial)
+        raise TypeError(f"no schema for {tp!r}")
+
+
+def _default_of(meta: Mapping[str, Any], tp: Any) -> Any:
+    # dataclasses keep the default on the Field, not in metadata; looked up by caller
+    return dataclasses.MISSING
+
+
+def _player_form_schema(builder: _Builder) -> dict[str, Any]:
+    table = builder.object_schema(model.TablePlan, partial=False)
+    props = dict(table["properties"])
+    for name, cls in SECTIONS.items():
+        props[name] = {
+            "description": f"Overrides of `{name}` for this number of players.",
+            **builder.ref(cls, partial=True),
+        }
+    return {
+        "type": "object",
+        "description": "The rules for one number of players: the deal layout, and any "
+        "section overriding the common rules for that number.",
+        "properties": props,
+        "required": table.get("required", []),
+        "additionalProperties": False,
+    }
+
+
+@cache
+def ruleset_schema() -> dict[str, Any]:
+    """The JSON Schema of a resolved ruleset document (after ``extends`` is merged).
+
+    Shape: a JSON-compatible dict, draft 2020-12.  Cached; do not mutate.
+    """
+    b = _Builder()
+    meta_text = {
+        "id": {
+            "type": "string",
+            "pattern": "^[a-z0-9][a-z0-9-]*$",
+            "description": "Identifier of the ruleset (`pl-standard`): lower case, digits, "
+            "hyphens; equal to the file name without `.yaml` for shipped rulesets.",
+        },
+        "kind": {
+            "enum": ["variant", "house", "base"],
+            "description": "`variant`: a regional or site variant; `house`: house rules "
+            "extending another ruleset; `base`: shared core, not playable on its own.",
+        },
+        "name": _lang_text("Name of the ruleset per language (at least `en`)."),
+        "description": _lang_text("Summary of the ruleset per language."),
+        "aliases": {
+            "type": "array",
+            "items": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+            "description": "Other names the registry finds this ruleset by.",
+        },
+        "extends": {
+            "description": "Parent ruleset(s): an id or a path, or a list of them, merged left "
+            "to right; mappings merge key by key, lists and scalars are replaced, `null` removes "
+            "a key.",
+            "anyOf": [
+                {"type": "string"},
+                {"type": "array", "items": {"type": "string"}, "minItems": 1},
+            ],
+        },
+        "sources": {
+            "type": "array",
+            "description": "Documents this ruleset is based on; cited by id in `source:`.",
+            "items": b.ref(model.Source, partial=False),
+        },
+        "deck": {"description": "The pack.", **b.ref(model.DeckSpec, partial=False)},
+        "players": {
+            "type": "object",
+            "description": "The numbers of players this ruleset defines (`2`, `3`, `4`), each "
+            "with its deal layout and overrides.",
+            "propertyNames": {"enum": ["2", "3", "4"]},
+            "additionalProperties": _player_form_schema(b),
+            "minProperties": 1,
+        },
+        "options": {
+            "type": "object",
+            "description": "Table settings a game chooses, by name.",
+            "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"},
+            "additionalProperties": b.ref(model.Option, partial=False),
+        },
+    }
+    props = dict(meta_text)
+    for name, cls in SECTIONS.items():
+        props[name] = {"description": (cls.__doc__ or "").split("\n")[0], **b.ref(cls, False)}
+    props.update(_meta_properties())
+    playable = ["id", "name", "sources", "deck", "players", "marriages", "scoring"]
+    schema: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "tysiac-spec ruleset",
+        "description": "A ruleset of the card game Tysiąc / Тысяча / 1000, as data.",
+        "type": "object",
+        "properties": props,
+        "required": ["id"],
+        "additionalProperties": False,
+        "if": {"properties": {"kind": {"const": "base"}}, "required": ["kind"]},
+        "else": {"required": playable},
+        "$defs": {**_meta_defs(), **b.defs},
+    }
+    _fill_defaults(schema)
+    return schema
+
+
+def _fill_defaults(schema: dict[str, Any]) -> None:
+    """Copy dataclass field defaults into the schema (`default`), for editors and docs."""
+    for cls in _all_dataclasses():
+        for suffix in ("", "Partial"):
+            d = schema["$defs"].get(cls.__name__ + suffix)
+            if not d:
+                continue
+            for f in dataclasses.fields(cls):
+                prop = d["properties"].get(f.name)
+                if prop is None:
+                    continue
+                if f.default is not dataclasses.MISSING and f.default is not None:
+                    value = f.default
+                    if isinstance(value, tuple):
+                        value = list(value)
+                    if isinstance(value, (int, str, bool, list)):
+                        prop["default"] = value
+
+
+def _all_dataclasses() -> list[type]:
+    return [
+        obj
+        for obj in vars(model).values()
+        if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == model.__name__
+    ]
+
+
+def formula_sites() -> dict[str, str]:
+    """Every schema field that holds a formula: ``{"Auction.max_bid": "auction.max_bid", …}``."""
+    out: dict[str, str] = {}
+    for cls in _all_dataclasses():
+        for f in dataclasses.fields(cls):
+            if f.metadata.get("formula"):
+                out[f"{cls.__name__}.{f.name}"] = f.metadata["formula"]
+    return out

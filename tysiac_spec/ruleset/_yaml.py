@@ -1,0 +1,587 @@
+"""Safe YAML loading that keeps source positions.
+
+A ruleset file is read with :func:`yaml.SafeLoader` *composition only*: PyYAML
+builds a node tree and this module turns it into plain Python values itself,
+so no Python object is ever constructed from a tag.  Mappings become
+:class:`YMap` and sequences :class:`YList`; both remember where they and their
+items were written, so later stages (schema, DSL, semantic checks) can report
+``file:line:col`` for any value.
+
+The loader is stricter than YAML 1.1 where YAML 1.1 reads text surprisingly
+(``no`` as a boolean, ``010`` as octal, ``1:30`` as base 60, ``1.5`` as a float),
+rejects duplicate keys, merge keys (``<<``), non-standard tags, several
+documents, and bounds the size (alias bombs) and nesting depth of a document.
+Every problem found is reported at once, as a :class:`~tysiac_spec.errors.Diagnostic`
+inside one :class:`~tysiac_spec.errors.RulesetError`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.error import Mark as _YamlMark
+from yaml.events import StreamEndEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from tysiac_spec.errors import Diagnostic, RulesetError
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "Mark",
+    "YList",
+    "YMap",
+    "load_yaml",
+    "load_yaml_file",
+    "mark_at",
+    "to_plain",
+]
+
+MAX_NODES = 200_000
+"""Most values (scalars, mappings, lists, counting every alias expansion) a document may hold."""
+
+MAX_DEPTH = 64
+"""Most nested mappings/lists in a document (the top-level mapping is depth 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A position in a source file; ``line`` and ``column`` are 1-based."""
+
+    file: str | None
+    line: int
+    column: int
+
+
+class YMap(dict[str, Any]):
+    """A mapping loaded from YAML that remembers where it and its entries were written.
+
+    Compares equal to a plain ``dict`` with the same items (marks are ignored).
+
+    Attributes:
+        mark: where the mapping starts (for a block mapping, its first key).
+        key_marks: position of each key.
+        value_marks: position of each value.
+    """
+
+    __slots__ = ("key_marks", "mark", "value_marks")
+
+    def __init__(
+        self,
+        items: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
+        /,
+        *,
+        mark: Mark,
+        key_marks: dict[str, Mark] | None = None,
+        value_marks: dict[str, Mark] | None = None,
+    ) -> None:
+        super().__init__(items)
+        self.mark = mark
+        self.key_marks: dict[str, Mark] = dict(key_marks or {})
+        self.value_marks: dict[str, Mark] = dict(value_marks or {})
+
+
+class YList(list[Any]):
+    """A list loaded from YAML that remembers where it and its items were written.
+
+    Compares equal to a plain ``list`` with the same items (marks are ignored).
+
+    Attributes:
+        mark: where the list starts.
+        item_marks: position of each item, parallel to the list.
+    """
+
+    __slots__ = ("item_marks", "mark")
+
+    def __init__(
+        self,
+        items: Iterable[Any] = (),
+        /,
+        *,
+        mark: Mark,
+        item_marks: Iterable[Mark] = (),
+    ) -> None:
+        super().__init__(items)
+        self.mark = mark
+        self.item_marks: list[Mark] = list(item_marks)
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def load_yaml(text: str, *, file: str | None = None) -> Any:
+    """Load one YAML document from ``text``.
+
+    Args:
+        text: the YAML source.
+        file: the file name used in marks and diagnostics (``None`` for API input).
+
+    Returns:
+        ``None`` for an empty document, else a :class:`YMap`, :class:`YList`, ``str``,
+        ``int`` or ``bool`` (nested values likewise).
+
+    Raises:
+        RulesetError: holding every problem found (codes ``yaml.syntax``,
+            ``yaml.duplicate-key``, ``yaml.ambiguous-bool``, ``yaml.ambiguous-number``,
+            ``yaml.float``, ``yaml.bad-key``, ``yaml.tag``, ``yaml.merge-key``,
+            ``yaml.too-large``, ``yaml.too-deep``, ``yaml.multiple-documents``).
+    """
+    try:
+        node = _compose(text, file)
+        if node is None:
+            return None
+        return _Builder(file).build_document(node)
+    except _Stop as stop:
+        raise RulesetError(stop.diagnostic) from None
+
+
+def load_yaml_file(path: str | Path) -> Any:
+    """Read a UTF-8 file and load it with :func:`load_yaml` (``file`` is ``str(path)``).
+
+    Raises:
+        RulesetError: ``io.read`` when the file cannot be read or is not valid UTF-8,
+            else as :func:`load_yaml`.
+    """
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise RulesetError(
+            Diagnostic("io.read", f"cannot read `{name}`: {reason}", file=name)
+        ) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode("utf-8", errors="replace")
+        line, column = _line_col(before, len(before))
+        raise RulesetError(
+            Diagnostic(
+                "io.read",
+                f"`{name}` is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+                file=name,
+                line=line,
+                column=column,
+            )
+        ) from None
+    return load_yaml(text, file=name)
+
+
+def mark_at(doc: Any, path: Sequence[str | int], *, key: bool = False) -> Mark | None:
+    """Where the value at ``path`` inside ``doc`` was written (with ``key=True``: its key).
+
+    Args:
+        doc: a document from :func:`load_yaml` (plain values have no marks).
+        path: keys (``str``) and list indexes (``int``) from the root, e.g. ``("auction", "step")``.
+        key: return the position of the last key instead of its value; for a list index the
+            item's position either way.
+
+    Returns:
+        The mark, or -- when the path does not exist fully -- the mark of the deepest existing
+        ancestor (where a missing key should go).  ``None`` when nothing on the way has a mark.
+    """
+    current = doc
+    current_mark: Mark | None = doc.mark if isinstance(doc, YMap | YList) else None
+    for i, part in enumerate(path):
+        last = i == len(path) - 1
+        if isinstance(current, dict) and isinstance(part, str) and part in current:
+            if isinstance(current, YMap):
+                marks = current.key_marks if key and last else current.value_marks
+                current_mark = marks.get(part, current_mark)
+            current = current[part]
+        elif (
+            isinstance(current, list)
+            and isinstance(part, int)
+            and not isinstance(part, bool)
+            and 0 <= part < len(current)
+        ):
+            if isinstance(current, YList) and part < len(current.item_marks):
+                current_mark = current.item_marks[part]
+            current = current[part]
+        else:
+            return current_mark
+    return current_mark
+
+
+def to_plain(doc: Any) -> Any:
+    """Deep copy of ``doc`` with every :class:`YMap`/:class:`YList` turned into ``dict``/``list``.
+
+    Use it before handing a document to ``jsonschema`` or ``json.dumps``.
+    """
+    if isinstance(doc, dict):
+        return {k: to_plain(v) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [to_plain(v) for v in doc]
+    return doc
+
+
+# --------------------------------------------------------------------------- composition
+
+_YAML_TAG = "tag:yaml.org,2002:"
+_STR = _YAML_TAG + "str"
+_INT = _YAML_TAG + "int"
+_BOOL = _YAML_TAG + "bool"
+_NULL = _YAML_TAG + "null"
+_MAP = _YAML_TAG + "map"
+_SEQ = _YAML_TAG + "seq"
+_MERGE = _YAML_TAG + "merge"
+_PLAIN = "tag:tysiac-spec:plain"  # internal: an untagged plain scalar, typed by _Builder
+
+
+class _Stop(Exception):
+    """Internal: abort loading with one diagnostic (syntax error, too large, too deep)."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _mark(file: str | None, mark: _YamlMark | None) -> Mark | None:
+    return None if mark is None else Mark(file, mark.line + 1, mark.column + 1)
+
+
+def _diag(code: str, message: str, mark: Mark | None, path: Sequence[str | int] = ()) -> Diagnostic:
+    return Diagnostic(
+        code,
+        message,
+        file=mark.file if mark else None,
+        line=mark.line if mark else None,
+        column=mark.column if mark else None,
+        path=tuple(path),
+    )
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that only composes: no implicit typing, bounded depth, tracked path."""
+
+    def __init__(self, text: str, file: str | None) -> None:
+        super().__init__(text)
+        self._file = file
+        self._depth = 0
+        self._path: list[str | int] = []
+
+    def resolve(self, kind: type[Node], value: str | None, implicit: Any) -> str:
+        # Typing of plain scalars is done by _Builder, with the YAML 1.1 checks.
+        if kind is ScalarNode:
+            return _PLAIN if implicit[0] else _STR
+        return _SEQ if kind is SequenceNode else _MAP
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        # ``index`` is the item number in a sequence, the key node for a mapping value,
+        # and ``None`` for the root and for keys.
+        if isinstance(index, int):
+            self._path.append(index)
+        elif isinstance(index, ScalarNode):
+            self._path.append(str(index.value))
+        else:
+            return super().compose_node(parent, index)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._path.pop()
+
+    def next_event_mark(self) -> _YamlMark | None:
+        """Start of the next parser event (typed wrapper of the untyped ``peek_event``)."""
+        parser: Any = self
+        mark: _YamlMark | None = parser.peek_event().start_mark
+        return mark
+
+    def _enter(self) -> None:
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            mark = _mark(self._file, self.next_event_mark())
+            raise _Stop(_diag("yaml.too-deep", _TOO_DEEP, mark, self._path))
+
+    def compose_sequence_node(self, anchor: Any) -> SequenceNode:
+        self._enter()
+        try:
+            return super().compose_sequence_node(anchor)
+        finally:
+            self._depth -= 1
+
+    def compose_mapping_node(self, anchor: Any) -> MappingNode:
+        self._enter()
+        try:
+            return super().compose_mapping_node(anchor)
+        finally:
+            self._depth -= 1
+
+
+_TOO_DEEP = f"the document is nested more than {MAX_DEPTH} levels deep"
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, column
+
+
+def _compose(text: str, file: str | None) -> Node | None:
+    """The node tree of the single document in ``text`` (``None`` when empty)."""
+    loader: _Loader | None = None
+    try:
+        loader = _Loader(text, file)
+        any_loader: Any = loader
+        any_loader.get_event()  # STREAM-START
+        node = None
+        if not loader.check_event(StreamEndEvent):
+            node = loader.compose_document()
+        if not loader.check_event(StreamEndEvent):
+            mark = _mark(file, loader.next_event_mark())
+            raise _Stop(
+                _diag(
+                    "yaml.multiple-documents",
+                    "found a second YAML document; a ruleset file holds exactly one",
+                    mark,
+                )
+            )
+        return node
+    except yaml.MarkedYAMLError as exc:
+        problem = exc.problem or exc.context or "invalid YAML"
+        if exc.problem and exc.context and exc.context_mark is not None:
+            problem += f" ({exc.context} at line {exc.context_mark.line + 1})"
+        mark = _mark(file, exc.problem_mark or exc.context_mark)
+        raise _Stop(_diag("yaml.syntax", problem, mark)) from None
+    except yaml.reader.ReaderError as exc:
+        if isinstance(exc.character, int):
+            what = f"unacceptable character #x{exc.character:04x}: {exc.reason}"
+        else:
+            what = str(exc.reason)
+        line, column = _line_col(text, exc.position)
+        raise _Stop(_diag("yaml.syntax", what, Mark(file, line, column))) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
+# --------------------------------------------------------------------------- typing scalars
+
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_LEADING_ZERO = re.compile(r"[-+]?0[0-9_]+")
+_PREFIXED = re.compile(r"[-+]?0(?:[xX][0-9a-fA-F_]+|[oO][0-7_]+|[bB][01_]+)")
+_UNDERSCORED = re.compile(r"[-+]?[0-9][0-9_]*")
+_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
+_FLOAT = re.compile(
+    r"[-+]?(?:[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+)
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+_TRUE = frozenset({"true", "True", "TRUE"})
+_FALSE = frozenset({"false", "False", "FALSE"})
+_YAML11_BOOLS = {"yes": True, "y": True, "on": True, "no": False, "n": False, "off": False}
+
+
+def _type_plain(text: str) -> tuple[Any, tuple[str, str] | None]:
+    """Value of an untagged plain scalar, and ``(code, message)`` when it is a YAML 1.1 trap."""
+    if text in _NULLS:
+        return None, None
+    if text in _TRUE:
+        return True, None
+    if text in _FALSE:
+        return False, None
+    lowered = text.lower()
+    if lowered in _YAML11_BOOLS:
+        word = "true" if _YAML11_BOOLS[lowered] else "false"
+        msg = f'`{text}` is read as a boolean by YAML 1.1; write `{word}` or quote it as "{text}"'
+        return text, ("yaml.ambiguous-bool", msg)
+    if _DECIMAL.fullmatch(text):
+        try:
+            return int(text), None
+        except ValueError:  # more digits than int() accepts
+            return text, ("yaml.too-large", f"the integer is too large ({len(text)} digits)")
+    number = _number_trap(text)
+    if number is not None:
+        return text, ("yaml.ambiguous-number", number)
+    if _FLOAT.fullmatch(text):
+        msg = (
+            f"`{text}` is a float, but floats are not allowed: points are integers; "
+            f'write an integer or quote it as "{text}"'
+        )
+        return text, ("yaml.float", msg)
+    return text, None
+
+
+def _number_trap(text: str) -> str | None:
+    """Message for an integer YAML reads in a surprising notation, else ``None``."""
+    quote = f'quote it as "{text}"'
+    if _PREFIXED.fullmatch(text):
+        try:
+            value = int(text, 0)
+        except ValueError:
+            return f"`{text}` is not a decimal integer; write it in decimal or {quote}"
+        return f"`{text}` is not a decimal integer (it means {value}); write `{value}` or {quote}"
+    if _LEADING_ZERO.fullmatch(text):
+        sign = text[0] if text[0] in "+-" else ""
+        digits = text.lstrip("+-").replace("_", "").lstrip("0") or "0"
+        return (
+            f"`{text}` has a leading zero, which YAML 1.1 reads as octal; "
+            f"write `{sign}{digits}` or {quote}"
+        )
+    if _UNDERSCORED.fullmatch(text):
+        return (
+            f"`{text}` contains `_`, which YAML 1.1 ignores in numbers; "
+            f"write `{text.replace('_', '')}` or {quote}"
+        )
+    if _SEXAGESIMAL.fullmatch(text):
+        return f"`{text}` is read as a base-60 number by YAML 1.1 (as in 1:30 = 90); {quote}"
+    return None
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_YAML_TAG) :] if tag.startswith(_YAML_TAG) else tag
+
+
+def _tag_message(tag: str) -> str:
+    return (
+        f"tag `{_short_tag(tag)}` is not allowed; only the standard tags "
+        "!!str, !!int, !!bool, !!null, !!map and !!seq are accepted"
+    )
+
+
+# --------------------------------------------------------------------------- building values
+
+
+class _Builder:
+    """Turns a composed node tree into YMap/YList/scalars, collecting diagnostics."""
+
+    def __init__(self, file: str | None) -> None:
+        self.file = file
+        self.diagnostics: list[Diagnostic] = []
+        self.count = 0
+        self.seen: set[int] = set()  # nodes already checked (an alias is reported once)
+        self.active: set[int] = set()  # collections being built (detects recursive aliases)
+
+    def build_document(self, node: Node) -> Any:
+        value = self.build(node, (), 1)
+        if self.diagnostics:
+            raise RulesetError(self.diagnostics)
+        return value
+
+    def mark(self, node: Node) -> Mark:
+        return _mark(self.file, node.start_mark) or Mark(self.file, 1, 1)
+
+    def report(self, code: str, message: str, node: Node, path: Sequence[str | int]) -> None:
+        self.diagnostics.append(_diag(code, message, self.mark(node), path))
+
+    def build(self, node: Node, path: tuple[str | int, ...], depth: int) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            message = (
+                f"the document expands to more than {MAX_NODES} values "
+                "(are aliases `*name` repeating a large part?)"
+            )
+            raise _Stop(_diag("yaml.too-large", message, self.mark(node), path))
+        first = id(node) not in self.seen
+        self.seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            return self.scalar(node, path, report=first)
+        if id(node) in self.active:
+            message = "an alias refers to a mapping or list that contains it (infinitely deep)"
+            raise _Stop(_diag("yaml.too-deep", message, self.mark(node), path))
+        if depth > MAX_DEPTH:
+            raise _Stop(_diag("yaml.too-deep", _TOO_DEEP, self.mark(node), path))
+        self.active.add(id(node))
+        try:
+            if isinstance(node, SequenceNode):
+                return self.sequence(node, path, depth, report=first)
+            assert isinstance(node, MappingNode)
+            return self.mapping(node, path, depth, report=first)
+        finally:
+            self.active.discard(id(node))
+
+    def scalar(self, node: ScalarNode, path: tuple[str | int, ...], *, report: bool) -> Any:
+        text = str(node.value)
+        tag = node.tag
+        problem: tuple[str, str] | None = None
+        value: Any = text
+        if tag == _PLAIN:
+            value, problem = _type_plain(text)
+        elif tag == _INT:
+            if _DECIMAL.fullmatch(text) and len(text) < 4000:
+                value = int(text)
+            else:
+                problem = ("yaml.tag", f"`!!int` needs a decimal integer (got `{text}`)")
+        elif tag == _BOOL:
+            if text in _TRUE or text in _FALSE:
+                value = text in _TRUE
+            else:
+                problem = ("yaml.tag", f"`!!bool` needs `true` or `false` (got `{text}`)")
+        elif tag == _NULL:
+            if text in _NULLS:
+                value = None
+            else:
+                problem = ("yaml.tag", f"`!!null` needs `null` or nothing (got `{text}`)")
+        elif tag == _MERGE:
+            problem = ("yaml.merge-key", _MERGE_MESSAGE)
+        elif tag != _STR:
+            problem = ("yaml.tag", _tag_message(tag))
+        if problem is not None and report:
+            self.report(*problem, node, path)
+        return value
+
+    def sequence(
+        self, node: SequenceNode, path: tuple[str | int, ...], depth: int, *, report: bool
+    ) -> YList:
+        if node.tag != _SEQ and report:
+            self.report("yaml.tag", _tag_message(node.tag), node, path)
+        result = YList(mark=self.mark(node))
+        for i, item in enumerate(node.value):
+            result.append(self.build(item, (*path, i), depth + 1))
+            result.item_marks.append(self.mark(item))
+        return result
+
+    def mapping(
+        self, node: MappingNode, path: tuple[str | int, ...], depth: int, *, report: bool
+    ) -> YMap:
+        if node.tag != _MAP and report:
+            self.report("yaml.tag", _tag_message(node.tag), node, path)
+        result = YMap(mark=self.mark(node))
+        for key_node, value_node in node.value:
+            key = self.key(key_node, path, report=report)
+            if key is None:
+                continue
+            if key in result:
+                if report:
+                    first_line = result.key_marks[key].line
+                    message = f"duplicate key `{key}` (first defined at line {first_line})"
+                    self.report("yaml.duplicate-key", message, key_node, (*path, key))
+                self.build(value_node, (*path, key), depth + 1)  # still check the value
+                continue
+            result[key] = self.build(value_node, (*path, key), depth + 1)
+            result.key_marks[key] = self.mark(key_node)
+            result.value_marks[key] = self.mark(value_node)
+        return result
+
+    def key(self, node: Node, path: tuple[str | int, ...], *, report: bool) -> str | None:
+        """The key's text, or ``None`` (after reporting) when it cannot be a key."""
+        if not isinstance(node, ScalarNode):
+            if report:
+                what = "a list" if isinstance(node, SequenceNode) else "a mapping"
+                message = f"mapping keys must be names or integers (got {what})"
+                self.report("yaml.bad-key", message, node, path)
+            return None
+        text = str(node.value)
+        if node.tag == _MERGE or (node.tag == _PLAIN and text == "<<"):
+            if report:
+                self.report("yaml.merge-key", _MERGE_MESSAGE, node, path)
+            return None
+        self.count += 1
+        value = self.scalar(node, (*path, text), report=report)
+        if isinstance(value, bool) or value is None:
+            if report:
+                shown = "null" if value is None else f"the boolean `{text}`"
+                message = (
+                    f'mapping keys must be names or integers (got {shown}); quote it as "{text}"'
+                )
+                self.report("yaml.bad-key", message, node, (*path, text))
+            return None
+        return str(value)
+
+
+_MERGE_MESSAGE = "use `extends` instead of YAML merge keys (`<<`)"

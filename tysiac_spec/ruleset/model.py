@@ -1,0 +1,774 @@
+"""The resolved ruleset: frozen dataclasses, one per section of a ruleset file.
+
+These classes are the single source of truth for the ruleset format: the JSON
+Schema (``schemas/ruleset.schema.json``) is generated from them (see
+:mod:`tysiac_spec.ruleset._schema`), and a validated document is converted into
+them (:mod:`tysiac_spec.ruleset._convert`).  Each field's ``description`` is its
+documentation (schema, error hints, rule books).
+
+Units: every score, bid, contract or card-point value is in points (integers);
+bids and contracts are multiples of the ruleset's step.  Seats are counted
+clockwise from the dealer: 0 is the dealer, 1 the dealer's left ("first hand").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..cards import Deck
+
+__all__ = [
+    "AceMarriage",
+    "Auction",
+    "Barrel",
+    "Bolts",
+    "Contract",
+    "DarkGame",
+    "DealRules",
+    "DeckSpec",
+    "Finishing",
+    "Forfeit",
+    "ForfeitMode",
+    "Form",
+    "Formula",
+    "GoldenRound",
+    "Leftover",
+    "Marriages",
+    "MatchRule",
+    "MatchRules",
+    "Option",
+    "Play",
+    "Provenance",
+    "RankSpec",
+    "Redeal",
+    "Ruleset",
+    "Scoring",
+    "Sitter",
+    "Source",
+    "Special",
+    "SuitSpec",
+    "TablePlan",
+    "Talon",
+    "Threshold",
+]
+
+LANGS = ("en", "pl", "ru", "cs")
+"""Languages for names and documentation."""
+
+LangText = Mapping[str, str]
+"""Text per language code (``en``, ``pl``, ``ru``, ``cs``)."""
+
+
+def rule(
+    description: str,
+    default: Any = None,
+    *,
+    formula: str | None = None,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    required: bool = False,
+    multiple_of: int | None = None,
+) -> Any:
+    """A dataclass field carrying its schema metadata (description, formula context, range)."""
+    meta = {
+        "description": description,
+        "formula": formula,
+        "minimum": minimum,
+        "maximum": maximum,
+        "required": required,
+        "multiple_of": multiple_of,
+    }
+    if isinstance(default, (list, dict)):
+        raise TypeError("use a tuple or a factory for mutable defaults")
+    if required:
+        return field(metadata=meta)
+    if isinstance(default, type) and hasattr(default, "__dataclass_fields__"):
+        return field(default_factory=default, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Formula:
+    """A formula of the rules DSL, as written, with where it was written.
+
+    ``context`` names the formula site (``auction.max_bid``): which names it may
+    read and what it must return (see ``docs/dsl.md``).  ``line``/``column`` are
+    1-based positions of the formula text in ``file``.
+    """
+
+    text: str
+    context: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    path: tuple[str | int, ...] = ()
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Provenance:
+    """Where a rule comes from: cited sources, whether a source states it, and why.
+
+    ``status`` is ``verified`` (a cited source states it) or ``assumed`` (the
+    sources are silent or ambiguous; ``reason`` says why this value was chosen).
+    """
+
+    source: tuple[str, ...] = ()
+    status: Literal["verified", "assumed"] | None = None
+    reason: str | None = None
+    doc: LangText = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Source:
+    """A document a ruleset is based on."""
+
+    id: str = rule("Identifier cited by `source:` elsewhere in the ruleset (`S000`).", required=True)
+    title: str = rule("Title of the document.", required=True)
+    language: str = rule("Language code of the document (`pl`, `ru`, `cs`, `en`).", required=True)
+    seed: str | None = rule("File name of the document in the project's seed collection.")
+    url: str | None = rule("Public address of the document.")
+    note: str | None = rule("What the document covers and how reliable it is.")
+
+
+# --------------------------------------------------------------------------- deck
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SuitSpec:
+    """One suit of the pack."""
+
+    id: str = rule("Identifier used in formulas and fields (`hearts`).", required=True)
+    letter: str = rule("One letter used in card notation (`H`).", required=True)
+    symbol: str | None = rule("Printed symbol (`♥`), also accepted in notation.")
+    names: LangText = rule("Name of the suit per language.", default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RankSpec:
+    """One rank of the pack; ranks are listed from the strongest to the weakest."""
+
+    id: str = rule("Identifier used in formulas and fields (`ace`).", required=True)
+    letter: str = rule("Canonical letter used in card notation (`A`, `T`, `9`).", required=True)
+    points: int = rule("Card points the rank is worth in a won trick.", required=True, minimum=0)
+    aliases: tuple[str, ...] = rule("Other accepted spellings in notation (`10` for the ten).", ())
+    names: LangText = rule("Name of the rank per language.", default=None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckSpec:
+    """The pack: suits, ranks in trick order (strongest first) and the card points."""
+
+    suits: tuple[SuitSpec, ...] = rule("The suits, in display order.", required=True)
+    ranks: tuple[RankSpec, ...] = rule(
+        "The ranks in trick order, strongest first (the ten ranks above the king).", required=True
+    )
+    total_points: int = rule(
+        "Card points in the whole pack; checked against the ranks' points.", required=True
+    )
+
+
+# --------------------------------------------------------------------------- table
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sitter:
+    """The player who sits out a deal when more players are at the table than take part."""
+
+    seat: Literal["dealer", "dealer_right", "opposite_dealer", "last_bidder"] = rule(
+        "Who sits out: the dealer; the player on the dealer's right; the player opposite "
+        "the dealer; or the last in bidding order (rotating).",
+        "dealer",
+    )
+    score: Formula | None = rule(
+        "Points the sitter scores from the talon (context `scoring.sitter`); none if absent.",
+        formula="scoring.sitter",
+    )
+    scores_on_barrel: bool = rule("Whether a sitter who is on the barrel still scores.", True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TablePlan:
+    """How a deal is laid out for one number of players at the table."""
+
+    active: int | None = rule(
+        "Players who take part in each deal (3 in the 4-player game); default: everyone.",
+        minimum=2,
+        maximum=4,
+    )
+    hand_size: int = rule("Cards dealt to each active player.", required=True, minimum=1)
+    talons: tuple[int, ...] = rule(
+        "Sizes of the talons (musik / прикуп) dealt face down: `[3]`, or `[2, 2]` for two.",
+        required=True,
+    )
+    sitter: Sitter | None = rule("The sitter, when fewer players are active than seated.")
+
+
+# --------------------------------------------------------------------------- deal
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Redeal:
+    """A condition on which a deal is abandoned and dealt again, without score."""
+
+    id: str = rule("Name of the condition (`four-nines`).", required=True)
+    when: Formula = rule(
+        "Condition on a player's hand or the talon (context `deal.redeal`).",
+        required=True,
+        formula="deal.redeal",
+    )
+    who: Literal["holder", "declarer", "anyone"] = rule(
+        "Who may call the redeal: the holder of the hand; the declarer; anyone.", "holder"
+    )
+    timing: Literal["after_deal", "after_talon", "after_exchange"] = rule(
+        "When the condition is checked: after the deal; after the declarer sees the talon; "
+        "after the exchange.",
+        "after_deal",
+    )
+    mandatory: bool = rule("The redeal happens even if the holder would rather play.", False)
+    penalty: int = rule("Points the caller loses (0 for none).", 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealRules:
+    """Dealing: first dealer, rotation, where talon cards may fall, redeals."""
+
+    first_dealer: Literal["random", "first_ace"] = rule(
+        "How the first dealer is chosen: at random (by lot); or cards are turned one at a time "
+        "and whoever receives the first ace deals.",
+        "random",
+    )
+    direction: Literal["clockwise", "counterclockwise"] = rule(
+        "Direction of dealing, bidding, play and of the deal passing on.", "clockwise"
+    )
+    packet: int = rule("Cards dealt to a player at a time.", 1, minimum=1)
+    talon_not_first: int = rule(
+        "The first N cards dealt may not go to the talon (0: no restriction).", 0, minimum=0
+    )
+    talon_not_last: int = rule(
+        "The last N cards dealt may not go to the talon (0: no restriction).", 0, minimum=0
+    )
+    talon_not_consecutive: bool = rule("Two talon cards are never dealt one after another.", False)
+    misdeal_penalty: int = rule("Points a dealer loses for a misdeal (0: free redeal).", 0)
+    redeals: tuple[Redeal, ...] = rule("Conditions for abandoning and redealing a deal.", ())
+
+
+# --------------------------------------------------------------------------- auction
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Auction:
+    """The auction (licytacja / торговля): who opens, bid sizes, caps, passing."""
+
+    forced_seat: int | None = rule(
+        "Seat (from the dealer, clockwise) of the player obliged to open at `forced_bid` "
+        "(\"on the musik\"); none if nobody is forced.",
+        1,
+        minimum=0,
+        maximum=3,
+    )
+    forced_bid: int = rule("The compulsory opening bid.", 100, minimum=0)
+    first_to_speak: Literal["forced", "after_forced"] = rule(
+        "Who speaks first: the forced player, who opens at the compulsory bid; or the player "
+        "after him, the forced bid standing as the first bid.",
+        "forced",
+    )
+    min_bid: int = rule("The lowest bid.", 100, minimum=0)
+    step: int = rule("Bids are multiples of this.", 10, minimum=1)
+    raise_by: Literal["any", "exactly_step", "at_most"] = rule(
+        "How much a bid may raise the previous one: any multiple of the step (jumps allowed); "
+        "exactly one step; at most `max_raise`.",
+        "any",
+    )
+    max_raise: int | None = rule("Largest raise when `raise_by` is `at_most`.", minimum=1)
+    max_bid: Formula | None = rule(
+        "Highest bid a player may make (context `auction.max_bid`), e.g. 120 plus the marriages "
+        "in hand; none: only `cap` limits.",
+        formula="auction.max_bid",
+    )
+    cap: int | None = rule("Absolute ceiling on any bid, whatever the hand.", minimum=0)
+    may_bid: Formula | None = rule(
+        "Whether a player may make a bid (context `auction.may_bid`), e.g. not with a negative "
+        "score; none: always.",
+        formula="auction.may_bid",
+    )
+    pass_is_final: bool = rule("A player who passes takes no further part in the auction.", True)
+    reentries: int = rule("Times a player who passed may come back in.", 0, minimum=0)
+    all_pass: Literal["forced_plays", "redeal", "dealer_plays"] = rule(
+        "When nobody bids over the forced bid: the forced player becomes declarer at it; the "
+        "deal is redealt; the dealer must play the minimum.",
+        "forced_plays",
+    )
+
+
+# --------------------------------------------------------------------------- talon
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leftover:
+    """What happens to talon cards the declarer did not take (2-player game)."""
+
+    to: Literal["last_trick", "nobody", "declarer"] = rule(
+        "Who scores the leftover cards: the winner of the last trick; nobody; the declarer.",
+        "nobody",
+    )
+    cards: Literal["unchosen_talon", "unchosen_and_discards"] = rule(
+        "Which cards count: the talon not chosen; or it and the declarer's discards.",
+        "unchosen_talon",
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Talon:
+    """Taking the talon and the exchange."""
+
+    take: Literal["all", "choose_one"] = rule(
+        "The declarer takes every talon; or chooses one of several (2-player game).", "all"
+    )
+    shown: bool = rule("The taken talon is turned face up for everyone to see.", True)
+    shown_when_unopposed: bool = rule(
+        "Whether it is shown when the declarer won only because everyone passed.", True
+    )
+    exchange: Literal["give_each", "discard", "none"] = rule(
+        "The exchange: one card (or `give_count`) to each opponent; discard face down; none.",
+        "give_each",
+    )
+    give_count: int = rule("Cards given to each opponent in a `give_each` exchange.", 1, minimum=0)
+    discard_count: int = rule("Cards discarded face down in a `discard` exchange.", 0, minimum=0)
+    give_face_up: bool = rule("Given cards are shown to everyone.", False)
+    leftover: Leftover = rule("The leftover talon cards (2-player game).", Leftover)
+
+
+# --------------------------------------------------------------------------- contract
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ForfeitMode:
+    """Limits and penalties of forfeits, as a site's table setting."""
+
+    limit: int | None = rule("Most forfeits a player may make in a match; none: unlimited.", minimum=0)
+    free: int | None = rule(
+        "Forfeits that cost the declarer nothing before the penalty applies; none: all cost.",
+        minimum=0,
+    )
+    penalty_every: int | None = rule(
+        "After the free ones, every Nth forfeit costs `penalty` (1: each one).", minimum=1
+    )
+    penalty: int = rule("Points lost for a penalised forfeit.", 120)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Forfeit:
+    """Giving up a deal after seeing the talon (rospis / Rospisat' / bomba)."""
+
+    enabled: bool = rule("Whether a declarer may forfeit.", False)
+    only_when_forced: bool = rule(
+        "Only a declarer stuck with the compulsory bid (everyone passed) may forfeit.", False
+    )
+    declarer: Formula | None = rule(
+        "Score of the forfeiting declarer (context `forfeit.declarer`), e.g. minus the bid.",
+        formula="forfeit.declarer",
+    )
+    defender: Formula | None = rule(
+        "Score of each opponent (context `forfeit.defender`), e.g. 60.",
+        formula="forfeit.defender",
+    )
+    mode: ForfeitMode = rule("How many forfeits are allowed and which are penalised.", ForfeitMode)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Contract:
+    """The contract: the declarer's final bid, fixed after the exchange."""
+
+    raise_allowed: bool = rule("The declarer may raise the bid after the exchange.", True)
+    step: int = rule("A raised contract is a multiple of this.", 10, minimum=1)
+    max: Formula | None = rule(
+        "Highest contract (context `contract.max`); none: the auction cap, if any.",
+        formula="contract.max",
+    )
+    allowed: Formula | None = rule(
+        "Extra condition on the contract (context `contract.allowed`).", formula="contract.allowed"
+    )
+    forfeit: Forfeit = rule("Forfeiting the deal instead of playing it.", Forfeit)
+    claim_allowed: bool = rule(
+        "A declarer sure of every trick may show the hand and score without playing.", False
+    )
+
+
+# --------------------------------------------------------------------------- play
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Play:
+    """The obligations when playing to a trick."""
+
+    leader: Literal["declarer", "forced", "dealer_left"] = rule(
+        "Who leads to the first trick.", "declarer"
+    )
+    must_follow: bool = rule("A player must follow the suit led when able.", True)
+    must_beat: Literal["no", "led_card", "trick_winner"] = rule(
+        "Beat (overtake) duty when following: none; beat the card led; beat the best card of "
+        "the suit led on the trick.",
+        "no",
+    )
+    beat_when_trumped: bool = rule(
+        "Whether the beat duty in the led suit still applies after the trick has been trumped.",
+        False,
+    )
+    must_trump: bool = rule("A player void in the suit led must play a trump when able.", True)
+    must_overtrump: bool = rule(
+        "A player who must trump has to beat the highest trump already on the trick when able.",
+        False,
+    )
+    cannot_overtrump: Literal["any_card", "any_trump"] = rule(
+        "A void player whose trumps are all lower than a trump on the trick: may play any card; "
+        "must still play a trump.",
+        "any_trump",
+    )
+
+
+# --------------------------------------------------------------------------- marriages
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AceMarriage:
+    """The ace marriage (all four aces in one hand)."""
+
+    enabled: bool = rule("Whether four aces can be declared.", False)
+    value: int = rule("Points for the ace marriage.", 200)
+    sets_trump: bool = rule("Whether declaring it changes trump (it has no suit).", False)
+    requires_won_trick: bool = rule("Only after its holder has won a trick.", True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Marriages:
+    """Marriages (meldunek / марьяж / hláška): values, when and how they are declared."""
+
+    values: Mapping[str, int] = rule(
+        "Points for the king and queen of each suit, by suit id.", required=True
+    )
+    announcement: Literal["automatic", "spoken"] = rule(
+        "Leading a king or queen while holding its partner declares the marriage automatically; "
+        "or the player must say it, or it counts for nothing.",
+        "automatic",
+    )
+    requires_won_trick: bool = rule(
+        "Only a player who has already won a trick in this deal may declare.", False
+    )
+    declarer_first_lead: bool = rule(
+        "Whether the declarer may declare on the lead to the first trick.", True
+    )
+    sets_trump: bool = rule("A declared marriage makes its suit trump.", True)
+    trump_change: Literal["every", "first_only"] = rule(
+        "Every new marriage changes trump; or only the first one sets it.", "every"
+    )
+    trump_from: Literal["this_trick", "next_trick"] = rule(
+        "The new trump counts from the trick being led, or from the next trick.", "this_trick"
+    )
+    ace_marriage: AceMarriage = rule("The four-aces marriage.", AceMarriage)
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scoring:
+    """Scoring a played deal."""
+
+    made: Formula = rule(
+        "Whether the declarer made the contract (context `scoring.made`); no rounding before "
+        "the check unless written here.",
+        required=True,
+        formula="scoring.made",
+    )
+    declarer: Formula = rule(
+        "The declarer's score for the deal (context `scoring.declarer`).",
+        required=True,
+        formula="scoring.declarer",
+    )
+    defender: Formula = rule(
+        "Each defender's score: own tricks and marriages, rounded (context `scoring.defender`).",
+        required=True,
+        formula="scoring.defender",
+    )
+
+
+# --------------------------------------------------------------------------- match
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Threshold:
+    """The 800 rule: above a score, a player scores only from contracts he won."""
+
+    enabled: bool = rule("Whether the rule applies.", False)
+    score: int = rule("The score from which the rule applies.", 800)
+    inclusive: bool = rule("Whether exactly `score` is already above the threshold.", True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finishing:
+    """Who may cross the target and what happens to the others."""
+
+    who: Literal["anyone", "declarer"] = rule(
+        "Who may reach the target: anyone; only a declarer who makes the contract.", "anyone"
+    )
+    others: Literal["cap", "no_score"] = rule(
+        "A non-declarer who would reach the target: his score stops at `cap`; or he scores "
+        "nothing for the deal.",
+        "cap",
+    )
+    cap: int = rule("Where a non-declarer's score stops.", 990)
+    exact_landing: bool = rule(
+        "Whether landing exactly on the target counts as crossing it for a non-declarer.", True
+    )
+    tie: Literal["declarer", "highest", "continue"] = rule(
+        "Two players reaching the target in one deal: the declarer wins; the higher score wins; "
+        "play continues.",
+        "declarer",
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchRule:
+    """A deal-end rule: when its condition holds for a player, its effects apply."""
+
+    id: str = rule("Name of the rule (`samosval`).", required=True)
+    when: Formula = rule(
+        "Condition, checked for each player after a deal (context `match.rule`).",
+        required=True,
+        formula="match.rule",
+    )
+    then: Formula = rule(
+        "Effects, statements such as `player.score = 0` (context `match.rule`).",
+        required=True,
+        formula="match.rule:effects",
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Counter:
+    """A per-player number the ruleset keeps across deals (bolts, forfeits used, …)."""
+
+    id: str = rule("Name, readable in formulas as `player.<id>`.", required=True)
+    initial: int = rule("Value at the start of a match.", 0)
+    description: str | None = rule("What the counter counts.")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchRules:
+    """The match: deals until someone reaches the target."""
+
+    target: int = rule("Score that ends the match.", 1000)
+    finishing: Finishing = rule("Crossing the target.", Finishing)
+    threshold: Threshold = rule("The 800 rule.", Threshold)
+    counters: tuple[Counter, ...] = rule("Per-player numbers kept across deals.", ())
+    rules: tuple[MatchRule, ...] = rule(
+        "Deal-end rules applied in order after the deal is scored (e.g. 555 → 0).", ()
+    )
+
+
+# --------------------------------------------------------------------------- specials
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Barrel:
+    """The barrel (бочка / beczka): near the target, a player must make it in a few deals."""
+
+    enabled: bool = rule("Whether the barrel is played.", False)
+    threshold: int = rule("Score at which a player gets on the barrel.", 880)
+    goal: int = rule("Points the player on the barrel must make in one deal to finish.", 120)
+    attempts: int = rule("Deals the player may spend on the barrel.", 3, minimum=1)
+    free_failures: int = rule("Failed attempts that cost nothing.", 2, minimum=0)
+    penalty: int = rule("Points lost on falling off the barrel.", 120)
+    bidding: Literal["none", "allowed"] = rule(
+        "The player on the barrel does not bid (the talon goes to him); or bids as usual.", "none"
+    )
+    fail_own_bid_falls: bool = rule(
+        "Failing his own contract throws him off the barrel at once.", True
+    )
+    collision: Literal["all_fall", "coexist", "last_stays", "first_stays"] = rule(
+        "Several players reaching the barrel: all fall off; all stay; the last one stays; the "
+        "first one stays.",
+        "coexist",
+    )
+    collision_penalty: int = rule("Points each colliding player loses when falling.", 120)
+    forfeit_falls: bool = rule("A forfeit on the barrel throws the player off.", False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Bolts:
+    """Bolts (болт / палка): deals in which a player takes nothing."""
+
+    enabled: bool = rule("Whether bolts are counted.", False)
+    counts: Literal["no_trick", "zero_points"] = rule(
+        "What is a bolt: taking no trick; scoring zero.", "no_trick"
+    )
+    every: int = rule("Every Nth bolt is penalised.", 3, minimum=1)
+    penalty: int = rule("Points lost on a penalised bolt.", 120)
+    declarer_exempt: bool = rule("The declarer never gets a bolt.", False)
+    on_barrel: bool = rule("Whether deals on the barrel count.", True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DarkGame:
+    """The dark (blind) game: playing without seeing the talon, for doubled points."""
+
+    enabled: bool = rule("Whether a dark game may be declared.", False)
+    who: Literal["first_hand", "anyone"] = rule(
+        "Who may declare it: the player after the dealer; anyone before bidding.", "first_hand"
+    )
+    contract: int = rule("The contract of a dark game.", 120)
+    multiplier: int = rule("Points of the deal are multiplied by this.", 2, minimum=1)
+    raise_allowed: bool = rule("Whether the dark contract may be raised.", False)
+    cancel_with_marriage: bool = rule("An opponent holding a marriage may cancel the dark game.", False)
+    forbidden_when_negative: bool = rule("A player with a negative score may not declare it.", True)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoldenRound:
+    """The golden round: first deals of a match where each player in turn plays 120."""
+
+    enabled: bool = rule("Whether a match starts with a golden round.", False)
+    contract: int = rule("The contract each player must play.", 120)
+    multiplier: int = rule("Points of golden deals are multiplied by this.", 2, minimum=1)
+    raise_allowed: bool = rule("Whether the contract may be raised.", False)
+    if_nobody_makes_it: Literal["repeat", "normal_game"] = rule(
+        "If nobody makes the contract: reset the scores and play the golden round again; or "
+        "reset and play the normal game.",
+        "repeat",
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Special:
+    """Special mechanisms switched on by some variants."""
+
+    barrel: Barrel = rule("The barrel.", Barrel)
+    bolts: Bolts = rule("Bolts.", Bolts)
+    dark: DarkGame = rule("The dark game.", DarkGame)
+    golden_round: GoldenRound = rule("The golden round.", GoldenRound)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Option:
+    """A table setting a game chooses (rospis mode, barrel on/off, how a 5 rounds)."""
+
+    type: Literal["choice", "int", "bool"] = rule("Kind of value.", required=True)
+    default: str | int | bool = rule("Value when the game does not choose one.", required=True)
+    choices: tuple[str, ...] = rule("Allowed values of a `choice` option.", ())
+    minimum: int | None = rule("Lowest value of an `int` option.")
+    maximum: int | None = rule("Highest value of an `int` option.")
+    set: Mapping[str, Mapping[str, Any]] = rule(
+        "Patch merged onto the ruleset for each value (keys: the choice, or `true`/`false`).",
+        default=None,
+    )
+    doc: LangText = rule("What the option does, per language.", default=None)
+    source: tuple[str, ...] = rule("Ids of the sources that list this option.", ())
+    status: Literal["verified", "assumed"] | None = rule("`assumed` when no source states it.")
+    reason: str | None = rule("Why the default was chosen.")
+
+
+# --------------------------------------------------------------------------- forms
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Form:
+    """The complete rules for one number of players, every section merged.
+
+    This is what the engine plays: ``ruleset.form(3)``.
+    """
+
+    players: int
+    table: TablePlan
+    deal: DealRules
+    auction: Auction
+    talon: Talon
+    contract: Contract
+    play: Play
+    marriages: Marriages
+    scoring: Scoring
+    match: MatchRules
+    special: Special
+
+    @property
+    def active(self) -> int:
+        """Players taking part in each deal."""
+        return self.table.active or self.players
+
+
+# Sections that may appear at the top of a ruleset and inside `players.<n>`.
+SECTIONS: dict[str, type] = {
+    "deal": DealRules,
+    "auction": Auction,
+    "talon": Talon,
+    "contract": Contract,
+    "play": Play,
+    "marriages": Marriages,
+    "scoring": Scoring,
+    "match": MatchRules,
+    "special": Special,
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ruleset:
+    """A resolved, validated ruleset: metadata, the deck, options and one :class:`Form`
+    per number of players.
+
+    Build it with :func:`tysiac_spec.load_ruleset`; never by hand.
+    ``options`` holds the declared options; ``selected`` the values in force.
+    ``provenance`` maps a field path (``("auction", "step")``) to its sources and status.
+    """
+
+    id: str
+    kind: Literal["variant", "house", "base"]
+    name: LangText
+    description: LangText
+    aliases: tuple[str, ...]
+    sources: tuple[Source, ...]
+    deck_spec: DeckSpec
+    deck: Deck = field(compare=False)
+    forms: Mapping[int, Form]
+    options: Mapping[str, Option]
+    selected: Mapping[str, str | int | bool]
+    provenance: Mapping[tuple[str | int, ...], Provenance] = field(compare=False)
+    file: str | None = field(default=None, compare=False)
+    content_hash: str = ""
+    parents: tuple[str, ...] = ()
+    document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The numbers of players this ruleset defines, ascending."""
+        return tuple(sorted(self.forms))
+
+    def form(self, players: int) -> Form:
+        """The rules for ``players`` players.
+
+        Raises:
+            OptionError: the ruleset has no form for that many players; lists those it has.
+        """
+        try:
+            return self.forms[players]
+        except KeyError:
+            from ..errors import Diagnostic, OptionError
+
+            known = ", ".join(str(n) for n in self.player_counts)
+            raise OptionError(
+                Diagnostic(
+                    "option.players",
+                    f"ruleset `{self.id}` has no {players}-player form; it defines {known}",
+                    file=self.file,
+                )
+            ) from None
+
+    def title(self, lang: str = "en") -> str:
+        """The ruleset's name in ``lang``, falling back to English, then to the id."""
+        return self.name.get(lang) or self.name.get("en") or self.id

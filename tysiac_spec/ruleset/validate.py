@@ -1,0 +1,602 @@
+"""Validation of a merged ruleset document: JSON Schema, then semantic checks.
+
+Both stages *collect* every problem (generators of :class:`Diagnostic`), each with
+a stable code, a message naming the field / what was expected / what was found,
+the file position (from the loader's marks) and the path inside the ruleset.
+
+Codes: ``schema.<keyword>`` (``schema.type``, ``schema.enum``, ``schema.unknown-key``,
+``schema.required`` …) and the semantic ones listed in :data:`SEMANTIC_CODES`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cache
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError
+
+from ..errors import Diagnostic, format_path
+from ._convert import is_annotated, unwrap
+from ._merge import merge
+from ._schema import ruleset_schema
+from ._yaml import Mark, mark_at, to_plain
+
+Path = tuple[str | int, ...]
+
+SEMANTIC_CODES = {
+    "deck.duplicate": "two suits or ranks share an id or a letter",
+    "deck.points-total": "the ranks' card points do not add up to `deck.total_points`",
+    "table.card-count": "hands and talons do not use exactly the whole pack",
+    "table.active": "more active players than seated, or a sitter missing / superfluous",
+    "marriages.unknown-suit": "a marriage value names a suit the deck does not have",
+    "auction.step": "a bid value is not a multiple of the bid step",
+    "auction.seat": "a seat number beyond the active players",
+    "contract.step": "the contract step does not divide the bid step",
+    "option.default": "an option's default is not one of its values",
+    "option.set-key": "an option patch is keyed by a value the option cannot take",
+    "option.choices": "a choice option without choices, or choices on another type",
+    "source.unknown": "`source:` cites an id not in the ruleset's `sources`",
+    "source.duplicate": "two sources share an id",
+    "match.threshold": "a threshold at or above the target",
+    "rule.duplicate-id": "two counters, match rules or redeal conditions share an id",
+}
+
+
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    schema = ruleset_schema()
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+_TYPE_NAMES = {
+    "integer": "an integer",
+    "boolean": "true or false",
+    "string": "a text",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "null",
+}
+
+
+def _leaf_errors(error: ValidationError) -> Iterator[ValidationError]:
+    """Descend through ``anyOf`` to the errors of the branch the user meant."""
+    if error.validator == "anyOf" and error.context:
+        instance = error.instance
+        plain_branch, other = 0, 1
+        if is_annotated(instance):
+            plain_branch = 1
+        elif instance is None:
+            plain_branch = other
+        by_branch: dict[int, list[ValidationError]] = {}
+        for sub in error.context:
+            by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
+        branch = by_branch.get(plain_branch) or next(iter(by_branch.values()))
+        # a pure type mismatch on every branch: report it once, listing the types accepted
+        types = [s.validator_value for s in error.context if s.validator == "type"]
+        if len(types) == len(error.context) and not is_annotated(instance):
+            yield error
+            return
+        for sub in branch:
+            yield from _leaf_errors(sub)
+        return
+    if error.validator == "allOf" and error.context:
+        for sub in error.context:
+            yield from _leaf_errors(sub)
+        return
+    yield error
+
+
+def _field_hint(error: ValidationError) -> str | None:
+    desc = error.schema.get("description") if isinstance(error.schema, Mapping) else None
+    parent = error.parent
+    while desc is None and parent is not None:
+        desc = parent.schema.get("description") if isinstance(parent.schema, Mapping) else None
+        parent = parent.parent
+    return desc
+
+
+def _diagnostic_for(error: ValidationError, doc: Any) -> Diagnostic:
+    path: Path = tuple(error.absolute_path)
+    shown_path = tuple(p for p in path if p != "value") if path else path
+    where = f"`{format_path(shown_path)}`"
+    kw = str(error.validator)
+    hint = None
+    key_mark = False
+    instance = error.instance
+    if len(error.schema_path) >= 2 and list(error.schema_path)[-2] == "propertyNames":
+        bad_key = str(instance)
+        path = (*path, bad_key)
+        if kw == "enum":
+            allowed = ", ".join(str(v) for v in error.validator_value)
+            message = f"unknown key `{bad_key}` in {where}; expected one of {allowed}"
+        else:
+            message = f"key `{bad_key}` in {where} must match `{error.validator_value}`"
+        return _make("schema.key", message, doc, path, _field_hint(error), key=True)
+    if kw == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(instance) - set(allowed)) if isinstance(instance, Mapping) else []
+        bad = extra[0] if extra else "?"
+        path = (*path, bad)
+        key_mark = True
+        container = "the ruleset" if not shown_path else where
+        message = f"unknown key `{bad}` in {container}"
+        close = difflib.get_close_matches(bad, allowed, n=1)
+        if close:
+            message += f"; did you mean `{close[0]}`?"
+        else:
+            hint = "expected one of: " + ", ".join(allowed)
+        return _make("schema.unknown-key", message, doc, path, hint, key=key_mark)
+    if kw == "required":
+        missing = [k for k in error.validator_value if k not in (instance or {})]
+        name = missing[0] if missing else "?"
+        container = "the ruleset" if not shown_path else where
+        message = f"{container} is missing the required key `{name}`"
+        return _make("schema.required", message, doc, path, _field_hint(error), key=True)
+    if kw == "type" or (kw == "anyOf" and error.context):
+        if kw == "type":
+            expected_types = error.validator_value
+        else:
+            branches = error.validator_value
+            plain = [
+                i for i, b in enumerate(branches)
+                if not (isinstance(b, Mapping) and "allOf" in b)
+            ]
+            expected_types = [
+                s.validator_value
+                for s in error.context
+                if s.validator == "type" and s.schema_path and s.schema_path[0] in plain
+            ]
+        if isinstance(expected_types, str):
+            expected_types = [expected_types]
+        flat: list[str] = []
+        for t in expected_types:
+            flat.extend([t] if isinstance(t, str) else t)
+        names = [_TYPE_NAMES.get(t, t) for t in dict.fromkeys(flat) if t != "null"]
+        expected = " or ".join(names) or "something else"
+        message = f"{where} must be {expected} (got {_describe(instance)})"
+        return _make("schema.type", message, doc, path, _field_hint(error))
+    if kw == "enum":
+        choices = ", ".join(_describe(v).strip('"') for v in error.validator_value)
+        message = f"{where} must be one of {choices} (got {_describe(instance)})"
+        if isinstance(instance, str):
+            close = difflib.get_close_matches(
+                instance, [str(v) for v in error.validator_value], n=1
+            )
+            if close:
+                hint = f"did you mean `{close[0]}`?"
+        return _make("schema.enum", message, doc, path, hint or _field_hint(error))
+    if kw in ("minimum", "maximum"):
+        word = "at least" if kw == "minimum" else "at most"
+        message = f"{where} must be {word} {error.validator_value} (got {_describe(instance)})"
+        return _make(f"schema.{kw}", message, doc, path, _field_hint(error))
+    if kw == "minLength":
+        return _make("schema.empty", f"{where} must not be empty", doc, path, _field_hint(error))
+    if kw == "pattern":
+        message = (
+            f"{where} must match `{error.validator_value}` (got {_describe(instance)})"
+        )
+        return _make("schema.pattern", message, doc, path, _field_hint(error))
+    if kw == "propertyNames":
+        bad = _describe(instance)
+        message = f"{where} has a key not allowed here: {error.message}"
+        if error.context:
+            sub = error.context[0]
+            bad_key = sub.instance
+            path = (*path, bad_key)
+            allowed = sub.validator_value
+            if sub.validator == "enum":
+                message = (
+                    f"unknown key `{bad_key}` in {where}; expected one of "
+                    + ", ".join(str(v) for v in allowed)
+                )
+            else:
+                message = f"key `{bad_key}` in {where} must match `{allowed}`"
+            return _make("schema.key", message, doc, path, None, key=True)
+        return _make("schema.key", message, doc, path, None)
+    if kw in ("minItems", "minProperties"):
+        message = f"{where} must not be empty"
+        return _make("schema.empty", message, doc, path, _field_hint(error))
+    if kw == "const":
+        message = f"{where} must be {_describe(error.validator_value)} (got {_describe(instance)})"
+        return _make("schema.const", message, doc, path, None)
+    return _make(f"schema.{kw}", f"{where}: {error.message}", doc, path, None)
+
+
+def _make(
+    code: str, message: str, doc: Any, path: Path, hint: str | None, *, key: bool = False
+) -> Diagnostic:
+    mark: Mark | None = mark_at(doc, path, key=key)
+    return Diagnostic(
+        code=code,
+        message=message,
+        file=mark.file if mark else None,
+        line=mark.line if mark else None,
+        column=mark.column if mark else None,
+        path=tuple(p for p in path if p != "value"),
+        hint=hint,
+    )
+
+
+def schema_errors(doc: Any) -> Iterator[Diagnostic]:
+    """Every JSON Schema violation of the merged document ``doc``, as diagnostics,
+    in document order (by line)."""
+    plain = to_plain(doc)
+    found: list[Diagnostic] = []
+    seen: set[tuple[str, Path]] = set()
+    for error in _validator().iter_errors(plain):
+        for leaf in _leaf_errors(error):
+            diag = _diagnostic_for(leaf, doc)
+            key = (diag.message, diag.path)
+            if key not in seen:
+                seen.add(key)
+                found.append(diag)
+    found.sort(key=lambda d: (d.file or "", d.line or 0, d.column or 0))
+    yield from found
+
+
+# --------------------------------------------------------------------------- semantics
+
+
+def _diag(code: str, message: str, doc: Any, path: Path, hint: str | None = None) -> Diagnostic:
+    return _make(code, message, doc, path, hint)
+
+
+def _get(doc: Any, *path: str | int, default: Any = None) -> Any:
+    node = doc
+    for p in path:
+        if isinstance(node, Mapping) and p in node:
+            node = unwrap(node[p])
+        elif isinstance(node, list) and isinstance(p, int) and p < len(node):
+            node = unwrap(node[p])
+        else:
+            return default
+    return node
+
+
+def _defaults(cls_name: str, field: str) -> Any:
+    from . import model
+
+    cls = getattr(model, cls_name)
+    for f in cls.__dataclass_fields__.values():
+        if f.name == field:
+            return f.default
+    raise KeyError(field)
+
+
+def form_sections(doc: Any, players: str) -> dict[str, Any]:
+    """The sections of ``doc`` merged with the overrides in ``players.<n>``."""
+    from .model import SECTIONS
+
+    entry = _get(doc, "players", players, default={}) or {}
+    out: dict[str, Any] = {}
+    for name in SECTIONS:
+        base = doc.get(name) if isinstance(doc, Mapping) else None
+        over = entry.get(name) if isinstance(entry, Mapping) else None
+        if base is None:
+            out[name] = over
+        elif over is None:
+            out[name] = base
+        else:
+            out[name] = merge(base, over)
+    return out
+
+
+def semantic_errors(doc: Any) -> Iterator[Diagnostic]:
+    """Every semantic inconsistency of a schema-valid merged document."""
+    yield from _check_sources(doc)
+    yield from _check_deck(doc)
+    yield from _check_options(doc)
+    players = _get(doc, "players", default={}) or {}
+    for n in players:
+        yield from _check_form(doc, str(n))
+
+
+def _cited(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key == "source" and path[:1] != ("sources",):
+                ids = value if isinstance(value, list) else [value]
+                for i, sid in enumerate(ids):
+                    if isinstance(sid, str):
+                        sub = (*path, key, i) if isinstance(value, list) else (*path, key)
+                        yield sub, sid
+            else:
+                yield from _cited(value, (*path, key))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _cited(item, (*path, i))
+
+
+def _check_sources(doc: Any) -> Iterator[Diagnostic]:
+    sources = _get(doc, "sources", default=[]) or []
+    ids: dict[str, int] = {}
+    for i, src in enumerate(sources):
+        sid = src.get("id") if isinstance(src, Mapping) else None
+        if not isinstance(sid, str):
+            continue
+        if sid in ids:
+            yield _diag(
+                "source.duplicate",
+                f"source id `{sid}` is used twice (first at `sources[{ids[sid]}]`)",
+                doc,
+                ("sources", i, "id"),
+            )
+        ids.setdefault(sid, i)
+    known = sorted(ids)
+    for path, sid in _cited(doc, ()):
+        if sid not in ids:
+            close = difflib.get_close_matches(sid, known, n=1)
+            hint = f"did you mean `{close[0]}`?" if close else None
+            yield _diag(
+                "source.unknown",
+                f"`{format_path(path[:-1] if isinstance(path[-1], int) else path)}` cites "
+                f"unknown source `{sid}`; the ruleset's sources are: {', '.join(known) or 'none'}",
+                doc,
+                path,
+                hint,
+            )
+
+
+def _check_deck(doc: Any) -> Iterator[Diagnostic]:
+    deck = _get(doc, "deck")
+    if not isinstance(deck, Mapping):
+        return
+    for group in ("suits", "ranks"):
+        items = _get(deck, group, default=[]) or []
+        for attr in ("id", "letter"):
+            seen: dict[str, int] = {}
+            for i, item in enumerate(items):
+                value = _get(item, attr)
+                if not isinstance(value, str):
+                    continue
+                norm = value.upper() if attr == "letter" else value
+                if norm in seen:
+                    yield _diag(
+                        "deck.duplicate",
+                        f"`deck.{group}[{i}].{attr}` `{value}` is already used by "
+                        f"`deck.{group}[{seen[norm]}]`",
+                        doc,
+                        ("deck", group, i, attr),
+                    )
+                seen.setdefault(norm, i)
+    ranks = _get(deck, "ranks", default=[]) or []
+    suits = _get(deck, "suits", default=[]) or []
+    per_suit = sum(_get(r, "points", default=0) or 0 for r in ranks)
+    total = per_suit * len(suits)
+    claimed = _get(deck, "total_points")
+    if isinstance(claimed, int) and claimed != total:
+        yield _diag(
+            "deck.points-total",
+            f"`deck.total_points` is {claimed}, but the ranks' points add up to {per_suit} "
+            f"per suit, {total} for {len(suits)} suits",
+            doc,
+            ("deck", "total_points"),
+        )
+
+
+def _deck_size(doc: Any) -> int:
+    return len(_get(doc, "deck", "suits", default=[]) or []) * len(
+        _get(doc, "deck", "ranks", default=[]) or []
+    )
+
+
+def _suit_ids(doc: Any) -> list[str]:
+    return [str(_get(s, "id")) for s in _get(doc, "deck", "suits", default=[]) or []]
+
+
+def _check_form(doc: Any, n: str) -> Iterator[Diagnostic]:
+    base: Path = ("players", n)
+    entry = _get(doc, "players", n, default={}) or {}
+    seated = int(n)
+    active = _get(entry, "active") or seated
+    hand = _get(entry, "hand_size")
+    talons = _get(entry, "talons") or []
+    if active > seated:
+        yield _diag(
+            "table.active",
+            f"`players.{n}.active` is {active}, more than the {seated} players seated",
+            doc,
+            (*base, "active"),
+        )
+    sitter = _get(entry, "sitter")
+    if active < seated and sitter is None:
+        yield _diag(
+            "table.active",
+            f"`players.{n}` has {seated - active} player(s) sitting out each deal but no "
+            "`sitter` saying who",
+            doc,
+            base,
+        )
+    if active == seated and sitter is not None:
+        yield _diag(
+            "table.active",
+            f"`players.{n}.sitter` is set, but every seated player is active",
+            doc,
+            (*base, "sitter"),
+        )
+    size = _deck_size(doc)
+    if isinstance(hand, int) and size and all(isinstance(t, int) for t in talons):
+        used = active * hand + sum(talons)
+        if used != size:
+            talon_text = " + ".join(str(t) for t in talons) or "0"
+            yield _diag(
+                "table.card-count",
+                f"for {n} players, {active} hands of {hand} + talon(s) {talon_text} = {used} "
+                f"cards, but the deck has {size}",
+                doc,
+                (*base, "hand_size"),
+            )
+    sections = form_sections(doc, n)
+    prefix = (*base,) if n else ()
+
+    def where(section: str, *field: str) -> Path:
+        # point at the override if the players entry sets it, else at the common section
+        over = _get(entry, section, *field)
+        return (*prefix, section, *field) if over is not None else (section, *field)
+
+    suits = set(_suit_ids(doc))
+    values = _get(sections, "marriages", "values", default={}) or {}
+    for suit in values:
+        if suit not in suits:
+            yield _diag(
+                "marriages.unknown-suit",
+                f"`marriages.values` names suit `{suit}`, which the deck does not have "
+                f"(suits: {', '.join(sorted(suits))})",
+                doc,
+                (*where("marriages", "values"), suit),
+            )
+    auction = sections.get("auction") or {}
+    step = _get(auction, "step") or _defaults("Auction", "step")
+    for fld in ("min_bid", "forced_bid", "cap", "max_raise"):
+        value = _get(auction, fld)
+        if isinstance(value, int) and value % step:
+            yield _diag(
+                "auction.step",
+                f"`auction.{fld}` is {value}, not a multiple of the bid step {step} "
+                f"({n} players)",
+                doc,
+                where("auction", fld),
+            )
+    seat = _get(auction, "forced_seat")
+    if isinstance(seat, int) and seat >= seated:
+        yield _diag(
+            "auction.seat",
+            f"`auction.forced_seat` is {seat}, but seats run from 0 to {seated - 1} "
+            f"({n} players)",
+            doc,
+            where("auction", "forced_seat"),
+        )
+    contract = sections.get("contract") or {}
+    cstep = _get(contract, "step") or _defaults("Contract", "step")
+    if step % cstep:
+        yield _diag(
+            "contract.step",
+            f"`contract.step` is {cstep}, which does not divide the bid step {step} "
+            f"({n} players)",
+            doc,
+            where("contract", "step"),
+        )
+    match = sections.get("match") or {}
+    target = _get(match, "target") or _defaults("MatchRules", "target")
+    special = sections.get("special") or {}
+    for path, value in (
+        (("match", "threshold", "score"), _get(match, "threshold", "score")),
+        (("special", "barrel", "threshold"), _get(special, "barrel", "threshold")),
+    ):
+        enabled = _get(sections, path[0], path[1], "enabled")
+        if enabled and isinstance(value, int) and value >= target:
+            yield _diag(
+                "match.threshold",
+                f"`{format_path(path)}` is {value}, not below the target {target}",
+                doc,
+                where(*path),  # type: ignore[arg-type]
+            )
+    for section, fld in (("match", "counters"), ("match", "rules"), ("deal", "redeals")):
+        items = _get(sections, section, fld, default=[]) or []
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            ident = _get(item, "id")
+            if ident in seen:
+                yield _diag(
+                    "rule.duplicate-id",
+                    f"`{section}.{fld}` has two entries with id `{ident}`",
+                    doc,
+                    (*where(section, fld), i, "id"),
+                )
+            seen.add(ident)
+
+
+def _check_options(doc: Any) -> Iterator[Diagnostic]:
+    options = _get(doc, "options", default={}) or {}
+    for name, opt in options.items():
+        base: Path = ("options", name)
+        kind = _get(opt, "type")
+        default = _get(opt, "default")
+        choices = _get(opt, "choices", default=[]) or []
+        if kind == "choice":
+            if not choices:
+                yield _diag(
+                    "option.choices",
+                    f"option `{name}` is a choice but lists no `choices`",
+                    doc,
+                    base,
+                )
+            elif default not in choices:
+                yield _diag(
+                    "option.default",
+                    f"option `{name}` has default {_describe(default)}, which is not one of its "
+                    f"choices: {', '.join(choices)}",
+                    doc,
+                    (*base, "default"),
+                )
+            valid_keys = [str(c) for c in choices]
+        elif kind == "bool":
+            if not isinstance(default, bool):
+                yield _diag(
+                    "option.default",
+                    f"option `{name}` is a bool, but its default is {_describe(default)}",
+                    doc,
+                    (*base, "default"),
+                )
+            valid_keys = ["true", "false"]
+        else:
+            lo, hi = _get(opt, "minimum"), _get(opt, "maximum")
+            if not isinstance(default, int) or isinstance(default, bool):
+                yield _diag(
+                    "option.default",
+                    f"option `{name}` is an int, but its default is {_describe(default)}",
+                    doc,
+                    (*base, "default"),
+                )
+            elif (lo is not None and default < lo) or (hi is not None and default > hi):
+                yield _diag(
+                    "option.default",
+                    f"option `{name}` has default {default}, outside its range "
+                    f"{lo if lo is not None else '-∞'}..{hi if hi is not None else '∞'}",
+                    doc,
+                    (*base, "default"),
+                )
+            valid_keys = []
+        if kind != "choice" and choices:
+            yield _diag(
+                "option.choices",
+                f"option `{name}` is {'a' if kind == 'bool' else 'an'} {kind}; `choices` "
+                "belong to choice options",
+                doc,
+                (*base, "choices"),
+            )
+        patches = _get(opt, "set", default={}) or {}
+        for key in patches:
+            if str(key) not in valid_keys:
+                allowed = ", ".join(valid_keys) or "none (an int option cannot patch)"
+                yield _diag(
+                    "option.set-key",
+                    f"option `{name}` has a patch for `{key}`, which is not one of its values: "
+                    f"{allowed}",
+                    doc,
+                    (*base, "set", key),
+                )
+
+
+def sorted_diagnostics(items: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """Diagnostics in file / line / column order."""
+    return sorted(items, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code))
