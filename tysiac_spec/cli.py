@@ -23,8 +23,7 @@ from rich.table import Table
 
 from . import __version__
 from .errors import Diagnostic, TysiacError
-from .ruleset import load_ruleset, ruleset_schema
-from .ruleset import registry
+from .ruleset import load_ruleset, registry, ruleset_schema
 from .ruleset.model import Ruleset
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -204,8 +203,8 @@ def show(ruleset: str, options: tuple[str, ...], players: int | None, fmt: str) 
     doc: dict[str, Any] = dict(rules.document)
     doc["selected_options"] = dict(rules.selected)
     if players is not None:
-        from .ruleset.validate import form_sections
         from .ruleset._yaml import to_plain
+        from .ruleset.validate import form_sections
 
         rules.form(players)  # raises for an unknown player count
         sections = to_plain(form_sections(doc, str(players)))

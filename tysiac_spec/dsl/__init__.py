@@ -1,0 +1,82 @@
+"""The rules DSL: a small, checked, compiled expression language for ruleset formulas.
+
+Pipeline: ``grammar.lark`` -> :mod:`.parse` (syntax tree with spans) -> :mod:`.check`
+(names and types per :mod:`.contexts`) -> :mod:`.compile` (closures) ->
+:mod:`.render` (canonical text, natural language) and :mod:`.reference` (docs/dsl.md).
+
+Typical use by a host::
+
+    deck = DeckInfo(rank_points=..., marriage_values=..., suits=..., ranks=...)
+    cap = compile_formula("120 + marriages(hand)", "auction.max_bid", deck=deck,
+                          origin=Origin("pl.yaml", 12, 14, ("auction", "max_bid")))
+    cap({"hand": cards, "player": {"score": 0}, "players": 3, "options": {}})
+"""
+
+from .check import Checked, check_effects, check_expression
+from .compile import Effects, Formula, compile_effects, compile_formula
+from .contexts import CONTEXTS, Context, ContextExtension, NameSpec, get_context
+from .library import FUNCTIONS, DeckInfo, FunctionSpec
+from .nodes import Expr, Origin, Span, Stmt
+from .parse import MAX_DEPTH, MAX_LENGTH, parse_effects, parse_expression
+from .render import LANGUAGES, effects_to_text, effects_to_words, to_text, to_words
+from .types import (
+    BOOL,
+    CARDS,
+    INT,
+    RANK,
+    SUIT,
+    BoolType,
+    CardsType,
+    ChoiceType,
+    FieldSpec,
+    IntType,
+    RankType,
+    RecordType,
+    SuitType,
+    Type,
+)
+
+__all__ = [
+    "BOOL",
+    "CARDS",
+    "CONTEXTS",
+    "FUNCTIONS",
+    "INT",
+    "LANGUAGES",
+    "MAX_DEPTH",
+    "MAX_LENGTH",
+    "RANK",
+    "SUIT",
+    "BoolType",
+    "CardsType",
+    "Checked",
+    "ChoiceType",
+    "Context",
+    "ContextExtension",
+    "DeckInfo",
+    "Effects",
+    "Expr",
+    "FieldSpec",
+    "Formula",
+    "FunctionSpec",
+    "IntType",
+    "NameSpec",
+    "Origin",
+    "RankType",
+    "RecordType",
+    "Span",
+    "Stmt",
+    "SuitType",
+    "Type",
+    "check_effects",
+    "check_expression",
+    "compile_effects",
+    "compile_formula",
+    "effects_to_text",
+    "effects_to_words",
+    "get_context",
+    "parse_effects",
+    "parse_expression",
+    "to_text",
+    "to_words",
+]

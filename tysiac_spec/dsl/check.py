@@ -38,7 +38,6 @@ from .types import (
     RANK,
     SUIT,
     TEXT,
-    BoolType,
     CardsType,
     ChoiceType,
     IntType,

@@ -236,8 +236,7 @@ class _Compiler:
         given = {kw.name: self.expr(kw.value).fn for kw in node.keywords}
         fns = [self.expr(a).fn for a in node.args]
         for kspec in spec.keywords:
-            default = kspec.default
-            fns.append(given.get(kspec.name) or (lambda env, d=default: d))
+            fns.append(given.get(kspec.name) or _const(kspec.default).fn)
         span_error = self.fault
 
         def failing(exc: Fault) -> DslError:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, DslError
-from .types import BOOL, CARDS, INT, BoolType, ChoiceType, FieldSpec, IntType, RecordType, Type
+from .types import BOOL, CARDS, BoolType, ChoiceType, FieldSpec, IntType, RecordType, Type
 
 __all__ = ["CONTEXTS", "Context", "ContextExtension", "NameSpec", "get_context"]
 

@@ -125,7 +125,7 @@ def _parse(text: str, start: str, origin: Origin) -> Expr | tuple[Stmt, ...]:
     return result
 
 
-_NOT_NESTING = frozenset({"expression", "effects", "list", "args", "target"})
+_NOT_NESTING = frozenset({"expression", "effects", "items", "args", "target"})
 
 
 def _check_depth(tree: Tree[Any], origin: Origin) -> None:
@@ -205,7 +205,7 @@ def _describe_terminal(name: str) -> str:
 
 def _accepts(text: str, start: str, offset: int) -> set[str]:
     try:
-        interactive = _parser().parse_interactive(text[:offset], start=start)
+        interactive: Any = _parser().parse_interactive(text[:offset], start=start)
         interactive.exhaust_lexer()
         return set(interactive.accepts())
     except UnexpectedInput:
@@ -306,7 +306,7 @@ class _ToAst(Transformer[Token, Any]):
     def not_in_list(self, meta: Any, children: list[Any]) -> InList:
         return InList(children[0], children[1], negated=True, span=_span(meta))
 
-    def list(self, meta: Any, children: list[Any]) -> tuple[Expr, ...]:
+    def items(self, meta: Any, children: list[Any]) -> tuple[Expr, ...]:
         return tuple(c for c in children if c is not None)
 
     def neg(self, meta: Any, children: list[Any]) -> Unary:

@@ -174,7 +174,7 @@ class _Builder:
             item = get_args(tp)[0]
             return {"type": "array", "items": self.type_schema(item, {}, partial)}
         if origin in (Mapping, dict, typing.Mapping):
-            key_tp, val_tp = get_args(tp)
+            _key_tp, val_tp = get_args(tp)
             if val_tp is str:
                 return _lang_text(meta.get("description", ""))
             return {

@@ -582,6 +582,11 @@ class Barrel:
     threshold: int = rule("Score at which a player gets on the barrel.", 880)
     goal: int = rule("Points the player on the barrel must make in one deal to finish.", 120)
     attempts: int = rule("Deals the player may spend on the barrel.", 3, minimum=1)
+    attempts_unlimited: bool = rule(
+        "The player may stay on the barrel any number of deals (`attempts` and the failure "
+        "penalty then do not apply).",
+        False,
+    )
     free_failures: int = rule("Failed attempts that cost nothing.", 2, minimum=0)
     penalty: int = rule("Points lost on falling off the barrel.", 120)
     bidding: Literal["none", "allowed"] = rule(
@@ -626,6 +631,11 @@ class DarkGame:
     raise_allowed: bool = rule("Whether the dark contract may be raised.", False)
     cancel_with_marriage: bool = rule("An opponent holding a marriage may cancel the dark game.", False)
     forbidden_when_negative: bool = rule("A player with a negative score may not declare it.", True)
+    bolt_count: int = rule(
+        "Bolts a player is given for a bolt in a dark game (2: a dark bolt counts double).",
+        1,
+        minimum=1,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,0 +1,108 @@
+"""Cards, ranks and suits are built from the ruleset's deck data; notation parses and prints in pairs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tysiac_spec import Card, Deck, NotationError, load_ruleset
+
+
+@pytest.fixture(scope="module")
+def deck() -> Deck:
+    return load_ruleset("core").deck
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("QH", "QH"),
+        ("Q♥", "QH"),
+        ("10H", "TH"),
+        ("TH", "TH"),
+        ("th", "TH"),
+        (" 9s ", "9S"),
+        ("A♣", "AC"),
+        ("jd", "JD"),
+        ("K♠", "KS"),
+        ("10♦", "TD"),
+    ],
+)
+def test_notation_parses_to_canonical_form(deck: Deck, text: str, canonical: str) -> None:
+    assert str(deck.parse(text)) == canonical
+
+
+def test_card_parse_and_str_are_a_pair(deck: Deck) -> None:
+    for card in deck.cards:
+        assert deck.parse(str(card)) == card
+        assert deck.parse(card.symbol()) == card
+        assert eval(repr(card), {"Card": Card}) == card  # the repr pastes back
+
+
+def test_deck_is_built_from_data(deck: Deck) -> None:
+    # S000/S002/S003: 24 cards 9..A; A 11, T 10, K 4, Q 3, J 2, 9 0; 120 in all
+    assert len(deck) == 24
+    assert [r.letter for r in deck.ranks] == ["A", "T", "K", "Q", "J", "9"]
+    assert {r.letter: r.points for r in deck.ranks} == {
+        "A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0,
+    }
+    assert deck.total_points == 120
+    assert [c.index for c in deck.cards] == list(range(24))
+    # the ten ranks above the king in trick order
+    assert deck.rank("ten").strength > deck.rank("king").strength
+
+
+def test_suit_and_rank_names_come_from_data(deck: Deck) -> None:
+    hearts = deck.suit("H")
+    assert hearts.id == "hearts" and hearts.symbol == "♥"
+    assert hearts.name("pl") == "kier" and hearts.name("ru") == "черви"
+    assert deck.rank("10").name("cs") == "desítka"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("QX", "`QX` is not a card: write a rank (A T K Q J 9, or 10) then a suit (H D C S or its symbol), e.g. `AH`"),
+        ("", "`` is not a card: write a rank (A T K Q J 9, or 10) then a suit (H D C S or its symbol), e.g. `AH`"),
+        ("8H", "`8H` is not a card: write a rank (A T K Q J 9, or 10) then a suit (H D C S or its symbol), e.g. `AH`"),
+    ],
+)
+def test_parse_errors_name_the_text(deck: Deck, text: str, message: str) -> None:
+    with pytest.raises(NotationError) as info:
+        deck.parse(text)
+    assert info.value.diagnostic.message == message
+    assert info.value.diagnostic.code == "notation.card"
+    assert isinstance(info.value, ValueError)
+
+
+def test_unknown_suit_lists_the_known_ones(deck: Deck) -> None:
+    with pytest.raises(NotationError, match=r"unknown suit `X`; expected one of H \(hearts\)"):
+        deck.suit("X")
+
+
+def test_parse_many_and_format(deck: Deck) -> None:
+    cards = deck.parse_many("QH, K♥ 10s")
+    assert deck.format(cards) == "QH KH TS"
+
+
+@given(st.text(max_size=6))
+def test_parse_never_raises_anything_but_notation_error(text: str) -> None:
+    deck = load_ruleset("core").deck
+    try:
+        card = deck.parse(text)
+    except NotationError:
+        return
+    assert deck.parse(str(card)) == card
+
+
+def test_a_deck_from_other_data() -> None:
+    # the same code builds any pack the data describes (here: no nines, 20 cards, PAGx1)
+    deck = Deck.from_data(
+        {
+            "suits": [{"id": "hearts", "letter": "H"}, {"id": "spades", "letter": "S"}],
+            "ranks": [{"id": "ace", "letter": "A", "points": 11}, {"id": "ten", "letter": "T", "points": 10}],
+        }
+    )
+    assert [str(c) for c in deck.cards] == ["AH", "TH", "AS", "TS"]
+    assert deck.total_points == 42

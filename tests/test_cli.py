@@ -1,0 +1,104 @@
+"""The `tysiac` command: list, validate, show, schema; user errors never show a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from tysiac_spec.cli import main
+from tysiac_spec.ruleset import registry
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLE = Path(__file__).parent / "data" / "table.yaml"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_list_shows_every_shipped_ruleset() -> None:
+    code, out, _ = run("list", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["id"] for r in rows] == [e.id for e in registry.entries()]
+    assert all(r["status"] == "ok" for r in rows)
+
+
+def test_validate_all_shipped_rulesets_passes() -> None:
+    code, out, err = run("validate")
+    assert code == 0, err
+    assert out.count("ok  ") == len(registry.entries())
+
+
+def test_validate_reports_diagnostics_and_exits_1(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(TABLE.read_text(encoding="utf-8").replace("step: 10", "step: ten"), encoding="utf-8")
+    code, out, err = run("validate", str(bad))
+    assert code == 1
+    assert f"{bad}:16:9: error[schema.type]: `auction.step` must be an integer (got \"ten\")" in err
+    assert "    step: ten\n          ^\n" in err
+    assert "1 of 1 ruleset(s) invalid" in err
+    assert "Traceback" not in err
+
+
+def test_unknown_id_lists_known_ones() -> None:
+    code, _, err = run("show", "pl-standrad")
+    assert code == 1
+    assert err.startswith("error[registry.unknown]: unknown ruleset `pl-standrad`; known: ")
+    assert "core" in err
+
+
+def test_show_yaml_and_json_with_options_and_players() -> None:
+    code, out, _ = run("show", str(TABLE), "-O", "barrel=false", "--players", "2")
+    assert code == 0
+    doc = yaml.safe_load(out)
+    assert doc["players"] == 2
+    assert doc["auction"]["cap"] == 360
+    assert doc["special"]["barrel"]["enabled"] is False
+    assert doc["selected_options"]["barrel"] is False
+    code, out, _ = run("show", str(TABLE), "--format", "json")
+    assert json.loads(out)["id"] == "test-table"
+
+
+def test_show_bad_option_is_a_clean_error() -> None:
+    code, _, err = run("show", str(TABLE), "-O", "five_rounds=sideways")
+    assert code == 1
+    assert err.strip() == 'error[option.value]: option `five_rounds` of `test-table` cannot be "sideways"; valid: down, up'
+
+
+def test_show_option_without_equals_is_a_usage_error() -> None:
+    code, _, err = run("show", str(TABLE), "-O", "barrel")
+    assert code == 2
+    assert "expected NAME=VALUE, got 'barrel'" in err
+
+
+def test_schema_command_prints_and_writes(tmp_path: Path) -> None:
+    code, out, _ = run("schema")
+    assert json.loads(out)["title"] == "tysiac-spec ruleset"
+    target = tmp_path / "s.json"
+    code, _, _ = run("schema", "-o", str(target))
+    assert code == 0
+    assert json.loads(target.read_text(encoding="utf-8")) == json.loads(out)
+
+
+def test_python_dash_m_runs_the_same_command() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tysiac_spec", "validate", str(TABLE)],
+        capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "ok  test-table" in proc.stdout
+
+
+def test_missing_file_is_a_clean_error() -> None:
+    code, _, err = run("validate", "nowhere/none.yaml")
+    assert code == 1
+    assert err.startswith("error[registry.no-file]: ruleset file `nowhere/none.yaml` does not exist")

@@ -1,0 +1,95 @@
+"""Options: declared in the ruleset, chosen per game, checked, applied as patches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tysiac_spec import OptionError, load_ruleset
+
+TABLE = Path(__file__).parent / "data" / "table.yaml"
+
+
+def test_defaults_are_selected() -> None:
+    rules = load_ruleset(TABLE)
+    assert dict(rules.selected) == {
+        "five_rounds": "down", "barrel": True, "rospis_limit": 3, "jumps": "any",
+    }
+    assert rules.form(3).special.barrel.enabled is True
+    assert rules.form(3).auction.raise_by == "any"
+
+
+def test_a_bool_option_patches_the_ruleset() -> None:
+    rules = load_ruleset(TABLE, options={"barrel": "false"})
+    assert rules.selected["barrel"] is False
+    assert rules.form(3).special.barrel.enabled is False
+    assert rules.form(2).special.barrel.enabled is False
+
+
+def test_a_choice_option_patches_the_ruleset() -> None:
+    rules = load_ruleset(TABLE, options={"jumps": "exactly_step"})
+    assert rules.form(3).auction.raise_by == "exactly_step"
+
+
+def test_int_option_from_text() -> None:
+    assert load_ruleset(TABLE, options={"rospis_limit": "5"}).selected["rospis_limit"] == 5
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"five_round": "up"}, "ruleset `test-table` has no option `five_round`; its options: barrel, five_rounds, jumps, rospis_limit"),
+        ({"five_rounds": "sideways"}, 'option `five_rounds` of `test-table` cannot be "sideways"; valid: down, up'),
+        ({"barrel": "maybe"}, 'option `barrel` of `test-table` cannot be "maybe"; valid: true, false'),
+        ({"rospis_limit": "11"}, 'option `rospis_limit` of `test-table` cannot be "11"; valid: an integer from 0 to 10'),
+        ({"rospis_limit": "three"}, 'option `rospis_limit` of `test-table` cannot be "three"; valid: an integer from 0 to 10'),
+    ],
+)
+def test_bad_options_list_the_valid_ones(options: dict[str, str], message: str) -> None:
+    with pytest.raises(OptionError) as info:
+        load_ruleset(TABLE, options=options)
+    assert info.value.diagnostic.message == message
+
+
+def test_unknown_option_suggests_the_closest() -> None:
+    with pytest.raises(OptionError) as info:
+        load_ruleset(TABLE, options={"five_round": "up"})
+    assert info.value.diagnostic.hint == "did you mean `five_rounds`?"
+
+
+def test_player_form_overrides_and_provenance() -> None:
+    rules = load_ruleset(TABLE)
+    assert rules.player_counts == (2, 3)
+    assert rules.form(3).auction.cap == 300
+    assert rules.form(2).auction.cap == 360  # players.2 overrides the common section
+    assert rules.form(2).talon.take == "choose_one"
+    assert rules.form(3).talon.take == "all"
+    prov = rules.provenance[("auction", "cap")]
+    assert prov.source == ("T1",) and prov.status == "assumed" and prov.reason == "fixture"
+
+
+def test_unknown_player_count_lists_the_defined_ones() -> None:
+    with pytest.raises(OptionError, match="ruleset `test-table` has no 4-player form; it defines 2, 3"):
+        load_ruleset(TABLE).form(4)
+
+
+def test_formulas_keep_their_position() -> None:
+    rules = load_ruleset(TABLE)
+    f = rules.form(3).auction.max_bid
+    assert f is not None
+    assert (f.text, f.context, f.line, f.column) == ("120 + marriages(hand)", "auction.max_bid", 17, 12)
+    assert f.file == str(TABLE)
+
+
+def test_sources_accumulate_along_extends() -> None:
+    rules = load_ruleset(TABLE)
+    assert [s.id for s in rules.sources] == ["S000", "S002", "S003", "PAG", "T1"]
+
+
+def test_the_resolved_ruleset_is_immutable() -> None:
+    rules = load_ruleset(TABLE)
+    with pytest.raises(AttributeError):
+        rules.id = "other"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        rules.form(3).marriages.values["hearts"] = 1  # type: ignore[index]
