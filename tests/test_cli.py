@@ -41,7 +41,7 @@ def test_validate_all_shipped_rulesets_passes() -> None:
 def test_validate_reports_diagnostics_and_exits_1(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(TABLE.read_text(encoding="utf-8").replace("step: 10", "step: ten"), encoding="utf-8")
-    code, out, err = run("validate", str(bad))
+    code, _, err = run("validate", str(bad))
     assert code == 1
     assert f"{bad}:16:9: error[schema.type]: `auction.step` must be an integer (got \"ten\")" in err
     assert "    step: ten\n          ^\n" in err
