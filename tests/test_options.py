@@ -93,3 +93,9 @@ def test_the_resolved_ruleset_is_immutable() -> None:
         rules.id = "other"  # type: ignore[misc]
     with pytest.raises(TypeError):
         rules.form(3).marriages.values["hearts"] = 1  # type: ignore[index]
+
+
+def test_quoted_formula_position_is_its_first_character() -> None:
+    f = load_ruleset(TABLE).form(3).scoring.declarer
+    # line 21 reads `  declarer: "if made then contract else -contract"`: the text starts after the quote
+    assert (f.line, f.column) == (21, 14)

@@ -9,6 +9,7 @@ unwrapped here; their provenance is collected separately by
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -142,6 +143,7 @@ class Converter:
     def formula(
         self, text: str, path: Path, meta: Mapping[str, Any], mark: Mark | None
     ) -> Formula:
+        mark = _text_start(mark)
         return Formula(
             text=text,
             context=meta.get("formula") or "",
@@ -150,6 +152,33 @@ class Converter:
             column=mark.column if mark else None,
             path=path,
         )
+
+
+@functools.lru_cache(maxsize=32)
+def _file_lines(file: str) -> tuple[str, ...]:
+    try:
+        with open(file, encoding="utf-8") as fh:
+            return tuple(fh.read().splitlines())
+    except (OSError, UnicodeDecodeError):
+        return ()
+
+
+def _text_start(mark: Mark | None) -> Mark | None:
+    """Where the text of a scalar starts: after an opening quote, or on the line after a
+    block indicator (``|``, ``>``).  The loader's marks give the start of the node."""
+    if mark is None or mark.file is None:
+        return mark
+    lines = _file_lines(mark.file)
+    if not 1 <= mark.line <= len(lines):
+        return mark
+    line = lines[mark.line - 1]
+    char = line[mark.column - 1 : mark.column]
+    if char in ("'", '"'):
+        return Mark(mark.file, mark.line, mark.column + 1)
+    if char in ("|", ">") and mark.line < len(lines):
+        nxt = lines[mark.line]
+        return Mark(mark.file, mark.line + 1, len(nxt) - len(nxt.lstrip()) + 1)
+    return mark
 
 
 def _strip_optional(tp: Any) -> Any:
