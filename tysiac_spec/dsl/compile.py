@@ -84,6 +84,19 @@ _VC: dict[str, Callable[[Fn, Any], Fn]] = {
     "==": lambda a, c: lambda env: a(env) == c,
     "!=": lambda a, c: lambda env: a(env) != c,
 }
+_PC: dict[str, Callable[[str, str, Any], Fn]] = {
+    "+": lambda n, f, c: lambda env: env[n][f] + c,
+    "-": lambda n, f, c: lambda env: env[n][f] - c,
+    "*": lambda n, f, c: lambda env: env[n][f] * c,
+    "//": lambda n, f, c: lambda env: env[n][f] // c,
+    "%": lambda n, f, c: lambda env: env[n][f] % c,
+    "<": lambda n, f, c: lambda env: env[n][f] < c,
+    "<=": lambda n, f, c: lambda env: env[n][f] <= c,
+    ">": lambda n, f, c: lambda env: env[n][f] > c,
+    ">=": lambda n, f, c: lambda env: env[n][f] >= c,
+    "==": lambda n, f, c: lambda env: env[n][f] == c,
+    "!=": lambda n, f, c: lambda env: env[n][f] != c,
+}
 _CV: dict[str, Callable[[Any, Fn], Fn]] = {
     "+": lambda c, b: lambda env: c + b(env),
     "-": lambda c, b: lambda env: c - b(env),
@@ -162,6 +175,9 @@ class _Compiler:
         left = self.expr(node.left)
         right = self.expr(node.right)
         op = node.op
+        path = _record_field(node.left)
+        if path is not None and right.const and op in _PC and (op in _VV or right.value != 0):
+            return _Piece(_PC[op](path[0], path[1], right.value))
         if op in ("//", "%"):
             if right.const and right.value != 0:
                 return _Piece(_VC[op](left.fn, right.value))
@@ -233,15 +249,37 @@ class _Compiler:
         spec = FUNCTIONS[node.func]
         arg_types = tuple(self.checked.types[id(a)] for a in node.args)
         impl = spec.build(self.deck, arg_types)
-        given = {kw.name: self.expr(kw.value).fn for kw in node.keywords}
-        fns = [self.expr(a).fn for a in node.args]
+        given = {kw.name: self.expr(kw.value) for kw in node.keywords}
+        pieces = [self.expr(a) for a in node.args]
         for kspec in spec.keywords:
-            fns.append(given.get(kspec.name) or _const(kspec.default).fn)
+            pieces.append(given.get(kspec.name) or _const(kspec.default))
         span_error = self.fault
 
         def failing(exc: Fault) -> DslError:
             return span_error(node, f"{exc} in `{self.snippet(node)}`")
 
+        if len(pieces) >= 2 and not pieces[0].const and all(p.const for p in pieces[1:]):
+            first = pieces[0].fn
+            rest = tuple(p.value for p in pieces[1:])
+            if len(rest) == 1:
+                (r1,) = rest
+
+                def call_vc(env: Env) -> Any:
+                    try:
+                        return impl(first(env), r1)
+                    except Fault as exc:
+                        raise failing(exc) from None
+
+                return _Piece(call_vc)
+
+            def call_vcs(env: Env) -> Any:
+                try:
+                    return impl(first(env), *rest)
+                except Fault as exc:
+                    raise failing(exc) from None
+
+            return _Piece(call_vcs)
+        fns = [p.fn for p in pieces]
         if len(fns) == 1:
             (a,) = fns
 
@@ -271,6 +309,13 @@ class _Compiler:
                 raise failing(exc) from None
 
         return _Piece(call_n)
+
+
+def _record_field(node: Expr) -> tuple[str, str] | None:
+    """``("player", "score")`` for ``player.score``; ``None`` for anything else."""
+    if isinstance(node, Attr) and isinstance(node.value, Name):
+        return node.value.name, node.attr
+    return None
 
 
 def _all_constant(node: Expr, checked: Checked) -> bool:
@@ -332,6 +377,12 @@ class Formula:
             return self._fn(env)
         except KeyError as exc:
             raise _missing(self.origin, exc) from None
+
+    @property
+    def function(self) -> Callable[[Env], Any]:
+        """The bare compiled closure, for hot loops: like calling the formula, except
+        that a name missing from the environment raises ``KeyError``."""
+        return self._fn
 
     def canonical(self) -> str:
         """The formula in canonical spacing and parentheses."""

@@ -123,14 +123,24 @@ class FunctionSpec:
 
 def round_to(x: int, unit: int, half: str = "up") -> int:
     """``x`` rounded to the nearest multiple of ``unit`` (> 0); a tie (exactly half way)
-    goes to the smaller multiple (``half="down"``), the larger (``"up"``) or the even one."""
+    goes to the smaller multiple (``half="down"``), the larger (``"up"``) or the even one.
+
+    Raises:
+        Fault: for a unit that is not positive, or an unknown ``half`` at a tie.
+    """
     if unit <= 0:
         raise Fault(f"the unit of `round_to` must be positive (got {unit})")
     q, r = divmod(x, unit)
     twice = 2 * r
-    if twice < unit or (twice == unit and (half == "down" or (half == "even" and q % 2 == 0))):
+    if twice < unit:
         return q * unit
-    return (q + 1) * unit
+    if twice > unit:
+        return (q + 1) * unit
+    if half == "down" or (half == "even" and q % 2 == 0):
+        return q * unit
+    if half == "up" or half == "even":
+        return (q + 1) * unit
+    raise Fault(f'`half` of `round_to` must be "down", "up" or "even" (got "{half}")')
 
 
 def _round_up(x: int, unit: int) -> int:
@@ -158,12 +168,7 @@ def _build_abs(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
 
 
 def _build_round_to(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
-    def impl(x: int, unit: int, half: str) -> int:
-        if half not in HALF_MODES:
-            raise Fault(f'`half` of `round_to` must be "down", "up" or "even" (got "{half}")')
-        return round_to(x, unit, half)
-
-    return impl
+    return round_to
 
 
 def _build_round_up(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:

@@ -588,6 +588,8 @@ class _Words:
         raise TypeError(f"not an expression node: {node!r}")  # pragma: no cover
 
     def join(self, items: list[str]) -> str:
+        if not items:
+            return "[]"
         if len(items) == 1:
             return items[0]
         return ", ".join(items[:-1]) + f" {self.ops['list_or']} " + items[-1]
@@ -628,6 +630,8 @@ class _Words:
 
     def join_and(self, items: list[str]) -> str:
         conj = {"en": "and", "pl": "i", "ru": "и", "cs": "a"}[self.lang]
+        if not items:
+            return "[]"
         if len(items) == 1:
             return items[0]
         return ", ".join(items[:-1]) + f" {conj} " + items[-1]

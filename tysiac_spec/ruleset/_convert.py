@@ -15,6 +15,8 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Union, get_args, get_origin
 
+from .. import dsl
+from ..errors import Diagnostic, DslError
 from . import model
 from ._schema import META_KEYS, _hints
 from ._yaml import Mark, YList, YMap
@@ -91,7 +93,12 @@ class Converter:
 
     Positions come from the loader's :class:`YMap`/:class:`YList` marks, which the
     merge keeps, so a formula inherited from a parent points into the parent's file.
+    With a ``compiler`` every formula is compiled as it is built; its problems are
+    collected in ``compiler.problems`` (the load then fails with all of them).
     """
+
+    def __init__(self, compiler: FormulaCompiler | None = None) -> None:
+        self.compiler = compiler
 
     def build(self, cls: type, data: Mapping[str, Any] | None, path: Path) -> Any:
         """Instantiate dataclass ``cls`` from ``data`` (defaults for absent fields)."""
@@ -144,14 +151,61 @@ class Converter:
         self, text: str, path: Path, meta: Mapping[str, Any], mark: Mark | None
     ) -> Formula:
         mark = _text_start(mark)
+        context = meta.get("formula") or ""
+        compiled = self.compiler.compile(text, context, mark, path) if self.compiler else None
         return Formula(
             text=text,
-            context=meta.get("formula") or "",
+            context=context,
             file=mark.file if mark else None,
             line=mark.line if mark else None,
             column=mark.column if mark else None,
             path=path,
+            compiled=compiled,
         )
+
+
+class FormulaCompiler:
+    """Compiles the formulas of one player form with the DSL, collecting diagnostics.
+
+    ``deck`` holds the deck facts (card points, marriage values) and ``extra`` the
+    ruleset's options and counters.  Context ids ending in ``:effects`` are
+    statement lists (``match.rules[].then``).  Identical formulas at the same place
+    (shared by several player forms) are compiled once.
+    """
+
+    def __init__(self, deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> None:
+        self.deck = deck
+        self.extra = extra
+        self.problems: list[Diagnostic] = []
+        self._cache: dict[tuple[Any, ...], Any] = {}
+
+    def compile(self, text: str, context: str, mark: Mark | None, path: Path) -> Any:
+        origin = dsl.Origin(
+            file=mark.file if mark else None,
+            line=mark.line if mark else 1,
+            column=mark.column if mark else 1,
+            path=path,
+        )
+        key = (text, context, origin.file, origin.line, origin.column)
+        if key in self._cache:
+            return self._cache[key]
+        base, _, kind = context.partition(":")
+        try:
+            if kind == "effects":
+                result: Any = dsl.compile_effects(
+                    text, base, deck=self.deck, origin=origin, extra=self.extra
+                )
+            else:
+                result = dsl.compile_formula(
+                    text, base, deck=self.deck, origin=origin, extra=self.extra
+                )
+        except DslError as exc:
+            for diagnostic in exc.diagnostics:
+                if diagnostic not in self.problems:
+                    self.problems.append(diagnostic)
+            result = None
+        self._cache[key] = result
+        return result
 
 
 @functools.lru_cache(maxsize=32)
@@ -193,9 +247,14 @@ def _is_mapping_type(tp: Any) -> bool:
     return get_origin(tp) in (Mapping, dict, typing.Mapping)
 
 
-def build_form(players: int, sections: Mapping[str, Any], table: Any) -> Any:
+def build_form(
+    players: int,
+    sections: Mapping[str, Any],
+    table: Any,
+    compiler: FormulaCompiler | None = None,
+) -> Any:
     """The :class:`model.Form` for ``players`` from merged section documents."""
-    conv = Converter()
+    conv = Converter(compiler)
     n_key = str(players)
     kwargs: dict[str, Any] = {
         name: conv.build(cls, sections.get(name), (name,))

@@ -15,10 +15,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .. import dsl
 from ..cards import Deck
 from ..errors import Diagnostic, OptionError, RulesetError
 from . import model, registry
-from ._convert import Converter, build_form, collect_provenance, unwrap
+from ._convert import Converter, FormulaCompiler, build_form, collect_provenance, unwrap
 from ._merge import merge, parents_of, resolve_extends
 from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, to_plain
 from .validate import form_sections, schema_errors, semantic_errors, sorted_diagnostics
@@ -250,9 +251,15 @@ def _build(
     ) else _inherit_core_deck()
     deck = Deck.from_data(to_plain(unwrap(doc["deck"]))) if "deck" in doc else _core_deck()
     forms: dict[int, model.Form] = {}
+    problems: list[Diagnostic] = []
+    extension_options = _option_types(doc.get("options") or {})
     for n, entry in (unwrap(doc.get("players")) or {}).items():
         sections = form_sections(doc, str(n))
-        forms[int(n)] = build_form(int(n), sections, _table_part(entry))
+        compiler = _form_compiler(deck, sections, extension_options)
+        forms[int(n)] = build_form(int(n), sections, _table_part(entry), compiler)
+        problems.extend(p for p in compiler.problems if p not in problems)
+    if problems:
+        raise RulesetError(sorted_diagnostics(problems))
     options = {
         name: conv.build(model.Option, opt, ("options", name))
         for name, opt in (doc.get("options") or {}).items()
@@ -280,6 +287,38 @@ def _build(
         parents=parent_ids,
         document=types.MappingProxyType(to_plain(doc)),
     )
+
+
+def _option_types(options: Mapping[str, Any]) -> dict[str, dsl.Type]:
+    out: dict[str, dsl.Type] = {}
+    for name, opt in options.items():
+        kind = unwrap(opt.get("type"))
+        if kind == "bool":
+            out[name] = dsl.BOOL
+        elif kind == "int":
+            out[name] = dsl.INT
+        else:
+            out[name] = dsl.ChoiceType(tuple(str(c) for c in unwrap(opt.get("choices")) or ()))
+    return out
+
+
+def _form_compiler(
+    deck: Deck, sections: Mapping[str, Any], options: Mapping[str, dsl.Type]
+) -> FormulaCompiler:
+    """A DSL compiler for one player form: its marriage values and counters."""
+    values = unwrap((unwrap(sections.get("marriages")) or {}).get("values")) or {}
+    counters = unwrap((unwrap(sections.get("match")) or {}).get("counters")) or []
+    deck_info = dsl.DeckInfo(
+        rank_points={r.id: r.points for r in deck.ranks},
+        marriage_values={str(k): int(unwrap(v)) for k, v in values.items()},
+        suits=tuple(s.id for s in deck.suits),
+        ranks=tuple(r.id for r in deck.ranks),
+    )
+    extra = dsl.ContextExtension(
+        options=dict(options),
+        counters={str(unwrap(c.get("id"))): dsl.INT for c in counters},
+    )
+    return FormulaCompiler(deck_info, extra)
 
 
 def _table_part(entry: Any) -> dict[str, Any]:

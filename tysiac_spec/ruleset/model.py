@@ -104,9 +104,23 @@ class Formula:
     line: int | None = None
     column: int | None = None
     path: tuple[str | int, ...] = ()
+    compiled: Any = field(default=None, compare=False, repr=False)
+    """The compiled DSL object (:class:`tysiac_spec.dsl.Formula` or ``Effects``)."""
 
     def __str__(self) -> str:
         return self.text
+
+    def __call__(self, env: Mapping[str, Any]) -> Any:
+        """Evaluate with an environment of the formula's context (see ``docs/dsl.md``).
+
+        Raises:
+            DslError: a run-time fault (division by zero) or a missing name.
+        """
+        return self.compiled(env)
+
+    def render(self, lang: str = "en") -> str:
+        """The formula in words, in ``lang`` (``en``, ``pl``, ``ru``, ``cs``)."""
+        return str(self.compiled.render(lang))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
