@@ -106,3 +106,11 @@ def test_a_deck_from_other_data() -> None:
     )
     assert [str(c) for c in deck.cards] == ["AH", "TH", "AS", "TS"]
     assert deck.total_points == 42
+
+
+def test_suits_and_ranks_equal_their_ids(deck: Deck) -> None:
+    # formulas see suits and ranks by id (docs/dsl.md); the Python objects compare the same way
+    card = deck.parse("QH")
+    assert card.suit == "hearts" and card.rank == "queen"
+    assert {"hearts": 100}[card.suit] == 100
+    assert card.suit != "spades" and card.suit == deck.suit("hearts")

@@ -17,7 +17,7 @@ from .errors import Diagnostic, NotationError
 __all__ = ["Card", "Deck", "Rank", "Suit"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Suit:
     """A suit of the pack.
 
@@ -36,12 +36,24 @@ class Suit:
     def __str__(self) -> str:
         return self.letter
 
+    def __eq__(self, other: object) -> bool:
+        """Suits are equal by id; a suit also equals its id string (``suit == "hearts"``),
+        which is how formulas of the DSL see it."""
+        if isinstance(other, Suit):
+            return self.id == other.id
+        if isinstance(other, str):
+            return self.id == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
     def name(self, lang: str = "en") -> str:
         """The suit's name in ``lang``, falling back to English, then to the id."""
         return self.names.get(lang) or self.names.get("en") or self.id
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Rank:
     """A rank of the pack.
 
@@ -64,6 +76,18 @@ class Rank:
 
     def __str__(self) -> str:
         return self.letter
+
+    def __eq__(self, other: object) -> bool:
+        """Ranks are equal by id; a rank also equals its id string (``rank == "ace"``),
+        which is how formulas of the DSL see it."""
+        if isinstance(other, Rank):
+            return self.id == other.id
+        if isinstance(other, str):
+            return self.id == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.id)
 
     def name(self, lang: str = "en") -> str:
         """The rank's name in ``lang``, falling back to English, then to the id."""

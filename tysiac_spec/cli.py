@@ -240,5 +240,23 @@ def schema(output: Path | None) -> None:
         click.echo(f"wrote {output}", err=True)
 
 
+@main.command("dsl-reference")
+@click.option(
+    "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to this file instead of standard output (the repository keeps docs/dsl.md).",
+)
+def dsl_reference(output: Path | None) -> None:
+    """Print the reference of the formula language (Markdown): every context, name,
+    type, unit and function, with examples."""
+    from .dsl.reference import render_reference
+
+    text = render_reference()
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomically(output, text)
+        click.echo(f"wrote {output}", err=True)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
