@@ -180,8 +180,8 @@ class Deck:
             Suit(
                 id=s["id"],
                 letter=s["letter"],
-                symbol=s.get("symbol", s["letter"]),
-                names=dict(s.get("names", {})),
+                symbol=s.get("symbol") or s["letter"],
+                names=dict(s.get("names") or {}),
             )
             for s in suits_data
         ]
@@ -192,8 +192,8 @@ class Deck:
                 letter=r["letter"],
                 strength=n - 1 - i,
                 points=r["points"],
-                aliases=tuple(r.get("aliases", ())),
-                names=dict(r.get("names", {})),
+                aliases=tuple(r.get("aliases") or ()),
+                names=dict(r.get("names") or {}),
             )
             for i, r in enumerate(ranks_data)
         ]

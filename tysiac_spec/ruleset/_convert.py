@@ -39,6 +39,17 @@ def unwrap(value: Any) -> Any:
     return value["value"] if is_annotated(value) else value
 
 
+def deep_unwrap(value: Any) -> Any:
+    """A plain copy of ``value`` with every annotated value replaced by its plain value and
+    the provenance keys of rule elements dropped."""
+    value = unwrap(value)
+    if isinstance(value, Mapping):
+        return {k: deep_unwrap(v) for k, v in value.items() if k not in META_KEYS}
+    if isinstance(value, list):
+        return [deep_unwrap(v) for v in value]
+    return value
+
+
 def _provenance(node: Mapping[str, Any]) -> Provenance | None:
     if not any(k in node for k in META_KEYS):
         return None

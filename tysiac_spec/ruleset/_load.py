@@ -19,7 +19,14 @@ from .. import dsl
 from ..cards import Deck
 from ..errors import Diagnostic, OptionError, RulesetError
 from . import model, registry
-from ._convert import Converter, FormulaCompiler, build_form, collect_provenance, unwrap
+from ._convert import (
+    Converter,
+    FormulaCompiler,
+    build_form,
+    collect_provenance,
+    deep_unwrap,
+    unwrap,
+)
 from ._merge import merge, parents_of, resolve_extends
 from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, to_plain
 from .validate import form_sections, schema_errors, semantic_errors, sorted_diagnostics
@@ -46,7 +53,7 @@ def resolve_document(doc: Any, *, file: str | None) -> YMap:
             cycle, …).
     """
     if not isinstance(doc, YMap):
-        got = "an empty file" if doc is None else f"a {type(doc).__name__}"
+        got = "an empty file" if doc is None else ("a list" if isinstance(doc, list) else "a single value")
         raise RulesetError(
             Diagnostic(
                 "ruleset.not-mapping",
@@ -57,11 +64,12 @@ def resolve_document(doc: Any, *, file: str | None) -> YMap:
             )
         )
     merged = resolve_extends(doc, file=file, lookup=_lookup)
-    sources = _chain_sources(doc, file, depth=0)
-    if sources:
-        merged["sources"] = YList(
-            list(sources.values()), mark=_seq_mark(doc), item_marks=[_mark(s) for s in sources.values()]
-        )
+    if isinstance(doc.get("sources", []), list):
+        sources = _chain_sources(doc, file, depth=0)
+        if sources:
+            merged["sources"] = YList(
+                sources, mark=_seq_mark(doc), item_marks=[_mark(s) for s in sources]
+            )
     for key in _OWN_KEYS:
         if key in doc:
             merged[key] = doc[key]
@@ -76,26 +84,30 @@ def _seq_mark(doc: YMap) -> Mark:
     return doc.value_marks.get("sources", doc.mark)
 
 
-def _chain_sources(doc: Any, file: str | None, depth: int) -> dict[str, Any]:
-    """The ``sources`` of a ruleset and all its ancestors, by id (a child's entry wins).
+def _chain_sources(doc: Any, file: str | None, depth: int) -> list[Any]:
+    """The ``sources`` of a ruleset's ancestors (by id) followed by its own list, as written.
 
     Unlike other lists, sources accumulate along ``extends``: a rule inherited from a
-    parent keeps citing the parent's sources.  Errors in the chain are reported by
-    :func:`resolve_extends`, so this quietly skips what it cannot read.
+    parent keeps citing the parent's sources.  The ruleset's own list is kept as it is
+    (so its duplicates are reported by validation); an ancestor's source that the
+    ruleset lists again is replaced by the ruleset's entry.  Errors in the chain are
+    reported by :func:`resolve_extends`, so this quietly skips what it cannot read.
     """
-    out: dict[str, Any] = {}
     if depth > 16 or not isinstance(doc, Mapping):
-        return out
+        return []
+    inherited: dict[str, Any] = {}
     for ref in parents_of(doc):
         try:
             parent, parent_file = _lookup(ref, file)
         except RulesetError:
             continue
-        out.update(_chain_sources(parent, parent_file, depth + 1))
-    for src in doc.get("sources") or []:
-        if isinstance(src, Mapping) and isinstance(src.get("id"), str):
-            out[src["id"]] = src
-    return out
+        for src in _chain_sources(parent, parent_file, depth + 1):
+            if isinstance(src, Mapping) and isinstance(src.get("id"), str):
+                inherited.setdefault(src["id"], src)
+    own = doc.get("sources")
+    own_list = list(own) if isinstance(own, list) else []
+    own_ids = {s.get("id") for s in own_list if isinstance(s, Mapping) and isinstance(s.get("id"), str)}
+    return [s for i, s in inherited.items() if i not in own_ids] + own_list
 
 
 def parse_option_value(ruleset_id: str, name: str, option: Mapping[str, Any], raw: Any) -> Any:
@@ -249,7 +261,7 @@ def _build(
     deck_spec: model.DeckSpec = conv.build(model.DeckSpec, doc["deck"], ("deck",)) if (
         "deck" in doc
     ) else _inherit_core_deck()
-    deck = Deck.from_data(to_plain(unwrap(doc["deck"]))) if "deck" in doc else _core_deck()
+    deck = Deck.from_data(deep_unwrap(to_plain(doc["deck"]))) if "deck" in doc else _core_deck()
     forms: dict[int, model.Form] = {}
     problems: list[Diagnostic] = []
     extension_options = _option_types(doc.get("options") or {})

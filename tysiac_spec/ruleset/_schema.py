@@ -172,7 +172,8 @@ class _Builder:
             return {"type": [kinds[a] for a in get_args(tp)]}
         if origin is tuple:
             item = get_args(tp)[0]
-            return {"type": "array", "items": self.type_schema(item, {}, partial)}
+            bounds = {k: meta[k] for k in ("minimum", "maximum") if meta.get(k) is not None}
+            return {"type": "array", "items": self.type_schema(item, bounds, partial)}
         if origin in (Mapping, dict, typing.Mapping):
             _key_tp, val_tp = get_args(tp)
             if val_tp is str:

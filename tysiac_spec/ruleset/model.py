@@ -218,6 +218,7 @@ class TablePlan:
     talons: tuple[int, ...] = rule(
         "Sizes of the talons (musik / прикуп) dealt face down: `[3]`, or `[2, 2]` for two.",
         required=True,
+        minimum=1,
     )
     sitter: Sitter | None = rule("The sitter, when fewer players are active than seated.")
 

@@ -19,7 +19,7 @@ from typing import Any
 import jsonschema
 
 from ..errors import Diagnostic, format_path
-from ._convert import is_annotated, unwrap
+from ._convert import unwrap
 from ._merge import merge
 from ._schema import ruleset_schema
 from ._yaml import Mark, mark_at, to_plain
@@ -81,8 +81,8 @@ def _leaf_errors(error: Any) -> Iterator[Any]:
     if error.validator == "anyOf" and error.context:
         instance = error.instance
         plain_branch, other = 0, 1
-        if is_annotated(instance):
-            plain_branch = 1
+        if isinstance(instance, Mapping) and "value" in instance:
+            plain_branch = 1  # meant as the annotated form {value: …, source: …}
         elif instance is None:
             plain_branch = other
         by_branch: dict[Any, list[Any]] = {}
@@ -91,7 +91,7 @@ def _leaf_errors(error: Any) -> Iterator[Any]:
         branch = by_branch.get(plain_branch) or next(iter(by_branch.values()))
         # a pure type mismatch on every branch: report it once, listing the types accepted
         types = [s.validator_value for s in error.context if s.validator == "type"]
-        if len(types) == len(error.context) and not is_annotated(instance):
+        if len(types) == len(error.context) and plain_branch == 0:
             yield error
             return
         for sub in branch:
@@ -238,8 +238,15 @@ def schema_errors(doc: Any) -> Iterator[Diagnostic]:
 # --------------------------------------------------------------------------- semantics
 
 
-def _diag(code: str, message: str, doc: Any, path: Path, hint: str | None = None) -> Diagnostic:
-    return _make(code, message, doc, path, hint)
+def _did_you_mean(word: str, candidates: Any) -> str | None:
+    close = difflib.get_close_matches(word, sorted(candidates), n=1)
+    return f"did you mean `{close[0]}`?" if close else None
+
+
+def _diag(
+    code: str, message: str, doc: Any, path: Path, hint: str | None = None, *, key: bool = False
+) -> Diagnostic:
+    return _make(code, message, doc, path, hint, key=key)
 
 
 def _get(doc: Any, *path: str | int, default: Any = None) -> Any:
@@ -316,9 +323,11 @@ def _check_sources(doc: Any) -> Iterator[Diagnostic]:
         if not isinstance(sid, str):
             continue
         if sid in ids:
+            first = mark_at(doc, ("sources", ids[sid], "id"))
+            where = f" (first at line {first.line})" if first else ""
             yield _diag(
                 "source.duplicate",
-                f"source id `{sid}` is used twice (first at `sources[{ids[sid]}]`)",
+                f"source id `{sid}` is listed twice{where}",
                 doc,
                 ("sources", i, "id"),
             )
@@ -445,6 +454,8 @@ def _check_form(doc: Any, n: str) -> Iterator[Diagnostic]:
                 f"(suits: {', '.join(sorted(suits))})",
                 doc,
                 (*where("marriages", "values"), suit),
+                _did_you_mean(str(suit), suits),
+                key=True,
             )
     auction = sections.get("auction") or {}
     step = _get(auction, "step") or _defaults("Auction", "step")
@@ -468,14 +479,24 @@ def _check_form(doc: Any, n: str) -> Iterator[Diagnostic]:
             where("auction", "forced_seat"),
         )
     contract = sections.get("contract") or {}
-    cstep = _get(contract, "step") or _defaults("Contract", "step")
-    if step % cstep:
+    written = _get(contract, "step")
+    cstep = written or _defaults("Contract", "step")
+    if step % cstep and written is not None:
         yield _diag(
             "contract.step",
             f"`contract.step` is {cstep}, which does not divide the bid step {step} "
             f"({n} players)",
             doc,
             where("contract", "step"),
+        )
+    elif step % cstep:
+        yield _diag(
+            "contract.step",
+            f"`auction.step` is {step}, which the contract step {cstep} (the default of "
+            f"`contract.step`) does not divide ({n} players)",
+            doc,
+            where("auction", "step"),
+            "set `contract.step` to a divisor of the bid step",
         )
     match = sections.get("match") or {}
     target = _get(match, "target") or _defaults("MatchRules", "target")
@@ -576,6 +597,7 @@ def _check_options(doc: Any) -> Iterator[Diagnostic]:
                     f"{allowed}",
                     doc,
                     (*base, "set", key),
+                    key=True,
                 )
 
 
