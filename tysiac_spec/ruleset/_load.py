@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import dsl
 from ..cards import Deck
-from ..errors import Diagnostic, OptionError, RulesetError
+from ..errors import Diagnostic, OptionError, RulesetError, format_path
 from . import model, registry
 from ._convert import (
     Converter,
@@ -25,10 +25,11 @@ from ._convert import (
     build_form,
     collect_provenance,
     deep_unwrap,
+    is_annotated,
     unwrap,
 )
 from ._merge import merge, parents_of, resolve_extends
-from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, to_plain
+from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import form_sections, schema_errors, semantic_errors, sorted_diagnostics
 
 __all__ = ["load_ruleset", "parse_option_value", "resolve_document"]
@@ -180,15 +181,70 @@ def _select_options(
     return selected
 
 
+def _patch_of(doc: Mapping[str, Any], name: str, value: OptionValue) -> Any:
+    patches = unwrap((doc.get("options") or {})[name].get("set")) or {}
+    key = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return patches.get(key)
+
+
 def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> YMap:
-    options = doc.get("options") or {}
     for name, value in selected.items():
-        patches = unwrap(options[name].get("set")) or {}
-        key = ("true" if value else "false") if isinstance(value, bool) else str(value)
-        patch = patches.get(key)
+        patch = _patch_of(doc, name, value)
         if patch:
             doc = merge(doc, patch)
     return doc
+
+
+def _leaves(node: Any, path: tuple[str | int, ...] = ()) -> Any:
+    if isinstance(node, Mapping) and not is_annotated(node):
+        for key, value in node.items():
+            yield from _leaves(value, (*path, key))
+    else:
+        yield path, unwrap(node)
+
+
+def _overridden_by_defaults(
+    doc: YMap, own: Any, chosen: Mapping[str, Any], selected: Mapping[str, OptionValue]
+) -> list[Diagnostic]:
+    """Rules the loaded file writes itself that an option's *default* patch would silently
+    replace: an error telling the user to choose the option instead.
+
+    Example: a house rule writes ``auction.raise_by: exactly_step`` while option
+    ``graduated_auction`` (default false) patches ``raise_by: any``.
+    """
+    problems: list[Diagnostic] = []
+    if not isinstance(own, Mapping):
+        return problems
+    for name, value in selected.items():
+        if name in chosen:
+            continue
+        patch = _patch_of(doc, name, value)
+        for path, patched_value in _leaves(patch or {}):
+            node: Any = own
+            for part in path:
+                node = unwrap(node)
+                if not (isinstance(node, Mapping) and part in node):
+                    break
+                node = node[part]
+            else:
+                written = unwrap(node)
+                if deep_unwrap(to_plain(written)) != deep_unwrap(to_plain(patched_value)):
+                    shown = json.dumps(to_plain(patched_value), ensure_ascii=False)
+                    mark = mark_at(own, path)
+                    problems.append(
+                        Diagnostic(
+                            "option.overridden",
+                            f"`{format_path(path)}` is set here, but option `{name}` "
+                            f"(default {json.dumps(value)}) sets it to {shown}",
+                            file=mark.file if mark else None,
+                            line=mark.line if mark else None,
+                            column=mark.column if mark else None,
+                            path=path,
+                            hint=f"choose the option instead: set `options.{name}.default`, "
+                            f"or pass -O {name}=VALUE",
+                        )
+                    )
+    return problems
 
 
 def _content_hash(doc: Any) -> str:
@@ -246,6 +302,9 @@ def _load(file: str, raw: Any, options: Mapping[str, Any] | None) -> model.Rules
     declared = {name: opt for name, opt in (doc.get("options") or {}).items()}
     selected = _select_options(ruleset_id, declared, options or {})
     content_hash = _content_hash(doc)
+    overridden = _overridden_by_defaults(doc, raw, options or {}, selected)
+    if overridden:
+        raise RulesetError(sorted_diagnostics(overridden))
     patched = _apply_options(doc, selected)
     if patched is not doc:
         diags = list(schema_errors(patched)) or list(semantic_errors(patched))

@@ -1,0 +1,83 @@
+"""Every example in README.md works as written."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tysiac_spec.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _blocks(lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", README, flags=re.S)
+
+
+def _commands() -> list[list[str]]:
+    """The `tysiac ...` lines of the "Using it" block, without their comments."""
+    commands = []
+    for block in _blocks("sh"):
+        for line in block.splitlines():
+            line = line.split("#", 1)[0].strip()
+            if line.startswith("tysiac "):
+                commands.append(shlex.split(line)[1:])
+    return commands
+
+
+def test_readme_has_exactly_two_setup_commands() -> None:
+    setup = README.split("## Quick start", 1)[1].split("## ", 1)[0]
+    commands = [b.strip() for b in re.findall(r"```sh\n(.*?)```", setup, flags=re.S)]
+    assert len(commands) == 2
+    assert commands[0].endswith("tysiac validate")
+    assert commands[1].endswith("python -m pytest")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert commands[1] in ci  # .ci/run runs the README's test command verbatim
+
+
+@pytest.mark.parametrize("args", _commands(), ids=lambda a: " ".join(a))
+def test_readme_cli_examples_work(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout or result.stderr
+
+
+def test_readme_python_example_runs() -> None:
+    (code,) = _blocks("python")
+    namespace: dict[str, object] = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert namespace["form"].auction.step == 10  # type: ignore[attr-defined]
+
+
+def test_readme_house_rule_example_validates(tmp_path: Path) -> None:
+    (text,) = [b for b in _blocks("yaml") if "kind: house" in b]
+    path = tmp_path / "my-table.yaml"
+    path.write_text(text, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "tysiac_spec", "show", str(path), "--players", "3"],
+        capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "raise_by: exactly_step" in proc.stdout
+    assert "give_face_up: true" in proc.stdout
+
+
+def test_readme_error_example_is_what_the_tool_prints(tmp_path: Path) -> None:
+    (shown,) = _blocks("text")
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        "id: house\nkind: house\nextends: pl-standard\nname: {en: House}\n"
+        "# our changes\nauction:\n  step: ten\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["validate", str(house)])
+    assert result.exit_code == 1
+    assert shown.strip().replace("house.yaml", str(house)) in result.stderr
