@@ -63,7 +63,7 @@ def test_show_yaml_and_json_with_options_and_players() -> None:
     assert doc["players"] == 2
     assert doc["auction"]["cap"] == 360
     assert doc["special"]["barrel"]["enabled"] is False
-    assert doc["selected_options"]["barrel"] is False
+    assert doc["options_in_force"]["barrel"] is False
     code, out, _ = run("show", str(TABLE), "--format", "json")
     assert json.loads(out)["id"] == "test-table"
 
@@ -102,3 +102,44 @@ def test_missing_file_is_a_clean_error() -> None:
     code, _, err = run("validate", "nowhere/none.yaml")
     assert code == 1
     assert err.startswith("error[registry.no-file]: ruleset file `nowhere/none.yaml` does not exist")
+
+
+def test_show_output_is_a_valid_ruleset(tmp_path: Path) -> None:
+    code, out, _ = run("show", str(TABLE), "-O", "barrel=false")
+    assert code == 0
+    again = tmp_path / "shown.yaml"
+    again.write_text(out, encoding="utf-8")
+    code, out, err = run("show", str(again))
+    assert code == 0, err
+    doc = yaml.safe_load(out)
+    assert doc["options"]["barrel"]["default"] is False  # the value in force became the default
+    assert doc["special"]["barrel"]["enabled"] is False
+
+
+def test_output_file_errors_are_clean(tmp_path: Path) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("x", encoding="utf-8")
+    code, _, err = run("schema", "-o", str(blocker / "x.json"))
+    assert code == 1
+    assert err.startswith(f"Error: cannot write {blocker / 'x.json'}: ")
+    code, _, err = run("schema", "-o", str(tmp_path))
+    assert code == 2 and "is a directory" in err  # rejected by the option type
+
+
+def test_output_dash_is_stdout_and_modes_are_kept(tmp_path: Path) -> None:
+    code, out, _ = run("schema", "-o", "-")
+    assert code == 0 and json.loads(out)["title"] == "tysiac-spec ruleset"
+    target = tmp_path / "s.json"
+    target.write_text("{}", encoding="utf-8")
+    target.chmod(0o600)
+    run("schema", "-o", str(target))
+    assert target.stat().st_mode & 0o777 == 0o600
+
+
+def test_directory_and_non_yaml_paths_are_clean_errors(tmp_path: Path) -> None:
+    code, _, err = run("validate", str(tmp_path))
+    assert code == 1 and "is a directory; give a ruleset file (.yaml) in it" in err
+    other = tmp_path / "notes.txt"
+    other.write_text("hello", encoding="utf-8")
+    code, _, err = run("validate", str(other))
+    assert code == 1 and "ruleset files end in .yaml or .yml" in err

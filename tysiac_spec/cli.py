@@ -72,14 +72,39 @@ def parse_option_args(values: Sequence[str]) -> dict[str, str]:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename: never half-written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write ``text`` to ``path`` through a temporary file and a rename: never half-written.
+
+    ``-`` writes to standard output; a symbolic link is followed (its target is
+    replaced); a special file (a device, a pipe) is written to directly; an existing
+    file keeps its permissions.
+
+    Raises:
+        click.ClickException: the file cannot be written (the message says why).
+    """
+    if str(path) == "-":
+        click.echo(text, nl=False)
+        return
+    target = path.resolve() if path.is_symlink() else path
+    try:
+        if target.exists() and not target.is_file():
+            if target.is_dir():
+                raise click.ClickException(f"cannot write {path}: it is a directory")
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            return
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -111,7 +136,7 @@ def main() -> None:
 @user_errors
 def list_cmd(as_json: bool) -> None:
     """List the shipped rulesets: id, kind, player counts, name and parent."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry in registry.entries():
         try:
             rules = load_ruleset(entry.id)
@@ -125,21 +150,29 @@ def list_cmd(as_json: bool) -> None:
                 "kind": entry.kind,
                 "players": players,
                 "name": entry.name,
-                "extends": ", ".join(entry.extends),
-                "aliases": ", ".join(entry.aliases),
+                "extends": list(entry.extends),
+                "aliases": list(entry.aliases),
                 "status": status,
             }
         )
     if as_json:
+        for row in rows:
+            row["players"] = [int(n) for n in str(row["players"]).split(",") if n.isdigit()]
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     table = Table(title="Shipped rulesets")
-    for column in ("id", "kind", "players", "name", "extends", "aliases"):
-        table.add_column(column)
+    table.add_column("id", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("players", no_wrap=True)
+    table.add_column("name")
+    table.add_column("extends")
+    table.add_column("aliases")
     for row in rows:
         style = "red" if row["status"] != "ok" else None
-        table.add_row(*(row[c] for c in ("id", "kind", "players", "name", "extends", "aliases")),
-                      style=style)
+        table.add_row(
+            row["id"], row["kind"], row["players"], row["name"],
+            ", ".join(row["extends"]), ", ".join(row["aliases"]), style=style,
+        )
     _stdout().print(table)
 
 
@@ -198,10 +231,19 @@ def validate(rulesets: tuple[str, ...], quiet: bool) -> None:
 )
 @user_errors
 def show(ruleset: str, options: tuple[str, ...], players: int | None, fmt: str) -> None:
-    """Print a resolved ruleset: `extends` merged and options applied."""
+    """Print a resolved ruleset: `extends` merged and options applied.
+
+    The output is itself a valid ruleset (the options in force become the options'
+    defaults). Fields it does not list take their documented defaults (see
+    `tysiac schema`). With --players, only the rules for that many players are
+    printed, every section merged with that player count's overrides.
+    """
     rules = load_ruleset(ruleset, options=parse_option_args(options))
     doc: dict[str, Any] = dict(rules.document)
-    doc["selected_options"] = dict(rules.selected)
+    # the values in force are written as the options' defaults, so the output loads again
+    doc["options"] = {
+        name: {**opt, "default": rules.selected[name]} for name, opt in doc.get("options", {}).items()
+    }
     if players is not None:
         from .ruleset._yaml import to_plain
         from .ruleset.validate import form_sections
@@ -213,7 +255,7 @@ def show(ruleset: str, options: tuple[str, ...], players: int | None, fmt: str) 
             "players": players,
             "table": doc["players"][str(players)],
             **{k: v for k, v in sections.items() if v is not None},
-            "selected_options": dict(rules.selected),
+            "options_in_force": dict(rules.selected),
         }
     if fmt == "json":
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
@@ -224,7 +266,7 @@ def show(ruleset: str, options: tuple[str, ...], players: int | None, fmt: str) 
 @main.command()
 @click.option(
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to this file instead of standard output.",
+    help="Write to this file (atomically) instead of standard output; - for standard output.",
 )
 def schema(output: Path | None) -> None:
     """Print the ruleset JSON Schema (draft 2020-12).
@@ -237,7 +279,8 @@ def schema(output: Path | None) -> None:
         click.echo(text, nl=False)
     else:
         write_atomically(output, text)
-        click.echo(f"wrote {output}", err=True)
+        if str(output) != "-":
+            click.echo(f"wrote {output}", err=True)
 
 
 @main.command("dsl-reference")
@@ -255,7 +298,8 @@ def dsl_reference(output: Path | None) -> None:
         click.echo(text, nl=False)
     else:
         write_atomically(output, text)
-        click.echo(f"wrote {output}", err=True)
+        if str(output) != "-":
+            click.echo(f"wrote {output}", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

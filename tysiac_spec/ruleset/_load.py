@@ -295,7 +295,7 @@ def _load(file: str, raw: Any, options: Mapping[str, Any] | None) -> model.Rules
     doc = resolve_document(raw, file=file)
     diags = list(schema_errors(doc))
     if not diags:
-        diags = list(semantic_errors(doc))
+        diags = list(semantic_errors(doc, leaf=file))
     if diags:
         raise RulesetError(sorted_diagnostics(diags))
     ruleset_id = str(doc["id"])
@@ -307,7 +307,7 @@ def _load(file: str, raw: Any, options: Mapping[str, Any] | None) -> model.Rules
         raise RulesetError(sorted_diagnostics(overridden))
     patched = _apply_options(doc, selected)
     if patched is not doc:
-        diags = list(schema_errors(patched)) or list(semantic_errors(patched))
+        diags = list(schema_errors(patched)) or list(semantic_errors(patched, leaf=file))
         if diags:
             raise RulesetError(sorted_diagnostics(diags))
     return _build(patched, file, selected, content_hash, raw)

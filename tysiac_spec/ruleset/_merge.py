@@ -260,7 +260,10 @@ def _describe(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
-    return f"`{value}`"
+    text = str(value)
+    if len(text) > 60 or "\n" in text:
+        return "a text that is not a ruleset"
+    return f"`{text}`"
 
 
 def _diag(

@@ -785,7 +785,7 @@ class Ruleset:
         except KeyError:
             from ..errors import Diagnostic, OptionError
 
-            known = ", ".join(str(n) for n in self.player_counts)
+            known = ", ".join(str(n) for n in self.player_counts) or "none"
             raise OptionError(
                 Diagnostic(
                     "option.players",

@@ -81,9 +81,23 @@ def find(ref: str, *, relative_to: str | Path | None = None) -> Path:
         path = Path(ref)
         if not path.is_absolute() and relative_to is not None:
             path = Path(relative_to).parent / path
+        if path.is_dir():
+            raise RulesetError(
+                Diagnostic(
+                    "registry.no-file",
+                    f"`{ref}` is a directory; give a ruleset file (.yaml) in it",
+                )
+            )
         if not path.is_file():
             raise RulesetError(
                 Diagnostic("registry.no-file", f"ruleset file `{ref}` does not exist")
+            )
+        if path.suffix not in (".yaml", ".yml"):
+            raise RulesetError(
+                Diagnostic(
+                    "registry.not-yaml",
+                    f"`{ref}` is not a ruleset file: ruleset files end in .yaml or .yml",
+                )
             )
         return path
     for entry in entries():

@@ -14,6 +14,7 @@ import difflib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
+from pathlib import Path as Path_
 from typing import Any
 
 import jsonschema
@@ -147,6 +148,19 @@ def _diagnostic_for(error: Any, doc: Any) -> Diagnostic:
     if kw == "required":
         missing = [k for k in error.validator_value if k not in (instance or {})]
         name = missing[0] if missing else "?"
+        if len(path) == 2 and path[0] == "options" and name == "type":
+            declared = [
+                k for k, v in (doc.get("options") or {}).items()
+                if isinstance(v, Mapping) and "type" in v
+            ]
+            message = (
+                f"option `{path[1]}` is not declared by this ruleset or its parents "
+                "(a new option needs `type` and `default`)"
+            )
+            return _make(
+                "option.undeclared", message, doc, path, _did_you_mean(str(path[1]), declared),
+                key=True,
+            )
         container = "the ruleset" if not shown_path else where
         message = f"{container} is missing the required key `{name}`"
         return _make("schema.required", message, doc, path, _field_hint(error), key=True)
@@ -289,14 +303,23 @@ def form_sections(doc: Any, players: str) -> dict[str, Any]:
     return out
 
 
-def semantic_errors(doc: Any) -> Iterator[Diagnostic]:
-    """Every semantic inconsistency of a schema-valid merged document."""
-    yield from _check_sources(doc)
-    yield from _check_deck(doc)
-    yield from _check_options(doc)
+def semantic_errors(doc: Any, *, leaf: str | None = None) -> Iterator[Diagnostic]:
+    """Every semantic inconsistency of a schema-valid merged document.
+
+    ``leaf`` is the file being loaded: where a problem involves a value it wrote and
+    one inherited from a parent, the diagnostic points at the leaf's value.
+    Problems found for several player counts in a common section are reported once.
+    """
+    seen: set[tuple[str, str, Path]] = set()
     players = _get(doc, "players", default={}) or {}
-    for n in players:
-        yield from _check_form(doc, str(n))
+    checks = [_check_sources(doc), _check_deck(doc), _check_options(doc)]
+    checks += [_check_form(doc, str(n), leaf) for n in players]
+    for check in checks:
+        for diagnostic in check:
+            key = (diagnostic.code, diagnostic.message, diagnostic.path)
+            if key not in seen:
+                seen.add(key)
+                yield diagnostic
 
 
 def _cited(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
@@ -394,7 +417,7 @@ def _suit_ids(doc: Any) -> list[str]:
     return [str(_get(s, "id")) for s in _get(doc, "deck", "suits", default=[]) or []]
 
 
-def _check_form(doc: Any, n: str) -> Iterator[Diagnostic]:
+def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnostic]:
     base: Path = ("players", n)
     entry = _get(doc, "players", n, default={}) or {}
     seated = int(n)
@@ -459,16 +482,35 @@ def _check_form(doc: Any, n: str) -> Iterator[Diagnostic]:
             )
     auction = sections.get("auction") or {}
     step = _get(auction, "step") or _defaults("Auction", "step")
+    def count(path: Path) -> str:
+        return f" ({n} players)" if path[:1] == ("players",) else ""
+
+    def file_of(path: Path) -> str | None:
+        mark = mark_at(doc, path)
+        return mark.file if mark else None
+
+    step_path = where("auction", "step")
     for fld in ("min_bid", "forced_bid", "cap", "max_raise"):
         value = _get(auction, fld)
         if isinstance(value, int) and value % step:
-            yield _diag(
-                "auction.step",
-                f"`auction.{fld}` is {value}, not a multiple of the bid step {step} "
-                f"({n} players)",
-                doc,
-                where("auction", fld),
-            )
+            value_path = where("auction", fld)
+            if leaf and file_of(step_path) == leaf != file_of(value_path):
+                origin = Path_(file_of(value_path) or "?").name
+                yield _diag(
+                    "auction.step",
+                    f"`auction.step` is {step}, but `auction.{fld}` ({value}, set in "
+                    f"{origin}) is not a multiple of it{count(value_path)}",
+                    doc,
+                    step_path,
+                )
+            else:
+                yield _diag(
+                    "auction.step",
+                    f"`auction.{fld}` is {value}, not a multiple of the bid step "
+                    f"{step}{count(value_path)}",
+                    doc,
+                    value_path,
+                )
     seat = _get(auction, "forced_seat")
     if isinstance(seat, int) and seat >= seated:
         yield _diag(
@@ -481,11 +523,21 @@ def _check_form(doc: Any, n: str) -> Iterator[Diagnostic]:
     contract = sections.get("contract") or {}
     written = _get(contract, "step")
     cstep = written or _defaults("Contract", "step")
-    if step % cstep and written is not None:
+    cpath = where("contract", "step")
+    if step % cstep and written is not None and leaf and file_of(step_path) == leaf != file_of(cpath):
         yield _diag(
             "contract.step",
-            f"`contract.step` is {cstep}, which does not divide the bid step {step} "
-            f"({n} players)",
+            f"`auction.step` is {step}, but the contract step {cstep} (set in "
+            f"{Path_(file_of(cpath) or '?').name}) does not divide it{count(step_path)}",
+            doc,
+            step_path,
+            "set `contract.step` to a divisor of the bid step",
+        )
+    elif step % cstep and written is not None:
+        yield _diag(
+            "contract.step",
+            f"`contract.step` is {cstep}, which does not divide the bid step {step}"
+            f"{count(where('contract', 'step'))}",
             doc,
             where("contract", "step"),
         )
@@ -493,7 +545,7 @@ def _check_form(doc: Any, n: str) -> Iterator[Diagnostic]:
         yield _diag(
             "contract.step",
             f"`auction.step` is {step}, which the contract step {cstep} (the default of "
-            f"`contract.step`) does not divide ({n} players)",
+            f"`contract.step`) does not divide{count(step_path)}",
             doc,
             where("auction", "step"),
             "set `contract.step` to a divisor of the bid step",
