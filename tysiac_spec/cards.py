@@ -17,8 +17,34 @@ from .errors import Diagnostic, NotationError
 __all__ = ["Card", "Deck", "Rank", "Suit"]
 
 
+class _Named:
+    """Equality, hashing and names shared by suits and ranks (which have ``id`` and ``names``).
+
+    A suit or rank is equal to another of its kind with the same id, and to its id string
+    (``suit == "hearts"``), which is how formulas of the DSL see it.
+    """
+
+    __slots__ = ()
+    id: str
+    names: Mapping[str, str]
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is type(self):
+            return self.id == other.id
+        if isinstance(other, str):
+            return self.id == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    def name(self, lang: str = "en") -> str:
+        """The name in ``lang``, falling back to English, then to the id."""
+        return self.names.get(lang) or self.names.get("en") or self.id
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class Suit:
+class Suit(_Named):
     """A suit of the pack.
 
     Attributes:
@@ -36,25 +62,10 @@ class Suit:
     def __str__(self) -> str:
         return self.letter
 
-    def __eq__(self, other: object) -> bool:
-        """Suits are equal by id; a suit also equals its id string (``suit == "hearts"``),
-        which is how formulas of the DSL see it."""
-        if isinstance(other, Suit):
-            return self.id == other.id
-        if isinstance(other, str):
-            return self.id == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.id)
-
-    def name(self, lang: str = "en") -> str:
-        """The suit's name in ``lang``, falling back to English, then to the id."""
-        return self.names.get(lang) or self.names.get("en") or self.id
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Rank:
+class Rank(_Named):
     """A rank of the pack.
 
     Attributes:
@@ -77,21 +88,6 @@ class Rank:
     def __str__(self) -> str:
         return self.letter
 
-    def __eq__(self, other: object) -> bool:
-        """Ranks are equal by id; a rank also equals its id string (``rank == "ace"``),
-        which is how formulas of the DSL see it."""
-        if isinstance(other, Rank):
-            return self.id == other.id
-        if isinstance(other, str):
-            return self.id == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.id)
-
-    def name(self, lang: str = "en") -> str:
-        """The rank's name in ``lang``, falling back to English, then to the id."""
-        return self.names.get(lang) or self.names.get("en") or self.id
 
 
 @dataclass(frozen=True, slots=True)
