@@ -268,6 +268,11 @@ class DealRules:
         "The last N cards dealt may not go to the talon (0: no restriction).", 0, minimum=0
     )
     talon_not_consecutive: bool = rule("Two talon cards are never dealt one after another.", False)
+    talon_within_first: int = rule(
+        "Talon cards are dealt only among the first N cards of the deal (0: no restriction).",
+        0,
+        minimum=0,
+    )
     misdeal_penalty: int = rule("Points a dealer loses for a misdeal (0: free redeal).", 0)
     redeals: tuple[Redeal, ...] = rule("Conditions for abandoning and redealing a deal.", ())
 
@@ -331,6 +336,11 @@ class Leftover:
         "Who scores the leftover cards: the winner of the last trick; nobody; the declarer.",
         "nobody",
     )
+    discards_to: Literal["same", "declarer", "nobody"] = rule(
+        "Who scores the declarer's discards when `cards` is `unchosen_talon`: nobody; the "
+        "declarer; or (`same`) whoever `to` names.",
+        "nobody",
+    )
     cards: Literal["unchosen_talon", "unchosen_and_discards"] = rule(
         "Which cards count: the talon not chosen; or it and the declarer's discards.",
         "unchosen_talon",
@@ -355,6 +365,11 @@ class Talon:
     give_count: int = rule("Cards given to each opponent in a `give_each` exchange.", 1, minimum=0)
     discard_count: int = rule("Cards discarded face down in a `discard` exchange.", 0, minimum=0)
     give_face_up: bool = rule("Given cards are shown to everyone.", False)
+    give_order: Literal["declarer_choice", "clockwise"] = rule(
+        "Which given card goes to whom: the declarer chooses; or the first card chosen goes to "
+        "the next player clockwise, the second to the one after.",
+        "declarer_choice",
+    )
     leftover: Leftover = rule("The leftover talon cards (2-player game).", Leftover)
 
 
@@ -522,6 +537,11 @@ class Threshold:
     enabled: bool = rule("Whether the rule applies.", False)
     score: int = rule("The score from which the rule applies.", 800)
     inclusive: bool = rule("Whether exactly `score` is already above the threshold.", True)
+    freezes_forfeit_bonus: bool = rule(
+        "Whether a player above the threshold also gets nothing from an opponent's forfeit "
+        "(the +60 of a bomb or rospis).",
+        True,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -646,6 +666,12 @@ class DarkGame:
     raise_allowed: bool = rule("Whether the dark contract may be raised.", False)
     cancel_with_marriage: bool = rule("An opponent holding a marriage may cancel the dark game.", False)
     forbidden_when_negative: bool = rule("A player with a negative score may not declare it.", True)
+    sees_own_hand: bool = rule(
+        "Whether the dark player has looked at his own hand (never at the talon).", True
+    )
+    cancel_effect: Literal["normal_game", "redeal"] = rule(
+        "What a cancelled dark game becomes: an ordinary auction; a redeal.", "normal_game"
+    )
     bolt_count: int = rule(
         "Bolts a player is given for a bolt in a dark game (2: a dark bolt counts double).",
         1,
