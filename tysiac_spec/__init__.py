@@ -7,6 +7,7 @@ Load a ruleset by id or path with :func:`load_ruleset`; errors caused by input a
 from __future__ import annotations
 
 from .cards import Card, Deck, Rank, Suit
+from .engine import Game
 from .errors import (
     Diagnostic,
     DslError,
@@ -26,6 +27,7 @@ __all__ = [
     "Diagnostic",
     "DslError",
     "Form",
+    "Game",
     "IllegalActionError",
     "NotationError",
     "OptionError",

@@ -1,0 +1,128 @@
+"""Exact legal cards and auction openings from the rule catalogue (P24–P26), on stacked states."""
+
+from __future__ import annotations
+
+import pytest
+
+from tysiac_spec import IllegalActionError, load_ruleset
+from tysiac_spec.engine import Game, Pass, parse_action
+
+# A full 3-player deal: hands of players 1, 2, 0 (bidding order with dealer 0) and the talon.
+HANDS = {1: "AH KH QH 9H AS KS QS", 2: "TH JH TS JS 9S AD TD", 0: "KD QD JD 9D AC TC KC"}
+TALON = ["QC JC 9C"]
+
+
+def _game(ruleset_id: str, players: int = 3) -> Game:
+    game = Game(load_ruleset(ruleset_id), players=players, seed=0)
+    game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    return game
+
+
+def _play_position(ruleset_id: str, *, trump: str | None, trick: str, hand: str) -> list[str]:
+    """Legal actions of player 0 holding ``hand`` after ``trick`` (played by 1 then 2)."""
+    game = _game(ruleset_id)
+    deck, deal = game.ruleset.deck, game.deal
+    deal.phase, deal.declarer, deal.trump, deal.trick_number = "play", 1, trump, 3
+    deal.trick = list(zip((1, 2), deck.parse_many(trick), strict=False))
+    deal.hands[0] = sorted(deck.parse_many(hand), key=lambda c: c.index)
+    deal.current = 0
+    return [str(a) for a in game.legal_actions()]
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "trump", "trick", "hand", "expected"),
+    [
+        # P24, S000's example: Q♥ led, trumped with J♦; J♥ and A♥ both legal (cannot beat the trick).
+        ("pl-standard", "diamonds", "QH JD", "AH JH 9S", ["play AH", "play JH"]),
+        # P24: beat the best card of the suit led when able.
+        ("pl-standard", None, "QH", "AH KH JH 9S", ["play AH", "play KH"]),
+        ("pl-standard", None, "9H KH", "AH QH 9S", ["play AH"]),
+        # P24 with `led_card`: beating the card led is enough.
+        ("pl-online", None, "9H KH", "AH QH 9S", ["play AH", "play QH"]),
+        # P24 not required (follow suit only).
+        ("cz-standard", None, "QH", "AH JH 9S", ["play AH", "play JH"]),
+        ("ru-classic", None, "QH", "AH JH 9S", ["play AH", "play JH"]),
+        # P25: void in the suit led must trump; no trump yet: any card.
+        ("pl-standard", "spades", "AH", "9S 9C", ["play 9S"]),
+        ("cz-standard", "spades", "AH", "9S 9C", ["play 9S"]),
+        ("cz-standard", None, "AH", "9S 9C", ["play 9C", "play 9S"]),
+        # P26: overtrump when able.
+        ("pl-standard", "spades", "AH KS", "AS 9S 9C", ["play AS"]),
+        ("cz-standard", "spades", "AH KS", "AS 9S 9C", ["play AS", "play 9S"]),
+        # P26: only lower trumps: S000 any card; others still a trump.
+        ("pl-standard", "spades", "AH KS", "9S 9C", ["play 9C", "play 9S"]),
+        ("pl-tysiac-hd", "spades", "AH KS", "9S 9C", ["play 9S"]),
+    ],
+)
+def test_legal_cards(ruleset_id: str, trump: str | None, trick: str, hand: str, expected: list[str]) -> None:
+    assert _play_position(ruleset_id, trump=trump, trick=trick, hand=hand) == expected
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        ("play 9C", "must follow hearts"),
+        ("play JH", "must beat QH with a higher hearts card"),
+        ("play QS", "QS is not in player 0's hand"),
+        ("bid 120", "play a card"),
+    ],
+)
+def test_illegal_play_reason(action: str, reason: str) -> None:
+    game = _game("pl-standard")
+    deck, deal = game.ruleset.deck, game.deal
+    deal.phase, deal.declarer, deal.trick_number, deal.current = "play", 1, 3, 0
+    deal.trick = [(1, deck.parse("QH"))]
+    deal.hands[0] = list(deck.parse_many("AH JH 9C"))
+    before = game.snapshot()
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(parse_action(action, deck))
+    assert str(info.value).startswith(
+        f"error[action.illegal]: `{action}` is not legal for player 0 in the play phase: {reason}"
+    )
+    assert game.snapshot() == before
+
+
+def test_marriage_spoken_and_automatic() -> None:
+    # pl-standard: spoken, allowed on the declarer's first lead.
+    game = _game("pl-standard")
+    deal = game.deal
+    deal.phase, deal.declarer, deal.current = "play", 1, 1
+    assert [str(a) for a in game.legal_actions()][1:5] == [
+        "play KH",
+        "play KH marriage",
+        "play QH",
+        "play QH marriage",
+    ]
+    game.apply(parse_action("play QH marriage", game.ruleset.deck))
+    assert deal.trump == "hearts" and deal.marriages == {1: 100}
+    # ru-classic: automatic, not on the declarer's first lead, only after winning a trick.
+    game = _game("ru-classic")
+    deal = game.deal
+    deal.phase, deal.declarer, deal.current = "play", 1, 1
+    assert "play QH marriage" not in [str(a) for a in game.legal_actions()]
+    deal.trick_number, deal.tricks = 1, {1: 1}
+    legal = [str(a) for a in game.legal_actions()]
+    assert "play QH marriage" in legal and "play QH" not in legal
+
+
+def test_stacked_auction_and_exchange() -> None:
+    game = _game("pl-standard")
+    deck = game.ruleset.deck
+    # Player 1 (dealer's left) must open at 100 or more; no pass; max 120 + marriages (100 + 40) = 260.
+    legal = [str(a) for a in game.legal_actions()]
+    assert game.current_player == 1 and legal[0] == "bid 100" and legal[-1] == "bid 260"
+    assert Pass() not in game.legal_actions()
+    for text in ("bid 100", "pass", "pass"):
+        game.apply(parse_action(text, deck))
+    # The talon goes to the declarer (10 cards), who gives one card to each opponent.
+    assert game.phase == "exchange" and len(game.deal.hands[1]) == 10
+    assert game.view(0).talon == ()  # everyone passed: the talon is not shown (shown_when_unopposed)
+    game.apply(parse_action("give 9H to 2", deck))
+    with pytest.raises(IllegalActionError, match="already been given"):
+        game.apply(parse_action("give 9C to 2", deck))
+    game.apply(parse_action("give 9C to 0", deck))
+    assert game.phase == "contract"
+    amounts = [a.amount for a in game.legal_actions()]  # type: ignore[union-attr]
+    assert amounts[0] == 100 and amounts[-1] == 120 + 100 + 40 and all(a % 10 == 0 for a in amounts)
+    game.apply(parse_action("contract 100", deck))
+    assert game.phase == "play" and game.current_player == 1

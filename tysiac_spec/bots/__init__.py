@@ -1,0 +1,7 @@
+"""Players that choose actions: the :class:`Bot` protocol and simple bots."""
+
+from __future__ import annotations
+
+from .random_bot import Bot, RandomBot
+
+__all__ = ["Bot", "RandomBot"]

@@ -1,0 +1,145 @@
+"""Player actions: small frozen values that print and parse in pairs.
+
+Each action has a compact text form (``bid 120``, ``pass``, ``talon 1``,
+``give 9S to 2``, ``discard 9S``, ``contract 120``, ``play QH``,
+``play QH marriage``); :func:`parse_action` reads it back, so
+``parse_action(str(a), deck) == a`` for every action ``a``.
+Players and talons are numbered from 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import Card, Deck
+from ..errors import Diagnostic, NotationError
+
+__all__ = [
+    "Action",
+    "Bid",
+    "ChooseTalon",
+    "DeclareContract",
+    "Discard",
+    "GiveCard",
+    "Pass",
+    "PlayCard",
+    "parse_action",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A bid in the auction (points, a multiple of the auction step)."""
+
+    amount: int
+
+    def __str__(self) -> str:
+        return f"bid {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Passing in the auction."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTalon:
+    """The declarer takes talon ``index`` (0-based) of several (2-player game)."""
+
+    index: int
+
+    def __str__(self) -> str:
+        return f"talon {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class GiveCard:
+    """The declarer gives ``card`` face down to player ``to`` (a seat number, 0-based)."""
+
+    card: Card
+    to: int
+
+    def __str__(self) -> str:
+        return f"give {self.card} to {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """The declarer discards ``card`` face down."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareContract:
+    """The declarer fixes the contract after the exchange (points, never below the bid)."""
+
+    amount: int
+
+    def __str__(self) -> str:
+        return f"contract {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Playing ``card`` to the trick; ``marriage`` declares the marriage of its suit (on a lead)."""
+
+    card: Card
+    marriage: bool = False
+
+    def __str__(self) -> str:
+        return f"play {self.card}" + (" marriage" if self.marriage else "")
+
+
+Action = Bid | Pass | ChooseTalon | GiveCard | Discard | DeclareContract | PlayCard
+"""Any player action."""
+
+
+def _bad(text: str, expected: str) -> NotationError:
+    return NotationError(Diagnostic("notation.action", f"`{text}` is not an action: expected {expected}"))
+
+
+_FORMS = (
+    "`bid N`, `pass`, `talon N`, `give CARD to N`, `discard CARD`, `contract N`, "
+    "`play CARD` or `play CARD marriage`"
+)
+
+
+def _int(text: str, word: str, whole: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise _bad(whole, f"a whole number, got `{word}`") from None
+
+
+def parse_action(text: str, deck: Deck) -> Action:
+    """Parse the compact text form of an action (case-insensitive words).
+
+    Raises:
+        NotationError: ``notation.action`` for an unknown form, or ``notation.card``
+            for a card the deck does not have.
+    """
+    words = text.split()
+    if not words:
+        raise _bad(text, _FORMS)
+    head, rest = words[0].lower(), words[1:]
+    if head == "pass" and not rest:
+        return Pass()
+    if head in ("bid", "contract", "talon") and len(rest) == 1:
+        n = _int(text, rest[0], text)
+        return Bid(n) if head == "bid" else DeclareContract(n) if head == "contract" else ChooseTalon(n)
+    if head == "discard" and len(rest) == 1:
+        return Discard(deck.parse(rest[0]))
+    if head == "give" and len(rest) == 3 and rest[1].lower() == "to":
+        return GiveCard(deck.parse(rest[0]), _int(text, rest[2], text))
+    if head == "play" and len(rest) == 1:
+        return PlayCard(deck.parse(rest[0]))
+    if head == "play" and len(rest) == 2 and rest[1].lower() == "marriage":
+        return PlayCard(deck.parse(rest[0]), True)
+    raise _bad(text, _FORMS)

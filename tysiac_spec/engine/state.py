@@ -1,0 +1,112 @@
+"""The mutable state of one deal, and the table geometry (seats, turn order).
+
+Players are numbered 0..N-1 around the table.  Seats in the ruleset are counted
+from the dealer in the direction of play (0 the dealer, 1 the next player).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..cards import Card
+
+__all__ = ["PHASES", "DealState", "cards_text"]
+
+PHASES = ("auction", "talon", "exchange", "contract", "play", "over")
+"""Phases of a deal, in order; ``over`` also marks a finished match."""
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards in canonical notation, blank-separated, in the given order (``-`` if none)."""
+    return " ".join(str(c) for c in cards) or "-"
+
+
+@dataclass(slots=True)
+class DealState:
+    """Everything that changes during one deal.
+
+    ``order`` lists the active players in bidding order (starting after the dealer);
+    ``sitter`` is the player sitting out, if any.  Card piles are lists in play order.
+    """
+
+    dealer: int
+    order: list[int]
+    sitter: int | None
+    hands: dict[int, list[Card]]
+    talons: list[list[Card]]
+    dealt_talon: tuple[Card, ...]
+    deck_points: int
+    phase: str = "auction"
+    current: int = 0
+    forced: int | None = None
+    # auction
+    high_bid: int = 0
+    high_bidder: int | None = None
+    passed: set[int] = field(default_factory=set)
+    passes_since_bid: int = 0
+    contested: bool = False
+    opening: bool = False
+    bids: list[tuple[int, str]] = field(default_factory=list)
+    max_bids: dict[int, int] = field(default_factory=dict)
+    # talon and exchange
+    declarer: int | None = None
+    taken: list[Card] = field(default_factory=list)
+    talon_shown: bool = False
+    leftover: list[Card] = field(default_factory=list)
+    discards: list[Card] = field(default_factory=list)
+    given: dict[int, int] = field(default_factory=dict)
+    contract: int = 0
+    # play
+    trump: str | None = None
+    pending_trump: str | None = None
+    trick: list[tuple[int, Card]] = field(default_factory=list)
+    trick_number: int = 0
+    won: dict[int, list[Card]] = field(default_factory=dict)
+    tricks: dict[int, int] = field(default_factory=dict)
+    marriages: dict[int, int] = field(default_factory=dict)
+    declared: list[tuple[int, str]] = field(default_factory=list)
+    last_trick_winner: int | None = None
+    # result
+    scores: dict[int, int] | None = None
+    made: bool | None = None
+
+    def next_active(self, player: int) -> int:
+        """The active player after ``player`` in turn order."""
+        i = self.order.index(player)
+        return self.order[(i + 1) % len(self.order)]
+
+    def opponents(self) -> list[int]:
+        """The active players other than the declarer, in turn order after the declarer."""
+        assert self.declarer is not None
+        i = self.order.index(self.declarer)
+        n = len(self.order)
+        return [self.order[(i + k) % n] for k in range(1, n)]
+
+    def all_cards(self) -> list[Card]:
+        """Every card of the deal wherever it lies (hands, talons, trick, won piles, set aside)."""
+        out: list[Card] = []
+        for p in self.order:
+            out += self.hands[p]
+            out += self.won.get(p, [])
+        for t in self.talons:
+            out += t
+        out += [c for _, c in self.trick]
+        out += self.leftover
+        out += self.discards
+        return out
+
+    def text(self) -> str:
+        """A compact one-line text of the deal state (used in errors and tests)."""
+        hands = "/".join(f"{p}:{cards_text(self.hands[p])}" for p in self.order)
+        talons = "/".join(cards_text(t) for t in self.talons)
+        trick = cards_text(c for _, c in self.trick)
+        won = "/".join(f"{p}:{cards_text(self.won.get(p, []))}" for p in self.order)
+        return (
+            f"{self.phase} dealer={self.dealer} turn={self.current} hands={hands} "
+            f"talons={talons} bid={self.high_bid}@{self.high_bidder} passed="
+            f"{''.join(str(p) for p in sorted(self.passed)) or '-'} declarer={self.declarer} "
+            f"contract={self.contract} trump={self.trump or '-'} trick={trick} won={won} "
+            f"leftover={cards_text(self.leftover)} discards={cards_text(self.discards)} "
+            f"marriages={self.marriages} given={self.given}"
+        )

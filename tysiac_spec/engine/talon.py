@@ -1,0 +1,167 @@
+"""Taking the talon, the exchange and the contract (``form.talon``, ``form.contract``).
+
+Not supported yet: forfeiting (``contract.forfeit``), claims, redeals after the talon.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..ruleset.model import Form
+from .actions import Action, ChooseTalon, DeclareContract, Discard, GiveCard
+from .auction import ceiling
+from .state import DealState
+
+__all__ = [
+    "apply_choice",
+    "apply_contract",
+    "apply_exchange",
+    "contract_amounts",
+    "explain",
+    "legal_choice",
+    "legal_exchange",
+    "start",
+]
+
+Env = Callable[[int], dict[str, Any]]
+
+
+def _take(form: Form, deal: DealState, cards: list[Any]) -> None:
+    assert deal.declarer is not None
+    deal.taken = list(cards)
+    deal.hands[deal.declarer] += cards
+    deal.hands[deal.declarer].sort(key=lambda c: c.index)
+    deal.talon_shown = form.talon.shown and (deal.contested or form.talon.shown_when_unopposed)
+
+
+def start(form: Form, deal: DealState, env: Env) -> None:
+    """After the auction: the declarer takes every talon, or is asked to choose one."""
+    assert deal.declarer is not None
+    deal.current = deal.declarer
+    if form.talon.take == "choose_one" and len(deal.talons) > 1:
+        deal.phase = "talon"
+        return
+    cards = [c for t in deal.talons for c in t]
+    deal.talons = []
+    _take(form, deal, cards)
+    _start_exchange(form, deal, env)
+
+
+def legal_choice(deal: DealState) -> list[Action]:
+    """``talon 0``, ``talon 1``, …: one per talon still on the table."""
+    return [ChooseTalon(i) for i in range(len(deal.talons))]
+
+
+def apply_choice(form: Form, deal: DealState, action: ChooseTalon, env: Env) -> None:
+    """Take the chosen talon; the others are set aside as the leftover."""
+    chosen = deal.talons[action.index]
+    for i, t in enumerate(deal.talons):
+        if i != action.index:
+            deal.leftover += t
+    deal.talons = []
+    _take(form, deal, chosen)
+    _start_exchange(form, deal, env)
+
+
+def _start_exchange(form: Form, deal: DealState, env: Env) -> None:
+    t = form.talon
+    if (t.exchange == "give_each" and t.give_count > 0) or (t.exchange == "discard" and t.discard_count > 0):
+        deal.phase = "exchange"
+        deal.given = {p: 0 for p in deal.opponents()} if t.exchange == "give_each" else {}
+        return
+    _start_contract(form, deal, env)
+
+
+def legal_exchange(form: Form, deal: DealState) -> list[Action]:
+    """Cards the declarer may give (opponent by opponent) or discard, in deck order."""
+    assert deal.declarer is not None
+    hand = deal.hands[deal.declarer]
+    if form.talon.exchange == "discard":
+        return [Discard(c) for c in hand]
+    out: list[Action] = []
+    for p, n in deal.given.items():
+        if n < form.talon.give_count:
+            out += [GiveCard(c, p) for c in hand]
+    return out
+
+
+def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> None:
+    """Move one card out of the declarer's hand; go on to the contract when done."""
+    assert deal.declarer is not None
+    hand = deal.hands[deal.declarer]
+    if isinstance(action, Discard):
+        hand.remove(action.card)
+        deal.discards.append(action.card)
+        done = len(deal.discards) >= form.talon.discard_count
+    else:
+        assert isinstance(action, GiveCard)
+        hand.remove(action.card)
+        deal.hands[action.to].append(action.card)
+        deal.hands[action.to].sort(key=lambda c: c.index)
+        deal.given[action.to] += 1
+        done = all(n >= form.talon.give_count for n in deal.given.values())
+    if done:
+        _start_contract(form, deal, env)
+
+
+def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
+    """The contracts the declarer may announce: the bid, then multiples of the step up to
+    ``contract.max`` and the auction cap, filtered by ``contract.allowed``."""
+    c, bid = form.contract, deal.high_bid
+    if not c.raise_allowed:
+        return [bid]
+    assert deal.declarer is not None
+    e = env(deal.declarer)
+    e.update(bid=bid, hand=tuple(deal.hands[deal.declarer]))
+    limits = [] if form.auction.cap is None else [form.auction.cap]
+    if c.max is not None:
+        limits.append(int(c.max(e)))
+    hi = max(bid, min(limits) if limits else ceiling(form, deal.deck_points))
+    first = (bid // c.step + 1) * c.step
+    out = [bid, *range(first, hi + 1, c.step)]
+    if c.allowed is not None:
+        kept = []
+        for amount in out:
+            e["contract"] = amount
+            if c.allowed(e):
+                kept.append(amount)
+        out = kept or [bid]
+    return out
+
+
+def _start_contract(form: Form, deal: DealState, env: Env) -> None:
+    amounts = contract_amounts(form, deal, env)
+    if len(amounts) == 1:
+        deal.contract = amounts[0]
+        deal.phase = "play"
+    else:
+        deal.phase = "contract"
+
+
+def apply_contract(deal: DealState, action: DeclareContract) -> None:
+    """Fix the contract; play starts."""
+    deal.contract = action.amount
+    deal.phase = "play"
+
+
+def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
+    """Why ``action`` is not legal in the talon, exchange or contract phase."""
+    if deal.phase == "talon":
+        return f"choose a talon from 0 to {len(deal.talons) - 1}"
+    if deal.phase == "contract":
+        amounts = contract_amounts(form, deal, env)
+        if isinstance(action, DeclareContract):
+            return f"the contract must be one of {', '.join(map(str, amounts))}"
+        return "declare the contract"
+    if form.talon.exchange == "discard":
+        if isinstance(action, Discard):
+            return f"{action.card} is not in the declarer's hand"
+        return "discard a card"
+    if isinstance(action, GiveCard):
+        if action.to not in deal.given:
+            return f"player {action.to} is not an opponent of the declarer"
+        if deal.given[action.to] >= form.talon.give_count:
+            return f"player {action.to} has already been given {form.talon.give_count} card(s)"
+        return f"{action.card} is not in the declarer's hand"
+    return "give a card to each opponent"
