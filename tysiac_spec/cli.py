@@ -110,6 +110,15 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def emit(text: str, output: Path | None) -> None:
+    """Print ``text``, or write it atomically to ``output`` (``-``: standard output)."""
+    if output is None or str(output) == "-":
+        click.echo(text, nl=False)
+        return
+    write_atomically(output, text)
+    click.echo(f"wrote {output}", err=True)
+
+
 option_arg = click.option(
     "--option",
     "-O",
@@ -275,12 +284,7 @@ def schema(output: Path | None) -> None:
     `# yaml-language-server: $schema=<path>/ruleset.schema.json` in a ruleset file.
     """
     text = json.dumps(ruleset_schema(), ensure_ascii=False, indent=2) + "\n"
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        write_atomically(output, text)
-        if str(output) != "-":
-            click.echo(f"wrote {output}", err=True)
+    emit(text, output)
 
 
 @main.command("dsl-reference")
@@ -294,12 +298,7 @@ def dsl_reference(output: Path | None) -> None:
     from .dsl.reference import render_reference
 
     text = render_reference()
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        write_atomically(output, text)
-        if str(output) != "-":
-            click.echo(f"wrote {output}", err=True)
+    emit(text, output)
 
 
 if __name__ == "__main__":  # pragma: no cover
