@@ -42,8 +42,27 @@ _OWN_KEYS = ("kind", "description")
 
 def _lookup(ref: str, from_file: str | None) -> tuple[YMap, str | None]:
     path = registry.find(ref, relative_to=from_file)
-    doc = load_yaml_file(path)
-    return doc, str(path)
+    return _parsed(path), str(path)
+
+
+def _parsed(path: str | Path) -> Any:
+    """The loaded YAML of a file, parsed once per modification time.
+
+    Safe to share: the merge and the loader never change a loaded document.
+
+    Raises:
+        RulesetError: the file cannot be read or is not valid YAML.
+    """
+    try:
+        mtime = Path(path).stat().st_mtime_ns
+    except OSError:
+        mtime = 0
+    return _parsed_cached(str(path), mtime)
+
+
+@lru_cache(maxsize=128)
+def _parsed_cached(path: str, mtime: int) -> Any:
+    return load_yaml_file(path)
 
 
 def resolve_document(doc: Any, *, file: str | None) -> YMap:
@@ -288,7 +307,7 @@ def load_ruleset(
 @lru_cache(maxsize=64)
 def _load_file(file: str, mtime: int, options: tuple[tuple[str, Any], ...]) -> model.Ruleset:
     """Cached by file, modification time and options (rulesets are immutable)."""
-    return _load(file, load_yaml_file(file), dict(options))
+    return _load(file, _parsed(file), dict(options))
 
 
 def _load(file: str, raw: Any, options: Mapping[str, Any] | None) -> model.Ruleset:

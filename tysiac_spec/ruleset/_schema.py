@@ -136,11 +136,7 @@ class _Builder:
         annotated = {
             "allOf": [{"$ref": "#/$defs/annotated"}, {"properties": {"value": schema}}],
         }
-        out = {"description": description, "anyOf": [schema, annotated]}
-        default = _default_of(meta, tp)
-        if default is not dataclasses.MISSING:
-            out["default"] = default
-        return out
+        return {"description": description, "anyOf": [schema, annotated]}
 
     def type_schema(self, tp: Any, meta: Mapping[str, Any], partial: bool) -> dict[str, Any]:
         origin = get_origin(tp)
@@ -186,11 +182,6 @@ class _Builder:
         if _is_dataclass_type(tp):
             return self.ref(tp, partial)
         raise TypeError(f"no schema for {tp!r}")
-
-
-def _default_of(meta: Mapping[str, Any], tp: Any) -> Any:
-    # dataclasses keep the default on the Field, not in metadata; looked up by caller
-    return dataclasses.MISSING
 
 
 def _player_form_schema(builder: _Builder) -> dict[str, Any]:
