@@ -189,8 +189,9 @@ def test_card_functions_read_only_suit_and_rank() -> None:
             raise AssertionError(f"read {name}")
 
     hand = [Strict(c.rank, c.suit) for c in cards("KH QH AS 9S")]
-    for text in ("marriages(hand)", "points(hand)", "count(hand, ace)", "len(hand)"):
-        compile_formula(text, "auction.max_bid", deck=DECK)({"hand": hand})
+    expected = {"marriages(hand)": 100, "points(hand)": 18, "count(hand, ace)": 1, "len(hand)": 4}
+    for text, value in expected.items():
+        assert compile_formula(text, "auction.max_bid", deck=DECK)({"hand": hand}) == value
 
 
 def test_constant_folding_keeps_semantics() -> None:
