@@ -17,6 +17,7 @@ from .actions import (
     PlayCard,
     parse_action,
 )
+from .events import MatchEvent
 from .game import Game, View
 from .state import DealState
 
@@ -29,6 +30,7 @@ __all__ = [
     "Discard",
     "Game",
     "GiveCard",
+    "MatchEvent",
     "Pass",
     "PlayCard",
     "View",

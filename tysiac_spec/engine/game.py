@@ -24,6 +24,7 @@ from ..errors import Diagnostic, IllegalActionError
 from ..ruleset import Ruleset, load_ruleset
 from . import auction, play, scoring, talon
 from .actions import Action, ChooseTalon, DeclareContract, PlayCard
+from .events import MatchEvent
 from .state import DealState, cards_text
 
 __all__ = ["Game", "View"]
@@ -93,6 +94,8 @@ class Game:
         """Each finished deal's score changes, by player."""
         self.history: list[str] = []
         """Every applied action, in compact text (``bid 110``)."""
+        self.events: list[MatchEvent] = []
+        """What happened beyond the actions (contracts, barrel, bolts, forfeits, …), in order."""
         self.last_deal: DealState | None = None
         """The most recently finished deal (for inspection after it was scored)."""
         self._over = False
@@ -318,11 +321,16 @@ class Game:
             assert deal.declarer is not None
             deal.current = deal.declarer
 
+    def _event(self, kind: str, player: int | None = None, value: int | None = None, text: str = "") -> None:
+        self.events.append(MatchEvent(len(self.deal_scores), kind, player, value, text))
+
     def _end_deal(self) -> None:
         deal = self.deal
         delta = scoring.score_deal(self.form, deal, self._env)
         row = tuple(delta.get(p, 0) for p in range(self.players))
         self.scores = [s + d for s, d in zip(self.scores, row, strict=True)]
+        assert deal.declarer is not None
+        self._event("contract.made" if deal.made else "contract.failed", deal.declarer, deal.contract)
         self.deal_scores.append(row)
         self.last_deal = deal
         if max(self.scores) >= self.form.match.target:

@@ -67,6 +67,13 @@ class DealState:
     marriages: dict[int, int] = field(default_factory=dict)
     declared: list[tuple[int, str]] = field(default_factory=list)
     last_trick_winner: int | None = None
+    # kind of deal and its outcome
+    mode: str = "normal"
+    """``normal``, ``dark`` (declared blind) or ``golden`` (a golden-round deal)."""
+    multiplier: int = 1
+    """The deal's points are multiplied by this (dark game, golden round)."""
+    forfeited: bool = False
+    """The declarer conceded after seeing the talon (rospis / bomb)."""
     # result
     scores: dict[int, int] | None = None
     made: bool | None = None
