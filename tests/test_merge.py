@@ -28,6 +28,12 @@ MERGES: list[tuple[Any, Any, Any]] = [
     ({"a": {"x": 1}}, {"a": [1]}, {"a": [1]}),
     ({}, {"a": {"x": None, "y": 1}}, {"a": {"y": 1}}),
     ({"a": [{"x": 1}]}, {"a": [{"y": None}]}, {"a": [{"y": None}]}),  # lists are data
+    # an option's patch keeps its nulls: they remove keys when the option is chosen
+    ({}, {"options": {"o": {"set": {"false": {"auction": {"max_bid": None}}}}}},
+     {"options": {"o": {"set": {"false": {"auction": {"max_bid": None}}}}}}),
+    ({"options": {"o": {"set": {"false": {"auction": {"cap": 1}}}}}},
+     {"options": {"o": {"set": {"false": {"auction": {"max_bid": None}}}}}},
+     {"options": {"o": {"set": {"false": {"auction": {"cap": 1, "max_bid": None}}}}}}),
     ({"a": 1}, 7, 7),
     (7, {"a": 1}, {"a": 1}),
     ({"a": False}, {"a": True}, {"a": True}),

@@ -99,3 +99,13 @@ def test_quoted_formula_position_is_its_first_character() -> None:
     f = load_ruleset(TABLE).form(3).scoring.declarer
     # line 21 reads `  declarer: "if made then contract else -contract"`: the text starts after the quote
     assert (f.line, f.column) == (21, 14)
+
+
+def test_option_patch_with_null_removes_an_inherited_formula() -> None:
+    """pl-standard's `bid_limit: false` removes the 120 + marriages limit (S000: the limit is
+    an agreement), although the null passes through `extends: core`."""
+    from tysiac_spec import load_ruleset
+
+    assert load_ruleset("pl-standard").form(3).auction.max_bid is not None
+    assert load_ruleset("pl-standard", options={"bid_limit": False}).form(3).auction.max_bid is None
+    assert load_ruleset("house-five-up", options={"bid_limit": False}).form(3).auction.max_bid is None

@@ -47,6 +47,9 @@ def merge(base: Any, over: Any) -> Any:
     ``over`` too, so ``None`` never reaches the result through a mapping of ``over``).  A
     mapping replacing a scalar, or the other way round, simply replaces it.
 
+    The patches of an option (``options.<name>.set``) are data applied later, when the
+    option's value is chosen: inside them a ``None`` is kept (it will remove a key then).
+
     Args:
         base: a document (``YMap``/``dict``, ``YList``/``list`` or a scalar).
         over: the document written over it.
@@ -57,12 +60,23 @@ def merge(base: Any, over: Any) -> Any:
         each key and value keeps the mark of the side it came from (``over`` for keys present
         in both).
     """
+    return _merge(base, over, ())
+
+
+def _merge(base: Any, over: Any, path: tuple[str, ...]) -> Any:
     if isinstance(over, Mapping):
-        return _merge_maps(base if isinstance(base, Mapping) else None, over)
+        return _merge_maps(base if isinstance(base, Mapping) else None, over, path)
     return _copy(over)
 
 
-def _merge_maps(base: Mapping[str, Any] | None, over: Mapping[str, Any]) -> dict[str, Any]:
+def _in_option_patch(path: tuple[str, ...]) -> bool:
+    """Whether ``path`` lies inside an option's patch (``options.<name>.set.<value>.…``)."""
+    return len(path) >= 4 and path[0] == "options" and path[2] == "set"
+
+
+def _merge_maps(
+    base: Mapping[str, Any] | None, over: Mapping[str, Any], path: tuple[str, ...]
+) -> dict[str, Any]:
     template = over if isinstance(over, YMap) else base
     result: dict[str, Any] = YMap(mark=template.mark) if isinstance(template, YMap) else {}
     base = base or {}
@@ -70,12 +84,12 @@ def _merge_maps(base: Mapping[str, Any] | None, over: Mapping[str, Any]) -> dict
         if key not in over:
             result[key] = _copy(value)
             _copy_marks(base, key, result)
-        elif over[key] is not None:
-            result[key] = merge(value, over[key])
+        elif over[key] is not None or _in_option_patch((*path, str(key))):
+            result[key] = _merge(value, over[key], (*path, str(key)))
             _copy_marks(over, key, result)
     for key, value in over.items():
-        if key not in base and value is not None:
-            result[key] = merge(None, value)
+        if key not in base and (value is not None or _in_option_patch((*path, str(key)))):
+            result[key] = _merge(None, value, (*path, str(key)))
             _copy_marks(over, key, result)
     return result
 
