@@ -38,7 +38,7 @@ from tysiac_spec.ruleset.model import Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"
-FILES = sorted(RULESETS.rglob("*.yaml"))
+FILES = sorted(RULESETS.glob("*.yaml"))  # rulesets only (scenario files live in a subfolder)
 
 #: Examples per file and kind of mutation (text, structure): 60 per file in all.  Set
 #: ``TYSIAC_MUTATION_EXAMPLES`` for a longer hunt.
