@@ -29,6 +29,8 @@ class _Named:
     names: Mapping[str, str]
 
     def __eq__(self, other: object) -> bool:
+        if self is other:  # the usual case: suits and ranks of one deck are shared objects
+            return True
         if type(other) is type(self):
             return self.id == other.id
         if isinstance(other, str):
@@ -90,7 +92,7 @@ class Rank(_Named):
 
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card: a rank of a suit.
 
@@ -101,6 +103,16 @@ class Card:
     rank: Rank
     suit: Suit
     index: int = field(default=-1, compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:  # the usual case: the cards of one deck are shared objects
+            return True
+        if type(other) is Card:
+            return self.rank == other.rank and self.suit == other.suit
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.rank.id, self.suit.id))
 
     def __str__(self) -> str:
         return f"{self.rank.letter}{self.suit.letter}"
