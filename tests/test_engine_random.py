@@ -3,18 +3,47 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tysiac_spec import IllegalActionError, load_ruleset
 from tysiac_spec.bots import RandomBot
 from tysiac_spec.engine import Bid, DeclareContract, Discard, Game, GiveCard, Pass, PlayCard, parse_action
+from tysiac_spec.engine.actions import CancelDark, Dark, Forfeit, Redeal
 from tysiac_spec.engine.state import DealState
 from tysiac_spec.ruleset.registry import entries
 
 DEALS = 200
 
 CASES = [(e.id, n) for e in entries() if e.kind != "base" for n in load_ruleset(e.id).player_counts]
+
+HOUSE = sorted(str(p) for p in (Path(__file__).parent.parent / "examples" / "house").glob("*.yaml"))
+
+
+def _option_values(ruleset_id: str) -> list[dict[str, Any]]:
+    """One option setting per non-default value of every option of the ruleset."""
+    rules = load_ruleset(ruleset_id)
+    out: list[dict[str, Any]] = []
+    for name, opt in rules.options.items():
+        if opt.type == "choice":
+            values: list[Any] = list(opt.choices)
+        elif opt.type == "bool":
+            values = [True, False]
+        else:
+            values = sorted({v for v in (opt.minimum, opt.maximum) if v is not None})
+        out += [{name: v} for v in values if v != rules.selected[name]]
+    return out
+
+
+OPTION_CASES = [
+    (e.id, n, opts)
+    for e in entries()
+    if e.kind != "base"
+    for opts in _option_values(e.id)
+    for n in load_ruleset(e.id, options=opts).player_counts
+] + [(path, n, {}) for path in HOUSE for n in load_ruleset(path).player_counts]
 
 
 def _check_cards(deal: DealState, total: int) -> None:
@@ -26,30 +55,43 @@ def _check_cards(deal: DealState, total: int) -> None:
 def _check_points(deal: DealState, total_points: int) -> None:
     won = sum(c.rank.points for p in deal.order for c in deal.won.get(p, []))
     aside = sum(c.rank.points for c in deal.leftover + deal.discards)
+    if deal.forfeited:
+        # Not played: no trick, every card still in a hand or set aside.
+        held = sum(c.rank.points for p in deal.order for c in deal.hands[p])
+        assert won == 0 and held + aside == total_points
+        return
     assert won + aside == total_points
     assert all(not deal.hands[p] for p in deal.order)
 
 
 @pytest.mark.parametrize(("ruleset_id", "players"), CASES)
 def test_random_deals(ruleset_id: str, players: int) -> None:
-    rules = load_ruleset(ruleset_id)
+    _random_deals(ruleset_id, players, {}, DEALS)
+
+
+@pytest.mark.parametrize(("ruleset_id", "players", "options"), OPTION_CASES)
+def test_random_deals_with_options(ruleset_id: str, players: int, options: dict[str, Any]) -> None:
+    _random_deals(ruleset_id, players, options, 30)
+
+
+def _random_deals(ruleset_id: str, players: int, options: dict[str, Any], count: int) -> None:
+    rules = load_ruleset(ruleset_id, options=options)
     deck = rules.deck
     total, total_points = len(deck.cards), deck.total_points
     seed = 0
     deals = 0
-    while deals < DEALS:
+    while deals < count:
         game = Game(rules, players=players, seed=seed)
         bot = RandomBot(seed)
         seed += 1
         deal = game.deal
-        while not game.is_over and deals < DEALS:
+        while not game.is_over and deals < count:
             legal = game.legal_actions()
             assert legal, game.state_text()
             action = bot.choose(game.view(game.current_player), legal)
             assert parse_action(str(action), deck) == action
             game.apply(action)
-            if game.deal is not deal or game.is_over:
-                assert game.last_deal is not None
+            if game.deal is not deal or game.is_over:  # a deal was scored, or dealt again
                 if game.last_deal is deal:
                     _check_points(deal, total_points)
                     deals += 1
@@ -71,13 +113,14 @@ def test_same_seed_same_game() -> None:
 def _illegal_candidates(game: Game) -> list[object]:
     deck = game.ruleset.deck
     legal = game.legal_actions()
-    cands = [Pass(), Bid(5), Bid(10_000), DeclareContract(5)]
+    cands = [Pass(), Bid(5), Bid(10_000), DeclareContract(5), Forfeit(), Dark(), CancelDark(), Redeal()]
+    cands += [PlayCard(c, aces=True) for c in deck.cards]
     cands += [PlayCard(c) for c in deck.cards] + [PlayCard(c, True) for c in deck.cards]
     cands += [Discard(c) for c in deck.cards[:6]] + [GiveCard(c, 0) for c in deck.cards[:6]]
     return [a for a in cands if a not in legal]
 
 
-@pytest.mark.parametrize(("ruleset_id", "players"), CASES)
+@pytest.mark.parametrize(("ruleset_id", "players"), CASES + [(path, 3) for path in HOUSE])
 def test_rejected_action_changes_nothing(ruleset_id: str, players: int) -> None:
     rules = load_ruleset(ruleset_id)
     game, bot, rng = Game(rules, players=players, seed=3), RandomBot(3), random.Random(3)

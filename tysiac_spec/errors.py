@@ -20,9 +20,12 @@ __all__ = [
     "Diagnostic",
     "DslError",
     "IllegalActionError",
+    "MatchError",
     "NotationError",
     "OptionError",
+    "RecordError",
     "RulesetError",
+    "ScenarioError",
     "TysiacError",
     "format_path",
 ]
@@ -163,6 +166,28 @@ class IllegalActionError(TysiacError, ValueError):
     """Raised when an action is not legal in the current state; the state is unchanged."""
 
     default_code = "action"
+
+
+class MatchError(TysiacError, ValueError):
+    """Raised when a match state or a deal outcome given by a user or a scenario is impossible:
+    a wrong number of players, an unknown counter, card points above the deck total, a contract
+    below the bid, a forfeit beyond the table's limit."""
+
+    default_code = "match"
+
+
+class RecordError(TysiacError, ValueError):
+    """Raised when a game record cannot be read (malformed JSON, a missing or unknown key, a
+    wrong type) or replayed (the ruleset's content hash differs, an action is illegal)."""
+
+    default_code = "record"
+
+
+class ScenarioError(TysiacError, ValueError):
+    """Raised when a scenario file cannot be loaded: bad YAML, a schema violation, an unknown
+    ruleset, source id, player count or card.  Holds every problem found, with positions."""
+
+    default_code = "scenario"
 
 
 @dataclass(slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .heuristic import HeuristicBot
 from .random_bot import Bot, RandomBot
 
-__all__ = ["Bot", "RandomBot"]
+__all__ = ["Bot", "HeuristicBot", "RandomBot"]

@@ -64,7 +64,7 @@ class Context:
         if self.counters_assignable:
             player = self.lookup("player")
             if player is not None and isinstance(player.type, RecordType):
-                targets |= {f"player.{f.name}" for f in player.type.fields if f.name != "score"}
+                targets |= {f"player.{f.name}" for f in player.type.fields if f.name not in READ_ONLY}
         return tuple(sorted(targets))
 
     def extend(self, extension: ContextExtension | None) -> Context:
@@ -80,12 +80,16 @@ class Context:
             elif isinstance(typ, RecordType) and spec.name == "player":
                 typ = typ.with_fields(extension.counter_fields())
             names.append(NameSpec(spec.name, typ, spec.doc))
+        assignable = self.assignable
+        if self.counters_assignable:
+            extra = tuple(f"player.{n}" for n in sorted(extension.counters) if n in READ_ONLY)
+            assignable = tuple(dict.fromkeys(assignable + extra))
         return Context(
             self.id,
             self.description,
             self.result,
             tuple(names),
-            self.assignable,
+            assignable,
             self.counters_assignable,
             self.example,
             self.effects_example,
@@ -150,12 +154,20 @@ class ContextExtension:
 POINTS = IntType("points")
 COUNT = IntType("count")
 _SCORE = FieldSpec("score", POINTS, "the player's match score so far")
+_MATCH_FIELDS = (
+    FieldSpec("forfeits", COUNT, "the forfeits the player has made in the match"),
+    FieldSpec("bolts", COUNT, "the bolts the player has collected in the match"),
+    FieldSpec("on_barrel", BOOL, "whether the player is on the barrel"),
+)
+READ_ONLY = ("score", *(f.name for f in _MATCH_FIELDS))
+"""Fields of ``player`` the engine keeps; effects may not assign them (the score is assigned
+as ``player.score`` where a context allows it).  A counter of the same name replaces one."""
 
 # Shared names: (type, default doc).  A context entry may override the doc.
 _COMMON: dict[str, tuple[Type, str]] = {
     "hand": (CARDS, "the player's hand"),
     "talon": (CARDS, "the talon (musik) of the deal"),
-    "player": (RecordType("player", (_SCORE,)), "the player the formula is about"),
+    "player": (RecordType("player", (_SCORE, *_MATCH_FIELDS)), "the player the formula is about"),
     "players": (COUNT, "the number of players active in the deal"),
     "options": (RecordType("options"), "the table's options (as the ruleset declares them)"),
     "bid": (POINTS, "the bid"),

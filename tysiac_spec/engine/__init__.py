@@ -9,12 +9,17 @@ from __future__ import annotations
 from .actions import (
     Action,
     Bid,
+    CancelDark,
     ChooseTalon,
+    Claim,
+    Dark,
     DeclareContract,
     Discard,
+    Forfeit,
     GiveCard,
     Pass,
     PlayCard,
+    Redeal,
     parse_action,
 )
 from .events import MatchEvent
@@ -24,15 +29,20 @@ from .state import DealState
 __all__ = [
     "Action",
     "Bid",
+    "CancelDark",
     "ChooseTalon",
+    "Claim",
+    "Dark",
     "DealState",
     "DeclareContract",
     "Discard",
+    "Forfeit",
     "Game",
     "GiveCard",
     "MatchEvent",
     "Pass",
     "PlayCard",
+    "Redeal",
     "View",
     "parse_action",
 ]

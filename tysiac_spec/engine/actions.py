@@ -2,7 +2,8 @@
 
 Each action has a compact text form (``bid 120``, ``pass``, ``talon 1``,
 ``give 9S to 2``, ``discard 9S``, ``contract 120``, ``play QH``,
-``play QH marriage``); :func:`parse_action` reads it back, so
+``play QH marriage``, ``play AH aces``, ``forfeit``, ``dark``, ``cancel dark``,
+``redeal``, ``claim``); :func:`parse_action` reads it back, so
 ``parse_action(str(a), deck) == a`` for every action ``a``.
 Players and talons are numbered from 0.
 """
@@ -17,12 +18,17 @@ from ..errors import Diagnostic, NotationError
 __all__ = [
     "Action",
     "Bid",
+    "CancelDark",
     "ChooseTalon",
+    "Claim",
+    "Dark",
     "DeclareContract",
     "Discard",
+    "Forfeit",
     "GiveCard",
     "Pass",
     "PlayCard",
+    "Redeal",
     "parse_action",
 ]
 
@@ -88,16 +94,61 @@ class DeclareContract:
 
 @dataclass(frozen=True, slots=True)
 class PlayCard:
-    """Playing ``card`` to the trick; ``marriage`` declares the marriage of its suit (on a lead)."""
+    """Playing ``card`` to the trick; ``marriage`` declares the marriage of its suit (on a lead);
+    ``aces`` declares the ace marriage (leading an ace while holding all four)."""
 
     card: Card
     marriage: bool = False
+    aces: bool = False
 
     def __str__(self) -> str:
-        return f"play {self.card}" + (" marriage" if self.marriage else "")
+        return f"play {self.card}" + (" marriage" if self.marriage else "") + (" aces" if self.aces else "")
 
 
-Action = Bid | Pass | ChooseTalon | GiveCard | Discard | DeclareContract | PlayCard
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """The declarer gives up the deal after seeing the talon (rospis / bomb); it is not played."""
+
+    def __str__(self) -> str:
+        return "forfeit"
+
+
+@dataclass(frozen=True, slots=True)
+class Dark:
+    """Declaring the dark (blind) game before the auction (``special.dark``)."""
+
+    def __str__(self) -> str:
+        return "dark"
+
+
+@dataclass(frozen=True, slots=True)
+class CancelDark:
+    """An opponent holding a marriage cancels a declared dark game (``cancel_with_marriage``)."""
+
+    def __str__(self) -> str:
+        return "cancel dark"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """The declarer, sure of every remaining trick, shows his hand instead of playing on."""
+
+    def __str__(self) -> str:
+        return "claim"
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """Calling for the deal to be abandoned and dealt again (``deal.redeals``)."""
+
+    def __str__(self) -> str:
+        return "redeal"
+
+
+Action = (
+    Bid | Pass | ChooseTalon | GiveCard | Discard | DeclareContract | PlayCard
+    | Forfeit | Dark | CancelDark | Redeal | Claim
+)
 """Any player action."""
 
 
@@ -107,8 +158,18 @@ def _bad(text: str, expected: str) -> NotationError:
 
 _FORMS = (
     "`bid N`, `pass`, `talon N`, `give CARD to N`, `discard CARD`, `contract N`, "
-    "`play CARD` or `play CARD marriage`"
+    "`play CARD`, `play CARD marriage`, `play CARD aces`, `forfeit`, `dark`, `cancel dark`, "
+    "`redeal` or `claim`"
 )
+
+
+_WORDS: dict[str, Action] = {
+    "pass": Pass(),
+    "forfeit": Forfeit(),
+    "dark": Dark(),
+    "redeal": Redeal(),
+    "claim": Claim(),
+}
 
 
 def _int(text: str, word: str, whole: str) -> int:
@@ -129,8 +190,10 @@ def parse_action(text: str, deck: Deck) -> Action:
     if not words:
         raise _bad(text, _FORMS)
     head, rest = words[0].lower(), words[1:]
-    if head == "pass" and not rest:
-        return Pass()
+    if not rest and head in _WORDS:
+        return _WORDS[head]
+    if head == "cancel" and len(rest) == 1 and rest[0].lower() == "dark":
+        return CancelDark()
     if head in ("bid", "contract", "talon") and len(rest) == 1:
         n = _int(text, rest[0], text)
         return Bid(n) if head == "bid" else DeclareContract(n) if head == "contract" else ChooseTalon(n)
@@ -142,4 +205,6 @@ def parse_action(text: str, deck: Deck) -> Action:
         return PlayCard(deck.parse(rest[0]))
     if head == "play" and len(rest) == 2 and rest[1].lower() == "marriage":
         return PlayCard(deck.parse(rest[0]), True)
+    if head == "play" and len(rest) == 2 and rest[1].lower() == "aces":
+        return PlayCard(deck.parse(rest[0]), aces=True)
     raise _bad(text, _FORMS)

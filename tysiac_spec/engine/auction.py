@@ -1,7 +1,14 @@
-"""The auction: who opens, which bids are legal, when it ends (driven by ``form.auction``).
+"""The auction: who opens, which bids are legal, when it ends (driven by ``form.auction``),
+and the deals that replace it: the dark game (``special.dark``) and the golden round
+(``special.golden_round``).
 
-Not supported yet: ``auction.reentries`` (a player who passed coming back a limited
-number of times; with ``pass_is_final: false`` a passed player may always speak again).
+``auction.reentries``: with a final pass, a player who passed may still bid that many
+times in the deal (each comeback uses one); the auction ends when every other player
+has passed since the last bid or has no comeback left.  ``auction.all_pass`` applies
+when nobody bid over the forced bid (or nobody bid at all).  ``auction.may_bid``
+filters every bid, the forced opener's included; a forced opener left without a bid
+may still make the compulsory one (PAGx2: a silenced player bids only his compulsory
+100).
 """
 
 from __future__ import annotations
@@ -9,11 +16,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..cards import Card
 from ..ruleset.model import Form
-from .actions import Action, Bid, Pass
+from .actions import Action, Bid, CancelDark, Dark, Pass
 from .state import DealState
 
-__all__ = ["apply", "explain", "legal", "start"]
+__all__ = [
+    "apply",
+    "apply_dark",
+    "ceiling",
+    "explain",
+    "explain_dark",
+    "legal",
+    "legal_dark",
+    "seat_player",
+    "start",
+    "start_barrel",
+    "start_dark",
+    "start_golden",
+]
 
 Env = Callable[[int], dict[str, Any]]
 """Builds the formula environment for one player (``player``, ``players``, ``options``)."""
@@ -38,7 +59,7 @@ def ceiling(form: Form, deck_points: int) -> int:
 def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
     """Open the auction: the forced player's standing bid and the first speaker.
 
-    Rule: ``auction.forced_seat``, ``forced_bid``, ``first_to_speak``; each player's
+    Rule: ``auction.forced_seat``, ``forced_bid``, ``first_to_speak``, ``forced_opening``; each player's
     highest bid from ``auction.cap`` and ``auction.max_bid`` (else :func:`ceiling`).
     """
     a = form.auction
@@ -83,16 +104,17 @@ def _amounts(form: Form, deal: DealState, player: int, env: Env) -> list[int]:
             hi = min(hi, lo)
         elif a.raise_by == "at_most" and a.max_raise is not None:
             hi = min(hi, deal.high_bid + a.max_raise)
-    elif a.raise_by == "exactly_step":
+    elif a.raise_by == "exactly_step" or (deal.opening and a.forced_opening == "exact"):
         hi = min(hi, lo)
     out = list(range(lo, hi + 1, step))
     if a.may_bid is not None and out:
         e = env(player)
         e.update(hand=tuple(deal.hands[player]), forced=player == deal.forced, high_bid=deal.high_bid)
+        fn = a.may_bid.compiled.function
         kept = []
         for b in out:
             e["bid"] = b
-            if a.may_bid(e):
+            if fn(e):
                 kept.append(b)
         out = kept
     if deal.opening and not out:
@@ -129,9 +151,16 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
 
 def _finish(form: Form, deal: DealState) -> None:
     a = form.auction
-    if deal.high_bidder is None:
+    stuck = (
+        deal.high_bidder is not None
+        and deal.high_bidder == deal.forced
+        and not deal.contested
+        and deal.high_bid == a.forced_bid
+    )
+    if deal.high_bidder is None or (stuck and a.all_pass != "forced_plays"):
         if a.all_pass == "redeal":
-            deal.phase = "redeal"
+            deal.phase = "redealt"
+            deal.redeal_id = "all-pass"
             return
         if a.all_pass == "dealer_plays" and deal.dealer in deal.order:
             deal.declarer, deal.high_bid = deal.dealer, a.min_bid
@@ -140,12 +169,44 @@ def _finish(form: Form, deal: DealState) -> None:
             deal.high_bid = a.forced_bid if deal.forced is not None else a.min_bid
     else:
         deal.declarer = deal.high_bidder
+    deal.unopposed = (
+        deal.declarer == deal.forced and not deal.contested and deal.high_bid == a.forced_bid
+    )
     deal.phase = "talon"
 
 
+def _out(form: Form, deal: DealState, q: int) -> bool:
+    """Whether ``q`` has passed and may not come back."""
+    return q in deal.passed and deal.reentries_used.get(q, 0) >= form.auction.reentries
+
+
+def _apply_reentries(form: Form, deal: DealState, action: Action) -> None:
+    p = deal.current
+    if isinstance(action, Bid):
+        if p in deal.passed:
+            deal.passed.discard(p)
+            deal.reentries_used[p] = deal.reentries_used.get(p, 0) + 1
+        deal.passed_since_bid = set()
+    else:
+        deal.passed.add(p)
+        deal.passed_since_bid.add(p)
+    if deal.high_bidder is None:
+        done = len(deal.passed_since_bid) == len(deal.order)
+    else:
+        others = [q for q in deal.order if q != deal.high_bidder]
+        done = all(q in deal.passed and (q in deal.passed_since_bid or _out(form, deal, q)) for q in others)
+    if done:
+        _finish(form, deal)
+        return
+    q = deal.next_active(p)
+    while _out(form, deal, q):
+        q = deal.next_active(q)
+    deal.current = q
+
+
 def apply(form: Form, deal: DealState, action: Action) -> None:
-    """Record a legal auction action; ends the auction (``deal.phase`` → ``talon`` or
-    ``redeal``) when one bidder is left or everyone has passed."""
+    """Record a legal auction action; ends the auction (``deal.phase`` → ``talon``, or
+    ``redealt`` under ``all_pass: redeal``) when one bidder is left or everyone has passed."""
     p = deal.current
     deal.bids.append((p, str(action)))
     if isinstance(action, Bid):
@@ -158,6 +219,9 @@ def apply(form: Form, deal: DealState, action: Action) -> None:
         deal.passed.add(p)
         deal.passes_since_bid += 1
     n = len(deal.order)
+    if form.auction.pass_is_final and form.auction.reentries:
+        _apply_reentries(form, deal, action)
+        return
     if form.auction.pass_is_final:
         remaining = [q for q in deal.order if q not in deal.passed]
         if not remaining or remaining == [deal.high_bidder]:
@@ -173,3 +237,144 @@ def apply(form: Form, deal: DealState, action: Action) -> None:
         _finish(form, deal)
         return
     deal.current = deal.next_active(p)
+
+
+# ---------------------------------------------------------------------------- dark game
+
+
+def start_dark(form: Form, deal: DealState, env: Env) -> bool:
+    """Offer the dark game before the auction, if ``special.dark`` allows anyone to declare
+    it; returns whether the deal is now in the ``dark`` phase.
+
+    Rule (S002): the first hand — the dealer on his right (``who: first_hand``), or every
+    active player in turn (``anyone``) — may declare it; not with a negative score
+    (``forbidden_when_negative``).
+    """
+    dk = form.special.dark
+    if not dk.enabled:
+        return False
+    candidates = deal.order[:1] if dk.who == "first_hand" else list(deal.order)
+    if dk.forbidden_when_negative:
+        candidates = [p for p in candidates if env(p)["player"]["score"] >= 0]
+    if not candidates:
+        return False
+    deal.dark_undecided = candidates
+    deal.resume_current = deal.current
+    deal.current = candidates[0]
+    deal.phase = "dark"
+    return True
+
+
+def _holds_marriage(form: Form, hand: list[Card]) -> bool:
+    held = {(c.suit.id, c.rank.id) for c in hand}
+    return any((s, "king") in held and (s, "queen") in held for s in form.marriages.values)
+
+
+def legal_dark(deal: DealState) -> list[Action]:
+    """``dark`` or ``pass`` while the dark game may be declared; ``cancel dark`` or ``pass``
+    for an opponent who may cancel it."""
+    if deal.dark_player is None:
+        return [Dark(), Pass()]
+    return [CancelDark(), Pass()]
+
+
+def explain_dark(deal: DealState, action: Action) -> str:
+    """Why ``action`` is not legal in the ``dark`` phase."""
+    if deal.dark_player is None:
+        return "declare the dark game (`dark`) or decline (`pass`)"
+    return f"cancel player {deal.dark_player}'s dark game (`cancel dark`) or let it stand (`pass`)"
+
+
+def _begin_dark(form: Form, deal: DealState) -> None:
+    dk = form.special.dark
+    p = deal.dark_player
+    assert p is not None
+    deal.mode, deal.multiplier = "dark", dk.multiplier
+    deal.declarer = deal.high_bidder = p
+    deal.high_bid = dk.contract
+    deal.bids = []
+    deal.opening = False
+    deal.contested = True
+    deal.phase = "talon"
+
+
+def apply_dark(form: Form, deal: DealState, action: Action) -> None:
+    """Declare, decline or cancel the dark game.
+
+    After ``dark``, the opponents holding a marriage (``cancel_with_marriage``) are asked in
+    turn; a cancel leads to the ordinary auction or a redeal (``cancel_effect``).  An
+    uncancelled dark game skips the auction: the dark player is declarer at
+    ``special.dark.contract`` (``deal.phase`` → ``talon``).
+    """
+    dk = form.special.dark
+    p = deal.current
+    if deal.dark_player is None:
+        deal.dark_undecided.remove(p)
+        if isinstance(action, Dark):
+            deal.dark_player = p
+            deal.dark_undecided = []
+            if dk.cancel_with_marriage:
+                deal.dark_cancellers = [
+                    q for q in deal.order if q != p and _holds_marriage(form, deal.hands[q])
+                ]
+                i = deal.order.index(p)
+                n = len(deal.order)
+                turn = [deal.order[(i + k) % n] for k in range(1, n)]
+                deal.dark_cancellers.sort(key=turn.index)
+            if deal.dark_cancellers:
+                deal.current = deal.dark_cancellers[0]
+            else:
+                _begin_dark(form, deal)
+        elif deal.dark_undecided:
+            deal.current = deal.dark_undecided[0]
+        else:
+            deal.phase, deal.current = "auction", deal.resume_current
+        return
+    deal.dark_cancellers.remove(p)
+    if isinstance(action, CancelDark):
+        deal.dark_cancellers = []
+        deal.dark_player = None
+        if dk.cancel_effect == "redeal":
+            deal.phase, deal.redeal_id = "redealt", "dark-cancelled"
+        else:
+            deal.phase, deal.current = "auction", deal.resume_current
+    elif deal.dark_cancellers:
+        deal.current = deal.dark_cancellers[0]
+    else:
+        _begin_dark(form, deal)
+
+
+# ---------------------------------------------------------------------------- golden round
+
+
+def start_golden(form: Form, deal: DealState) -> None:
+    """A golden-round deal (``special.golden_round``): no auction; the first hand (the
+    player after the dealer) is declarer at ``golden_round.contract``, the deal's points
+    multiplied by ``golden_round.multiplier`` (S002: each player in turn must make 120;
+    MET: one deal per player, each on his own turn).  ``deal.phase`` → ``talon``.
+    """
+    g = form.special.golden_round
+    p = deal.order[0]
+    deal.mode, deal.multiplier = "golden", g.multiplier
+    deal.declarer = deal.high_bidder = p
+    deal.high_bid = g.contract
+    deal.bids = []
+    deal.opening = False
+    deal.contested = True
+    deal.phase = "talon"
+
+
+def start_barrel(form: Form, deal: DealState, player: int) -> None:
+    """A deal with ``player`` on the barrel when the barrel has no bidding
+    (``special.barrel.bidding: none``): no auction; he takes the talon at once, declarer at
+    ``barrel.goal`` (S002: on the barrel there is no auction, the prikup is opened at
+    once, and he must make 121); the contract stays at the goal (no raise).  ``deal.phase``
+    → ``talon``.
+    """
+    deal.declarer = deal.high_bidder = player
+    deal.barrel_deal = True
+    deal.high_bid = form.special.barrel.goal
+    deal.bids = []
+    deal.opening = False
+    deal.contested = True
+    deal.phase = "talon"

@@ -16,12 +16,20 @@ __all__ = ["MatchEvent"]
 class MatchEvent:
     """One thing that happened in a match.
 
-    ``deal`` is the 0-based number of the deal it belongs to; ``kind`` a dotted name
-    (``contract.made``, ``contract.failed``, ``forfeit``, ``barrel.enter``,
-    ``barrel.fall``, ``bolt``, ``bolt.penalty``, ``rule.samosval``, ``redeal``, …);
+    ``deal`` is the 0-based number of the deal it belongs to; ``kind`` a dotted name;
     ``player`` the player concerned, if any; ``value`` an amount in points where one
-    applies (the contract, a penalty); ``text`` a short explanation in English
-    (``"555 → 0"``, ``"third bolt −120"``).
+    applies (the contract, a penalty, a new score); ``text`` a short explanation in
+    English (``"555 → 0 (samosval)"``, ``"third bolt −120"``).
+
+    Kinds emitted when a deal is settled (:func:`~tysiac_spec.engine.match.settle_deal`):
+    ``contract.made`` / ``contract.failed`` (value: the contract), ``forfeit`` (value: the
+    declarer's charge), ``multiplier`` (dark or golden deal), ``threshold.frozen`` (the 800
+    rule withheld points), ``barrel.made``, ``barrel.attempt``, ``barrel.fall``,
+    ``barrel.sitter``, ``barrel.frozen``, ``finish.capped``, ``finish.no_score``, ``bolt``
+    (value: the player's bolts), ``bolt.penalty``, ``rule.<id>`` (a match rule fired;
+    value: the new score), ``barrel.enter``, ``barrel.leave``, ``barrel.collision``,
+    ``golden.end``, ``golden.reset``, ``match.won`` (value: the winning score).  The
+    engine adds ``redeal`` and others for events inside a deal.
     """
 
     deal: int

@@ -4,28 +4,34 @@ The engine reads only the resolved :class:`~tysiac_spec.ruleset.model.Form`; it
 never looks at the ruleset's id or name.  All randomness (first dealer, shuffles)
 comes from one ``random.Random(seed)`` per game.
 
-Not supported yet (a later issue): the match-level special mechanisms — barrel,
-bolts, the dark game, the golden round, forfeits, the 800 threshold, finishing
-restrictions (``match.finishing``), deal-end match rules and counters' updates,
-redeal conditions (``deal.redeals``) and the dealing restrictions
-(``talon_not_first`` …; a uniform shuffle is dealt hand by hand), the first
-dealer by ``first_ace`` (chosen at random like ``random``), records and replay.
+A deal: the cards are dealt (:mod:`.dealing`: packets, talon restrictions, the
+first dealer by ``first_ace``); redeal conditions after the deal are offered
+(phase ``redeal``); then a golden-round deal, a barrel deal without bidding, the
+dark-game offer (phase ``dark``) or the auction; the talon, the exchange (with the
+redeal checks after the talon and after the exchange, and the forfeit), the
+contract and the play.  The match level (:mod:`.match`) settles each deal.
+
+Not supported yet: misdeal penalties (``deal.misdeal_penalty``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
-from ..errors import Diagnostic, IllegalActionError
+from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
-from . import auction, play, scoring, talon
-from .actions import Action, ChooseTalon, DeclareContract, PlayCard
+from . import auction, dealing, play, scoring, talon
+from .actions import Action, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
 from .events import MatchEvent
+from .match import MatchState, settle_deal
 from .state import DealState, cards_text
+
+if TYPE_CHECKING:
+    from .record import Record
 
 __all__ = ["Game", "View"]
 
@@ -87,9 +93,6 @@ class Game:
         self._rng = random.Random(seed)
         self._options = dict(ruleset.selected)
         self._direction = 1 if self.form.deal.direction == "clockwise" else -1
-        self._counters = [{c.id: c.initial for c in self.form.match.counters} for _ in range(players)]
-        self.scores: list[int] = [0] * players
-        """Match scores by player (points)."""
         self.deal_scores: list[tuple[int, ...]] = []
         """Each finished deal's score changes, by player."""
         self.history: list[str] = []
@@ -99,17 +102,96 @@ class Game:
         self.last_deal: DealState | None = None
         """The most recently finished deal (for inspection after it was scored)."""
         self._over = False
-        self._dealer = self._rng.randrange(players)
+        self._aces = sum(1 for c in ruleset.deck.cards if c.rank.id == play.ACE)
+        self._dealer = self._first_dealer()
+        self._match = MatchState.new(
+            self.form, options=self._options, dealer=self._dealer, deck_points=ruleset.deck.total_points
+        )
         self.deal = self._new_deal()
 
     # ------------------------------------------------------------------ setup
 
     def _env(self, player: int) -> dict[str, Any]:
+        """The formula environment of ``player``: ``player`` (score, counters, forfeits, bolts,
+        on_barrel), ``players`` (active in a deal) and ``options``."""
         return {
-            "player": {"score": self.scores[player], **self._counters[player]},
+            "player": self._match.player_record(player),
             "players": self.form.active,
             "options": self._options,
         }
+
+    # ------------------------------------------------------------------ match state
+
+    @property
+    def match(self) -> MatchState:
+        """The match state between deals: scores, counters, barrel, forfeits, bolts, dealer,
+        golden round, winner (see :class:`~tysiac_spec.engine.match.MatchState`)."""
+        return self._match
+
+    @property
+    def scores(self) -> list[int]:
+        """Match scores by player (points); assigning a list sets them (tests, scenarios)."""
+        return list(self._match.scores)
+
+    @scores.setter
+    def scores(self, values: Sequence[int]) -> None:
+        self.set_match_state(scores=values)
+
+    @property
+    def golden_deal(self) -> bool:
+        """Whether the next deal (or the current one, before it is settled) belongs to the
+        golden round (``special.golden_round``): ``match.golden_left > 0``."""
+        return self._match.golden_left > 0
+
+    def set_match_state(
+        self,
+        *,
+        scores: Sequence[int] | None = None,
+        counters: Mapping[str, Sequence[int]] | None = None,
+        dealer: int | None = None,
+        barrel: Sequence[Any] | None = None,
+        forfeits: Sequence[int] | None = None,
+        bolts: Sequence[int] | None = None,
+        golden: int | None = None,
+    ) -> None:
+        """Set a starting match state (scenarios, tests): lists by player, counters as
+        ``{name: [per player]}``, ``barrel`` per player ``true``/``false`` or failed attempts,
+        ``golden`` the golden-round deals left (0: no golden round).
+
+        The current deal is restarted with the same cards (with a new dealer: dealt anew),
+        so that the auction sees the new state; allowed only before its first action.
+
+        Raises:
+            MatchError: ``match.state`` — wrong list lengths, an unknown counter, a dealer
+                outside the table, the barrel in a ruleset without one, or the current deal
+                already under way.
+        """
+        new = self._match.with_values(
+            self.form,
+            scores=scores,
+            counters=counters,
+            dealer=dealer,
+            barrel=barrel,
+            forfeits=forfeits,
+            bolts=bolts,
+            golden=golden,
+        )
+        deal = self.deal if hasattr(self, "deal") else None
+        started = deal is not None and deal.actions > 0
+        if started and not self._over:
+            raise MatchError(
+                Diagnostic("match.state", "the match state can only be set before the deal's first action")
+            )
+        self._match = new
+        self._over = new.winner is not None
+        if deal is None or self._over:
+            return
+        if dealer is not None and dealer != self._dealer:
+            self._dealer = dealer
+            self.deal = self._new_deal()
+        else:
+            hands = {p: list(h) for p, h in deal.hands.items()}
+            self.deal = self._new_deal(hands, [list(t) for t in deal.talons])
 
     def _seating(self, dealer: int) -> tuple[list[int], int | None]:
         n, d = self.players, self._direction
@@ -125,22 +207,47 @@ class Game:
         order = [(dealer + d * k) % n for k in range(1, n + 1)]
         return [p for p in order if p != sitter], sitter
 
+    def _first_dealer(self) -> int:
+        """The first dealer (``deal.first_dealer``): by lot, or whoever gets the first ace of
+        the seeded pack turned card by card (S002)."""
+        if self.form.deal.first_dealer == "first_ace":
+            cards = list(self.ruleset.deck.cards)
+            self._rng.shuffle(cards)
+            return dealing.first_ace_dealer(cards, self.players, self._direction, play.ACE)
+        return self._rng.randrange(self.players)
+
+    _MAX_REDEALS = 100
+    """Automatic redeals in a row after which a deal is played anyway (a ruleset whose
+    mandatory condition always holds would otherwise never deal a playable hand)."""
+
     def _new_deal(
         self,
         hands: Mapping[int, Sequence[Card]] | None = None,
         talons: Sequence[Sequence[Card]] | None = None,
     ) -> DealState:
+        """Deal (or stack) a new deal by the current dealer and open it: the redeal checks
+        after the deal, then a golden-round deal, the dark-game offer or the auction.  A
+        mandatory redeal deals again at once (event ``redeal``)."""
+        deal = self._dealt(hands, talons)
+        for _ in range(self._MAX_REDEALS):
+            if deal.phase != "redealt":
+                break
+            self._redealt(deal)
+            deal = self._dealt(None, None)
+        else:
+            deal.phase = "auction"
+        return deal
+
+    def _dealt(
+        self,
+        hands: Mapping[int, Sequence[Card]] | None,
+        talons: Sequence[Sequence[Card]] | None,
+    ) -> DealState:
         order, sitter = self._seating(self._dealer)
-        size = self.form.table.hand_size
         if hands is None or talons is None:
             cards = list(self.ruleset.deck.cards)
             self._rng.shuffle(cards)
-            hands = {p: cards[i * size : (i + 1) * size] for i, p in enumerate(order)}
-            rest = cards[len(order) * size :]
-            talons = []
-            for t in self.form.table.talons:
-                talons.append(rest[:t])
-                rest = rest[t:]
+            hands, talons = dealing.deal_cards(self.form, cards, order, self._rng)
         deal = DealState(
             dealer=self._dealer,
             order=order,
@@ -149,9 +256,50 @@ class Game:
             talons=[list(t) for t in talons],
             dealt_talon=tuple(c for t in talons for c in t),
             deck_points=self.ruleset.deck.total_points,
+            aces=self._aces,
         )
         auction.start(self.form, deal, self._env, self._direction)
+        if not dealing.redeal_point(self.form, deal, self._env, "after_deal"):
+            self._open(deal)
         return deal
+
+    def _open(self, deal: DealState) -> None:
+        """After the deal: a golden-round deal (while the match's golden round is on), else a
+        barrel deal without bidding (the first active player on the barrel, in bidding
+        order, takes the talon), else the dark-game offer (``special.dark``), else the
+        auction as started."""
+        form, barrel = self.form, self._match.barrel
+        if self._match.golden_left > 0 and form.special.golden_round.enabled:
+            auction.start_golden(form, deal)
+        elif form.special.barrel.enabled and form.special.barrel.bidding == "none" and any(
+            s.on for s in barrel
+        ):
+            on = [p for p in deal.order if barrel[p].on]
+            if not on:
+                auction.start_dark(form, deal, self._env)
+                return
+            auction.start_barrel(form, deal, on[0])
+        else:
+            auction.start_dark(form, deal, self._env)
+            return
+        talon.start(form, deal, self._env)
+        if deal.phase == "play":
+            self._start_play(deal)
+
+    def _redealt(self, deal: DealState) -> None:
+        """Record an abandoned deal (event ``redeal``) and charge the caller's penalty."""
+        caller, penalty = deal.redeal_caller, 0
+        for r in self.form.deal.redeals:
+            if r.id == deal.redeal_id:
+                penalty = r.penalty
+        charged = bool(penalty) and caller is not None
+        text = f"{deal.redeal_id}: dealt again" + (f", player {caller} −{penalty}" if charged else "")
+        self._event("redeal", caller, -penalty if charged else None, text)
+        if charged:
+            assert caller is not None
+            scores = list(self._match.scores)
+            scores[caller] -= penalty
+            self._match = self._match.with_values(self.form, scores=scores)
 
     def start_deal(
         self,
@@ -191,6 +339,14 @@ class Game:
     # ------------------------------------------------------------------ queries
 
     @property
+    def record(self) -> Record:
+        """The game as data (:class:`~tysiac_spec.engine.record.Record`): ruleset, options,
+        players, seed and every action so far; ``replay(game.record)`` rebuilds the game."""
+        from .record import record_of
+
+        return record_of(self)
+
+    @property
     def is_over(self) -> bool:
         """Whether the match has ended (someone reached ``match.target``)."""
         return self._over
@@ -212,6 +368,8 @@ class Game:
         if self._over:
             return []
         phase = deal.phase
+        if phase == "play":
+            return play.legal(form, deal)
         if phase == "auction":
             return auction.legal(form, deal, self._env)
         if phase == "talon":
@@ -219,9 +377,11 @@ class Game:
         if phase == "exchange":
             return talon.legal_exchange(form, deal)
         if phase == "contract":
-            return [DeclareContract(a) for a in talon.contract_amounts(form, deal, self._env)]
-        if phase == "play":
-            return play.legal(form, deal)
+            return talon.legal_contract(form, deal, self._env)
+        if phase == "dark":
+            return auction.legal_dark(deal)
+        if phase == "redeal":
+            return [Redeal(), Pass()]
         return []
 
     def state_text(self) -> str:
@@ -245,7 +405,7 @@ class Game:
             current_player=d.current,
             dealer=d.dealer,
             sitter=d.sitter,
-            hand=tuple(d.hands.get(player, ())),
+            hand=() if self._hand_unseen(player) else tuple(d.hands.get(player, ())),
             hand_sizes=tuple((p, len(d.hands[p])) for p in d.order),
             talon=visible_talon,
             bids=tuple(d.bids),
@@ -258,10 +418,20 @@ class Game:
             scores=tuple(self.scores),
         )
 
+    def _hand_unseen(self, player: int) -> bool:
+        """Whether ``player`` has not looked at his hand yet: still to decide on a dark game
+        declared before seeing it (``special.dark.sees_own_hand`` false)."""
+        d = self.deal
+        return d.phase == "dark" and player in d.dark_undecided and not self.form.special.dark.sees_own_hand
+
     # ------------------------------------------------------------------ acting
 
     def _reason(self, action: Action) -> str:
         deal, phase = self.deal, self.deal.phase
+        if phase == "redeal":
+            return "call a redeal (`redeal`) or play on (`pass`)"
+        if phase == "dark":
+            return auction.explain_dark(deal, action)
         if phase == "auction":
             return auction.explain(self.form, deal, action, self._env)
         if phase in ("talon", "exchange", "contract"):
@@ -289,8 +459,16 @@ class Game:
         deal, form = self.deal, self.form
         before = deal.phase
         self.history.append(str(action))
-        if before == "auction":
-            auction.apply(form, deal, action)
+        deal.actions += 1
+        if isinstance(action, Forfeit):
+            talon.apply_forfeit(deal)
+        elif before == "redeal":
+            self._answer_redeal(deal, action)
+        elif before in ("auction", "dark"):
+            if before == "auction":
+                auction.apply(form, deal, action)
+            else:
+                auction.apply_dark(form, deal, action)
             if deal.phase == "talon":
                 talon.start(form, deal, self._env)
         elif before == "talon":
@@ -301,18 +479,40 @@ class Game:
         elif before == "contract":
             assert isinstance(action, DeclareContract)
             talon.apply_contract(deal, action)
+        elif isinstance(action, Claim):
+            play.apply_claim(form, deal)
         else:
             assert isinstance(action, PlayCard)
             play.apply(form, deal, action)
         if deal.phase == "play" and before != "play":
-            self._start_play()
-        elif deal.phase == "redeal":
+            self._start_play(deal)
+        elif deal.phase == "redealt":
+            self._redealt(deal)
             self.deal = self._new_deal()
         elif deal.phase == "over":
             self._end_deal()
 
-    def _start_play(self) -> None:
-        deal, leader = self.deal, self.form.play.leader
+    def _answer_redeal(self, deal: DealState, action: Action) -> None:
+        """``redeal`` abandons the deal; ``pass`` declines, and play resumes after the last
+        offer (``after_deal``: the golden round, the dark game or the auction)."""
+        player, index = deal.redeal_offers.pop(0)
+        if isinstance(action, Redeal):
+            deal.redeal_caller, deal.redeal_id = player, self.form.deal.redeals[index].id
+            deal.redeal_offers = []
+            deal.phase = "redealt"
+            return
+        if deal.redeal_offers:
+            deal.current = deal.redeal_offers[0][0]
+            return
+        if deal.resume_phase == "after_deal":
+            deal.phase, deal.current = "auction", deal.resume_current
+            self._open(deal)
+        else:
+            talon.resume(self.form, deal, self._env)
+
+    def _start_play(self, deal: DealState | None = None) -> None:
+        deal = self.deal if deal is None else deal
+        leader = self.form.play.leader
         if leader == "forced" and deal.forced is not None:
             deal.current = deal.forced
         elif leader == "dealer_left":
@@ -325,18 +525,23 @@ class Game:
         self.events.append(MatchEvent(len(self.deal_scores), kind, player, value, text))
 
     def _end_deal(self) -> None:
+        """Settle the finished (or forfeited) deal into the match (:func:`settle_deal`), then
+        deal the next one unless the match is over."""
         deal = self.deal
-        delta = scoring.score_deal(self.form, deal, self._env)
-        row = tuple(delta.get(p, 0) for p in range(self.players))
-        self.scores = [s + d for s, d in zip(self.scores, row, strict=True)]
-        assert deal.declarer is not None
-        self._event("contract.made" if deal.made else "contract.failed", deal.declarer, deal.contract)
+        outcome = scoring.outcome_of(deal)
+        state = replace(self._match, dealer=self._dealer)
+        new, events = settle_deal(self.form, state, outcome)
+        deal.made = outcome.made(self.form, self._options)
+        row = tuple(a - b for a, b in zip(new.scores, self._match.scores, strict=True))
+        deal.scores = dict(enumerate(row))
+        self._match = new
+        self.events.extend(events)
         self.deal_scores.append(row)
         self.last_deal = deal
-        if max(self.scores) >= self.form.match.target:
+        if new.winner is not None:
             self._over = True
             return
-        self._dealer = (self._dealer + self._direction) % self.players
+        self._dealer = new.dealer
         self.deal = self._new_deal()
 
     def __repr__(self) -> str:

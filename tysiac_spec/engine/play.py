@@ -7,20 +7,40 @@ unless the trick has been trumped and ``beat_when_trumped`` is false; when void,
 play a trump (``must_trump``), above the best trump on the trick when able
 (``must_overtrump``), otherwise any trump or any card (``cannot_overtrump``).
 
-Not supported yet: the ace marriage (``marriages.ace_marriage``).
+The ace marriage (``marriages.ace_marriage``, S002 variation): declared by leading an
+ace while holding all four (talon cards included), ``play AH aces``; worth
+``ace_marriage.value``; only after its holder has won a trick when
+``requires_won_trick`` (S002: "not on the first move"); it makes the led ace's suit
+trump only when ``sets_trump`` (1KC: no trump).  Announced like a marriage: with
+``announcement: automatic`` the lead declares it, with ``spoken`` the player may stay
+silent.
 """
 
 from __future__ import annotations
 
 from ..cards import Card
 from ..ruleset.model import Form
-from .actions import Action, PlayCard
+from .actions import Action, Claim, PlayCard
 from .state import DealState
 
-__all__ = ["apply", "explain", "legal", "legal_cards", "may_declare", "trick_winner"]
+__all__ = [
+    "apply",
+    "apply_claim",
+    "claim_marriages",
+    "explain",
+    "legal",
+    "legal_cards",
+    "may_claim",
+    "may_declare",
+    "may_declare_aces",
+    "trick_winner",
+]
 
 MARRIAGE_RANKS = ("king", "queen")
 """Rank ids of a marriage, as in the DSL's ``marriages()`` (``DeckInfo.marriage_ranks``)."""
+
+ACE = "ace"
+"""Rank id of the cards of the ace marriage (as the DSL's ``count(hand, ace)``)."""
 
 
 def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], str]:
@@ -80,24 +100,111 @@ def may_declare(form: Form, deal: DealState, player: int, card: Card) -> bool:
     return not (deal.trick_number == 0 and player == deal.declarer and not m.declarer_first_lead)
 
 
+def may_declare_aces(form: Form, deal: DealState, player: int, card: Card) -> bool:
+    """Whether leading ``card`` may declare the ace marriage: enabled, a lead of an ace, all
+    four aces in the hand, a trick already won when ``requires_won_trick``."""
+    am = form.marriages.ace_marriage
+    if not am.enabled or deal.trick or card.rank.id != ACE:
+        return False
+    if am.requires_won_trick and not deal.tricks.get(player):
+        return False
+    return sum(1 for c in deal.hands[player] if c.rank.id == ACE) == deal.aces
+
+
 def legal(form: Form, deal: DealState) -> list[Action]:
     """Legal plays of the player to move, in deck order; a lead that may declare a marriage
     is offered with the declaration (and, when spoken, also without it)."""
     cards, _ = legal_cards(form, deal, deal.current)
     out: list[Action] = []
     automatic = form.marriages.announcement == "automatic"
+    aces = form.marriages.ace_marriage.enabled and not deal.trick
     for c in sorted(cards, key=lambda c: c.index):
         if may_declare(form, deal, deal.current, c):
             if not automatic:
                 out.append(PlayCard(c))
             out.append(PlayCard(c, True))
+        elif aces and may_declare_aces(form, deal, deal.current, c):
+            if not automatic:
+                out.append(PlayCard(c))
+            out.append(PlayCard(c, aces=True))
         else:
             out.append(PlayCard(c))
+    if form.contract.claim_allowed and may_claim(deal):
+        out.append(Claim())
     return out
+
+
+def _opponent_cards(deal: DealState) -> list[Card]:
+    assert deal.declarer is not None
+    return [c for p in deal.order if p != deal.declarer for c in deal.hands[p]]
+
+
+def may_claim(deal: DealState) -> bool:
+    """Whether the declarer may claim: S000 — after the exchange, before the first trick,
+    a declarer with a lay-down (e.g. four aces and four tens, or complete suits) shows his
+    hand, sure to win every trick whatever the order: for each of his cards no opponent
+    holds a higher card of its suit, nor — unless it is a trump — any trump.  Opponents
+    never lead, so they cannot change trump."""
+    if deal.trick or deal.trick_number or deal.current != deal.declarer or not deal.hands[deal.current]:
+        return False
+    others = _opponent_cards(deal)
+    trumps_out = deal.trump is not None and any(c.suit == deal.trump for c in others)
+    for card in deal.hands[deal.current]:
+        if trumps_out and card.suit != deal.trump:
+            return False
+        if any(o.suit == card.suit and o.rank.strength > card.rank.strength for o in others):
+            return False
+    return True
+
+
+def claim_marriages(form: Form, deal: DealState) -> list[str]:
+    """Suits of the marriages a claiming declarer is credited with: those in his hand whose
+    suit no opponent holds (declaring them cannot give an opponent a trump), which he may
+    still declare — after the first claimed trick when he may not on this lead
+    (``requires_won_trick``, ``declarer_first_lead``), which costs the smallest one if every
+    card he holds belongs to such a marriage.  The ace marriage is not credited."""
+    player = deal.current
+    hand = deal.hands[player]
+    others = {c.suit.id for c in _opponent_cards(deal)}
+    held = {(c.suit.id, c.rank.id) for c in hand}
+    m = form.marriages
+    suits = [
+        s for s in m.values
+        if (s, MARRIAGE_RANKS[0]) in held and (s, MARRIAGE_RANKS[1]) in held and s not in others
+    ]
+    now = not (m.requires_won_trick and not deal.tricks.get(player)) and not (
+        deal.trick_number == 0 and player == deal.declarer and not m.declarer_first_lead
+    )
+    if suits and not now and len(hand) == 2 * len(suits):
+        suits.remove(min(suits, key=lambda s: m.values[s]))
+    return suits
+
+
+def apply_claim(form: Form, deal: DealState) -> None:
+    """The declarer takes every remaining card as won tricks, with the marriages of
+    :func:`claim_marriages`; the deal is over (``deal.phase`` → ``over``)."""
+    p = deal.current
+    for suit in claim_marriages(form, deal):
+        deal.marriages[p] = deal.marriages.get(p, 0) + form.marriages.values[suit]
+        deal.declared.append((p, suit))
+    remaining = len(deal.hands[p])
+    won = deal.won.setdefault(p, [])
+    for q in deal.order:
+        won.extend(deal.hands[q])
+        deal.hands[q] = []
+    deal.tricks[p] = deal.tricks.get(p, 0) + remaining
+    deal.trick_number += remaining
+    deal.last_trick_winner = p
+    _award_leftover(form, deal)
+    deal.phase = "over"
 
 
 def explain(form: Form, deal: DealState, action: Action) -> str:
     """Why ``action`` is not a legal play now (``must follow hearts``)."""
+    if isinstance(action, Claim):
+        if not form.contract.claim_allowed:
+            return "the ruleset allows no claim"
+        return "only the declarer, before the first trick and sure of every trick, may claim"
     if not isinstance(action, PlayCard):
         return "play a card"
     if action.card not in deal.hands[deal.current]:
@@ -109,10 +216,18 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
         if form.play.must_follow and holds_led and action.card.suit != led:
             return f"must follow {led.id}"
         return reason
+    if action.marriage and action.aces:
+        return "one card cannot declare a marriage and the ace marriage"
     if action.marriage:
         if deal.trick:
             return "a marriage is declared only when leading"
         return f"{action.card} cannot declare a marriage now"
+    if action.aces:
+        if deal.trick:
+            return "the ace marriage is declared only when leading"
+        if not form.marriages.ace_marriage.enabled:
+            return "the ruleset has no ace marriage"
+        return f"{action.card} cannot declare the ace marriage now (lead an ace holding all four)"
     return "leading this card declares its marriage (announcement is automatic)"
 
 
@@ -135,16 +250,19 @@ def apply(form: Form, deal: DealState, action: PlayCard) -> None:
     """
     p = deal.current
     deal.hands[p].remove(action.card)
+    if action.aces:
+        am = form.marriages.ace_marriage
+        deal.marriages[p] = deal.marriages.get(p, 0) + am.value
+        deal.declared.append((p, ACE))
+        if am.sets_trump:
+            _set_trump(form, deal, action.card.suit.id)
     if action.marriage:
         m = form.marriages
         suit = action.card.suit.id
         deal.marriages[p] = deal.marriages.get(p, 0) + m.values[suit]
         deal.declared.append((p, suit))
-        if m.sets_trump and (m.trump_change == "every" or len(deal.declared) == 1):
-            if m.trump_from == "this_trick":
-                deal.trump = suit
-            else:
-                deal.pending_trump = suit
+        if m.sets_trump:
+            _set_trump(form, deal, suit)
     deal.trick.append((p, action.card))
     if len(deal.trick) < len(deal.order):
         deal.current = deal.next_active(p)
@@ -161,6 +279,16 @@ def apply(form: Form, deal: DealState, action: PlayCard) -> None:
     if not deal.hands[winner]:
         _award_leftover(form, deal)
         deal.phase = "over"
+
+
+def _set_trump(form: Form, deal: DealState, suit: str) -> None:
+    m = form.marriages
+    if m.trump_change == "first_only" and (deal.trump is not None or deal.pending_trump is not None):
+        return
+    if m.trump_from == "this_trick":
+        deal.trump = suit
+    else:
+        deal.pending_trump = suit
 
 
 def _award_leftover(form: Form, deal: DealState) -> None:

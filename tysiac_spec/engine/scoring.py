@@ -1,56 +1,237 @@
-"""Scoring a played deal with the ruleset's formulas (``form.scoring``, ``table.sitter``).
+"""The deal's own scores from the ruleset's formulas (``form.scoring``, ``contract.forfeit``,
+``table.sitter``), computed from a :class:`DealOutcome` — the one code path used by the
+engine (built from a played deal) and by a real-table scoresheet (typed in by users).
 
-Points are card points won in tricks (plus any leftover cards awarded at the end
-of play) plus the marriages the player declared.  Cards discarded face down and
-leftover cards that ``talon.leftover`` gives to nobody score for nobody.
+Points are card points won in tricks (plus any leftover cards awarded at the end of
+play) plus the marriages the player declared.  Cards discarded face down and leftover
+cards that ``talon.leftover`` gives to nobody score for nobody.  The match-level
+adjustments (multiplier, the 800 rule, the barrel, bolts, match rules, finishing) are
+applied afterwards by :func:`tysiac_spec.engine.match.settle_deal`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
+from ..cards import Card
 from ..ruleset.model import Form
 from .state import DealState
 
-__all__ = ["score_deal"]
+__all__ = ["DealOutcome", "ForfeitCost", "base_scores", "forfeit_cost", "outcome_of", "score_deal"]
 
 Env = Callable[[int], dict[str, Any]]
 
+Mode = Literal["normal", "dark", "golden"]
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """What happened in one deal, as a scoresheet records it (no cards in hand needed).
+
+    Attributes:
+        declarer: the player who won the auction (0-based).
+        bid: the winning bid (points).
+        contract: the final contract after the exchange (points, at least ``bid``).
+        card_points: card points each active player won in tricks, leftover cards
+            included (points; absent players count 0); ignored for a forfeited deal.
+        marriages: declared marriage points by player (points; absent: 0).
+        tricks: tricks won by player; ``None`` when not recorded (then bolts that count
+            "no trick" cannot be decided and :class:`~tysiac_spec.errors.MatchError` is
+            raised if the ruleset counts them).
+        forfeited: the declarer gave up the deal after seeing the talon (rospis / bomb).
+        mode: ``normal``, ``dark`` (declared blind) or ``golden`` (a golden-round deal).
+        multiplier: the deal's points are multiplied by this; ``None``: from the mode
+            (``special.dark.multiplier``, ``special.golden_round.multiplier``, else 1).
+        sitter: the player sitting out (four players), or ``None``.
+        sitter_talon: the dealt talon the sitter scores (``table.sitter.score``), or
+        sitter_points: the sitter's score given directly (points), instead of the talon.
+        players: the active players; by default every player at the table but the sitter.
+    """
+
+    declarer: int
+    bid: int
+    contract: int
+    card_points: Mapping[int, int] = field(default_factory=dict)
+    marriages: Mapping[int, int] = field(default_factory=dict)
+    tricks: Mapping[int, int] | None = None
+    forfeited: bool = False
+    mode: Mode = "normal"
+    multiplier: int | None = None
+    sitter: int | None = None
+    sitter_talon: tuple[Card, ...] | None = None
+    sitter_points: int | None = None
+    players: tuple[int, ...] = ()
+
+    def active(self, seated: int) -> tuple[int, ...]:
+        """The active players, ascending, of a table of ``seated`` players."""
+        if self.players:
+            return tuple(sorted(self.players))
+        return tuple(p for p in range(seated) if p != self.sitter)
+
+    def points(self, player: int) -> int:
+        """Card points plus declared marriages of ``player``."""
+        return self.card_points.get(player, 0) + self.marriages.get(player, 0)
+
+    def made(self, form: Form, options: Mapping[str, Any]) -> bool:
+        """Whether the declarer made the contract (``scoring.made``); never for a forfeit."""
+        if self.forfeited:
+            return False
+        return bool(form.scoring.made(self._play_env(form, self.declarer, {}, options)))
+
+    def _play_env(
+        self, form: Form, p: int, player: Mapping[str, Any], options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        cp, m = self.card_points.get(p, 0), self.marriages.get(p, 0)
+        return {
+            "player": dict(player),
+            "players": form.active,
+            "options": options,
+            "card_points": cp,
+            "marriages": m,
+            "points": cp + m,
+            "tricks": (self.tricks or {}).get(p, 0),
+            "contract": self.contract,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitCost:
+    """How a forfeit is charged to the declarer under ``contract.forfeit.mode``.
+
+    ``kind`` is ``formula`` (``contract.forfeit.declarer`` applies), ``free`` (costs
+    nothing) or ``penalty`` (costs ``mode.penalty`` *instead of* the formula);
+    ``count`` is the declarer's forfeits in the match, this one included.
+    """
+
+    kind: Literal["formula", "free", "penalty"]
+    count: int
+
+
+def forfeit_cost(form: Form, count: int) -> ForfeitCost:
+    """Which charge the ``count``-th forfeit of a player carries (see :class:`ForfeitCost`).
+
+    The first ``mode.free`` forfeits are free; after them every ``mode.penalty_every``-th
+    costs ``mode.penalty`` in place of the declarer formula (S002, rospis modes: the
+    "penalty" names what the declarer loses — the bid in one mode, 120 in another,
+    nothing in a third — so the penalty replaces the formula, it does not add to it).
+    """
+    mode = form.contract.forfeit.mode
+    free = mode.free or 0
+    if mode.free is not None and count <= free:
+        return ForfeitCost("free", count)
+    if mode.penalty_every is not None and (count - free) % mode.penalty_every == 0:
+        return ForfeitCost("penalty", count)
+    return ForfeitCost("formula", count)
+
+
+def base_scores(
+    form: Form,
+    outcome: DealOutcome,
+    player_env: Callable[[int], Mapping[str, Any]],
+    options: Mapping[str, Any],
+    *,
+    forfeit_count: int = 1,
+) -> dict[int, int]:
+    """Each player's score for the deal from the ruleset's formulas, before the multiplier
+    and every match-level mechanism (points).
+
+    A played deal: the declarer by ``scoring.made`` then ``scoring.declarer``; each defender
+    by ``scoring.defender``.  A forfeited deal: the declarer by ``contract.forfeit.declarer``
+    (or free / ``mode.penalty``, see :func:`forfeit_cost`), each opponent by
+    ``contract.forfeit.defender``.  The sitter by ``table.sitter.score`` on the dealt talon
+    (or ``outcome.sitter_points``).  ``player_env(p)`` gives the ``player`` record
+    (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included.
+    """
+    out: dict[int, int] = {}
+    active = outcome.active(form.players)
+    if outcome.forfeited:
+        f = form.contract.forfeit
+        for p in active:
+            e: dict[str, Any] = {
+                "player": dict(player_env(p)),
+                "players": form.active,
+                "options": options,
+                "bid": outcome.bid,
+                "contract": outcome.contract,
+                "count": forfeit_count,
+            }
+            if p == outcome.declarer:
+                cost = forfeit_cost(form, forfeit_count)
+                if cost.kind == "free":
+                    out[p] = 0
+                elif cost.kind == "penalty":
+                    out[p] = -f.mode.penalty
+                else:
+                    out[p] = int(f.declarer(e)) if f.declarer is not None else -outcome.contract
+            else:
+                out[p] = int(f.defender(e)) if f.defender is not None else 0
+    else:
+        s = form.scoring
+        for p in active:
+            e = outcome._play_env(form, p, player_env(p), options)
+            if p == outcome.declarer:
+                made = bool(s.made(e))
+                e["made"] = made
+                out[p] = int(s.declarer(e))
+            else:
+                out[p] = int(s.defender(e))
+    if outcome.sitter is not None:
+        out[outcome.sitter] = sitter_score(form, outcome, player_env, options)
+    return out
+
+
+def sitter_score(
+    form: Form,
+    outcome: DealOutcome,
+    player_env: Callable[[int], Mapping[str, Any]],
+    options: Mapping[str, Any],
+) -> int:
+    """The sitter's score (points): ``outcome.sitter_points`` if given, else
+    ``table.sitter.score`` on ``outcome.sitter_talon``, else 0."""
+    if outcome.sitter is None:
+        return 0
+    if outcome.sitter_points is not None:
+        return outcome.sitter_points
+    spec = form.table.sitter
+    if spec is None or spec.score is None or outcome.sitter_talon is None:
+        return 0
+    e = {
+        "player": dict(player_env(outcome.sitter)),
+        "players": form.active,
+        "options": options,
+        "talon": outcome.sitter_talon,
+    }
+    return int(spec.score(e))
+
+
+def outcome_of(deal: DealState) -> DealOutcome:
+    """The :class:`DealOutcome` of a finished (or forfeited) engine deal."""
+    assert deal.declarer is not None
+    return DealOutcome(
+        declarer=deal.declarer,
+        bid=deal.high_bid,
+        contract=deal.contract,
+        card_points={p: sum(c.rank.points for c in deal.won.get(p, [])) for p in deal.order},
+        marriages={p: deal.marriages.get(p, 0) for p in deal.order},
+        tricks={p: deal.tricks.get(p, 0) for p in deal.order},
+        forfeited=deal.forfeited,
+        mode=deal.mode,  # type: ignore[arg-type]
+        multiplier=deal.multiplier,
+        sitter=deal.sitter,
+        sitter_talon=deal.dealt_talon if deal.sitter is not None else None,
+        players=tuple(deal.order),
+    )
+
 
 def score_deal(form: Form, deal: DealState, env: Env) -> dict[int, int]:
-    """Each player's score change for the deal (points); sets ``deal.made``.
+    """Each player's base score change for the deal (points); sets ``deal.made``.
 
-    The declarer is scored by ``scoring.made`` then ``scoring.declarer``; each defender by
-    ``scoring.defender``; the sitter by ``table.sitter.score`` on the dealt talon.
+    ``env(p)`` is the game's formula environment of ``p`` (its ``player`` and ``options``
+    are used).  Same formulas as :func:`base_scores`, on :func:`outcome_of` the deal.
     """
-    assert deal.declarer is not None
-    s = form.scoring
-    out: dict[int, int] = {}
-    for p in deal.order:
-        card_points = sum(c.rank.points for c in deal.won.get(p, []))
-        marriages = deal.marriages.get(p, 0)
-        e = env(p)
-        e.update(
-            card_points=card_points,
-            marriages=marriages,
-            points=card_points + marriages,
-            tricks=deal.tricks.get(p, 0),
-            contract=deal.contract,
-        )
-        if p == deal.declarer:
-            made = bool(s.made(e))
-            deal.made = made
-            e["made"] = made
-            out[p] = int(s.declarer(e))
-        else:
-            out[p] = int(s.defender(e))
-    sitter = form.table.sitter
-    if deal.sitter is not None:
-        score = 0
-        if sitter is not None and sitter.score is not None:
-            e = env(deal.sitter)
-            e["talon"] = deal.dealt_talon
-            score = int(sitter.score(e))
-        out[deal.sitter] = score
-    return out
+    outcome = outcome_of(deal)
+    options = env(outcome.declarer).get("options", {})
+    deal.made = outcome.made(form, options)
+    return base_scores(form, outcome, lambda p: env(p)["player"], options)

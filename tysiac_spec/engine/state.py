@@ -13,8 +13,14 @@ from ..cards import Card
 
 __all__ = ["PHASES", "DealState", "cards_text"]
 
-PHASES = ("auction", "talon", "exchange", "contract", "play", "over")
-"""Phases of a deal, in order; ``over`` also marks a finished match."""
+PHASES = ("redeal", "dark", "auction", "talon", "exchange", "contract", "play", "over")
+"""Phases of a deal, in order; ``over`` also marks a finished match.
+
+``redeal``: a player may call a redeal (``deal.redeals``), offered after the deal, after
+the talon or after the exchange; ``dark``: the dark game may be declared or cancelled
+(``special.dark``).  A deal abandoned for a redeal ends in the internal phase
+``redealt`` and is replaced at once by a new deal.
+"""
 
 
 def cards_text(cards: Iterable[Card]) -> str:
@@ -37,8 +43,12 @@ class DealState:
     talons: list[list[Card]]
     dealt_talon: tuple[Card, ...]
     deck_points: int
+    aces: int = 4
+    """Aces in the pack (all of them make the ace marriage)."""
     phase: str = "auction"
     current: int = 0
+    actions: int = 0
+    """Player actions applied in this deal so far."""
     forced: int | None = None
     # auction
     high_bid: int = 0
@@ -49,6 +59,8 @@ class DealState:
     opening: bool = False
     bids: list[tuple[int, str]] = field(default_factory=list)
     max_bids: dict[int, int] = field(default_factory=dict)
+    reentries_used: dict[int, int] = field(default_factory=dict)
+    passed_since_bid: set[int] = field(default_factory=set)
     # talon and exchange
     declarer: int | None = None
     taken: list[Card] = field(default_factory=list)
@@ -57,6 +69,7 @@ class DealState:
     discards: list[Card] = field(default_factory=list)
     given: dict[int, int] = field(default_factory=dict)
     contract: int = 0
+    may_forfeit: bool = False
     # play
     trump: str | None = None
     pending_trump: str | None = None
@@ -67,6 +80,16 @@ class DealState:
     marriages: dict[int, int] = field(default_factory=dict)
     declared: list[tuple[int, str]] = field(default_factory=list)
     last_trick_winner: int | None = None
+    # redeals offered: (player, redeal index) still to answer, and where play resumes
+    redeal_offers: list[tuple[int, int]] = field(default_factory=list)
+    resume_phase: str = ""
+    resume_current: int = 0
+    redeal_caller: int | None = None
+    redeal_id: str = ""
+    # the dark game: players still to decide, the declared dark player, who may cancel
+    dark_undecided: list[int] = field(default_factory=list)
+    dark_player: int | None = None
+    dark_cancellers: list[int] = field(default_factory=list)
     # kind of deal and its outcome
     mode: str = "normal"
     """``normal``, ``dark`` (declared blind) or ``golden`` (a golden-round deal)."""
@@ -74,6 +97,10 @@ class DealState:
     """The deal's points are multiplied by this (dark game, golden round)."""
     forfeited: bool = False
     """The declarer conceded after seeing the talon (rospis / bomb)."""
+    barrel_deal: bool = False
+    """A player on the barrel took the talon without an auction (contract fixed at the goal)."""
+    unopposed: bool = False
+    """The declarer is the forced player stuck with the compulsory bid (nobody bid over it)."""
     # result
     scores: dict[int, int] | None = None
     made: bool | None = None

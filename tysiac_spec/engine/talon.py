@@ -1,6 +1,12 @@
-"""Taking the talon, the exchange and the contract (``form.talon``, ``form.contract``).
+"""Taking the talon, the exchange and the contract (``form.talon``, ``form.contract``),
+forfeits (``contract.forfeit``) and the redeal checks after the talon and after the
+exchange (``deal.redeals``).
 
-Not supported yet: forfeiting (``contract.forfeit``), claims, redeals after the talon.
+A forfeit (rospis / bomb) is legal for the declarer from the moment he holds the talon
+until the contract is fixed — during the exchange and in the contract phase (S002,
+PAGx3: after seeing the prikup; S002 lists it after the exchange and the raise, so
+both moments are allowed).  The contract phase is therefore not skipped while a
+forfeit is possible, even when only one contract can be announced.
 """
 
 from __future__ import annotations
@@ -9,30 +15,66 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ruleset.model import Form
-from .actions import Action, ChooseTalon, DeclareContract, Discard, GiveCard
+from .actions import Action, ChooseTalon, DeclareContract, Discard, Forfeit, GiveCard
 from .auction import ceiling
+from .dealing import redeal_point
 from .state import DealState
 
 __all__ = [
     "apply_choice",
     "apply_contract",
     "apply_exchange",
+    "apply_forfeit",
     "contract_amounts",
     "explain",
     "legal_choice",
+    "legal_contract",
     "legal_exchange",
+    "may_forfeit",
+    "resume",
     "start",
 ]
 
 Env = Callable[[int], dict[str, Any]]
 
 
-def _take(form: Form, deal: DealState, cards: list[Any]) -> None:
+def _take(form: Form, deal: DealState, cards: list[Any], env: Env) -> None:
     assert deal.declarer is not None
     deal.taken = list(cards)
     deal.hands[deal.declarer] += cards
     deal.hands[deal.declarer].sort(key=lambda c: c.index)
-    deal.talon_shown = form.talon.shown and (deal.contested or form.talon.shown_when_unopposed)
+    deal.talon_shown = (
+        form.talon.shown
+        and deal.mode != "dark"
+        and (deal.contested or form.talon.shown_when_unopposed)
+    )
+    deal.may_forfeit = may_forfeit(form, deal, env)
+
+
+def may_forfeit(form: Form, deal: DealState, env: Env) -> bool:
+    """Whether the declarer may forfeit this deal (``contract.forfeit``): enabled; only when
+    stuck with the compulsory bid if ``only_when_forced``; fewer than ``mode.limit``
+    forfeits used in the match (``player.forfeits`` of the formula environment, 0 if
+    absent)."""
+    f = form.contract.forfeit
+    if not f.enabled or deal.declarer is None:
+        return False
+    if f.only_when_forced and not deal.unopposed:
+        return False
+    if f.mode.limit is not None:
+        used = int(env(deal.declarer)["player"].get("forfeits", 0))
+        if used >= f.mode.limit:
+            return False
+    return True
+
+
+def resume(form: Form, deal: DealState, env: Env) -> None:
+    """Go on after every redeal offer of ``after_talon`` / ``after_exchange`` was declined."""
+    deal.current = deal.resume_current
+    if deal.resume_phase == "after_talon":
+        _start_exchange(form, deal, env, checked=True)
+    else:
+        _start_contract(form, deal, env, checked=True)
 
 
 def start(form: Form, deal: DealState, env: Env) -> None:
@@ -44,7 +86,7 @@ def start(form: Form, deal: DealState, env: Env) -> None:
         return
     cards = [c for t in deal.talons for c in t]
     deal.talons = []
-    _take(form, deal, cards)
+    _take(form, deal, cards, env)
     _start_exchange(form, deal, env)
 
 
@@ -60,11 +102,13 @@ def apply_choice(form: Form, deal: DealState, action: ChooseTalon, env: Env) -> 
         if i != action.index:
             deal.leftover += t
     deal.talons = []
-    _take(form, deal, chosen)
+    _take(form, deal, chosen, env)
     _start_exchange(form, deal, env)
 
 
-def _start_exchange(form: Form, deal: DealState, env: Env) -> None:
+def _start_exchange(form: Form, deal: DealState, env: Env, *, checked: bool = False) -> None:
+    if not checked and redeal_point(form, deal, env, "after_talon"):
+        return
     t = form.talon
     if (t.exchange == "give_each" and t.give_count > 0) or (t.exchange == "discard" and t.discard_count > 0):
         deal.phase = "exchange"
@@ -77,12 +121,16 @@ def legal_exchange(form: Form, deal: DealState) -> list[Action]:
     """Cards the declarer may give (opponent by opponent) or discard, in deck order."""
     assert deal.declarer is not None
     hand = deal.hands[deal.declarer]
+    out: list[Action]
     if form.talon.exchange == "discard":
-        return [Discard(c) for c in hand]
-    out: list[Action] = []
-    for p, n in deal.given.items():
-        if n < form.talon.give_count:
-            out += [GiveCard(c, p) for c in hand]
+        out = [Discard(c) for c in hand]
+    else:
+        out = []
+        for p, n in deal.given.items():
+            if n < form.talon.give_count:
+                out += [GiveCard(c, p) for c in hand]
+    if deal.may_forfeit:
+        out.append(Forfeit())
     return out
 
 
@@ -109,30 +157,55 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     """The contracts the declarer may announce: the bid, then multiples of the step up to
     ``contract.max`` and the auction cap, filtered by ``contract.allowed``."""
     c, bid = form.contract, deal.high_bid
-    if not c.raise_allowed:
+    raise_allowed = c.raise_allowed
+    if deal.mode == "dark":
+        raise_allowed = form.special.dark.raise_allowed
+    elif deal.mode == "golden":
+        raise_allowed = form.special.golden_round.raise_allowed
+    if not raise_allowed or deal.barrel_deal:
         return [bid]
     assert deal.declarer is not None
     e = env(deal.declarer)
     e.update(bid=bid, hand=tuple(deal.hands[deal.declarer]))
     limits = [] if form.auction.cap is None else [form.auction.cap]
     if c.max is not None:
-        limits.append(int(c.max(e)))
+        limits.append(int(c.max.compiled.function(e)))
     hi = max(bid, min(limits) if limits else ceiling(form, deal.deck_points))
     first = (bid // c.step + 1) * c.step
     out = [bid, *range(first, hi + 1, c.step)]
     if c.allowed is not None:
+        fn = c.allowed.compiled.function
         kept = []
         for amount in out:
             e["contract"] = amount
-            if c.allowed(e):
+            if fn(e):
                 kept.append(amount)
         out = kept or [bid]
     return out
 
 
-def _start_contract(form: Form, deal: DealState, env: Env) -> None:
+def legal_contract(form: Form, deal: DealState, env: Env) -> list[Action]:
+    """``contract N`` for each contract allowed (ascending), then ``forfeit`` if allowed."""
+    out: list[Action] = [DeclareContract(a) for a in contract_amounts(form, deal, env)]
+    if deal.may_forfeit:
+        out.append(Forfeit())
+    return out
+
+
+def apply_forfeit(deal: DealState) -> None:
+    """The declarer forfeits: the deal is not played (``deal.forfeited``; ``deal.phase`` →
+    ``over``); the contract is the bid unless already fixed.  The match scores it."""
+    deal.forfeited = True
+    if not deal.contract:
+        deal.contract = deal.high_bid
+    deal.phase = "over"
+
+
+def _start_contract(form: Form, deal: DealState, env: Env, *, checked: bool = False) -> None:
+    if not checked and redeal_point(form, deal, env, "after_exchange"):
+        return
     amounts = contract_amounts(form, deal, env)
-    if len(amounts) == 1:
+    if len(amounts) == 1 and not deal.may_forfeit:
         deal.contract = amounts[0]
         deal.phase = "play"
     else:
@@ -149,6 +222,13 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
     """Why ``action`` is not legal in the talon, exchange or contract phase."""
     if deal.phase == "talon":
         return f"choose a talon from 0 to {len(deal.talons) - 1}"
+    if isinstance(action, Forfeit):
+        f = form.contract.forfeit
+        if not f.enabled:
+            return "the ruleset has no forfeit"
+        if f.only_when_forced and not deal.unopposed:
+            return "only a declarer stuck with the compulsory bid may forfeit"
+        return f"player {deal.declarer} has used all {f.mode.limit} forfeit(s) allowed in the match"
     if deal.phase == "contract":
         amounts = contract_amounts(form, deal, env)
         if isinstance(action, DeclareContract):

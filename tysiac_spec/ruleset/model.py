@@ -297,6 +297,11 @@ class Auction:
         "after him, the forced bid standing as the first bid.",
         "forced",
     )
+    forced_opening: Literal["exact", "at_least"] = rule(
+        "When the forced player speaks first (`first_to_speak: forced`): whether he opens at "
+        "exactly the compulsory bid, or at any bid from it up to his limit.",
+        "exact",
+    )
     min_bid: int = rule("The lowest bid.", 100, minimum=0)
     step: int = rule("Bids are multiples of this.", 10, minimum=1)
     raise_by: Literal["any", "exactly_step", "at_most"] = rule(

@@ -1,0 +1,76 @@
+"""Engine throughput: seeded deals played by a bot choosing uniformly among legal actions.
+
+Plays ``--deals`` scored deals of a ruleset (a new seeded match is started whenever one
+ends) and prints one JSON line: ``ruleset``, ``players``, ``deals``, ``actions``,
+``seconds``, ``deals_per_second``, ``actions_per_second``, and ``cpu_seconds`` with
+``deals_per_cpu_second`` (steadier than wall time on a busy machine).  With ``--views`` the bot is
+also handed the player's view each turn, as a real bot would be.
+
+    python benchmarks/engine_speed.py --ruleset pl-standard --players 3 --deals 20000 --seed 1
+
+Compare with ``benchmarks/reference_pl3.py`` (a special-purpose simulator of the same
+Polish 3-player game); profile with ``python -m cProfile -s tottime benchmarks/engine_speed.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import cast
+
+from tysiac_spec import Game, load_ruleset
+from tysiac_spec.bots import RandomBot
+from tysiac_spec.engine import View
+
+
+def run(ruleset: str, players: int, deals: int, seed: int, views: bool = False) -> dict[str, object]:
+    """Play ``deals`` scored deals; the measured figures as a mapping."""
+    rules = load_ruleset(ruleset)
+    bot = RandomBot(seed)
+    played = actions = 0
+    match = 0
+    started, cpu_started = time.perf_counter(), time.process_time()
+    while played < deals:
+        game = Game(rules, players=players, seed=seed + match)
+        match += 1
+        done = 0
+        while not game.is_over and played + done < deals:
+            legal = game.legal_actions()
+            # the random bot does not look at the view; building it is measured only with --views
+            view = game.view(game.current_player) if views else cast(View, None)
+            game.apply(bot.choose(view, legal))
+            actions += 1
+            done = len(game.deal_scores)
+        played += done
+    seconds = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
+    return {
+        "simulator": "engine",
+        "ruleset": rules.id,
+        "players": players,
+        "views": views,
+        "deals": played,
+        "matches": match,
+        "actions": actions,
+        "seconds": round(seconds, 3),
+        "deals_per_second": round(played / seconds, 1),
+        "actions_per_second": round(actions / seconds, 1),
+        "cpu_seconds": round(cpu, 3),
+        "deals_per_cpu_second": round(played / cpu, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--ruleset", default="pl-standard")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--deals", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--views", action="store_true", help="Also build the player's view each turn.")
+    args = parser.parse_args()
+    print(json.dumps(run(args.ruleset, args.players, args.deals, args.seed, args.views)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,526 @@
+"""Deal-level variant mechanisms of the engine, switched on by data: forfeits, the dark game,
+the golden round, redeals, dealing restrictions, the first dealer by the first ace, auction
+comebacks and all-pass modes, bidding in minus, the ace marriage.
+
+Each test names its source (ids of the ruleset's `sources`) and where in it the rule is;
+each house-rule example in examples/house/ is checked against its parent ruleset.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from tysiac_spec import IllegalActionError, load_ruleset
+from tysiac_spec.engine import Game, parse_action
+from tysiac_spec.engine.dealing import deal_cards, first_ace_dealer, talon_positions
+
+HOUSE = Path(__file__).parent.parent / "examples" / "house"
+
+# A 3-player deal, dealer 0: bidding order 1, 2, 0.  Player 0 holds the diamond marriage.
+HANDS = {1: "AH KH QH 9H AS KS QS", 2: "TH JH TS JS 9S AD TD", 0: "KD QD JD 9D AC TC KC"}
+TALON = ["QC JC 9C"]
+
+# Player 2 holds the four nines (and only 7 card points).
+NINES = {1: "AH KH QH TH AS KS TS", 2: "9H 9S 9D 9C JS JH QS", 0: "KD QD JD AD AC TC KC"}
+NINES_TALON = ["QC JC TD"]
+
+
+def _game(
+    ruleset: str,
+    *,
+    players: int = 3,
+    hands: dict[int, str] = HANDS,
+    talons: list[str] = TALON,
+    **options: object,
+) -> Game:
+    game = Game(load_ruleset(ruleset), players=players, seed=0, options=options or None)
+    game.start_deal(hands=hands, talons=talons, dealer=0)
+    return game
+
+
+def _do(game: Game, *texts: str) -> None:
+    for text in texts:
+        game.apply(parse_action(text, game.ruleset.deck))
+
+
+def _legal(game: Game) -> list[str]:
+    return [str(a) for a in game.legal_actions()]
+
+
+# --------------------------------------------------------------------------- forfeit
+
+
+def test_bomb_only_when_stuck_with_the_forced_100() -> None:
+    # S003 "Bomby": when both others fold and the first player must play 100, he may use a
+    # bomb; the deal is not played; he scores nothing, each of the others 60.
+    game = _game("cz-standard")
+    _do(game, "pass", "pass")  # player 1 starts with the forced 100; 2 and 0 fold
+    assert game.phase == "exchange" and _legal(game)[-1] == "forfeit"
+    _do(game, "forfeit")
+    assert game.last_deal is not None and game.last_deal.forfeited
+    assert game.deal_scores[-1] == (60, 0, 60)
+    assert game.match.forfeits == (0, 1, 0)
+    # A contested auction: no bomb.
+    game = _game("cz-standard")
+    _do(game, "bid 110", "pass", "pass")
+    assert game.deal.declarer == 2 and "forfeit" not in _legal(game)
+    with pytest.raises(IllegalActionError, match="only a declarer stuck with the compulsory bid may forfeit"):
+        _do(game, "forfeit")
+
+
+def test_bomb_limit_one_per_match() -> None:
+    # S003: each player may use one bomb (cz-standard: `forfeit.mode.limit: 1`).
+    game = _game("cz-standard")
+    game.set_match_state(forfeits=[0, 1, 0])
+    _do(game, "pass", "pass")
+    assert "forfeit" not in _legal(game)
+    before = game.snapshot()
+    with pytest.raises(IllegalActionError, match="has used all 1 forfeit"):
+        _do(game, "forfeit")
+    assert game.snapshot() == before
+
+
+def test_house_bomb_for_any_declarer() -> None:
+    # examples/house/forfeit-any-declarer.yaml: `only_when_forced: false` over cz-standard.
+    game = _game(str(HOUSE / "forfeit-any-declarer.yaml"))
+    _do(game, "bid 110", "pass", "pass")
+    assert game.deal.declarer == 2 and _legal(game)[-1] == "forfeit"
+
+
+def test_rospis_at_the_contract() -> None:
+    # S002 "Торговля" / "Роспись": after the prikup and the exchange the declarer may write
+    # the deal off: the bid is taken off him and each opponent scores 60.
+    game = _game("ru-online", golden_round=False, dark_game=False)
+    _do(game, "bid 105", "pass", "pass")  # 2 over 1's forced 100; 0 and 1 pass
+    assert game.deal.declarer == 2 and "forfeit" in _legal(game)
+    _do(game, "give 9S to 0", "give JS to 1")
+    assert game.phase == "contract" and _legal(game)[:2] == ["contract 105", "contract 110"]
+    assert _legal(game)[-1] == "forfeit"
+    _do(game, "forfeit")
+    assert game.deal_scores[-1] == (60, 60, -105)
+
+
+# --------------------------------------------------------------------------- dark game
+
+
+def test_dark_game_declared_and_cancelled() -> None:
+    # S002 "Игра «Втемную»": the first hand (dealer on his right) may declare it; an
+    # opponent holding a marriage may cancel; the contract is 120, points doubled.
+    game = _game("ru-online", golden_round=False)
+    assert game.phase == "dark" and game.current_player == 1 and _legal(game) == ["dark", "pass"]
+    _do(game, "dark")
+    # Player 0 holds K♦ Q♦ and may cancel; player 2 holds no marriage.
+    assert game.current_player == 0 and _legal(game) == ["cancel dark", "pass"]
+    _do(game, "cancel dark")
+    assert game.phase == "auction" and game.current_player == 2 and game.deal.mode == "normal"
+
+
+def test_dark_game_played_and_its_rospis() -> None:
+    game = _game("ru-online", golden_round=False)
+    _do(game, "dark", "pass")
+    deal = game.deal
+    assert (deal.declarer, deal.contract or deal.high_bid, deal.mode, deal.multiplier) == (1, 120, "dark", 2)
+    assert game.phase == "exchange"
+    # "without showing the prikup": only the dark player sees it.
+    assert game.view(0).talon == () and game.view(2).talon == ()
+    _do(game, "give 9H to 2", "give 9C to 0")
+    assert _legal(game) == ["contract 120", "forfeit"]  # no raising in the dark
+    # "При «тёмной» можно расписать": each opponent scores 120.
+    _do(game, "forfeit")
+    scores = game.deal_scores[-1]
+    assert scores[0] == scores[2] == 120
+
+
+def test_no_dark_game_with_a_negative_score() -> None:
+    # S002: "Темнить нельзя, если счёт отрицательный".
+    game = _game("ru-online", golden_round=False)
+    game.set_match_state(scores=[0, -5, 0])
+    assert game.phase == "auction" and game.current_player == 2
+
+
+def test_dark_pass_goes_to_the_auction() -> None:
+    game = _game("ru-online", golden_round=False)
+    _do(game, "pass")
+    assert game.phase == "auction" and game.current_player == 2 and game.deal.high_bid == 100
+
+
+def test_house_dark_anyone_uncancellable() -> None:
+    # examples/house/dark-anyone.yaml: `who: anyone`, `cancel_with_marriage: false`.
+    game = _game(str(HOUSE / "dark-anyone.yaml"), golden_round=False)
+    assert game.current_player == 1
+    _do(game, "pass")
+    assert game.phase == "dark" and game.current_player == 2
+    _do(game, "dark")
+    assert game.deal.declarer == 2 and game.deal.mode == "dark" and game.phase == "exchange"
+
+
+# --------------------------------------------------------------------------- golden round
+
+
+def test_golden_round_first_hand_plays_120_doubled() -> None:
+    # S002 "Золотой кон": each player in turn must make 120, no raising, all points doubled,
+    # a rospis counts 120 instead of 60.
+    game = _game("ru-online")
+    deal = game.deal
+    assert (deal.declarer, deal.high_bid, deal.mode, deal.multiplier) == (1, 120, "golden", 2)
+    assert game.phase == "exchange" and deal.bids == []
+    _do(game, "give 9H to 2", "give 9C to 0")
+    assert _legal(game) == ["contract 120", "forfeit"]
+    _do(game, "forfeit")
+    scores = game.deal_scores[-1]
+    assert scores[0] == scores[2] == 120
+    # The next golden deal: the dealer moved on, so the next first hand plays.
+    assert game.deal.mode == "golden" and game.deal.declarer == game.deal.order[0] == 2
+
+
+def test_golden_round_no_raising() -> None:
+    # Without a forfeit the contract is fixed as the exchange ends.
+    game = _game("ru-online", rospis="only_3")
+    game.set_match_state(forfeits=[0, 3, 0], golden=3)
+    _do(game, "give 9H to 2", "give 9C to 0")
+    assert game.phase == "play" and game.deal.contract == 120 and game.current_player == 1
+
+
+def test_dark_game_no_raising() -> None:
+    game = _game("ru-online", golden_round=False)
+    _do(game, "dark", "pass", "give 9H to 2", "give 9C to 0", "contract 120")
+    assert game.phase == "play" and game.deal.contract == 120
+
+
+def test_house_golden_round_with_raising() -> None:
+    game = _game(str(HOUSE / "golden-raise.yaml"))
+    _do(game, "give 9H to 2", "give 9C to 0")
+    assert _legal(game)[:3] == ["contract 120", "contract 125", "contract 130"]
+
+
+# --------------------------------------------------------------------------- redeals
+
+
+def test_four_nines_after_the_exchange() -> None:
+    # PAGx3/LOD (ru-classic): a player holding four nines after the exchange may abandon
+    # the deal; no score; dealt again.
+    game = _game("ru-classic", hands=NINES, talons=NINES_TALON)
+    _do(game, "bid 100", "pass", "pass", "give QC to 2", "give JC to 0")
+    assert game.phase == "redeal" and game.current_player == 2 and _legal(game) == ["redeal", "pass"]
+    events = len(game.events)
+    _do(game, "redeal")
+    assert [e.kind for e in game.events[events:]] == ["redeal"]
+    assert game.events[-1].player == 2 and game.deal_scores == []
+    assert game.phase == "auction" and game.deal.dealer == 0 and game.deal.actions == 0
+
+
+def test_four_nines_declined_play_goes_on() -> None:
+    game = _game("ru-classic", hands=NINES, talons=NINES_TALON)
+    _do(game, "bid 100", "pass", "pass", "give QC to 2", "give JC to 0", "pass")
+    assert game.phase == "contract" and game.current_player == 1
+
+
+@pytest.mark.parametrize(("value", "phase"), [("dealt_hand", "redeal"), ("never", "auction")])
+def test_four_nines_option(value: str, phase: str) -> None:
+    # PAGx2: some allow it only with all four nines in the hand as dealt; option `four_nines`.
+    game = _game("ru-classic", hands=NINES, talons=NINES_TALON, four_nines=value)
+    assert game.phase == phase
+
+
+def test_house_redeal_weak_hand_with_penalty() -> None:
+    # examples/house/redeal-weak-hand.yaml: fewer than 13 card points, redeal for 10.
+    hands = {1: "AH KH QH TH AS KS TS", 2: "9H 9S 9D 9C JS JH QS", 0: "KD QD JD AD AC TC KC"}
+    assert _game("pl-standard", hands=hands, talons=NINES_TALON).phase == "auction"
+    game = _game(str(HOUSE / "redeal-weak-hand.yaml"), hands=hands, talons=NINES_TALON)
+    assert game.phase == "redeal" and game.current_player == 2
+    _do(game, "redeal")
+    assert game.scores == [0, 0, -10]
+    assert (game.events[-1].kind, game.events[-1].player, game.events[-1].value) == ("redeal", 2, -10)
+
+
+def test_house_mandatory_redeal_is_automatic() -> None:
+    # examples/house/four-nines-redeal.yaml: four nines as dealt always mean a new deal.
+    assert _game("pl-standard", hands=NINES, talons=NINES_TALON).phase == "auction"
+    game = _game(str(HOUSE / "four-nines-redeal.yaml"), hands=NINES, talons=NINES_TALON)
+    assert game.events[-1].kind == "redeal" and game.phase == "auction"
+    assert game.deal.hands[2] != sorted(game.ruleset.deck.parse_many(NINES[2]), key=lambda c: c.index)
+
+
+# --------------------------------------------------------------------------- dealing
+
+
+def test_plain_deal_one_card_at_a_time() -> None:
+    # S002 and PAG: cards are dealt one at a time from the dealer's left; no restriction: the
+    # talon cards are the last three.
+    form = load_ruleset("pl-standard").form(3)
+    cards = list(load_ruleset("pl-standard").deck.cards)
+    hands, talons = deal_cards(form, cards, [1, 2, 0], random.Random(0))
+    assert hands[1] == [cards[i] for i in range(0, 21, 3)]
+    assert hands[0] == [cards[i] for i in range(2, 21, 3)]
+    assert talons == [cards[21:]]
+
+
+def test_prikup_never_among_the_first_or_last_three() -> None:
+    # S002: "первые и последние три карты раздавать в прикуп нельзя".
+    form = load_ruleset("ru-online").form(3)
+    seen: set[int] = set()
+    for seed in range(300):
+        positions = talon_positions(form, 24, random.Random(seed))
+        assert len(positions) == 3
+        seen |= set(positions)
+    assert min(seen) == 3 and max(seen) == 20
+
+
+def test_prikup_within_the_first_rounds() -> None:
+    # LOD (ru-classic): the prikup cards go out in the first three rounds: positions < 12.
+    form = load_ruleset("ru-classic").form(3)
+    seen = {p for seed in range(300) for p in talon_positions(form, 24, random.Random(seed))}
+    assert max(seen) == 11 and min(seen) == 0
+
+
+def test_house_deal_in_pairs() -> None:
+    # examples/house/deal-in-pairs.yaml: packets of 2; talon not first 2, not last 2, never
+    # two in a row.  The parent (pl-standard) deals one card at a time.
+    form = load_ruleset(str(HOUSE / "deal-in-pairs.yaml")).form(3)
+    cards = list(load_ruleset("pl-standard").deck.cards)
+    for seed in range(200):
+        positions = talon_positions(form, 24, random.Random(seed))
+        assert 2 <= positions[0] and positions[-1] <= 21
+        assert all(b - a > 1 for a, b in itertools.pairwise(positions))
+        hands, talons = deal_cards(form, cards, [1, 2, 0], random.Random(seed))
+        rest = [c for i, c in enumerate(cards) if i not in positions]
+        assert talons == [[cards[i] for i in positions]]
+        assert hands[1] == rest[0:2] + rest[6:8] + rest[12:14] + rest[18:19]
+        assert hands[0] == rest[4:6] + rest[10:12] + rest[16:18] + rest[20:21]
+
+
+def test_first_dealer_by_the_first_ace() -> None:
+    # S002: cards are turned one at a time until the first ace; its receiver deals.
+    deck = load_ruleset("ru-online").deck
+    cards = deck.parse_many("9H KS TD QC AS 9S")
+    assert first_ace_dealer(cards, 3, 1, "ace") == 1
+    assert first_ace_dealer(cards, 4, 1, "ace") == 0
+    assert first_ace_dealer(cards[:4] + deck.parse_many("JH AH"), 4, 1, "ace") == 1
+    # The game turns the cards of its own seeded pack.
+    shuffled = list(deck.cards)
+    random.Random(9).shuffle(shuffled)
+    expected = first_ace_dealer(shuffled, 3, 1, "ace")
+    assert Game(load_ruleset("ru-online"), players=3, seed=9).deal.dealer == expected
+
+
+# --------------------------------------------------------------------------- auction
+
+
+def test_house_auction_comeback() -> None:
+    # examples/house/auction-comeback.yaml: `reentries: 1` over pl-standard (pass is final).
+    parent = _game("pl-standard")
+    _do(parent, "bid 100", "pass", "bid 110", "pass")
+    assert parent.phase == "exchange" and parent.deal.declarer == 0  # player 2 passed for good
+    game = _game(str(HOUSE / "auction-comeback.yaml"))
+    _do(game, "bid 100", "pass", "bid 110", "pass")
+    assert game.current_player == 2 and _legal(game) == ["bid 120", "pass"]
+    _do(game, "bid 120", "pass", "pass")  # 2 comes back; 0 and 1 pass
+    assert game.phase == "exchange" and game.deal.declarer == 2
+
+
+def test_house_comeback_used_up() -> None:
+    game = _game(str(HOUSE / "auction-comeback.yaml"))
+    # 2 and 1 pass and come back (one comeback each); 2 passes again and is out for good.
+    _do(game, "bid 100", "pass", "bid 110", "pass", "bid 120", "pass", "bid 130", "pass")
+    assert game.current_player == 0
+    _do(game, "bid 140", "pass")  # 0 comes back; 1 passes again: both 1 and 2 are out
+    assert game.phase == "exchange" and game.deal.declarer == 0
+
+
+def test_house_all_pass_redeal() -> None:
+    # examples/house/all-pass-redeal.yaml: nobody over the compulsory 100 -> dealt again.
+    parent = _game("pl-standard")
+    _do(parent, "bid 100", "pass", "pass")
+    assert parent.deal.declarer == 1
+    game = _game(str(HOUSE / "all-pass-redeal.yaml"))
+    _do(game, "bid 100", "pass", "pass")
+    assert game.events[-1].kind == "redeal" and game.phase == "auction" and game.deal_scores == []
+    # A bid over the compulsory 100 is played as usual.
+    game = _game(str(HOUSE / "all-pass-redeal.yaml"))
+    _do(game, "bid 100", "bid 110", "pass", "pass")
+    assert game.deal.declarer == 2 and game.phase == "exchange"
+
+
+def test_bidding_in_minus() -> None:
+    # S002 "Торговля в минусе": a player with a negative score passes until his score is
+    # no longer negative; the forced 100 of the player on the hundred stands.
+    game = _game("ru-online", golden_round=False, bidding_in_minus=True)
+    game.set_match_state(scores=[0, -40, -5])
+    assert game.phase == "auction" and game.current_player == 2 and _legal(game) == ["pass"]
+    _do(game, "pass", "bid 105")
+    assert game.current_player == 1 and _legal(game) == ["pass"]  # may not raise his 100
+    # Without the variation he may.
+    game = _game("ru-online", golden_round=False)
+    game.set_match_state(scores=[0, -40, -5])
+    assert _legal(game)[0] == "bid 105"
+
+
+def test_house_silenced_forced_opener_still_bids_the_compulsory_100() -> None:
+    # PAGx2: a silenced player may not bid except his compulsory 100
+    # (examples/house/silenced-in-minus.yaml over pl-standard).
+    game = _game("pl-standard")
+    game.set_match_state(scores=[0, -30, -10])
+    assert _legal(game) == ["bid 100"]
+    _do(game, "bid 100")
+    assert _legal(game)[:2] == ["bid 110", "bid 120"]  # pl-standard: a score in minus may bid
+    game = _game(str(HOUSE / "silenced-in-minus.yaml"))
+    game.set_match_state(scores=[0, -30, -10])
+    assert _legal(game) == ["bid 100"]
+    _do(game, "bid 100")
+    assert _legal(game) == ["pass"]
+
+
+# --------------------------------------------------------------------------- ace marriage
+
+
+def _ace_position(ruleset: str, *, won: bool, **options: object) -> Game:
+    hands = {1: "AH AD AC AS KH 9H 9S", 2: "TH JH TS JS QS QH TD", 0: "KD QD JD 9D TC KC QC"}
+    game = _game(ruleset, hands=hands, talons=["JC 9C KS"], golden_round=False, dark_game=False, **options)
+    deal = game.deal
+    deal.phase, deal.declarer, deal.current, deal.high_bid, deal.contract = "play", 1, 1, 100, 100
+    deal.trick_number = 1 if won else 0
+    deal.tricks = {1: 1} if won else {}
+    return game
+
+
+def test_ace_marriage_after_a_won_trick() -> None:
+    # S002 "Тузовый марьяж": four aces, 200, declared like a marriage, not on the first move;
+    # 1KC: it sets no trump (ru-online `sets_trump: false`).
+    game = _ace_position("ru-online", won=True, ace_marriage=True)
+    assert _legal(game)[:2] == ["play AH", "play AH aces"]
+    _do(game, "play AH aces")
+    assert game.deal.marriages == {1: 200} and game.deal.trump is None
+    assert "aces" not in " ".join(_legal(_ace_position("ru-online", won=False, ace_marriage=True)))
+    assert "aces" not in " ".join(_legal(_ace_position("ru-online", won=True)))
+
+
+def test_house_ace_marriage_sets_trump() -> None:
+    game = _ace_position(str(HOUSE / "ace-marriage-trump.yaml"), won=True)
+    _do(game, "play AD aces")
+    assert game.deal.marriages == {1: 200} and game.deal.trump == "diamonds"
+
+
+def test_new_actions_print_and_parse() -> None:
+    deck = load_ruleset("ru-online").deck
+    for text in ("forfeit", "dark", "cancel dark", "redeal", "play AH aces", "play QH marriage"):
+        assert str(parse_action(text, deck)) == text
+
+
+# --------------------------------------------------------------------------- barrel
+
+
+def test_barrel_player_takes_the_prikup_without_an_auction() -> None:
+    # S002 "Бочка": on the barrel there is no auction, the prikup is opened at once and the
+    # player must make 121.
+    game = _game("ru-online", golden_round=False)
+    game.set_match_state(scores=[0, 0, 890], barrel=[False, False, True])
+    deal = game.deal
+    assert (deal.declarer, deal.high_bid, game.phase) == (2, 121, "exchange")
+    assert set(game.view(0).talon) == set(game.ruleset.deck.parse_many(TALON[0]))
+    # Variation "Торговля на бочке": he bids as usual.
+    game = _game("ru-online", golden_round=False, barrel_bidding=True)
+    game.set_match_state(scores=[0, 0, 890], barrel=[False, False, True])
+    assert game.phase == "dark"
+
+
+def test_barrel_contract_stays_at_the_goal() -> None:
+    game = _game("ru-online", golden_round=False)
+    game.set_match_state(scores=[0, 0, 890], barrel=[False, False, True])
+    _do(game, "give 9S to 0", "give JS to 1")
+    assert _legal(game) == ["contract 121", "forfeit"]
+
+
+# --------------------------------------------------------------------------- claims
+
+
+def _claim_position(ruleset: str, hand: str, others: dict[int, str], *, trump: str | None = None) -> Game:
+    game = _game(ruleset)
+    deal, deck = game.deal, game.ruleset.deck
+    deal.phase, deal.declarer, deal.current, deal.high_bid, deal.contract = "play", 1, 1, 100, 100
+    deal.trump = trump
+    deal.hands = {1: sorted(deck.parse_many(hand), key=lambda c: c.index)}
+    deal.hands.update({p: sorted(deck.parse_many(h), key=lambda c: c.index) for p, h in others.items()})
+    deal.talons, deal.taken = [], []
+    return game
+
+
+def test_claim_with_four_aces_and_four_tens() -> None:
+    # S000 ("wykładane"): after the exchange, with e.g. four aces and four tens nobody can
+    # stop the declarer taking every card, whatever the order: he may show his hand.
+    others = {2: "KH QH JH 9H KS QS JS 9S", 0: "KD QD JD 9D KC QC JC 9C"}
+    game = _claim_position("pl-standard", "AH TH AS TS AD TD AC TC", others)
+    assert _legal(game)[-1] == "claim"
+    _do(game, "claim")
+    # 120 card points, the contract of 100 is made; defenders 0.
+    assert game.last_deal is not None and game.last_deal.tricks == {1: 8}
+    assert game.deal_scores[-1] == (0, 100, 0)
+
+
+def test_claim_credits_safe_marriages_only() -> None:
+    # Complete hearts (S000: "complete suits"): the heart marriage counts — no opponent holds
+    # a heart, so making hearts trump cannot help them: 120 + 100 = 220, contract 100 made.
+    others = {2: "KS QS JS 9S KC QC JC 9C", 0: "KD QD JD 9D AC TC AD TD"}
+    game = _claim_position("pl-standard", "AH TH KH QH JH 9H AS TS", others)
+    _do(game, "claim")
+    assert game.last_deal is not None and game.last_deal.marriages == {1: 100}
+    # The spade marriage with JS 9S still out: the claim stands, the marriage is not credited.
+    others = {2: "KH QH JH 9H JS 9S KC QC", 0: "KD QD JD 9D AC TC JC 9C"}
+    game = _claim_position("pl-standard", "AS TS KS QS AH TH AD TD", others)
+    _do(game, "claim")
+    assert game.last_deal is not None and game.last_deal.marriages == {}
+    # A king with the ten of its suit still out: not sure of every trick.
+    others = {2: "KH QH JH 9H TS JS 9S KC", 0: "KD QD JD 9D QC TC JC 9C"}
+    assert "claim" not in _legal(_claim_position("pl-standard", "AS KS QS AH TH AD TD AC", others))
+
+
+def test_claim_not_allowed_elsewhere() -> None:
+    others = {2: "KH QH JH 9H KS QS JS 9S", 0: "KD QD JD 9D KC QC JC 9C"}
+    game = _claim_position("cz-standard", "AH TH AS TS AD TD AC TC", others)
+    assert "claim" not in _legal(game)
+    with pytest.raises(IllegalActionError, match="the ruleset allows no claim"):
+        _do(game, "claim")
+
+
+def test_house_dark_declared_before_seeing_the_hand() -> None:
+    # MET: the dark player sees neither his cards nor the prikup
+    # (examples/house/blind-dark.yaml: `sees_own_hand: false`).
+    game = _game(str(HOUSE / "blind-dark.yaml"), golden_round=False)
+    assert game.view(1).hand == () and len(game.view(2).hand) == 7
+    _do(game, "pass")
+    assert len(game.view(1).hand) == 7
+    parent = _game("ru-online", golden_round=False)
+    assert len(parent.view(1).hand) == 7
+
+
+def test_four_players_dark_first_hand_is_left_of_the_sitting_dealer() -> None:
+    # S002: "Темнить разрешено, если раздающий сидит справа от объявляющего"; with four the
+    # dealer sits on the prikup.
+    hands = {1: HANDS[1], 2: HANDS[2], 3: HANDS[0]}
+    game = _game("ru-online", players=4, hands=hands, golden_round=False)
+    assert game.deal.sitter == 0 and game.phase == "dark" and game.current_player == 1
+
+
+def test_house_claim() -> None:
+    # examples/house/claim.yaml: `claim_allowed: true` over cz-standard.
+    others = {2: "KH QH JH 9H KS QS JS 9S", 0: "KD QD JD 9D KC QC JC 9C"}
+    game = _claim_position(str(HOUSE / "claim.yaml"), "AH TH AS TS AD TD AC TC", others)
+    assert _legal(game)[-1] == "claim"
+
+
+def test_house_first_ace_deals() -> None:
+    # examples/house/first-ace-deals.yaml over pl-standard (by lot).
+    deck = load_ruleset("pl-standard").deck
+    for seed in range(5):
+        shuffled = list(deck.cards)
+        random.Random(seed).shuffle(shuffled)
+        game = Game(load_ruleset(str(HOUSE / "first-ace-deals.yaml")), players=3, seed=seed)
+        assert game.deal.dealer == first_ace_dealer(shuffled, 3, 1, "ace")
+    # The parent draws the first dealer by lot.
+    for seed in range(5):
+        assert Game(load_ruleset("pl-standard"), players=3, seed=seed).deal.dealer == random.Random(
+            seed
+        ).randrange(3)

@@ -1,0 +1,322 @@
+"""A seeded rule-of-thumb bot: bids from a hand estimate, keeps marriages, wins cheaply.
+
+The bot sees only its player's :class:`~tysiac_spec.engine.game.View` and the legal
+actions; it remembers the cards it has seen in the current deal (its hand, a shown
+talon, cards on the table when it is its turn to play).  It knows no variant: the
+card points, trick order (rank strength) and marriage ranks come from the cards, and
+the marriage values from the optional ``marriage_values`` (a ruleset's
+``form.marriages.values``; otherwise every marriage is estimated at
+:data:`DEFAULT_MARRIAGE_VALUE` points).
+
+Action types it does not know (added by later engine versions) are never chosen while a
+known one is legal; when only unknown ones are legal it takes the first.  Actions whose
+text is ``forfeit`` are taken when the hand falls well short of the contract, and
+``redeal`` when the hand is very weak; ``dark`` and ``cancel dark`` are never chosen
+while another action is legal.  An ace marriage (``play AH aces``) is declared first.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from ..cards import Card
+from ..engine.actions import (
+    Action,
+    Bid,
+    ChooseTalon,
+    DeclareContract,
+    Discard,
+    GiveCard,
+    Pass,
+    PlayCard,
+)
+from ..engine.game import View
+
+__all__ = ["DEFAULT_MARRIAGE_VALUE", "HeuristicBot", "estimate_hand"]
+
+DEFAULT_MARRIAGE_VALUE = 60
+"""Points assumed for a marriage when the bot is not told the ruleset's values."""
+
+_KNOWN = (Bid, Pass, ChooseTalon, GiveCard, Discard, DeclareContract, PlayCard)
+_MARRIAGE_RANKS = ("king", "queen")
+_CAPTURE = 3
+"""Points a sure trick is expected to collect from each other player's card."""
+
+
+_PACK = 24
+"""Cards in the usual pack; used only to guess how many talon cards the declarer will take
+(the view does not show the talon sizes)."""
+
+_REDEAL_BELOW = 60
+"""A redeal the bot may call is called when its hand is estimated below this (points)."""
+
+
+def _word(action: Action) -> str:
+    """The first word of an action's text (``forfeit``, ``redeal``, ``bid``)."""
+    return str(action).split(" ", 1)[0].lower()
+
+
+def _declares(action: PlayCard) -> bool:
+    """Whether leading this card declares something (a marriage or the ace marriage)."""
+    return action.marriage or bool(getattr(action, "aces", False))
+
+
+def _marriage_suits(hand: Sequence[Card]) -> set[str]:
+    kings = {c.suit.id for c in hand if c.rank.id == "king"}
+    queens = {c.suit.id for c in hand if c.rank.id == "queen"}
+    return kings & queens
+
+
+def estimate_hand(
+    hand: Sequence[Card],
+    *,
+    active: int,
+    marriage_values: Mapping[str, int] | None = None,
+    talon_cards: int = 0,
+    top_strength: int | None = None,
+) -> int:
+    """A rough estimate of the points ``hand`` will take as declarer (points).
+
+    Sure tricks (a suit's top cards held without a gap: ace, ace-ten, …) count their
+    card points plus :data:`_CAPTURE` for each other active player's card; marriages held
+    count 90 % of their value; other tens and kings a third of their points; a longer
+    suit adds a little; ``talon_cards`` still to be taken add 4 points each plus the
+    chance of completing a half-marriage.
+    """
+    top = top_strength if top_strength is not None else max((c.rank.strength for c in hand), default=0)
+    values = marriage_values or {}
+    total = 0.0
+    by_suit: dict[str, list[Card]] = {}
+    for c in hand:
+        by_suit.setdefault(c.suit.id, []).append(c)
+    married = _marriage_suits(hand)
+    for suit, cards in by_suit.items():
+        cards.sort(key=lambda c: -c.rank.strength)
+        expected = top
+        sure = 0
+        for c in cards:
+            if c.rank.strength != expected:
+                break
+            sure += 1
+            expected -= 1
+            total += c.rank.points + _CAPTURE * (active - 1)
+        for c in cards[sure:]:
+            if suit not in married or c.rank.id not in _MARRIAGE_RANKS:
+                total += c.rank.points / 3
+        if len(cards) >= 4:
+            total += 5 * (len(cards) - 3)
+        if suit in married:
+            total += 0.9 * values.get(suit, DEFAULT_MARRIAGE_VALUE)
+    if talon_cards:
+        total += 4 * talon_cards
+        unseen = max(1, _PACK - len(hand))
+        for c in hand:
+            if c.rank.id in _MARRIAGE_RANKS and c.suit.id not in married:
+                total += talon_cards / unseen * values.get(c.suit.id, DEFAULT_MARRIAGE_VALUE)
+    return int(total)
+
+
+class HeuristicBot:
+    """A deterministic, seeded rule-of-thumb player for any ruleset and player count.
+
+    Args:
+        seed: seed of its own generator (used only to break ties such as which of two
+            hidden talons to take).
+        marriage_values: points per suit id of a marriage (``form.marriages.values``);
+            optional, used only to value hands.
+        margin: points the bid limit stays below the hand estimate (a higher value bids
+            more cautiously).
+    """
+
+    def __init__(
+        self, seed: int, *, marriage_values: Mapping[str, int] | None = None, margin: int = 30
+    ) -> None:
+        self._rng = random.Random(seed)
+        self._values = dict(marriage_values or {})
+        self._margin = margin
+        self._seen: dict[str, set[int]] = {}
+        """Strengths of the cards seen this deal (held, shown or played), by suit id."""
+        self._married: set[str] = set()
+        """Suits of the marriages in the hand at the current decision."""
+        self._deal_key: tuple[int, tuple[int, ...]] | None = None
+        self._cards_left = 0
+        self._top = 0
+
+    # ---------------------------------------------------------------- memory
+
+    def _observe(self, view: View) -> None:
+        key = (view.dealer, view.scores)
+        left = sum(n for _, n in view.hand_sizes)
+        if view.phase != "play" or key != self._deal_key or left > self._cards_left:
+            self._seen = {}
+        self._deal_key = key
+        self._cards_left = left
+        seen, top = self._seen, self._top
+        for cards in (view.hand, view.talon, [c for _, c in view.trick]):
+            for c in cards:
+                strength = c.rank.strength
+                seen.setdefault(c.suit.id, set()).add(strength)
+                if strength > top:
+                    top = strength
+        self._top = top
+        self._married = _marriage_suits(view.hand)
+
+    def _master(self, card: Card) -> bool:
+        """No higher card of its suit can be in another hand (all higher ones held or seen)."""
+        seen = self._seen.get(card.suit.id, set())
+        return all(s in seen for s in range(card.rank.strength + 1, self._top + 1))
+
+    def _value(self, suit: str) -> int:
+        return self._values.get(suit, DEFAULT_MARRIAGE_VALUE)
+
+    def _keep(self, card: Card, trump: str | None) -> float:
+        """How much the bot wants to keep ``card`` (higher = keep)."""
+        v = card.rank.points + card.rank.strength * 0.1
+        if card.rank.id in _MARRIAGE_RANKS and card.suit.id in self._married:
+            v += 20 + self._value(card.suit.id) / 10
+        if trump is not None and card.suit.id == trump:
+            v += 6
+        return v
+
+    def _estimate(self, view: View, hand: Sequence[Card], talon_cards: int = 0) -> int:
+        return estimate_hand(
+            hand,
+            active=len(view.hand_sizes),
+            marriage_values=self._values or None,
+            talon_cards=talon_cards,
+            top_strength=self._top or None,
+        )
+
+    # ---------------------------------------------------------------- choosing
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """One element of ``legal`` (never empty), chosen by the phase's rule of thumb."""
+        self._observe(view)
+        known = [a for a in legal if isinstance(a, _KNOWN)]
+        if len(known) < len(legal):
+            words = {_word(a): a for a in reversed(legal) if not isinstance(a, _KNOWN)}
+            if "forfeit" in words and self._should_forfeit(view, known):
+                return words["forfeit"]
+            if "redeal" in words and self._estimate(view, view.hand) < _REDEAL_BELOW:
+                return words["redeal"]
+        if not known:
+            return legal[0]
+        first = known[0]
+        if isinstance(first, Bid | Pass):
+            return self._auction(view, known)
+        if isinstance(first, ChooseTalon):
+            talons = [a for a in known if isinstance(a, ChooseTalon)]
+            return talons[self._rng.randrange(len(talons))] if talons else first
+        if isinstance(first, GiveCard | Discard):
+            return self._exchange(view, known)
+        if isinstance(first, DeclareContract):
+            return self._contract(view, known)
+        plays = [a for a in known if isinstance(a, PlayCard)]
+        return self._play(view, plays) if plays else first
+
+    def _should_forfeit(self, view: View, known: Sequence[Action]) -> bool:
+        if view.declarer != view.player:
+            return False
+        contract = view.contract
+        amounts = [a.amount for a in known if isinstance(a, DeclareContract)]
+        if amounts:
+            contract = min(amounts)
+        if not contract:
+            contract = max((int(t.split()[1]) for _, t in view.bids if t.startswith("bid ")), default=0)
+        return self._estimate(view, view.hand) + 30 < contract
+
+    def _auction(self, view: View, legal: Sequence[Action]) -> Action:
+        bids = [a for a in legal if isinstance(a, Bid)]
+        passes = [a for a in legal if isinstance(a, Pass)]
+        talon = 0 if view.declarer is not None else max(0, _PACK - sum(n for _, n in view.hand_sizes))
+        limit = self._estimate(view, view.hand, talon_cards=talon) - self._margin
+        if bids and (bids[0].amount <= limit or not passes):
+            return bids[0]
+        return passes[0] if passes else legal[0]
+
+    def _exchange(self, view: View, legal: Sequence[Action]) -> Action:
+        def cost(a: Action) -> tuple[float, int]:
+            card = a.card if isinstance(a, GiveCard | Discard) else None
+            if card is None:
+                return (1e9, 0)
+            to = a.to if isinstance(a, GiveCard) else 0
+            return (self._keep(card, None) + (3 if self._master(card) else 0), to)
+
+        return min(legal, key=cost)
+
+    def _contract(self, view: View, legal: Sequence[Action]) -> Action:
+        amounts = [a for a in legal if isinstance(a, DeclareContract)]
+        if not amounts:
+            return legal[0]
+        est = self._estimate(view, view.hand) - self._margin
+        best = amounts[0]
+        for a in amounts:
+            if a.amount <= est and a.amount > best.amount:
+                best = a
+        return best
+
+    # ---------------------------------------------------------------- play
+
+    def _play(self, view: View, legal: Sequence[PlayCard]) -> PlayCard:
+        trump = view.trump
+        if not view.trick:
+            return self._lead(view, legal)
+        led = view.trick[0][1].suit.id
+
+        def key(c: Card) -> tuple[bool, bool, int]:
+            return (trump is not None and c.suit.id == trump, c.suit.id == led, c.rank.strength)
+
+        best_player, best = max(view.trick, key=lambda pc: key(pc[1]))
+        to_play = len(view.hand_sizes) - len(view.trick) - 1
+        points = sum(c.rank.points for _, c in view.trick)
+        cheapest = min(legal, key=lambda a: self._keep(a.card, trump))
+        partner_winning = self._partner(view, best_player) and (to_play == 0 or self._master(best))
+        if partner_winning:
+            smear = [a for a in legal if key(a.card) < key(best) and not self._master(a.card)]
+            smear = [a for a in smear if not (a.card.rank.id in _MARRIAGE_RANKS
+                                               and a.card.suit.id in self._married)]
+            if smear:
+                return max(smear, key=lambda a: (a.card.rank.points, -a.card.rank.strength))
+            return cheapest
+        winners = sorted(
+            (a for a in legal if key(a.card) > key(best)), key=lambda a: self._keep(a.card, trump)
+        )
+        if not winners:
+            return cheapest
+        if to_play == 0:
+            return winners[0]
+        safe = [
+            a for a in winners
+            if (trump is not None and a.card.suit.id == trump and led != trump)
+            or self._master(a.card)
+        ]
+        if safe:
+            ruff = trump is not None and safe[0].card.suit.id == trump
+            if points >= 10 or safe[0].card.rank.points >= 10 or not ruff:
+                return safe[0]
+        return cheapest
+
+    def _partner(self, view: View, player: int) -> bool:
+        if player == view.player or view.declarer is None:
+            return False
+        return view.player != view.declarer and player != view.declarer
+
+    def _lead(self, view: View, legal: Sequence[PlayCard]) -> PlayCard:
+        trump = view.trump
+        declarations = [a for a in legal if _declares(a)]
+        if declarations:
+            return max(
+                declarations,
+                key=lambda a: (not a.marriage, self._value(a.card.suit.id), a.card.rank.id == "queen"),
+            )
+        plain = [a for a in legal if not _declares(a)] or list(legal)
+        masters = [a for a in plain if self._master(a.card) and a.card.rank.points >= 10]
+        if masters:
+            side = [a for a in masters if a.card.suit.id != trump]
+            return max(side or masters, key=lambda a: (a.card.rank.points, -a.card.index))
+        if trump is not None and view.declarer == view.player:
+            trumps = [a for a in plain if a.card.suit.id == trump and self._master(a.card)]
+            if trumps:
+                return trumps[0]
+        return min(plain, key=lambda a: (self._keep(a.card, trump), a.card.index))

@@ -1,0 +1,162 @@
+"""Dealing the cards and redeal conditions (``form.deal``).
+
+The shuffled pack is dealt in seat order from the player after the dealer,
+``deal.packet`` cards at a time; the talon cards fall at positions of the dealing
+sequence drawn from the game's seeded generator under the restrictions
+``talon_not_first``, ``talon_not_last``, ``talon_not_consecutive`` and
+``talon_within_first`` (S002: none of the first or last three cards goes to the
+prikup; LOD: the prikup is dealt within the first rounds; TER/KEP: never two in a
+row).  Without a restriction the talon cards are the last ones dealt and no random
+number is drawn for them.  Since the pack is shuffled uniformly, every deal has the
+same chance under any of these procedures; they matter for faithful replays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..cards import Card
+from ..ruleset.model import Form
+from .state import DealState
+
+__all__ = ["deal_cards", "first_ace_dealer", "redeal_check", "redeal_point", "talon_positions"]
+
+Env = Callable[[int], dict[str, Any]]
+
+
+def talon_positions(form: Form, total: int, rng: random.Random) -> list[int]:
+    """Positions (0-based, ascending) in a dealing sequence of ``total`` cards that go to the
+    talons, drawn uniformly among those the restrictions allow.
+
+    Raises:
+        ValueError: the restrictions leave too few positions (a ruleset contradiction).
+    """
+    d = form.deal
+    k = sum(form.table.talons)
+    if not (d.talon_not_first or d.talon_not_last or d.talon_not_consecutive or d.talon_within_first):
+        return list(range(total - k, total))
+    lo = d.talon_not_first
+    hi = total - d.talon_not_last
+    if d.talon_within_first:
+        hi = min(hi, d.talon_within_first)
+    room = hi - lo
+    if d.talon_not_consecutive:
+        # Choose k of room - (k - 1) slots, then spread them apart: uniform over the
+        # non-consecutive choices.
+        slots = room - (k - 1)
+        if slots < k:
+            raise ValueError(f"deal: no room for {k} non-consecutive talon cards in positions {lo}..{hi - 1}")
+        picked = sorted(rng.sample(range(slots), k))
+        return [lo + s + i for i, s in enumerate(picked)]
+    if room < k:
+        raise ValueError(f"deal: no room for {k} talon cards in positions {lo}..{hi - 1}")
+    return sorted(rng.sample(range(lo, hi), k))
+
+
+def deal_cards(
+    form: Form, cards: Sequence[Card], order: Sequence[int], rng: random.Random
+) -> tuple[dict[int, list[Card]], list[list[Card]]]:
+    """Deal ``cards`` (already shuffled) to ``order`` (players from the dealer's next) and
+    the talons: hands by player, talons in order.
+
+    Players receive ``deal.packet`` cards at a time in turn (fewer when the hand is
+    nearly full); talon cards are taken at :func:`talon_positions`, filling the first
+    talon first.
+    """
+    size, packet = form.table.hand_size, form.deal.packet
+    total = size * len(order) + sum(form.table.talons)
+    to_talon = set(talon_positions(form, total, rng))
+    hands: dict[int, list[Card]] = {p: [] for p in order}
+    turn: list[int] = []
+    for start in range(0, size, packet):
+        for p in order:
+            turn += [p] * min(packet, size - start)
+    talon_cards: list[Card] = []
+    players = iter(turn)
+    for i, card in enumerate(cards[:total]):
+        if i in to_talon:
+            talon_cards.append(card)
+        else:
+            hands[next(players)].append(card)
+    talons = []
+    for t in form.table.talons:
+        talons.append(talon_cards[:t])
+        talon_cards = talon_cards[t:]
+    return hands, talons
+
+
+def first_ace_dealer(cards: Sequence[Card], players: int, direction: int, ace: str) -> int:
+    """The first dealer by ``first_ace`` (S002): cards of the shuffled pack are turned one at
+    a time to the players in turn, starting with player 0; whoever receives the first
+    card of rank ``ace`` deals."""
+    for i, card in enumerate(cards):
+        if card.rank.id == ace:
+            return (direction * i) % players
+    return 0
+
+
+def redeal_check(
+    form: Form, deal: DealState, env: Env, timing: str
+) -> tuple[tuple[int | None, int] | None, list[tuple[int, int]]]:
+    """The redeal conditions of ``timing`` (``after_deal``, ``after_talon``,
+    ``after_exchange``) that hold now.
+
+    Returns the first mandatory one as ``(caller, index)`` (the caller loses its
+    ``penalty``), else ``None``, and the optional ones as ``(player, index)`` offers in
+    turn order.  Each condition is evaluated per active player with ``hand`` his hand
+    and ``talon`` the dealt talon.  ``who``: ``holder`` — the players it holds for;
+    ``declarer`` — the declarer only (not before the auction); ``anyone`` — every
+    active player, if it holds for one of them.
+    """
+    offers: list[tuple[int, int]] = []
+    for index, r in enumerate(form.deal.redeals):
+        if r.timing != timing:
+            continue
+        if r.who == "declarer":
+            if deal.declarer is None:
+                continue
+            candidates = [deal.declarer]
+        else:
+            candidates = list(deal.order)
+        fn = r.when.compiled.function
+        holders = []
+        for p in candidates:
+            e = env(p)
+            e["hand"] = tuple(deal.hands[p])
+            e["talon"] = deal.dealt_talon
+            if fn(e):
+                holders.append(p)
+        if not holders:
+            continue
+        callers = list(deal.order) if r.who == "anyone" else holders
+        if r.mandatory:
+            return (holders[0], index), []
+        offers += [(p, index) for p in callers if (p, index) not in offers]
+    return None, offers
+
+
+def redeal_point(form: Form, deal: DealState, env: Env, timing: str) -> bool:
+    """Check the redeal conditions of ``timing``; returns whether the deal stops here.
+
+    A mandatory condition ends the deal (``deal.phase`` → ``redealt``, the caller and the
+    condition's id recorded); optional ones put the deal in the ``redeal`` phase, each
+    offered player answering ``redeal`` or ``pass`` in turn, after which play resumes at
+    ``timing`` (``deal.resume_phase``) with the player who was to act.
+    """
+    if not form.deal.redeals:
+        return False
+    mandatory, offers = redeal_check(form, deal, env, timing)
+    if mandatory is not None:
+        deal.redeal_caller, index = mandatory
+        deal.redeal_id = form.deal.redeals[index].id
+        deal.phase = "redealt"
+        return True
+    if offers:
+        deal.redeal_offers = offers
+        deal.resume_phase, deal.resume_current = timing, deal.current
+        deal.phase = "redeal"
+        deal.current = offers[0][0]
+        return True
+    return False

@@ -1,0 +1,716 @@
+"""The match level: settling a deal's outcome into the match scores, with every match
+mechanism a ruleset switches on in data (forfeits, the multiplier of dark and golden
+deals, the 800 rule, the barrel, bolts, counters and match rules, finishing, the winner).
+
+:func:`settle_deal` is pure: it takes the resolved :class:`~tysiac_spec.ruleset.model.Form`,
+a :class:`MatchState` and a :class:`~tysiac_spec.engine.scoring.DealOutcome`, and returns
+the new state and the :class:`~tysiac_spec.engine.events.MatchEvent` list explaining every
+adjustment.  The engine's :class:`~tysiac_spec.engine.game.Game` calls it at the end of each
+deal; a real-table scoresheet calls it with outcomes typed in by the players.
+
+Order of settlement (each step sees the result of the previous one):
+
+1. validation of the outcome (:class:`~tysiac_spec.errors.MatchError` if impossible);
+2. the deal's own scores from the formulas (``scoring.*``, or ``contract.forfeit.*`` and
+   ``forfeit.mode`` for a forfeit), and the sitter's (``table.sitter.score``);
+3. the multiplier of the deal (dark game, golden round) on every score of step 2;
+4. the 800 rule (``match.threshold``): a player at or above it (per ``inclusive``) who was
+   not the declarer scores nothing positive (a forfeit bonus too, if
+   ``freezes_forfeit_bonus``);
+5. the barrel, for each player who was on it before the deal (``special.barrel``);
+6. finishing (``match.finishing``): a player who may not finish and would reach the target
+   is capped or scores nothing;
+7. the scores are added; then bolts (``special.bolts``, ``special.dark.bolt_count``);
+8. the match rules (``match.rules``), in order, for each player (e.g. 555 → 0);
+9. barrel entries, exits and collisions; 10. golden-round bookkeeping;
+11. the winner (``match.target``, ``finishing.tie``); the dealer moves on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..errors import Diagnostic, MatchError
+from ..ruleset.model import Form
+from .events import MatchEvent
+from .scoring import DealOutcome, base_scores, forfeit_cost
+
+__all__ = ["BarrelSeat", "DealOutcome", "MatchState", "settle_deal"]
+
+_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+
+
+def ordinal(n: int) -> str:
+    """``3`` -> ``third``; beyond twelve ``13th``."""
+    if 1 <= n <= len(_ORDINALS):
+        return _ORDINALS[n - 1]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
+
+
+def _fail(message: str, code: str = "match.outcome") -> MatchError:
+    return MatchError(Diagnostic(code, message))
+
+
+@dataclass(frozen=True, slots=True)
+class BarrelSeat:
+    """One player's barrel state: ``on`` the barrel, and the failed ``attempts`` used there."""
+
+    on: bool = False
+    attempts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """The state of a match between deals (immutable; :func:`settle_deal` returns a new one).
+
+    Attributes:
+        scores: match scores by player (points).
+        counters: the ruleset's counters (``match.counters``) by id, each a tuple by player.
+        barrel: each player's :class:`BarrelSeat`.
+        forfeits: forfeits each player has made in the match.
+        bolts: bolts each player has collected in the match.
+        dealer: the dealer of the next deal.
+        deals: deals settled so far.
+        winner: the winner once the match is over, else ``None``.
+        golden_left: deals left in the golden round (0: the golden round is not on).
+        golden_made: whether a declarer made the contract in the current golden round.
+        options: the table's option values (``ruleset.selected``), read by formulas.
+        deck_points: card points in the pack (120), for validating outcomes.
+    """
+
+    scores: tuple[int, ...]
+    counters: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    barrel: tuple[BarrelSeat, ...] = ()
+    forfeits: tuple[int, ...] = ()
+    bolts: tuple[int, ...] = ()
+    dealer: int = 0
+    deals: int = 0
+    winner: int | None = None
+    golden_left: int = 0
+    golden_made: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
+    deck_points: int = 120
+
+    @property
+    def players(self) -> int:
+        """Players at the table."""
+        return len(self.scores)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has a winner."""
+        return self.winner is not None
+
+    @classmethod
+    def new(
+        cls,
+        form: Form,
+        *,
+        options: Mapping[str, Any] | None = None,
+        dealer: int = 0,
+        deck_points: int = 120,
+    ) -> MatchState:
+        """The state at the start of a match for ``form`` (scores 0, counters at their
+        ``initial`` values, the golden round pending if ``special.golden_round`` is on)."""
+        n = form.players
+        golden = form.special.golden_round
+        return cls(
+            scores=(0,) * n,
+            counters={c.id: (c.initial,) * n for c in form.match.counters},
+            barrel=(BarrelSeat(),) * n,
+            forfeits=(0,) * n,
+            bolts=(0,) * n,
+            dealer=dealer % n,
+            golden_left=n if golden.enabled else 0,
+            options=dict(options or {}),
+            deck_points=deck_points,
+        )
+
+    def player_record(self, player: int) -> dict[str, Any]:
+        """The formula record ``player`` of a player: ``score``, each counter, ``forfeits``,
+        ``bolts`` and ``on_barrel``."""
+        record: dict[str, Any] = {
+            "score": self.scores[player],
+            "forfeits": self.forfeits[player] if self.forfeits else 0,
+            "bolts": self.bolts[player] if self.bolts else 0,
+            "on_barrel": bool(self.barrel and self.barrel[player].on),
+        }
+        for name, values in self.counters.items():
+            record[name] = values[player]
+        return record
+
+    def with_values(
+        self,
+        form: Form,
+        *,
+        scores: Sequence[int] | None = None,
+        counters: Mapping[str, Sequence[int]] | None = None,
+        dealer: int | None = None,
+        barrel: Sequence[Any] | None = None,
+        forfeits: Sequence[int] | None = None,
+        bolts: Sequence[int] | None = None,
+        golden: int | None = None,
+    ) -> MatchState:
+        """A copy with the given values (lists by player), validated.
+
+        ``barrel`` gives per player ``False``/``None`` (off), ``True`` (on, no attempt used),
+        an int (on, that many failed attempts) or ``{"on": bool, "attempts": int}``.
+        ``golden`` is the number of golden-round deals left (0: none).
+
+        Raises:
+            MatchError: ``match.state`` — a list of the wrong length, an unknown counter, a
+                dealer outside the table, a negative count, the barrel when it is off.
+        """
+        n = self.players
+
+        def ints(name: str, values: Sequence[int], *, minimum: int | None = None) -> tuple[int, ...]:
+            if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+                raise _fail(f"`{name}` must be a list of {n} integers (got {values!r})", "match.state")
+            if len(values) != n:
+                raise _fail(
+                    f"`{name}` must give one value per player: {n} (got {len(values)})", "match.state"
+                )
+            out = []
+            for v in values:
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise _fail(f"`{name}` values must be integers (got {v!r})", "match.state")
+                if minimum is not None and v < minimum:
+                    raise _fail(f"`{name}` values must be at least {minimum} (got {v})", "match.state")
+                out.append(v)
+            return tuple(out)
+
+        new = self
+        if scores is not None:
+            new = replace(new, scores=ints("scores", scores))
+        if counters is not None:
+            known = {c.id for c in form.match.counters}
+            merged = dict(new.counters)
+            for name, values in counters.items():
+                if name not in known:
+                    names = ", ".join(sorted(known)) or "none"
+                    raise _fail(f"unknown counter `{name}`; the ruleset declares: {names}", "match.state")
+                merged[name] = ints(f"counters.{name}", values)
+            new = replace(new, counters=merged)
+        if dealer is not None:
+            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+                raise _fail(f"`dealer` must be a player 0..{n - 1} (got {dealer!r})", "match.state")
+            new = replace(new, dealer=dealer)
+        if forfeits is not None:
+            new = replace(new, forfeits=ints("forfeits", forfeits, minimum=0))
+        if bolts is not None:
+            new = replace(new, bolts=ints("bolts", bolts, minimum=0))
+        if barrel is not None:
+            new = replace(new, barrel=_barrel_seats(form, barrel, n))
+        if golden is not None:
+            if isinstance(golden, bool) or not isinstance(golden, int) or golden < 0:
+                raise _fail(f"`golden` must be a number of deals, 0 or more (got {golden!r})", "match.state")
+            if golden and not form.special.golden_round.enabled:
+                raise _fail("`golden`: the ruleset has no golden round", "match.state")
+            new = replace(new, golden_left=golden, golden_made=False)
+        return new
+
+
+def _barrel_seats(form: Form, barrel: Sequence[Any], n: int) -> tuple[BarrelSeat, ...]:
+    if isinstance(barrel, (str, bytes)) or not isinstance(barrel, Sequence) or len(barrel) != n:
+        raise _fail(f"`barrel` must give one value per player: {n} (got {barrel!r})", "match.state")
+    seats = []
+    for v in barrel:
+        if v is None or v is False:
+            seats.append(BarrelSeat())
+            continue
+        if v is True:
+            seat = BarrelSeat(True, 0)
+        elif isinstance(v, int):
+            seat = BarrelSeat(True, v)
+        elif isinstance(v, Mapping) and set(v) <= {"on", "attempts"}:
+            seat = BarrelSeat(bool(v.get("on", True)), int(v.get("attempts", 0)))
+        else:
+            raise _fail(
+                f"`barrel` values must be true/false, a number of failed attempts or "
+                f"{{on, attempts}} (got {v!r})",
+                "match.state",
+            )
+        b = form.special.barrel
+        if seat.on and not b.enabled:
+            raise _fail("`barrel`: the ruleset (with these options) plays no barrel", "match.state")
+        if seat.attempts < 0 or (not b.attempts_unlimited and seat.on and seat.attempts >= b.attempts):
+            raise _fail(
+                f"`barrel`: failed attempts must be 0..{b.attempts - 1} (got {seat.attempts})",
+                "match.state",
+            )
+        seats.append(seat)
+    return tuple(seats)
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _marriage_sums(form: Form) -> set[int]:
+    values = list(form.marriages.values.values())
+    if form.marriages.ace_marriage.enabled:
+        values.append(form.marriages.ace_marriage.value)
+    sums = {0}
+    for v in values:
+        sums |= {s + v for s in sums}
+    return sums
+
+
+def _sets_aside(form: Form) -> bool:
+    """Whether some cards of a deal may score for nobody (discards, an unchosen talon)."""
+    t, lo = form.talon, form.talon.leftover
+    unchosen = t.take == "choose_one" and lo.to == "nobody"
+    if t.exchange != "discard":
+        return unchosen
+    if lo.cards == "unchosen_and_discards":
+        discards_to = lo.to
+    else:
+        discards_to = lo.to if lo.discards_to == "same" else lo.discards_to
+    return unchosen or discards_to == "nobody"
+
+
+def validate_outcome(form: Form, state: MatchState, outcome: DealOutcome) -> None:
+    """Check that ``outcome`` can happen under ``form`` in ``state``.
+
+    Raises:
+        MatchError: ``match.outcome`` naming the problem: the match is over, a player
+            outside the table, a contract below the bid, card points above the deck total or
+            not summing to it, impossible marriage points, a forfeit the ruleset does not
+            allow or beyond ``forfeit.mode.limit``, a dark or golden deal the ruleset lacks.
+    """
+    n = state.players
+    if state.winner is not None:
+        raise _fail(f"the match is over (player {state.winner} won); no deal can be settled")
+    active = outcome.active(n)
+    for p in (*active, *([outcome.sitter] if outcome.sitter is not None else [])):
+        if not 0 <= p < n:
+            raise _fail(f"player {p} is not at the table (players 0..{n - 1})")
+    if outcome.sitter is not None and form.active == n:
+        raise _fail(f"with {n} players nobody sits out (got sitter {outcome.sitter})")
+    if len(active) != form.active:
+        raise _fail(f"a deal has {form.active} active players (got {len(active)}: {list(active)})")
+    if not 0 <= outcome.declarer < n:
+        raise _fail(f"the declarer {outcome.declarer} is not at the table (players 0..{n - 1})")
+    if outcome.declarer not in active:
+        raise _fail(f"the declarer {outcome.declarer} is not an active player of the deal")
+    if outcome.sitter is not None and outcome.sitter in active:
+        raise _fail(f"the sitter {outcome.sitter} cannot also play the deal")
+    if form.active < n and outcome.sitter is None:
+        raise _fail(f"with {n} players one sits out: give the sitter")
+    if outcome.bid < 0 or outcome.contract < 0:
+        raise _fail(f"bid and contract must not be negative (got {outcome.bid}, {outcome.contract})")
+    if outcome.contract < outcome.bid:
+        raise _fail(f"the contract {outcome.contract} is below the bid {outcome.bid}")
+    if outcome.multiplier is not None and outcome.multiplier < 1:
+        raise _fail(f"the multiplier must be 1 or more (got {outcome.multiplier})")
+    if outcome.mode == "dark" and not form.special.dark.enabled:
+        raise _fail("a dark game was given, but the ruleset (with these options) has none")
+    if outcome.mode == "golden" and not form.special.golden_round.enabled:
+        raise _fail("a golden-round deal was given, but the ruleset (with these options) has none")
+    if outcome.forfeited:
+        f = form.contract.forfeit
+        if not f.enabled:
+            raise _fail("the deal was forfeited, but the ruleset (with these options) allows no forfeit")
+        used = state.forfeits[outcome.declarer]
+        if f.mode.limit is not None and used >= f.mode.limit:
+            raise _fail(f"player {outcome.declarer} has used all {f.mode.limit} forfeit(s) the table allows")
+        return
+    total = state.deck_points
+    for p, cp in outcome.card_points.items():
+        if p not in active:
+            raise _fail(f"card points given for player {p}, who does not play the deal")
+        if not 0 <= cp <= total:
+            raise _fail(f"card points of player {p} must be 0..{total} (got {cp})")
+    got = sum(outcome.card_points.values())
+    if got > total or (got != total and not _sets_aside(form)):
+        raise _fail(f"card points must sum to the deck total {total} (got {got})")
+    sums = _marriage_sums(form)
+    for p, m in outcome.marriages.items():
+        if p not in active:
+            raise _fail(f"marriage points given for player {p}, who does not play the deal")
+        if m not in sums:
+            allowed = ", ".join(str(v) for v in sorted(sums))
+            raise _fail(f"marriage points of player {p} must be a sum of marriages: {allowed} (got {m})")
+    if sum(outcome.marriages.values()) > max(sums):
+        raise _fail(f"marriage points of all players exceed every marriage there is ({max(sums)})")
+    if outcome.tricks is not None:
+        for p, t in outcome.tricks.items():
+            if t < 0:
+                raise _fail(f"tricks of player {p} must not be negative (got {t})")
+            if t == 0 and outcome.card_points.get(p, 0) > 0:
+                raise _fail(f"player {p} has card points but no trick")
+            if t == 0 and outcome.marriages.get(p, 0) > 0 and form.marriages.requires_won_trick:
+                raise _fail(f"player {p} declared a marriage without winning a trick")
+
+
+# --------------------------------------------------------------------------- settlement
+
+
+@dataclass(slots=True)
+class _Work:
+    """The mutable scratch of one settlement."""
+
+    form: Form
+    state: MatchState
+    outcome: DealOutcome
+    events: list[MatchEvent]
+    delta: dict[int, int]
+    made: bool
+
+    def event(self, kind: str, player: int | None = None, value: int | None = None, text: str = "") -> None:
+        self.events.append(MatchEvent(self.state.deals, kind, player, value, text))
+
+
+def _multiplier(form: Form, outcome: DealOutcome) -> int:
+    if outcome.multiplier is not None:
+        return outcome.multiplier
+    if outcome.mode == "dark":
+        return form.special.dark.multiplier
+    if outcome.mode == "golden":
+        return form.special.golden_round.multiplier
+    return 1
+
+
+def _above_threshold(form: Form, score: int) -> bool:
+    t = form.match.threshold
+    return t.enabled and (score >= t.score if t.inclusive else score > t.score)
+
+
+def _step_threshold(w: _Work) -> None:
+    t, o = w.form.match.threshold, w.outcome
+    if not t.enabled:
+        return
+    for p, d in w.delta.items():
+        before = w.state.scores[p]
+        if d <= 0 or p == o.declarer or not _above_threshold(w.form, before):
+            continue
+        if o.forfeited and not t.freezes_forfeit_bonus and p != o.sitter:
+            continue
+        w.delta[p] = 0
+        w.event("threshold.frozen", p, d, f"at {before} (the {t.score} rule): {_signed(d)} not scored")
+
+
+def _step_barrel(w: _Work, seats: list[BarrelSeat], fell: set[int]) -> None:
+    b, o, form = w.form.special.barrel, w.outcome, w.form
+    if not b.enabled:
+        return
+    for p in range(w.state.players):
+        seat = seats[p]
+        if not seat.on:
+            continue
+        d = w.delta.get(p, 0)
+        if p == o.sitter:
+            sitter = form.table.sitter
+            if sitter is not None and not sitter.scores_on_barrel and d:
+                w.delta[p] = 0
+                w.event("barrel.sitter", p, d, f"on the barrel: the sitter's {_signed(d)} not scored")
+            continue
+        if o.forfeited and p != o.declarer:
+            if d:
+                w.delta[p] = 0
+                w.event(
+                    "barrel.frozen",
+                    p,
+                    d,
+                    f"on the barrel: a forfeited deal is no attempt ({_signed(d)} not scored)",
+                )
+            continue
+        if d >= b.goal and not (o.forfeited and p == o.declarer):
+            seats[p] = BarrelSeat()
+            w.event("barrel.made", p, d, f"on the barrel: made {d} of {b.goal}")
+            continue
+        used = seat.attempts + 1
+        own_fail = p == o.declarer and not o.forfeited and not w.made
+        thrown = ""
+        if o.forfeited and p == o.declarer and b.forfeit_falls:
+            thrown = "forfeit"
+        elif b.bidding == "allowed" and b.fail_own_bid_falls and own_fail:
+            thrown = "own contract failed"
+        of = "" if b.attempts_unlimited else f" of {b.attempts}"
+        if thrown:
+            # Thrown off: the deal's own score stands (PAGx2: he loses his bid as usual).
+            seats[p] = BarrelSeat()
+            fell.add(p)
+            w.event("barrel.fall", p, d, f"fell off the barrel ({thrown}) {_signed(d)}")
+        elif not b.attempts_unlimited and used >= b.attempts:
+            w.delta[p] = -b.penalty
+            seats[p] = BarrelSeat()
+            fell.add(p)
+            w.event("barrel.fall", p, -b.penalty, f"fell off the barrel −{b.penalty}")
+        elif b.attempts_unlimited or used <= b.free_failures:
+            w.delta[p] = 0
+            seats[p] = BarrelSeat(True, used)
+            w.event(
+                "barrel.attempt", p, d, f"on the barrel: attempt {used}{of} failed ({_signed(d)} not scored)"
+            )
+        else:
+            w.delta[p] = -b.penalty
+            seats[p] = BarrelSeat(True, used)
+            w.event("barrel.attempt", p, -b.penalty, f"on the barrel: attempt {used}{of} failed −{b.penalty}")
+
+
+def _step_finishing(w: _Work) -> None:
+    f, o, target = w.form.match.finishing, w.outcome, w.form.match.target
+    if f.who == "anyone":
+        return
+    for p, d in w.delta.items():
+        if p == o.declarer and w.made:
+            continue
+        before = w.state.scores[p]
+        after = before + d
+        crosses = after > target or (after == target and f.exact_landing)
+        if d <= 0 or not crosses or before >= target:
+            continue
+        if f.others == "cap":
+            capped = max(min(after, f.cap), before)
+            w.delta[p] = capped - before
+            w.event("finish.capped", p, capped, f"only the declarer may finish: {after} → {capped}")
+        else:
+            w.delta[p] = 0
+            w.event("finish.no_score", p, d, f"only the declarer may finish: {_signed(d)} not scored")
+
+
+def _step_bolts(
+    w: _Work, scores: list[int], bolts: list[int], on_barrel: Sequence[bool], base: Mapping[int, int]
+) -> None:
+    bl, o = w.form.special.bolts, w.outcome
+    if not bl.enabled or o.forfeited:
+        return
+    amount = w.form.special.dark.bolt_count if o.mode == "dark" else 1
+    for p in o.active(w.state.players):
+        if bl.declarer_exempt and p == o.declarer:
+            continue
+        if not bl.on_barrel and on_barrel[p]:
+            continue
+        if bl.counts == "no_trick":
+            if o.tricks is None:
+                raise _fail(
+                    "tricks per player are needed: the ruleset counts a deal without a trick as a bolt"
+                )
+            is_bolt = o.tricks.get(p, 0) == 0
+        else:
+            is_bolt = base.get(p, 0) == 0
+        if not is_bolt:
+            continue
+        old, new = bolts[p], bolts[p] + amount
+        bolts[p] = new
+        what = "no trick" if bl.counts == "no_trick" else "zero points"
+        extra = f", counts {amount}" if amount > 1 else ""
+        w.event("bolt", p, new, f"bolt ({what}{extra}): {new} in all")
+        for k in range(old // bl.every + 1, new // bl.every + 1):
+            scores[p] -= bl.penalty
+            w.event("bolt.penalty", p, -bl.penalty, f"{ordinal(k * bl.every)} bolt −{bl.penalty}")
+
+
+def _step_rules(
+    w: _Work,
+    scores: list[int],
+    counters: dict[str, list[int]],
+    bolts: list[int],
+    forfeits: list[int],
+    seats: list[BarrelSeat],
+) -> None:
+    form, o = w.form, w.outcome
+    start = w.state.scores
+    for rule in form.match.rules:
+        for p in range(w.state.players):
+            record: dict[str, Any] = {
+                "score": scores[p],
+                "forfeits": forfeits[p],
+                "bolts": bolts[p],
+                "on_barrel": seats[p].on,
+            }
+            record.update({name: values[p] for name, values in counters.items()})
+            env = {
+                "player": record,
+                "delta": scores[p] - start[p],
+                "declarer": p == o.declarer,
+                "made": w.made,
+                "contract": o.contract,
+                "tricks": (o.tricks or {}).get(p, 0),
+                "forfeited": o.forfeited,
+                "target": form.match.target,
+                "players": form.active,
+                "options": w.state.options,
+            }
+            if not rule.when(env):
+                continue
+            before = scores[p]
+            changes = []
+            for name, value in rule.then(env).items():
+                if name == "delta":
+                    scores[p] = start[p] + int(value)
+                elif name == "player.score":
+                    scores[p] = int(value)
+                else:
+                    counter = name.split(".", 1)[1]
+                    old = counters[counter][p]
+                    counters[counter][p] = int(value)
+                    changes.append(f"{counter} {old} → {int(value)}")
+            if scores[p] != before:
+                changes.insert(0, f"{before} → {scores[p]}")
+            w.event(f"rule.{rule.id}", p, scores[p], f"{'; '.join(changes) or 'no change'} ({rule.id})")
+
+
+def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fell: set[int]) -> None:
+    b, target = w.form.special.barrel, w.form.match.target
+    if not b.enabled:
+        return
+    before_on = {p for p in range(len(seats)) if seats[p].on}
+    newcomers = []
+    for p in range(len(seats)):
+        if seats[p].on and scores[p] < b.threshold:
+            seats[p] = BarrelSeat()
+            w.event("barrel.leave", p, scores[p], f"off the barrel at {scores[p]}")
+        elif seats[p].on and scores[p] >= target:
+            seats[p] = BarrelSeat()
+        elif not seats[p].on and p not in fell and b.threshold <= scores[p] < target:
+            seats[p] = BarrelSeat(True, 0)
+            newcomers.append(p)
+            w.event("barrel.enter", p, scores[p], f"on the barrel at {scores[p]}")
+    staying = sorted(before_on & {p for p in range(len(seats)) if seats[p].on})
+    falling: list[int] = []
+    if b.collision == "all_fall" and len(newcomers) >= 2:
+        falling = newcomers
+    elif b.collision == "last_stays" and newcomers and staying:
+        falling = staying
+    elif b.collision == "first_stays" and newcomers and staying:
+        falling = newcomers
+    for p in falling:
+        scores[p] -= b.collision_penalty
+        seats[p] = BarrelSeat()
+        others = ", ".join(str(q) for q in sorted({*newcomers, *staying}) if q != p)
+        w.event(
+            "barrel.collision",
+            p,
+            -b.collision_penalty,
+            f"fell off the barrel (with player {others}) −{b.collision_penalty}",
+        )
+
+
+def _winner(w: _Work, scores: Sequence[int]) -> int | None:
+    target, tie, o = w.form.match.target, w.form.match.finishing.tie, w.outcome
+    crossed = [p for p, s in enumerate(scores) if s >= target]
+    if len(crossed) <= 1:
+        return crossed[0] if crossed else None
+    if tie == "continue":
+        return None
+    if tie == "declarer" and o.declarer in crossed:
+        return o.declarer
+    top = max(scores[p] for p in crossed)
+    best = [p for p in crossed if scores[p] == top]
+    if len(best) == 1:
+        return best[0]
+    if o.declarer in best:
+        return o.declarer
+    return None
+
+
+def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[MatchState, list[MatchEvent]]:
+    """Settle one deal: the new match state and the events explaining every adjustment.
+
+    Pure: ``state`` is not changed.  The order of the steps is the module's docstring's.
+    Decisions where the sources are silent: a barrel attempt is every deal the barrel player
+    takes part in (ru-online's reading of S002); a failed attempt's own points are not
+    scored; falling off after the last attempt costs ``barrel.penalty`` in place of the deal's
+    score, while being thrown off (``fail_own_bid_falls``, which applies only when the barrel
+    player bids, ``bidding: allowed``; ``forfeit_falls``) keeps the deal's own score (PAGx2:
+    he loses his bid as usual); a deal forfeited by someone else is no attempt and scores nothing
+    for the barrel player; the multiplier applies to the deal's scores and a forfeit's
+    penalty, not to bolt or barrel penalties (a dark bolt counts ``dark.bolt_count`` bolts);
+    a forfeited deal gives no bolts; ``collision: all_fall`` applies to two or more players
+    reaching the barrel in the same deal (``last_stays`` / ``first_stays`` to a newcomer
+    meeting a player already on it); a sitter's deal is no barrel attempt; the golden round
+    lasts one deal per seated player, a reset sets the scores (only) to 0, and a normal deal
+    settled while it is on ends it; a tie the rule cannot break (equal scores, no declarer
+    among them) leaves the match going.
+
+    Raises:
+        MatchError: the outcome is impossible (see :func:`validate_outcome`).
+    """
+    validate_outcome(form, state, outcome)
+    o = outcome
+    n = state.players
+    made = o.made(form, state.options)
+    forfeits = list(state.forfeits)
+    if o.forfeited:
+        forfeits[o.declarer] += 1
+    base = base_scores(form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer])
+    w = _Work(form, state, o, [], {}, made)
+    mult = _multiplier(form, o)
+    w.delta = {p: d * mult for p, d in base.items()}
+    if o.forfeited:
+        w.event(
+            "forfeit",
+            o.declarer,
+            w.delta[o.declarer],
+            f"{ordinal(forfeits[o.declarer])} forfeit {_signed(w.delta[o.declarer])}"
+            + {"free": " (free)", "penalty": " (penalised)", "formula": ""}[
+                forfeit_cost(form, forfeits[o.declarer]).kind
+            ],
+        )
+    else:
+        kind = "contract.made" if made else "contract.failed"
+        w.event(kind, o.declarer, o.contract, f"contract {o.contract} {'made' if made else 'failed'}")
+    if mult != 1:
+        w.event("multiplier", None, mult, f"{o.mode} deal: points ×{mult}")
+    _step_threshold(w)
+    seats = list(state.barrel) or [BarrelSeat()] * n
+    on_barrel = [s.on for s in seats]
+    fell: set[int] = set()
+    _step_barrel(w, seats, fell)
+    _step_finishing(w)
+    scores = [s + w.delta.get(p, 0) for p, s in enumerate(state.scores)]
+    bolts = list(state.bolts) or [0] * n
+    _step_bolts(w, scores, bolts, on_barrel, {p: d * mult for p, d in base.items()})
+    counters = {k: list(v) for k, v in state.counters.items()}
+    _step_rules(w, scores, counters, bolts, forfeits, seats)
+    _step_barrel_seats(w, scores, seats, fell)
+    golden_left, golden_made = state.golden_left, state.golden_made
+    if golden_left > 0:
+        if o.mode != "golden":
+            golden_left, golden_made = 0, False
+            w.event("golden.end", None, None, "golden round abandoned: a normal deal was played")
+        else:
+            golden_left -= 1
+            golden_made = golden_made or made
+            if golden_left == 0:
+                g = form.special.golden_round
+                if golden_made:
+                    w.event("golden.end", None, None, "golden round over")
+                else:
+                    scores = [0] * n
+                    again = g.if_nobody_makes_it == "repeat"
+                    golden_left = n if again else 0
+                    w.event(
+                        "golden.reset",
+                        None,
+                        0,
+                        f"nobody made {g.contract} in the golden round: scores reset"
+                        + ("; the golden round starts again" if again else ""),
+                    )
+                golden_made = False
+    winner = _winner(w, scores)
+    if winner is not None:
+        w.event("match.won", winner, scores[winner], f"player {winner} wins with {scores[winner]}")
+    step = 1 if form.deal.direction == "clockwise" else -1
+    new = replace(
+        state,
+        scores=tuple(scores),
+        counters={k: tuple(v) for k, v in counters.items()},
+        barrel=tuple(seats),
+        forfeits=tuple(forfeits),
+        bolts=tuple(bolts),
+        dealer=(state.dealer + step) % n,
+        deals=state.deals + 1,
+        winner=winner,
+        golden_left=golden_left,
+        golden_made=golden_made,
+    )
+    return new, w.events

@@ -1,0 +1,375 @@
+"""Game records: save a game as data, replay it, and print it as a readable transcript.
+
+A :class:`Record` is everything needed to rebuild a game: the ruleset (its id, its file
+when it is not a shipped ruleset, and its content hash), the options in force, the number
+of players, the seed and every action in compact text (``bid 110``, ``play QH marriage``).
+All randomness of a game comes from its seed, so :func:`replay` rebuilds the same game,
+bit for bit (DESIGN.md principle 7).  A game set up by hand (``Game.start_deal``,
+``Game.set_match_state``) is not reproduced by its record: only seeded games are.
+
+JSON form (``Record.to_json``)::
+
+    {"format": "tysiac-record/1", "ruleset": "pl-standard", "ruleset_file": null,
+     "content_hash": "…", "options": {"five_rounds": "down"}, "players": 3, "seed": 7,
+     "actions": ["bid 100", "pass", …]}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .._paths import RULESETS_DIR
+from ..errors import Diagnostic, RecordError, TysiacError
+from .actions import DeclareContract, PlayCard, parse_action
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["FORMAT", "Record", "record_of", "replay", "transcript"]
+
+FORMAT = "tysiac-record/1"
+"""The format tag of a record (the ``format`` key); a later incompatible format changes it."""
+
+OptionValue = str | int | bool
+
+_KEYS: dict[str, str] = {
+    "format": "text",
+    "ruleset": "text",
+    "ruleset_file": "text or null",
+    "content_hash": "text",
+    "options": "mapping",
+    "players": "integer",
+    "seed": "integer",
+    "actions": "list",
+}
+
+
+def _fail(code: str, message: str, hint: str | None = None) -> RecordError:
+    return RecordError(Diagnostic(f"record.{code}", message, hint=hint))
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A game as data (see the module docstring).
+
+    Attributes:
+        ruleset: the ruleset's id.
+        ruleset_file: the ruleset's file when it is not a shipped ruleset, else ``None``.
+        content_hash: the resolved ruleset's :attr:`~tysiac_spec.ruleset.model.Ruleset.content_hash`.
+        options: every option value in force, by name.
+        players: players at the table.
+        seed: the game's seed.
+        actions: every action applied, in compact text, in order.
+        format: :data:`FORMAT`.
+    """
+
+    ruleset: str
+    content_hash: str
+    players: int
+    seed: int
+    options: Mapping[str, OptionValue] = field(default_factory=dict, hash=False)
+    actions: tuple[str, ...] = ()
+    ruleset_file: str | None = None
+    format: str = FORMAT
+
+    def to_json(self) -> str:
+        """The record as JSON text (keys in a fixed order, two-space indent, a final newline)."""
+        data = {
+            "format": self.format,
+            "ruleset": self.ruleset,
+            "ruleset_file": self.ruleset_file,
+            "content_hash": self.content_hash,
+            "options": dict(sorted(self.options.items())),
+            "players": self.players,
+            "seed": self.seed,
+            "actions": list(self.actions),
+        }
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        """Read a record written by :meth:`to_json`.
+
+        Raises:
+            RecordError: ``record.json`` (not JSON, with line and column), ``record.shape``
+                (not a JSON object), ``record.missing`` / ``record.unknown-key`` (a key),
+                ``record.type`` (a value of the wrong type), ``record.format`` (another
+                format tag).
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _fail("json", f"the record is not valid JSON: {exc.msg} (line {exc.lineno}, "
+                        f"column {exc.colno})") from None
+        if not isinstance(data, dict):
+            raise _fail("shape", f"a record must be a JSON object (got {_kind(data)})")
+        unknown = sorted(set(data) - set(_KEYS))
+        if unknown:
+            raise _fail("unknown-key", f"unknown key `{unknown[0]}` in the record",
+                        hint="expected: " + ", ".join(_KEYS))
+        missing = [k for k in _KEYS if k not in data and k != "ruleset_file"]
+        if missing:
+            raise _fail("missing", f"the record is missing the key `{missing[0]}`")
+        for key, kind in _KEYS.items():
+            value = data.get(key)
+            ok = {
+                "text": isinstance(value, str),
+                "text or null": value is None or isinstance(value, str),
+                "mapping": isinstance(value, dict),
+                "integer": isinstance(value, int) and not isinstance(value, bool),
+                "list": isinstance(value, list),
+            }[kind]
+            if not ok:
+                raise _fail("type", f"`{key}` must be a {kind} (got {_kind(value)})")
+        if data["format"] != FORMAT:
+            raise _fail("format", f"unsupported record format `{data['format']}` (expected `{FORMAT}`)")
+        for name, value in data["options"].items():
+            if not isinstance(value, str | int | bool):
+                raise _fail("type", f"option `{name}` must be a text, an integer or true/false "
+                            f"(got {_kind(value)})")
+        for i, action in enumerate(data["actions"]):
+            if not isinstance(action, str):
+                raise _fail("type", f"`actions[{i}]` must be a text (got {_kind(action)})")
+        return cls(
+            ruleset=data["ruleset"],
+            ruleset_file=data.get("ruleset_file"),
+            content_hash=data["content_hash"],
+            options=dict(data["options"]),
+            players=data["players"],
+            seed=data["seed"],
+            actions=tuple(data["actions"]),
+        )
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _is_shipped(file: str | None) -> bool:
+    if file is None:
+        return True
+    try:
+        return Path(file).resolve().parent == RULESETS_DIR.resolve()
+    except OSError:
+        return False
+
+
+def record_of(game: Game) -> Record:
+    """The record of ``game`` as it stands (also ``game.record``)."""
+    rules = game.ruleset
+    return Record(
+        ruleset=rules.id,
+        ruleset_file=None if _is_shipped(rules.file) else rules.file,
+        content_hash=rules.content_hash,
+        options=dict(rules.selected),
+        players=game.players,
+        seed=game.seed,
+        actions=tuple(game.history),
+    )
+
+
+def _start(record: Record) -> Game:
+    """A new game for ``record``: its ruleset reloaded with its options, the hash checked."""
+    from ..ruleset import load_ruleset
+    from .game import Game
+
+    ref = record.ruleset_file or record.ruleset
+    try:
+        rules = load_ruleset(ref, options=dict(record.options))
+        game = Game(rules, players=record.players, seed=record.seed)
+    except TysiacError as exc:
+        raise _fail("ruleset", f"the record's ruleset `{ref}` cannot be loaded: {exc.diagnostic.message}",
+                    hint=exc.diagnostic.hint) from None
+    if rules.content_hash != record.content_hash:
+        raise _fail(
+            "hash",
+            f"ruleset `{rules.id}` has changed since the game was recorded: its content hash is "
+            f"{rules.content_hash}, the record's is {record.content_hash}",
+            hint="replay with the ruleset file the game was played with",
+        )
+    return game
+
+
+def replay(record: Record) -> Game:
+    """Rebuild the game of ``record``: reload the ruleset, check it is the same, re-apply every
+    action.
+
+    Raises:
+        RecordError: ``record.ruleset`` (the ruleset cannot be loaded with the record's
+            options or player count), ``record.hash`` (the ruleset changed since the record
+            was made: both hashes are named), ``record.action`` (an action that does not
+            parse or is illegal: its 0-based index and the engine's reason).
+    """
+    game = _start(record)
+    for i, text in enumerate(record.actions):
+        try:
+            game.apply(parse_action(text, game.ruleset.deck))
+        except TysiacError as exc:
+            reason = exc.diagnostic.message
+            raise _fail("action", f"action {i} `{text}` cannot be replayed: {reason}") from None
+    return game
+
+
+# --------------------------------------------------------------------------- transcript
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _cards(cards: Any) -> str:
+    return " ".join(str(c) for c in cards) or "-"
+
+
+class _Writer:
+    """Replays a record action by action and writes what happens at the table."""
+
+    def __init__(self, record: Record) -> None:
+        self.game = _start(record)
+        self.record = record
+        self.lines: list[str] = []
+        self.deal_no = 0
+        self.trick: list[str] = []
+        self.trick_no = 0
+
+    def out(self, text: str) -> None:
+        self.lines.append(text)
+
+    def header(self) -> None:
+        r, g = self.record, self.game
+        opts = ", ".join(f"{k}={v}" for k, v in sorted(r.options.items())) or "none"
+        self.out(f"Ruleset {r.ruleset} ({g.ruleset.title()}), {r.players} players, seed {r.seed}")
+        self.out(f"Options: {opts}")
+        self.out(f"Target: {g.form.match.target} points")
+
+    def start_deal(self, redeal: bool = False) -> None:
+        d = self.game.deal
+        self.deal_no += 1
+        self.trick, self.trick_no = [], 0
+        self.out("")
+        self.out(f"Deal {self.deal_no}" + (" (redeal)" if redeal else "") + f": dealer P{d.dealer}"
+                 + (f", P{d.sitter} sits out" if d.sitter is not None else ""))
+        for p in sorted(d.order):
+            self.out(f"  P{p} hand: {_cards(d.hands[p])}")
+        for i, t in enumerate(d.talons):
+            self.out(f"  talon{'' if len(d.talons) == 1 else f' {i}'}: {_cards(t)}")
+        if d.declarer is not None:
+            self.out(f"  declarer: P{d.declarer} at {d.high_bid}")
+
+    def step(self, text: str) -> None:
+        g = self.game
+        deal, player, deal_phase = g.deal, g.current_player, g.deal.phase
+        trump, declared, taken = deal.trump, len(deal.declared), len(deal.taken)
+        declarer, scored = deal.declarer, len(g.deal_scores)
+        action = parse_action(text, g.ruleset.deck)
+        g.apply(action)
+        if isinstance(action, PlayCard) and deal_phase == "play":
+            note = str(action.card)
+            if len(deal.declared) > declared:
+                _, suit = deal.declared[-1]
+                value = g.form.marriages.values.get(suit)
+                note += f" (marriage of {suit}" + (f", {value}" if value is not None else "") + ")"
+            if action.aces:
+                note += " (ace marriage)"
+            if deal.trump != trump and deal.trick:
+                note += f" [trump: {deal.trump or 'none'}]"
+                trump = deal.trump
+            self.trick.append(f"P{player} {note}")
+            if not deal.trick:  # the trick is complete
+                self.trick_no += 1
+                self.out(f"  trick {self.trick_no}: {', '.join(self.trick)} → P{deal.last_trick_winner}")
+                self.trick = []
+        else:
+            self.out(f"  P{player}: {text}")
+        if declarer is None and deal.declarer is not None:
+            mode = f" ({deal.mode} game)" if getattr(deal, "mode", "normal") != "normal" else ""
+            self.out(f"  declarer: P{deal.declarer} at {deal.high_bid}{mode}")
+        if not taken and deal.taken:
+            self.out(f"  talon taken: {_cards(deal.taken)}" + ("" if deal.talon_shown else " (not shown)"))
+        if deal_phase != "play" and deal.phase == "play" and not isinstance(action, DeclareContract):
+            self.out(f"  contract: {deal.contract} (P{deal.declarer})")
+        if deal.trump != trump:
+            self.out(f"  trump: {deal.trump or 'none'}")
+        if len(g.deal_scores) > scored:
+            self.end_deal(deal)
+        if g.deal is not deal:
+            self.start_deal(redeal=len(g.deal_scores) == scored)
+
+    def end_deal(self, deal: Any) -> None:
+        g = self.game
+        index = len(g.deal_scores) - 1
+        points = []
+        for p in sorted(deal.order):
+            cards = sum(c.points for c in deal.won.get(p, []))
+            extra = deal.marriages.get(p, 0)
+            points.append(f"P{p} {cards}" + (f" + marriages {extra}" if extra else ""))
+        self.out("  points: " + ", ".join(points))
+        for e in g.events:
+            if e.deal == index:
+                who = f" P{e.player}" if e.player is not None else ""
+                value = f" {e.value}" if e.value is not None else ""
+                self.out(f"  {e.kind}: {e.text}" if e.text else f"  {e.kind}{who}{value}")
+        row = g.deal_scores[index]
+        self.out("  deal scores: " + ", ".join(f"P{p} {_signed(v)}" for p, v in enumerate(row)))
+        self.out("  totals: " + ", ".join(f"P{p} {v}" for p, v in enumerate(g.scores)))
+
+    def run(self) -> str:
+        self.header()
+        self.start_deal()
+        for i, text in enumerate(self.record.actions):
+            try:
+                self.step(text)
+            except TysiacError as exc:
+                raise _fail("action", f"action {i} `{text}` cannot be replayed: "
+                            f"{exc.diagnostic.message}") from None
+        g = self.game
+        self.out("")
+        if g.is_over:
+            winner = getattr(g.match, "winner", None)
+            if winner is None:
+                winner = max(range(g.players), key=lambda p: g.scores[p])
+            self.out(f"Match over: P{winner} wins with {g.scores[winner]} points")
+        else:
+            self.out(f"Match not finished ({len(g.deal_scores)} deal(s) scored; phase {g.phase}, "
+                     f"P{g.current_player} to act)")
+        self.out("Scores: " + ", ".join(f"P{p} {v}" for p, v in enumerate(g.scores)))
+        return "\n".join(self.lines) + "\n"
+
+
+def transcript(game_or_record: Game | Record) -> str:
+    """A readable text of a whole game: for each deal the dealer, hands and talons, the
+    auction, the talon taken and the exchange, the contract, every trick (cards in play order,
+    marriages declared, trump changes, the winner), the card points, the match events, the
+    deal scores and the running totals; then the winner.  Players are ``P0``…; points.
+
+    The game is rebuilt from its record, so the text is the same for the same seed and
+    actions.
+
+    Raises:
+        RecordError: as :func:`replay` (``record.ruleset``, ``record.hash``,
+            ``record.action``), or ``record.setup`` for a game whose record does not
+            reproduce it (set up with ``start_deal`` or ``set_match_state``).
+    """
+    if isinstance(game_or_record, Record):
+        return _Writer(game_or_record).run()
+    writer = _Writer(record_of(game_or_record))
+    text = writer.run()
+    if writer.game.state_text() != game_or_record.state_text():
+        raise _fail(
+            "setup",
+            "the game was set up by hand (a stacked deal or a starting match state), so its "
+            "record does not reproduce it; transcripts are made of seeded games",
+        )
+    return text
