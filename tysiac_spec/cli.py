@@ -301,5 +301,14 @@ def dsl_reference(output: Path | None) -> None:
     emit(text, output)
 
 
+# The commands built on the engine and the generated documents, one module each
+# (imported here, after the helpers above that they use).
+from .commands import check as _check  # noqa: E402
+
+for _command in (
+    _check.check,
+):
+    main.add_command(_command)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

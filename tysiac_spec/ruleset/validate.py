@@ -114,7 +114,7 @@ def _field_hint(error: Any) -> str | None:
     return desc
 
 
-def _diagnostic_for(error: Any, doc: Any) -> Diagnostic:
+def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnostic:
     path: Path = tuple(error.absolute_path)
     shown_path = tuple(p for p in path if p != "value") if path else path
     where = f"`{format_path(shown_path)}`"
@@ -137,7 +137,7 @@ def _diagnostic_for(error: Any, doc: Any) -> Diagnostic:
         bad = extra[0] if extra else "?"
         path = (*path, bad)
         key_mark = True
-        container = "the ruleset" if not shown_path else where
+        container = root if not shown_path else where
         message = f"unknown key `{bad}` in {container}"
         close = difflib.get_close_matches(bad, known, n=1)
         if close:
@@ -161,7 +161,7 @@ def _diagnostic_for(error: Any, doc: Any) -> Diagnostic:
                 "option.undeclared", message, doc, path, _did_you_mean(str(path[1]), declared),
                 key=True,
             )
-        container = "the ruleset" if not shown_path else where
+        container = root if not shown_path else where
         message = f"{container} is missing the required key `{name}`"
         return _make("schema.required", message, doc, path, _field_hint(error), key=True)
     if kw == "type" or (kw == "anyOf" and error.context):
@@ -232,15 +232,20 @@ def _make(
     )
 
 
-def schema_errors(doc: Any) -> Iterator[Diagnostic]:
+def schema_errors(
+    doc: Any, *, validator: Any = None, root: str = "the ruleset"
+) -> Iterator[Diagnostic]:
     """Every JSON Schema violation of the merged document ``doc``, as diagnostics,
-    in document order (by line)."""
+    in document order (by line).
+
+    ``validator`` checks another schema (the scenario files'); ``root`` names the whole
+    document in messages (``unknown key `x` in the scenario file``)."""
     plain = to_plain(doc)
     found: list[Diagnostic] = []
     seen: set[tuple[str, Path]] = set()
-    for error in _validator().iter_errors(plain):
+    for error in (validator or _validator()).iter_errors(plain):
         for leaf in _leaf_errors(error):
-            diag = _diagnostic_for(leaf, doc)
+            diag = _diagnostic_for(leaf, doc, root)
             key = (diag.message, diag.path)
             if key not in seen:
                 seen.add(key)

@@ -1,0 +1,1 @@
+"""The `tysiac` subcommands, one module each."""

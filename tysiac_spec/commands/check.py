@@ -1,0 +1,140 @@
+"""``tysiac check``: run the scenario files (executable examples) of rulesets."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from ..errors import TysiacError
+from ..scenarios import (
+    Result,
+    ScenarioFile,
+    load_scenarios,
+    run_file,
+    scenario_file_for,
+    shipped_scenario_files,
+)
+
+__all__ = ["check", "render_result"]
+
+
+def _value(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def render_result(result: Result) -> list[str]:
+    """The lines (rich markup) reporting one scenario: ``✓ name``, or ``✗ name`` with where it
+    stopped, the expected and actual values, the message and the state text."""
+    sc = result.scenario
+    if result.passed:
+        return [f"[green]✓[/green] {escape(sc.name)}"]
+    if result.status == "unsupported":
+        why = escape(result.message)
+        return [f"[yellow]–[/yellow] {escape(sc.name)} [yellow](not supported: {why})[/yellow]"]
+    lines = [f"[red]✗[/red] {escape(sc.name)} [dim]({escape(sc.location)})[/dim]"]
+    where = "setting up"
+    if result.step is not None:
+        step = sc.steps[result.step]
+        where = f"step {result.step + 1}" + (f" (line {step.line})" if step.line else "")
+    if result.status == "error":
+        lines.append(f"    {where}: [red]error[/red]: {escape(result.message)}")
+    else:
+        lines.append(f"    {where}: {escape(result.message) or 'unexpected values'}")
+    for m in result.mismatches:
+        lines.append(f"      {escape(m.key)}: expected {escape(_value(m.expected))}")
+        lines.append(f"      {' ' * len(m.key)}  actual   {escape(_value(m.actual))}")
+    if result.state:
+        lines.append(f"    [dim]state: {escape(result.state)}[/dim]")
+    return lines
+
+
+def _files_for(refs: tuple[str, ...], files: tuple[Path, ...]) -> list[tuple[str, Path, Any]]:
+    """``(label, scenario file, ruleset or None)`` for each thing to run."""
+    from ..ruleset import load_ruleset, registry
+
+    out: list[tuple[str, Path, Any]] = [(str(f), f, None) for f in files]
+    if not refs and not files:
+        return [(p.stem, p, None) for p in shipped_scenario_files()]
+    for ref in refs:
+        path = scenario_file_for(ref)
+        if path is None:
+            rules = load_ruleset(ref)
+            expected = registry.find(ref).parent / "scenarios" / f"{registry.find(ref).stem}.yaml"
+            out.append((rules.id, expected, False))
+            continue
+        out.append((ref, path, load_ruleset(ref) if registry.looks_like_path(ref) else None))
+    return out
+
+
+@click.command()
+@click.argument("rulesets", nargs=-1, metavar="[ID|PATH]...")
+@click.option(
+    "--file", "files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+    help="Run this scenario file (repeatable).",
+)
+@click.option("--scenario", "-s", "names", multiple=True, metavar="NAME",
+              help="Run only the scenario with this name (repeatable).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only failures and the summary.")
+def check(rulesets: tuple[str, ...], files: tuple[Path, ...], names: tuple[str, ...], quiet: bool) -> None:
+    """Run the scenarios (executable examples from the sources) of rulesets.
+
+    By default every shipped scenario file (rulesets/scenarios/*.yaml) runs. A
+    shipped ruleset id runs rulesets/scenarios/<id>.yaml; a ruleset file
+    dir/x.yaml runs dir/scenarios/x.yaml; --file runs a given scenario file.
+    Each scenario prints ✓ or ✗ with the expected and actual values; the exit
+    status is 1 if any scenario fails or a scenario file has errors.
+    """
+    from ..cli import print_diagnostics, user_errors
+
+    @user_errors
+    def run() -> int:
+        console = Console(highlight=False, soft_wrap=True)
+        counts = {"passed": 0, "failed": 0, "error": 0, "unsupported": 0}
+        broken = 0
+        seen_names: set[str] = set()
+        for label, path, rules in _files_for(rulesets, files):
+            if rules is False:
+                if not quiet:
+                    console.print(f"[dim]{escape(label)}: no scenario file ({escape(str(path))})[/dim]")
+                continue
+            try:
+                loaded: ScenarioFile = load_scenarios(path, ruleset=rules)
+            except TysiacError as exc:
+                broken += 1
+                print_diagnostics(exc.diagnostics)
+                continue
+            seen_names.update(s.name for s in loaded.scenarios)
+            results = run_file(loaded, list(names) or None)
+            if not results:
+                continue
+            if not quiet:
+                console.print(f"[bold]{escape(loaded.ruleset.id)}[/bold] [dim]{escape(str(path))}[/dim]")
+            for result in results:
+                counts[result.status] += 1
+                if quiet and result.status in ("passed", "unsupported"):
+                    continue
+                for line in render_result(result):
+                    console.print(line)
+        missing = [n for n in names if n not in seen_names]
+        for name in missing:
+            console.print(f"[red]no scenario named `{escape(name)}`[/red]")
+        total = sum(counts.values())
+        summary = f"{counts['passed']} of {total} scenario(s) passed"
+        extra = [f"{counts[k]} {k}" for k in ("failed", "error", "unsupported") if counts[k]]
+        if broken:
+            extra.append(f"{broken} scenario file(s) invalid")
+        if extra:
+            summary += "; " + ", ".join(extra)
+        bad = counts["failed"] + counts["error"] + broken + len(missing)
+        console.print(f"[red]{summary}[/red]" if bad else f"[green]{summary}[/green]")
+        return 1 if bad else 0
+
+    status = run()
+    if status:
+        sys.exit(status)
