@@ -304,9 +304,11 @@ def dsl_reference(output: Path | None) -> None:
 # The commands built on the engine and the generated documents, one module each
 # (imported here, after the helpers above that they use).
 from .commands import check as _check  # noqa: E402
+from .commands import simulate as _simulate  # noqa: E402
 
 for _command in (
     _check.check,
+    _simulate.simulate_cmd,
 ):
     main.add_command(_command)
 

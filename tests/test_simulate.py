@@ -1,0 +1,131 @@
+"""`tysiac simulate` and tysiac_spec.simulate: statistics, JSON, workers, errors, whole matches."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.cli import main
+from tysiac_spec.ruleset import registry
+from tysiac_spec.simulate import TIMING_FIELDS, match_seed, play_match, simulate
+
+SHIPPED = [e.id for e in registry.entries() if load_ruleset(e.id).player_counts]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def untimed(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in TIMING_FIELDS}
+
+
+def test_tables_report_the_statistics() -> None:
+    code, out, err = run("simulate", "pl-standard", "--players", "3", "--games", "4", "--seed", "1")
+    assert code == 0, err
+    for label in ("pl-standard, 3 players, heuristic bots", "deals per match (mean / max)",
+                  "contracts made / declared", "average contract", "forfeits", "barrel entries / falls",
+                  "bolts", "deals per second", "Seats", "Match events", "contract.made"):
+        assert label in out
+    assert err == ""  # no progress bar when standard error is not a terminal
+
+
+def test_json_keys_and_consistent_counts() -> None:
+    code, out, err = run("simulate", "pl-standard", "-p", "3", "--games", "5", "--seed", "3", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    for key in ("ruleset", "players", "options", "bots", "seed", "matches", "finished", "unfinished",
+                "deals", "deals_per_match", "actions", "contracts", "forfeits", "barrel", "bolts",
+                "rules", "events", "wins", "mean_scores", "seconds", "deals_per_second"):
+        assert key in data
+    assert (data["ruleset"], data["players"], data["matches"], data["bots"]) == ("pl-standard", 3, 5, "heuristic")
+    assert data["options"]["five_rounds"] == "down"
+    assert data["finished"] == 5 and data["unfinished"] == 0 and sum(data["wins"]) == 5
+    c = data["contracts"]
+    # one contract event per scored deal of pl-standard (no forfeits, no redeals)
+    assert c["declared"] == data["deals"] == c["made"] + c["failed"]
+    assert c["declared"] == data["events"]["contract.made"] + data["events"]["contract.failed"]
+    assert 0 < c["rate"] < 1 and 100 <= c["average"] <= 300
+    assert data["deals_per_match"]["max"] >= data["deals_per_match"]["mean"] > 1
+    assert max(data["mean_scores"]) >= 1000 / 3
+
+
+def test_same_seed_same_statistics_other_seed_differs() -> None:
+    a = simulate("pl-standard", players=3, games=3, seed=7).as_dict()
+    b = simulate("pl-standard", players=3, games=3, seed=7).as_dict()
+    c = simulate("pl-standard", players=3, games=3, seed=8).as_dict()
+    assert untimed(a) == untimed(b)
+    assert untimed(a) != untimed(c)
+
+
+def test_workers_give_the_single_process_result() -> None:
+    args = ("simulate", "ru-online", "-p", "3", "--games", "12", "--seed", "5", "--json")
+    code1, out1, err1 = run(*args)
+    code2, out2, err2 = run(*args, "--workers", "2")
+    assert code1 == code2 == 0, err1 + err2
+    one, two = json.loads(out1), json.loads(out2)
+    assert two["workers"] == 2
+    assert untimed(one) == untimed(two)
+
+
+def test_match_seed_depends_on_seed_and_index_only() -> None:
+    assert match_seed(1, 0) == match_seed(1, 0)
+    assert len({match_seed(s, i) for s in range(3) for i in range(50)}) == 150
+
+
+def test_unfinished_matches_are_reported_not_looped() -> None:
+    result = play_match(load_ruleset("pl-standard"), 3, 1, bots="random", max_deals=5)
+    assert result.deals == 5 and result.winner is None
+    data = simulate("pl-standard", players=3, games=2, bots="random", max_deals=5).as_dict()
+    assert data["unfinished"] == 2 and data["finished"] == 0 and data["wins"] == [0, 0, 0]
+    assert data["deals"] == 10 and data["deals_per_match"] == {"mean": 5.0, "max": 5}
+
+
+def test_bad_option_is_a_clear_error() -> None:
+    code, _, err = run("simulate", "pl-standard", "-O", "five_rounds=sideways", "--games", "1")
+    assert code == 1
+    assert "five_rounds" in err and "sideways" in err
+    assert "Traceback" not in err
+
+
+def test_unknown_option_and_player_count_and_bot() -> None:
+    code, _, err = run("simulate", "pl-standard", "-O", "no_such_option=1", "--games", "1")
+    assert code == 1 and "no_such_option" in err and "Traceback" not in err
+    code, _, err = run("simulate", "pl-standard", "--players", "7", "--games", "1")
+    assert code == 1
+    assert "ruleset `pl-standard` has no 7-player form; it defines 2, 3, 4" in err
+    code, _, err = run("simulate", "pl-standard", "--bots", "clever")
+    assert code == 2 and "'clever' is not one of 'random', 'heuristic'" in err
+    code, _, err = run("simulate", "pl-standard", "--games", "0")
+    assert code == 2 and "--games" in err
+    code, _, err = run("simulate", "pl-standard", "-O", "five_rounds")
+    assert code == 2 and "expected NAME=VALUE" in err
+    code, _, err = run("simulate", "pl-standrad")
+    assert code == 1 and "unknown ruleset `pl-standrad`" in err
+
+
+def test_options_reach_the_games() -> None:
+    down = simulate("pl-standard", players=3, games=3, seed=2).as_dict()
+    up = simulate("pl-standard", players=3, games=3, seed=2, options={"five_rounds": "up"}).as_dict()
+    assert down["options"]["five_rounds"] == "down" and up["options"]["five_rounds"] == "up"
+
+
+MATCHES = 200
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "players"),
+    [(r, n) for r in SHIPPED for n in load_ruleset(r).player_counts],
+)
+def test_200_whole_matches_end_with_a_winner(rules_id: str, players: int) -> None:
+    data = simulate(rules_id, players=players, games=MATCHES, seed=2024).as_dict()
+    assert data["matches"] == data["finished"] == MATCHES, (rules_id, players, data["unfinished"])
+    assert sum(data["wins"]) == MATCHES
+    assert data["deals"] >= 2 * MATCHES

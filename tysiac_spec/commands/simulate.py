@@ -1,0 +1,126 @@
+"""``tysiac simulate``: play many bot matches of a ruleset and print statistics.
+
+Tables (rich) on standard output, or one JSON object with ``--json``; a progress bar
+on standard error while the matches run (hidden with ``--json`` or when standard error
+is not a terminal).  Results depend only on the ruleset, options, player count, bots,
+number of games and seed — not on ``--workers``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..simulate import BOTS, DEFAULT_MAX_DEALS, simulate
+
+__all__ = ["simulate_cmd"]
+
+
+def _tables(data: dict[str, Any]) -> list[Table]:
+    summary = Table(title=f"{data['ruleset']}, {data['players']} players, {data['bots']} bots")
+    summary.add_column("statistic")
+    summary.add_column("value", justify="right")
+    c, per = data["contracts"], data["deals_per_match"]
+    rows = [
+        ("matches", f"{data['matches']} ({data['unfinished']} unfinished after {data['max_deals']} deals)"
+         if data["unfinished"] else str(data["matches"])),
+        ("deals", str(data["deals"])),
+        ("deals per match (mean / max)", f"{per['mean']:.1f} / {per['max']}"),
+        ("contracts made / declared", f"{c['made']} / {c['declared']} ({100 * c['rate']:.1f} %)"),
+        ("average contract", f"{c['average']:.1f}"),
+        ("forfeits", str(data["forfeits"])),
+        ("barrel entries / falls", f"{data['barrel']['entries']} / {data['barrel']['falls']}"),
+        ("bolts (penalties)", f"{data['bolts']} ({data['bolt_penalties']})"),
+        ("redeals", str(data["redeals"])),
+        ("seconds", f"{data['seconds']:.2f}"),
+        ("deals per second", f"{data['deals_per_second']:.0f}"),
+    ]
+    for name, value in rows:
+        summary.add_row(name, value)
+    seats = Table(title="Seats")
+    seats.add_column("seat", justify="right")
+    seats.add_column("wins", justify="right")
+    seats.add_column("win %", justify="right")
+    seats.add_column("mean final score", justify="right")
+    for p, (wins, score) in enumerate(zip(data["wins"], data["mean_scores"], strict=True)):
+        share = 100 * wins / data["matches"] if data["matches"] else 0.0
+        seats.add_row(str(p), str(wins), f"{share:.1f}", f"{score:.1f}")
+    events = Table(title="Match events")
+    events.add_column("event")
+    events.add_column("count", justify="right")
+    events.add_column("per match", justify="right")
+    for kind, count in data["events"].items():
+        events.add_row(kind, str(count), f"{count / data['matches']:.2f}")
+    return [summary, seats, events]
+
+
+@click.command("simulate")
+@click.argument("ruleset", metavar="ID|PATH")
+@click.option(
+    "--players", "-p", type=int, help="Players at the table (default: 3 if the ruleset has a 3-player form)."
+)
+@click.option(
+    "--option", "-O", "options", multiple=True, metavar="NAME=VALUE",
+    help="Set a table option of the ruleset (repeatable), e.g. -O five_rounds=up.",
+)
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Matches to play.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True,
+              help="Seed of the run; match i is seeded from (seed, i).")
+@click.option("--bots", type=click.Choice(BOTS), default="heuristic", show_default=True,
+              help="The bot in every seat.")
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (the results do not depend on it).")
+@click.option("--max-deals", type=click.IntRange(min=1), default=DEFAULT_MAX_DEALS, show_default=True,
+              help="Stop a match after this many deals and count it as unfinished.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
+def simulate_cmd(
+    ruleset: str,
+    players: int | None,
+    options: tuple[str, ...],
+    games: int,
+    seed: int,
+    bots: str,
+    workers: int,
+    max_deals: int,
+    as_json: bool,
+) -> None:
+    """Play whole matches between bots and print statistics: deals per match, contracts
+    made, average contract, forfeits, barrel, bolts, match rules that fired, wins per seat
+    and speed."""
+    from ..cli import parse_option_args, user_errors
+
+    @user_errors
+    def run() -> None:
+        from ..ruleset import load_ruleset
+
+        opts = parse_option_args(options)
+        rules = load_ruleset(ruleset, options=opts)
+        counts = rules.player_counts or (3,)
+        n = players if players is not None else (3 if 3 in counts else counts[0])
+        err = Console(stderr=True)
+        show = not as_json and sys.stderr.isatty()
+        with Progress(
+            TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=err, disable=not show, transient=True,
+        ) as bar:
+            task = bar.add_task("matches", total=games)
+            stats = simulate(
+                rules, players=n, games=games, seed=seed, bots=bots, options=opts, workers=workers,
+                max_deals=max_deals, progress=lambda k: bar.advance(task, k),
+            )
+        data = stats.as_dict()
+        if as_json:
+            click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+            return
+        out = Console(highlight=False, soft_wrap=True)
+        for table in _tables(data):
+            out.print(table)
+
+    run()

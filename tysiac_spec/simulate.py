@@ -1,0 +1,321 @@
+"""Many bot matches of one ruleset, and statistics over them (``tysiac simulate``).
+
+Every match is seeded from ``(seed, match index)`` alone (:func:`match_seed`), and the
+per-match results are combined in match order, so a run split over worker processes
+gives exactly the statistics of a single-process run.  Counting reads the match events
+(:mod:`tysiac_spec.engine.events`): every event kind is counted, and the well-known kinds
+(contracts made and failed, forfeits, barrel entries and falls, bolts, ``rule.<id>``
+firings) are also reported under their own names.
+
+A match that has not ended after ``max_deals`` deals is stopped and reported as
+unfinished (it has no winner), so a ruleset whose matches cannot end never hangs a run.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .bots.heuristic import HeuristicBot
+from .bots.random_bot import Bot, RandomBot
+from .engine.game import Game
+from .ruleset import Ruleset, load_ruleset
+
+__all__ = [
+    "BOTS",
+    "MatchResult",
+    "Statistics",
+    "make_bots",
+    "match_seed",
+    "play_match",
+    "simulate",
+]
+
+BOTS = ("random", "heuristic")
+"""Names of the bots a simulation can seat (every seat gets the same kind)."""
+
+DEFAULT_MAX_DEALS = 1000
+"""Deals after which a match is stopped and counted as unfinished."""
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The seed of match ``index`` (0-based) of a run seeded with ``seed``: a 63-bit number
+    depending only on the two (stable across processes and Python runs)."""
+    return random.Random(f"tysiac-simulate/{seed}/{index}").getrandbits(63)
+
+
+def make_bots(kind: str, rules: Ruleset, players: int, seed: int) -> list[Bot]:
+    """One bot per seat, each with its own seed derived from ``seed``.
+
+    Raises:
+        ValueError: ``kind`` is not one of :data:`BOTS`.
+    """
+    rng = random.Random(seed)
+    seeds = [rng.getrandbits(63) for _ in range(players)]
+    if kind == "random":
+        return [RandomBot(s) for s in seeds]
+    if kind == "heuristic":
+        values = dict(rules.form(players).marriages.values)
+        return [HeuristicBot(s, marriage_values=values) for s in seeds]
+    raise ValueError(f"unknown bot {kind!r}; expected one of {', '.join(BOTS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The outcome of one simulated match.
+
+    ``winner`` is ``None`` for an unfinished match; ``contracts`` lists the contract of
+    every scored deal (points), ``made`` how many of them were made; ``events`` counts
+    the match events by kind; ``scores`` are the final match scores (points).
+    """
+
+    index: int
+    seed: int
+    deals: int
+    actions: int
+    winner: int | None
+    scores: tuple[int, ...]
+    contracts: tuple[int, ...]
+    made: int
+    events: Mapping[str, int]
+
+
+def _winner(game: Game) -> int | None:
+    match = getattr(game, "match", None)
+    winner = getattr(match, "winner", None)
+    if isinstance(winner, int):
+        return winner
+    if not game.is_over:
+        return None
+    best = max(game.scores)
+    return game.scores.index(best)
+
+
+def play_match(
+    rules: Ruleset,
+    players: int,
+    seed: int,
+    *,
+    bots: str = "heuristic",
+    index: int = 0,
+    max_deals: int = DEFAULT_MAX_DEALS,
+) -> MatchResult:
+    """Play one whole match with ``bots`` in every seat; stop after ``max_deals`` deals.
+
+    Raises:
+        OptionError: no form for ``players``.
+        ValueError: an unknown bot name.
+    """
+    game = Game(rules, players=players, seed=seed)
+    seats = make_bots(bots, rules, players, seed)
+    actions = 0
+    while not game.is_over and len(game.deal_scores) < max_deals:
+        player = game.current_player
+        legal = game.legal_actions()
+        game.apply(seats[player].choose(game.view(player), legal))
+        actions += 1
+    kinds = Counter(e.kind for e in game.events)
+    contracts = tuple(e.value or 0 for e in game.events if e.kind in ("contract.made", "contract.failed"))
+    return MatchResult(
+        index=index,
+        seed=seed,
+        deals=len(game.deal_scores),
+        actions=actions,
+        winner=_winner(game),
+        scores=tuple(game.scores),
+        contracts=contracts,
+        made=kinds.get("contract.made", 0),
+        events=dict(sorted(kinds.items())),
+    )
+
+
+@dataclass(slots=True)
+class Statistics:
+    """Statistics over a run of matches (see :meth:`as_dict` for the reported figures)."""
+
+    ruleset: str
+    players: int
+    options: Mapping[str, Any]
+    bots: str
+    seed: int
+    max_deals: int
+    results: list[MatchResult] = field(default_factory=list)
+    seconds: float = 0.0
+    workers: int = 1
+
+    def add(self, result: MatchResult) -> None:
+        """Add one match's result (results are kept in match order)."""
+        self.results.append(result)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The statistics as plain JSON data.
+
+        Keys: ``ruleset``, ``players``, ``options``, ``bots``, ``seed``, ``matches``,
+        ``finished``, ``unfinished``, ``deals`` (total), ``deals_per_match`` (``mean``,
+        ``max``), ``actions``, ``contracts`` (``declared``, ``made``, ``failed``, ``rate``
+        made/declared, ``average`` contract in points), ``forfeits``, ``barrel``
+        (``entries``, ``falls``), ``bolts``, ``bolt_penalties``, ``redeals``, ``rules``
+        (``rule.<id>`` firings by id), ``events`` (every kind counted), ``wins`` (per
+        seat), ``mean_scores`` (final match score per seat, points), and the timing
+        fields ``seconds``, ``deals_per_second`` and ``workers``.
+        """
+        results = sorted(self.results, key=lambda r: r.index)
+        n = len(results)
+        deals = sum(r.deals for r in results)
+        events: Counter[str] = Counter()
+        for r in results:
+            events.update(r.events)
+        contracts = [c for r in results for c in r.contracts]
+        made = sum(r.made for r in results)
+        wins = [0] * self.players
+        for r in results:
+            if r.winner is not None:
+                wins[r.winner] += 1
+        finished = sum(1 for r in results if r.winner is not None)
+        return {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "options": dict(self.options),
+            "bots": self.bots,
+            "seed": self.seed,
+            "max_deals": self.max_deals,
+            "matches": n,
+            "finished": finished,
+            "unfinished": n - finished,
+            "deals": deals,
+            "deals_per_match": {
+                "mean": round(deals / n, 2) if n else 0.0,
+                "max": max((r.deals for r in results), default=0),
+            },
+            "actions": sum(r.actions for r in results),
+            "contracts": {
+                "declared": len(contracts),
+                "made": made,
+                "failed": len(contracts) - made,
+                "rate": round(made / len(contracts), 4) if contracts else 0.0,
+                "average": round(sum(contracts) / len(contracts), 2) if contracts else 0.0,
+            },
+            "forfeits": events.get("forfeit", 0),
+            "barrel": {"entries": events.get("barrel.enter", 0), "falls": events.get("barrel.fall", 0)},
+            "bolts": events.get("bolt", 0),
+            "bolt_penalties": events.get("bolt.penalty", 0),
+            "redeals": events.get("redeal", 0),
+            "rules": {k.removeprefix("rule."): v for k, v in sorted(events.items()) if k.startswith("rule.")},
+            "events": dict(sorted(events.items())),
+            "wins": wins,
+            "mean_scores": [
+                round(sum(r.scores[p] for r in results) / n, 2) if n else 0.0 for p in range(self.players)
+            ],
+            "seconds": round(self.seconds, 3),
+            "deals_per_second": round(deals / self.seconds, 1) if self.seconds > 0 else 0.0,
+            "workers": self.workers,
+        }
+
+
+TIMING_FIELDS = ("seconds", "deals_per_second", "workers")
+"""Keys of :meth:`Statistics.as_dict` that vary from run to run (timing, parallelism)."""
+
+
+@lru_cache(maxsize=16)
+def _rules(ref: str, options: tuple[tuple[str, Any], ...]) -> Ruleset:
+    return load_ruleset(ref, options=dict(options))
+
+
+def _run_chunk(
+    ref: str,
+    options: tuple[tuple[str, Any], ...],
+    players: int,
+    bots: str,
+    seed: int,
+    indices: Sequence[int],
+    max_deals: int,
+) -> list[MatchResult]:
+    """Worker entry point: play the matches ``indices`` (the ruleset is loaded once per process)."""
+    rules = _rules(ref, options)
+    return [
+        play_match(rules, players, match_seed(seed, i), bots=bots, index=i, max_deals=max_deals)
+        for i in indices
+    ]
+
+
+def _chunks(games: int, workers: int) -> Iterator[list[int]]:
+    size = max(1, min(50, games // (workers * 4) or 1))
+    for start in range(0, games, size):
+        yield list(range(start, min(games, start + size)))
+
+
+def simulate(
+    ruleset: str | Path | Ruleset,
+    *,
+    players: int,
+    games: int,
+    seed: int = 0,
+    bots: str = "heuristic",
+    options: Mapping[str, Any] | None = None,
+    workers: int = 1,
+    max_deals: int = DEFAULT_MAX_DEALS,
+    progress: Callable[[int], None] | None = None,
+) -> Statistics:
+    """Play ``games`` matches and collect their statistics.
+
+    Args:
+        ruleset: a shipped id, a path, or a loaded ruleset (its id or file is reloaded in
+            worker processes).
+        players: players at the table.
+        games: number of matches (>= 1).
+        seed: the run's seed; match ``i`` is seeded by ``match_seed(seed, i)``.
+        bots: ``random`` or ``heuristic`` (every seat).
+        options: option values of the ruleset.
+        workers: processes to use (1: play in this process); results do not depend on it.
+        max_deals: deals after which a match is stopped as unfinished.
+        progress: called with the number of matches just finished.
+
+    Raises:
+        RulesetError, OptionError: a bad ruleset, option or player count.
+        ValueError: an unknown bot name, or ``games``/``workers``/``max_deals`` below 1.
+    """
+    if bots not in BOTS:
+        raise ValueError(f"unknown bot {bots!r}; expected one of {', '.join(BOTS)}")
+    if games < 1 or workers < 1 or max_deals < 1:
+        raise ValueError("games, workers and max_deals must be at least 1")
+    if isinstance(ruleset, Ruleset):
+        opts = {**ruleset.selected, **(options or {})}
+        ref = ruleset.file or ruleset.id
+    else:
+        opts = dict(options or {})
+        ref = str(ruleset)
+    rules = load_ruleset(ref, options=opts)
+    rules.form(players)  # raises OptionError for an unknown player count
+    key = tuple(sorted(opts.items()))
+    stats = Statistics(
+        ruleset=rules.id, players=players, options=dict(rules.selected), bots=bots, seed=seed,
+        max_deals=max_deals, workers=workers,
+    )
+    started = time.perf_counter()
+    if workers == 1:
+        for i in range(games):
+            result = play_match(rules, players, match_seed(seed, i), bots=bots, index=i, max_deals=max_deals)
+            stats.add(result)
+            if progress:
+                progress(1)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [
+                pool.submit(_run_chunk, ref, key, players, bots, seed, chunk, max_deals)
+                for chunk in _chunks(games, workers)
+            ]
+            for future in as_completed(futures):
+                chunk_results = future.result()
+                for result in chunk_results:
+                    stats.add(result)
+                if progress:
+                    progress(len(chunk_results))
+    stats.seconds = time.perf_counter() - started
+    return stats
