@@ -304,11 +304,17 @@ def dsl_reference(output: Path | None) -> None:
 # The commands built on the engine and the generated documents, one module each
 # (imported here, after the helpers above that they use).
 from .commands import check as _check  # noqa: E402
+from .commands import play as _play  # noqa: E402
+from .commands import replay as _replay  # noqa: E402
+from .commands import score as _score  # noqa: E402
 from .commands import simulate as _simulate  # noqa: E402
 
 for _command in (
     _check.check,
     _simulate.simulate_cmd,
+    _play.play,
+    _replay.replay_cmd,
+    _score.score,
 ):
     main.add_command(_command)
 

@@ -1,0 +1,281 @@
+"""`tysiac play`: input resolution, the table display, and whole matches driven through stdin."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.cli import main
+from tysiac_spec.commands.play import run_match
+from tysiac_spec.engine import Bid, Game, GiveCard, Pass, PlayCard, parse_action
+from tysiac_spec.table import EntryError, choices_text, hand_by_suit, resolve_input, sort_hand, view_lines
+
+HANDS = {1: "AH KH QH 9H AS KS QS", 2: "TH JH TS JS 9S AD TD", 0: "KD QD JD 9D AC TC KC"}
+TALON = ["QC JC 9C"]
+
+
+def _stacked(ruleset_id: str = "pl-standard") -> Game:
+    game = Game(load_ruleset(ruleset_id), players=3, seed=0)
+    game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    return game
+
+
+def test_sort_hand_by_suit_then_rank() -> None:
+    deck = load_ruleset("pl-standard").deck
+    cards = deck.parse_many("9S QH AC TH KD AH JS")
+    assert [str(c) for c in sort_hand(cards, deck)] == ["AH", "TH", "QH", "KD", "AC", "JS", "9S"]
+    assert [(s, [str(c) for c in cs]) for s, cs in hand_by_suit(cards, deck)] == [
+        ("hearts", ["AH", "TH", "QH"]),
+        ("diamonds", ["KD"]),
+        ("clubs", ["AC"]),
+        ("spades", ["JS", "9S"]),
+    ]
+
+
+def test_resolve_numbers_text_prefix_and_bare_cards() -> None:
+    game = _stacked()
+    deck = game.ruleset.deck
+    assert game.legal_actions() == [Bid(100)]  # player 1 opens at exactly 100 (S000)
+    legal = [Bid(b) for b in range(100, 261, 10)]  # bids 100 … 260, as a later speaker may have
+    assert resolve_input("1", legal, deck) == Bid(100)
+    assert resolve_input("BID 120", legal, deck) == Bid(120)
+    with pytest.raises(EntryError, match=r"choice 99 does not exist: choose 1 to 17"):
+        resolve_input("99", legal, deck)
+    with pytest.raises(EntryError, match="could mean `bid 100`, `bid 110`"):
+        resolve_input("bid", legal, deck)
+    assert resolve_input("bid 105", legal, deck) == Bid(105)  # well formed: the game says why not
+    with pytest.raises(EntryError, match="`dance` is not an action here"):
+        resolve_input("dance", legal, deck)
+    # in play: a bare card is the one legal action using it; a marriage lead is ambiguous
+    # when spoken (with or without declaring it)
+    legal_play = [PlayCard(deck.parse("QH")), PlayCard(deck.parse("QH"), True), PlayCard(deck.parse("9H"))]
+    assert resolve_input("9h", legal_play, deck) == PlayCard(deck.parse("9H"))
+    with pytest.raises(EntryError, match="`QH` could mean `play QH`, `play QH marriage`"):
+        resolve_input("QH", legal_play, deck)
+    assert resolve_input("play QH m", legal_play, deck) == PlayCard(deck.parse("QH"), True)
+    # automatic announcement: `play QH` means the marriage lead
+    auto = [PlayCard(deck.parse("QH"), True), PlayCard(deck.parse("9H"))]
+    assert resolve_input("play QH", auto, deck) == PlayCard(deck.parse("QH"), True)
+    # exchange: a bare card given to one of two players is ambiguous
+    gives = [GiveCard(deck.parse("9S"), 1), GiveCard(deck.parse("9S"), 2)]
+    with pytest.raises(EntryError, match="could mean `give 9S to 1`, `give 9S to 2`"):
+        resolve_input("9S", gives, deck)
+    assert resolve_input("give 9s to 2", gives, deck) == gives[1]
+    # an illegal but well-formed action is returned, so the game can explain it
+    assert resolve_input("pass", [Bid(100)], deck) == Pass()
+
+
+def test_view_lines_show_hand_trick_trump_bid_and_legal_cards() -> None:
+    game = _stacked()
+    deck, deal = game.ruleset.deck, game.deal
+    deal.phase, deal.declarer, deal.contract, deal.trump, deal.trick_number = "play", 1, 120, "spades", 3
+    deal.trick = [(1, deck.parse("QH"))]
+    deal.current = 2
+    lines = view_lines(game.view(2), deck, game.legal_actions())
+    assert "declarer: P1  contract: 120" in lines
+    assert "trump: spades" in lines
+    assert "trick: P1 QH" in lines
+    assert "your hand: hearts: TH JH   diamonds: AD TD   spades: TS JS 9S" in lines
+    assert lines[-1] == "legal cards: TH"  # must beat the queen of hearts (S000)
+    assert choices_text(game.legal_actions()) == "1) play TH"
+
+
+def _session(game: Game, lines: list[str], tmp_path: Path, seat: int = 0) -> tuple[int, str]:
+    out = io.StringIO()
+    feed = iter(lines)
+
+    def read(prompt: str) -> str:
+        out.write(prompt)
+        try:
+            line = next(feed)
+        except StopIteration:
+            raise EOFError from None
+        out.write(line + "\n")
+        return line
+
+    console = Console(file=out, width=200, highlight=False, soft_wrap=True)
+    status = run_match(
+        game, seat=seat, bots="random", seed=1, save_to=tmp_path / "game.json", console=console, read_line=read
+    )
+    return status, out.getvalue()
+
+
+def test_illegal_card_is_explained_and_state_kept(tmp_path: Path) -> None:
+    # cz-standard (S003: follow suit, no duty to beat).  P1 leads AH, P2 follows TH; P0
+    # holds JH (swapped with P2's KD) and must follow hearts.
+    hands = {1: "AH KH QH 9H AS KS QS", 2: "TH KD TS JS 9S AD TD", 0: "JH QD JD 9D AC TC KC"}
+    game = Game(load_ruleset("cz-standard"), players=3, seed=0)
+    game.start_deal(hands=hands, talons=TALON, dealer=0)
+    deck, deal = game.ruleset.deck, game.deal
+    deal.phase, deal.declarer, deal.contract, deal.trick_number = "play", 1, 100, 1
+    deal.trick = [(1, deck.parse("AH")), (2, deck.parse("TH"))]
+    deal.hands[1].remove(deck.parse("AH"))
+    deal.hands[2].remove(deck.parse("TH"))
+    deal.current = 0
+    before = game.snapshot()
+    status, text = _session(game, ["play KD", "?", "play 9S", "KD", "JH", "quit"], tmp_path)
+    assert "play KD: KD is not in player 0's hand" in text
+    assert "play 9S: 9S is not in player 0's hand" in text
+    assert "legal actions: 1) play JH" in text
+    assert "legal cards: JH" in text
+    assert "P0: play JH (you)" in text
+    assert "trick P1 AH, P2 TH, P0 JH → P1" in text
+    assert "game saved to" in text
+    assert status == 0
+    assert before[0] != game.snapshot()[0]
+
+
+def test_must_follow_is_explained(tmp_path: Path) -> None:
+    hands = {1: "AH KH QH 9H AS KS QS", 2: "TH KD TS JS 9S AD TD", 0: "JH QD JD 9D AC TC KC"}
+    game = Game(load_ruleset("cz-standard"), players=3, seed=0)
+    game.start_deal(hands=hands, talons=TALON, dealer=0)
+    deck, deal = game.ruleset.deck, game.deal
+    deal.phase, deal.declarer, deal.contract, deal.trick_number = "play", 1, 100, 1
+    deal.trick = [(1, deck.parse("AH")), (2, deck.parse("TH"))]
+    deal.hands[1].remove(deck.parse("AH"))
+    deal.hands[2].remove(deck.parse("TH"))
+    deal.current = 0
+    status, text = _session(game, ["play QD", "quit"], tmp_path)
+    assert "play QD: you must follow hearts" in text
+    assert game.current_player == 0 and len(game.deal.trick) == 2  # unchanged
+    assert status == 0
+
+
+# --------------------------------------------------------------------------- whole matches
+
+
+def _play_cli(tmp_path: Path, *args: str, lines: int = 3000, text: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["play", *args], input=text if text is not None else "1\n" * lines)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def _final(out: str) -> list[int]:
+    [line] = [ln for ln in out.splitlines() if ln.startswith("match over: ")]
+    return [int(v) for v in re.findall(r"P\d+ (-?\d+)", line)]
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), [("pl-standard", 4), ("ru-online", 2), ("cz-standard", 9)])
+def test_whole_match_through_stdin_matches_the_engine(tmp_path: Path, ruleset: str, seed: int) -> None:
+    from tysiac_spec.engine.record import Record, replay
+
+    save = tmp_path / "game.json"
+    code, out = _play_cli(tmp_path, ruleset, "--seed", str(seed), "--save", str(save))
+    assert code == 0, out[-2000:]
+    assert f"record saved to {save}" in out
+    record = Record.from_json(save.read_text(encoding="utf-8"))
+    assert (record.ruleset, record.players, record.seed) == (ruleset, 3, seed)
+    # the same seed and actions in a fresh engine give the scores printed at the terminal
+    game = Game(load_ruleset(ruleset), players=3, seed=seed)
+    for action in record.actions:
+        game.apply(parse_action(action, game.ruleset.deck))
+    assert game.is_over
+    assert _final(out) == game.scores == replay(record).scores
+    target = game.form.match.target
+    assert max(game.scores) >= target
+    assert f"winner: P{game.match.winner}" in out
+    # every deal's row printed at the terminal is the engine's
+    rows = re.findall(r"^deal (\d+) scores: (.*)$", out, flags=re.M)
+    assert len(rows) == len(game.deal_scores)
+    for (_, row), engine_row in zip(rows, game.deal_scores, strict=True):
+        assert [int(v) for v in re.findall(r"P\d+ ([+-]\d+)", row)] == list(engine_row)
+
+
+def test_pl_standard_deal_rows_follow_s000(tmp_path: Path) -> None:
+    """S000 scoring on a whole played match: the declarer scores exactly ± his contract, the
+    defenders their points rounded to tens (unless capped at 990, only the declarer finishes)."""
+    from tysiac_spec.engine.record import Record, replay
+
+    save = tmp_path / "game.json"
+    code, _ = _play_cli(tmp_path, "pl-standard", "--seed", "4", "--save", str(save))
+    assert code == 0
+    game = replay(Record.from_json(save.read_text(encoding="utf-8")))
+    contracts = {e.deal: (e.player, e.value, e.kind) for e in game.events if e.kind.startswith("contract.")}
+    capped = {(e.deal, e.player) for e in game.events if e.kind == "finish.capped"}
+    assert len(contracts) == len(game.deal_scores)
+    for deal, row in enumerate(game.deal_scores):
+        declarer, contract, kind = contracts[deal]
+        assert row[declarer] == (contract if kind == "contract.made" else -contract)
+        for p, d in enumerate(row):
+            if p != declarer and (deal, p) not in capped:
+                assert d % 10 == 0 and d >= 0
+
+
+def test_end_of_input_saves_and_resume_finishes(tmp_path: Path) -> None:
+    from tysiac_spec.engine.record import Record
+
+    save = tmp_path / "game.json"
+    code, out = _play_cli(tmp_path, "pl-standard", "--seed", "5", "--save", str(save), lines=25)
+    assert code == 0
+    assert f"end of input: game saved to {save}; resume with: tysiac play --resume {save}" in out
+    first = Record.from_json(save.read_text(encoding="utf-8"))
+    assert first.actions
+    code, out = _play_cli(tmp_path, "--resume", str(save))
+    assert code == 0
+    assert f"resuming {save}: {len(first.actions)} actions" in out
+    done = Record.from_json(save.read_text(encoding="utf-8"))
+    assert done.actions[: len(first.actions)] == first.actions
+    assert "match over: " in out
+
+
+def test_quit_and_options_and_usage_errors(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    code, out = _play_cli(tmp_path, "pl-standard", "--seed", "1", "--save", str(save), text="?\nquit\n")
+    assert code == 0
+    assert "legal actions: 1) " in out
+    assert f"game saved to {save}" in out
+    code, out = _play_cli(tmp_path, "pl-standard", "--seed", "1", "-O", "five_rounds=sideways", text="")
+    assert code == 1
+    code, out = _play_cli(tmp_path, text="")
+    assert code == 2 and "give a ruleset id or path, or --resume FILE" in out
+
+
+def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:
+    """A real process interrupted (SIGINT) while waiting for the player saves the record."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tysiac_spec.engine.record import Record
+
+    save = tmp_path / "game.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-u", "-m", "tysiac_spec", "play", "pl-standard", "--seed", "3", "--save", str(save)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    seen = ""
+    while not seen.endswith("P0> "):
+        ch = proc.stdout.read(1)
+        assert ch, seen
+        seen += ch
+    proc.send_signal(signal.SIGINT)
+    rest, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert f"interrupted: game saved to {save}" in rest
+    record = Record.from_json(save.read_text(encoding="utf-8"))
+    assert record.seed == 3
+
+
+def test_completion_and_illegal_text() -> None:
+    from tysiac_spec.commands.play import illegal_text
+    from tysiac_spec.table import complete
+
+    deck = load_ruleset("pl-standard").deck
+    legal = [Bid(110), Bid(120), Pass(), PlayCard(deck.parse("QH"), True)]
+    assert complete("b", legal) == ["bid 110", "bid 120"]
+    assert complete("BID  12", legal) == ["bid 120"]
+    assert complete("play qh", legal) == ["play QH marriage"]
+    assert complete("x", legal) == []
+    message = "`play 9S` is not legal for player 0 in the play phase: must follow hearts"
+    assert illegal_text(PlayCard(deck.parse("9S")), message) == "play 9S: you must follow hearts"
+    assert illegal_text(Pass(), "`pass`: the match is over") == "pass: the match is over"

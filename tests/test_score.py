@@ -1,0 +1,438 @@
+"""`tysiac score`: the real-table scoresheet — parsing, rejections, one scoresheet per shipped
+ruleset with its special rules (totals worked out by hand from the sources), undo, and a
+sheet that survives its process being killed between two deals."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.cli import main
+from tysiac_spec.scoresheet import (
+    DealEntry,
+    Sheet,
+    parse_marriages,
+    questions,
+    settle_sheet,
+    start_state,
+)
+from tysiac_spec.table import EntryError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def score(tmp_path: Path, ruleset: str, deals: list[list[str]], *args: str) -> tuple[str, dict]:
+    """Run `tysiac score` with the deals' answers on stdin; the output and the saved sheet."""
+    sheet = tmp_path / "sheet.json"
+    lines = [line for deal in deals for line in deal]
+    result = CliRunner().invoke(
+        main, ["score", ruleset, "--sheet", str(sheet), *args], input="\n".join(lines) + "\n"
+    )
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    assert result.exit_code == 0, result.output
+    return result.output, json.loads(sheet.read_text(encoding="utf-8"))
+
+
+def totals(out: str) -> list[str]:
+    """Every `totals:` line printed, in order."""
+    return [line for line in out.splitlines() if line.startswith("totals:")]
+
+
+# --------------------------------------------------------------------------- entry checks
+
+
+def _questions(ruleset: str, **options: str):  # type: ignore[no-untyped-def]
+    rules = load_ruleset(ruleset, options=options)
+    form = rules.form(3)
+    sheet = Sheet(ruleset=ruleset, players=3)
+    return {q.key: q for q in questions(rules, form, sheet, 0, start_state(rules, form, sheet))}
+
+
+def test_impossible_entries_are_rejected_with_the_reason() -> None:
+    qs = _questions("pl-standard")
+    with pytest.raises(EntryError, match=r"card points must add up to the deck total 120 \(got 110\)"):
+        qs["points"].parse("50 40 20", {})
+    with pytest.raises(EntryError, match="give the card points of 3 players, in the order P0 P1 P2"):
+        qs["points"].parse("60 60", {})
+    with pytest.raises(EntryError, match="the contract 110 is below the bid 120"):
+        qs["contract"].parse("110", {"bid": 120})
+    with pytest.raises(EntryError, match="a raised contract is a multiple of 10"):
+        qs["contract"].parse("125", {"bid": 120})
+    assert qs["contract"].parse("", {"bid": 120}) == 120
+    with pytest.raises(EntryError, match="bids are multiples of 10"):
+        qs["bid"].parse("105", {})
+    with pytest.raises(EntryError, match="no bid above 360 in this game"):
+        qs["bid"].parse("370", {})
+    with pytest.raises(EntryError, match="`5` is not a player: give 0 to 2"):
+        qs["declarer"].parse("5", {})
+    rules = load_ruleset("pl-standard")
+    form = rules.form(3)
+    with pytest.raises(EntryError, match="the hearts marriage is counted twice"):
+        parse_marriages("1:H 2:♥", form, rules.deck, 3)
+    with pytest.raises(EntryError, match="this ruleset has no ace marriage"):
+        parse_marriages("1:A", form, rules.deck, 3)
+    assert parse_marriages("1:H 2:spades", form, rules.deck, 3) == ((1, "hearts"), (2, "spades"))
+    # ru-online: bids in fives up to 420 (S002), a player with no trick has no card points
+    ru = _questions("ru-online")
+    assert ru["bid"].parse("105", {}) == 105
+    with pytest.raises(EntryError, match="P2 has 20 card points, so took a trick"):
+        ru["no_trick"].parse("2", {"points": (40, 60, 20), "marriages": ()})
+
+
+def test_sheet_json_round_trip_and_version_check(tmp_path: Path) -> None:
+    sheet = Sheet(ruleset="pl-standard", players=3, names=["Ala", "Ola", "Ela"])
+    sheet.deals.append(DealEntry(0, 1, 100, 120, (20, 80, 20), ((1, "spades"),)))
+    again = Sheet.from_json(sheet.to_json())
+    assert again == sheet
+    bad = json.loads(sheet.to_json())
+    bad["version"] = 99
+    with pytest.raises(EntryError, match="has scoresheet version 99; this tool reads 1"):
+        Sheet.from_json(json.dumps(bad), name="x.json")
+    rules = load_ruleset("pl-standard")
+    [row] = settle_sheet(rules, rules.form(3), again)
+    # S000: 80 + 40 = 120 makes 120; defenders' 20 and 20 stand
+    assert row.scores == (20, 120, 20)
+
+
+# --------------------------------------------------------------------------- one sheet per ruleset
+#
+# Seats: P0 P1 P2; deal k is dealt by P(k-1 mod 3).  Each deal is the list of answers to the
+# questions the ruleset asks: declarer, [golden], [dark], bid, [rospis/bomb], [contract],
+# card points (P0 P1 P2), marriages, [players without a trick].
+
+
+def test_pl_standard_sheet(tmp_path: Path) -> None:
+    out, sheet = score(tmp_path, "pl-standard", [
+        # S000: 147 does not make 150 (no rounding for the declarer): P1 -150; defenders
+        # rounded to tens, a 5 down (option five_rounds=down): 8 -> 10, 5 -> 0
+        ["1", "100", "150", "8 107 5", "1:S"],
+        # 24 -> 20, 26 -> 30 (S000's own examples); P2 makes 120 with 70 + hearts 100
+        ["2", "110", "120", "24 26 70", "2:H"],
+        # P0 takes every trick with hearts and diamonds: 120 + 180 = 300
+        ["0", "120", "300", "120 0 0", "0:H 0:D"],
+        ["0", "120", "300", "120 0 0", "0:H 0:D"],
+        ["0", "120", "300", "120 0 0", "0:H 0:D"],
+        # P0 at 930 as a defender would pass 1000 (75 -> 80): only the declarer may finish,
+        # he is written 990 (S000); P2's 15 rounds down to 10
+        ["1", "100", "", "76 29 15", ""],
+        # P0 declares and finishes (110 makes 110)
+        ["0", "100", "110", "110 5 5", ""],
+    ])
+    assert "rejected" not in out
+    assert totals(out) == [
+        "totals: P0 10  P1 -150  P2 0",
+        "totals: P0 30  P1 -120  P2 120",
+        "totals: P0 330  P1 -120  P2 120",
+        "totals: P0 630  P1 -120  P2 120",
+        "totals: P0 930  P1 -120  P2 120",
+        "totals: P0 990  P1 -220  P2 130",
+        "totals: P0 1100  P1 -220  P2 130",
+    ]
+    assert "P0: only the declarer may finish: 1010 → 990" in out
+    assert "match over: P0 wins" in out
+    assert len(sheet["deals"]) == 7
+
+
+def test_house_five_up_sheet(tmp_path: Path) -> None:
+    # house rules: a defender's 5 rounds up (25 -> 30, 35 -> 40, 5 -> 10), otherwise S000
+    out, _ = score(tmp_path, "house-five-up", [
+        ["1", "100", "", "25 80 15", ""],  # 80 < 100: -100; 25 -> 30, 15 -> 20
+        ["2", "100", "", "35 45 40", ""],  # 40 < 100: -100; 35 -> 40, 45 -> 50
+        ["0", "100", "120", "65 25 30", "0:S"],  # 65 + 40 = 105 < 120: -120; 25 -> 30
+        ["1", "100", "", "5 100 15", ""],  # 100 makes 100; 5 -> 10, 15 -> 20
+        ["2", "100", "", "45 55 20", "2:D"],  # 20 + 80 = 100 makes 100; 45 -> 50, 55 -> 60
+    ])
+    assert "rejected" not in out
+    assert totals(out) == [
+        "totals: P0 30  P1 -100  P2 20",
+        "totals: P0 70  P1 -50  P2 -80",
+        "totals: P0 -50  P1 -20  P2 -50",
+        "totals: P0 -40  P1 80  P2 -30",
+        "totals: P0 10  P1 140  P2 70",
+    ]
+
+
+def test_pl_tysiac_hd_sheet(tmp_path: Path) -> None:
+    # S001: defenders are not rounded; at most 300 with 3 players; from 800 on (800 included)
+    # a player scores only in deals he declared
+    out, _ = score(tmp_path, "pl-tysiac-hd", [
+        ["0", "310", "120", "300", "120 0 0", "0:H 0:D"],  # 310 rejected, then 120 raised to 300
+        ["0", "120", "300", "120 0 0", "0:H 0:D"],
+        ["0", "120", "200", "100 15 5", "0:H"],  # P0 reaches exactly 800
+        ["1", "120", "", "40 50 30", ""],  # P1 fails; P0's 40 is not scored (800 rule)
+        ["2", "110", "", "25 15 80", "2:S"],  # P2 makes 110 with 120; P0's 25 not scored
+        ["0", "120", "200", "100 10 10", "0:H"],  # P0 declares and reaches 1000
+    ])
+    assert "rejected: no bid above 300 in this game (got 310)" in out
+    assert out.count("rejected") == 1
+    assert totals(out) == [
+        "totals: P0 300  P1 0  P2 0",
+        "totals: P0 600  P1 0  P2 0",
+        "totals: P0 800  P1 15  P2 5",
+        "totals: P0 800  P1 -105  P2 35",
+        "totals: P0 800  P1 -90  P2 145",
+        "totals: P0 1000  P1 -80  P2 155",
+    ]
+    assert "P0: at 800 (the 800 rule): +40 not scored" in out
+    assert "match over: P0 wins" in out
+
+
+def test_pl_online_sheet(tmp_path: Path) -> None:
+    # S004: defenders rounded to tens; only *above* 800 does a defender stop scoring
+    out, _ = score(tmp_path, "pl-online", [
+        ["0", "120", "300", "120 0 0", "0:H 0:D"],
+        ["0", "120", "300", "120 0 0", "0:H 0:D"],
+        ["0", "120", "200", "100 15 5", "0:H"],  # 15 -> 10, 5 -> 0
+        ["1", "120", "", "40 50 30", ""],  # P0 at exactly 800 still scores his 40
+        ["2", "110", "", "25 15 80", "2:S"],  # P0 at 840: 25 -> 20 not scored
+        ["0", "120", "160", "120 0 0", "0:S"],
+    ])
+    assert "rejected" not in out
+    assert totals(out) == [
+        "totals: P0 300  P1 0  P2 0",
+        "totals: P0 600  P1 0  P2 0",
+        "totals: P0 800  P1 10  P2 0",
+        "totals: P0 840  P1 -110  P2 30",
+        "totals: P0 840  P1 -100  P2 140",
+        "totals: P0 1000  P1 -100  P2 140",
+    ]
+    assert "P0: at 840 (the 800 rule): +20 not scored" in out
+
+
+def test_cz_standard_sheet(tmp_path: Path) -> None:
+    # S003: one bomb per player, only on the compulsory 100: the bomber scores nothing, each
+    # other player 60; defenders rounded up to fives; the 800 rule (800 included), which is
+    # assumed to freeze a bomb's 60 too
+    out, sheet = score(tmp_path, "cz-standard", [
+        ["1", "100", "y"],  # P1's bomb
+        ["0", "100", "n", "120", "90 21 9", "0:S"],  # 90 + 40 makes 120; 21 -> 25, 9 -> 10
+        ["1", "100", "y"],  # P1's second bomb: rejected
+        ["0", "120", "300", "120 0 0", "0:H 0:D"],
+        ["0", "120", "300", "120 0 0", "0:H 0:D"],
+        ["0", "120", "", "20 50 50", "0:H"],  # P0 at 900
+        ["2", "100", "y"],  # P2's bomb: P0's 60 is frozen by the 800 rule
+        ["0", "100", "n", "", "100 10 10", ""],
+    ])
+    assert "rejected: player 1 has used all 1 forfeit(s) the table allows" in out
+    assert out.count("rejected") == 1
+    assert totals(out) == [
+        "totals: P0 60  P1 0  P2 60",
+        "totals: P0 180  P1 25  P2 70",
+        "totals: P0 480  P1 25  P2 70",
+        "totals: P0 780  P1 25  P2 70",
+        "totals: P0 900  P1 75  P2 120",
+        "totals: P0 900  P1 135  P2 120",
+        "totals: P0 1000  P1 145  P2 130",
+    ]
+    assert [d["forfeit"] for d in sheet["deals"]] == [True, False, False, False, False, True, False]
+
+
+def test_ru_classic_sheet(tmp_path: Path) -> None:
+    # pagat (PAGx2/PAGx3, RH1): Rospisat' gives each opponent 60, the first two are free and
+    # the third costs (120, assumed); defenders rounded to the nearest 5; three zero scores
+    # cost 120 (assumed amount); nobody stands between 880 and 1000 (the barrel at 880)
+    out, _ = score(tmp_path, "ru-classic", [
+        ["1", "100", "y"],
+        ["1", "100", "y"],
+        ["1", "100", "y"],  # third rospis: -120
+        ["2", "120", "n", "300", "0 0 120", "2:H 2:D"],  # P0, P1: zero points (1)
+        ["2", "120", "n", "300", "0 0 120", "2:H 2:D"],  # zero points (2)
+        ["2", "120", "n", "", "20 0 100", "2:S"],  # P2 900 -> 880, on the barrel; P1's third zero
+        ["0", "120", "n", "", "90 7 23", "0:C"],  # 7 -> 5; P2's first attempt fails (free)
+        ["2", "120", "n", "", "0 0 120", ""],  # P2 makes 120 from the barrel; P0's third zero
+    ])
+    assert "rejected" not in out
+    assert totals(out) == [
+        "totals: P0 60  P1 0  P2 60",
+        "totals: P0 120  P1 0  P2 120",
+        "totals: P0 180  P1 -120  P2 180",
+        "totals: P0 180  P1 -120  P2 480",
+        "totals: P0 180  P1 -120  P2 780",
+        "totals: P0 200  P1 -240  P2 880",
+        "totals: P0 320  P1 -235  P2 880",
+        "totals: P0 200  P1 -235  P2 1000",
+    ]
+    assert "P2: 900 → 880 (barrel-floor)" in out
+    assert "P2: on the barrel at 880" in out
+    assert "P2: on the barrel: attempt 1 of 3 failed (+25 not scored)" in out
+    assert "bolts: P0 2, P1 3; forfeits: P1 3; on the barrel: P2 (1 of 3 attempts used)" in out
+    assert "P1: third bolt −120" in out
+    assert "match over: P2 wins" in out
+
+
+def test_ru_online_sheet(tmp_path: Path) -> None:
+    # S002: a golden round of three deals opens the match (120 each, everything doubled, a
+    # rospis worth 120 to each opponent); the dark game (120, doubled; a dark bolt counts
+    # double; not with a negative score); rospis: minus the contract, 60 to each opponent;
+    # samosval: 555 -> 0; bolts (no trick): every third costs 120; no rounding
+    out, _ = score(tmp_path, "ru-online", [
+        ["1", "", "n", "25 80 15", "1:H", ""],  # golden: P1 makes 180 >= 120: +240
+        ["2", "y", "n", "40 30 50", "", ""],  # golden: P2 fails: -240
+        ["0", "", "y"],  # golden rospis: -240, +120 each
+        ["1", "y", "n", "20 100 0", "1:S", "2"],  # dark (P1 first hand): +240; P2's dark bolt counts 2
+        ["2", "y", "cancel"],  # P2, first hand, negative: no dark game; the deal is cancelled
+        ["1", "105", "n", "", "75 45 0", "", "2"],  # P1 not first hand: no dark question;
+        # 660 - 105 = 555 -> 0 (samosval); P2's third bolt
+    ])
+    assert "rejected: P2 has a negative score: no dark game" in out
+    assert "deal cancelled; nothing saved for it" in out
+    assert out.count("rejected") == 1
+    assert totals(out) == [
+        "totals: P0 50  P1 240  P2 30",
+        "totals: P0 130  P1 300  P2 -210",
+        "totals: P0 -110  P1 420  P2 -90",
+        "totals: P0 -70  P1 660  P2 -90",
+        "totals: P0 5  P1 0  P2 -210",
+    ]
+    assert "── deal 3 (dealer P2, golden round: deal 3 of 3) ──" in out
+    assert "golden deal: points ×2" in out
+    assert "dark deal: points ×2" in out
+    assert "P1: 555 → 0 (samosval)" in out
+    assert "P2: third bolt −120" in out
+
+
+def test_house_ru_no_barrel_sheet(tmp_path: Path) -> None:
+    # house rules on S002: the ace marriage (200), no barrel at 880, no samosval at 555
+    out, _ = score(tmp_path, "house-ru-no-barrel", [
+        ["1", "n", "100", "n", "320", "0 120 0", "1:A", "0 2"],  # 120 + 200 makes 320
+        # from deal 2 on the declarer is not the first hand: no dark question
+        ["1", "100", "n", "235", "50 35 35", "1:A", ""],  # 555 stays 555
+        ["1", "100", "n", "345", "10 105 5", "1:A 1:S", ""],  # 900: no barrel
+        ["0", "100", "n", "", "100 20 0", "", "2"],  # P1 scores at 900
+        ["1", "100", "n", "", "10 100 10", "", ""],  # 1020 >= 1001
+    ], "-O", "golden_round=false")
+    assert "rejected" not in out
+    assert totals(out) == [
+        "totals: P0 0  P1 320  P2 0",
+        "totals: P0 50  P1 555  P2 35",
+        "totals: P0 60  P1 900  P2 40",
+        "totals: P0 160  P1 920  P2 40",
+        "totals: P0 170  P1 1020  P2 50",
+    ]
+    assert "(samosval)" not in out and "on the barrel" not in out
+    assert "match over: P1 wins" in out
+
+
+# --------------------------------------------------------------------------- undo, reopen, kill
+
+
+PL_DEALS = [
+    ["1", "100", "150", "8 107 5", "1:S"],
+    ["2", "110", "120", "24 26 70", "2:H"],
+    ["0", "100", "", "60 40 20", ""],  # 60 < 100: P0 -100
+]
+
+
+def test_undo_flag_and_command_and_reopen(tmp_path: Path) -> None:
+    out, sheet = score(tmp_path, "pl-standard", PL_DEALS)
+    assert totals(out)[-1] == "totals: P0 -70  P1 -80  P2 140"
+    assert len(sheet["deals"]) == 3
+    # --undo removes the last deal and saves; the sheet is reopened from the file
+    out, sheet = score(tmp_path, "pl-standard", [], "--undo")
+    assert "removed deal 3" in out
+    assert totals(out) == ["totals: P0 30  P1 -120  P2 120"]
+    assert len(sheet["deals"]) == 2
+    # the `undo` command at the declarer question, then deal 2 entered again differently
+    out, sheet = score(tmp_path, "pl-standard", [["undo"], ["2", "110", "", "24 26 70", ""]])
+    assert "removed deal 2" in out
+    assert totals(out) == ["totals: P0 10  P1 -150  P2 0", "totals: P0 30  P1 -120  P2 -110"]
+    assert [d["declarer"] for d in sheet["deals"]] == [1, 2]
+
+
+def test_reopening_checks_ruleset_players_and_hash(tmp_path: Path) -> None:
+    score(tmp_path, "pl-standard", PL_DEALS[:1])
+    path = tmp_path / "sheet.json"
+    runner = CliRunner()
+    result = runner.invoke(main, ["score", "cz-standard", "--sheet", str(path)], input="")
+    assert result.exit_code == 1
+    assert f"error[entry.sheet]: {path} is a sheet for `pl-standard`, not `cz-standard`" in result.stderr
+    result = runner.invoke(main, ["score", "pl-standard", "--players", "2", "--sheet", str(path)], input="")
+    assert result.exit_code == 1
+    assert "is a sheet for 3 players, not 2" in result.stderr
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["content_hash"] = "0123456789abcdef"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="")
+    assert result.exit_code == 1
+    assert "the ruleset `pl-standard` changed since" in result.stderr
+    assert "(hash 0123456789ab on the sheet" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_killed_between_deals_loses_nothing(tmp_path: Path) -> None:
+    """A real `tysiac score` process is killed (SIGKILL) after two deals, in the middle of
+    entering the third; reopening the sheet finds both deals, and the match goes on."""
+    path = tmp_path / "sheet.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-u", "-m", "tysiac_spec", "score", "pl-standard", "--sheet", str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("\n".join([*PL_DEALS[0], *PL_DEALS[1], "0", "110"]) + "\n")
+    proc.stdin.flush()
+    saved = 0
+    seen: list[str] = []
+    while True:  # read until deal 3's bid has been taken: deals 1 and 2 are on disk
+        line = proc.stdout.readline()
+        assert line, "".join(seen)
+        seen.append(line)
+        saved += line.startswith("sheet saved to")
+        if saved == 2 and "bid: 110" in line:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert [d["declarer"] for d in data["deals"]] == [1, 2]
+    out, sheet = score(tmp_path, "pl-standard", [PL_DEALS[2]])
+    assert "(2 deals)" in out
+    assert totals(out) == ["totals: P0 -70  P1 -80  P2 140"]
+    assert len(sheet["deals"]) == 3
+
+
+def test_pl_standard_four_players_sitter(tmp_path: Path) -> None:
+    # 4 players: the dealer sits out and scores 50 per ace in the musik plus a marriage lying
+    # in it (KRO, ZAG; pl-standard's assumed 4-player rules); names may be used
+    out, sheet = score(tmp_path, "pl-standard", [
+        ["Ola", "100", "", "60 40 20", "", "AH KH QH"],  # Ala sits: 50 + 100
+        ["2", "110", "120", "25 80 15", "2:D", "AS AC 9D"],  # Ola sits: 2 aces, 100
+        ["2", "3", "100", "", "30 30 60", "2:S", "3:S", "9H 9S JD"],  # Ela sits: rejected twice
+    ], "--players", "4", "--names", "Ala,Ola,Ela,Iza")
+    assert "rejected: Ela sits out this deal" in out
+    assert out.count("rejected: Ela sits out this deal") == 2
+    assert totals(out) == [
+        "totals: Ala 150  Ola -100  Ela 40  Iza 20",
+        "totals: Ala 170  Ola 0  Ela 160  Iza 30",
+        "totals: Ala 200  Ola 30  Ela 160  Iza 130",
+    ]
+    assert sheet["names"] == ["Ala", "Ola", "Ela", "Iza"]
+    assert [d["dealer"] for d in sheet["deals"]] == [0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options"),
+    [
+        ("pl-standard", {}),
+        ("pl-standard", {"four_player_sitter": "last_bidder"}),
+        ("ru-classic", {"four_player_sitter": "opposite_dealer"}),
+        ("ru-classic", {"four_player_sitter": "dealer_right"}),
+    ],
+)
+def test_sheet_sitter_is_the_engines(ruleset: str, options: dict[str, str]) -> None:
+    from tysiac_spec.engine import Game
+    from tysiac_spec.scoresheet import sitter_of
+
+    rules = load_ruleset(ruleset, options=options)
+    for seed in range(4):
+        game = Game(rules, players=4, seed=seed)
+        assert sitter_of(rules.form(4), game.deal.dealer) == game.deal.sitter

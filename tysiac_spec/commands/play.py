@@ -1,0 +1,393 @@
+"""``tysiac play``: a whole match at the terminal against bots, saved as a game record.
+
+The user's seat sees only its own view; the other seats are bots.  Input is read line by
+line from standard input, so a script can drive a game as well as a person: a choice
+number, the action text (``bid 120``, ``play QH``, ``give 9S to 2``) or a unique beginning
+of it; ``?`` lists the legal actions, ``quit`` saves and stops.  The record is saved (with
+:mod:`tysiac_spec.engine.record`) when the match ends, on ``quit``, at the end of the input
+and on Ctrl-C (exit status 130), and ``tysiac play --resume FILE`` continues it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from ..cards import Card
+from ..engine import Game
+from ..engine.actions import Action, Discard, GiveCard
+from ..errors import Diagnostic, IllegalActionError, TysiacError
+from ..table import EntryError, choices_text, complete, resolve_input, view_lines
+
+__all__ = ["illegal_text", "play", "run_match", "user_errors"]
+
+EXIT_INTERRUPTED = 130
+SUIT_STYLES = ("red", "blue", "green", "")
+"""Display colours by the suit's position in the deck (a four-colour pack)."""
+
+
+class _Chooser:
+    """A bot as the play loop uses it: ``choose(view, legal)``."""
+
+    def __init__(self, kind: str, seed: int, marriage_values: dict[str, int] | None = None) -> None:
+        self.bot: Any
+        if kind == "heuristic":
+            try:
+                from ..bots.heuristic import HeuristicBot
+            except ImportError:  # not built yet: fall back to the random bot
+                kind = "random"
+            else:
+                self.bot = HeuristicBot(seed, marriage_values=marriage_values)
+        if kind == "random":
+            from ..bots import RandomBot
+
+            self.bot = RandomBot(seed)
+
+    def choose(self, game: Game, player: int) -> Action:
+        action: Action = self.bot.choose(game.view(player), game.legal_actions())
+        return action
+
+
+def _style_cards(text: str, game: Game, colour: bool) -> str:
+    """Escape ``text`` for rich and colour each card's notation by its suit."""
+    out = escape(text)
+    if not colour:
+        return out
+    deck = game.ruleset.deck
+    words = out.split(" ")
+    for i, w in enumerate(words):
+        core = w.rstrip(",")
+        try:
+            card = deck.parse(core) if 2 <= len(core) <= 3 else None
+        except TysiacError:
+            card = None
+        if card is not None:
+            style = SUIT_STYLES[deck.suits.index(card.suit) % len(SUIT_STYLES)]
+            if style:
+                words[i] = f"[{style}]{core}[/{style}]" + w[len(core):]
+    return " ".join(words)
+
+
+def illegal_text(action: Action, message: str) -> str:
+    """The engine's reason for refusing ``action``, addressed to the player:
+    ``play 9S: you must follow hearts``."""
+    _, sep, reason = message.partition(" phase: ")
+    if not sep:
+        return message.replace("`", "")
+    if reason.startswith("must "):
+        reason = "you " + reason
+    return f"{action}: {reason}"
+
+
+class Table:
+    """The terminal session: prints the table, reads the user's actions, runs the bots."""
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        bots: dict[int, _Chooser],
+        console: Console,
+        read_line: Callable[[str], str],
+        save: Callable[[], str],
+    ) -> None:
+        self.game, self.seat, self.bots = game, seat, bots
+        self.console, self.read_line, self.save = console, read_line, save
+        self.colour = console.is_terminal and not console.no_color
+
+    def say(self, text: str, style: str = "") -> None:
+        body = _style_cards(text, self.game, self.colour)
+        self.console.print(f"[{style}]{body}[/{style}]" if style and self.colour else body)
+
+    def show(self) -> None:
+        game = self.game
+        legal = game.legal_actions()
+        for line in view_lines(game.view(self.seat), game.ruleset.deck, legal):
+            self.say(line)
+        self.say("choices: " + choices_text(legal))
+
+    def _ask(self) -> Action | None:
+        """One action of the user, or None for `quit`."""
+        game = self.game
+        legal = game.legal_actions()
+        while True:
+            text = self.read_line(f"P{self.seat}> ").strip()
+            low = text.lower()
+            if low in ("quit", "q", "exit"):
+                return None
+            if low in ("?", "help", "h"):
+                self.say("legal actions: " + choices_text(legal))
+                self.say("type a number, an action (`bid 120`, `play QH`), `show`, "
+                         "or `quit` to save and stop")
+                continue
+            if low in ("show", "table", "hand", ""):
+                self.show()
+                continue
+            try:
+                action = resolve_input(text, legal, game.ruleset.deck)
+            except EntryError as exc:
+                self.say(exc.diagnostic.message, "yellow")
+                continue
+            if action not in legal:
+                try:  # the game explains why and stays unchanged
+                    game.apply(action)
+                except IllegalActionError as exc:
+                    self.say(illegal_text(action, exc.diagnostic.message), "yellow")
+                    continue
+                raise AssertionError("an action outside legal_actions() was accepted")  # pragma: no cover
+            return action
+
+    def _apply(self, player: int, action: Action) -> None:
+        game = self.game
+        deal, deals_before = game.deal, len(game.deal_scores)
+        trick: list[tuple[int, Card]] = list(deal.trick)
+        phase = deal.phase
+        events_before = len(game.events)
+        game.apply(action)
+        self.say(f"P{player}: {self._public(player, action)}")
+        card = getattr(action, "card", None)
+        if phase == "play" and isinstance(card, Card):
+            done = [*trick, (player, card)]
+            if len(done) == len(deal.order):
+                winner = deal.last_trick_winner
+                self.say(
+                    "trick " + ", ".join(f"P{p} {c}" for p, c in done) + f" → P{winner}", "bold"
+                )
+        elif game.deal is deal and phase in ("auction", "talon") and deal.phase in ("exchange", "play"):
+            view = game.view(self.seat)
+            if view.talon and deal.talon_shown:
+                self.say(f"talon shown: {' '.join(str(c) for c in view.talon)}")
+        self._events(events_before)
+        if len(game.deal_scores) > deals_before:
+            self._deal_end(deals_before)
+        elif game.deal is not deal:
+            self.say("the deal is redealt", "bold")
+
+    def _public(self, player: int, action: Action) -> str:
+        """The action as the user sees it: cards passed face down to others stay hidden."""
+        if player == self.seat:
+            return f"{action} (you)"
+        if isinstance(action, GiveCard) and action.to != self.seat and not self.game.form.talon.give_face_up:
+            return f"gives a card to P{action.to}"
+        if isinstance(action, Discard):
+            return "discards a card"
+        return str(action)
+
+    def _events(self, start: int) -> None:
+        """Print the match events since ``start`` with their explanations."""
+        for ev in self.game.events[start:]:
+            text = ev.text or ev.kind + (f" P{ev.player}" if ev.player is not None else "") + (
+                f" {ev.value}" if ev.value is not None else ""
+            )
+            if ev.player is not None:
+                text = text.replace(f"player {ev.player}", f"P{ev.player}")
+                if f"P{ev.player}" not in text:
+                    text = f"P{ev.player}: {text}"
+            self.say(f"  {text}")
+
+    def _deal_end(self, number: int) -> None:
+        game = self.game
+        row = game.deal_scores[number]
+        self.say(
+            f"deal {number + 1} scores: " + "  ".join(f"P{p} {d:+d}" for p, d in enumerate(row)), "bold"
+        )
+        self.say("totals: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
+
+    def run(self) -> int:
+        """Play until the match is over or the user stops; returns the exit status."""
+        game = self.game
+        try:
+            shown_for: tuple[int, int, str] | None = None
+            while not game.is_over:
+                player = game.current_player
+                if player == self.seat:
+                    key = (len(game.history), len(game.deal_scores), game.phase)
+                    if key != shown_for:
+                        self.say(f"── deal {len(game.deal_scores) + 1}, your turn ──", "bold")
+                        self.show()
+                        shown_for = key
+                    action = self._ask()
+                    if action is None:
+                        where = self.save()
+                        self.say(f"game saved to {where}; resume with: tysiac play --resume {where}")
+                        return 0
+                else:
+                    action = self.bots[player].choose(game, player)
+                self._apply(player, action)
+        except EOFError:
+            where = self.save()
+            self.say(f"end of input: game saved to {where}; resume with: tysiac play --resume {where}")
+            return 0
+        except KeyboardInterrupt:
+            where = self.save()
+            self.say(f"\ninterrupted: game saved to {where}; resume with: tysiac play --resume {where}")
+            return EXIT_INTERRUPTED
+        where = self.save()
+        winner = getattr(getattr(game, "match", None), "winner", None)
+        winners = [winner] if winner is not None else [
+            p for p, s in enumerate(game.scores) if s == max(game.scores)
+        ]
+        self.say("match over: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
+        self.say("winner: " + ", ".join(f"P{p}" + (" (you)" if p == self.seat else "") for p in winners))
+        self.say(f"record saved to {where}")
+        return 0
+
+
+def _reader(console: Console) -> Callable[[str], str]:
+    """Read one line: with line editing and completion on a terminal, plain from a pipe."""
+    if sys.stdin.isatty():  # pragma: no cover - needs a terminal
+        return input
+
+    def read(prompt: str) -> str:
+        console.print(escape(prompt), end="")
+        line = sys.stdin.readline()
+        if not line:
+            console.print()
+            raise EOFError
+        console.print(escape(line.rstrip("\n")), highlight=False)
+        return line
+
+    return read
+
+
+def _install_completion(game: Game) -> None:  # pragma: no cover - needs a terminal
+    try:
+        import readline
+    except ImportError:
+        return
+
+    def completer(text: str, state: int) -> str | None:
+        buffer = readline.get_line_buffer()
+        options = complete(buffer, game.legal_actions())
+        start = len(buffer) - len(text)
+        hits = [o[start:] for o in options]
+        return hits[state] if state < len(hits) else None
+
+    readline.set_completer_delims(" ")
+    readline.set_completer(completer)
+    readline.parse_and_bind("tab: complete")
+
+
+def run_match(
+    game: Game,
+    *,
+    seat: int,
+    bots: str,
+    seed: int,
+    save_to: Path,
+    console: Console | None = None,
+    read_line: Callable[[str], str] | None = None,
+) -> int:
+    """Play ``game`` at the terminal with the user at ``seat``; returns the exit status
+    (0, or 130 after Ctrl-C).  The record is written atomically to ``save_to``."""
+    from ..cli import write_atomically
+    from ..engine.record import record_of
+
+    console = console or Console(highlight=False, soft_wrap=True)
+    if not 0 <= seat < game.players:
+        raise EntryError(Diagnostic("entry.seat", f"--seat must be 0 to {game.players - 1} (got {seat})"))
+    choosers = {
+        p: _Chooser(bots, seed * 100 + p + 1 + len(game.history), dict(game.form.marriages.values))
+        for p in range(game.players)
+        if p != seat
+    }
+
+    def save() -> str:
+        write_atomically(save_to, record_of(game).to_json())
+        return str(save_to)
+
+    if sys.stdin.isatty():  # pragma: no cover - needs a terminal
+        _install_completion(game)
+    table = Table(game, seat, choosers, console, read_line or _reader(console), save)
+    return table.run()
+
+
+def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Like :func:`tysiac_spec.cli.user_errors` (TysiacError -> diagnostics, exit 1), importing
+    the CLI lazily so that this module can be imported before it."""
+    from functools import wraps
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except TysiacError as exc:
+            from ..cli import EXIT_USER_ERROR, print_diagnostics
+
+            print_diagnostics(exc.diagnostics)
+            sys.exit(EXIT_USER_ERROR)
+
+    return wrapper
+
+
+@click.command("play")
+@click.argument("ruleset", metavar="ID|PATH", required=False)
+@click.option("--players", "-p", type=int, help="Players at the table (default: the ruleset's first count).")
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first player).")
+@click.option(
+    "--option", "-O", "options", multiple=True, metavar="NAME=VALUE",
+    help="Set a table option of the ruleset (repeatable), e.g. -O five_rounds=up.",
+)
+@click.option(
+    "--bots", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True,
+    help="Which bots take the other seats.",
+)
+@click.option("--seed", type=int, help="Seed of the shuffles (default: random).")
+@click.option(
+    "--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the game record here (default: tysiac-ID-SEED.json, or the resumed file).",
+)
+@click.option(
+    "--resume", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="Continue a saved game record.",
+)
+@user_errors
+def play(
+    ruleset: str | None,
+    players: int | None,
+    seat: int,
+    options: Sequence[str],
+    bots: str,
+    seed: int | None,
+    save_path: Path | None,
+    resume: Path | None,
+) -> None:
+    """Play a match at the terminal against bots.
+
+    Shows your hand by suit and rank, the trick, trump, the bids and the scores, and
+    which cards are legal. Type a choice number, an action (`bid 120`, `play QH`,
+    `give 9S to 2`) or its beginning; `?` lists the legal actions, `quit` saves and
+    stops. The game record is saved at the end, on `quit`, at the end of the input and
+    on Ctrl-C; `tysiac play --resume FILE` continues it.
+    """
+    from ..cli import parse_option_args
+    from ..ruleset import load_ruleset
+
+    if resume is not None:
+        from ..engine.record import Record, replay
+
+        if ruleset is not None or options or players is not None or seed is not None:
+            raise click.UsageError("--resume takes the ruleset, players, options and seed from the record")
+        record = Record.from_json(resume.read_text(encoding="utf-8"))
+        game = replay(record)
+        target = save_path or resume
+        seed = game.seed
+        click.echo(f"resuming {resume}: {len(game.history)} actions, deal {len(game.deal_scores) + 1}")
+    else:
+        if ruleset is None:
+            raise click.UsageError("give a ruleset id or path, or --resume FILE")
+        rules = load_ruleset(ruleset, options=parse_option_args(options))
+        n = players if players is not None else (3 if 3 in rules.player_counts else rules.player_counts[0])
+        seed = seed if seed is not None else secrets.randbelow(10**6)
+        game = Game(rules, players=n, seed=seed)
+        target = save_path or Path(f"tysiac-{rules.id}-{seed}.json")
+        click.echo(f"{rules.id}, {n} players, seed {seed}; you are P{seat}")
+    status = run_match(game, seat=seat, bots=bots, seed=seed, save_to=target)
+    sys.exit(status)

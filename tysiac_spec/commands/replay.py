@@ -1,0 +1,60 @@
+"""``tysiac replay``: print a recorded game deal by deal and trick by trick, verified
+against its ruleset (a record whose ruleset changed is reported, never silently replayed)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from .play import user_errors as _user_errors
+
+__all__ = ["chunks", "replay_cmd"]
+
+
+def chunks(text: str) -> Iterator[str]:
+    """The transcript cut before each deal (``Deal 2: …``) and each trick (``  trick 3: …``),
+    the pieces ``--step`` pauses between."""
+    piece: list[str] = []
+    for line in text.splitlines():
+        if piece and (line.startswith("Deal ") or line.startswith("  trick ")):
+            yield "\n".join(piece)
+            piece = []
+        piece.append(line)
+    if piece:
+        yield "\n".join(piece)
+
+
+@click.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option(
+    "--step", is_flag=True, help="Pause after each deal's opening and each trick (Enter goes on, q stops)."
+)
+@_user_errors
+def replay_cmd(file: Path, step: bool) -> None:
+    """Print a recorded game (`tysiac play --save`) deal by deal, trick by trick, with the
+    scores.
+
+    The record is first verified against its ruleset: a ruleset whose content hash differs
+    from the record's, or an action that is not legal, is reported (exit status 1).
+    """
+    from ..engine.record import Record, replay, transcript
+
+    record = Record.from_json(file.read_text(encoding="utf-8"))
+    game = replay(record)  # RecordError on a hash mismatch or an illegal action
+    text = transcript(game)
+    if not step:
+        click.echo(text, nl=False)
+        return
+    pausing = True
+    for piece in chunks(text):
+        click.echo(piece)
+        if not pausing:
+            continue
+        line = sys.stdin.readline()
+        if not line:
+            pausing = False  # end of input: print the rest without pausing
+        elif line.strip().lower() in ("q", "quit"):
+            return

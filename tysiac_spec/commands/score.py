@@ -1,0 +1,360 @@
+"""``tysiac score``: the scoresheet of a game played with real cards.
+
+For each deal the user answers a few questions (declarer, bid, contract, card points,
+marriages, and rospis / bomb / dark game where the ruleset has them); the engine's match
+rules settle the deal (:func:`tysiac_spec.scoresheet.settle_sheet`, which calls
+``engine.match.settle_deal``) and the running sheet is shown with every adjustment
+explained.  The sheet file is written atomically after every deal; ``--undo`` removes the
+last deal.  Input is read line by line from standard input, so a script can drive it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ..engine.match import MatchState
+from ..errors import Diagnostic, TysiacError
+from ..ruleset.model import Form, Ruleset
+from ..scoresheet import (
+    Settled,
+    Sheet,
+    entry_from_answers,
+    questions,
+    settle_sheet,
+    sitter_of,
+    start_state,
+)
+from ..table import EntryError
+from .play import user_errors as _user_errors
+
+__all__ = ["score"]
+
+EXIT_INTERRUPTED = 130
+
+HELP = (
+    "answer each question and press Enter; at the `declarer` question you may also type "
+    "`undo` (remove the last deal), `sheet` (show the sheet) or `quit`; "
+    "at any question `cancel` drops the deal being entered"
+)
+
+
+class _Cancel(Exception):
+    """The user typed `cancel` during a deal."""
+
+
+class _Quit(Exception):
+    """The user typed `quit`."""
+
+
+def sheet_table(sheet: Sheet, settled: Sequence[Settled]) -> Table:
+    """The running sheet: one row per deal, each player's change and total, and the notes."""
+    table = Table(title=f"{sheet.ruleset} — {sheet.players} players", show_lines=False)
+    table.add_column("#", justify="right")
+    table.add_column("declarer / contract")
+    for p in range(sheet.players):
+        table.add_column(sheet.name(p), justify="right")
+    table.add_column("notes")
+    for i, (entry, row) in enumerate(zip(sheet.deals, settled, strict=True), 1):
+        what = f"{sheet.name(entry.declarer)} {entry.contract}"
+        if entry.forfeit:
+            what += " (forfeit)"
+        if entry.mode != "normal":
+            what += f" ({entry.mode})"
+        cells = [f"{d:+d} = {s}" for d, s in zip(row.deltas, row.scores, strict=True)]
+        table.add_row(str(i), escape(what), *cells, escape("; ".join(row.notes)))
+    return table
+
+
+class Session:
+    """The interactive scoresheet: asks for deals, settles them, saves after each one."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        form: Form,
+        sheet: Sheet,
+        path: Path,
+        console: Console,
+        read_line: Callable[[str], str],
+    ) -> None:
+        self.rules, self.form, self.sheet, self.path = rules, form, sheet, path
+        self.console, self.read_line = console, read_line
+        self.settled = settle_sheet(rules, form, sheet)
+
+    def save(self) -> None:
+        from ..cli import write_atomically
+
+        write_atomically(self.path, self.sheet.to_json())
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(f"[{style}]{escape(text)}[/{style}]" if style else escape(text))
+
+    def show(self) -> None:
+        self.console.print(sheet_table(self.sheet, self.settled))
+
+    def totals(self) -> str:
+        scores = self.settled[-1].scores if self.settled else (0,) * self.sheet.players
+        return "totals: " + "  ".join(f"{self.sheet.name(p)} {s}" for p, s in enumerate(scores))
+
+    def status(self) -> str:
+        """Counts that matter for the next deals: bolts, forfeits, who is on the barrel."""
+        state, name, parts = self.state, self.sheet.name, []
+        bolts = [f"{name(p)} {b}" for p, b in enumerate(state.bolts) if b]
+        if bolts and self.form.special.bolts.enabled:
+            parts.append("bolts: " + ", ".join(bolts))
+        forfeits = [f"{name(p)} {f}" for p, f in enumerate(state.forfeits) if f]
+        if forfeits:
+            parts.append("forfeits: " + ", ".join(forfeits))
+        b = self.form.special.barrel
+        used = "" if b.attempts_unlimited else " ({} of " + str(b.attempts) + " attempts used)"
+        barrel = [name(p) + used.format(seat.attempts) for p, seat in enumerate(state.barrel) if seat.on]
+        if barrel:
+            parts.append("on the barrel: " + ", ".join(barrel))
+        return "; ".join(parts)
+
+    def undo(self) -> None:
+        if not self.sheet.deals:
+            self.say("the sheet has no deal to remove", "yellow")
+            return
+        self.sheet.deals.pop()
+        self.settled = settle_sheet(self.rules, self.form, self.sheet)
+        self.save()
+        self.say(f"removed deal {len(self.sheet.deals) + 1}; sheet saved to {self.path}")
+        self.say(self.totals())
+
+    @property
+    def winner(self) -> int | None:
+        return self.settled[-1].winner if self.settled else None
+
+    @property
+    def state(self) -> MatchState:
+        """The match state after the last deal on the sheet."""
+        return self.settled[-1].state if self.settled else start_state(self.rules, self.form, self.sheet)
+
+    def ask_deal(self) -> bool:
+        """Ask for one deal; False when the user quits."""
+        number = len(self.sheet.deals) + 1
+        state = self.state
+        dealer = state.dealer
+        head = f"dealer {self.sheet.name(dealer)}"
+        sitter = sitter_of(self.form, dealer)
+        if sitter is not None:
+            head += f", {self.sheet.name(sitter)} sits out"
+        if state.golden_left:
+            n_golden = self.form.players
+            head += f", golden round: deal {n_golden - state.golden_left + 1} of {n_golden}"
+        self.say(f"── deal {number} ({head}) ──", "bold")
+        answers: dict[str, Any] = {}
+        for q in questions(self.rules, self.form, self.sheet, dealer, state):
+            if not q.applies(answers):
+                continue
+            while True:
+                text = self.read_line(f"{q.prompt}: ")
+                low = text.strip().lower()
+                if low == "cancel":
+                    raise _Cancel
+                if q.key == "declarer" and low in ("quit", "q", "exit"):
+                    raise _Quit
+                if q.key == "declarer" and low in ("sheet", "show"):
+                    self.show()
+                    continue
+                if q.key == "declarer" and low == "undo":
+                    self.undo()
+                    return True
+                if low in ("?", "help"):
+                    self.say(HELP)
+                    continue
+                try:
+                    answers[q.key] = q.parse(text, answers)
+                except EntryError as exc:
+                    self.say(f"rejected: {exc.diagnostic.message}", "yellow")
+                    continue
+                break
+        entry = entry_from_answers(self.form, dealer, answers)
+        self.sheet.deals.append(entry)
+        try:
+            settled = settle_sheet(self.rules, self.form, self.sheet)
+        except TysiacError as exc:
+            self.sheet.deals.pop()
+            self.say(f"rejected: {exc.diagnostic.message}", "yellow")
+            return True
+        self.settled = settled
+        self.save()
+        row = settled[-1]
+        for note in row.notes:
+            self.say(f"  {note}")
+        self.say(
+            f"deal {number}: " + "  ".join(f"{self.sheet.name(p)} {d:+d}" for p, d in enumerate(row.deltas))
+        )
+        self.say(self.totals(), "bold")
+        status = self.status()
+        if status:
+            self.say(status)
+        self.say(f"sheet saved to {self.path}")
+        return True
+
+    def run(self) -> int:
+        try:
+            while self.winner is None:
+                try:
+                    if not self.ask_deal():
+                        break
+                except _Cancel:
+                    self.say("deal cancelled; nothing saved for it")
+        except _Quit:
+            self.say(f"sheet saved to {self.path}")
+            return 0
+        except EOFError:
+            self.say(f"end of input; the sheet is saved in {self.path} (reopen it with --sheet)")
+            return 0
+        except KeyboardInterrupt:
+            self.say(f"\ninterrupted; the sheet is saved in {self.path}")
+            return EXIT_INTERRUPTED
+        if self.winner is not None:
+            self.show()
+            self.say(f"match over: {self.sheet.name(self.winner)} wins", "bold")
+        return 0
+
+
+def _reader(console: Console) -> Callable[[str], str]:
+    if sys.stdin.isatty():  # pragma: no cover - needs a terminal
+        return input
+
+    def read(prompt: str) -> str:
+        console.print(escape(prompt), end="")
+        line = sys.stdin.readline()
+        if not line:
+            console.print()
+            raise EOFError
+        console.print(escape(line.rstrip("\n")))
+        return line
+
+    return read
+
+
+def open_sheet(
+    ruleset: str | None,
+    players: int | None,
+    options: dict[str, str],
+    path: Path,
+    names: Sequence[str],
+    dealer: int,
+) -> tuple[Ruleset, Form, Sheet]:
+    """Load the sheet at ``path`` (checking it is for this ruleset and table) or start one.
+
+    Raises:
+        EntryError: ``entry.sheet`` — the sheet belongs to another ruleset, player count or
+            options, or its ruleset changed since the sheet was started (hash differs).
+    """
+    from ..ruleset import load_ruleset
+
+    if path.exists() and path.stat().st_size > 0:
+        sheet = Sheet.from_json(path.read_text(encoding="utf-8"), name=str(path))
+        ref = sheet.ruleset_file or sheet.ruleset
+        if ruleset is not None and ruleset not in (sheet.ruleset, sheet.ruleset_file):
+            rules_given = load_ruleset(ruleset)
+            if rules_given.id != sheet.ruleset:
+                raise EntryError(Diagnostic(
+                    "entry.sheet", f"{path} is a sheet for `{sheet.ruleset}`, not `{rules_given.id}`"))
+        if players is not None and players != sheet.players:
+            raise EntryError(Diagnostic(
+                "entry.sheet", f"{path} is a sheet for {sheet.players} players, not {players}"))
+        if options and any(str(sheet.options.get(k)) != str(v) for k, v in options.items()):
+            raise EntryError(Diagnostic(
+                "entry.sheet", f"{path} was started with options {sheet.options}; options cannot change"))
+        rules = load_ruleset(ref, options=sheet.options)
+        if sheet.content_hash and rules.content_hash != sheet.content_hash:
+            raise EntryError(Diagnostic(
+                "entry.sheet",
+                f"the ruleset `{sheet.ruleset}` changed since {path} was started "
+                f"(hash {sheet.content_hash[:12]} on the sheet, {rules.content_hash[:12]} now)",
+                hint="finish the sheet with the ruleset version it was started with",
+            ))
+        return rules, rules.form(sheet.players), sheet
+    if ruleset is None:
+        raise click.UsageError("give a ruleset id or path to start a new sheet")
+    rules = load_ruleset(ruleset, options=options)
+    n = players if players is not None else (3 if 3 in rules.player_counts else rules.player_counts[0])
+    form = rules.form(n)
+    if len(names) not in (0, n):
+        raise click.BadParameter(f"give {n} names (got {len(names)})", param_hint="--names")
+    sheet = Sheet(
+        ruleset=rules.id,
+        players=n,
+        options={k: v for k, v in rules.selected.items()},
+        content_hash=rules.content_hash,
+        ruleset_file=None if _is_shipped(rules) else rules.file,
+        names=list(names),
+        first_dealer=dealer % n,
+    )
+    return rules, form, sheet
+
+
+def _is_shipped(rules: Ruleset) -> bool:
+    from ..ruleset import registry
+
+    return any(e.id == rules.id for e in registry.entries())
+
+
+@click.command("score")
+@click.argument("ruleset", metavar="ID|PATH", required=False)
+@click.option("--players", "-p", type=int, help="Players at the table (default 3).")
+@click.option(
+    "--option", "-O", "options", multiple=True, metavar="NAME=VALUE",
+    help="Set a table option of the ruleset (repeatable), e.g. -O rospis=only_3.",
+)
+@click.option(
+    "--sheet", "sheet_path", type=click.Path(dir_okay=False, path_type=Path),
+    help="The sheet file (JSON): reopened if it exists (default: tysiac-sheet.json).",
+)
+@click.option("--undo", is_flag=True, help="Remove the last deal from the sheet first.")
+@click.option("--names", help="Players' names, comma-separated (a new sheet only).")
+@click.option("--dealer", type=int, default=0, show_default=True, help="Who deals first (a new sheet only).")
+@_user_errors
+def score(
+    ruleset: str | None,
+    players: int | None,
+    options: Sequence[str],
+    sheet_path: Path | None,
+    undo: bool,
+    names: str | None,
+    dealer: int,
+) -> None:
+    """Keep the scoresheet of a game played with real cards.
+
+    For each deal, answer: who declared, the bid, rospis / bomb / dark where the ruleset
+    has them, the contract, each player's card points, the marriages declared (`1:H 2:D`),
+    and who took no trick where bolts are counted. The ruleset's scoring and match rules
+    are applied and each adjustment explained ("555 → 0"). Impossible entries are
+    rejected with the reason. The sheet is saved after every deal and reopened by
+    giving the same --sheet; --undo removes the last deal.
+
+    At the `declarer` question you may also type `undo`, `sheet` or `quit`; `cancel`
+    at any question drops the deal being entered. With 4 players the talon as dealt is
+    asked for the sitter's score; in a golden round each deal is asked whether it is one.
+    """
+    from ..cli import parse_option_args
+
+    path = sheet_path or Path("tysiac-sheet.json")
+    name_list = [n.strip() for n in names.split(",")] if names else []
+    rules, form, sheet = open_sheet(ruleset, players, parse_option_args(options), path, name_list, dealer)
+    console = Console(highlight=False, soft_wrap=True)
+    if not console.is_terminal:
+        console = Console(highlight=False, soft_wrap=True, width=max(console.width, 120))
+    session = Session(rules, form, sheet, path, console, _reader(console))
+    if not path.exists():
+        session.save()
+    click.echo(f"{rules.id}, {sheet.players} players; sheet {path} ({len(sheet.deals)} deals)")
+    if undo:
+        session.undo()
+    if sheet.deals:
+        session.show()
+    sys.exit(session.run())

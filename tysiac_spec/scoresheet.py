@@ -1,0 +1,626 @@
+"""The scoresheet of a game played with real cards (``tysiac score``): what the user enters
+for a deal, checked against the ruleset, and settled by the engine's own match rules.
+
+A sheet is a list of :class:`DealEntry` values; the scores are never stored, they are
+recomputed from the entries through :func:`tysiac_spec.engine.match.settle_deal` (one code
+path with the engine), so undoing a deal is dropping its entry.  The file is JSON::
+
+    {"format": "tysiac-scoresheet", "version": 1, "ruleset": "pl-standard",
+     "ruleset_file": null, "content_hash": "…", "options": {…}, "players": 3,
+     "names": ["Ala", "Ola", "Ela"], "first_dealer": 0, "deals": [{…}, …]}
+
+Players are numbered from 0.  Points are card points plus declared marriages (points).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Deck
+from .engine.events import MatchEvent
+from .engine.match import MatchState, settle_deal
+from .engine.scoring import DealOutcome
+from .errors import Diagnostic, NotationError
+from .ruleset.model import Form, Ruleset
+from .table import EntryError
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "DealEntry",
+    "Question",
+    "Settled",
+    "Sheet",
+    "entry_from_answers",
+    "outcome_of_entry",
+    "questions",
+    "settle_sheet",
+    "sitter_of",
+    "start_state",
+]
+
+FORMAT = "tysiac-scoresheet"
+VERSION = 1
+
+ACE_MARRIAGE = "aces"
+"""The marriage id used on the sheet for the four-aces marriage."""
+
+
+def _err(code: str, message: str) -> EntryError:
+    return EntryError(Diagnostic(f"entry.{code}", message))
+
+
+@dataclass(frozen=True, slots=True)
+class DealEntry:
+    """One deal as entered at a real table.
+
+    Attributes:
+        dealer: who dealt (0-based).
+        declarer: who won the auction.
+        bid: the winning bid (points).
+        contract: the contract after the exchange (points, never below ``bid``).
+        points: card points won by each player (points, 0 for the sitter).
+        marriages: declared marriages as ``(player, suit id)``; ``aces`` for four aces.
+        forfeit: the declarer gave the deal up (rospis / bomb); nothing was played.
+        mode: ``normal``, ``dark`` (a dark / blind game) or ``golden`` (a golden-round deal).
+        no_trick: players who took no trick (for bolts), when the ruleset counts them.
+        talon: the talon as dealt (card notation), when the sitter's score needs it.
+    """
+
+    dealer: int
+    declarer: int
+    bid: int
+    contract: int
+    points: tuple[int, ...]
+    marriages: tuple[tuple[int, str], ...] = ()
+    forfeit: bool = False
+    mode: str = "normal"
+    no_trick: tuple[int, ...] = ()
+    talon: tuple[str, ...] = ()
+
+    def to_data(self) -> dict[str, Any]:
+        """A JSON-ready mapping (the inverse of :meth:`from_data`)."""
+        return {
+            "dealer": self.dealer,
+            "declarer": self.declarer,
+            "bid": self.bid,
+            "contract": self.contract,
+            "points": list(self.points),
+            "marriages": [[p, s] for p, s in self.marriages],
+            "forfeit": self.forfeit,
+            "mode": self.mode,
+            "no_trick": list(self.no_trick),
+            "talon": list(self.talon),
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> DealEntry:
+        """Read a mapping written by :meth:`to_data`.
+
+        Raises:
+            EntryError: ``entry.sheet`` — a missing or mistyped field.
+        """
+        try:
+            return cls(
+                dealer=int(data["dealer"]),
+                declarer=int(data["declarer"]),
+                bid=int(data["bid"]),
+                contract=int(data["contract"]),
+                points=tuple(int(x) for x in data["points"]),
+                marriages=tuple((int(p), str(s)) for p, s in data.get("marriages", ())),
+                forfeit=bool(data.get("forfeit", False)),
+                mode=str(data.get("mode", "normal")),
+                no_trick=tuple(int(p) for p in data.get("no_trick", ())),
+                talon=tuple(str(c) for c in data.get("talon", ())),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise _err("sheet", f"a deal on the sheet is malformed ({exc!r})") from None
+
+
+@dataclass(slots=True)
+class Sheet:
+    """A scoresheet: the ruleset and table it is played under, and the deals entered."""
+
+    ruleset: str
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    content_hash: str = ""
+    ruleset_file: str | None = None
+    names: list[str] = field(default_factory=list)
+    first_dealer: int = 0
+    deals: list[DealEntry] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        """The sheet as JSON text (versioned, see the module docstring)."""
+        data = {
+            "format": FORMAT,
+            "version": VERSION,
+            "ruleset": self.ruleset,
+            "ruleset_file": self.ruleset_file,
+            "content_hash": self.content_hash,
+            "options": self.options,
+            "players": self.players,
+            "names": self.names,
+            "first_dealer": self.first_dealer,
+            "deals": [d.to_data() for d in self.deals],
+        }
+        return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, *, name: str = "<sheet>") -> Sheet:
+        """Read a sheet written by :meth:`to_json`.
+
+        Raises:
+            EntryError: ``entry.sheet`` — not JSON, not a scoresheet, a newer version, or a
+                malformed deal.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _err("sheet", f"{name} is not a scoresheet: {exc}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise _err("sheet", f"{name} is not a scoresheet (no \"format\": \"{FORMAT}\")")
+        if data.get("version") != VERSION:
+            raise _err(
+                "sheet", f"{name} has scoresheet version {data.get('version')!r}; this tool reads {VERSION}"
+            )
+        try:
+            return cls(
+                ruleset=str(data["ruleset"]),
+                players=int(data["players"]),
+                options=dict(data.get("options") or {}),
+                content_hash=str(data.get("content_hash") or ""),
+                ruleset_file=data.get("ruleset_file"),
+                names=[str(n) for n in data.get("names") or []],
+                first_dealer=int(data.get("first_dealer", 0)),
+                deals=[DealEntry.from_data(d) for d in data.get("deals", [])],
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise _err("sheet", f"{name} is malformed ({exc!r})") from None
+
+    def name(self, player: int) -> str:
+        """The player's name on the sheet (``P1`` when none was given)."""
+        return self.names[player] if player < len(self.names) and self.names[player] else f"P{player}"
+
+
+# --------------------------------------------------------------------------- table geometry
+
+
+def sitter_of(form: Form, dealer: int) -> int | None:
+    """Who sits out when ``dealer`` deals (4 players, 3 active), else ``None``.
+
+    Seats follow ``table.sitter.seat`` counted clockwise from the dealer, as the engine
+    does (``last_bidder`` is the dealer's right).
+    """
+    n = form.players
+    active = form.table.active or n
+    if active >= n:
+        return None
+    seat = form.table.sitter.seat if form.table.sitter is not None else "dealer"
+    direction = 1 if form.deal.direction == "clockwise" else -1
+    k = {"dealer": 0, "dealer_right": n - 1, "opposite_dealer": 2, "last_bidder": n - 1}[seat]
+    return (dealer + direction * k) % n
+
+
+def next_dealer(form: Form, dealer: int) -> int:
+    """The dealer of the next deal."""
+    direction = 1 if form.deal.direction == "clockwise" else -1
+    return (dealer + direction) % form.players
+
+
+def first_hand(form: Form, dealer: int) -> int:
+    """The first active player after the dealer in the direction of play (the dealer's left)."""
+    sitter = sitter_of(form, dealer)
+    p = next_dealer(form, dealer)
+    return next_dealer(form, p) if p == sitter else p
+
+
+def active_players(form: Form, dealer: int) -> list[int]:
+    """The players who play the deal, in seat order 0..N-1."""
+    sitter = sitter_of(form, dealer)
+    return [p for p in range(form.players) if p != sitter]
+
+
+# --------------------------------------------------------------------------- entry parsing
+
+
+def parse_player(text: str, players: int, names: Sequence[str] = ()) -> int:
+    """A player: ``1``, ``P1`` or a name on the sheet.
+
+    Raises:
+        EntryError: ``entry.player`` — no such player.
+    """
+    t = text.strip()
+    low = t.lower()
+    for i, n in enumerate(names):
+        if n and n.lower() == low:
+            return i
+    if low.startswith("p"):
+        low = low[1:]
+    if low.isdigit() and int(low) < players:
+        return int(low)
+    raise _err("player", f"`{t}` is not a player: give 0 to {players - 1}" + (
+        f" or a name ({', '.join(n for n in names if n)})" if any(names) else ""))
+
+
+def parse_amount(text: str, what: str) -> int:
+    """A whole number of points.
+
+    Raises:
+        EntryError: ``entry.number``.
+    """
+    t = text.strip()
+    try:
+        return int(t)
+    except ValueError:
+        raise _err("number", f"{what} must be a whole number of points (got `{t}`)") from None
+
+
+def parse_yes_no(text: str) -> bool:
+    """``y``/``yes`` or ``n``/``no`` (empty: no).
+
+    Raises:
+        EntryError: ``entry.yes-no``.
+    """
+    t = text.strip().lower()
+    if t in ("y", "yes", "t", "tak", "da", "ano"):
+        return True
+    if t in ("", "n", "no", "nie", "net", "ne"):
+        return False
+    raise _err("yes-no", f"answer y or n (got `{text.strip()}`)")
+
+
+def parse_players_list(text: str, players: int, names: Sequence[str] = ()) -> tuple[int, ...]:
+    """Players separated by blanks or commas (``1 2``); empty or ``-`` for none.
+
+    Raises:
+        EntryError: ``entry.player`` — an unknown player or one named twice.
+    """
+    items = text.replace(",", " ").split()
+    if items in ([], ["-"]):
+        return ()
+    out = [parse_player(i, players, names) for i in items]
+    if len(set(out)) != len(out):
+        raise _err("player", "a player is named twice")
+    return tuple(sorted(out))
+
+
+def parse_marriages(
+    text: str, form: Form, deck: Deck, players: int, names: Sequence[str] = ()
+) -> tuple[tuple[int, str], ...]:
+    """Declared marriages: ``1:H 2:D`` (player, then suit letter, symbol or id); ``1:A`` or
+    ``1:aces`` for the four-aces marriage when the ruleset has it; empty or ``-`` for none.
+
+    Raises:
+        EntryError: ``entry.marriage`` — a malformed item, an unknown suit, a suit without a
+            marriage value, or a marriage counted twice.
+    """
+    items = text.replace(",", " ").split()
+    if items in ([], ["-"]):
+        return ()
+    out: list[tuple[int, str]] = []
+    for item in items:
+        who, sep, what = item.partition(":")
+        if not sep or not what:
+            raise _err("marriage", f"`{item}` is not a marriage: write player:suit, e.g. `1:H`")
+        player = parse_player(who, players, names)
+        if what.lower() in ("a", "aces", "ace", "4a"):
+            if not form.marriages.ace_marriage.enabled:
+                raise _err("marriage", "this ruleset has no ace marriage")
+            suit = ACE_MARRIAGE
+        else:
+            try:
+                suit = deck.suit(what).id
+            except NotationError as exc:
+                raise _err("marriage", exc.diagnostic.message) from None
+            if suit not in form.marriages.values:
+                raise _err("marriage", f"{suit} has no marriage value in this ruleset")
+        if any(s == suit for _, s in out):
+            raise _err("marriage", f"the {suit} marriage is counted twice")
+        out.append((player, suit))
+    return tuple(out)
+
+
+def marriage_value(form: Form, suit: str) -> int:
+    """Points of a declared marriage (the ace marriage's value for ``aces``)."""
+    if suit == ACE_MARRIAGE:
+        return form.marriages.ace_marriage.value
+    return form.marriages.values[suit]
+
+
+# --------------------------------------------------------------------------- questions
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One thing asked for a deal: ``key`` in the answers, the prompt, whether it applies
+    given the answers so far, and a parser (text, answers) -> value raising EntryError."""
+
+    key: str
+    prompt: str
+    applies: Callable[[dict[str, Any]], bool]
+    parse: Callable[[str, dict[str, Any]], Any]
+
+
+def _sets_aside(form: Form) -> bool:
+    """Whether some card points of a deal may score for nobody (2-player discards or an
+    unchosen talon given to nobody), as :func:`tysiac_spec.engine.match.validate_outcome`
+    reads ``talon.leftover``."""
+    lo = form.talon.leftover
+    discards_to = lo.to if lo.discards_to == "same" else lo.discards_to
+    discards = form.talon.exchange == "discard" and discards_to == "nobody"
+    unchosen = form.talon.take == "choose_one" and lo.to == "nobody"
+    return discards or unchosen
+
+
+def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: MatchState) -> list[Question]:
+    """The questions for one deal under ``form``, in order; each parser checks its answer
+    against the ruleset and the earlier answers (a contract below the bid, points not
+    summing to the deck total, a marriage counted twice are rejected with the reason).
+
+    Which questions apply follows the ruleset: ``golden`` while ``state`` is in a golden
+    round, ``dark`` when ``special.dark`` is on (for the first hand only when ``dark.who`` is
+    ``first_hand``), ``forfeit`` (rospis, or bomb when only the
+    forced player may forfeit) when ``contract.forfeit`` is on, ``contract`` when a raise is
+    allowed, ``no_trick`` when bolts count deals without a trick, ``talon`` when a sitter
+    scores the talon.
+    """
+    deck = rules.deck
+    n = form.players
+    names = sheet.names
+    active = active_players(form, dealer)
+    sitter = sitter_of(form, dealer)
+    total = deck.total_points
+    a, c, sp = form.auction, form.contract, form.special
+    forfeit = c.forfeit
+    forfeit_word = "bomb" if forfeit.only_when_forced else "rospis"
+
+    def declarer(text: str, ans: dict[str, Any]) -> int:
+        p = parse_player(text, n, names)
+        if p not in active:
+            raise _err("player", f"{sheet.name(p)} sits out this deal")
+        return p
+
+    def yes_no(text: str, ans: dict[str, Any]) -> bool:
+        return parse_yes_no(text)
+
+    def golden(text: str, ans: dict[str, Any]) -> bool:
+        return True if not text.strip() else parse_yes_no(text)
+
+    def dark(text: str, ans: dict[str, Any]) -> bool:
+        v = parse_yes_no(text)
+        if v and sp.dark.forbidden_when_negative and state.scores[ans["declarer"]] < 0:
+            raise _err("dark", f"{sheet.name(ans['declarer'])} has a negative score: no dark game")
+        return v
+
+    def bid(text: str, ans: dict[str, Any]) -> int:
+        v = parse_amount(text, "the bid")
+        low = min(a.min_bid, a.forced_bid) if a.forced_seat is not None else a.min_bid
+        if ans.get("golden"):
+            low = sp.golden_round.contract
+        if v < low:
+            raise _err("bid", f"the bid must be at least {low} (got {v})")
+        if v % a.step:
+            raise _err("bid", f"bids are multiples of {a.step} (got {v})")
+        if a.cap is not None and v > a.cap:
+            raise _err("bid", f"no bid above {a.cap} in this game (got {v})")
+        return v
+
+    def contract(text: str, ans: dict[str, Any]) -> int:
+        if not text.strip():
+            return int(ans["bid"])
+        v = parse_amount(text, "the contract")
+        if v < ans["bid"]:
+            raise _err("contract", f"the contract {v} is below the bid {ans['bid']}")
+        if v != ans["bid"] and v % c.step:
+            raise _err("contract", f"a raised contract is a multiple of {c.step} (got {v})")
+        return v
+
+    def points(text: str, ans: dict[str, Any]) -> tuple[int, ...]:
+        words = text.replace(",", " ").split()
+        if len(words) != len(active):
+            order = " ".join(sheet.name(p) for p in active)
+            raise _err("points", f"give the card points of {len(active)} players, in the order {order}")
+        values = [parse_amount(w, "card points") for w in words]
+        if any(v < 0 or v > total for v in values):
+            raise _err("points", f"card points lie between 0 and {total}")
+        s = sum(values)
+        if s > total or (s != total and not _sets_aside(form)):
+            raise _err("points", f"card points must add up to the deck total {total} (got {s})")
+        out = [0] * n
+        for p, v in zip(active, values, strict=True):
+            out[p] = v
+        return tuple(out)
+
+    def marriages(text: str, ans: dict[str, Any]) -> tuple[tuple[int, str], ...]:
+        out = parse_marriages(text, form, deck, n, names)
+        for p, _ in out:
+            if p not in active:
+                raise _err("marriage", f"{sheet.name(p)} sits out this deal")
+        return out
+
+    def no_trick(text: str, ans: dict[str, Any]) -> tuple[int, ...]:
+        out = parse_players_list(text, n, names)
+        for p in out:
+            if p not in active:
+                raise _err("player", f"{sheet.name(p)} sits out this deal")
+            if ans["points"][p]:
+                raise _err("player", f"{sheet.name(p)} has {ans['points'][p]} card points, so took a trick")
+            if any(q == p for q, _ in ans["marriages"]) and form.marriages.requires_won_trick:
+                raise _err("player", f"{sheet.name(p)} declared a marriage, so took a trick")
+        if len(out) >= len(active):
+            raise _err("player", "somebody took the tricks")
+        return out
+
+    def talon(text: str, ans: dict[str, Any]) -> tuple[str, ...]:
+        try:
+            cards = deck.parse_many(text)
+        except NotationError as exc:
+            raise _err("talon", exc.diagnostic.message) from None
+        size = sum(form.table.talons)
+        if len(cards) != size or len(set(cards)) != size:
+            raise _err("talon", f"give the {size} different cards of the talon as dealt")
+        return tuple(str(x) for x in cards)
+
+    def played(ans: dict[str, Any]) -> bool:
+        return not ans.get("forfeit")
+
+    def special(ans: dict[str, Any]) -> bool:
+        return bool(ans.get("dark") or ans.get("golden"))
+
+    def may_raise(ans: dict[str, Any]) -> bool:
+        if ans.get("forfeit") or ans.get("dark"):
+            return False
+        return sp.golden_round.raise_allowed if ans.get("golden") else c.raise_allowed
+
+    order = " ".join(sheet.name(p) for p in active)
+    return [
+        Question("declarer", "declarer", lambda ans: True, declarer),
+        Question("golden", "golden-round deal? (y/n, empty: y)", lambda ans: state.golden_left > 0, golden),
+        Question(
+            "dark", "dark game? (y/n)",
+            lambda ans: sp.dark.enabled and not ans.get("golden")
+            and (sp.dark.who == "anyone" or ans["declarer"] == first_hand(form, dealer)),
+            dark,
+        ),
+        Question(
+            "bid", "bid",
+            lambda ans: not ans.get("dark") and not (ans.get("golden") and not sp.golden_round.raise_allowed),
+            bid,
+        ),
+        Question(
+            "forfeit", f"{forfeit_word}? (y/n)",
+            lambda ans: forfeit.enabled and (
+                not forfeit.only_when_forced or (ans.get("bid") == a.forced_bid and not special(ans))
+            ),
+            yes_no,
+        ),
+        Question(
+            "contract", "contract (empty: the bid)", lambda ans: may_raise(ans) and "bid" in ans, contract
+        ),
+        Question("points", f"card points of {order}", played, points),
+        Question("marriages", "marriages declared (e.g. 1:H 2:D; empty: none)", played, marriages),
+        Question(
+            "no_trick", "players who took no trick (empty: none)",
+            lambda ans: played(ans) and sp.bolts.enabled and sp.bolts.counts == "no_trick", no_trick,
+        ),
+        Question(
+            "talon", "talon as dealt (for the sitter's score)",
+            lambda ans: sitter is not None and form.table.sitter is not None
+            and form.table.sitter.score is not None,
+            talon,
+        ),
+    ]
+
+
+def entry_from_answers(form: Form, dealer: int, ans: Mapping[str, Any]) -> DealEntry:
+    """The :class:`DealEntry` for a complete set of answers (missing ones take their
+    defaults: the contract is the bid; a dark or golden deal's bid is the ruleset's
+    contract unless a bid was asked)."""
+    n = form.players
+    mode = "golden" if ans.get("golden") else "dark" if ans.get("dark") else "normal"
+    fixed = {"dark": form.special.dark.contract, "golden": form.special.golden_round.contract}.get(mode)
+    bid = int(ans["bid"]) if "bid" in ans else int(fixed or 0)
+    contract = int(ans.get("contract", bid))
+    return DealEntry(
+        dealer=dealer,
+        declarer=int(ans["declarer"]),
+        bid=bid,
+        contract=contract,
+        points=tuple(ans.get("points") or (0,) * n),
+        marriages=tuple(ans.get("marriages") or ()),
+        forfeit=bool(ans.get("forfeit")),
+        mode=mode,
+        no_trick=tuple(ans.get("no_trick") or ()),
+        talon=tuple(ans.get("talon") or ()),
+    )
+
+
+# --------------------------------------------------------------------------- settlement
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A deal after the match rules were applied: the score changes and totals by player
+    (points), the explanations of every adjustment, and the match state after it."""
+
+    deltas: tuple[int, ...]
+    scores: tuple[int, ...]
+    notes: tuple[str, ...]
+    state: MatchState = field(compare=False, repr=False)
+
+    @property
+    def winner(self) -> int | None:
+        """The winner once the match is over, else ``None``."""
+        return self.state.winner
+
+
+def start_state(rules: Ruleset, form: Form, sheet: Sheet) -> MatchState:
+    """The match state before the sheet's first deal."""
+    return MatchState.new(
+        form, options=dict(rules.selected), dealer=sheet.first_dealer, deck_points=rules.deck.total_points
+    )
+
+
+def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcome:
+    """The engine's :class:`~tysiac_spec.engine.scoring.DealOutcome` of a sheet entry.
+
+    Tricks are given only when the ruleset counts deals without a trick as bolts: no trick
+    for the players listed in ``no_trick``, at least one for the others.
+    """
+    active = tuple(active_players(form, entry.dealer))
+    sitter = sitter_of(form, entry.dealer)
+    marriages: dict[int, int] = {}
+    for p, suit in entry.marriages:
+        marriages[p] = marriages.get(p, 0) + marriage_value(form, suit)
+    bolts = form.special.bolts
+    tricks = None
+    if bolts.enabled and bolts.counts == "no_trick" and not entry.forfeit:
+        tricks = {p: 0 if p in entry.no_trick else 1 for p in active}
+    talon = tuple(rules.deck.parse_many(entry.talon)) if entry.talon else None
+    mode: Any = entry.mode if entry.mode in ("normal", "dark", "golden") else "normal"
+    return DealOutcome(
+        declarer=entry.declarer,
+        bid=entry.bid,
+        contract=entry.contract,
+        card_points={p: entry.points[p] for p in active} if not entry.forfeit else {},
+        marriages=marriages if not entry.forfeit else {},
+        tricks=tricks,
+        forfeited=entry.forfeit,
+        mode=mode,
+        sitter=sitter,
+        sitter_talon=talon if sitter is not None else None,
+        players=active,
+    )
+
+
+def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet) -> list[Settled]:
+    """Every deal of the sheet settled in order by the engine's
+    :func:`~tysiac_spec.engine.match.settle_deal`.
+
+    Raises:
+        MatchError: a deal the match rules reject (the message names the deal's problem).
+    """
+    state = start_state(rules, form, sheet)
+    out: list[Settled] = []
+    for entry in sheet.deals:
+        new, events = settle_deal(form, state, outcome_of_entry(rules, form, entry))
+        deltas = tuple(b - a for a, b in zip(state.scores, new.scores, strict=True))
+        notes = tuple(_note(sheet, e) for e in events if e.text)
+        out.append(Settled(deltas, new.scores, notes, new))
+        state = new
+    return out
+
+
+def _note(sheet: Sheet, event: MatchEvent) -> str:
+    """An event's explanation, with the player named as on the sheet."""
+    text = event.text
+    if event.player is not None:
+        who = sheet.name(event.player)
+        text = text.replace(f"player {event.player}", who)
+        if who not in text:
+            text = f"{who}: {text}"
+    return text

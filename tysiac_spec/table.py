@@ -1,0 +1,181 @@
+"""Pure logic of playing at the terminal (``tysiac play``): what the user typed → an action,
+and the texts shown at the table (a hand sorted by suit and rank, the trick, the bids).
+
+Nothing here reads or prints; the click command in :mod:`tysiac_spec.commands.play`
+does the input and output.  Players are numbered from 0, as in the action texts
+(``give 9S to 2``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .cards import Card, Deck
+from .engine.actions import Action, PlayCard, parse_action
+from .engine.game import View
+from .errors import Diagnostic, NotationError, TysiacError
+
+__all__ = [
+    "EntryError",
+    "choices_text",
+    "complete",
+    "format_card",
+    "format_cards",
+    "hand_by_suit",
+    "resolve_input",
+    "sort_hand",
+    "view_lines",
+]
+
+
+class EntryError(TysiacError, ValueError):
+    """Raised when what the user typed at the table or on the scoresheet cannot be used:
+    an unknown command, an ambiguous abbreviation, a number out of range, an impossible
+    deal entry.  The message says what was expected."""
+
+    default_code = "entry"
+
+
+def _entry(code: str, message: str) -> EntryError:
+    return EntryError(Diagnostic(f"entry.{code}", message))
+
+
+def sort_hand(cards: Iterable[Card], deck: Deck) -> list[Card]:
+    """Cards sorted by suit (the deck's suit order) then rank, strongest first."""
+    suits = {s.id: i for i, s in enumerate(deck.suits)}
+    return sorted(cards, key=lambda c: (suits[c.suit.id], -c.rank.strength))
+
+
+def format_card(card: Card, *, symbols: bool = False) -> str:
+    """``QH``, or ``Q♥`` with ``symbols``."""
+    return card.symbol() if symbols else str(card)
+
+
+def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
+    """Cards separated by blanks, in the given order (``-`` for none)."""
+    return " ".join(format_card(c, symbols=symbols) for c in cards) or "-"
+
+
+def hand_by_suit(cards: Iterable[Card], deck: Deck) -> list[tuple[str, list[Card]]]:
+    """The hand grouped by suit in the deck's suit order: ``[(suit id, cards strongest first)]``;
+    suits the hand lacks are left out."""
+    out: list[tuple[str, list[Card]]] = []
+    for suit in deck.suits:
+        group = [c for c in sort_hand(cards, deck) if c.suit == suit]
+        if group:
+            out.append((suit.id, group))
+    return out
+
+
+def choices_text(legal: Sequence[Action]) -> str:
+    """The numbered choices, one line: ``1) bid 110  2) bid 120  3) pass``."""
+    return "  ".join(f"{i}) {a}" for i, a in enumerate(legal, 1))
+
+
+def complete(prefix: str, legal: Sequence[Action]) -> list[str]:
+    """Texts of the legal actions starting with ``prefix`` (case-insensitive), for completion."""
+    p = " ".join(prefix.lower().split())
+    return [str(a) for a in legal if str(a).lower().startswith(p)]
+
+
+def _card_or_none(word: str, deck: Deck) -> Card | None:
+    try:
+        return deck.parse(word)
+    except NotationError:
+        return None
+
+
+def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
+    """The action meant by what the user typed, given the legal actions.
+
+    Accepted: a choice number (``3``, counted from 1 in ``legal``); the full action text
+    (``bid 120``, ``play QH``, ``give 9S to 2``, any case); a unique beginning of a legal
+    action's text (``pl QH`` is not one, ``play Q`` is when only one queen may be played);
+    a bare card (``QH``) when exactly one legal action uses it.  A fully written action
+    is returned even when it is not legal, so that the game can say why (``must follow
+    hearts``).
+
+    Raises:
+        EntryError: ``entry.empty``, ``entry.number`` (out of range), ``entry.ambiguous``
+            (the matching actions are listed), ``entry.unknown``.
+    """
+    words = text.split()
+    if not words:
+        raise _entry("empty", "type an action, a choice number, or `?` for the legal actions")
+    joined = " ".join(words)
+    if joined.isdigit():
+        n = int(joined)
+        if 1 <= n <= len(legal):
+            return legal[n - 1]
+        raise _entry("number", f"choice {n} does not exist: choose 1 to {len(legal)}")
+    try:
+        action = parse_action(joined, deck)
+    except NotationError:
+        pass
+    else:
+        if action not in legal and isinstance(action, PlayCard) and PlayCard(action.card, True) in legal:
+            return PlayCard(action.card, True)  # the marriage is announced automatically
+        return action
+    matches = complete(joined, legal)
+    if len(matches) == 1:
+        return legal[[str(a) for a in legal].index(matches[0])]
+    if len(words) == 1:
+        card = _card_or_none(words[0], deck)
+        if card is not None:
+            uses: list[Action] = [a for a in legal if getattr(a, "card", None) == card]
+            if len(uses) == 1:
+                return uses[0]
+            if not uses:
+                if any(isinstance(a, PlayCard) for a in legal):
+                    return PlayCard(card)  # the game explains why it may not be played
+                raise _entry("unknown", f"no legal action uses {card}; type `?` for the legal actions")
+            matches = [str(a) for a in uses]
+    if len(matches) > 1:
+        listed = ", ".join(f"`{m}`" for m in matches[:8]) + (" …" if len(matches) > 8 else "")
+        raise _entry("ambiguous", f"`{joined}` could mean {listed}; type more or a choice number")
+    raise _entry(
+        "unknown",
+        f"`{joined}` is not an action here; type a choice number, an action such as "
+        f"`{legal[0]}`, or `?` for the legal actions" if legal else f"`{joined}` is not an action here",
+    )
+
+
+def _name(player: int, me: int | None) -> str:
+    return f"P{player}" + (" (you)" if player == me else "")
+
+
+def view_lines(view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool = False) -> list[str]:
+    """The table as ``player`` sees it, as plain lines: scores, dealer, bids, contract,
+    trump, the trick on the table, tricks taken, the hand by suit and the legal cards."""
+    me = view.player
+    lines = [
+        "scores: " + "  ".join(f"{_name(p, me)} {s}" for p, s in enumerate(view.scores)),
+        f"dealer: P{view.dealer}" + (f"  sitting out: P{view.sitter}" if view.sitter is not None else "")
+        + f"  phase: {view.phase}",
+    ]
+    if view.bids:
+        lines.append("bids: " + ", ".join(f"P{p} {b}" for p, b in view.bids))
+    if view.declarer is not None:
+        lines.append(f"declarer: P{view.declarer}  contract: {view.contract or '-'}")
+    lines.append(f"trump: {view.trump or '-'}")
+    if view.declared:
+        lines.append("marriages: " + ", ".join(f"P{p} {s}" for p, s in view.declared))
+    if view.talon:
+        lines.append("talon: " + format_cards(view.talon, symbols=symbols))
+    if view.phase == "play":
+        trick = ", ".join(f"P{p} {format_card(c, symbols=symbols)}" for p, c in view.trick) or "-"
+        lines.append(f"trick: {trick}")
+        lines.append("tricks taken: " + "  ".join(f"P{p} {n}" for p, n in view.tricks))
+    groups = hand_by_suit(view.hand, deck)
+    hand = "   ".join(
+        f"{suit}: " + " ".join(format_card(c, symbols=symbols) for c in cards) for suit, cards in groups
+    )
+    lines.append(f"your hand: {hand or '-'}")
+    playable = [a.card for a in legal if isinstance(a, PlayCard)]
+    if playable:
+        seen: list[Card] = []
+        for c in playable:
+            if c not in seen:
+                seen.append(c)
+        lines.append("legal cards: " + format_cards(sort_hand(seen, deck), symbols=symbols))
+    return lines
