@@ -303,7 +303,10 @@ def dsl_reference(output: Path | None) -> None:
 
 # The commands built on the engine and the generated documents, one module each
 # (imported here, after the helpers above that they use).
+from .commands import build as _build  # noqa: E402
 from .commands import check as _check  # noqa: E402
+from .commands import compare as _compare  # noqa: E402
+from .commands import docs as _docs  # noqa: E402
 from .commands import play as _play  # noqa: E402
 from .commands import replay as _replay  # noqa: E402
 from .commands import score as _score  # noqa: E402
@@ -315,6 +318,9 @@ for _command in (
     _play.play,
     _replay.replay_cmd,
     _score.score,
+    _docs.docs,
+    _compare.compare_cmd,
+    _build.build,
 ):
     main.add_command(_command)
 

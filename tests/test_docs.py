@@ -1,0 +1,312 @@
+"""The rule book (`tysiac docs`): golden files, every rule field shown, terms per language.
+
+Regenerate the golden files after an intended change with
+``UPDATE_GOLDEN=1 .venv/bin/pytest -q tests/test_docs.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.cli import main
+from tysiac_spec.docs import terms
+from tysiac_spec.docs.book import build_book, render_book
+from tysiac_spec.ruleset import model, registry
+from tysiac_spec.ruleset.model import Ruleset
+
+HERE = Path(__file__).parent
+GOLDEN = HERE / "golden_docs"
+ALL_ON = HERE / "data" / "docs" / "all-on.yaml"
+META = {"source", "status", "reason", "doc"}
+
+
+def _model_paths(cls: type, prefix: str) -> Iterator[tuple[str, Any]]:
+    """Every field of the model below ``cls``: (path without list indexes, type)."""
+    hints = typing.get_type_hints(cls, vars(model))
+    for f in dataclasses.fields(cls):
+        tp = hints[f.name]
+        yield prefix + f.name, tp
+        nested = [a for a in (tp, *typing.get_args(tp))
+                  if isinstance(a, type) and dataclasses.is_dataclass(a) and a is not model.Formula]
+        if nested:
+            yield from _model_paths(nested[0], prefix + f.name + ".")
+
+
+def all_model_paths() -> list[tuple[str, Any]]:
+    out = list(_model_paths(model.TablePlan, "players.N."))
+    for section, cls in model.SECTIONS.items():
+        out.extend(_model_paths(cls, section + "."))
+    return out
+
+
+def shown_paths(markdown: str) -> set[str]:
+    """The field paths a rule book shows (in backticks), list indexes removed."""
+    return {re.sub(r"\[\d+\]", "", m) for m in re.findall(r"`([A-Za-z_][A-Za-z0-9_.\[\]]*)`", markdown)}
+
+
+@pytest.mark.parametrize(("ruleset_id", "lang"), [
+    ("pl-standard", "en"), ("pl-standard", "pl"), ("ru-online", "en"), ("ru-online", "pl"),
+])
+def test_rule_book_matches_golden_file(ruleset_id: str, lang: str) -> None:
+    text = render_book(build_book(load_ruleset(ruleset_id), lang=lang), "md")
+    golden = GOLDEN / f"{ruleset_id}.{lang}.md"
+    if os.environ.get("UPDATE_GOLDEN"):
+        golden.write_text(text, encoding="utf-8")
+    assert golden.exists(), f"missing {golden}; run UPDATE_GOLDEN=1 pytest tests/test_docs.py"
+    assert text == golden.read_text(encoding="utf-8"), (
+        f"rule book of {ruleset_id} ({lang}) changed; if intended: UPDATE_GOLDEN=1 pytest tests/test_docs.py"
+    )
+
+
+def test_every_rule_field_of_the_model_appears_when_set() -> None:
+    # all-on switches on every optional mechanism (forfeit, ace marriage, 800 rule, redeals,
+    # counters, barrel, bolts, dark game, golden round, a sitter for 4 players)
+    rules = load_ruleset(ALL_ON)
+    shown = shown_paths(render_book(build_book(rules, lang="en"), "md"))
+    missing = [path for path, _ in all_model_paths() if path not in shown]
+    assert missing == []
+
+
+def _written_leaves(node: Any, path: str) -> Iterator[str]:
+    if isinstance(node, dict) and "value" in node and set(node) <= META | {"value"}:
+        yield path
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            if key not in META:
+                yield from _written_leaves(value, f"{path}.{key}")
+    elif isinstance(node, list) and node and all(isinstance(v, dict) for v in node):
+        for i, value in enumerate(node):
+            yield from _written_leaves(value, f"{path}[{i}]")
+    else:
+        yield path
+
+
+def _in_force(rules: Ruleset, path: str) -> bool:
+    """False when an enclosing mechanism is switched off (`enabled: false`) in every form."""
+    parts = re.sub(r"\[\d+\]", "", path).split(".")
+    for depth in range(1, len(parts)):
+        prefix = parts[:depth]
+        if prefix[0] == "players" or parts[depth] == "enabled":
+            continue
+        flags = []
+        for n in rules.player_counts:
+            obj: Any = rules.form(n)
+            for part in prefix:
+                obj = getattr(obj, part, None)
+            if obj is not None and hasattr(obj, "enabled"):
+                flags.append(obj.enabled)
+        if flags and not any(flags):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("ruleset_id", [e.id for e in registry.entries()])
+def test_every_rule_written_in_a_shipped_ruleset_is_in_its_rule_book(ruleset_id: str) -> None:
+    rules = load_ruleset(ruleset_id)
+    shown = shown_paths(render_book(build_book(rules, lang="en"), "md"))
+    table_fields = {f.name for f in dataclasses.fields(model.TablePlan)}
+    written: list[str] = []
+    for section in model.SECTIONS:
+        written += _written_leaves(rules.document.get(section, {}), section)
+    for entry in (rules.document.get("players") or {}).values():
+        for key, value in entry.items():
+            if key in table_fields:
+                written += _written_leaves(value, f"players.N.{key}")
+            elif key in model.SECTIONS:
+                written += _written_leaves(value, key)
+    leaves = {path for path, _ in all_model_paths()}
+
+    def model_leaf(path: str) -> str:  # a mapping field (marriage values) is one rule
+        parts = path.split(".")
+        for k in range(len(parts), 0, -1):
+            if re.sub(r"\[\d+\]", "", ".".join(parts[:k])) in leaves:
+                return ".".join(parts[:k])
+        return path
+
+    written = [model_leaf(p) for p in written if _in_force(rules, p)]
+    assert written or not rules.player_counts
+    missing = sorted({re.sub(r"\[\d+\]", "", p) for p in written} - shown)
+    assert missing == []
+
+
+def test_every_field_and_choice_has_terms_in_every_language() -> None:
+    for path, tp in all_model_paths():
+        key = path.replace("players.N.", "table.")
+        assert key in terms.LABELS, f"no label for {key}"
+        assert all(terms.LABELS[key]), key
+        literals = [a for a in (tp, *typing.get_args(tp)) if typing.get_origin(a) is typing.Literal]
+        for lit in literals:
+            for value in typing.get_args(lit):
+                assert f"{key}={value}" in terms.CHOICES, f"no words for {key}={value}"
+
+
+def test_languages_use_their_own_game_terms() -> None:
+    rules = load_ruleset("pl-standard")
+    books = {lang: render_book(build_book(rules, lang=lang), "md") for lang in terms.LANGS}
+    assert "## 7. Meldunki i atut" in books["pl"]
+    assert "Musik (karty zakryte)" in books["pl"]
+    assert "## 7. Марьяжи и козырь" in books["ru"]
+    assert "Прикуп (карт рубашкой вверх)" in books["ru"]
+    assert "## 7. Hlášky a trumfy" in books["cs"]
+    assert "## 4. Talon a výměna" in books["cs"]
+    # formulas in words, in each language, with the formula itself
+    assert "120 plus the value of the marriages in the hand (formula: `120 + marriages(hand)`)" in books["en"]
+    assert "120 плюс сумма марьяжей на руке (формула: `120 + marriages(hand)`)" in books["ru"]
+
+
+def test_numbers_sources_and_assumptions_come_from_the_data() -> None:
+    text = render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md")
+    # the 360 cap is only for 3 and 4 players (S000)
+    assert "- **Absolute ceiling on a bid** · `auction.cap` · Sources: S000" in text
+    assert "  - 2 players: no ceiling\n  - 3, 4 players: 360" in text
+    # contract.max is assumed, with the ruleset's reason
+    assert re.search(r"`contract\.max` · Sources: S000 · _assumed_: No source caps the raise", text)
+    # marriage values from the common core
+    assert "**Value of a marriage**: hearts 100, diamonds 80, clubs 60, spades 40" in text
+    assert "| A | ace | 11 |" in text
+
+
+def test_disabled_mechanism_shows_only_that_it_is_off() -> None:
+    text = render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md")
+    assert "**Played**: no · `special.barrel.enabled`" in text
+    assert "special.barrel.threshold" not in text
+
+
+def test_players_option_limits_the_book_to_one_form() -> None:
+    text = render_book(build_book(load_ruleset("pl-standard"), lang="en", players=2), "md")
+    assert "- Number of players: 2\n" in text
+    assert "**Absolute ceiling on a bid**: no ceiling · `auction.cap`" in text
+    assert "3, 4 players" not in text
+
+
+SCENARIO = """ruleset: my-table
+scenarios:
+  - name: must-follow-suit
+    description: Player 2 holds one diamond and must play it.
+    source: [S000]
+    cite: course of play
+    players: 3
+    deal:
+      dealer: 0
+      hands:
+        1: "AH TH KH QH JH 9H 9S"
+        2: "AS TS KS QS JS AC TC"
+        0: "KC QC JC 9C AD TD KD"
+      talons: ["QD JD 9D"]
+    steps:
+      - do: ["bid 100", pass, pass]
+      - expect: {phase: exchange, declarer: 1}
+      - do: ["give 9D to 2", "give JD to 0", "contract 100", "play QD"]
+      - expect: {current_player: 2, legal: ["play 9D"]}
+      - illegal: "play AS"
+        error: must follow diamonds
+      - do: ["play 9D", "play AD"]
+      - expect: {trick_winner: 0}
+  - name: two-players-opening
+    description: With two players the first hand opens at 100.
+    source: [S000]
+    players: 2
+    deal:
+      dealer: 0
+      hands: {1: "KH JH TD QD JD 9D AC TC KC TS", 0: "AH QH KD QC JC 9C AS KS QS JS"}
+      talons: ["TH AD", "9H 9S"]
+    steps:
+      - expect: {legal: ["bid 100"]}
+"""
+
+
+def test_worked_examples_are_told_in_words_in_their_chapter(tmp_path: Path) -> None:
+    house = tmp_path / "my-table.yaml"
+    house.write_text("id: my-table\nkind: house\nextends: pl-standard\nname: {en: My table}\n", encoding="utf-8")
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "my-table.yaml").write_text(SCENARIO, encoding="utf-8")
+    text = render_book(build_book(load_ruleset(house), lang="en"), "md")
+    play = text.split("## 6. Play and its obligations")[1].split("\n## 7.")[0]
+    assert "### Worked examples\n" in play
+    assert (
+        "#### Must follow suit\n\nPlayer 2 holds one diamond and must play it.\n\n_Source: S000 — course of play_\n\n"
+        "- 3 players; player 0 deals\n"
+        "- Player 1: `A♥ 10♥ K♥ Q♥ J♥ 9♥ 9♠`\n- Player 2: `A♠ 10♠ K♠ Q♠ J♠ A♣ 10♣`\n"
+        "- Player 0 (dealer): `K♣ Q♣ J♣ 9♣ A♦ 10♦ K♦`\n- Talon: `Q♦ J♦ 9♦`\n\n"
+        "1. **Auction**: player 1 bids 100, player 2 passes, player 0 passes.\n"
+        "2. **Then**: phase: exchange; player 1 is the declarer.\n"
+        "3. **Talon and exchange**: player 1 gives 9♦ to player 2, player 1 gives J♦ to player 0.\n"
+        "4. **Contract**: player 1 sets the contract at 100.\n"
+        "5. **Trick 1**: player 1 leads Q♦.\n"
+        "6. **Then**: player 2 is to act; the only move allowed: 9♦.\n"
+        "7. **Not allowed**: player 2 plays A♠ — “must follow diamonds”.\n"
+        "8. **Trick 1**: player 2 plays 9♦, player 0 plays A♦ — player 0 takes the trick.\n"
+        "9. **Then**: player 0 took the trick.\n"
+    ) in play
+    # the 2-player example is in the auction chapter, and left out of a 3-player book
+    assert "#### Two players opening" in text.split("## 3. The auction")[1].split("\n## 4.")[0]
+    three = render_book(build_book(load_ruleset(house), lang="en", players=3), "md")
+    assert "Two players opening" not in three and "Must follow suit" in three
+    # in another language: the game's own words, the scenario's text marked as English
+    pl = render_book(build_book(load_ruleset(house), lang="pl"), "md")
+    assert "1. **Licytacja**: gracz 1 licytuje 100, gracz 2 pasuje, gracz 0 pasuje.\n" in pl
+    assert "Player 2 holds one diamond and must play it. (en)" in pl
+    assert "5. **Lewa 1**: gracz 1 wychodzi Q♦.\n" in pl
+    # no scenario file: no examples, no error
+    (tmp_path / "scenarios" / "my-table.yaml").unlink()
+    assert "Worked examples" not in render_book(build_book(load_ruleset(house), lang="en"), "md")
+
+
+def test_an_example_the_engine_refuses_is_still_told(tmp_path: Path) -> None:
+    house = tmp_path / "my-table.yaml"
+    house.write_text("id: my-table\nkind: house\nextends: pl-standard\nname: {en: My table}\n", encoding="utf-8")
+    (tmp_path / "scenarios").mkdir()
+    broken = SCENARIO.replace('"give 9D to 2", "give JD to 0"', '"give 9D to 1", "give JD to 2"').split(
+        "  - name: two-players")[0]
+    (tmp_path / "scenarios" / "my-table.yaml").write_text(broken, encoding="utf-8")
+    text = render_book(build_book(load_ruleset(house), lang="en"), "md")
+    # the actions after the engine's refusal are shown without the players' names
+    assert "3. **Talon and exchange**: 9♦ → player 1, J♦ → player 2.\n" in text
+
+
+def test_html_rule_book_has_the_same_content() -> None:
+    book = build_book(load_ruleset("ru-online"), lang="ru")
+    html = render_book(book, "html")
+    assert html.startswith("<!DOCTYPE html>") and '<html lang="ru">' in html
+    for section in book.sections:
+        assert f'<section id="{section.key}">' in html
+        for rule in section.rules:
+            assert f"<code class=\"path\">{rule.path}</code>" in html
+    assert "http://" not in html.split("<body>")[0] and "<script" not in html  # no external resources
+
+
+def test_docs_command_writes_a_file(tmp_path: Path) -> None:
+    out = tmp_path / "book.html"
+    result = CliRunner().invoke(main, ["docs", "pl-standard", "--lang", "pl", "--format", "html", "-o", str(out),
+                                       "-O", "five_rounds=up"])
+    assert result.exit_code == 0, result.output
+    html = out.read_text(encoding="utf-8")
+    assert "<h1>Tysiąc — zasady standardowe</h1>" in html
+    assert "<code>five_rounds=up</code>" in html
+
+
+def test_docs_command_reports_user_errors() -> None:
+    result = CliRunner().invoke(main, ["docs", "pl-standard", "--players", "5"])
+    assert result.exit_code == 1
+    assert "error[option.players]: ruleset `pl-standard` has no 5-player form; it defines 2, 3, 4" in result.stderr
+    result = CliRunner().invoke(main, ["docs", "pl-standard", "-O", "five_rounds=sideways"])
+    assert result.exit_code == 1
+    assert "option `five_rounds` of `pl-standard` cannot be \"sideways\"; valid: down, up" in result.stderr
+
+
+def test_rules_set_by_a_table_option_say_so() -> None:
+    text = render_book(build_book(load_ruleset("house-five-up"), lang="en"), "md")
+    assert "- **Raising a bid**: by exactly one step · `auction.raise_by` · set by table option `graduated_auction=true`" in text
+    # the same rule without the option in force
+    text = render_book(build_book(load_ruleset("house-five-up", options={"graduated_auction": "false"}), lang="en"), "md")
+    assert "by any multiple of the step (jumps allowed) · `auction.raise_by` · set by table option `graduated_auction=false`" in text

@@ -1,0 +1,49 @@
+"""``tysiac build``: the static documentation site (rule books, comparison, DSL reference)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+__all__ = ["build"]
+
+
+@click.command("build")
+@click.option(
+    "--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=Path("site"),
+    show_default=True, help="Directory of the site (replaced if it holds an earlier build).",
+)
+@click.option(
+    "--rulesets", "extra", multiple=True, metavar="PATH",
+    help="Also document this ruleset file (repeatable), e.g. a house rule file.",
+)
+def build(output: Path, extra: tuple[str, ...]) -> None:
+    """Build the documentation site: an index of the rulesets, each rule book in
+    English, Polish, Russian and Czech (HTML and Markdown), the comparison of the
+    variants and the formula language reference. Plain files, no external
+    resources: open site/index.html in a browser.
+
+    \b
+    Examples:
+      tysiac build
+      tysiac build -o /tmp/site --rulesets my-table.yaml
+    """
+    from ..cli import user_errors
+    from ..docs.site import SiteError, build_site
+
+    @user_errors
+    def run() -> None:
+        start = time.perf_counter()
+        try:
+            written = build_site(output, extra=extra)
+        except SiteError as exc:
+            raise click.ClickException(str(exc)) from None
+        html = sum(1 for p in written if p.suffix == ".html")
+        click.echo(
+            f"built {output}/index.html: {html} pages, {len(written)} files "
+            f"in {time.perf_counter() - start:.1f} s"
+        )
+
+    run()

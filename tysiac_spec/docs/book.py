@@ -1,0 +1,402 @@
+"""The rule book of one resolved ruleset: content built from the data, then rendered.
+
+:func:`build_book` gathers the content (sections in the order a player learns the game,
+each rule with its value in words, its formula, its sources and whether it is assumed,
+the table options, the worked examples from the ruleset's scenario file, the sources);
+:func:`render_book` prints that one content as Markdown or HTML through the Jinja2
+templates in ``templates/``.  Nothing here is written per variant: a house rule file gets
+its rule book from the same code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ruleset.model import Ruleset, TablePlan
+from . import terms
+from .examples import Example, scenario_file
+from .examples import examples as _examples
+from .fields import SECTION_ORDER, Node, form_nodes, provenance_for
+from .render import render_template
+
+__all__ = ["Book", "Cell", "Example", "Rule", "Section", "build_book", "render_book", "scenario_file"]
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A value for some player counts (``players`` is ``None`` when it holds for all)."""
+
+    players: str | None
+    words: str
+    formula: str | None
+
+
+@dataclass(slots=True)
+class Rule:
+    """One rule as the book shows it: a ``leaf`` with values, or a ``group`` heading."""
+
+    path: str
+    label: str
+    kind: str
+    depth: int
+    values: list[Cell] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    assumed: bool = False
+    reason: str | None = None
+    doc: str | None = None
+    doc_lang: str | None = None
+    assumed_for: str | None = None
+    options: list[str] = field(default_factory=list)
+    """Table options whose value in force sets this rule (``graduated_auction=true``)."""
+
+
+@dataclass(slots=True)
+class Table:
+    """A small table (the pack): a caption, column headers and rows of text."""
+
+    caption: str
+    headers: list[str]
+    rows: list[list[str]]
+
+
+@dataclass(slots=True)
+class Section:
+    """A chapter of the book."""
+
+    key: str
+    number: int
+    title: str
+    intro: str | None = None
+    sources: list[str] = field(default_factory=list)
+    assumed: bool = False
+    reason: str | None = None
+    doc: str | None = None
+    doc_lang: str | None = None
+    tables: list[Table] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+    examples: list[Example] = field(default_factory=list)
+    items: list[tuple[str, str]] = field(default_factory=list)
+    note: str | None = None
+
+
+@dataclass(slots=True)
+class Book:
+    """The whole rule book of one ruleset in one language."""
+
+    id: str
+    lang: str
+    title: str
+    description: str | None
+    meta: list[tuple[str, str]]
+    sections: list[Section]
+    generated: str
+
+
+def _doc_in(doc: Mapping[str, str] | None, lang: str) -> tuple[str | None, str | None]:
+    if not doc:
+        return None, None
+    if doc.get(lang):
+        return doc[lang].strip(), None
+    if doc.get("en"):
+        return doc["en"].strip(), "en"
+    return None, None
+
+
+def _players_label(counts: Sequence[int], lang: str) -> str:
+    return terms.ui("n_players", lang, n=", ".join(str(n) for n in counts))
+
+
+def _merge_forms(ruleset: Ruleset, counts: Sequence[int], lang: str) -> list[tuple[Node, dict[int, Node]]]:
+    """Nodes of every form merged by path, in reading order: ``[(first node, {n: node})]``."""
+    order: list[str] = []
+    by_path: dict[str, dict[int, Node]] = {}
+    for n in counts:
+        prev: str | None = None
+        for node in form_nodes(ruleset, ruleset.form(n), lang):
+            if node.path not in by_path:
+                by_path[node.path] = {}
+                order.insert(order.index(prev) + 1 if prev is not None else 0, node.path)
+            by_path[node.path][n] = node
+            prev = node.path
+    return [(next(iter(by_path[p].values())), by_path[p]) for p in order]
+
+
+def _patched_paths(node: Any, path: str) -> list[str]:
+    if isinstance(node, Mapping) and not ("value" in node and set(node) <= _META | {"value"}):
+        out: list[str] = []
+        for key, value in node.items():
+            if key not in _META:
+                out += _patched_paths(value, f"{path}.{key}" if path else str(key))
+        return out
+    return [path]
+
+
+def _option_sources(ruleset: Ruleset) -> dict[str, list[str]]:
+    """Field path -> the options (``name=value``) whose value in force patches that field.
+
+    A patch under ``players.N`` names the section's path (``talon.leftover.to``) or, for the
+    table plan, ``players.N.<field>``.
+    """
+    table = set(TablePlan.__dataclass_fields__)
+    out: dict[str, list[str]] = {}
+    for name, opt in ruleset.options.items():
+        value = ruleset.selected.get(name, opt.default)
+        key = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        patch = (opt.set or {}).get(key)
+        for path in _patched_paths(patch or {}, ""):
+            parts = path.split(".")
+            if parts[0] == "players" and len(parts) > 2:
+                path = ".".join(parts[2:]) if parts[2] not in table else "players.N." + ".".join(parts[2:])
+            tags = out.setdefault(path, [])
+            tag = f"{name}={_option_text(value)}"
+            if tag not in tags:
+                tags.append(tag)
+    return out
+
+
+def _disabled(merged: list[tuple[Node, dict[int, Node]]]) -> set[str]:
+    """Paths of groups whose ``enabled`` is false in every form: their details are skipped."""
+    out = set()
+    for first, nodes in merged:
+        if first.path.endswith(".enabled") and all(
+            n.value is not None and n.value.key is False for n in nodes.values()
+        ):
+            out.add(first.path.rsplit(".", 1)[0])
+    return out
+
+
+def _rule(
+    ruleset: Ruleset,
+    first: Node,
+    nodes: Mapping[int, Node],
+    counts: Sequence[int],
+    lang: str,
+    seen: set[str],
+    by_option: Mapping[str, list[str]],
+) -> Rule:
+    """One merged rule; a reason already given earlier in the book (in ``seen``) is not repeated."""
+    kind = "group" if any(n.kind == "group" for n in nodes.values()) else "leaf"
+    rule = Rule(first.path, first.label, kind, first.depth)
+    groups: dict[tuple[str, str | None], list[int]] = {}
+    for n, node in nodes.items():
+        if node.value is not None:
+            groups.setdefault((node.value.words, node.value.formula), []).append(n)
+    if len(groups) == 1 and len(nodes) == len(counts) and rule.kind == "leaf":
+        ((text, formula),) = groups
+        rule.values.append(Cell(None, text, formula))
+    else:
+        for (text, formula), ns in groups.items():
+            rule.values.append(Cell(_players_label(ns, lang), text, formula))
+    reasons: list[str] = []
+    assumed: list[int] = []
+    for n, node in nodes.items():
+        cited = provenance_for(ruleset, node.parts, n)
+        rule.sources.extend(s for s in cited.sources if s not in rule.sources)
+        if cited.status == "assumed":
+            assumed.append(n)
+        reason = cited.reason.strip() if cited.reason else None
+        if reason and not cited.from_section and reason not in reasons:
+            reasons.append(reason)
+        if rule.doc is None:
+            rule.doc, rule.doc_lang = _doc_in(cited.doc, lang)
+    rule.assumed = bool(assumed)
+    if assumed and len(assumed) < len(counts):
+        rule.assumed_for = _players_label(assumed, lang)
+    fresh = [r for r in reasons if r not in seen]
+    seen.update(fresh)
+    rule.reason = " ".join(fresh) or None
+    rule.options = list(by_option.get(rule.path, []))
+    return rule
+
+
+def _section_head(ruleset: Ruleset, section: Section, parts: Sequence[str], lang: str) -> None:
+    for part in parts:
+        prov = ruleset.provenance.get((part,))
+        if prov is None:
+            continue
+        section.sources.extend(s for s in prov.source if s not in section.sources)
+        if prov.status == "assumed":
+            section.assumed = True
+        if prov.reason and prov.reason.strip() not in (section.reason or ""):
+            section.reason = " ".join(x for x in (section.reason, prov.reason.strip()) if x)
+        if section.doc is None:
+            section.doc, section.doc_lang = _doc_in(prov.doc, lang)
+
+
+def _cards(ruleset: Ruleset, lang: str, number: int) -> Section:
+    spec = ruleset.deck_spec
+    intro = terms.pick(terms.SECTION_INTROS["cards"], lang).format(cards=len(spec.suits) * len(spec.ranks))
+    sec = Section("cards", number, terms.pick(terms.SECTION_TITLES["cards"], lang), intro)
+    _section_head(ruleset, sec, ("deck",), lang)
+    sec.tables.append(Table(
+        f"{terms.ui('suits_heading', lang)} (`deck.suits`)",
+        [terms.ui("letter", lang), terms.ui("suit", lang)],
+        [[f"{s.letter} {s.symbol or ''}".strip(), (s.names or {}).get(lang) or s.id] for s in spec.suits],
+    ))
+    sec.tables.append(Table(
+        f"{terms.ui('ranks_heading', lang)} (`deck.ranks`)",
+        [terms.ui("letter", lang), terms.ui("rank", lang), terms.ui("card_points", lang)],
+        [[r.letter + (f" ({', '.join(r.aliases)})" if r.aliases else ""), (r.names or {}).get(lang) or r.id,
+          str(r.points)] for r in spec.ranks],
+    ))
+    sec.items.append((f"{terms.ui('total_points', lang)} (`deck.total_points`)", str(spec.total_points)))
+    return sec
+
+
+def _options(ruleset: Ruleset, lang: str, number: int) -> Section:
+    sec = Section("options", number, terms.pick(terms.SECTION_TITLES["options"], lang),
+                  terms.pick(terms.SECTION_INTROS["options"], lang))
+    for name, opt in ruleset.options.items():
+        current = ruleset.selected.get(name, opt.default)
+        if opt.type == "choice":
+            in_force = terms.ui("in_force", lang)
+            shown = [f"**{c}** ({in_force})" if c == current else f"`{c}`" for c in opt.choices]
+            value = ", ".join(shown)
+        elif opt.type == "bool":
+            value = f"**{terms.ui('yes' if current else 'no', lang)}** ({terms.ui('in_force', lang)})"
+        else:
+            ranged = opt.minimum is not None or opt.maximum is not None
+            bounds = f" ({opt.minimum}…{opt.maximum})" if ranged else ""
+            value = f"**{current}** ({terms.ui('in_force', lang)}){bounds}"
+        default = opt.default
+        if isinstance(default, bool):
+            default = terms.ui("yes" if default else "no", lang)
+        value += f"; {terms.ui('default', lang)}: `{default}`" if current != opt.default else ""
+        doc, doc_lang = _doc_in(opt.doc, lang)
+        sec.rules.append(Rule(
+            f"options.{name}", f"{terms.ui('option', lang)} `{name}`", "leaf", 0,
+            [Cell(None, value, None)], list(opt.source), opt.status == "assumed",
+            opt.reason.strip() if opt.reason else None, doc, doc_lang,
+        ))
+    return sec
+
+
+def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None) -> Book:
+    """The content of the rule book of ``ruleset`` in ``lang`` (``en``, ``pl``, ``ru``, ``cs``).
+
+    Args:
+        ruleset: a resolved ruleset (its selected options are the ones documented).
+        lang: the language of the book.
+        players: only the rules for this many players; all player counts when ``None``.
+
+    Raises:
+        OptionError: the ruleset has no form for ``players``.
+        ValueError: an unknown language.
+    """
+    if lang not in terms.LANGS:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(terms.LANGS)}")
+    counts = [players] if players is not None else list(ruleset.player_counts)
+    if players is not None:
+        ruleset.form(players)
+    meta: list[tuple[str, str]] = [(terms.ui("kind", lang), terms.ui(f"kind.{ruleset.kind}", lang))]
+    if ruleset.parents:
+        meta.append((terms.ui("extends", lang), ", ".join(f"`{p}`" for p in ruleset.parents)))
+    if counts:
+        meta.append((terms.ui("player_counts", lang), ", ".join(str(n) for n in counts)))
+    if ruleset.selected:
+        meta.append((terms.ui("options_in_force", lang),
+                     ", ".join(f"`{k}={_option_text(v)}`" for k, v in ruleset.selected.items())))
+    meta.append((terms.ui("fingerprint", lang), f"`{ruleset.content_hash}`"))
+    description = ruleset.description.get(lang) or ruleset.description.get("en")
+
+    sections: list[Section] = [_cards(ruleset, lang, 1)]
+    merged = _merge_forms(ruleset, counts, lang) if counts else []
+    disabled = _disabled(merged)
+    seen: set[str] = set()
+    by_option = _option_sources(ruleset)
+    for key, parts in SECTION_ORDER:
+        sec = Section(key, len(sections) + 1, terms.pick(terms.SECTION_TITLES[key], lang),
+                      terms.pick(terms.SECTION_INTROS[key], lang))
+        _section_head(ruleset, sec, [p for p in parts if p != "table"], lang)
+        for first, nodes in merged:
+            if first.section != key:
+                continue
+            if any(first.path.startswith(d + ".") and first.path != d + ".enabled" for d in disabled):
+                continue
+            sec.rules.append(_rule(ruleset, first, nodes, counts, lang, seen, by_option))
+        if not counts:  # a base ruleset: the rules it writes, chapters it leaves empty skipped
+            sec.rules.extend(_written_rules(ruleset, [p for p in parts if p != "table"], lang))
+            if not sec.rules and not sec.doc:
+                continue
+        sections.append(sec)
+    if ruleset.options:
+        sections.append(_options(ruleset, lang, len(sections) + 1))
+    by_key = {sec.key: sec for sec in sections}
+    for ex in _examples(ruleset, lang):  # each worked example in the chapter it illustrates
+        if ex.players not in counts:
+            continue
+        home = by_key.get(ex.topic)
+        if home is None:  # a chapter a base ruleset lacks: keep the example anyway
+            home = by_key.setdefault("examples", Section(
+                "examples", len(sections) + 1, terms.pick(terms.SECTION_TITLES["examples"], lang)))
+            if home not in sections:
+                sections.append(home)
+        home.examples.append(ex)
+    if ruleset.sources:
+        sec = Section("sources", len(sections) + 1, terms.pick(terms.SECTION_TITLES["sources"], lang))
+        for src in ruleset.sources:
+            where = src.url or (f"seed `{src.seed}`" if src.seed else "")
+            text = f"{src.title} ({src.language})" + (f" — {where}" if where else "")
+            if src.note:
+                text += f". {src.note}"
+            sec.items.append((src.id, text))
+        sections.append(sec)
+    about = description.strip() if description else None
+    if not counts:  # said once, at the top
+        about = "\n\n".join(t for t in (about, terms.ui("no_forms", lang)) if t)
+    return Book(ruleset.id, lang, ruleset.title(lang), about, meta, sections, terms.ui("generated", lang))
+
+
+_META = frozenset(("source", "status", "reason", "doc"))
+
+
+def _written_rules(ruleset: Ruleset, sections: Sequence[str], lang: str) -> list[Rule]:
+    """The rules a base ruleset (no player forms) writes, as written: it has no resolved form
+    to show, but no rule it sets may go missing from its book."""
+    out: list[Rule] = []
+
+    def walk(node: Any, path: str, depth: int) -> None:
+        if isinstance(node, Mapping) and "value" in node and set(node) <= _META | {"value"}:
+            node = node["value"]
+        if isinstance(node, Mapping) and path.count(".") < 2 and not path.endswith(".values"):
+            out.append(Rule(path, terms.label(path, lang), "group", depth))
+            for key, value in node.items():
+                if key not in _META:
+                    walk(value, f"{path}.{key}", depth + 1)
+            return
+        if isinstance(node, Mapping):
+            node = {k: v for k, v in node.items() if k not in _META}
+        text = node if isinstance(node, str) else json.dumps(node, ensure_ascii=False)
+        out.append(Rule(path, terms.label(path, lang), "leaf", depth, [Cell(None, f"`{text}`", None)]))
+
+    for section in sections:
+        for key, value in (ruleset.document.get(section) or {}).items():
+            if key not in _META:
+                walk(value, f"{section}.{key}", 0)
+    return out
+
+
+def _option_text(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def render_book(book: Book, fmt: str = "md", *, links: Mapping[str, Any] | None = None) -> str:
+    """The rule book as Markdown (``md``) or a standalone HTML page (``html``).
+
+    ``links`` (HTML only) adds navigation: ``{"home": "../index.html", "langs": {"pl": "x.pl.html"},
+    "markdown": "x.en.md"}``.
+
+    Raises:
+        ValueError: an unknown format.
+    """
+    if fmt not in ("md", "html"):
+        raise ValueError(f"unknown format {fmt!r}; choose md or html")
+    return render_template(f"book.{fmt}.j2", book=book, links=links or {}, ui=_ui(book.lang),
+                           then_label=terms.pick(terms.EXAMPLE_WORDS["then"], book.lang))
+
+
+def _ui(lang: str) -> dict[str, str]:
+    return {key: terms.pick(texts, lang) for key, texts in terms.UI.items()}

@@ -1,0 +1,239 @@
+"""Walk the rule fields of a resolved ruleset: paths, values in words, provenance.
+
+Shared by the rule book (:mod:`tysiac_spec.docs.book`) and the comparison
+(:mod:`tysiac_spec.compare`), so both show every field of the model the same way.
+
+A *field path* is the dotted path of a rule as written in a ruleset file, with list
+indexes in brackets and the table plan under ``players.N``: ``auction.cap``,
+``deal.redeals[0].when``, ``players.N.hand_size``.  Its *model path* drops the indexes and
+names the table plan ``table``: ``deal.redeals.when``, ``table.hand_size`` (the key of
+:data:`tysiac_spec.docs.terms.LABELS`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..ruleset.model import Form, Formula, Provenance, Ruleset
+from . import terms
+
+__all__ = [
+    "SECTION_ORDER",
+    "FieldValue",
+    "Node",
+    "form_nodes",
+    "model_path",
+    "provenance_for",
+    "value_key",
+    "words",
+]
+
+#: The rule sections in the order a player learns the game; ``table`` is the per-count plan.
+SECTION_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("table", ("table", "deal")),
+    ("auction", ("auction",)),
+    ("talon", ("talon",)),
+    ("contract", ("contract",)),
+    ("play", ("play",)),
+    ("marriages", ("marriages",)),
+    ("scoring", ("scoring",)),
+    ("match", ("match",)),
+    ("special", ("special",)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldValue:
+    """A rule value in words (may contain `code` spans), the formula text if it is one,
+    and a hashable key for comparing values across rulesets."""
+
+    words: str
+    formula: str | None
+    key: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One field of one form: a ``group`` (a nested rule element or list entry) or a ``leaf``.
+
+    ``path`` is the field path (``auction.cap``), ``parts`` the document path used for
+    provenance (``("auction", "cap")``; table fields start with ``("players", "3")``),
+    ``depth`` the nesting level below the section (0 for a section's own fields).
+    """
+
+    section: str
+    path: str
+    parts: tuple[str | int, ...]
+    model: str
+    label: str
+    kind: str
+    depth: int
+    value: FieldValue | None
+
+
+def model_path(path: str) -> str:
+    """``deal.redeals[0].when`` -> ``deal.redeals.when``; ``players.N.hand_size`` -> ``table.hand_size``."""
+    out = re.sub(r"\[\d+\]", "", path)
+    return re.sub(r"^players\.N\.", "table.", out)
+
+
+def value_key(value: Any) -> Any:
+    """A hashable, file-independent key of a rule value (formulas compare by their text)."""
+    if isinstance(value, Formula):
+        return ("formula", value.text)
+    if isinstance(value, Mapping):
+        return tuple(sorted((str(k), value_key(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(value_key(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return tuple((f.name, value_key(getattr(value, f.name))) for f in dataclasses.fields(value))
+    return value
+
+
+def words(ruleset: Ruleset, model: str, value: Any, lang: str) -> FieldValue:
+    """The value of the field ``model`` (a model path) in words in ``lang``.
+
+    Formulas are read by the DSL's natural-language printer; choices use the
+    terminology of :mod:`.terms`; numbers are printed as they are (points).
+    """
+    key = value_key(value)
+    if isinstance(value, Formula):
+        return FieldValue(value.render(lang), value.text, key)
+    if value is None:
+        return FieldValue(terms.none_words(model, lang), None, key)
+    if isinstance(value, bool):
+        return FieldValue(terms.ui("yes" if value else "no", lang), None, key)
+    if isinstance(value, int):
+        zero = terms.ZERO_WORDS.get(model) if value == 0 else None
+        return FieldValue(terms.pick(zero, lang) if zero else str(value), None, key)
+    if isinstance(value, str):
+        phrase = terms.choice(model, value, lang)
+        return FieldValue(phrase if phrase else f"`{value}`", None, key)
+    if isinstance(value, Mapping):
+        names = {s.id: (s.names or {}).get(lang) or s.id for s in ruleset.deck_spec.suits}
+        items = [f"{names.get(str(k), str(k))} {v}" for k, v in value.items()]
+        return FieldValue(", ".join(items) or terms.ui("none", lang), None, key)
+    if isinstance(value, tuple):
+        if not value:
+            return FieldValue(terms.ui("none", lang), None, key)
+        return FieldValue(" + ".join(str(v) for v in value), None, key)
+    return FieldValue(str(value), None, key)  # pragma: no cover - every model type is handled above
+
+
+def _is_record(value: Any) -> bool:
+    return dataclasses.is_dataclass(value) and not isinstance(value, (type, Formula))
+
+
+def _walk(
+    ruleset: Ruleset,
+    obj: Any,
+    section: str,
+    path: str,
+    parts: tuple[str | int, ...],
+    model: str,
+    depth: int,
+    lang: str,
+) -> Iterator[Node]:
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        fpath, fparts, fmodel = f"{path}.{f.name}", (*parts, f.name), f"{model}.{f.name}"
+        label = terms.label(fmodel, lang)
+        if _is_record(value):
+            yield Node(section, fpath, fparts, fmodel, label, "group", depth, None)
+            yield from _walk(ruleset, value, section, fpath, fparts, fmodel, depth + 1, lang)
+        elif isinstance(value, tuple) and value and all(_is_record(v) for v in value):
+            yield Node(section, fpath, fparts, fmodel, label, "group", depth, None)
+            for i, item in enumerate(value):
+                ident = getattr(item, "id", None)
+                item_label = f"{terms.ui('list_item', lang)} {i + 1}" + (f": `{ident}`" if ident else "")
+                ipath, iparts = f"{fpath}[{i}]", (*fparts, i)
+                yield Node(section, ipath, iparts, fmodel, item_label, "group", depth + 1, None)
+                yield from _walk(ruleset, item, section, ipath, iparts, fmodel, depth + 2, lang)
+        else:
+            value_words = words(ruleset, fmodel, value, lang)
+            yield Node(section, fpath, fparts, fmodel, label, "leaf", depth, value_words)
+
+
+def form_nodes(ruleset: Ruleset, form: Form, lang: str) -> list[Node]:
+    """Every rule field of ``form`` in the order of :data:`SECTION_ORDER`, as nodes."""
+    out: list[Node] = []
+    for section, parts in SECTION_ORDER:
+        for part in parts:
+            if part == "table":
+                table_parts = ("players", str(form.players))
+                out.extend(_walk(ruleset, form.table, section, "players.N", table_parts, "table", 0, lang))
+            else:
+                out.extend(_walk(ruleset, getattr(form, part), section, part, (part,), part, 0, lang))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """The provenance that applies to one field: the sources of the nearest element citing
+    any, the status of the nearest element stating one and its reason (or the field's own
+    note), and the field's own ``doc``.  ``from_section`` is true when the status comes from
+    the section as a whole (the rule book says that once, under the section's title)."""
+
+    sources: tuple[str, ...]
+    status: str | None
+    reason: str | None
+    doc: Mapping[str, str]
+    from_section: bool
+
+
+def _written(document: Mapping[str, Any], parts: Sequence[str | int]) -> bool:
+    node: Any = document
+    for part in parts:
+        if isinstance(node, Mapping) and "value" in node and part not in node:
+            node = node["value"]
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            return False
+    return True
+
+
+def provenance_for(ruleset: Ruleset, parts: Sequence[str | int], players: int | None = None) -> Cited:
+    """The provenance of the field at document path ``parts`` in the form for ``players``.
+
+    ``parts`` is ``("auction", "cap")``, or ``("players", "3", "hand_size")`` for the table
+    plan.  A field written under ``players.N`` takes its provenance from there first (the
+    field, its elements, ``players.N`` itself), then from the top-level section; any other
+    field from itself and its enclosing elements.
+    """
+    prov = ruleset.provenance
+    parts = tuple(parts)
+    chain: list[tuple[str | int, ...]] = []
+    if parts and parts[0] == "players":
+        n, rel = str(parts[1]), parts[2:]
+        chain = [("players", n, *rel[:k]) for k in range(len(rel), 0, -1)] + [("players", n)]
+    else:
+        top = [parts[:k] for k in range(len(parts), 0, -1)]
+        if players is not None and _written(ruleset.document, ("players", str(players), *parts)):
+            n = str(players)
+            chain = [("players", n, *parts[:k]) for k in range(len(parts), 0, -1)] + [("players", n)] + top
+        else:
+            chain = top
+    sources: tuple[str, ...] = ()
+    status: str | None = None
+    reason: str | None = None
+    from_section = False
+    for key in chain:
+        p: Provenance | None = prov.get(key)
+        if p is None:
+            continue
+        if not sources and p.source:
+            sources = p.source
+        if status is None and p.status:
+            status, reason, from_section = p.status, p.reason, len(key) == 1
+    own = prov.get(chain[0]) if chain else None
+    if reason is None and own is not None and own.reason and len(chain[0]) > 1:
+        reason = own.reason
+    doc: Mapping[str, str] = own.doc if own is not None and len(chain[0]) > 1 else {}
+    return Cited(sources, status, reason, doc, from_section)
