@@ -42,9 +42,15 @@ def test_readme_has_exactly_two_setup_commands() -> None:
     assert commands[1] in ci  # .ci/run runs the README's test command verbatim
 
 
+@pytest.fixture(scope="module")
+def readme_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One directory for all the examples, run in README order (`replay` reads what `play` saved)."""
+    return tmp_path_factory.mktemp("readme")
+
+
 @pytest.mark.parametrize("args", _commands(), ids=lambda a: " ".join(a))
-def test_readme_cli_examples_work(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
+def test_readme_cli_examples_work(args: list[str], readme_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(readme_dir)
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     assert result.stdout or result.stderr
