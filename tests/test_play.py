@@ -279,3 +279,113 @@ def test_completion_and_illegal_text() -> None:
     message = "`play 9S` is not legal for player 0 in the play phase: must follow hearts"
     assert illegal_text(PlayCard(deck.parse("9S")), message) == "play 9S: you must follow hearts"
     assert illegal_text(Pass(), "`pass`: the match is over") == "pass: the match is over"
+
+
+# --------------------------------------------------------------------------- resuming
+
+
+def _saved(path: Path) -> dict[str, object]:
+    import json
+
+    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seed", "seat", "bots", "cuts"),
+    [
+        ("pl-standard", 5, 1, "heuristic", [24, 30]),
+        ("ru-online", 2, 2, "random", [7, 30]),
+        ("cz-standard", 9, 0, "heuristic", [5, 24, 14]),
+    ],
+)
+def test_resumed_game_ends_exactly_as_the_uninterrupted_one(
+    tmp_path: Path, ruleset: str, seed: int, seat: int, bots: str, cuts: list[int]
+) -> None:
+    """The same game and the same inputs (always the first legal action), played once without a
+    break and once stopped at the end of the input after each cut (lines read per session) and
+    resumed: the same final record (every bot action included) and the same scores.
+
+    The cuts are chosen where it matters: bots made afresh at the stop (a restarted random
+    generator, a heuristic bot that forgot the cards it saw in the deal) play differently."""
+    from tysiac_spec.engine.record import Record, TableSetup
+
+    whole = tmp_path / "whole.json"
+    args = [ruleset, "--seed", str(seed), "--seat", str(seat), "--bots", bots]
+    code, out = _play_cli(tmp_path, *args, "--save", str(whole))
+    assert code == 0, out[-2000:]
+    expected = Record.from_json(whole.read_text(encoding="utf-8"))
+    assert expected.table == TableSetup(seat=seat, bots=bots, bot_seed=seed)
+    assert _saved(whole)["table"] == {"seat": seat, "bots": bots, "bot_seed": seed}
+
+    part = tmp_path / "part.json"
+    code, _ = _play_cli(tmp_path, *args, "--save", str(part), lines=cuts[0])
+    assert code == 0
+    for cut in [*cuts[1:], 3000]:
+        stopped = Record.from_json(part.read_text(encoding="utf-8"))
+        assert stopped.table == expected.table
+        assert 0 < len(stopped.actions) < len(expected.actions)
+        assert stopped.actions == expected.actions[: len(stopped.actions)]
+        code, resumed = _play_cli(tmp_path, "--resume", str(part), lines=cut)
+        assert code == 0, resumed[-2000:]
+        assert f"resuming {part}: {len(stopped.actions)} actions; you are P{seat}, {bots} bots" in resumed
+        assert "note: " not in resumed  # the bots make the recorded choices again
+    assert part.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+    assert _final(resumed) == _final(out)
+
+
+def test_a_record_without_table_resumes_with_the_seat_given(tmp_path: Path) -> None:
+    """An older record (no `table`): --seat and --bots are taken from the command line and the
+    bots are seeded as in a new game, so it also goes on as the uninterrupted game."""
+    import json
+
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    args = ["pl-standard", "--seed", "8", "--seat", "2"]
+    _play_cli(tmp_path, *args, "--save", str(whole))
+    _play_cli(tmp_path, *args, "--save", str(part), lines=17)  # mid-deal: the bots must watch
+    data = _saved(part)
+    del data["table"]
+    part.write_text(json.dumps(data), encoding="utf-8")
+    code, out = _play_cli(tmp_path, "--resume", str(part), "--seat", "2")
+    assert code == 0, out[-2000:]
+    assert "you are P2, heuristic bots" in out
+    assert part.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+
+
+def test_resume_refuses_a_seat_or_bots_contradicting_the_record(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    _play_cli(tmp_path, "pl-standard", "--seed", "1", "--seat", "1", "--save", str(save), lines=4)
+    before = save.read_text(encoding="utf-8")
+    code, out = _play_cli(tmp_path, "--resume", str(save), "--seat", "2", text="")
+    assert code == 2
+    assert "--seat 2 contradicts the record: the game was played with --seat 1 (leave --seat out to " \
+        "resume it)" in " ".join(out.split())
+    code, out = _play_cli(tmp_path, "--resume", str(save), "--bots", "random", text="")
+    assert code == 2
+    assert "--bots random contradicts the record: the game was played with --bots heuristic" in " ".join(
+        out.split()
+    )
+    assert save.read_text(encoding="utf-8") == before
+    # the record's own values may be repeated
+    code, out = _play_cli(tmp_path, "--resume", str(save), "--seat", "1", "--bots", "heuristic", text="")
+    assert code == 0
+    assert "you are P1, heuristic bots" in out
+    assert save.read_text(encoding="utf-8") == before
+
+
+def test_resume_with_other_bots_than_recorded_says_so(tmp_path: Path) -> None:
+    import json
+
+    save = tmp_path / "g.json"
+    _play_cli(tmp_path, "pl-standard", "--seed", "4", "--save", str(save), lines=6)
+    data = _saved(save)
+    data["table"] = {"seat": 0, "bots": "random", "bot_seed": 4}
+    save.write_text(json.dumps(data), encoding="utf-8")
+    code, out = _play_cli(tmp_path, "--resume", str(save), text="")
+    assert code == 0
+    assert re.search(r"note: from action \d+ on, the bots choose differently from the record", out)
+    data["table"] = {"seat": 0, "bots": "minimax", "bot_seed": 4}
+    save.write_text(json.dumps(data), encoding="utf-8")
+    code, out = _play_cli(tmp_path, "--resume", str(save), text="")
+    assert code == 1
+    assert "unknown kind of bots `minimax` (known: heuristic, random)" in out

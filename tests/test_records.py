@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tysiac_spec import load_ruleset
+from tysiac_spec.engine.actions import Action
 from tysiac_spec.engine.game import Game
-from tysiac_spec.engine.record import FORMAT, Record, replay, transcript
+from tysiac_spec.engine.record import FORMAT, Record, TableSetup, record_of, replay, transcript
 from tysiac_spec.errors import RecordError
 from tysiac_spec.ruleset import registry
 
@@ -188,6 +190,7 @@ def _with(**changes: object) -> str:
 
 
 _DROP = object()
+TABLE = {"seat": 1, "bots": "heuristic", "bot_seed": 7}
 
 
 @pytest.mark.parametrize(
@@ -198,8 +201,8 @@ _DROP = object()
         ("[1, 2]", "record.shape", "a record must be a JSON object (got a list)"),
         (_with(moves=[]), "record.unknown-key", "unknown key `moves` in the record"),
         (_with(seed=_DROP), "record.missing", "the record is missing the key `seed`"),
-        (_with(players="3"), "record.type", '`players` must be a integer (got "3")'),
-        (_with(players=True), "record.type", "`players` must be a integer (got true)"),
+        (_with(players="3"), "record.type", '`players` must be an integer (got "3")'),
+        (_with(players=True), "record.type", "`players` must be an integer (got true)"),
         (_with(actions="bid 100"), "record.type", '`actions` must be a list (got "bid 100")'),
         (_with(actions=["bid 100", 7]), "record.type", "`actions[1]` must be a text (got 7)"),
         (_with(options={"x": [1]}), "record.type",
@@ -207,9 +210,23 @@ _DROP = object()
         (_with(ruleset_file=3), "record.type", "`ruleset_file` must be a text or null (got 3)"),
         (_with(format="tysiac-record/9"), "record.format",
          "unsupported record format `tysiac-record/9` (expected `tysiac-record/1`)"),
+        (_with(table=[1]), "record.type", "`table` must be an object or null (got a list)"),
+        (_with(table={**TABLE, "colour": "red"}), "record.unknown-key",
+         "unknown key `colour` in the record's `table`"),
+        (_with(table={"seat": 1, "bots": "random"}), "record.missing",
+         "the record's `table` is missing the key `bot_seed`"),
+        (_with(table={**TABLE, "seat": "1"}), "record.type", '`table.seat` must be an integer (got "1")'),
+        (_with(table={**TABLE, "bot_seed": True}), "record.type",
+         "`table.bot_seed` must be an integer (got true)"),
+        (_with(table={**TABLE, "bots": 2}), "record.type", "`table.bots` must be a text (got 2)"),
+        (_with(table={**TABLE, "seat": 3}), "record.table",
+         "`table.seat` is 3, but the game has 3 players (seats 0 to 2)"),
+        (_with(table={**TABLE, "bots": " "}), "record.table",
+         "`table.bots` must name the kind of bots (got an empty text)"),
     ],
     ids=["json", "shape", "unknown", "missing", "type-text", "type-bool", "type-list", "type-item",
-         "type-option", "type-file", "format"],
+         "type-option", "type-file", "format", "table-shape", "table-unknown", "table-missing",
+         "table-seat-type", "table-seed-type", "table-bots-type", "table-seat-range", "table-bots-empty"],
 )
 def test_malformed_records(text: str, code: str, message: str) -> None:
     with pytest.raises(RecordError) as info:
@@ -221,6 +238,48 @@ def test_malformed_records(text: str, code: str, message: str) -> None:
 def test_ruleset_file_may_be_left_out() -> None:
     text = json.dumps({k: v for k, v in GOOD.items() if k != "ruleset_file"})
     assert Record.from_json(text).ruleset_file is None
+
+
+# --------------------------------------------------------------------------- the table section
+
+
+def test_table_section_round_trip_and_exact_json() -> None:
+    table = TableSetup(seat=1, bots="heuristic", bot_seed=7)
+    record = Record(ruleset="pl-standard", content_hash="abc", players=3, seed=1, actions=("bid 100",),
+                    table=table)
+    text = record.to_json()
+    assert text == (
+        '{\n  "format": "tysiac-record/1",\n  "ruleset": "pl-standard",\n  "ruleset_file": null,\n'
+        '  "content_hash": "abc",\n  "options": {},\n  "players": 3,\n  "seed": 1,\n'
+        '  "table": {\n    "seat": 1,\n    "bots": "heuristic",\n    "bot_seed": 7\n  },\n'
+        '  "actions": [\n    "bid 100"\n  ]\n}\n'
+    )
+    assert Record.from_json(text) == record
+    assert Record.from_json(text).table == table
+
+
+def test_a_record_without_table_loads_and_writes_none() -> None:
+    assert "table" not in GOOD  # to_json leaves the section out when there is none
+    assert Record.from_json(json.dumps(GOOD)).table is None
+    assert Record.from_json(_with(table=None)).table is None
+    assert Record.from_json(_with(table=TABLE)).table == TableSetup(seat=1, bots="heuristic", bot_seed=7)
+
+
+def test_record_of_with_a_table_and_replay_watchers() -> None:
+    game = _play("pl-standard", 3, 5)
+    table = TableSetup(seat=2, bots="random", bot_seed=11)
+    record = record_of(game, table=table)
+    assert record.table == table
+    assert record == replace(game.record, table=table)
+    assert game.record.table is None
+    seen: list[tuple[int, str]] = []
+
+    def before(g: Game, action: Action) -> None:
+        seen.append((len(g.history), str(action)))
+
+    again = replay(record, before=before)
+    assert seen == list(enumerate(record.actions))
+    assert again.scores == game.scores
 
 
 # --------------------------------------------------------------------------- transcripts

@@ -6,13 +6,19 @@ number, the action text (``bid 120``, ``play QH``, ``give 9S to 2``) or a unique
 of it; ``?`` lists the legal actions, ``quit`` saves and stops.  The record is saved (with
 :mod:`tysiac_spec.engine.record`) when the match ends, on ``quit``, at the end of the input
 and on Ctrl-C (exit status 130), and ``tysiac play --resume FILE`` continues it.
+
+The record keeps the table (:class:`~tysiac_spec.engine.record.TableSetup`): the user's
+seat, the kind of bots and their seed.  A resumed game takes them from there and rebuilds
+the bots by letting them watch the recorded game again (each bot is asked for its move at
+each of its turns, which restores its random generator and its memory of the deal), so it
+goes on exactly as it would have gone without the interruption.
 """
 
 from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,36 +29,74 @@ from rich.markup import escape
 from ..cards import Card
 from ..engine import Game
 from ..engine.actions import Action, Discard, GiveCard
-from ..errors import Diagnostic, IllegalActionError, TysiacError
+from ..engine.record import Record, TableSetup, record_of, replay
+from ..errors import Diagnostic, IllegalActionError, RecordError, TysiacError
 from ..table import EntryError, choices_text, complete, resolve_input, view_lines
 
-__all__ = ["illegal_text", "play", "run_match", "user_errors"]
+__all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
 
 EXIT_INTERRUPTED = 130
+BOT_KINDS = ("heuristic", "random")
+"""The kinds of bots (``--bots``, the record's ``table.bots``)."""
 SUIT_STYLES = ("red", "blue", "green", "")
 """Display colours by the suit's position in the deck (a four-colour pack)."""
 
 
 class _Chooser:
-    """A bot as the play loop uses it: ``choose(view, legal)``."""
+    """A bot as the play loop uses it: ``choose(game, player)``.  The bot is made at its first
+    decision (a heuristic bot is told the marriage values of the game's form)."""
 
-    def __init__(self, kind: str, seed: int, marriage_values: dict[str, int] | None = None) -> None:
-        self.bot: Any
-        if kind == "heuristic":
-            try:
-                from ..bots.heuristic import HeuristicBot
-            except ImportError:  # not built yet: fall back to the random bot
-                kind = "random"
-            else:
-                self.bot = HeuristicBot(seed, marriage_values=marriage_values)
-        if kind == "random":
-            from ..bots import RandomBot
-
-            self.bot = RandomBot(seed)
+    def __init__(self, kind: str, seed: int) -> None:
+        if kind not in BOT_KINDS:
+            raise RecordError(Diagnostic(
+                "record.table", f"unknown kind of bots `{kind}` (known: {', '.join(BOT_KINDS)})"))
+        self.kind, self.seed = kind, seed
+        self.bot: Any = None
 
     def choose(self, game: Game, player: int) -> Action:
+        if self.bot is None:
+            from ..bots import HeuristicBot, RandomBot
+
+            if self.kind == "heuristic":
+                self.bot = HeuristicBot(self.seed, marriage_values=dict(game.form.marriages.values))
+            else:
+                self.bot = RandomBot(self.seed)
         action: Action = self.bot.choose(game.view(player), game.legal_actions())
         return action
+
+
+def make_bots(kind: str, seed: int, players: int, seat: int) -> dict[int, _Chooser]:
+    """The bots of every seat but ``seat``: bot ``p`` is seeded with ``seed * 100 + p + 1``.
+
+    Raises:
+        RecordError: ``record.table`` for an unknown ``kind`` (known: :data:`BOT_KINDS`).
+    """
+    return {p: _Chooser(kind, seed * 100 + p + 1) for p in range(players) if p != seat}
+
+
+def restore(record: Record, bots: Mapping[int, _Chooser]) -> tuple[Game, int | None]:
+    """Rebuild the game of ``record`` while ``bots`` watch it: before each recorded action of
+    a bot's seat the bot is asked for its move, so that afterwards each bot is in the state it
+    would be in had the game never stopped.
+
+    Returns:
+        The game, and the index of the first recorded bot action that the bot now chooses
+        differently (the record was made with other bots or seeds), or ``None``.
+
+    Raises:
+        RecordError: as :func:`~tysiac_spec.engine.record.replay`.
+    """
+    differs: list[int] = []
+
+    def watch(game: Game, action: Action) -> None:
+        player = game.current_player
+        if player in bots:
+            chosen = bots[player].choose(game, player)
+            if chosen != action and not differs:
+                differs.append(len(game.history))
+
+    game = replay(record, before=watch)
+    return game, differs[0] if differs else None
 
 
 def _style_cards(text: str, game: Game, colour: bool) -> str:
@@ -276,7 +320,7 @@ def _install_completion(game: Game) -> None:  # pragma: no cover - needs a termi
 
 
 def run_match(
-    game: Game,
+    game: Game | Record,
     *,
     seat: int,
     bots: str,
@@ -285,22 +329,34 @@ def run_match(
     console: Console | None = None,
     read_line: Callable[[str], str] | None = None,
 ) -> int:
-    """Play ``game`` at the terminal with the user at ``seat``; returns the exit status
-    (0, or 130 after Ctrl-C).  The record is written atomically to ``save_to``."""
+    """Play ``game`` at the terminal with the user at ``seat`` and ``bots`` bots (made by
+    :func:`make_bots` from ``seed``) in the other seats; returns the exit status (0, or 130
+    after Ctrl-C).  A :class:`~tysiac_spec.engine.record.Record` is resumed: the game is
+    rebuilt with :func:`restore`.  The record, with its ``table`` section, is written
+    atomically to ``save_to``.
+
+    Raises:
+        EntryError: ``entry.seat`` (no such seat).
+        RecordError: an unknown kind of bots, or a record that cannot be replayed.
+    """
     from ..cli import write_atomically
-    from ..engine.record import record_of
 
     console = console or Console(highlight=False, soft_wrap=True)
-    if not 0 <= seat < game.players:
-        raise EntryError(Diagnostic("entry.seat", f"--seat must be 0 to {game.players - 1} (got {seat})"))
-    choosers = {
-        p: _Chooser(bots, seed * 100 + p + 1 + len(game.history), dict(game.form.marriages.values))
-        for p in range(game.players)
-        if p != seat
-    }
+    players = game.players
+    if not 0 <= seat < players:
+        raise EntryError(Diagnostic("entry.seat", f"--seat must be 0 to {players - 1} (got {seat})"))
+    choosers = make_bots(bots, seed, players, seat)
+    if isinstance(game, Record):
+        game, differs = restore(game, choosers)
+        if differs is not None:
+            console.print(escape(
+                f"note: from action {differs} on, the bots choose differently from the record "
+                f"(it was played with other bots); they play on from the saved position"))
+    live = game
+    setup = TableSetup(seat=seat, bots=bots, bot_seed=seed)
 
     def save() -> str:
-        write_atomically(save_to, record_of(game).to_json())
+        write_atomically(save_to, record_of(live, table=setup).to_json())
         return str(save_to)
 
     if sys.stdin.isatty():  # pragma: no cover - needs a terminal
@@ -330,14 +386,17 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.command("play")
 @click.argument("ruleset", metavar="ID|PATH", required=False)
 @click.option("--players", "-p", type=int, help="Players at the table (default: the ruleset's first count).")
-@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first player).")
+@click.option(
+    "--seat", type=int,
+    help="Your seat (0 = first player; default 0, or the resumed record's seat).",
+)
 @click.option(
     "--option", "-O", "options", multiple=True, metavar="NAME=VALUE",
     help="Set a table option of the ruleset (repeatable), e.g. -O five_rounds=up.",
 )
 @click.option(
-    "--bots", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True,
-    help="Which bots take the other seats.",
+    "--bots", type=click.Choice(BOT_KINDS),
+    help="Which bots take the other seats (default: heuristic, or the resumed record's bots).",
 )
 @click.option("--seed", type=int, help="Seed of the shuffles (default: random).")
 @click.option(
@@ -352,9 +411,9 @@ def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 def play(
     ruleset: str | None,
     players: int | None,
-    seat: int,
+    seat: int | None,
     options: Sequence[str],
-    bots: str,
+    bots: str | None,
     seed: int | None,
     save_path: Path | None,
     resume: Path | None,
@@ -365,27 +424,41 @@ def play(
     which cards are legal. Type a choice number, an action (`bid 120`, `play QH`,
     `give 9S to 2`) or its beginning; `?` lists the legal actions, `quit` saves and
     stops. The game record is saved at the end, on `quit`, at the end of the input and
-    on Ctrl-C; `tysiac play --resume FILE` continues it.
+    on Ctrl-C; `tysiac play --resume FILE` continues it with the seat, bots and bot seed
+    saved in the record, exactly as the game would have gone on.
     """
     from ..cli import parse_option_args
     from ..ruleset import load_ruleset
 
+    game: Game | Record
     if resume is not None:
-        from ..engine.record import Record, replay
-
         if ruleset is not None or options or players is not None or seed is not None:
             raise click.UsageError("--resume takes the ruleset, players, options and seed from the record")
         record = Record.from_json(resume.read_text(encoding="utf-8"))
-        game = replay(record)
+        saved = record.table
+        if saved is not None:
+            for name, given, recorded in (("--seat", seat, saved.seat), ("--bots", bots, saved.bots)):
+                if given is not None and given != recorded:
+                    raise click.UsageError(
+                        f"{name} {given} contradicts the record: the game was played with "
+                        f"{name} {recorded} (leave {name} out to resume it)"
+                    )
+            seat, bots, seed = saved.seat, saved.bots, saved.bot_seed
+        else:  # an older record: the seat and bots as given, the bots seeded as a new game's
+            seed = record.seed
+        seat = seat if seat is not None else 0
+        bots = bots or "heuristic"
+        game = record
         target = save_path or resume
-        seed = game.seed
-        click.echo(f"resuming {resume}: {len(game.history)} actions, deal {len(game.deal_scores) + 1}")
+        click.echo(f"resuming {resume}: {len(record.actions)} actions; you are P{seat}, {bots} bots")
     else:
         if ruleset is None:
             raise click.UsageError("give a ruleset id or path, or --resume FILE")
         rules = load_ruleset(ruleset, options=parse_option_args(options))
         n = players if players is not None else (3 if 3 in rules.player_counts else rules.player_counts[0])
         seed = seed if seed is not None else secrets.randbelow(10**6)
+        seat = seat if seat is not None else 0
+        bots = bots or "heuristic"
         game = Game(rules, players=n, seed=seed)
         target = save_path or Path(f"tysiac-{rules.id}-{seed}.json")
         click.echo(f"{rules.id}, {n} players, seed {seed}; you are P{seat}")

@@ -7,29 +7,36 @@ All randomness of a game comes from its seed, so :func:`replay` rebuilds the sam
 bit for bit (DESIGN.md principle 7).  A game set up by hand (``Game.start_deal``,
 ``Game.set_match_state``) is not reproduced by its record: only seeded games are.
 
-JSON form (``Record.to_json``)::
+A game played at the terminal (``tysiac play``) also records its table
+(:class:`TableSetup`): the user's seat, the kind of bots in the other seats and the seed
+the bots were made with, so that ``tysiac play --resume`` continues with the same seat and
+the same bots.  The section is optional: records without it (older ones, games played
+from Python) load as before and keep the format tag.
+
+JSON form (``Record.to_json``; ``table`` is left out when there is none)::
 
     {"format": "tysiac-record/1", "ruleset": "pl-standard", "ruleset_file": null,
      "content_hash": "…", "options": {"five_rounds": "down"}, "players": 3, "seed": 7,
+     "table": {"seat": 1, "bots": "heuristic", "bot_seed": 7},
      "actions": ["bid 100", "pass", …]}
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._paths import RULESETS_DIR
 from ..errors import Diagnostic, RecordError, TysiacError
-from .actions import DeclareContract, PlayCard, parse_action
+from .actions import Action, DeclareContract, PlayCard, parse_action
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["FORMAT", "Record", "record_of", "replay", "transcript"]
+__all__ = ["FORMAT", "Record", "TableSetup", "record_of", "replay", "transcript"]
 
 FORMAT = "tysiac-record/1"
 """The format tag of a record (the ``format`` key); a later incompatible format changes it."""
@@ -44,12 +51,76 @@ _KEYS: dict[str, str] = {
     "options": "mapping",
     "players": "integer",
     "seed": "integer",
+    "table": "object or null",
     "actions": "list",
 }
+_OPTIONAL = ("ruleset_file", "table")
+_TABLE_KEYS: dict[str, str] = {"seat": "integer", "bots": "text", "bot_seed": "integer"}
 
 
 def _fail(code: str, message: str, hint: str | None = None) -> RecordError:
     return RecordError(Diagnostic(f"record.{code}", message, hint=hint))
+
+
+def _check_type(name: str, value: Any, kind: str) -> None:
+    ok = {
+        "text": isinstance(value, str),
+        "text or null": value is None or isinstance(value, str),
+        "mapping": isinstance(value, dict),
+        "object or null": value is None or isinstance(value, dict),
+        "integer": isinstance(value, int) and not isinstance(value, bool),
+        "list": isinstance(value, list),
+    }[kind]
+    if not ok:
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise _fail("type", f"`{name}` must be {article} {kind} (got {_kind(value)})")
+
+
+@dataclass(frozen=True, slots=True)
+class TableSetup:
+    """Who sat where in a game played at the terminal (the record's ``table`` section).
+
+    Attributes:
+        seat: the user's seat (0 = first player); every other seat is a bot.
+        bots: the kind of bots (``heuristic`` or ``random``, as ``tysiac play --bots``).
+        bot_seed: the seed the bots were made with; bot ``p`` is seeded from
+            ``(bot_seed, p)``, so the same record gives the same bots.
+    """
+
+    seat: int
+    bots: str
+    bot_seed: int
+
+    def to_data(self) -> dict[str, Any]:
+        """The section as JSON data: ``{"seat": 1, "bots": "heuristic", "bot_seed": 7}``."""
+        return {"seat": self.seat, "bots": self.bots, "bot_seed": self.bot_seed}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any], players: int) -> TableSetup:
+        """Read the ``table`` section of a record of ``players`` players.
+
+        Raises:
+            RecordError: ``record.unknown-key`` / ``record.missing`` (a key of the
+                section), ``record.type`` (``table.seat`` and ``table.bot_seed`` are
+                integers, ``table.bots`` a text), ``record.table`` (a seat that is not
+                at the table, empty ``bots``).
+        """
+        unknown = sorted(set(data) - set(_TABLE_KEYS))
+        if unknown:
+            raise _fail("unknown-key", f"unknown key `{unknown[0]}` in the record's `table`",
+                        hint="expected: " + ", ".join(_TABLE_KEYS))
+        missing = [k for k in _TABLE_KEYS if k not in data]
+        if missing:
+            raise _fail("missing", f"the record's `table` is missing the key `{missing[0]}`",
+                        hint="expected: " + ", ".join(_TABLE_KEYS))
+        for key, kind in _TABLE_KEYS.items():
+            _check_type(f"table.{key}", data[key], kind)
+        if not 0 <= data["seat"] < players:
+            raise _fail("table", f"`table.seat` is {data['seat']}, but the game has {players} players "
+                        f"(seats 0 to {players - 1})")
+        if not data["bots"].strip():
+            raise _fail("table", "`table.bots` must name the kind of bots (got an empty text)")
+        return cls(seat=data["seat"], bots=data["bots"], bot_seed=data["bot_seed"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +135,8 @@ class Record:
         players: players at the table.
         seed: the game's seed.
         actions: every action applied, in compact text, in order.
+        table: the seats and bots of a game played at the terminal, or ``None``
+            (:class:`TableSetup`).
         format: :data:`FORMAT`.
     """
 
@@ -74,11 +147,12 @@ class Record:
     options: Mapping[str, OptionValue] = field(default_factory=dict, hash=False)
     actions: tuple[str, ...] = ()
     ruleset_file: str | None = None
+    table: TableSetup | None = None
     format: str = FORMAT
 
     def to_json(self) -> str:
         """The record as JSON text (keys in a fixed order, two-space indent, a final newline)."""
-        data = {
+        data: dict[str, Any] = {
             "format": self.format,
             "ruleset": self.ruleset,
             "ruleset_file": self.ruleset_file,
@@ -86,8 +160,10 @@ class Record:
             "options": dict(sorted(self.options.items())),
             "players": self.players,
             "seed": self.seed,
-            "actions": list(self.actions),
         }
+        if self.table is not None:
+            data["table"] = self.table.to_data()
+        data["actions"] = list(self.actions)
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
     @classmethod
@@ -98,7 +174,8 @@ class Record:
             RecordError: ``record.json`` (not JSON, with line and column), ``record.shape``
                 (not a JSON object), ``record.missing`` / ``record.unknown-key`` (a key),
                 ``record.type`` (a value of the wrong type), ``record.format`` (another
-                format tag).
+                format tag); for the optional ``table`` section see
+                :meth:`TableSetup.from_data`.
         """
         try:
             data = json.loads(text)
@@ -111,20 +188,11 @@ class Record:
         if unknown:
             raise _fail("unknown-key", f"unknown key `{unknown[0]}` in the record",
                         hint="expected: " + ", ".join(_KEYS))
-        missing = [k for k in _KEYS if k not in data and k != "ruleset_file"]
+        missing = [k for k in _KEYS if k not in data and k not in _OPTIONAL]
         if missing:
             raise _fail("missing", f"the record is missing the key `{missing[0]}`")
         for key, kind in _KEYS.items():
-            value = data.get(key)
-            ok = {
-                "text": isinstance(value, str),
-                "text or null": value is None or isinstance(value, str),
-                "mapping": isinstance(value, dict),
-                "integer": isinstance(value, int) and not isinstance(value, bool),
-                "list": isinstance(value, list),
-            }[kind]
-            if not ok:
-                raise _fail("type", f"`{key}` must be a {kind} (got {_kind(value)})")
+            _check_type(key, data.get(key), kind)
         if data["format"] != FORMAT:
             raise _fail("format", f"unsupported record format `{data['format']}` (expected `{FORMAT}`)")
         for name, value in data["options"].items():
@@ -134,6 +202,7 @@ class Record:
         for i, action in enumerate(data["actions"]):
             if not isinstance(action, str):
                 raise _fail("type", f"`actions[{i}]` must be a text (got {_kind(action)})")
+        table = data.get("table")
         return cls(
             ruleset=data["ruleset"],
             ruleset_file=data.get("ruleset_file"),
@@ -142,6 +211,7 @@ class Record:
             players=data["players"],
             seed=data["seed"],
             actions=tuple(data["actions"]),
+            table=None if table is None else TableSetup.from_data(table, data["players"]),
         )
 
 
@@ -166,8 +236,9 @@ def _is_shipped(file: str | None) -> bool:
         return False
 
 
-def record_of(game: Game) -> Record:
-    """The record of ``game`` as it stands (also ``game.record``)."""
+def record_of(game: Game, *, table: TableSetup | None = None) -> Record:
+    """The record of ``game`` as it stands (also ``game.record``), with the seats and bots of
+    ``table`` when given."""
     rules = game.ruleset
     return Record(
         ruleset=rules.id,
@@ -177,6 +248,7 @@ def record_of(game: Game) -> Record:
         players=game.players,
         seed=game.seed,
         actions=tuple(game.history),
+        table=table,
     )
 
 
@@ -202,9 +274,13 @@ def _start(record: Record) -> Game:
     return game
 
 
-def replay(record: Record) -> Game:
+def replay(record: Record, *, before: Callable[[Game, Action], None] | None = None) -> Game:
     """Rebuild the game of ``record``: reload the ruleset, check it is the same, re-apply every
     action.
+
+    ``before(game, action)``, when given, is called just before each action is applied (with
+    the game as it stands), e.g. to let bots watch the game being rebuilt so that they are
+    in the state they were in when the record was saved.
 
     Raises:
         RecordError: ``record.ruleset`` (the ruleset cannot be loaded with the record's
@@ -215,7 +291,10 @@ def replay(record: Record) -> Game:
     game = _start(record)
     for i, text in enumerate(record.actions):
         try:
-            game.apply(parse_action(text, game.ruleset.deck))
+            action = parse_action(text, game.ruleset.deck)
+            if before is not None:
+                before(game, action)
+            game.apply(action)
         except TysiacError as exc:
             reason = exc.diagnostic.message
             raise _fail("action", f"action {i} `{text}` cannot be replayed: {reason}") from None
