@@ -28,6 +28,7 @@ def run(ruleset: str, players: int, deals: int, seed: int, views: bool = False) 
     """Play ``deals`` scored deals; the measured figures as a mapping."""
     rules = load_ruleset(ruleset)
     bot = RandomBot(seed)
+    no_view = cast(View, None)
     played = actions = 0
     match = 0
     started, cpu_started = time.perf_counter(), time.process_time()
@@ -38,7 +39,7 @@ def run(ruleset: str, players: int, deals: int, seed: int, views: bool = False) 
         while not game.is_over and played + done < deals:
             legal = game.legal_actions()
             # the random bot does not look at the view; building it is measured only with --views
-            view = game.view(game.current_player) if views else cast(View, None)
+            view = game.view(game.current_player) if views else no_view
             game.apply(bot.choose(view, legal))
             actions += 1
             done = len(game.deal_scores)

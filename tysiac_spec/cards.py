@@ -29,7 +29,9 @@ class _Named:
     names: Mapping[str, str]
 
     def __eq__(self, other: object) -> bool:
-        if self is other:  # the usual case: suits and ranks of one deck are shared objects
+        if other.__class__ is str:  # the usual case in formulas (``rank == "king"``)
+            return self.id == other
+        if self is other:  # suits and ranks of one deck are shared objects
             return True
         if type(other) is type(self):
             return self.id == other.id
@@ -98,11 +100,24 @@ class Card:
 
     ``index`` is the card's position in its :class:`Deck` (0-based), usable for bit sets.
     ``str(card)`` is the canonical notation (``QH``) and ``Card.parse`` reads it back.
+    ``suit_id``, ``strength`` and ``points`` repeat ``suit.id``, ``rank.strength`` and
+    ``rank.points`` (read often by the engine).
     """
 
     rank: Rank
     suit: Suit
     index: int = field(default=-1, compare=False)
+    suit_id: str = field(init=False, compare=False, repr=False)
+    """The suit's id (``hearts``)."""
+    strength: int = field(init=False, compare=False, repr=False)
+    """The rank's position in trick order (0 = lowest)."""
+    points: int = field(init=False, compare=False, repr=False)
+    """Card points of this card (points)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "suit_id", self.suit.id)
+        object.__setattr__(self, "strength", self.rank.strength)
+        object.__setattr__(self, "points", self.rank.points)
 
     def __eq__(self, other: object) -> bool:
         if self is other:  # the usual case: the cards of one deck are shared objects
@@ -119,11 +134,6 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
-
-    @property
-    def points(self) -> int:
-        """Card points of this card (points)."""
-        return self.rank.points
 
     def symbol(self) -> str:
         """Notation with the suit symbol, for display: ``Q♥``."""

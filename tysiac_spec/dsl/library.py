@@ -205,8 +205,15 @@ def _build_points(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
 def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
     values = dict(deck.marriage_values)
     king, queen = deck.marriage_ranks
+    # The last tuple of cards seen and its value: a formula evaluated for many bids reads the
+    # same hand each time.  Tuples (of immutable cards) cannot change, and the one kept here
+    # stays alive, so its identity is never reused by another object.
+    last: list[tuple[Any, int]] = [((), 0)]
 
     def marriages(cards: Iterable[Any]) -> int:
+        seen = last[0]
+        if seen[0] is cards:
+            return seen[1]
         kings: set[str] = set()
         queens: set[str] = set()
         for c in cards:
@@ -215,7 +222,10 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
                 kings.add(c.suit)
             elif rank == queen:
                 queens.add(c.suit)
-        return sum(values.get(s, 0) for s in kings & queens)
+        total = sum(values.get(s, 0) for s in kings & queens)
+        if type(cards) is tuple:
+            last[0] = (cards, total)
+        return total
 
     return marriages
 

@@ -11,12 +11,14 @@ Players and talons are numbered from 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, NotationError
 
 __all__ = [
     "Action",
+    "ActionTable",
     "Bid",
     "CancelDark",
     "ChooseTalon",
@@ -150,6 +152,100 @@ Action = (
     | Forfeit | Dark | CancelDark | Redeal | Claim
 )
 """Any player action."""
+
+
+_A = TypeVar("_A", bound=Action)
+
+
+class ActionTable:
+    """Shared action objects of one game, and their texts (actions are immutable values, so a
+    game hands out the same object for the same action instead of building a new one).
+
+    :meth:`text` is ``str(action)``, looked up for the objects made here.  Objects are kept
+    for the table's lifetime, so their ``id`` stays unique.
+    """
+
+    __slots__ = (
+        "_bids", "_contracts", "_discards", "_gives", "_plays",
+        "claim", "forfeit", "pass_", "plains", "texts",
+    )
+
+    def __init__(self) -> None:
+        self.plains: dict[int, PlayCard] = {}
+        """``PlayCard(card)`` by ``id(card)``, for the cards met so far (see :meth:`plain`)."""
+        self._plays: dict[tuple[int, bool, bool], PlayCard] = {}
+        self._discards: dict[int, Discard] = {}
+        self._gives: dict[int, dict[int, GiveCard]] = {}
+        self._bids: dict[int, Bid] = {}
+        self._contracts: dict[int, DeclareContract] = {}
+        self.texts: dict[int, str] = {}
+        """``str(action)`` by ``id(action)``, for the actions made here (see :meth:`text`)."""
+        self.pass_ = self._keep(Pass())
+        self.forfeit = self._keep(Forfeit())
+        self.claim = self._keep(Claim())
+
+    def _keep(self, action: _A) -> _A:
+        self.texts[id(action)] = str(action)
+        return action
+
+    def text(self, action: Action) -> str:
+        """``str(action)``."""
+        text = self.texts.get(id(action))
+        return str(action) if text is None else text
+
+    def plain(self, card: Card) -> PlayCard:
+        """``PlayCard(card)``."""
+        action = self.plains.get(id(card))
+        if action is None:
+            # the action holds the card, so the card's id is not reused while it is kept
+            action = self.plains[id(card)] = self._keep(PlayCard(card))
+        return action
+
+    def play(self, card: Card, marriage: bool = False, aces: bool = False) -> PlayCard:
+        """``PlayCard(card, marriage, aces)``."""
+        if not marriage and not aces:
+            return self.plain(card)
+        key = (id(card), marriage, aces)
+        action = self._plays.get(key)
+        if action is None:
+            action = self._plays[key] = self._keep(PlayCard(card, marriage, aces))
+        return action
+
+    def gives_to(self, to: int) -> dict[int, GiveCard]:
+        """``GiveCard(card, to)`` by ``id(card)``, for the cards met so far (see :meth:`give`)."""
+        made = self._gives.get(to)
+        if made is None:
+            made = self._gives[to] = {}
+        return made
+
+    def give(self, card: Card, to: int) -> GiveCard:
+        """``GiveCard(card, to)``."""
+        made = self.gives_to(to)
+        action = made.get(id(card))
+        if action is None:
+            action = made[id(card)] = self._keep(GiveCard(card, to))
+        return action
+
+    def discard(self, card: Card) -> Discard:
+        """``Discard(card)``."""
+        action = self._discards.get(id(card))
+        if action is None:
+            action = self._discards[id(card)] = self._keep(Discard(card))
+        return action
+
+    def bid(self, amount: int) -> Bid:
+        """``Bid(amount)``."""
+        action = self._bids.get(amount)
+        if action is None:
+            action = self._bids[amount] = self._keep(Bid(amount))
+        return action
+
+    def contract(self, amount: int) -> DeclareContract:
+        """``DeclareContract(amount)``."""
+        action = self._contracts.get(amount)
+        if action is None:
+            action = self._contracts[amount] = self._keep(DeclareContract(amount))
+        return action
 
 
 def _bad(text: str, expected: str) -> NotationError:

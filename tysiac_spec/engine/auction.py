@@ -18,7 +18,7 @@ from typing import Any
 
 from ..cards import Card
 from ..ruleset.model import Form
-from .actions import Action, Bid, CancelDark, Dark, Pass
+from .actions import Action, ActionTable, Bid, CancelDark, Dark, Pass
 from .state import DealState
 
 __all__ = [
@@ -122,13 +122,19 @@ def _amounts(form: Form, deal: DealState, player: int, env: Env) -> list[int]:
     return out
 
 
-def legal(form: Form, deal: DealState, env: Env) -> list[Action]:
+def legal(form: Form, deal: DealState, env: Env, table: ActionTable | None = None) -> list[Action]:
     """Legal auction actions of the player to speak: bids ascending, then pass.
 
-    The forced player opening at the compulsory bid may not pass.
+    The forced player opening at the compulsory bid may not pass.  ``table`` supplies shared
+    action objects (a game's :class:`~tysiac_spec.engine.actions.ActionTable`).
     """
-    bids: list[Action] = [Bid(b) for b in _amounts(form, deal, deal.current, env)]
-    return bids if deal.opening else [*bids, Pass()]
+    if table is None:
+        table = ActionTable()
+    bid = table.bid
+    bids: list[Action] = [bid(b) for b in _amounts(form, deal, deal.current, env)]
+    if not deal.opening:
+        bids.append(table.pass_)
+    return bids
 
 
 def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
@@ -204,11 +210,13 @@ def _apply_reentries(form: Form, deal: DealState, action: Action) -> None:
     deal.current = q
 
 
-def apply(form: Form, deal: DealState, action: Action) -> None:
+def apply(form: Form, deal: DealState, action: Action, text: str | None = None) -> None:
     """Record a legal auction action; ends the auction (``deal.phase`` → ``talon``, or
-    ``redealt`` under ``all_pass: redeal``) when one bidder is left or everyone has passed."""
+    ``redealt`` under ``all_pass: redeal``) when one bidder is left or everyone has passed.
+
+    ``text`` is ``str(action)`` when the caller has it."""
     p = deal.current
-    deal.bids.append((p, str(action)))
+    deal.bids.append((p, str(action) if text is None else text))
     if isinstance(action, Bid):
         if p != deal.forced:
             deal.contested = True

@@ -15,13 +15,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from operator import itemgetter
+from typing import Any, cast
 
 from ..cards import Card
 from ..ruleset.model import Form
 from .state import DealState
 
-__all__ = ["deal_cards", "first_ace_dealer", "redeal_check", "redeal_point", "talon_positions"]
+__all__ = [
+    "DealingPlan",
+    "deal_cards",
+    "dealing_plan",
+    "first_ace_dealer",
+    "redeal_check",
+    "redeal_point",
+    "talon_positions",
+]
 
 Env = Callable[[int], dict[str, Any]]
 
@@ -85,6 +94,51 @@ def deal_cards(
         talons.append(talon_cards[:t])
         talon_cards = talon_cards[t:]
     return hands, talons
+
+
+Pick = Callable[[Sequence[Card]], Sequence[Card]]
+"""Picks some cards of the shuffled pack, by position."""
+
+
+class DealingPlan:
+    """Where each card of the shuffled pack goes when no random number is drawn for the
+    talon (no talon restriction): the same as :func:`deal_cards`, computed once per form.
+
+    ``deal(cards, order)`` returns the hands by player and the talons, like
+    :func:`deal_cards`.
+    """
+
+    __slots__ = ("_hands", "_talons")
+
+    def __init__(self, form: Form) -> None:
+        positions = list(range(form.table.hand_size * form.active + sum(form.table.talons)))
+        # deal the positions themselves (no random number is drawn without a restriction)
+        dealt = cast(Sequence[Card], positions)
+        hands, talons = deal_cards(form, dealt, list(range(form.active)), random.Random(0))
+        self._hands = [_picker(cast(list[int], hands[k])) for k in range(form.active)]
+        self._talons = [_picker(cast(list[int], t)) for t in talons]
+
+    def deal(
+        self, cards: Sequence[Card], order: Sequence[int]
+    ) -> tuple[dict[int, list[Card]], list[list[Card]]]:
+        """Hands by player (``order`` from the dealer's next) and talons, of the shuffled pack."""
+        hands = {p: list(pick(cards)) for p, pick in zip(order, self._hands, strict=True)}
+        return hands, [list(pick(cards)) for pick in self._talons]
+
+
+def _picker(indices: Sequence[int]) -> Pick:
+    if len(indices) >= 2:
+        return itemgetter(*indices)
+    return lambda cards: [cards[i] for i in indices]
+
+
+def dealing_plan(form: Form) -> DealingPlan | None:
+    """The :class:`DealingPlan` of ``form``, or ``None`` when the talon positions are drawn
+    at random (``talon_not_first`` and the other restrictions)."""
+    d = form.deal
+    if d.talon_not_first or d.talon_not_last or d.talon_not_consecutive or d.talon_within_first:
+        return None
+    return DealingPlan(form)
 
 
 def first_ace_dealer(cards: Sequence[Card], players: int, direction: int, ace: str) -> int:

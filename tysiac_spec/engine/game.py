@@ -19,21 +19,24 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
 from . import auction, dealing, play, scoring, talon
-from .actions import Action, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
+from .actions import Action, ActionTable, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
 from .events import MatchEvent
-from .match import MatchState, settle_deal
+from .match import MatchState, settle_valid_deal
 from .state import DealState, cards_text
 
 if TYPE_CHECKING:
     from .record import Record
 
 __all__ = ["Game", "View"]
+
+_INDEX = attrgetter("index")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,7 @@ class Game:
         self._rng = random.Random(seed)
         self._options = dict(ruleset.selected)
         self._direction = 1 if self.form.deal.direction == "clockwise" else -1
+        self._seatings: dict[int, tuple[list[int], int | None]] = {}
         self.deal_scores: list[tuple[int, ...]] = []
         """Each finished deal's score changes, by player."""
         self.history: list[str] = []
@@ -102,6 +106,16 @@ class Game:
         self.last_deal: DealState | None = None
         """The most recently finished deal (for inspection after it was scored)."""
         self._over = False
+        self._table = ActionTable()
+        self._texts = self._table.texts
+        self._play_legal = play.compile_legal(self.form, self._table)
+        self._legal_at: tuple[DealState, int, int, str] | None = None
+        """The deal, its action count, player and phase when :attr:`_legal` was computed by
+        :meth:`legal_actions` (see :meth:`apply`)."""
+        self._legal: list[Action] = []
+        self._deck_points = ruleset.deck.total_points
+        self._deck_cards = ruleset.deck.cards
+        self._dealing_plan = dealing.dealing_plan(self.form)
         self._aces = sum(1 for c in ruleset.deck.cards if c.rank.id == play.ACE)
         self._dealer = self._first_dealer()
         self._match = MatchState.new(
@@ -194,6 +208,13 @@ class Game:
             self.deal = self._new_deal(hands, [list(t) for t in deal.talons])
 
     def _seating(self, dealer: int) -> tuple[list[int], int | None]:
+        """The active players in bidding order and the sitter, for ``dealer`` (a new list)."""
+        seating = self._seatings.get(dealer)
+        if seating is None:
+            seating = self._seatings[dealer] = self._seating_of(dealer)
+        return list(seating[0]), seating[1]
+
+    def _seating_of(self, dealer: int) -> tuple[list[int], int | None]:
         n, d = self.players, self._direction
         sitter = None
         if self.form.active < n and self.form.table.sitter is not None:
@@ -245,17 +266,21 @@ class Game:
     ) -> DealState:
         order, sitter = self._seating(self._dealer)
         if hands is None or talons is None:
-            cards = list(self.ruleset.deck.cards)
+            cards = list(self._deck_cards)
             self._rng.shuffle(cards)
-            hands, talons = dealing.deal_cards(self.form, cards, order, self._rng)
+            plan = self._dealing_plan
+            if plan is not None and len(order) == self.form.active:
+                hands, talons = plan.deal(cards, order)
+            else:
+                hands, talons = dealing.deal_cards(self.form, cards, order, self._rng)
         deal = DealState(
             dealer=self._dealer,
             order=order,
             sitter=sitter,
-            hands={p: sorted(hands[p], key=lambda c: c.index) for p in order},
+            hands={p: sorted(hands[p], key=_INDEX) for p in order},
             talons=[list(t) for t in talons],
             dealt_talon=tuple(c for t in talons for c in t),
-            deck_points=self.ruleset.deck.total_points,
+            deck_points=self._deck_points,
             aces=self._aces,
         )
         auction.start(self.form, deal, self._env, self._direction)
@@ -363,21 +388,33 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the current player, in a fixed order (deck order for cards,
-        ascending amounts, pass last)."""
-        deal, form = self.deal, self.form
+        ascending amounts, pass last).  A new list each call; the actions in it are shared
+        (immutable) objects, which :meth:`apply` recognises without computing the list again."""
         if self._over:
             return []
+        deal = self.deal
         phase = deal.phase
         if phase == "play":
-            return play.legal(form, deal)
+            legal = self._play_legal(deal)
+        else:
+            legal = self._compute_legal(deal)
+        self._legal_at, self._legal = (deal, deal.actions, deal.current, phase), legal
+        return list(legal)
+
+    def _compute_legal(self, deal: DealState) -> list[Action]:
+        """The legal actions of ``deal`` now (a new list)."""
+        form, table = self.form, self._table
+        phase = deal.phase
+        if phase == "play":
+            return self._play_legal(deal)
         if phase == "auction":
-            return auction.legal(form, deal, self._env)
+            return auction.legal(form, deal, self._env, table)
         if phase == "talon":
             return talon.legal_choice(deal)
         if phase == "exchange":
-            return talon.legal_exchange(form, deal)
+            return talon.legal_exchange(form, deal, table)
         if phase == "contract":
-            return talon.legal_contract(form, deal, self._env)
+            return talon.legal_contract(form, deal, self._env, table)
         if phase == "dark":
             return auction.legal_dark(deal)
         if phase == "redeal":
@@ -441,13 +478,44 @@ class Game:
     def apply(self, action: Action) -> None:
         """Apply a legal action of the current player.
 
+        An action object from the last :meth:`legal_actions` list of this position is
+        accepted without computing the list again; after changing ``game.deal`` by hand
+        (tests), call :meth:`legal_actions` again before applying an object from an old list.
+
         Raises:
             IllegalActionError: ``action.illegal`` naming the action, the phase, the reason
                 (``must follow hearts``) and the state text; the game is left unchanged.
         """
         if self._over:
             raise IllegalActionError(Diagnostic("action.illegal", f"`{action}`: the match is over"))
-        if action not in self.legal_actions():
+        # An action object handed out by the last legal_actions() for this very position (the
+        # deal, its action count, the player to act, the phase) is legal without computing the
+        # list again; any other action is compared by value with a freshly computed list.
+        deal, at = self.deal, self._legal_at
+        if (
+            at is not None
+            and at[0] is deal
+            and at[1] == deal.actions
+            and at[2] == deal.current
+            and at[3] == deal.phase
+        ):
+            legal = self._legal
+        else:
+            legal = []
+        for allowed in legal:
+            if allowed is action:
+                if type(action) is PlayCard and deal.phase == "play":  # the usual case, as in _apply
+                    self.history.append(self._texts.get(id(action)) or str(action))
+                    deal.actions += 1
+                    play.apply(self.form, deal, action)
+                    if deal.phase == "over":
+                        self._end_deal()
+                    return
+                break
+        else:
+            if action in self._compute_legal(deal):
+                self._apply(action)
+                return
             raise IllegalActionError(
                 Diagnostic(
                     "action.illegal",
@@ -456,17 +524,27 @@ class Game:
                     hint=self.state_text(),
                 )
             )
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        """Apply an action known to be legal."""
         deal, form = self.deal, self.form
         before = deal.phase
-        self.history.append(str(action))
+        text = self._table.text(action)
+        self.history.append(text)
         deal.actions += 1
+        if before == "play" and type(action) is PlayCard:  # the usual case, as below
+            play.apply(form, deal, action)
+            if deal.phase == "over":
+                self._end_deal()
+            return
         if isinstance(action, Forfeit):
             talon.apply_forfeit(deal)
         elif before == "redeal":
             self._answer_redeal(deal, action)
         elif before in ("auction", "dark"):
             if before == "auction":
-                auction.apply(form, deal, action)
+                auction.apply(form, deal, action, text)
             else:
                 auction.apply_dark(form, deal, action)
             if deal.phase == "talon":
@@ -529,9 +607,11 @@ class Game:
         deal the next one unless the match is over."""
         deal = self.deal
         outcome = scoring.outcome_of(deal)
-        state = replace(self._match, dealer=self._dealer)
-        new, events = settle_deal(self.form, state, outcome)
-        deal.made = outcome.made(self.form, self._options)
+        state = self._match
+        if state.dealer != self._dealer:
+            state = replace(state, dealer=self._dealer)
+        # the engine's outcome is valid by construction: settled without validate_outcome
+        new, events, deal.made = settle_valid_deal(self.form, state, outcome)
         row = tuple(a - b for a, b in zip(new.scores, self._match.scores, strict=True))
         deal.scores = dict(enumerate(row))
         self._match = new

@@ -37,7 +37,7 @@ from ..ruleset.model import Form
 from .events import MatchEvent
 from .scoring import DealOutcome, base_scores, forfeit_cost
 
-__all__ = ["BarrelSeat", "DealOutcome", "MatchState", "settle_deal"]
+__all__ = ["BarrelSeat", "DealOutcome", "MatchState", "settle_deal", "settle_valid_deal"]
 
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
 
@@ -635,6 +635,16 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
         MatchError: the outcome is impossible (see :func:`validate_outcome`).
     """
     validate_outcome(form, state, outcome)
+    new, events, _ = settle_valid_deal(form, state, outcome)
+    return new, events
+
+
+def settle_valid_deal(
+    form: Form, state: MatchState, outcome: DealOutcome
+) -> tuple[MatchState, list[MatchEvent], bool]:
+    """:func:`settle_deal` for an outcome known to be valid (the engine's own, built from a
+    played deal): not validated again; also returns whether the declarer made the
+    contract (``scoring.made``, false for a forfeit)."""
     o = outcome
     n = state.players
     made = o.made(form, state.options)
@@ -700,8 +710,8 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
     if winner is not None:
         w.event("match.won", winner, scores[winner], f"player {winner} wins with {scores[winner]}")
     step = 1 if form.deal.direction == "clockwise" else -1
-    new = replace(
-        state,
+    # every field of MatchState (as dataclasses.replace would, without its cost)
+    new = MatchState(
         scores=tuple(scores),
         counters={k: tuple(v) for k, v in counters.items()},
         barrel=tuple(seats),
@@ -712,5 +722,7 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
         winner=winner,
         golden_left=golden_left,
         golden_made=golden_made,
+        options=state.options,
+        deck_points=state.deck_points,
     )
-    return new, w.events
+    return new, w.events, made

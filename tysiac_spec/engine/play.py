@@ -18,15 +18,19 @@ silent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
+
 from ..cards import Card
 from ..ruleset.model import Form
-from .actions import Action, Claim, PlayCard
-from .state import DealState
+from .actions import Action, ActionTable, Claim, PlayCard
+from .state import DealState, remove_card
 
 __all__ = [
     "apply",
     "apply_claim",
     "claim_marriages",
+    "compile_legal",
     "explain",
     "legal",
     "legal_cards",
@@ -45,42 +49,73 @@ ACE = "ace"
 
 def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], str]:
     """The cards ``player`` may play now, and the duty that restricts them (or ``""``)."""
+    cards, duty, about = _legal_cards(form, deal, player)
+    if duty == _BEAT:
+        assert isinstance(about, Card)
+        return cards, f"must beat {about} with a higher {about.suit.id} card"
+    if duty == _FOLLOW:
+        return cards, f"must follow {about}"
+    if duty == _OVERTRUMP:
+        return cards, f"must overtrump {about}"
+    if duty == _TRUMP:
+        return cards, f"must play a trump ({about})"
+    return cards, ""
+
+
+_FREE, _BEAT, _FOLLOW, _OVERTRUMP, _TRUMP = range(5)
+"""The duty restricting the legal cards (see :func:`_legal_cards`)."""
+
+
+def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], int, Card | str | None]:
+    """The legal cards, the duty that restricts them and what it is about (the card to beat
+    or overtrump, the suit to follow or to trump); the reason text is built only when
+    needed (:func:`legal_cards`)."""
     hand = deal.hands[player]
-    if not deal.trick:
-        return list(hand), ""
+    trick = deal.trick
+    if not trick:
+        return list(hand), _FREE, None
     p = form.play
-    led = deal.trick[0][1].suit
+    first = trick[0][1]
+    led = first.suit_id
     trump = deal.trump
-    follow = [c for c in hand if c.suit == led]
+    follow = [c for c in hand if c.suit_id == led]
     if follow and p.must_follow:
         if p.must_beat != "no":
-            trumped = trump is not None and trump != led.id and any(c.suit == trump for _, c in deal.trick)
+            trumped = False
+            if trump is not None and trump != led:
+                for _, c in trick:
+                    if c.suit_id == trump:
+                        trumped = True
+                        break
             if not trumped or p.beat_when_trumped:
-                if p.must_beat == "led_card":
-                    target = deal.trick[0][1]
-                else:
-                    target = max((c for _, c in deal.trick if c.suit == led), key=_strength)
-                higher = [c for c in follow if c.rank.strength > target.rank.strength]
+                target = first
+                if p.must_beat != "led_card":
+                    # the first strongest card of the suit led (as max() picks it)
+                    for _, c in trick:
+                        if c.suit_id == led and c.strength > target.strength:
+                            target = c
+                top = target.strength
+                higher = [c for c in follow if c.strength > top]
                 if higher:
-                    return higher, f"must beat {target} with a higher {led.id} card"
-        return follow, f"must follow {led.id}"
+                    return higher, _BEAT, target
+        return follow, _FOLLOW, led
     if p.must_trump and trump is not None and not follow:
-        trumps = [c for c in hand if c.suit == trump]
+        trumps = [c for c in hand if c.suit_id == trump]
         if trumps:
-            on_trick = [c for _, c in deal.trick if c.suit == trump]
-            if p.must_overtrump and on_trick:
-                best = max(on_trick, key=_strength)
-                higher = [c for c in trumps if c.rank.strength > best.rank.strength]
-                if higher:
-                    return higher, f"must overtrump {best}"
-                if p.cannot_overtrump == "any_card":
-                    return list(hand), ""
-            return trumps, f"must play a trump ({trump})"
-    return list(hand), ""
-
-
-def _strength(card: Card) -> int:
-    return card.rank.strength
+            if p.must_overtrump:
+                best: Card | None = None
+                for _, c in trick:
+                    if c.suit_id == trump and (best is None or c.strength > best.strength):
+                        best = c
+                if best is not None:
+                    top = best.strength
+                    higher = [c for c in trumps if c.strength > top]
+                    if higher:
+                        return higher, _OVERTRUMP, best
+                    if p.cannot_overtrump == "any_card":
+                        return list(hand), _FREE, None
+            return trumps, _TRUMP, trump
+    return list(hand), _FREE, None
 
 
 def may_declare(form: Form, deal: DealState, player: int, card: Card) -> bool:
@@ -111,27 +146,108 @@ def may_declare_aces(form: Form, deal: DealState, player: int, card: Card) -> bo
     return sum(1 for c in deal.hands[player] if c.rank.id == ACE) == deal.aces
 
 
-def legal(form: Form, deal: DealState) -> list[Action]:
+def legal(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
     """Legal plays of the player to move, in deck order; a lead that may declare a marriage
-    is offered with the declaration (and, when spoken, also without it)."""
-    cards, _ = legal_cards(form, deal, deal.current)
-    out: list[Action] = []
-    automatic = form.marriages.announcement == "automatic"
-    aces = form.marriages.ace_marriage.enabled and not deal.trick
-    for c in sorted(cards, key=lambda c: c.index):
-        if may_declare(form, deal, deal.current, c):
-            if not automatic:
-                out.append(PlayCard(c))
-            out.append(PlayCard(c, True))
-        elif aces and may_declare_aces(form, deal, deal.current, c):
-            if not automatic:
-                out.append(PlayCard(c))
-            out.append(PlayCard(c, aces=True))
-        else:
-            out.append(PlayCard(c))
-    if form.contract.claim_allowed and may_claim(deal):
-        out.append(Claim())
-    return out
+    is offered with the declaration (and, when spoken, also without it).
+
+    ``table`` supplies shared action objects (a game's :class:`ActionTable`); without it
+    new ones are made.  A game compiles this once (:func:`compile_legal`).
+    """
+    return compile_legal(form, ActionTable() if table is None else table)(deal)
+
+
+def compile_legal(form: Form, table: ActionTable) -> Callable[[DealState], list[Action]]:
+    """:func:`legal` specialised to ``form`` (its duties read once), handing out the shared
+    actions of ``table``: a function of the deal.  The duties are those of
+    :func:`legal_cards`, in the same order."""
+    p = form.play
+    must_follow, must_trump, must_overtrump = p.must_follow, p.must_trump, p.must_overtrump
+    beat, beat_led_card = p.must_beat != "no", p.must_beat == "led_card"
+    beat_when_trumped, any_card = p.beat_when_trumped, p.cannot_overtrump == "any_card"
+    m = form.marriages
+    automatic, aces = m.announcement == "automatic", m.ace_marriage.enabled
+    claim_allowed = form.contract.claim_allowed
+    plains, plain, play_action, claim = table.plains, table.plain, table.play, table.claim
+    king, queen = MARRIAGE_RANKS
+
+    def follow_cards(hand: list[Card], trick: list[tuple[int, Card]], trump: str | None) -> list[Card]:
+        first = trick[0][1]
+        led = first.suit_id
+        follow = [c for c in hand if c.suit_id == led]
+        if follow and must_follow:
+            if beat:
+                trumped = False
+                if trump is not None and trump != led:
+                    for _, c in trick:
+                        if c.suit_id == trump:
+                            trumped = True
+                            break
+                if not trumped or beat_when_trumped:
+                    target = first
+                    if not beat_led_card:
+                        for _, c in trick:
+                            if c.suit_id == led and c.strength > target.strength:
+                                target = c
+                    top = target.strength
+                    higher = [c for c in follow if c.strength > top]
+                    if higher:
+                        return higher
+            return follow
+        if must_trump and trump is not None and not follow:
+            trumps = [c for c in hand if c.suit_id == trump]
+            if trumps:
+                if must_overtrump:
+                    best: Card | None = None
+                    for _, c in trick:
+                        if c.suit_id == trump and (best is None or c.strength > best.strength):
+                            best = c
+                    if best is not None:
+                        top = best.strength
+                        higher = [c for c in trumps if c.strength > top]
+                        if higher:
+                            return higher
+                        if any_card:
+                            return list(hand)
+                return trumps
+        return list(hand)
+
+    def legal_now(deal: DealState) -> list[Action]:
+        player = deal.current
+        hand = deal.hands[player]
+        trick = deal.trick
+        if trick:
+            # no claim once a trick is under way (may_claim)
+            cards = follow_cards(hand, trick, deal.trump)
+            if len(cards) > 1:
+                cards.sort(key=_INDEX)
+            return [plains.get(id(c)) or plain(c) for c in cards]
+        out: list[Action] = []
+        held: set[tuple[str, str]] | None = None
+        for c in sorted(hand, key=_INDEX):
+            rid = c.rank.id
+            if rid == king or rid == queen:
+                if held is None:
+                    held = {(x.suit_id, x.rank.id) for x in hand}
+                partner = queen if rid == king else king
+                if (c.suit_id, partner) in held and may_declare(form, deal, player, c):
+                    if not automatic:
+                        out.append(plains.get(id(c)) or plain(c))
+                    out.append(play_action(c, True))
+                    continue
+            elif aces and rid == ACE and may_declare_aces(form, deal, player, c):
+                if not automatic:
+                    out.append(plains.get(id(c)) or plain(c))
+                out.append(play_action(c, False, True))
+                continue
+            out.append(plains.get(id(c)) or plain(c))
+        if claim_allowed and not deal.trick_number and may_claim(deal):
+            out.append(claim)
+        return out
+
+    return legal_now
+
+
+_INDEX = attrgetter("index")
 
 
 def _opponent_cards(deal: DealState) -> list[Card]:
@@ -233,14 +349,20 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
 
 def trick_winner(deal: DealState) -> int:
     """The player whose card wins the trick: the best trump, else the best card of the suit led."""
-    led = deal.trick[0][1].suit
+    trick = deal.trick
     trump = deal.trump
-
-    def key(item: tuple[int, Card]) -> tuple[bool, bool, int]:
-        c = item[1]
-        return (trump is not None and c.suit == trump, c.suit == led, c.rank.strength)
-
-    return max(deal.trick, key=key)[0]
+    winner, first = trick[0]
+    led = first.suit_id
+    # a card's rank is (is a trump, is of the suit led, strength); the first best card wins
+    bt, bl, bs = trump is not None and led == trump, True, first.strength
+    for player, c in trick[1:]:
+        sid = c.suit_id
+        t = trump is not None and sid == trump
+        ld = sid == led
+        st = c.strength
+        if t > bt or (t == bt and (ld > bl or (ld == bl and st > bs))):
+            winner, bt, bl, bs = player, t, ld, st
+    return winner
 
 
 def apply(form: Form, deal: DealState, action: PlayCard) -> None:
@@ -249,7 +371,7 @@ def apply(form: Form, deal: DealState, action: PlayCard) -> None:
     After the last trick ``deal.phase`` becomes ``over`` (the game scores it).
     """
     p = deal.current
-    deal.hands[p].remove(action.card)
+    remove_card(deal.hands[p], action.card)
     if action.aces:
         am = form.marriages.ace_marriage
         deal.marriages[p] = deal.marriages.get(p, 0) + am.value
@@ -263,12 +385,14 @@ def apply(form: Form, deal: DealState, action: PlayCard) -> None:
         deal.declared.append((p, suit))
         if m.sets_trump:
             _set_trump(form, deal, suit)
-    deal.trick.append((p, action.card))
-    if len(deal.trick) < len(deal.order):
-        deal.current = deal.next_active(p)
+    trick = deal.trick
+    trick.append((p, action.card))
+    order = deal.order
+    if len(trick) < len(order):
+        deal.current = order[(order.index(p) + 1) % len(order)]  # deal.next_active(p)
         return
     winner = trick_winner(deal)
-    deal.won.setdefault(winner, []).extend(c for _, c in deal.trick)
+    deal.won.setdefault(winner, []).extend([c for _, c in trick])
     deal.tricks[winner] = deal.tricks.get(winner, 0) + 1
     deal.trick = []
     deal.trick_number += 1

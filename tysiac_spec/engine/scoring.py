@@ -213,7 +213,7 @@ def outcome_of(deal: DealState) -> DealOutcome:
         declarer=deal.declarer,
         bid=deal.high_bid,
         contract=deal.contract,
-        card_points={p: sum(c.rank.points for c in deal.won.get(p, [])) for p in deal.order},
+        card_points={p: sum([c.points for c in deal.won.get(p, ())]) for p in deal.order},
         marriages={p: deal.marriages.get(p, 0) for p in deal.order},
         tricks={p: deal.tricks.get(p, 0) for p in deal.order},
         forfeited=deal.forfeited,

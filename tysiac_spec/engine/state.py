@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..cards import Card
 
-__all__ = ["PHASES", "DealState", "cards_text"]
+__all__ = ["PHASES", "DealState", "cards_text", "remove_card"]
 
 PHASES = ("redeal", "dark", "auction", "talon", "exchange", "contract", "play", "over")
 """Phases of a deal, in order; ``over`` also marks a finished match.
@@ -26,6 +26,20 @@ the talon or after the exchange; ``dark``: the dark game may be declared or canc
 def cards_text(cards: Iterable[Card]) -> str:
     """Cards in canonical notation, blank-separated, in the given order (``-`` if none)."""
     return " ".join(str(c) for c in cards) or "-"
+
+
+def remove_card(cards: list[Card], card: Card) -> None:
+    """``cards.remove(card)``, looking for the very object first (the cards of a deck are
+    shared objects, and comparing by identity is much cheaper than by value).
+
+    Raises:
+        ValueError: ``card`` is not in ``cards``.
+    """
+    for i, c in enumerate(cards):
+        if c is card:
+            del cards[i]
+            return
+    cards.remove(card)
 
 
 @dataclass(slots=True)

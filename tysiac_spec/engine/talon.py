@@ -12,13 +12,16 @@ forfeit is possible, even when only one contract can be announced.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from ..ruleset.model import Form
-from .actions import Action, ChooseTalon, DeclareContract, Discard, Forfeit, GiveCard
+from .actions import Action, ActionTable, ChooseTalon, DeclareContract, Discard, Forfeit, GiveCard
 from .auction import ceiling
 from .dealing import redeal_point
-from .state import DealState
+from .state import DealState, remove_card
+
+_INDEX = attrgetter("index")
 
 __all__ = [
     "apply_choice",
@@ -42,7 +45,7 @@ def _take(form: Form, deal: DealState, cards: list[Any], env: Env) -> None:
     assert deal.declarer is not None
     deal.taken = list(cards)
     deal.hands[deal.declarer] += cards
-    deal.hands[deal.declarer].sort(key=lambda c: c.index)
+    deal.hands[deal.declarer].sort(key=_INDEX)
     deal.talon_shown = (
         form.talon.shown
         and deal.mode != "dark"
@@ -117,20 +120,26 @@ def _start_exchange(form: Form, deal: DealState, env: Env, *, checked: bool = Fa
     _start_contract(form, deal, env)
 
 
-def legal_exchange(form: Form, deal: DealState) -> list[Action]:
-    """Cards the declarer may give (opponent by opponent) or discard, in deck order."""
+def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
+    """Cards the declarer may give (opponent by opponent) or discard, in deck order.
+
+    ``table`` supplies shared action objects (a game's :class:`ActionTable`)."""
     assert deal.declarer is not None
+    if table is None:
+        table = ActionTable()
     hand = deal.hands[deal.declarer]
     out: list[Action]
     if form.talon.exchange == "discard":
-        out = [Discard(c) for c in hand]
+        out = [table.discard(c) for c in hand]
     else:
         out = []
+        give = table.give
         for p, n in deal.given.items():
             if n < form.talon.give_count:
-                out += [GiveCard(c, p) for c in hand]
+                made = table.gives_to(p)
+                out += [made.get(id(c)) or give(c, p) for c in hand]
     if deal.may_forfeit:
-        out.append(Forfeit())
+        out.append(table.forfeit)
     return out
 
 
@@ -139,14 +148,14 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
     assert deal.declarer is not None
     hand = deal.hands[deal.declarer]
     if isinstance(action, Discard):
-        hand.remove(action.card)
+        remove_card(hand, action.card)
         deal.discards.append(action.card)
         done = len(deal.discards) >= form.talon.discard_count
     else:
         assert isinstance(action, GiveCard)
-        hand.remove(action.card)
+        remove_card(hand, action.card)
         deal.hands[action.to].append(action.card)
-        deal.hands[action.to].sort(key=lambda c: c.index)
+        deal.hands[action.to].sort(key=_INDEX)
         deal.given[action.to] += 1
         done = all(n >= form.talon.give_count for n in deal.given.values())
     if done:
@@ -184,11 +193,17 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     return out
 
 
-def legal_contract(form: Form, deal: DealState, env: Env) -> list[Action]:
-    """``contract N`` for each contract allowed (ascending), then ``forfeit`` if allowed."""
-    out: list[Action] = [DeclareContract(a) for a in contract_amounts(form, deal, env)]
+def legal_contract(
+    form: Form, deal: DealState, env: Env, table: ActionTable | None = None
+) -> list[Action]:
+    """``contract N`` for each contract allowed (ascending), then ``forfeit`` if allowed.
+
+    ``table`` supplies shared action objects (a game's :class:`ActionTable`)."""
+    if table is None:
+        table = ActionTable()
+    out: list[Action] = [table.contract(a) for a in contract_amounts(form, deal, env)]
     if deal.may_forfeit:
-        out.append(Forfeit())
+        out.append(table.forfeit)
     return out
 
 
