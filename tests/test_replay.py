@@ -77,3 +77,21 @@ def test_illegal_action_in_a_record_is_reported(tmp_path: Path) -> None:
     code, _, err = _run(str(path))
     assert code == 1
     assert "error[record.action]: action 1 `bid 105` cannot be replayed: " in err
+
+
+def test_a_record_that_is_not_utf8_is_reported_without_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\xff\xfe{")
+    code, out, err = _run(str(path))
+    assert code == 1
+    assert out == ""
+    assert err == f"{path}: error[record.read]: not a game record: the file is not UTF-8 text (byte 0)\n"
+
+
+def test_errors_name_the_record_file(tmp_path: Path) -> None:
+    path, _ = _recorded(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[: len(text) // 2], encoding="utf-8")  # a truncated record
+    code, _, err = _run(str(path))
+    assert code == 1
+    assert err.startswith(f"{path}: error[record.json]: the record is not valid JSON")

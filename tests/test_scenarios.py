@@ -371,3 +371,19 @@ def test_check_a_ruleset_without_scenarios(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "mine: no scenario file" in result.output
     assert "0 of 0 scenario(s) passed" in result.output
+
+
+def test_a_misspelt_scenario_name_gets_a_suggestion() -> None:
+    result = CliRunner().invoke(main, ["check", "pl-standard", "-s", "must-beat"])
+    assert result.exit_code == 1
+    assert "no scenario named `must-beat`; did you mean `must-beat-the-card-on-the-table`?" in result.output
+    typo = CliRunner().invoke(main, ["check", "pl-standard", "-s", "must-folow-the-led-suit"])
+    assert "did you mean `must-follow-the-led-suit`?" in typo.output
+
+
+def test_a_wrong_stacked_deal_is_reported_once_by_check(tmp_path: Path) -> None:
+    body = _scenario("- expect: {phase: auction}\n").replace('talons: ["QD JD 9D"]', 'talons: ["QD JD"]')
+    result = CliRunner().invoke(main, ["check", "--file", str(_file(tmp_path, body))])
+    assert result.exit_code == 1
+    assert "    setting up: error: error[deal.stack]: stacked deal" in result.output
+    assert result.output.count("setting up") == 1

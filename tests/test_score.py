@@ -436,3 +436,127 @@ def test_sheet_sitter_is_the_engines(ruleset: str, options: dict[str, str]) -> N
     for seed in range(4):
         game = Game(rules, players=4, seed=seed)
         assert sitter_of(rules.form(4), game.deal.dealer) == game.deal.sitter
+
+
+# --------------------------------------------------------------------------- hand-edited sheets
+
+
+def _sheet_file(tmp_path: Path, edit) -> tuple[Path, bytes]:  # type: ignore[no-untyped-def]
+    """A one-deal pl-standard sheet (S000: P1 makes 120 with 80 + the hearts 100), edited."""
+    sheet = Sheet(ruleset="pl-standard", players=3, content_hash=load_ruleset("pl-standard").content_hash)
+    sheet.deals.append(DealEntry(0, 1, 120, 120, (20, 80, 20), ((1, "hearts"),)))
+    data = json.loads(sheet.to_json())
+    edit(data)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path, path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d["deals"][0].update(bid=True), "edited.json is malformed: deal 1: `bid` must be a whole number (got true)"),
+        (lambda d: d["deals"][0].update(points="x"), "deal 1: `points` must be a list (got a text)"),
+        (lambda d: d["deals"][0].update(bogus=1), "deal 1: unknown key `bogus` in a deal"),
+        (lambda d: d["deals"].__setitem__(0, None), "deal 1: a deal must be a JSON object (got null)"),
+        (lambda d: d.update(deals={}), "`deals` must be a list (got an object)"),
+        (lambda d: d.update(names=["Ala", "Ola"]), "2 names for 3 players"),
+        (lambda d: d.update(first_dealer=9), "`first_dealer` must be 0 to 2 (got 9)"),
+        (lambda d: d["deals"][0].update(marriages=[[1, "hearts"], [1, "hearts"]]),
+         "deal 1: the hearts marriage is counted twice"),
+        (lambda d: d["deals"][0].update(dealer=2), "deal 1: the dealer is 2, but player 0 deals this deal"),
+        (lambda d: d["deals"][0].update(declarer=7), "deal 1: the declarer 7 does not play this deal"),
+        (lambda d: d["deals"][0].update(mode="weird"), "deal 1: the mode `weird` is not one of normal, dark"),
+        (lambda d: d["deals"][0].update(bid=-100), "deal 1: the bid must not be negative (got -100)"),
+        (lambda d: d["deals"][0].update(points=[50, 50, 50]),
+         "deal 1: card points must add up to the deck total 120 (got 150)"),
+        (lambda d: d["deals"][0].update(contract=100), "deal 1: the contract 100 is below the bid 120"),
+        (lambda d: d["deals"][0].update(no_trick=[9]), "deal 1: player 9 in `no_trick` does not play"),
+        (lambda d: d.update(players=5), "cannot be reopened: ruleset `pl-standard` has no 5-player form"),
+    ],
+)
+def test_a_hand_edited_sheet_is_refused_with_the_deal_and_the_reason(
+    tmp_path: Path, edit, message: str  # type: ignore[no-untyped-def]
+) -> None:
+    path, before = _sheet_file(tmp_path, edit)
+    result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="quit\n")
+    assert result.exit_code == 1
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert path.read_bytes() == before  # never rewritten
+
+
+def test_a_sheet_that_is_not_utf8_is_refused_without_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "binary.json"
+    path.write_bytes(b"\xff\xfe{")
+    result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="quit\n")
+    assert result.exit_code == 1
+    assert f"error[entry.sheet]: {path} is not a scoresheet: not UTF-8 text (byte 0)" in result.output
+    assert path.read_bytes() == b"\xff\xfe{"
+
+
+def test_the_deal_count_is_singular_for_one_deal(tmp_path: Path) -> None:
+    path, _ = _sheet_file(tmp_path, lambda d: None)
+    result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="quit\n")
+    assert f"pl-standard, 3 players; sheet {path} (1 deal)\n" in result.output
+
+
+def test_in_a_golden_deal_only_the_first_hand_declares(tmp_path: Path) -> None:
+    # ru-online (S002): in each golden deal the player after the dealer plays 120 (the engine's
+    # auction.py does the same); deal 2 is dealt by P1, so P2 is the first hand, not P1.
+    out, data = score(tmp_path, "ru-online", [
+        ["1", "", "n", "0 100 20", "", ""],            # deal 1: dealer P0, P1 plays 120 and fails
+        ["1", "", "n", "cancel"],                     # deal 2: dealer P1: P1 is not the first hand
+    ])
+    assert "rejected: in a golden deal the first hand (P2) plays 120, not P1" in out
+    assert len(data["deals"]) == 1
+    bad = json.loads(json.dumps(data))
+    bad["deals"].append(dict(bad["deals"][0], dealer=1))
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    result = CliRunner().invoke(main, ["score", "ru-online", "--sheet", str(path)], input="quit\n")
+    assert result.exit_code == 1
+    assert "deal 2: in a golden deal the first hand (player 2) is the declarer, not player 1" in result.output
+    # pl-standard has neither a dark game nor a golden round
+    for mode, message in (("dark", "a dark game, which this ruleset does not have"),
+                          ("golden", "a golden deal outside a golden round")):
+        pl, _ = _sheet_file(tmp_path, lambda d, m=mode: d["deals"][0].update(mode=m))
+        result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(pl)], input="quit\n")
+        assert result.exit_code == 1 and f"deal 1: {message}" in result.output
+
+
+def test_quit_in_the_middle_of_a_deal_stops_without_it(tmp_path: Path) -> None:
+    out, data = score(tmp_path, "pl-standard", [
+        ["1", "120", "", "20 80 20", "1:H"],  # S000: 80 + 100 makes 120
+        ["2", "100", "quit"],
+    ])
+    assert "deal 2 dropped (it was not complete)" in out
+    assert "rejected" not in out
+    assert len(data["deals"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--dealer", "5"], "Invalid value for --dealer: the first dealer is a player 0 to 2 (got 5)"),
+        (["--dealer", "-1"], "the first dealer is a player 0 to 2 (got -1)"),
+        (["--names", "Ala,Ola,ala"], "Invalid value for --names: `ala` is given twice"),
+        (["--names", "Ala,1,Ela"], "`1` looks like a seat number; choose another name"),
+    ],
+)
+def test_a_new_sheet_refuses_a_bad_dealer_or_names(tmp_path: Path, args: list[str], message: str) -> None:
+    path = tmp_path / "new.json"
+    result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(path), *args], input="quit\n")
+    assert result.exit_code == 2
+    assert message in result.output
+    assert not path.exists()
+
+
+def test_names_for_an_existing_sheet_are_not_silently_ignored(tmp_path: Path) -> None:
+    score(tmp_path, "pl-standard", [["quit"]], "--names", "Ala,Ola,Ela")
+    path = tmp_path / "sheet.json"
+    result = CliRunner().invoke(main, ["score", "--sheet", str(path), "--names", "X,Y,Z"], input="quit\n")
+    assert result.exit_code == 2
+    assert "already names the players (Ala, Ola, Ela); names are given for a new sheet only" in result.output
+    same = CliRunner().invoke(main, ["score", "--sheet", str(path), "--names", "Ala,Ola,Ela"], input="quit\n")
+    assert same.exit_code == 0

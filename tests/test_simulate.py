@@ -129,3 +129,82 @@ def test_200_whole_matches_end_with_a_winner(rules_id: str, players: int) -> Non
     assert data["matches"] == data["finished"] == MATCHES, (rules_id, players, data["unfinished"])
     assert sum(data["wins"]) == MATCHES
     assert data["deals"] >= 2 * MATCHES
+
+
+def _failing_chunk(indices: list[int]) -> list[Any]:
+    raise RuntimeError(f"chunk {indices[0]} failed")
+
+
+def test_the_pool_takes_chunks_lazily_and_stops_at_once_on_an_error() -> None:
+    # `--games 1000000000 --workers 2` used to submit every chunk up front and, on Ctrl-C,
+    # wait for all of them; now at most two chunks per worker are in flight.
+    import itertools
+
+    from tysiac_spec.simulate import Statistics, _run_in_pool
+
+    taken: list[int] = []
+
+    def endless() -> Any:
+        for i in itertools.count():
+            taken.append(i)
+            yield [i]
+
+    stats = Statistics(ruleset="pl-standard", players=3, options={}, bots="random", seed=0, max_deals=1)
+    with pytest.raises(RuntimeError, match="failed"):
+        _run_in_pool(2, endless(), _failing_chunk, stats, None)
+    assert 4 <= len(taken) <= 5
+    assert stats.results == []
+
+
+def test_an_interrupted_run_reports_the_matches_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tysiac_spec.simulate as sim
+
+    real = sim.play_match
+
+    def interrupted_at_third(*args: Any, **kwargs: Any) -> Any:
+        if kwargs["index"] == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sim, "play_match", interrupted_at_third)
+    with pytest.raises(KeyboardInterrupt):
+        simulate("pl-standard", players=3, games=5, seed=7)
+    stats = simulate("pl-standard", players=3, games=5, seed=7, stop_on_interrupt=True)
+    assert stats.interrupted and len(stats.results) == 2
+    code, out, err = run("simulate", "pl-standard", "--games", "5", "--seed", "7", "--json")
+    assert code == 130
+    assert err == "interrupted: 2 of 5 matches finished; their statistics follow\n"
+    data = json.loads(out)
+    assert data["matches"] == 2 and data["interrupted"] is True
+    monkeypatch.setattr(sim, "play_match", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt()))
+    code, out, err = run("simulate", "pl-standard", "--games", "5")
+    assert code == 130 and "0 of 5 matches finished" in err
+    assert "│ matches                      │             0 │" in out  # no division by zero
+
+
+def test_ctrl_c_stops_worker_processes_at_once() -> None:
+    # `--games 100000 --workers 2` and Ctrl-C (SIGINT to the process group, as a terminal
+    # sends it) used to wait for every queued match.
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tysiac_spec", "simulate", "pl-standard", "--games", "100000", "--workers",
+         "2", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(3)  # let the workers start (not a timed assertion)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    assert proc.returncode == 130
+    assert err.startswith("interrupted: ") and "of 100000 matches finished" in err
+    assert "Traceback" not in err
+    assert json.loads(out)["interrupted"] is True

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import Deck
 from .engine.events import MatchEvent
 from .engine.match import MatchState, settle_deal
 from .engine.scoring import DealOutcome
-from .errors import Diagnostic, NotationError
+from .errors import Diagnostic, MatchError, NotationError
 from .ruleset.model import Form, Ruleset
 from .table import EntryError
 
@@ -34,6 +34,7 @@ __all__ = [
     "Question",
     "Settled",
     "Sheet",
+    "check_entry",
     "entry_from_answers",
     "outcome_of_entry",
     "questions",
@@ -97,27 +98,82 @@ class DealEntry:
         }
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> DealEntry:
-        """Read a mapping written by :meth:`to_data`.
+    def from_data(cls, data: Any) -> DealEntry:
+        """Read a mapping written by :meth:`to_data`; types are checked strictly (a number
+        written as text, a boolean for a number, an unknown key are refused).
 
         Raises:
-            EntryError: ``entry.sheet`` — a missing or mistyped field.
+            EntryError: ``entry.sheet`` — a missing, unknown or mistyped field.
         """
-        try:
-            return cls(
-                dealer=int(data["dealer"]),
-                declarer=int(data["declarer"]),
-                bid=int(data["bid"]),
-                contract=int(data["contract"]),
-                points=tuple(int(x) for x in data["points"]),
-                marriages=tuple((int(p), str(s)) for p, s in data.get("marriages", ())),
-                forfeit=bool(data.get("forfeit", False)),
-                mode=str(data.get("mode", "normal")),
-                no_trick=tuple(int(p) for p in data.get("no_trick", ())),
-                talon=tuple(str(c) for c in data.get("talon", ())),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise _err("sheet", f"a deal on the sheet is malformed ({exc!r})") from None
+        if not isinstance(data, Mapping):
+            raise _err("sheet", f"a deal must be a JSON object (got {_json_type(data)})")
+        unknown = sorted(set(data) - _DEAL_KEYS)
+        if unknown:
+            raise _err("sheet", f"unknown key `{unknown[0]}` in a deal (expected: {', '.join(_DEAL_FIELDS)})")
+        missing = [k for k in ("dealer", "declarer", "bid", "contract", "points") if k not in data]
+        if missing:
+            raise _err("sheet", f"a deal is missing the key `{missing[0]}`")
+        return cls(
+            dealer=_int(data["dealer"], "dealer"),
+            declarer=_int(data["declarer"], "declarer"),
+            bid=_int(data["bid"], "bid"),
+            contract=_int(data["contract"], "contract"),
+            points=tuple(_int(x, "points") for x in _list(data["points"], "points")),
+            marriages=tuple(_marriage(m) for m in _list(data.get("marriages", []), "marriages")),
+            forfeit=_bool(data.get("forfeit", False), "forfeit"),
+            mode=_str(data.get("mode", "normal"), "mode"),
+            no_trick=tuple(_int(p, "no_trick") for p in _list(data.get("no_trick", []), "no_trick")),
+            talon=tuple(_str(c, "talon") for c in _list(data.get("talon", []), "talon")),
+        )
+
+
+_DEAL_FIELDS = (
+    "dealer", "declarer", "bid", "contract", "points", "marriages", "forfeit", "mode", "no_trick", "talon",
+)
+_DEAL_KEYS = frozenset(_DEAL_FIELDS)
+MODES = ("normal", "dark", "golden")
+"""The deal modes a sheet entry may have."""
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if value is None:
+        return "null"
+    return {dict: "an object", list: "a list", str: "a text", int: "a number", float: "a number"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _int(value: Any, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _err("sheet", f"`{key}` must be a whole number (got {json.dumps(value, ensure_ascii=False)})")
+    return value
+
+
+def _str(value: Any, key: str) -> str:
+    if not isinstance(value, str):
+        raise _err("sheet", f"`{key}` must be a text (got {json.dumps(value, ensure_ascii=False)})")
+    return value
+
+
+def _bool(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise _err("sheet", f"`{key}` must be true or false (got {json.dumps(value, ensure_ascii=False)})")
+    return value
+
+
+def _list(value: Any, key: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _err("sheet", f"`{key}` must be a list (got {_json_type(value)})")
+    return value
+
+
+def _marriage(value: Any) -> tuple[int, str]:
+    if not isinstance(value, list) or len(value) != 2:
+        got = json.dumps(value, ensure_ascii=False)
+        raise _err("sheet", f"a marriage must be [player, suit] (got {got})")
+    return _int(value[0], "marriages"), _str(value[1], "marriages")
 
 
 @dataclass(slots=True)
@@ -167,19 +223,43 @@ class Sheet:
             raise _err(
                 "sheet", f"{name} has scoresheet version {data.get('version')!r}; this tool reads {VERSION}"
             )
+        if "ruleset" not in data or "players" not in data:
+            key = "ruleset" if "ruleset" not in data else "players"
+            raise _err("sheet", f"{name} is missing the key `{key}`")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise _err("sheet", f"{name}: `options` must be an object (got {_json_type(options)})")
+        ruleset_file = data.get("ruleset_file")
+        deals: list[DealEntry] = []
         try:
-            return cls(
-                ruleset=str(data["ruleset"]),
-                players=int(data["players"]),
-                options=dict(data.get("options") or {}),
+            players = _int(data["players"], "players")
+            first_dealer = _int(data.get("first_dealer", 0), "first_dealer")
+            names = [_str(n, "names") for n in _list(data.get("names") or [], "names")]
+            if ruleset_file is not None:
+                _str(ruleset_file, "ruleset_file")
+            for i, d in enumerate(_list(data.get("deals", []), "deals"), start=1):
+                try:
+                    deals.append(DealEntry.from_data(d))
+                except EntryError as exc:
+                    raise _err("sheet", f"deal {i}: {exc.diagnostic.message}") from None
+            sheet = cls(
+                ruleset=_str(data["ruleset"], "ruleset"),
+                players=players,
+                options=dict(options),
                 content_hash=str(data.get("content_hash") or ""),
-                ruleset_file=data.get("ruleset_file"),
-                names=[str(n) for n in data.get("names") or []],
-                first_dealer=int(data.get("first_dealer", 0)),
-                deals=[DealEntry.from_data(d) for d in data.get("deals", [])],
+                ruleset_file=ruleset_file,
+                names=names,
+                first_dealer=first_dealer,
+                deals=deals,
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise _err("sheet", f"{name} is malformed ({exc!r})") from None
+        except EntryError as exc:
+            raise _err("sheet", f"{name} is malformed: {exc.diagnostic.message}") from None
+        if names and len(names) != players:
+            raise _err("sheet", f"{name} is malformed: {len(names)} names for {players} players")
+        if not 0 <= first_dealer < max(players, 1):
+            bad = f"`first_dealer` must be 0 to {players - 1} (got {first_dealer})"
+            raise _err("sheet", f"{name} is malformed: {bad}")
+        return sheet
 
     def name(self, player: int) -> str:
         """The player's name on the sheet (``P1`` when none was given)."""
@@ -388,7 +468,15 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
         return parse_yes_no(text)
 
     def golden(text: str, ans: dict[str, Any]) -> bool:
-        return True if not text.strip() else parse_yes_no(text)
+        v = True if not text.strip() else parse_yes_no(text)
+        fh = first_hand(form, dealer)
+        if v and ans["declarer"] != fh:
+            raise _err(
+                "golden",
+                f"in a golden deal the first hand ({sheet.name(fh)}) plays {sp.golden_round.contract}, "
+                f"not {sheet.name(ans['declarer'])}; answer n, or `cancel` and enter the deal again",
+            )
+        return v
 
     def dark(text: str, ans: dict[str, Any]) -> bool:
         v = parse_yes_no(text)
@@ -597,17 +685,86 @@ def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcom
     )
 
 
-def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet) -> list[Settled]:
+def check_entry(rules: Ruleset, form: Form, entry: DealEntry, state: MatchState) -> None:
+    """Check a deal read from a sheet file as the questions check a typed one: the dealer
+    is the one due, the declarer and every named player play the deal, points are between 0
+    and the deck total and add up to it, a marriage is known and counted once.
+
+    Raises:
+        EntryError: the first problem, in the words the questions use.
+    """
+    n = form.players
+    active = active_players(form, entry.dealer) if 0 <= entry.dealer < n else []
+    if entry.dealer != state.dealer:
+        raise _err("sheet", f"the dealer is {entry.dealer}, but player {state.dealer} deals this deal")
+    if entry.declarer not in active:
+        raise _err("player", f"the declarer {entry.declarer} does not play this deal (players {active})")
+    if entry.mode not in MODES:
+        raise _err("sheet", f"the mode `{entry.mode}` is not one of {', '.join(MODES)}")
+    if entry.mode == "golden" and not state.golden_left:
+        raise _err("golden", "a golden deal outside a golden round")
+    if entry.mode == "dark" and not form.special.dark.enabled:
+        raise _err("dark", "a dark game, which this ruleset does not have")
+    if entry.mode == "golden" and entry.declarer != first_hand(form, entry.dealer):
+        raise _err("golden", f"in a golden deal the first hand (player {first_hand(form, entry.dealer)}) "
+                   f"is the declarer, not player {entry.declarer}")
+    if entry.bid < 0:
+        raise _err("bid", f"the bid must not be negative (got {entry.bid})")
+    if entry.contract < entry.bid:
+        raise _err("contract", f"the contract {entry.contract} is below the bid {entry.bid}")
+    total = rules.deck.total_points
+    if len(entry.points) != n:
+        raise _err("points", f"give the card points of {n} players (got {len(entry.points)})")
+    if any(v < 0 or v > total for v in entry.points):
+        raise _err("points", f"card points lie between 0 and {total} (got {list(entry.points)})")
+    if not entry.forfeit:
+        s = sum(entry.points)
+        if s > total or (s != total and not _sets_aside(form)):
+            raise _err("points", f"card points must add up to the deck total {total} (got {s})")
+    seen: set[str] = set()
+    for p, suit in entry.marriages:
+        if p not in active:
+            raise _err("marriage", f"player {p} does not play this deal")
+        if suit == ACE_MARRIAGE:
+            if not form.marriages.ace_marriage.enabled:
+                raise _err("marriage", "this ruleset has no ace marriage")
+        elif suit not in form.marriages.values:
+            raise _err("marriage", f"`{suit}` has no marriage value in this ruleset")
+        if suit in seen:
+            raise _err("marriage", f"the {suit} marriage is counted twice")
+        seen.add(suit)
+    for p in entry.no_trick:
+        if p not in active or entry.no_trick.count(p) > 1:
+            raise _err("player", f"player {p} in `no_trick` does not play this deal or is named twice")
+
+
+def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet, *, numbered: bool = False) -> list[Settled]:
     """Every deal of the sheet settled in order by the engine's
     :func:`~tysiac_spec.engine.match.settle_deal`.
 
+    Args:
+        numbered: start the message of a MatchError with the deal's number (``deal 3: …``),
+            for a sheet read from a file.
+
     Raises:
+        EntryError: ``entry.sheet`` — a deal that could not have been entered (see
+            :func:`check_entry`); the message starts with the deal's number.
         MatchError: a deal the match rules reject (the message names the deal's problem).
     """
     state = start_state(rules, form, sheet)
     out: list[Settled] = []
-    for entry in sheet.deals:
-        new, events = settle_deal(form, state, outcome_of_entry(rules, form, entry))
+    for number, entry in enumerate(sheet.deals, start=1):
+        try:
+            check_entry(rules, form, entry, state)
+        except EntryError as exc:
+            raise _err("sheet", f"deal {number}: {exc.diagnostic.message}") from None
+        try:
+            new, events = settle_deal(form, state, outcome_of_entry(rules, form, entry))
+        except (MatchError, NotationError) as exc:
+            if not numbered:
+                raise
+            message = f"deal {number}: {exc.diagnostic.message}"
+            raise type(exc)(replace(exc.diagnostic, message=message)) from None
         deltas = tuple(b - a for a, b in zip(state.scores, new.scores, strict=True))
         notes = tuple(_note(sheet, e) for e in events if e.text)
         out.append(Settled(deltas, new.scores, notes, new))

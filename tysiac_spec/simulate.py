@@ -13,13 +13,14 @@ unfinished (it has no winner), so a ruleset whose matches cannot end never hangs
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +150,7 @@ class Statistics:
     results: list[MatchResult] = field(default_factory=list)
     seconds: float = 0.0
     workers: int = 1
+    interrupted: bool = False
 
     def add(self, result: MatchResult) -> None:
         """Add one match's result (results are kept in match order)."""
@@ -164,7 +166,8 @@ class Statistics:
         (``entries``, ``falls``), ``bolts``, ``bolt_penalties``, ``redeals``, ``rules``
         (``rule.<id>`` firings by id), ``events`` (every kind counted), ``wins`` (per
         seat), ``mean_scores`` (final match score per seat, points), and the timing
-        fields ``seconds``, ``deals_per_second`` and ``workers``.
+        fields ``seconds``, ``deals_per_second`` and ``workers``; ``interrupted`` is true when
+        the run was stopped (Ctrl-C) and the figures cover the matches finished before.
         """
         results = sorted(self.results, key=lambda r: r.index)
         n = len(results)
@@ -216,6 +219,7 @@ class Statistics:
             "seconds": round(self.seconds, 3),
             "deals_per_second": round(deals / self.seconds, 1) if self.seconds > 0 else 0.0,
             "workers": self.workers,
+            "interrupted": self.interrupted,
         }
 
 
@@ -251,6 +255,39 @@ def _chunks(games: int, workers: int) -> Iterator[list[int]]:
         yield list(range(start, min(games, start + size)))
 
 
+def _run_in_pool(
+    workers: int,
+    chunks: Iterator[list[int]],
+    run_chunk: Callable[[list[int]], list[MatchResult]],
+    stats: Statistics,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Run the chunks in ``workers`` processes, at most two chunks per worker in flight (a
+    huge ``games`` never queues millions of tasks); on an interruption (Ctrl-C) or an error
+    the pending chunks are cancelled and the workers stopped at once, never waited for."""
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        pending = set()
+        for chunk in itertools.islice(chunks, 2 * workers):
+            pending.add(pool.submit(run_chunk, chunk))
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                chunk_results = future.result()
+                for result in chunk_results:
+                    stats.add(result)
+                if progress:
+                    progress(len(chunk_results))
+                for chunk in itertools.islice(chunks, 1):
+                    pending.add(pool.submit(run_chunk, chunk))
+    except BaseException:
+        for process in list(pool._processes.values()):
+            process.terminate()  # the workers stop now; the pool then sees them gone
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
 def simulate(
     ruleset: str | Path | Ruleset,
     *,
@@ -262,6 +299,7 @@ def simulate(
     workers: int = 1,
     max_deals: int = DEFAULT_MAX_DEALS,
     progress: Callable[[int], None] | None = None,
+    stop_on_interrupt: bool = False,
 ) -> Statistics:
     """Play ``games`` matches and collect their statistics.
 
@@ -276,6 +314,8 @@ def simulate(
         workers: processes to use (1: play in this process); results do not depend on it.
         max_deals: deals after which a match is stopped as unfinished.
         progress: called with the number of matches just finished.
+        stop_on_interrupt: on Ctrl-C (KeyboardInterrupt) stop and return the statistics of
+            the matches finished so far, marked ``interrupted``, instead of raising.
 
     Raises:
         RulesetError, OptionError: a bad ruleset, option or player count.
@@ -299,23 +339,19 @@ def simulate(
         max_deals=max_deals, workers=workers,
     )
     started = time.perf_counter()
-    if workers == 1:
-        for i in range(games):
-            result = play_match(rules, players, match_seed(seed, i), bots=bots, index=i, max_deals=max_deals)
-            stats.add(result)
-            if progress:
-                progress(1)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [
-                pool.submit(_run_chunk, ref, key, players, bots, seed, chunk, max_deals)
-                for chunk in _chunks(games, workers)
-            ]
-            for future in as_completed(futures):
-                chunk_results = future.result()
-                for result in chunk_results:
-                    stats.add(result)
+    try:
+        if workers == 1:
+            for i in range(games):
+                seed_i = match_seed(seed, i)
+                stats.add(play_match(rules, players, seed_i, bots=bots, index=i, max_deals=max_deals))
                 if progress:
-                    progress(len(chunk_results))
+                    progress(1)
+        else:
+            run_chunk = partial(_run_chunk, ref, key, players, bots, seed, max_deals=max_deals)
+            _run_in_pool(workers, _chunks(games, workers), run_chunk, stats, progress)
+    except KeyboardInterrupt:
+        if not stop_on_interrupt:
+            raise
+        stats.interrupted = True
     stats.seconds = time.perf_counter() - started
     return stats

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 from pathlib import Path
@@ -43,7 +44,10 @@ def render_result(result: Result) -> list[str]:
         step = sc.steps[result.step]
         where = f"step {result.step + 1}" + (f" (line {step.line})" if step.line else "")
     if result.status == "error":
-        lines.append(f"    {where}: [red]error[/red]: {escape(result.message)}")
+        message = result.message
+        if result.step is None:
+            message = message.removeprefix("setting up: ")  # said once, by `where`
+        lines.append(f"    {where}: [red]error[/red]: {escape(message)}")
     else:
         lines.append(f"    {where}: {escape(result.message) or 'unexpected values'}")
     for m in result.mismatches:
@@ -70,6 +74,19 @@ def _files_for(refs: tuple[str, ...], files: tuple[Path, ...]) -> list[tuple[str
             continue
         out.append((ref, path, load_ruleset(ref) if registry.looks_like_path(ref) else None))
     return out
+
+
+def missing_scenario_message(name: str, known: set[str]) -> str:
+    """``no scenario named `x```, with the closest names (or all, when there are few) so that
+    a misspelt ``--scenario`` can be corrected."""
+    if not known:
+        return f"no scenario named `{name}`: the files checked have no scenarios"
+    containing = [k for k in sorted(known) if name.lower() in k]
+    close = containing[:3] or difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+    if close:
+        return f"no scenario named `{name}`; did you mean " + " or ".join(f"`{c}`" for c in close) + "?"
+    listing = ", ".join(sorted(known)) if len(known) <= 12 else f"{len(known)} names"
+    return f"no scenario named `{name}` (the files checked have {listing}; `tysiac check ID` lists them)"
 
 
 @click.command()
@@ -123,7 +140,7 @@ def check(rulesets: tuple[str, ...], files: tuple[Path, ...], names: tuple[str, 
                     console.print(line)
         missing = [n for n in names if n not in seen_names]
         for name in missing:
-            console.print(f"[red]no scenario named `{escape(name)}`[/red]")
+            console.print(f"[red]{escape(missing_scenario_message(name, seen_names))}[/red]")
         total = sum(counts.values())
         summary = f"{counts['passed']} of {total} scenario(s) passed"
         extra = [f"{counts[k]} {k}" for k in ("failed", "error", "unsupported") if counts[k]]

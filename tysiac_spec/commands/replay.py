@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
+from ..errors import Diagnostic, RecordError
 from .play import user_errors as _user_errors
 
-__all__ = ["chunks", "replay_cmd"]
+__all__ = ["chunks", "in_file", "read_record_text", "replay_cmd"]
 
 
 def chunks(text: str) -> Iterator[str]:
@@ -25,6 +27,27 @@ def chunks(text: str) -> Iterator[str]:
         piece.append(line)
     if piece:
         yield "\n".join(piece)
+
+
+def in_file(exc: RecordError, file: Path) -> RecordError:
+    """The same error with its diagnostics placed in ``file`` (``game.json: error[…]: …``)."""
+    return RecordError([d if d.file else replace(d, file=str(file)) for d in exc.diagnostics])
+
+
+def read_record_text(file: Path) -> str:
+    """The text of a game record file, then checked as JSON by ``Record.from_json``.
+
+    Raises:
+        RecordError: ``record.read`` — the file cannot be read or is not UTF-8 text.
+    """
+    try:
+        return file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        message = f"not a game record: the file is not UTF-8 text (byte {exc.start})"
+        raise RecordError(Diagnostic("record.read", message, file=str(file))) from None
+    except OSError as exc:
+        message = f"cannot read it: {exc.strerror or exc}"
+        raise RecordError(Diagnostic("record.read", message, file=str(file))) from None
 
 
 @click.command("replay")
@@ -42,8 +65,11 @@ def replay_cmd(file: Path, step: bool) -> None:
     """
     from ..engine.record import Record, replay, transcript
 
-    record = Record.from_json(file.read_text(encoding="utf-8"))
-    game = replay(record)  # RecordError on a hash mismatch or an illegal action
+    try:
+        record = Record.from_json(read_record_text(file))
+        game = replay(record)  # RecordError on a hash mismatch or an illegal action
+    except RecordError as exc:
+        raise in_file(exc, file) from None
     text = transcript(game)
     if not step:
         click.echo(text, nl=False)

@@ -42,7 +42,7 @@ EXIT_INTERRUPTED = 130
 HELP = (
     "answer each question and press Enter; at the `declarer` question you may also type "
     "`undo` (remove the last deal), `sheet` (show the sheet) or `quit`; "
-    "at any question `cancel` drops the deal being entered"
+    "at any question `cancel` drops the deal being entered and `quit` drops it and stops"
 )
 
 
@@ -163,6 +163,9 @@ class Session:
                     raise _Cancel
                 if q.key == "declarer" and low in ("quit", "q", "exit"):
                     raise _Quit
+                if low in ("quit", "exit"):
+                    self.say(f"deal {number} dropped (it was not complete)", "yellow")
+                    raise _Quit
                 if q.key == "declarer" and low in ("sheet", "show"):
                     self.show()
                     continue
@@ -257,20 +260,38 @@ def open_sheet(
     from ..ruleset import load_ruleset
 
     if path.exists() and path.stat().st_size > 0:
-        sheet = Sheet.from_json(path.read_text(encoding="utf-8"), name=str(path))
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise EntryError(Diagnostic(
+                "entry.sheet", f"{path} is not a scoresheet: not UTF-8 text (byte {exc.start})")) from None
+        except OSError as exc:
+            message = f"cannot read {path}: {exc.strerror or exc}"
+            raise EntryError(Diagnostic("entry.sheet", message)) from None
+        sheet = Sheet.from_json(text, name=str(path))
         ref = sheet.ruleset_file or sheet.ruleset
         if ruleset is not None and ruleset not in (sheet.ruleset, sheet.ruleset_file):
             rules_given = load_ruleset(ruleset)
             if rules_given.id != sheet.ruleset:
                 raise EntryError(Diagnostic(
                     "entry.sheet", f"{path} is a sheet for `{sheet.ruleset}`, not `{rules_given.id}`"))
+        if names and list(names) != sheet.names:
+            raise click.BadParameter(
+                f"{path} already names the players ({', '.join(sheet.names) or 'P0, P1, …'}); "
+                "names are given for a new sheet only", param_hint="--names",
+            )
         if players is not None and players != sheet.players:
             raise EntryError(Diagnostic(
                 "entry.sheet", f"{path} is a sheet for {sheet.players} players, not {players}"))
         if options and any(str(sheet.options.get(k)) != str(v) for k, v in options.items()):
             raise EntryError(Diagnostic(
                 "entry.sheet", f"{path} was started with options {sheet.options}; options cannot change"))
-        rules = load_ruleset(ref, options=sheet.options)
+        try:
+            rules = load_ruleset(ref, options=sheet.options)
+            form = rules.form(sheet.players)
+        except TysiacError as exc:
+            raise EntryError(Diagnostic(
+                "entry.sheet", f"{path} cannot be reopened: {exc.diagnostic.message}")) from None
         if sheet.content_hash and rules.content_hash != sheet.content_hash:
             raise EntryError(Diagnostic(
                 "entry.sheet",
@@ -278,7 +299,14 @@ def open_sheet(
                 f"(hash {sheet.content_hash[:12]} on the sheet, {rules.content_hash[:12]} now)",
                 hint="finish the sheet with the ruleset version it was started with",
             ))
-        return rules, rules.form(sheet.players), sheet
+        try:
+            settle_sheet(rules, form, sheet, numbered=True)
+        except TysiacError as exc:
+            raise EntryError(Diagnostic(
+                "entry.sheet", f"{path}: {exc.diagnostic.message}",
+                hint="correct or delete that deal in the file (a text editor will do)",
+            )) from None
+        return rules, form, sheet
     if ruleset is None:
         raise click.UsageError("give a ruleset id or path to start a new sheet")
     rules = load_ruleset(ruleset, options=options)
@@ -286,6 +314,10 @@ def open_sheet(
     form = rules.form(n)
     if len(names) not in (0, n):
         raise click.BadParameter(f"give {n} names (got {len(names)})", param_hint="--names")
+    check_names(names)
+    if not 0 <= dealer < n:
+        message = f"the first dealer is a player 0 to {n - 1} (got {dealer})"
+        raise click.BadParameter(message, param_hint="--dealer")
     sheet = Sheet(
         ruleset=rules.id,
         players=n,
@@ -296,6 +328,27 @@ def open_sheet(
         first_dealer=dealer % n,
     )
     return rules, form, sheet
+
+
+def check_names(names: Sequence[str]) -> None:
+    """Names must tell the players apart and not look like seat numbers (``1``, ``P1``), since
+    the questions accept either.
+
+    Raises:
+        click.BadParameter: a repeated or number-like name (an empty one leaves the seat
+            unnamed: ``P1``).
+    """
+    seen: set[str] = set()
+    for name in names:
+        low = name.strip().lower()
+        if not low:
+            continue  # an unnamed player is P<seat>
+        if low.removeprefix("p").isdigit():
+            message = f"`{name}` looks like a seat number; choose another name"
+            raise click.BadParameter(message, param_hint="--names")
+        if low in seen:
+            raise click.BadParameter(f"`{name}` is given twice", param_hint="--names")
+        seen.add(low)
 
 
 def _is_shipped(rules: Ruleset) -> bool:
@@ -338,8 +391,9 @@ def score(
     giving the same --sheet; --undo removes the last deal.
 
     At the `declarer` question you may also type `undo`, `sheet` or `quit`; `cancel`
-    at any question drops the deal being entered. With 4 players the talon as dealt is
-    asked for the sitter's score; in a golden round each deal is asked whether it is one.
+    at any question drops the deal being entered, `quit` drops it and stops. With 4
+    players the talon as dealt is asked for the sitter's score; in a golden round each
+    deal is asked whether it is one (its declarer is the first hand).
     """
     from ..cli import parse_option_args
 
@@ -352,7 +406,8 @@ def score(
     session = Session(rules, form, sheet, path, console, _reader(console))
     if not path.exists():
         session.save()
-    click.echo(f"{rules.id}, {sheet.players} players; sheet {path} ({len(sheet.deals)} deals)")
+    count = len(sheet.deals)
+    click.echo(f"{rules.id}, {sheet.players} players; sheet {path} ({count} deal{'' if count == 1 else 's'})")
     if undo:
         session.undo()
     if sheet.deals:

@@ -19,7 +19,10 @@ from rich.table import Table
 
 from ..simulate import BOTS, DEFAULT_MAX_DEALS, simulate
 
-__all__ = ["simulate_cmd"]
+__all__ = ["EXIT_INTERRUPTED", "simulate_cmd"]
+
+EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl-C (the statistics of the finished matches are still printed)."""
 
 
 def _tables(data: dict[str, Any]) -> list[Table]:
@@ -56,7 +59,7 @@ def _tables(data: dict[str, Any]) -> list[Table]:
     events.add_column("count", justify="right")
     events.add_column("per match", justify="right")
     for kind, count in data["events"].items():
-        events.add_row(kind, str(count), f"{count / data['matches']:.2f}")
+        events.add_row(kind, str(count), f"{count / data['matches']:.2f}" if data["matches"] else "-")
     return [summary, seats, events]
 
 
@@ -97,7 +100,7 @@ def simulate_cmd(
     from ..cli import parse_option_args, user_errors
 
     @user_errors
-    def run() -> None:
+    def run() -> bool:
         from ..ruleset import load_ruleset
 
         opts = parse_option_args(options)
@@ -113,14 +116,21 @@ def simulate_cmd(
             task = bar.add_task("matches", total=games)
             stats = simulate(
                 rules, players=n, games=games, seed=seed, bots=bots, options=opts, workers=workers,
-                max_deals=max_deals, progress=lambda k: bar.advance(task, k),
+                max_deals=max_deals, progress=lambda k: bar.advance(task, k), stop_on_interrupt=True,
             )
         data = stats.as_dict()
+        if stats.interrupted:
+            click.echo(
+                f"interrupted: {data['matches']} of {games} matches finished; their statistics follow",
+                err=True,
+            )
         if as_json:
             click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-            return
+            return stats.interrupted
         out = Console(highlight=False, soft_wrap=True)
         for table in _tables(data):
             out.print(table)
+        return stats.interrupted
 
-    run()
+    if run():
+        sys.exit(EXIT_INTERRUPTED)
