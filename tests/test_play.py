@@ -389,3 +389,21 @@ def test_resume_with_other_bots_than_recorded_says_so(tmp_path: Path) -> None:
     code, out = _play_cli(tmp_path, "--resume", str(save), text="")
     assert code == 1
     assert "unknown kind of bots `minimax` (known: heuristic, random)" in out
+
+
+def test_an_unwritable_save_path_is_reported_before_any_play(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("a file, not a folder", encoding="utf-8")
+    result = CliRunner().invoke(
+        main, ["play", "pl-standard", "--seed", "1", "--save", str(tmp_path / "file" / "g.json")], input="1\n"
+    )
+    assert result.exit_code == 1
+    assert "cannot write" in result.output and "P0>" not in result.output
+
+
+def test_resuming_a_file_that_is_not_text_is_a_clean_error(tmp_path: Path) -> None:
+    bad = tmp_path / "r.json"
+    bad.write_bytes(b"\xff{")
+    result = CliRunner().invoke(main, ["play", "--resume", str(bad)])
+    assert result.exit_code == 1
+    assert "error[record.read]: not a game record: the file is not UTF-8 text (byte 0)" in result.output
+    assert "Traceback" not in result.output

@@ -8,13 +8,9 @@ stderr, and the command exits with status 1 — never with a traceback.
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
-from collections.abc import Callable, Iterable, Sequence
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 import yaml
@@ -22,101 +18,28 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
-from .errors import Diagnostic, TysiacError
+from .commands import build as _build
+from .commands import check as _check
+from .commands import compare as _compare
+from .commands import docs as _docs
+from .commands import play as _play
+from .commands import replay as _replay
+from .commands import score as _score
+from .commands import simulate as _simulate
+from .commands._common import (
+    EXIT_USER_ERROR,
+    emit,
+    parse_option_args,
+    print_diagnostics,
+    user_errors,
+)
+from .errors import TysiacError
 from .ruleset import load_ruleset, registry, ruleset_schema
 from .ruleset.model import Ruleset
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-EXIT_USER_ERROR = 1
 
 
 def _stdout() -> Console:
     return Console(highlight=False, soft_wrap=True)
-
-
-def print_diagnostics(diagnostics: Iterable[Diagnostic], stream: Any = None) -> None:
-    """Print diagnostics in the ``file:line:col: error[code]: message`` form with a caret."""
-    out = stream or sys.stderr
-    for diagnostic in diagnostics:
-        print(diagnostic.render(), file=out)
-
-
-def user_errors(func: F) -> F:
-    """Turn any :class:`TysiacError` into printed diagnostics and exit status 1."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except TysiacError as exc:
-            print_diagnostics(exc.diagnostics)
-            sys.exit(EXIT_USER_ERROR)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def parse_option_args(values: Sequence[str]) -> dict[str, str]:
-    """``["five_rounds=up", "barrel=false"]`` -> ``{"five_rounds": "up", "barrel": "false"}``.
-
-    Raises:
-        click.BadParameter: an item without ``=``.
-    """
-    out: dict[str, str] = {}
-    for item in values:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise click.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint="--option")
-        out[name.strip()] = value.strip()
-    return out
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename: never half-written.
-
-    ``-`` writes to standard output; a symbolic link is followed (its target is
-    replaced); a special file (a device, a pipe) is written to directly; an existing
-    file keeps its permissions.
-
-    Raises:
-        click.ClickException: the file cannot be written (the message says why).
-    """
-    if str(path) == "-":
-        click.echo(text, nl=False)
-        return
-    target = path.resolve() if path.is_symlink() else path
-    try:
-        if target.exists() and not target.is_file():
-            if target.is_dir():
-                raise click.ClickException(f"cannot write {path}: it is a directory")
-            with open(target, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            return
-        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def emit(text: str, output: Path | None) -> None:
-    """Print ``text``, or write it atomically to ``output`` (``-``: standard output)."""
-    if output is None or str(output) == "-":
-        click.echo(text, nl=False)
-        return
-    write_atomically(output, text)
-    click.echo(f"wrote {output}", err=True)
 
 
 option_arg = click.option(
@@ -301,17 +224,7 @@ def dsl_reference(output: Path | None) -> None:
     emit(text, output)
 
 
-# The commands built on the engine and the generated documents, one module each
-# (imported here, after the helpers above that they use).
-from .commands import build as _build  # noqa: E402
-from .commands import check as _check  # noqa: E402
-from .commands import compare as _compare  # noqa: E402
-from .commands import docs as _docs  # noqa: E402
-from .commands import play as _play  # noqa: E402
-from .commands import replay as _replay  # noqa: E402
-from .commands import score as _score  # noqa: E402
-from .commands import simulate as _simulate  # noqa: E402
-
+# The commands built on the engine and the generated documents, one module each.
 for _command in (
     _check.check,
     _simulate.simulate_cmd,

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from ._common import user_errors
+
 __all__ = ["build"]
 
 
@@ -30,7 +32,6 @@ def build(output: Path, extra: tuple[str, ...]) -> None:
       tysiac build
       tysiac build -o /tmp/site --rulesets my-table.yaml
     """
-    from ..cli import user_errors
     from ..docs.site import SiteError, build_site
 
     @user_errors

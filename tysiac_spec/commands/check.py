@@ -21,6 +21,7 @@ from ..scenarios import (
     scenario_file_for,
     shipped_scenario_files,
 )
+from ._common import print_diagnostics, user_errors
 
 __all__ = ["check", "render_result"]
 
@@ -107,8 +108,6 @@ def check(rulesets: tuple[str, ...], files: tuple[Path, ...], names: tuple[str, 
     Each scenario prints ✓ or ✗ with the expected and actual values; the exit
     status is 1 if any scenario fails or a scenario file has errors.
     """
-    from ..cli import print_diagnostics, user_errors
-
     @user_errors
     def run() -> int:
         console = Console(highlight=False, soft_wrap=True)

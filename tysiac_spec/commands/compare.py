@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from ._common import emit, user_errors
+
 __all__ = ["compare_cmd"]
 
 
@@ -40,7 +42,6 @@ def compare_cmd(
       tysiac compare --all --format html -o compare.html
       tysiac compare pl-standard my-table.yaml --format json
     """
-    from ..cli import emit, user_errors
     from ..compare import by_kind, compare, render_comparison
     from ..ruleset import load_ruleset, registry
 

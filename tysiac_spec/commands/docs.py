@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from ._common import emit, parse_option_args, user_errors
+
 __all__ = ["docs"]
 
 
@@ -41,7 +43,6 @@ def docs(
       tysiac docs ru-online --lang ru --format html -o ru-online.ru.html
       tysiac docs my-table.yaml --players 3 -O five_rounds=up
     """
-    from ..cli import emit, parse_option_args, user_errors
     from ..docs.book import build_book, render_book
     from ..ruleset import load_ruleset
 

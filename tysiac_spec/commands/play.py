@@ -32,6 +32,8 @@ from ..engine.actions import Action, Discard, GiveCard
 from ..engine.record import Record, TableSetup, record_of, replay
 from ..errors import Diagnostic, IllegalActionError, RecordError, TysiacError
 from ..table import EntryError, choices_text, complete, resolve_input, view_lines
+from ._common import line_reader, parse_option_args, user_errors, write_atomically
+from .replay import read_record_text
 
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
 
@@ -284,23 +286,6 @@ class Table:
         return 0
 
 
-def _reader(console: Console) -> Callable[[str], str]:
-    """Read one line: with line editing and completion on a terminal, plain from a pipe."""
-    if sys.stdin.isatty():  # pragma: no cover - needs a terminal
-        return input
-
-    def read(prompt: str) -> str:
-        console.print(escape(prompt), end="")
-        line = sys.stdin.readline()
-        if not line:
-            console.print()
-            raise EOFError
-        console.print(escape(line.rstrip("\n")), highlight=False)
-        return line
-
-    return read
-
-
 def _install_completion(game: Game) -> None:  # pragma: no cover - needs a terminal
     try:
         import readline
@@ -339,8 +324,6 @@ def run_match(
         EntryError: ``entry.seat`` (no such seat).
         RecordError: an unknown kind of bots, or a record that cannot be replayed.
     """
-    from ..cli import write_atomically
-
     console = console or Console(highlight=False, soft_wrap=True)
     players = game.players
     if not 0 <= seat < players:
@@ -359,28 +342,12 @@ def run_match(
         write_atomically(save_to, record_of(live, table=setup).to_json())
         return str(save_to)
 
+    save()  # at once: a place that cannot be written is reported before any play, not after
     if sys.stdin.isatty():  # pragma: no cover - needs a terminal
         _install_completion(game)
-    table = Table(game, seat, choosers, console, read_line or _reader(console), save)
+    table = Table(game, seat, choosers, console, read_line or line_reader(console, highlight=False), save)
     return table.run()
 
-
-def user_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Like :func:`tysiac_spec.cli.user_errors` (TysiacError -> diagnostics, exit 1), importing
-    the CLI lazily so that this module can be imported before it."""
-    from functools import wraps
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except TysiacError as exc:
-            from ..cli import EXIT_USER_ERROR, print_diagnostics
-
-            print_diagnostics(exc.diagnostics)
-            sys.exit(EXIT_USER_ERROR)
-
-    return wrapper
 
 
 @click.command("play")
@@ -427,14 +394,13 @@ def play(
     on Ctrl-C; `tysiac play --resume FILE` continues it with the seat, bots and bot seed
     saved in the record, exactly as the game would have gone on.
     """
-    from ..cli import parse_option_args
     from ..ruleset import load_ruleset
 
     game: Game | Record
     if resume is not None:
         if ruleset is not None or options or players is not None or seed is not None:
             raise click.UsageError("--resume takes the ruleset, players, options and seed from the record")
-        record = Record.from_json(resume.read_text(encoding="utf-8"))
+        record = Record.from_json(read_record_text(resume))
         saved = record.table
         if saved is not None:
             for name, given, recorded in (("--seat", seat, saved.seat), ("--bots", bots, saved.bots)):

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..errors import Diagnostic, RecordError
-from .play import user_errors as _user_errors
+from ._common import user_errors as _user_errors
 
 __all__ = ["chunks", "in_file", "read_record_text", "replay_cmd"]
 

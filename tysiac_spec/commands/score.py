@@ -33,7 +33,8 @@ from ..scoresheet import (
     start_state,
 )
 from ..table import EntryError
-from .play import user_errors as _user_errors
+from ._common import line_reader, parse_option_args, write_atomically
+from ._common import user_errors as _user_errors
 
 __all__ = ["score"]
 
@@ -90,8 +91,6 @@ class Session:
         self.settled = settle_sheet(rules, form, sheet)
 
     def save(self) -> None:
-        from ..cli import write_atomically
-
         write_atomically(self.path, self.sheet.to_json())
 
     def say(self, text: str, style: str = "") -> None:
@@ -225,22 +224,6 @@ class Session:
             self.show()
             self.say(f"match over: {self.sheet.name(self.winner)} wins", "bold")
         return 0
-
-
-def _reader(console: Console) -> Callable[[str], str]:
-    if sys.stdin.isatty():  # pragma: no cover - needs a terminal
-        return input
-
-    def read(prompt: str) -> str:
-        console.print(escape(prompt), end="")
-        line = sys.stdin.readline()
-        if not line:
-            console.print()
-            raise EOFError
-        console.print(escape(line.rstrip("\n")))
-        return line
-
-    return read
 
 
 def open_sheet(
@@ -395,15 +378,13 @@ def score(
     players the talon as dealt is asked for the sitter's score; in a golden round each
     deal is asked whether it is one (its declarer is the first hand).
     """
-    from ..cli import parse_option_args
-
     path = sheet_path or Path("tysiac-sheet.json")
     name_list = [n.strip() for n in names.split(",")] if names else []
     rules, form, sheet = open_sheet(ruleset, players, parse_option_args(options), path, name_list, dealer)
     console = Console(highlight=False, soft_wrap=True)
     if not console.is_terminal:
         console = Console(highlight=False, soft_wrap=True, width=max(console.width, 120))
-    session = Session(rules, form, sheet, path, console, _reader(console))
+    session = Session(rules, form, sheet, path, console, line_reader(console))
     if not path.exists():
         session.save()
     count = len(sheet.deals)

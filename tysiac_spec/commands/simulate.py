@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..simulate import BOTS, DEFAULT_MAX_DEALS, simulate
+from ._common import parse_option_args, user_errors
 
 __all__ = ["EXIT_INTERRUPTED", "simulate_cmd"]
 
@@ -97,8 +98,6 @@ def simulate_cmd(
     """Play whole matches between bots and print statistics: deals per match, contracts
     made, average contract, forfeits, barrel, bolts, match rules that fired, wins per seat
     and speed."""
-    from ..cli import parse_option_args, user_errors
-
     @user_errors
     def run() -> bool:
         from ..ruleset import load_ruleset

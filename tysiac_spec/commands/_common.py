@@ -1,0 +1,141 @@
+"""What every ``tysiac`` command shares: printing user errors without a traceback,
+``-O name=value`` options, atomic file writes, reading lines from a terminal or a pipe.
+
+Kept apart from :mod:`tysiac_spec.cli` so that the command modules can import it at the
+top without an import cycle.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from ..errors import Diagnostic, TysiacError
+
+__all__ = [
+    "EXIT_USER_ERROR",
+    "emit",
+    "line_reader",
+    "parse_option_args",
+    "print_diagnostics",
+    "user_errors",
+    "write_atomically",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_USER_ERROR = 1
+
+
+def print_diagnostics(diagnostics: Iterable[Diagnostic], stream: Any = None) -> None:
+    """Print diagnostics in the ``file:line:col: error[code]: message`` form with a caret."""
+    out = stream or sys.stderr
+    for diagnostic in diagnostics:
+        print(diagnostic.render(), file=out)
+
+
+def user_errors(func: F) -> F:
+    """Turn any :class:`TysiacError` into printed diagnostics and exit status 1."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except TysiacError as exc:
+            print_diagnostics(exc.diagnostics)
+            sys.exit(EXIT_USER_ERROR)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_option_args(values: Sequence[str]) -> dict[str, str]:
+    """``["five_rounds=up", "barrel=false"]`` -> ``{"five_rounds": "up", "barrel": "false"}``.
+
+    Raises:
+        click.BadParameter: an item without ``=``.
+    """
+    out: dict[str, str] = {}
+    for item in values:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint="--option")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename: never half-written.
+
+    ``-`` writes to standard output; a symbolic link is followed (its target is
+    replaced); a special file (a device, a pipe) is written to directly; an existing
+    file keeps its permissions.
+
+    Raises:
+        click.ClickException: the file cannot be written (the message says why).
+    """
+    if str(path) == "-":
+        click.echo(text, nl=False)
+        return
+    target = path.resolve() if path.is_symlink() else path
+    try:
+        if target.exists() and not target.is_file():
+            if target.is_dir():
+                raise click.ClickException(f"cannot write {path}: it is a directory")
+            with open(target, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            return
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def emit(text: str, output: Path | None) -> None:
+    """Print ``text``, or write it atomically to ``output`` (``-``: standard output)."""
+    if output is None or str(output) == "-":
+        click.echo(text, nl=False)
+        return
+    write_atomically(output, text)
+    click.echo(f"wrote {output}", err=True)
+
+
+def line_reader(console: Console, *, highlight: bool = True) -> Callable[[str], str]:
+    """Read one line after a prompt: with line editing on a terminal (``input``); from a pipe,
+    echoing the prompt and the line read so that a scripted session reads like a typed one.
+
+    The returned function raises ``EOFError`` at the end of input.
+    """
+    if sys.stdin.isatty():  # pragma: no cover - needs a terminal
+        return input
+
+    def read(prompt: str) -> str:
+        console.print(escape(prompt), end="")
+        line = sys.stdin.readline()
+        if not line:
+            console.print()
+            raise EOFError
+        console.print(escape(line.rstrip("\n")), highlight=highlight)
+        return line
+
+    return read
