@@ -152,7 +152,7 @@ def test_an_illegal_action_names_its_index_and_the_reason() -> None:
         replay(bad)
     message = info.value.diagnostic.message
     assert info.value.diagnostic.code == "record.action"
-    assert message.startswith("action 2 `bid 105` cannot be replayed: `bid 105` is not legal for player ")
+    assert message.startswith("action 3 of 3 `bid 105` cannot be replayed: `bid 105` is not legal for player ")
     assert message.endswith("bids are multiples of 10")
 
 
@@ -162,7 +162,7 @@ def test_an_unparsable_action() -> None:
                  options=good.options, actions=("play ZZ",))
     with pytest.raises(RecordError) as info:
         replay(bad)
-    assert info.value.diagnostic.message.startswith("action 0 `play ZZ` cannot be replayed: `ZZ` is not a card")
+    assert info.value.diagnostic.message.startswith("action 1 of 1 `play ZZ` cannot be replayed: `ZZ` is not a card")
 
 
 def test_an_unknown_ruleset_or_player_count() -> None:

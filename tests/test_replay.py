@@ -76,7 +76,7 @@ def test_illegal_action_in_a_record_is_reported(tmp_path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     code, _, err = _run(str(path))
     assert code == 1
-    assert "error[record.action]: action 1 `bid 105` cannot be replayed: " in err
+    assert f"error[record.action]: action 2 of {len(data['actions'])} `bid 105` cannot be replayed: " in err
 
 
 def test_a_record_that_is_not_utf8_is_reported_without_a_traceback(tmp_path: Path) -> None:

@@ -58,6 +58,11 @@ _OPTIONAL = ("ruleset_file", "table")
 _TABLE_KEYS: dict[str, str] = {"seat": "integer", "bots": "text", "bot_seed": "integer"}
 
 
+def _option_text(value: object) -> str:
+    """An option value as the command line takes it (``-O barrel=false``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _fail(code: str, message: str, hint: str | None = None) -> RecordError:
     return RecordError(Diagnostic(f"record.{code}", message, hint=hint))
 
@@ -297,7 +302,9 @@ def replay(record: Record, *, before: Callable[[Game, Action], None] | None = No
             game.apply(action)
         except TysiacError as exc:
             reason = exc.diagnostic.message
-            raise _fail("action", f"action {i} `{text}` cannot be replayed: {reason}") from None
+            raise _fail(
+                "action", f"action {i + 1} of {len(record.actions)} `{text}` cannot be replayed: {reason}"
+            ) from None
     return game
 
 
@@ -328,7 +335,7 @@ class _Writer:
 
     def header(self) -> None:
         r, g = self.record, self.game
-        opts = ", ".join(f"{k}={v}" for k, v in sorted(r.options.items())) or "none"
+        opts = ", ".join(f"{k}={_option_text(v)}" for k, v in sorted(r.options.items())) or "none"
         self.out(f"Ruleset {r.ruleset} ({g.ruleset.title()}), {r.players} players, seed {r.seed}")
         self.out(f"Options: {opts}")
         self.out(f"Target: {g.form.match.target} points")
@@ -411,7 +418,8 @@ class _Writer:
             try:
                 self.step(text)
             except TysiacError as exc:
-                raise _fail("action", f"action {i} `{text}` cannot be replayed: "
+                count = len(self.record.actions)
+                raise _fail("action", f"action {i + 1} of {count} `{text}` cannot be replayed: "
                             f"{exc.diagnostic.message}") from None
         g = self.game
         self.out("")
