@@ -167,12 +167,15 @@ def test_a_refused_action_is_an_error_naming_the_engine_reason(tmp_path: Path) -
     assert result.message.startswith("`bid 105` was refused: `bid 105` is not legal")
 
 
-def test_a_wrong_stacked_deal_is_an_error(tmp_path: Path) -> None:
-    body = _scenario("- expect: {phase: auction}\n").replace('talons: ["QD JD 9D"]', 'talons: ["QD JD"]')
-    [result] = run_file(load_scenarios(_file(tmp_path, body)))
-    assert result.status == "error"
-    assert result.message.startswith("setting up: ")
-    assert "stacked deal" in result.message
+def test_a_wrong_stacked_deal_is_an_error_at_its_line(tmp_path: Path) -> None:
+    short = _scenario("- expect: {phase: auction}\n").replace('talons: ["QD JD 9D"]', 'talons: ["QD JD"]')
+    assert _errors(tmp_path, short) == [
+        "s.yaml:10:16: error[scenario.deal]: talon 0 must hold 3 cards (got 2)"
+    ]
+    twice = _scenario("- expect: {phase: auction}\n").replace('talons: ["QD JD 9D"]', 'talons: ["QD JD AH"]')
+    assert _errors(tmp_path, twice) == [
+        "s.yaml:10:16: error[scenario.deal]: AH is dealt twice: in player 1's hand and in talon 0"
+    ]
 
 
 def test_match_state_without_engine_support_is_unsupported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -385,5 +388,5 @@ def test_a_wrong_stacked_deal_is_reported_once_by_check(tmp_path: Path) -> None:
     body = _scenario("- expect: {phase: auction}\n").replace('talons: ["QD JD 9D"]', 'talons: ["QD JD"]')
     result = CliRunner().invoke(main, ["check", "--file", str(_file(tmp_path, body))])
     assert result.exit_code == 1
-    assert "    setting up: error: error[deal.stack]: stacked deal" in result.output
-    assert result.output.count("setting up") == 1
+    assert "error[scenario.deal]: talon 0 must hold 3 cards (got 2)" in result.output
+    assert result.output.count("must hold") == 1

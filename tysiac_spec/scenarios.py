@@ -308,6 +308,7 @@ def _check_scenario(
         if deal.get("dealer", 0) >= players:
             yield _diag("scenario.players", f"dealer {deal['dealer']} is not a player (0..{players - 1})",
                         doc, (*base, "deal", "dealer"))
+        yield from _check_stack(deal, rules, players, doc, (*base, "deal"))
     for s, step in enumerate(raw["steps"]):
         where = (*base, "steps", s)
         kinds = [k for k in ("do", "expect", "illegal") if k in step]
@@ -341,6 +342,36 @@ def _check_scenario(
                 parse_action(text, deck)
             except TysiacError as exc:
                 yield _diag("scenario.action", exc.diagnostic.message, doc, path)
+
+
+def _check_stack(
+    deal: Any, rules: Ruleset, players: int, doc: Any, path: tuple[str | int, ...]
+) -> Iterator[Diagnostic]:
+    """A stacked deal's sizes and cards: each hand holds ``table.hand_size`` cards, the talons
+    have ``table.talons`` sizes, and no card is dealt twice (reported where it is repeated)."""
+    table = rules.form(players).table
+    deck = rules.deck
+    seen: dict[Any, str] = {}
+    piles = [((*path, "hands", p), f"player {p}'s hand", cards, table.hand_size)
+             for p, cards in deal["hands"].items()]
+    piles += [((*path, "talons", k), f"talon {k}", cards, size)
+              for k, (cards, size) in enumerate(zip(deal["talons"], table.talons, strict=False))]
+    if len(deal["talons"]) != len(table.talons):
+        yield _diag("scenario.deal", f"the {players}-player game has {len(table.talons)} talon(s) of "
+                    f"{'/'.join(map(str, table.talons))} cards (got {len(deal['talons'])})",
+                    doc, (*path, "talons"))
+    for where, what, text, size in piles:
+        try:
+            cards = deck.parse_many(text)
+        except TysiacError:
+            continue  # reported by _check_cards
+        if len(cards) != size:
+            yield _diag("scenario.deal", f"{what} must hold {size} cards (got {len(cards)})", doc, where)
+        for card in cards:
+            if card in seen:
+                yield _diag("scenario.deal", f"{card} is dealt twice: in {seen[card]} and in {what}",
+                            doc, where)
+            seen.setdefault(card, what)
 
 
 def _check_cards(cards: str, deck: Any, doc: Any, path: tuple[str | int, ...]) -> Iterator[Diagnostic]:
