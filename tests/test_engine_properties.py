@@ -142,6 +142,7 @@ class EngineMachine(RuleBasedStateMachine):
             again.apply(parse_action(text, game.ruleset.deck))
         assert again.state_text() == game.state_text()
         assert again.deal_scores == game.deal_scores and again.scores == game.scores
+        assert again.record == game.record and again.record.to_json() == game.record.to_json()
 
 
 EngineMachine.TestCase.settings = settings(
