@@ -218,11 +218,16 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
         queens: set[str] = set()
         for c in cards:
             rank = c.rank
+            if rank.__class__ is not str:  # a card's Rank (else a rank id)
+                rank = rank.id
             if rank == king:
-                kings.add(c.suit)
+                kings.add(getattr(c.suit, "id", c.suit))
             elif rank == queen:
-                queens.add(c.suit)
-        total = sum(values.get(s, 0) for s in kings & queens)
+                queens.add(getattr(c.suit, "id", c.suit))
+        total = 0
+        for s in kings:
+            if s in queens:
+                total += values.get(s, 0)
         if type(cards) is tuple:
             last[0] = (cards, total)
         return total

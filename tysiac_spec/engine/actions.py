@@ -166,8 +166,8 @@ class ActionTable:
     """
 
     __slots__ = (
-        "_bids", "_contracts", "_discards", "_gives", "_plays",
-        "claim", "forfeit", "pass_", "plains", "texts",
+        "_contracts", "_discards", "_gives", "_plays",
+        "bids", "claim", "forfeit", "pass_", "plains", "texts",
     )
 
     def __init__(self) -> None:
@@ -176,7 +176,8 @@ class ActionTable:
         self._plays: dict[tuple[int, bool, bool], PlayCard] = {}
         self._discards: dict[int, Discard] = {}
         self._gives: dict[int, dict[int, GiveCard]] = {}
-        self._bids: dict[int, Bid] = {}
+        self.bids: dict[int, Bid] = {}
+        """``Bid(amount)`` by amount, for the amounts met so far (see :meth:`bid`)."""
         self._contracts: dict[int, DeclareContract] = {}
         self.texts: dict[int, str] = {}
         """``str(action)`` by ``id(action)``, for the actions made here (see :meth:`text`)."""
@@ -235,9 +236,9 @@ class ActionTable:
 
     def bid(self, amount: int) -> Bid:
         """``Bid(amount)``."""
-        action = self._bids.get(amount)
+        action = self.bids.get(amount)
         if action is None:
-            action = self._bids[amount] = self._keep(Bid(amount))
+            action = self.bids[amount] = self._keep(Bid(amount))
         return action
 
     def contract(self, amount: int) -> DeclareContract:

@@ -130,8 +130,8 @@ def legal(form: Form, deal: DealState, env: Env, table: ActionTable | None = Non
     """
     if table is None:
         table = ActionTable()
-    bid = table.bid
-    bids: list[Action] = [bid(b) for b in _amounts(form, deal, deal.current, env)]
+    bid, made = table.bid, table.bids.get
+    bids: list[Action] = [made(b) or bid(b) for b in _amounts(form, deal, deal.current, env)]
     if not deal.opening:
         bids.append(table.pass_)
     return bids

@@ -108,10 +108,13 @@ class Game:
         self._over = False
         self._table = ActionTable()
         self._texts = self._table.texts
-        self._play_legal = play.compile_legal(self.form, self._table)
-        self._legal_at: tuple[DealState, int, int, str] | None = None
-        """The deal, its action count, player and phase when :attr:`_legal` was computed by
-        :meth:`legal_actions` (see :meth:`apply`)."""
+        self._play_legal = play.compile_legal(self.form, self._table, ruleset.deck.cards)
+        self._play_apply = play.compile_apply(self.form)
+        self._legal_deal: DealState | None = None
+        """The deal, and its action count, player and phase (the next three attributes) when
+        :attr:`_legal` was computed by :meth:`legal_actions` (see :meth:`apply`)."""
+        self._legal_count = self._legal_current = -1
+        self._legal_phase = ""
         self._legal: list[Action] = []
         self._deck_points = ruleset.deck.total_points
         self._deck_cards = ruleset.deck.cards
@@ -279,7 +282,7 @@ class Game:
             sitter=sitter,
             hands={p: sorted(hands[p], key=_INDEX) for p in order},
             talons=[list(t) for t in talons],
-            dealt_talon=tuple(c for t in talons for c in t),
+            dealt_talon=tuple([c for t in talons for c in t]),
             deck_points=self._deck_points,
             aces=self._aces,
         )
@@ -398,8 +401,9 @@ class Game:
             legal = self._play_legal(deal)
         else:
             legal = self._compute_legal(deal)
-        self._legal_at, self._legal = (deal, deal.actions, deal.current, phase), legal
-        return list(legal)
+        self._legal_deal, self._legal_count = deal, deal.actions
+        self._legal_current, self._legal_phase, self._legal = deal.current, phase, legal
+        return legal[:]
 
     def _compute_legal(self, deal: DealState) -> list[Action]:
         """The legal actions of ``deal`` now (a new list)."""
@@ -491,23 +495,23 @@ class Game:
         # An action object handed out by the last legal_actions() for this very position (the
         # deal, its action count, the player to act, the phase) is legal without computing the
         # list again; any other action is compared by value with a freshly computed list.
-        deal, at = self.deal, self._legal_at
+        deal = self.deal
+        phase = deal.phase
         if (
-            at is not None
-            and at[0] is deal
-            and at[1] == deal.actions
-            and at[2] == deal.current
-            and at[3] == deal.phase
+            self._legal_deal is deal
+            and self._legal_count == deal.actions
+            and self._legal_current == deal.current
+            and self._legal_phase == phase
         ):
             legal = self._legal
         else:
             legal = []
         for allowed in legal:
             if allowed is action:
-                if type(action) is PlayCard and deal.phase == "play":  # the usual case, as in _apply
+                if phase == "play" and type(action) is PlayCard:  # the usual case, as in _apply
                     self.history.append(self._texts.get(id(action)) or str(action))
                     deal.actions += 1
-                    play.apply(self.form, deal, action)
+                    self._play_apply(deal, action)
                     if deal.phase == "over":
                         self._end_deal()
                     return
@@ -530,11 +534,11 @@ class Game:
         """Apply an action known to be legal."""
         deal, form = self.deal, self.form
         before = deal.phase
-        text = self._table.text(action)
+        text = self._texts.get(id(action)) or str(action)  # self._table.text(action)
         self.history.append(text)
         deal.actions += 1
         if before == "play" and type(action) is PlayCard:  # the usual case, as below
-            play.apply(form, deal, action)
+            self._play_apply(deal, action)
             if deal.phase == "over":
                 self._end_deal()
             return

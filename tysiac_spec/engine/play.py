@@ -18,7 +18,7 @@ silent.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 
 from ..cards import Card
@@ -30,6 +30,7 @@ __all__ = [
     "apply",
     "apply_claim",
     "claim_marriages",
+    "compile_apply",
     "compile_legal",
     "explain",
     "legal",
@@ -156,71 +157,82 @@ def legal(form: Form, deal: DealState, table: ActionTable | None = None) -> list
     return compile_legal(form, ActionTable() if table is None else table)(deal)
 
 
-def compile_legal(form: Form, table: ActionTable) -> Callable[[DealState], list[Action]]:
+def compile_legal(
+    form: Form, table: ActionTable, deck: Sequence[Card] = ()
+) -> Callable[[DealState], list[Action]]:
     """:func:`legal` specialised to ``form`` (its duties read once), handing out the shared
     actions of ``table``: a function of the deal.  The duties are those of
-    :func:`legal_cards`, in the same order."""
+    :func:`legal_cards`, in the same order.  ``deck`` (the pack's cards, ``card.index ==
+    i``) lets the plain plays be looked up by index (any other card still works)."""
     p = form.play
     must_follow, must_trump, must_overtrump = p.must_follow, p.must_trump, p.must_overtrump
     beat, beat_led_card = p.must_beat != "no", p.must_beat == "led_card"
     beat_when_trumped, any_card = p.beat_when_trumped, p.cannot_overtrump == "any_card"
     m = form.marriages
     automatic, aces = m.announcement == "automatic", m.ace_marriage.enabled
+    values, requires_won_trick = m.values, m.requires_won_trick
+    declarer_first_lead = m.declarer_first_lead
     claim_allowed = form.contract.claim_allowed
     plains, plain, play_action, claim = table.plains, table.plain, table.play, table.claim
+    pget = plains.get
+    by_index = [plain(c) for c in deck]
+    n_deck = len(by_index)
+    """The plain play of each card of the pack, by ``card.index``."""
     king, queen = MARRIAGE_RANKS
-
-    def follow_cards(hand: list[Card], trick: list[tuple[int, Card]], trump: str | None) -> list[Card]:
-        first = trick[0][1]
-        led = first.suit_id
-        follow = [c for c in hand if c.suit_id == led]
-        if follow and must_follow:
-            if beat:
-                trumped = False
-                if trump is not None and trump != led:
-                    for _, c in trick:
-                        if c.suit_id == trump:
-                            trumped = True
-                            break
-                if not trumped or beat_when_trumped:
-                    target = first
-                    if not beat_led_card:
-                        for _, c in trick:
-                            if c.suit_id == led and c.strength > target.strength:
-                                target = c
-                    top = target.strength
-                    higher = [c for c in follow if c.strength > top]
-                    if higher:
-                        return higher
-            return follow
-        if must_trump and trump is not None and not follow:
-            trumps = [c for c in hand if c.suit_id == trump]
-            if trumps:
-                if must_overtrump:
-                    best: Card | None = None
-                    for _, c in trick:
-                        if c.suit_id == trump and (best is None or c.strength > best.strength):
-                            best = c
-                    if best is not None:
-                        top = best.strength
-                        higher = [c for c in trumps if c.strength > top]
-                        if higher:
-                            return higher
-                        if any_card:
-                            return list(hand)
-                return trumps
-        return list(hand)
 
     def legal_now(deal: DealState) -> list[Action]:
         player = deal.current
         hand = deal.hands[player]
         trick = deal.trick
         if trick:
-            # no claim once a trick is under way (may_claim)
-            cards = follow_cards(hand, trick, deal.trump)
+            # no claim once a trick is under way (may_claim); the duties of legal_cards
+            first = trick[0][1]
+            led = first.suit_id
+            trump = deal.trump
+            cards = [c for c in hand if c.suit_id == led]
+            if cards and must_follow:
+                if beat:
+                    trumped = False
+                    if trump is not None and trump != led:
+                        for _, c in trick:
+                            if c.suit_id == trump:
+                                trumped = True
+                                break
+                    if not trumped or beat_when_trumped:
+                        top = first.strength
+                        if not beat_led_card:
+                            for _, c in trick:
+                                if c.suit_id == led and c.strength > top:
+                                    top = c.strength
+                        higher = [c for c in cards if c.strength > top]
+                        if higher:
+                            cards = higher
+            elif must_trump and trump is not None and not cards:
+                trumps = [c for c in hand if c.suit_id == trump]
+                if trumps:
+                    cards = trumps
+                    if must_overtrump:
+                        best = -1
+                        for _, c in trick:
+                            if c.suit_id == trump and c.strength > best:
+                                best = c.strength
+                        if best >= 0:
+                            higher = [c for c in trumps if c.strength > best]
+                            if higher:
+                                cards = higher
+                            elif any_card:
+                                cards = hand
+                else:
+                    cards = hand
+            else:
+                cards = hand
             if len(cards) > 1:
-                cards.sort(key=_INDEX)
-            return [plains.get(id(c)) or plain(c) for c in cards]
+                cards = sorted(cards, key=_INDEX)
+            try:
+                # the pack's own card at its index (any other card: looked up by identity)
+                return [a if (a := by_index[c.index]).card is c else plain(c) for c in cards]
+            except IndexError:
+                return [pget(id(c)) or plain(c) for c in cards]
         out: list[Action] = []
         held: set[tuple[str, str]] | None = None
         for c in sorted(hand, key=_INDEX):
@@ -229,7 +241,13 @@ def compile_legal(form: Form, table: ActionTable) -> Callable[[DealState], list[
                 if held is None:
                     held = {(x.suit_id, x.rank.id) for x in hand}
                 partner = queen if rid == king else king
-                if (c.suit_id, partner) in held and may_declare(form, deal, player, c):
+                # may_declare, the partner being held (checked just now)
+                if (
+                    (c.suit_id, partner) in held
+                    and c.suit_id in values
+                    and not (requires_won_trick and not deal.tricks.get(player))
+                    and not (deal.trick_number == 0 and player == deal.declarer and not declarer_first_lead)
+                ):
                     if not automatic:
                         out.append(plains.get(id(c)) or plain(c))
                     out.append(play_action(c, True))
@@ -239,7 +257,11 @@ def compile_legal(form: Form, table: ActionTable) -> Callable[[DealState], list[
                     out.append(plains.get(id(c)) or plain(c))
                 out.append(play_action(c, False, True))
                 continue
-            out.append(plains.get(id(c)) or plain(c))
+            i = c.index
+            if 0 <= i < n_deck and (a := by_index[i]).card is c:
+                out.append(a)
+            else:
+                out.append(pget(id(c)) or plain(c))
         if claim_allowed and not deal.trick_number and may_claim(deal):
             out.append(claim)
         return out
@@ -264,11 +286,22 @@ def may_claim(deal: DealState) -> bool:
     if deal.trick or deal.trick_number or deal.current != deal.declarer or not deal.hands[deal.current]:
         return False
     others = _opponent_cards(deal)
-    trumps_out = deal.trump is not None and any(c.suit == deal.trump for c in others)
+    trump = deal.trump
+    trumps_out = False
+    if trump is not None:
+        for c in others:
+            if c.suit_id == trump:
+                trumps_out = True
+                break
+    # the strongest opponent card of each suit
+    top: dict[str, int] = {}
+    for o in others:
+        if o.strength > top.get(o.suit_id, -1):
+            top[o.suit_id] = o.strength
     for card in deal.hands[deal.current]:
-        if trumps_out and card.suit != deal.trump:
+        if trumps_out and card.suit_id != trump:
             return False
-        if any(o.suit == card.suit and o.rank.strength > card.rank.strength for o in others):
+        if top.get(card.suit_id, -1) > card.strength:
             return False
     return True
 
@@ -403,6 +436,74 @@ def apply(form: Form, deal: DealState, action: PlayCard) -> None:
     if not deal.hands[winner]:
         _award_leftover(form, deal)
         deal.phase = "over"
+
+
+def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
+    """:func:`apply` specialised to ``form``: a function of the deal and a legal play, with
+    the same effects."""
+    am = form.marriages.ace_marriage
+    m = form.marriages
+    award = form.talon.leftover.to != "nobody"
+
+    def apply_card(deal: DealState, action: PlayCard) -> None:
+        p = deal.current
+        card = action.card
+        hand = deal.hands[p]
+        for i, c in enumerate(hand):
+            if c is card:
+                del hand[i]
+                break
+        else:
+            hand.remove(card)
+        if action.aces:
+            deal.marriages[p] = deal.marriages.get(p, 0) + am.value
+            deal.declared.append((p, ACE))
+            if am.sets_trump:
+                _set_trump(form, deal, card.suit.id)
+        if action.marriage:
+            suit = card.suit.id
+            deal.marriages[p] = deal.marriages.get(p, 0) + m.values[suit]
+            deal.declared.append((p, suit))
+            if m.sets_trump:
+                _set_trump(form, deal, suit)
+        trick = deal.trick
+        trick.append((p, card))
+        order = deal.order
+        n = len(order)
+        if len(trick) < n:
+            deal.current = order[(order.index(p) + 1) % n]
+            return
+        # trick_winner(deal), inline
+        trump = deal.trump
+        winner, first = trick[0]
+        led = first.suit_id
+        bt, bl, bs = trump is not None and led == trump, True, first.strength
+        for player, c in trick[1:]:
+            sid = c.suit_id
+            t = trump is not None and sid == trump
+            ld = sid == led
+            st = c.strength
+            if t > bt or (t == bt and (ld > bl or (ld == bl and st > bs))):
+                winner, bt, bl, bs = player, t, ld, st
+        won = deal.won.get(winner)
+        if won is None:
+            deal.won[winner] = [c for _, c in trick]
+        else:
+            won.extend([c for _, c in trick])
+        tricks = deal.tricks
+        tricks[winner] = tricks.get(winner, 0) + 1
+        deal.trick = []
+        deal.trick_number += 1
+        deal.last_trick_winner = winner
+        if deal.pending_trump is not None:
+            deal.trump, deal.pending_trump = deal.pending_trump, None
+        deal.current = winner
+        if not deal.hands[winner]:
+            if award:
+                _award_leftover(form, deal)
+            deal.phase = "over"
+
+    return apply_card
 
 
 def _set_trump(form: Form, deal: DealState, suit: str) -> None:
