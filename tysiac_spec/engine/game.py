@@ -565,7 +565,7 @@ class Game:
             play.apply_claim(form, deal)
         else:
             assert isinstance(action, PlayCard)
-            play.apply(form, deal, action)
+            self._play_apply(deal, action)
         if deal.phase == "play" and before != "play":
             self._start_play(deal)
         elif deal.phase == "redealt":

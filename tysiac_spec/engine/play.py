@@ -24,7 +24,7 @@ from operator import attrgetter
 from ..cards import Card
 from ..ruleset.model import Form
 from .actions import Action, ActionTable, Claim, PlayCard
-from .state import DealState, remove_card
+from .state import DealState
 
 __all__ = [
     "apply",
@@ -399,43 +399,12 @@ def trick_winner(deal: DealState) -> int:
 
 
 def apply(form: Form, deal: DealState, action: PlayCard) -> None:
-    """PlayCard a legal card; declare its marriage; close the trick when everyone has played.
+    """Play a legal card; declare its marriage; close the trick when everyone has played.
 
-    After the last trick ``deal.phase`` becomes ``over`` (the game scores it).
+    After the last trick ``deal.phase`` becomes ``over`` (the game scores it).  A game
+    compiles this once per form (:func:`compile_apply`); this is the same, uncompiled.
     """
-    p = deal.current
-    remove_card(deal.hands[p], action.card)
-    if action.aces:
-        am = form.marriages.ace_marriage
-        deal.marriages[p] = deal.marriages.get(p, 0) + am.value
-        deal.declared.append((p, ACE))
-        if am.sets_trump:
-            _set_trump(form, deal, action.card.suit.id)
-    if action.marriage:
-        m = form.marriages
-        suit = action.card.suit.id
-        deal.marriages[p] = deal.marriages.get(p, 0) + m.values[suit]
-        deal.declared.append((p, suit))
-        if m.sets_trump:
-            _set_trump(form, deal, suit)
-    trick = deal.trick
-    trick.append((p, action.card))
-    order = deal.order
-    if len(trick) < len(order):
-        deal.current = order[(order.index(p) + 1) % len(order)]  # deal.next_active(p)
-        return
-    winner = trick_winner(deal)
-    deal.won.setdefault(winner, []).extend([c for _, c in trick])
-    deal.tricks[winner] = deal.tricks.get(winner, 0) + 1
-    deal.trick = []
-    deal.trick_number += 1
-    deal.last_trick_winner = winner
-    if deal.pending_trump is not None:
-        deal.trump, deal.pending_trump = deal.pending_trump, None
-    deal.current = winner
-    if not deal.hands[winner]:
-        _award_leftover(form, deal)
-        deal.phase = "over"
+    compile_apply(form)(deal, action)
 
 
 def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
@@ -473,18 +442,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
         if len(trick) < n:
             deal.current = order[(order.index(p) + 1) % n]
             return
-        # trick_winner(deal), inline
-        trump = deal.trump
-        winner, first = trick[0]
-        led = first.suit_id
-        bt, bl, bs = trump is not None and led == trump, True, first.strength
-        for player, c in trick[1:]:
-            sid = c.suit_id
-            t = trump is not None and sid == trump
-            ld = sid == led
-            st = c.strength
-            if t > bt or (t == bt and (ld > bl or (ld == bl and st > bs))):
-                winner, bt, bl, bs = player, t, ld, st
+        winner = trick_winner(deal)
         won = deal.won.get(winner)
         if won is None:
             deal.won[winner] = [c for _, c in trick]
