@@ -160,18 +160,12 @@ def legal(form: Form, deal: DealState, table: ActionTable | None = None) -> list
 def compile_legal(
     form: Form, table: ActionTable, deck: Sequence[Card] = ()
 ) -> Callable[[DealState], list[Action]]:
-    """:func:`legal` specialised to ``form`` (its duties read once), handing out the shared
-    actions of ``table``: a function of the deal.  The duties are those of
-    :func:`legal_cards`, in the same order.  ``deck`` (the pack's cards, ``card.index ==
+    """:func:`legal` specialised to ``form``, handing out the shared actions of ``table``: a
+    function of the deal.  The duties are :func:`legal_cards`'s and the marriage conditions
+    :func:`may_declare`'s (one statement of each rule).  ``deck`` (the pack's cards, ``card.index ==
     i``) lets the plain plays be looked up by index (any other card still works)."""
-    p = form.play
-    must_follow, must_trump, must_overtrump = p.must_follow, p.must_trump, p.must_overtrump
-    beat, beat_led_card = p.must_beat != "no", p.must_beat == "led_card"
-    beat_when_trumped, any_card = p.beat_when_trumped, p.cannot_overtrump == "any_card"
     m = form.marriages
     automatic, aces = m.announcement == "automatic", m.ace_marriage.enabled
-    values, requires_won_trick = m.values, m.requires_won_trick
-    declarer_first_lead = m.declarer_first_lead
     claim_allowed = form.contract.claim_allowed
     plains, plain, play_action, claim = table.plains, table.plain, table.play, table.claim
     pget = plains.get
@@ -186,46 +180,7 @@ def compile_legal(
         trick = deal.trick
         if trick:
             # no claim once a trick is under way (may_claim); the duties of legal_cards
-            first = trick[0][1]
-            led = first.suit_id
-            trump = deal.trump
-            cards = [c for c in hand if c.suit_id == led]
-            if cards and must_follow:
-                if beat:
-                    trumped = False
-                    if trump is not None and trump != led:
-                        for _, c in trick:
-                            if c.suit_id == trump:
-                                trumped = True
-                                break
-                    if not trumped or beat_when_trumped:
-                        top = first.strength
-                        if not beat_led_card:
-                            for _, c in trick:
-                                if c.suit_id == led and c.strength > top:
-                                    top = c.strength
-                        higher = [c for c in cards if c.strength > top]
-                        if higher:
-                            cards = higher
-            elif must_trump and trump is not None and not cards:
-                trumps = [c for c in hand if c.suit_id == trump]
-                if trumps:
-                    cards = trumps
-                    if must_overtrump:
-                        best = -1
-                        for _, c in trick:
-                            if c.suit_id == trump and c.strength > best:
-                                best = c.strength
-                        if best >= 0:
-                            higher = [c for c in trumps if c.strength > best]
-                            if higher:
-                                cards = higher
-                            elif any_card:
-                                cards = hand
-                else:
-                    cards = hand
-            else:
-                cards = hand
+            cards = _legal_cards(form, deal, player)[0]
             if len(cards) > 1:
                 cards = sorted(cards, key=_INDEX)
             try:
@@ -234,20 +189,10 @@ def compile_legal(
             except IndexError:
                 return [pget(id(c)) or plain(c) for c in cards]
         out: list[Action] = []
-        held: set[tuple[str, str]] | None = None
         for c in sorted(hand, key=_INDEX):
             rid = c.rank.id
             if rid == king or rid == queen:
-                if held is None:
-                    held = {(x.suit_id, x.rank.id) for x in hand}
-                partner = queen if rid == king else king
-                # may_declare, the partner being held (checked just now)
-                if (
-                    (c.suit_id, partner) in held
-                    and c.suit_id in values
-                    and not (requires_won_trick and not deal.tricks.get(player))
-                    and not (deal.trick_number == 0 and player == deal.declarer and not declarer_first_lead)
-                ):
+                if may_declare(form, deal, player, c):
                     if not automatic:
                         out.append(plains.get(id(c)) or plain(c))
                     out.append(play_action(c, True))
