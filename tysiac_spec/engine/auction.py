@@ -293,17 +293,23 @@ def explain_dark(deal: DealState, action: Action) -> str:
     return f"cancel player {deal.dark_player}'s dark game (`cancel dark`) or let it stand (`pass`)"
 
 
+def _declare_without_auction(deal: DealState, player: int, contract: int) -> None:
+    """Make ``player`` declarer at ``contract`` points with no auction (dark game, golden
+    round, barrel without bidding): he takes the talon next (``deal.phase`` → ``talon``)."""
+    deal.declarer = deal.high_bidder = player
+    deal.high_bid = contract
+    deal.bids = []
+    deal.opening = False
+    deal.contested = True
+    deal.phase = "talon"
+
+
 def _begin_dark(form: Form, deal: DealState) -> None:
     dk = form.special.dark
     p = deal.dark_player
     assert p is not None
     deal.mode, deal.multiplier = "dark", dk.multiplier
-    deal.declarer = deal.high_bidder = p
-    deal.high_bid = dk.contract
-    deal.bids = []
-    deal.opening = False
-    deal.contested = True
-    deal.phase = "talon"
+    _declare_without_auction(deal, p, dk.contract)
 
 
 def apply_dark(form: Form, deal: DealState, action: Action) -> None:
@@ -364,12 +370,7 @@ def start_golden(form: Form, deal: DealState) -> None:
     g = form.special.golden_round
     p = deal.order[0]
     deal.mode, deal.multiplier = "golden", g.multiplier
-    deal.declarer = deal.high_bidder = p
-    deal.high_bid = g.contract
-    deal.bids = []
-    deal.opening = False
-    deal.contested = True
-    deal.phase = "talon"
+    _declare_without_auction(deal, p, g.contract)
 
 
 def start_barrel(form: Form, deal: DealState, player: int) -> None:
@@ -379,10 +380,5 @@ def start_barrel(form: Form, deal: DealState, player: int) -> None:
     once, and he must make 121); the contract stays at the goal (no raise).  ``deal.phase``
     → ``talon``.
     """
-    deal.declarer = deal.high_bidder = player
     deal.barrel_deal = True
-    deal.high_bid = form.special.barrel.goal
-    deal.bids = []
-    deal.opening = False
-    deal.contested = True
-    deal.phase = "talon"
+    _declare_without_auction(deal, player, form.special.barrel.goal)
