@@ -101,7 +101,8 @@ class Card:
     ``index`` is the card's position in its :class:`Deck` (0-based), usable for bit sets.
     ``str(card)`` is the canonical notation (``QH``) and ``Card.parse`` reads it back.
     ``suit_id``, ``strength`` and ``points`` repeat ``suit.id``, ``rank.strength`` and
-    ``rank.points`` (read often by the engine).
+    ``rank.points`` (read often by the engine); ``bit`` is ``1 << index`` and ``suit_bits``
+    the bits of the whole suit in the pack.
     """
 
     rank: Rank
@@ -113,11 +114,18 @@ class Card:
     """The rank's position in trick order (0 = lowest)."""
     points: int = field(init=False, compare=False, repr=False)
     """Card points of this card (points)."""
+    bit: int = field(init=False, compare=False, repr=False)
+    """``1 << index``: the card in a bit set of the pack's cards (0 for a card built outside a
+    :class:`Deck`, whose ``index`` is -1)."""
+    suit_bits: int = field(init=False, compare=False, repr=False)
+    """The bit set of every card of this card's suit in its :class:`Deck` (0 outside a deck)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "suit_id", self.suit.id)
         object.__setattr__(self, "strength", self.rank.strength)
         object.__setattr__(self, "points", self.rank.points)
+        object.__setattr__(self, "bit", 1 << self.index if self.index >= 0 else 0)
+        object.__setattr__(self, "suit_bits", 0)  # set by the Deck
 
     def __eq__(self, other: object) -> bool:
         if self is other:  # the usual case: the cards of one deck are shared objects
@@ -165,7 +173,7 @@ class Deck:
     each suit from the strongest rank down; ``deck.cards[i].index == i``.
     """
 
-    __slots__ = ("_lookup", "cards", "ranks", "suits")
+    __slots__ = ("_lookup", "cards", "ranks", "suit_bits", "suits")
 
     def __init__(self, suits: Sequence[Suit], ranks: Sequence[Rank]) -> None:
         self.suits: tuple[Suit, ...] = tuple(suits)
@@ -175,6 +183,13 @@ class Deck:
             for rank in self.ranks:
                 cards.append(Card(rank, suit, len(cards)))
         self.cards: tuple[Card, ...] = tuple(cards)
+        self.suit_bits: dict[str, int] = {}
+        """Suit id -> the bit set (``card.bit``) of the suit's cards: contiguous, the strongest
+        card lowest."""
+        for card in cards:
+            self.suit_bits[card.suit_id] = self.suit_bits.get(card.suit_id, 0) | card.bit
+        for card in cards:
+            object.__setattr__(card, "suit_bits", self.suit_bits[card.suit_id])
         lookup: dict[str, Card] = {}
         for card in self.cards:
             rank_spellings = {card.rank.letter, *card.rank.aliases}

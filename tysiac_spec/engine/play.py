@@ -18,11 +18,11 @@ silent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 
 from ..cards import Card
-from ..ruleset.model import Form
+from ..ruleset.model import AceMarriage, Form, Marriages, Play
 from .actions import Action, ActionTable, Claim, PlayCard
 from .state import DealState
 
@@ -64,59 +64,98 @@ def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], s
 
 
 _FREE, _BEAT, _FOLLOW, _OVERTRUMP, _TRUMP = range(5)
-"""The duty restricting the legal cards (see :func:`_legal_cards`)."""
+"""The duty restricting the legal cards (see :func:`compile_duties`)."""
+
+Duties = Callable[
+    [int, Sequence[tuple[int, Card]], "str | None", Mapping[str, int]], tuple[int, int, "Card | str | None"]
+]
+"""``duties(hand, trick, trump, suit_bits)`` -> ``(legal, duty, about)``: see :func:`compile_duties`."""
+
+
+def compile_duties(rules: Play) -> Duties:
+    """The duties of ``form.play`` (catalogue P23–P26) as one function, read once from the rules.
+
+    ``duties(hand, trick, trump, suit_bits)``: ``hand`` is a bit set of the cards held
+    (``card.bit``), ``trick`` the ``(player, card)`` pairs played (not empty), ``trump`` the
+    trump suit id or ``None``, ``suit_bits`` the bit set of each suit of the pack
+    (``Deck.suit_bits``; only the trump suit is read).  Returns the legal cards as a bit set,
+    the duty restricting them and what it is about (the card to beat or overtrump, the suit
+    to follow or to trump).  Within a suit the pack's stronger card has the lower bit
+    (:class:`~tysiac_spec.cards.Deck`), so "higher than ``c``" is ``bits & (c.bit - 1)``.
+    """
+    must_follow, must_trump, must_overtrump = rules.must_follow, rules.must_trump, rules.must_overtrump
+    must_beat, beat_best = rules.must_beat != "no", rules.must_beat != "led_card"
+    beat_when_trumped = rules.beat_when_trumped
+    any_card = rules.cannot_overtrump == "any_card"
+
+    def duties(
+        hand: int, trick: Sequence[tuple[int, Card]], trump: str | None, suit_bits: Mapping[str, int]
+    ) -> tuple[int, int, Card | str | None]:
+        first = trick[0][1]
+        led = first.suit_id
+        follow = hand & first.suit_bits
+        if follow and must_follow:
+            if must_beat:
+                trumped = False
+                if trump is not None and trump != led:
+                    for _, c in trick:
+                        if c.suit_id == trump:
+                            trumped = True
+                            break
+                if not trumped or beat_when_trumped:
+                    target = first
+                    if beat_best:
+                        # the first strongest card of the suit led (as max() picks it)
+                        for _, c in trick:
+                            if c.suit_id == led and c.strength > target.strength:
+                                target = c
+                    higher = follow & (target.bit - 1)
+                    if higher:
+                        return higher, _BEAT, target
+            return follow, _FOLLOW, led
+        if must_trump and trump is not None and not follow:
+            trumps = hand & suit_bits.get(trump, 0)
+            if trumps:
+                if must_overtrump:
+                    best: Card | None = None
+                    for _, c in trick:
+                        if c.suit_id == trump and (best is None or c.strength > best.strength):
+                            best = c
+                    if best is not None:
+                        higher = trumps & (best.bit - 1)
+                        if higher:
+                            return higher, _OVERTRUMP, best
+                        if any_card:
+                            return hand, _FREE, None
+                return trumps, _TRUMP, trump
+        return hand, _FREE, None
+
+    return duties
 
 
 def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], int, Card | str | None]:
-    """The legal cards, the duty that restricts them and what it is about (the card to beat
-    or overtrump, the suit to follow or to trump); the reason text is built only when
-    needed (:func:`legal_cards`)."""
+    """The legal cards (in hand order), the duty that restricts them and what it is about
+    (:func:`compile_duties`); the reason text is built only when needed (:func:`legal_cards`)."""
     hand = deal.hands[player]
-    trick = deal.trick
-    if not trick:
+    if not deal.trick:
         return list(hand), _FREE, None
-    p = form.play
-    first = trick[0][1]
-    led = first.suit_id
-    trump = deal.trump
-    follow = [c for c in hand if c.suit_id == led]
-    if follow and p.must_follow:
-        if p.must_beat != "no":
-            trumped = False
-            if trump is not None and trump != led:
-                for _, c in trick:
-                    if c.suit_id == trump:
-                        trumped = True
-                        break
-            if not trumped or p.beat_when_trumped:
-                target = first
-                if p.must_beat != "led_card":
-                    # the first strongest card of the suit led (as max() picks it)
-                    for _, c in trick:
-                        if c.suit_id == led and c.strength > target.strength:
-                            target = c
-                top = target.strength
-                higher = [c for c in follow if c.strength > top]
-                if higher:
-                    return higher, _BEAT, target
-        return follow, _FOLLOW, led
-    if p.must_trump and trump is not None and not follow:
-        trumps = [c for c in hand if c.suit_id == trump]
-        if trumps:
-            if p.must_overtrump:
-                best: Card | None = None
-                for _, c in trick:
-                    if c.suit_id == trump and (best is None or c.strength > best.strength):
-                        best = c
-                if best is not None:
-                    top = best.strength
-                    higher = [c for c in trumps if c.strength > top]
-                    if higher:
-                        return higher, _OVERTRUMP, best
-                    if p.cannot_overtrump == "any_card":
-                        return list(hand), _FREE, None
-            return trumps, _TRUMP, trump
-    return list(hand), _FREE, None
+    bits = 0
+    for c in hand:
+        bits |= c.bit
+    # the suits of the hand are all the duties need (a trump not held gives no trump to play)
+    legal, duty, about = compile_duties(form.play)(
+        bits, deal.trick, deal.trump, {c.suit_id: c.suit_bits for c in hand}
+    )
+    return [c for c in hand if c.bit & legal], duty, about
+
+
+def _may_marry_now(m: Marriages, deal: DealState, player: int) -> bool:
+    """The timing of a marriage declared by ``player`` leading now: after winning a trick when
+    ``marriages.requires_won_trick``; not on the declarer's first lead unless
+    ``marriages.declarer_first_lead``."""
+    if m.requires_won_trick and not deal.tricks.get(player):
+        return False
+    return not (deal.trick_number == 0 and player == deal.declarer and not m.declarer_first_lead)
 
 
 def may_declare(form: Form, deal: DealState, player: int, card: Card) -> bool:
@@ -131,20 +170,21 @@ def may_declare(form: Form, deal: DealState, player: int, card: Card) -> bool:
     partner = MARRIAGE_RANKS[1] if card.rank.id == MARRIAGE_RANKS[0] else MARRIAGE_RANKS[0]
     if not any(c.suit == card.suit and c.rank.id == partner for c in deal.hands[player]):
         return False
-    if m.requires_won_trick and not deal.tricks.get(player):
-        return False
-    return not (deal.trick_number == 0 and player == deal.declarer and not m.declarer_first_lead)
+    return _may_marry_now(m, deal, player)
 
 
 def may_declare_aces(form: Form, deal: DealState, player: int, card: Card) -> bool:
     """Whether leading ``card`` may declare the ace marriage: enabled, a lead of an ace, all
     four aces in the hand, a trick already won when ``requires_won_trick``."""
     am = form.marriages.ace_marriage
-    if not am.enabled or deal.trick or card.rank.id != ACE:
-        return False
-    if am.requires_won_trick and not deal.tricks.get(player):
+    if not am.enabled or deal.trick or card.rank.id != ACE or not _may_marry_aces_now(am, deal, player):
         return False
     return sum(1 for c in deal.hands[player] if c.rank.id == ACE) == deal.aces
+
+
+def _may_marry_aces_now(am: AceMarriage, deal: DealState, player: int) -> bool:
+    """The timing of the ace marriage: after winning a trick when ``requires_won_trick``."""
+    return not am.requires_won_trick or bool(deal.tricks.get(player))
 
 
 def legal(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
@@ -154,64 +194,109 @@ def legal(form: Form, deal: DealState, table: ActionTable | None = None) -> list
     ``table`` supplies shared action objects (a game's :class:`ActionTable`); without it
     new ones are made.  A game compiles this once (:func:`compile_legal`).
     """
-    return compile_legal(form, ActionTable() if table is None else table)(deal)
+    pack = sorted(deal.all_cards(), key=_INDEX)
+    return compile_legal(form, ActionTable() if table is None else table, pack)(deal)
 
 
 def compile_legal(
-    form: Form, table: ActionTable, deck: Sequence[Card] = ()
+    form: Form, table: ActionTable, deck: Sequence[Card]
 ) -> Callable[[DealState], list[Action]]:
     """:func:`legal` specialised to ``form``, handing out the shared actions of ``table``: a
-    function of the deal.  The duties are :func:`legal_cards`'s and the marriage conditions
-    :func:`may_declare`'s (one statement of each rule).  ``deck`` (the pack's cards, ``card.index ==
-    i``) lets the plain plays be looked up by index (any other card still works)."""
+    function of the deal.
+
+    The duties are :func:`compile_duties`'s and the timing of marriages
+    :func:`_may_marry_now`'s (one statement of each rule).  Cards are handled as bit sets
+    (``card.bit``): the legal cards of each suit of ``deck`` (the pack, ``deck[i].index ==
+    i``, each suit contiguous) are looked up in tables made once, one list of actions per
+    subset of the suit's cards — plain plays, and for a lead with a marriage allowed, the
+    declarations of the marriages the subset holds.
+
+    Raises:
+        ValueError: ``deck`` is not laid out as a :class:`~tysiac_spec.cards.Deck` lays it out.
+    """
+    duties = compile_duties(form.play)
     m = form.marriages
-    automatic, aces = m.announcement == "automatic", m.ace_marriage.enabled
+    automatic = m.announcement == "automatic"
+    am = m.ace_marriage
     claim_allowed = form.contract.claim_allowed
-    plains, plain, play_action, claim = table.plains, table.plain, table.play, table.claim
-    pget = plains.get
-    by_index = [plain(c) for c in deck]
-    n_deck = len(by_index)
-    """The plain play of each card of the pack, by ``card.index``."""
+    plain, play_action, claim = table.plain, table.play, table.claim
     king, queen = MARRIAGE_RANKS
+    suit_bits: dict[str, int] = {}
+    for i, c in enumerate(deck):
+        if c.index != i:
+            raise ValueError(f"the pack's card {c} at position {i} has index {c.index}")
+        suit_bits[c.suit_id] = suit_bits.get(c.suit_id, 0) | c.bit
+    aces_bits = sum(c.bit for c in deck if c.rank.id == ACE)
+
+    def suit_tables(marriages: bool) -> list[tuple[int, int, list[list[Action]]]]:
+        """Per suit: (shift, full mask, the actions of each subset of the suit's cards)."""
+        out = []
+        for suit, bits in suit_bits.items():
+            shift = (bits & -bits).bit_length() - 1
+            full = bits >> shift
+            if full & (full + 1):
+                raise ValueError(f"the cards of {suit} are not contiguous in the pack")
+            cards = [c for c in deck if c.suit_id == suit]
+            marriage = marriages and suit in m.values
+            subsets: list[list[Action]] = []
+            for sub in range(full + 1):
+                held = [c for c in cards if (c.bit >> shift) & sub]
+                ranks = {c.rank.id for c in held}
+                acts: list[Action] = []
+                for c in held:
+                    if marriage and c.rank.id in MARRIAGE_RANKS and king in ranks and queen in ranks:
+                        if not automatic:
+                            acts.append(plain(c))
+                        acts.append(play_action(c, True))
+                    else:
+                        acts.append(plain(c))
+                subsets.append(acts)
+            out.append((shift, full, subsets))
+        return out
+
+    plain_tables, lead_tables = suit_tables(False), suit_tables(True)
 
     def legal_now(deal: DealState) -> list[Action]:
         player = deal.current
         hand = deal.hands[player]
+        bits = 0
+        for c in hand:
+            bits |= c.bit
         trick = deal.trick
         if trick:
-            # no claim once a trick is under way (may_claim); the duties of legal_cards
-            cards = _legal_cards(form, deal, player)[0]
-            if len(cards) > 1:
-                cards = sorted(cards, key=_INDEX)
-            try:
-                # the pack's own card at its index (any other card: looked up by identity)
-                return [a if (a := by_index[c.index]).card is c else plain(c) for c in cards]
-            except IndexError:
-                return [pget(id(c)) or plain(c) for c in cards]
+            # no claim once a trick is under way (may_claim)
+            bits = duties(bits, trick, deal.trump, suit_bits)[0]
+            tables = plain_tables
+        elif _may_marry_now(m, deal, player):
+            tables = lead_tables
+        else:
+            tables = plain_tables
         out: list[Action] = []
-        for c in sorted(hand, key=_INDEX):
-            rid = c.rank.id
-            if rid == king or rid == queen:
-                if may_declare(form, deal, player, c):
-                    if not automatic:
-                        out.append(plains.get(id(c)) or plain(c))
-                    out.append(play_action(c, True))
-                    continue
-            elif aces and rid == ACE and may_declare_aces(form, deal, player, c):
-                if not automatic:
-                    out.append(plains.get(id(c)) or plain(c))
-                out.append(play_action(c, False, True))
-                continue
-            i = c.index
-            if 0 <= i < n_deck and (a := by_index[i]).card is c:
-                out.append(a)
-            else:
-                out.append(pget(id(c)) or plain(c))
+        for shift, full, subsets in tables:
+            sub = (bits >> shift) & full
+            if sub:
+                out += subsets[sub]
+        if trick:
+            return out
+        if am.enabled and bits & aces_bits == aces_bits and _may_marry_aces_now(am, deal, player):
+            # the ace marriage (may_declare_aces): each ace is led with the declaration
+            out = [x for a in out for x in _with_aces(a, automatic, play_action)]
         if claim_allowed and not deal.trick_number and may_claim(deal):
             out.append(claim)
         return out
 
     return legal_now
+
+
+def _with_aces(
+    action: Action, automatic: bool, play_action: Callable[[Card, bool, bool], PlayCard]
+) -> tuple[Action, ...]:
+    """A lead of an ace by a player who may declare the ace marriage: declared (and, when
+    spoken, also not); any other lead as it is."""
+    if not isinstance(action, PlayCard) or action.card.rank.id != ACE:
+        return (action,)
+    declared = play_action(action.card, False, True)
+    return (declared,) if automatic else (action, declared)
 
 
 _INDEX = attrgetter("index")
@@ -266,9 +351,7 @@ def claim_marriages(form: Form, deal: DealState) -> list[str]:
         s for s in m.values
         if (s, MARRIAGE_RANKS[0]) in held and (s, MARRIAGE_RANKS[1]) in held and s not in others
     ]
-    now = not (m.requires_won_trick and not deal.tricks.get(player)) and not (
-        deal.trick_number == 0 and player == deal.declarer and not m.declarer_first_lead
-    )
+    now = _may_marry_now(m, deal, player)
     if suits and not now and len(hand) == 2 * len(suits):
         suits.remove(min(suits, key=lambda s: m.values[s]))
     return suits
