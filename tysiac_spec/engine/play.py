@@ -207,7 +207,7 @@ def compile_legal(
     The duties are :func:`compile_duties`'s and the timing of marriages
     :func:`_may_marry_now`'s (one statement of each rule).  Cards are handled as bit sets
     (``card.bit``): the legal cards of each suit of ``deck`` (the pack, ``deck[i].index ==
-    i``, each suit contiguous) are looked up in tables made once, one list of actions per
+    i``, each suit contiguous) are looked up in tables filled on first use, one list of actions per
     subset of the suit's cards — plain plays, and for a lead with a marriage allowed, the
     declarations of the marriages the subset holds.
 
@@ -219,8 +219,7 @@ def compile_legal(
     automatic = m.announcement == "automatic"
     am = m.ace_marriage
     claim_allowed = form.contract.claim_allowed
-    plain, play_action, claim = table.plain, table.play, table.claim
-    king, queen = MARRIAGE_RANKS
+    play_action, claim = table.play, table.claim
     suit_bits: dict[str, int] = {}
     for i, c in enumerate(deck):
         if c.index != i:
@@ -228,7 +227,7 @@ def compile_legal(
         suit_bits[c.suit_id] = suit_bits.get(c.suit_id, 0) | c.bit
     aces_bits = sum(c.bit for c in deck if c.rank.id == ACE)
 
-    def suit_tables(marriages: bool) -> list[tuple[int, int, list[list[Action]]]]:
+    def suit_tables(marriages: bool) -> list[tuple[int, int, _SuitActions]]:
         """Per suit: (shift, full mask, the actions of each subset of the suit's cards)."""
         out = []
         for suit, bits in suit_bits.items():
@@ -237,21 +236,10 @@ def compile_legal(
             if full & (full + 1):
                 raise ValueError(f"the cards of {suit} are not contiguous in the pack")
             cards = [c for c in deck if c.suit_id == suit]
-            marriage = marriages and suit in m.values
-            subsets: list[list[Action]] = []
-            for sub in range(full + 1):
-                held = [c for c in cards if (c.bit >> shift) & sub]
-                ranks = {c.rank.id for c in held}
-                acts: list[Action] = []
-                for c in held:
-                    if marriage and c.rank.id in MARRIAGE_RANKS and king in ranks and queen in ranks:
-                        if not automatic:
-                            acts.append(plain(c))
-                        acts.append(play_action(c, True))
-                    else:
-                        acts.append(plain(c))
-                subsets.append(acts)
-            out.append((shift, full, subsets))
+            actions = _SuitActions(
+                cards, shift, table, automatic=automatic, marriage=marriages and suit in m.values
+            )
+            out.append((shift, full, actions))
         return out
 
     plain_tables, lead_tables = suit_tables(False), suit_tables(True)
@@ -286,6 +274,41 @@ def compile_legal(
         return out
 
     return legal_now
+
+
+class _SuitActions(dict[int, list[Action]]):
+    """The actions of each subset of one suit's cards (a bit set shifted to the suit's first
+    card), made when first asked for: plain plays in deck order; with marriages on, a king
+    or queen of a subset holding both is led with the declaration (and, when the
+    announcement is spoken, also without it)."""
+
+    def __init__(
+        self,
+        cards: list[Card],
+        shift: int,
+        table: ActionTable,
+        *,
+        automatic: bool,
+        marriage: bool,
+    ) -> None:
+        super().__init__()
+        self._cards, self._shift, self._table = cards, shift, table
+        self._automatic, self._marriage = automatic, marriage
+
+    def __missing__(self, sub: int) -> list[Action]:
+        held = [c for c in self._cards if (c.bit >> self._shift) & sub]
+        ranks = {c.rank.id for c in held}
+        married = self._marriage and all(r in ranks for r in MARRIAGE_RANKS)
+        acts: list[Action] = []
+        for c in held:
+            if married and c.rank.id in MARRIAGE_RANKS:
+                if not self._automatic:
+                    acts.append(self._table.plain(c))
+                acts.append(self._table.play(c, True))
+            else:
+                acts.append(self._table.plain(c))
+        self[sub] = acts
+        return acts
 
 
 def _with_aces(
