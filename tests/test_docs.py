@@ -189,6 +189,32 @@ def test_players_option_limits_the_book_to_one_form() -> None:
     assert "3, 4 players" not in text
 
 
+def test_book_for_n_players_lists_only_the_options_for_n_players() -> None:
+    """`two_player_exchange` patches only `players.2`: the 4-player book of ru-online does not
+    list it (nor credit it with setting the exchange); the 2-player and all-forms books do."""
+    rules = load_ruleset("ru-online")
+    assert [rules.options["two_player_exchange"].applies_to(n) for n in (2, 3, 4)] == [True, False, False]
+    assert all(rules.options["barrel"].applies_to(n) for n in (2, 3, 4))
+    result = CliRunner().invoke(main, ["docs", "ru-online", "--players", "4"])
+    assert result.exit_code == 0, result.output
+    four = result.output
+    assert "two_player_exchange" not in four
+    assert "- Table options in force: `rospis=unlimited`, `dark_game=true`, `golden_round=true`, " \
+        "`samosval=true`, `bolts=true`, `barrel=true`, `barrel_bidding=false`, `barrel_collision=false`, " \
+        "`ace_marriage=false`, `bidding_in_minus=false`, `jump_bids=false`\n" in four
+    assert "- **The exchange**: the declarer gives cards to each opponent · `talon.exchange` · Sources: S002" in four
+    assert "- **Option `jump_bids`**" in four  # an option of every form stays
+    two = render_book(build_book(rules, lang="en", players=2), "md")
+    assert "- **Option `two_player_exchange`**: **discard_two** (in force), `give_one`" in two
+    assert "`talon.exchange` · set by table option `two_player_exchange=discard_two`" in two
+    every = render_book(build_book(rules, lang="en"), "md")
+    assert "- **Option `two_player_exchange`**: **discard_two** (in force), `give_one`" in every
+    # pl-standard: the 2-player and 4-player options are left out of the 3-player book only
+    three = render_book(build_book(load_ruleset("pl-standard"), lang="en", players=3), "md")
+    assert "leftover_two_player" not in three and "four_player_sitter" not in three
+    assert "- **Option `five_rounds`**" in three  # read by a formula, set by no patch: every form
+
+
 SCENARIO = """ruleset: my-table
 scenarios:
   - name: must-follow-suit

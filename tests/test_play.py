@@ -71,6 +71,33 @@ def test_resolve_numbers_text_prefix_and_bare_cards() -> None:
     assert resolve_input("pass", [Bid(100)], deck) == Pass()
 
 
+NOT_A_CARD = "is not a card: write a rank (A T K Q J 9, or 10) then a suit (H D C S or its symbol), e.g. `AH`"
+
+
+def test_a_token_that_is_no_card_of_the_pack_is_called_so() -> None:
+    """`ZZ` (alone, or in an action) is answered with the deck's own wording, not "not an action
+    here"; unknown words and the beginnings of action words keep the old answer."""
+    deck = load_ruleset("pl-standard").deck
+    legal_play = [PlayCard(deck.parse("QH")), PlayCard(deck.parse("9H"))]
+    for text, bad in [("ZZ", "ZZ"), ("zz", "zz"), ("8H", "8H"), ("10X", "10X"), ("play ZZ", "ZZ"),
+                      ("play ZZ marriage", "ZZ"), ("give ZZ to 1", "ZZ"), ("discard ZZ", "ZZ")]:
+        with pytest.raises(EntryError) as info:
+            resolve_input(text, legal_play, deck)
+        assert info.value.diagnostic.code == "entry.card"
+        assert info.value.diagnostic.message == f"`{bad}` {NOT_A_CARD}"
+    with pytest.raises(EntryError) as info:  # the same card message in the auction
+        resolve_input("ZZ", [Bid(100), Pass()], deck)
+    assert info.value.diagnostic.message == f"`ZZ` {NOT_A_CARD}"
+    for word in ("dance", "pa", "Q", "give 9S to x"):
+        with pytest.raises(EntryError) as info:
+            resolve_input(word, legal_play, deck)
+        assert info.value.diagnostic.code == "entry.unknown"
+        assert info.value.diagnostic.message == (
+            f"`{word}` is not an action here; type a choice number, an action such as `play QH`, "
+            "or `?` for the legal actions"
+        )
+
+
 def test_view_lines_show_hand_trick_trump_bid_and_legal_cards() -> None:
     game = _stacked()
     deck, deal = game.ruleset.deck, game.deal
@@ -145,6 +172,17 @@ def test_must_follow_is_explained(tmp_path: Path) -> None:
     assert "play QD: you must follow hearts" in text
     assert game.current_player == 0 and len(game.deal.trick) == 2  # unchanged
     assert status == 0
+
+
+def test_a_card_not_in_the_pack_is_answered_at_the_table(tmp_path: Path) -> None:
+    game = _stacked()
+    status, text = _session(game, ["ZZ", "play ZZ", "dance", "quit"], tmp_path, seat=1)
+    assert f"P1> ZZ\n`ZZ` {NOT_A_CARD}\n" in text
+    assert f"P1> play ZZ\n`ZZ` {NOT_A_CARD}\n" in text
+    assert "P1> dance\n`dance` is not an action here; type a choice number, an action such as " \
+        "`bid 100`, or `?` for the legal actions\n" in text
+    assert "`ZZ` is not an action here" not in text
+    assert status == 0 and game.history == []  # nothing was played
 
 
 # --------------------------------------------------------------------------- whole matches
@@ -264,6 +302,49 @@ def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:
     assert f"interrupted: game saved to {save}" in rest
     record = Record.from_json(save.read_text(encoding="utf-8"))
     assert record.seed == 3
+
+
+def test_closed_output_saves_the_record_and_stops_quietly(tmp_path: Path) -> None:
+    """`tysiac play … | head`: when the reader of the output goes away mid-game, the record
+    holds every action played so far (the same as a stop at the end of the input there), and
+    the command stops with click's status for a broken pipe (1), without a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    from tysiac_spec.engine.record import Record
+
+    save = tmp_path / "game.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-u", "-m", "tysiac_spec", "play", "pl-standard", "--seed", "3", "--save", str(save)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    seen, prompts = "", 0
+    while prompts < 7:  # the first six prompts are answered with choice 1; the game waits at the 7th
+        ch = proc.stdout.read(1)
+        assert ch, seen
+        seen += ch
+        if seen.endswith("P0> "):
+            prompts += 1
+            if prompts < 7:
+                proc.stdin.write("1\n")
+                proc.stdin.flush()
+    proc.stdout.close()  # the reader goes away; the echo of the next line finds the pipe closed
+    proc.stdin.write("1\n")
+    proc.stdin.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 1
+    assert err == ""  # no traceback, no "Exception ignored"
+    saved = save.read_text(encoding="utf-8")
+    assert len(Record.from_json(saved).actions) > 6
+    assert not list(tmp_path.glob(".game.json.*"))  # written atomically: no temporary file left
+    # the same game stopped by the end of the input at the same prompt saves the same record
+    other = tmp_path / "other.json"
+    code, _ = _play_cli(tmp_path, "pl-standard", "--seed", "3", "--save", str(other), lines=6)
+    assert code == 0
+    assert saved == other.read_text(encoding="utf-8")
 
 
 def test_completion_and_illegal_text() -> None:

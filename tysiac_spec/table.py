@@ -85,6 +85,27 @@ def _card_or_none(word: str, deck: Deck) -> Card | None:
         return None
 
 
+_WORDS = (
+    "bid", "pass", "talon", "give", "to", "discard", "contract", "play", "marriage", "aces",
+    "forfeit", "dark", "cancel", "redeal", "claim", "quit", "exit", "help", "show", "table", "hand",
+)
+"""The words of the action texts and of the table's commands: a short beginning of one of them
+(``pa``, ``bi``) is a word being typed, not a card."""
+
+
+def _card_error(word: str, deck: Deck) -> NotationError | None:
+    """Why ``word`` is not a card, when it has the shape of one (two or three characters, like
+    ``QH``, ``Q♥`` or ``10H``, and not the beginning of a word); ``None`` otherwise."""
+    low = word.lower()
+    if not 2 <= len(word) <= 3 or any(w.startswith(low) for w in _WORDS):
+        return None
+    try:
+        deck.parse(word)
+    except NotationError as exc:
+        return exc
+    return None
+
+
 def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
     """The action meant by what the user typed, given the legal actions.
 
@@ -97,7 +118,9 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
 
     Raises:
         EntryError: ``entry.empty``, ``entry.number`` (out of range), ``entry.ambiguous``
-            (the matching actions are listed), ``entry.unknown``.
+            (the matching actions are listed), ``entry.card`` (a card the deck does not have,
+            alone or in an action: ``ZZ``, ``play ZZ``; the message is the deck's own, as in
+            :meth:`~tysiac_spec.cards.Deck.parse`), ``entry.unknown``.
     """
     words = text.split()
     if not words:
@@ -108,10 +131,12 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
         if 1 <= n <= len(legal):
             return legal[n - 1]
         raise _entry("number", f"choice {n} does not exist: choose 1 to {len(legal)}")
+    bad_card: NotationError | None = None
     try:
         action = parse_action(joined, deck)
-    except NotationError:
-        pass
+    except NotationError as exc:
+        if exc.diagnostic.code == "notation.card":  # the form of an action, with no such card
+            bad_card = exc
     else:
         if action not in legal and isinstance(action, PlayCard) and PlayCard(action.card, True) in legal:
             return PlayCard(action.card, True)  # the marriage is announced automatically
@@ -133,6 +158,10 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
     if len(matches) > 1:
         listed = ", ".join(f"`{m}`" for m in matches[:8]) + (" …" if len(matches) > 8 else "")
         raise _entry("ambiguous", f"`{joined}` could mean {listed}; type more or a choice number")
+    if bad_card is None and len(words) == 1:
+        bad_card = _card_error(words[0], deck)
+    if bad_card is not None:
+        raise _entry("card", bad_card.diagnostic.message)
     raise _entry(
         "unknown",
         f"`{joined}` is not an action here; type a choice number, an action such as "

@@ -4,8 +4,10 @@ The user's seat sees only its own view; the other seats are bots.  Input is read
 line from standard input, so a script can drive a game as well as a person: a choice
 number, the action text (``bid 120``, ``play QH``, ``give 9S to 2``) or a unique beginning
 of it; ``?`` lists the legal actions, ``quit`` saves and stops.  The record is saved (with
-:mod:`tysiac_spec.engine.record`) when the match ends, on ``quit``, at the end of the input
-and on Ctrl-C (exit status 130), and ``tysiac play --resume FILE`` continues it.
+:mod:`tysiac_spec.engine.record`) when the match ends, on ``quit``, at the end of the input,
+on Ctrl-C (exit status 130) and when standard output is closed (``tysiac play … | head``:
+a broken pipe, after which the command stops quietly with status 1, as every ``tysiac``
+command does), and ``tysiac play --resume FILE`` continues it.
 
 The record keeps the table (:class:`~tysiac_spec.engine.record.TableSetup`): the user's
 seat, the kind of bots and their seed.  A resumed game takes them from there and rebuilds
@@ -16,6 +18,8 @@ goes on exactly as it would have gone without the interruption.
 
 from __future__ import annotations
 
+import errno
+import os
 import secrets
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +46,21 @@ BOT_KINDS = ("heuristic", "random")
 """The kinds of bots (``--bots``, the record's ``table.bots``)."""
 SUIT_STYLES = ("red", "blue", "green", "")
 """Display colours by the suit's position in the deck (a four-colour pack)."""
+
+
+class _PlayConsole(Console):
+    """The table's console.  When its output is closed (``tysiac play … | head``) it raises
+    :class:`BrokenPipeError`, so that the play loop saves the game before stopping, where rich
+    would exit at once; standard output then writes to the null device, so that the final
+    flush at exit does not fail again."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        if self.file is sys.stdout:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        raise BrokenPipeError(errno.EPIPE, "the output was closed")
 
 
 class _Chooser:
@@ -275,6 +294,11 @@ class Table:
             where = self.save()
             self.say(f"\ninterrupted: game saved to {where}; resume with: tysiac play --resume {where}")
             return EXIT_INTERRUPTED
+        except BrokenPipeError:
+            # Nobody reads the output any more (`| head`): nothing can be said, but the game
+            # is kept.  The error goes on to click, which stops without a traceback (status 1).
+            self.save()
+            raise
         where = self.save()
         winner = getattr(getattr(game, "match", None), "winner", None)
         winners = [winner] if winner is not None else [
@@ -323,8 +347,10 @@ def run_match(
     Raises:
         EntryError: ``entry.seat`` (no such seat).
         RecordError: an unknown kind of bots, or a record that cannot be replayed.
+        BrokenPipeError: the console's output was closed during the match; the record was
+            saved first.
     """
-    console = console or Console(highlight=False, soft_wrap=True)
+    console = console or _PlayConsole(highlight=False, soft_wrap=True)
     players = game.players
     if not 0 <= seat < players:
         raise EntryError(Diagnostic("entry.seat", f"--seat must be 0 to {players - 1} (got {seat})"))
@@ -390,9 +416,10 @@ def play(
     Shows your hand by suit and rank, the trick, trump, the bids and the scores, and
     which cards are legal. Type a choice number, an action (`bid 120`, `play QH`,
     `give 9S to 2`) or its beginning; `?` lists the legal actions, `quit` saves and
-    stops. The game record is saved at the end, on `quit`, at the end of the input and
-    on Ctrl-C; `tysiac play --resume FILE` continues it with the seat, bots and bot seed
-    saved in the record, exactly as the game would have gone on.
+    stops. The game record is saved at the end, on `quit`, at the end of the input, on
+    Ctrl-C and when the output is closed (`| head`); `tysiac play --resume FILE`
+    continues it with the seat, bots and bot seed saved in the record, exactly as the
+    game would have gone on.
     """
     from ..ruleset import load_ruleset
 

@@ -134,11 +134,11 @@ def _patched_paths(node: Any, path: str) -> list[str]:
     return [path]
 
 
-def _option_sources(ruleset: Ruleset) -> dict[str, list[str]]:
+def _option_sources(ruleset: Ruleset, players: int | None = None) -> dict[str, list[str]]:
     """Field path -> the options (``name=value``) whose value in force patches that field.
 
     A patch under ``players.N`` names the section's path (``talon.leftover.to``) or, for the
-    table plan, ``players.N.<field>``.
+    table plan, ``players.N.<field>``; with ``players``, patches for other counts are left out.
     """
     table = set(TablePlan.__dataclass_fields__)
     out: dict[str, list[str]] = {}
@@ -148,6 +148,8 @@ def _option_sources(ruleset: Ruleset) -> dict[str, list[str]]:
         patch = (opt.set or {}).get(key)
         for path in _patched_paths(patch or {}, ""):
             parts = path.split(".")
+            if parts[0] == "players" and len(parts) > 1 and players is not None and parts[1] != str(players):
+                continue
             if parts[0] == "players" and len(parts) > 2:
                 path = ".".join(parts[2:]) if parts[2] not in table else "players.N." + ".".join(parts[2:])
             tags = out.setdefault(path, [])
@@ -246,10 +248,16 @@ def _cards(ruleset: Ruleset, lang: str, number: int) -> Section:
     return sec
 
 
-def _options(ruleset: Ruleset, lang: str, number: int) -> Section:
+def _applicable(ruleset: Ruleset, players: int | None) -> list[str]:
+    """The names of the options that apply to ``players`` players (all of them for ``None``)."""
+    return [name for name, opt in ruleset.options.items() if players is None or opt.applies_to(players)]
+
+
+def _options(ruleset: Ruleset, lang: str, number: int, names: Sequence[str]) -> Section:
     sec = Section("options", number, terms.pick(terms.SECTION_TITLES["options"], lang),
                   terms.pick(terms.SECTION_INTROS["options"], lang))
-    for name, opt in ruleset.options.items():
+    for name in names:
+        opt = ruleset.options[name]
         current = ruleset.selected.get(name, opt.default)
         if opt.type == "choice":
             in_force = terms.ui("in_force", lang)
@@ -281,6 +289,8 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
         ruleset: a resolved ruleset (its selected options are the ones documented).
         lang: the language of the book.
         players: only the rules for this many players; all player counts when ``None``.
+            The table options that only concern other counts (``two_player_exchange`` in a
+            4-player book) are left out.
 
     Raises:
         OptionError: the ruleset has no form for ``players``.
@@ -291,14 +301,16 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     counts = [players] if players is not None else list(ruleset.player_counts)
     if players is not None:
         ruleset.form(players)
+    applicable = _applicable(ruleset, players)
     meta: list[tuple[str, str]] = [(terms.ui("kind", lang), terms.ui(f"kind.{ruleset.kind}", lang))]
     if ruleset.parents:
         meta.append((terms.ui("extends", lang), ", ".join(f"`{p}`" for p in ruleset.parents)))
     if counts:
         meta.append((terms.ui("player_counts", lang), ", ".join(str(n) for n in counts)))
-    if ruleset.selected:
+    in_force = {k: v for k, v in ruleset.selected.items() if k not in ruleset.options or k in applicable}
+    if in_force:
         meta.append((terms.ui("options_in_force", lang),
-                     ", ".join(f"`{k}={_option_text(v)}`" for k, v in ruleset.selected.items())))
+                     ", ".join(f"`{k}={_option_text(v)}`" for k, v in in_force.items())))
     meta.append((terms.ui("fingerprint", lang), f"`{ruleset.content_hash}`"))
     description = ruleset.description.get(lang) or ruleset.description.get("en")
 
@@ -306,7 +318,7 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     merged = _merge_forms(ruleset, counts, lang) if counts else []
     disabled = _disabled(merged)
     seen: set[str] = set()
-    by_option = _option_sources(ruleset)
+    by_option = _option_sources(ruleset, players)
     for key, parts in SECTION_ORDER:
         sec = Section(key, len(sections) + 1, terms.pick(terms.SECTION_TITLES[key], lang),
                       terms.pick(terms.SECTION_INTROS[key], lang))
@@ -322,8 +334,8 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
             if not sec.rules and not sec.doc:
                 continue
         sections.append(sec)
-    if ruleset.options:
-        sections.append(_options(ruleset, lang, len(sections) + 1))
+    if applicable:
+        sections.append(_options(ruleset, lang, len(sections) + 1, applicable))
     by_key = {sec.key: sec for sec in sections}
     for ex in _examples(ruleset, lang):  # each worked example in the chapter it illustrates
         if ex.players not in counts:

@@ -730,6 +730,22 @@ class Option:
     status: Literal["verified", "assumed"] | None = rule("`assumed` when no source states it.")
     reason: str | None = rule("Why the default was chosen.")
 
+    def applies_to(self, players: int) -> bool:
+        """Whether the option has a say in the rules for ``players`` players.
+
+        An option declares the player counts it is for by what it patches: one whose values
+        patch only ``players.<n>`` entries (``two_player_exchange`` sets ``players.2.talon``)
+        applies to those counts only; one that patches a common section, or patches nothing
+        (a formula reads it as ``options.<name>``), applies to every count.
+        """
+        counts: set[str] = set()
+        for patch in (self.set or {}).values():
+            for key, value in (patch or {}).items():
+                if key != "players" or not isinstance(value, Mapping):
+                    return True
+                counts.update(str(n) for n in value)
+        return not counts or str(players) in counts
+
 
 # --------------------------------------------------------------------------- forms
 
