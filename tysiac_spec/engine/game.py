@@ -99,8 +99,9 @@ class Game:
         self._seatings: dict[int, tuple[list[int], int | None]] = {}
         self.deal_scores: list[tuple[int, ...]] = []
         """Each finished deal's score changes, by player."""
-        self.history: list[str] = []
-        """Every applied action, in compact text (``bid 110``)."""
+        self._actions: list[Action] = []
+        """Every applied action (their texts are :attr:`history`)."""
+        self._history: list[str] = []
         self.events: list[MatchEvent] = []
         """What happened beyond the actions (contracts, barrel, bolts, forfeits, …), in order."""
         self.last_deal: DealState | None = None
@@ -111,10 +112,9 @@ class Game:
         self._play_legal = play.compile_legal(self.form, self._table, ruleset.deck.cards)
         self._play_apply = play.compile_apply(self.form)
         self._legal_deal: DealState | None = None
-        """The deal, and its action count, player and phase (the next three attributes) when
-        :attr:`_legal` was computed by :meth:`legal_actions` (see :meth:`apply`)."""
-        self._legal_count = self._legal_current = -1
-        self._legal_phase = ""
+        """The deal and its action count (the next attribute) when :attr:`_legal` was computed
+        by :meth:`legal_actions`: a position, as every action counts (see :meth:`apply`)."""
+        self._legal_count = -1
         self._legal: list[Action] = []
         self._deck_points = ruleset.deck.total_points
         self._deck_cards = ruleset.deck.cards
@@ -138,6 +138,15 @@ class Game:
         }
 
     # ------------------------------------------------------------------ match state
+
+    @property
+    def history(self) -> list[str]:
+        """Every applied action, in compact text (``bid 110``), oldest first."""
+        texts, done = self._history, len(self._history)
+        if done < len(self._actions):
+            get = self._texts.get
+            texts.extend([get(id(a)) or str(a) for a in self._actions[done:]])
+        return texts
 
     @property
     def match(self) -> MatchState:
@@ -396,13 +405,11 @@ class Game:
         if self._over:
             return []
         deal = self.deal
-        phase = deal.phase
-        if phase == "play":
+        if deal.phase == "play":
             legal = self._play_legal(deal)
         else:
             legal = self._compute_legal(deal)
-        self._legal_deal, self._legal_count = deal, deal.actions
-        self._legal_current, self._legal_phase, self._legal = deal.current, phase, legal
+        self._legal_deal, self._legal_count, self._legal = deal, deal.actions, legal
         return legal[:]
 
     def _compute_legal(self, deal: DealState) -> list[Action]:
@@ -482,9 +489,10 @@ class Game:
     def apply(self, action: Action) -> None:
         """Apply a legal action of the current player.
 
-        An action object from the last :meth:`legal_actions` list of this position is
-        accepted without computing the list again; after changing ``game.deal`` by hand
-        (tests), call :meth:`legal_actions` again before applying an object from an old list.
+        An action object from the last :meth:`legal_actions` list of this position (the same
+        deal and count of actions) is accepted without computing the list again; after
+        changing ``game.deal`` by hand (tests), call :meth:`legal_actions` again before
+        applying an object from an old list.
 
         Raises:
             IllegalActionError: ``action.illegal`` naming the action, the phase, the reason
@@ -493,23 +501,14 @@ class Game:
         if self._over:
             raise IllegalActionError(Diagnostic("action.illegal", f"`{action}`: the match is over"))
         # An action object handed out by the last legal_actions() for this very position (the
-        # deal, its action count, the player to act, the phase) is legal without computing the
-        # list again; any other action is compared by value with a freshly computed list.
+        # deal and its action count) is legal without computing the list again; any other
+        # action is compared by value with a freshly computed list.
         deal = self.deal
-        phase = deal.phase
-        if (
-            self._legal_deal is deal
-            and self._legal_count == deal.actions
-            and self._legal_current == deal.current
-            and self._legal_phase == phase
-        ):
-            legal = self._legal
-        else:
-            legal = []
+        legal = self._legal if self._legal_deal is deal and self._legal_count == deal.actions else ()
         for allowed in legal:
             if allowed is action:
-                if phase == "play" and type(action) is PlayCard:  # the usual case, as in _apply
-                    self.history.append(self._texts.get(id(action)) or str(action))
+                if deal.phase == "play" and type(action) is PlayCard:  # the usual case, as in _apply
+                    self._actions.append(action)
                     deal.actions += 1
                     self._play_apply(deal, action)
                     if deal.phase == "over":
@@ -534,8 +533,7 @@ class Game:
         """Apply an action known to be legal."""
         deal, form = self.deal, self.form
         before = deal.phase
-        text = self._texts.get(id(action)) or str(action)  # self._table.text(action)
-        self.history.append(text)
+        self._actions.append(action)
         deal.actions += 1
         if before == "play" and type(action) is PlayCard:  # the usual case, as below
             self._play_apply(deal, action)
@@ -548,7 +546,7 @@ class Game:
             self._answer_redeal(deal, action)
         elif before in ("auction", "dark"):
             if before == "auction":
-                auction.apply(form, deal, action, text)
+                auction.apply(form, deal, action, self._texts.get(id(action)) or str(action))
             else:
                 auction.apply_dark(form, deal, action)
             if deal.phase == "talon":
