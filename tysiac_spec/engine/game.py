@@ -107,6 +107,10 @@ class Game:
         self.last_deal: DealState | None = None
         """The most recently finished deal (for inspection after it was scored)."""
         self._over = False
+        self._active = self.form.active
+        self._records: dict[int, dict[str, Any]] = {}
+        """The formula record ``player`` of each player for :attr:`_records_of` (see :meth:`_env`)."""
+        self._records_of: MatchState | None = None
         self._table = ActionTable()
         self._texts = self._table.texts
         self._play_legal = play.compile_legal(self.form, self._table, ruleset.deck.cards)
@@ -129,13 +133,16 @@ class Game:
     # ------------------------------------------------------------------ setup
 
     def _env(self, player: int) -> dict[str, Any]:
-        """The formula environment of ``player``: ``player`` (score, counters, forfeits, bolts,
-        on_barrel), ``players`` (active in a deal) and ``options``."""
-        return {
-            "player": self._match.player_record(player),
-            "players": self.form.active,
-            "options": self._options,
-        }
+        """The formula environment of ``player`` (a new dict): ``player`` (score, counters,
+        forfeits, bolts, on_barrel; one read-only record per player and match state),
+        ``players`` (active in a deal) and ``options``."""
+        match = self._match
+        if self._records_of is not match:
+            self._records_of, self._records = match, {}
+        record = self._records.get(player)
+        if record is None:
+            record = self._records[player] = match.player_record(player)
+        return {"player": record, "players": self._active, "options": self._options}
 
     # ------------------------------------------------------------------ match state
 

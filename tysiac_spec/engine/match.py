@@ -651,7 +651,9 @@ def settle_valid_deal(
     forfeits = list(state.forfeits)
     if o.forfeited:
         forfeits[o.declarer] += 1
-    base = base_scores(form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer])
+    base = base_scores(
+        form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer], made=made
+    )
     w = _Work(form, state, o, [], {}, made)
     mult = _multiplier(form, o)
     w.delta = {p: d * mult for p, d in base.items()}

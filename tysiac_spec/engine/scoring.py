@@ -133,6 +133,7 @@ def base_scores(
     options: Mapping[str, Any],
     *,
     forfeit_count: int = 1,
+    made: bool | None = None,
 ) -> dict[int, int]:
     """Each player's score for the deal from the ruleset's formulas, before the multiplier
     and every match-level mechanism (points).
@@ -142,7 +143,8 @@ def base_scores(
     (or free / ``mode.penalty``, see :func:`forfeit_cost`), each opponent by
     ``contract.forfeit.defender``.  The sitter by ``table.sitter.score`` on the dealt talon
     (or ``outcome.sitter_points``).  ``player_env(p)`` gives the ``player`` record
-    (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included.
+    (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included;
+    ``made`` whether the declarer made the contract, when already known (else evaluated).
     """
     out: dict[int, int] = {}
     active = outcome.active(form.players)
@@ -172,8 +174,7 @@ def base_scores(
         for p in active:
             e = outcome._play_env(form, p, player_env(p), options)
             if p == outcome.declarer:
-                made = bool(s.made(e))
-                e["made"] = made
+                e["made"] = bool(s.made(e)) if made is None else made
                 out[p] = int(s.declarer(e))
             else:
                 out[p] = int(s.defender(e))

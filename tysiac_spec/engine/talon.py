@@ -201,7 +201,8 @@ def legal_contract(
     ``table`` supplies shared action objects (a game's :class:`ActionTable`)."""
     if table is None:
         table = ActionTable()
-    out: list[Action] = [table.contract(a) for a in contract_amounts(form, deal, env)]
+    amounts = deal.contracts or contract_amounts(form, deal, env)
+    out: list[Action] = [table.contract(a) for a in amounts]
     if deal.may_forfeit:
         out.append(table.forfeit)
     return out
@@ -224,6 +225,7 @@ def _start_contract(form: Form, deal: DealState, env: Env, *, checked: bool = Fa
         deal.contract = amounts[0]
         deal.phase = "play"
     else:
+        deal.contracts = tuple(amounts)
         deal.phase = "contract"
 
 
