@@ -108,9 +108,6 @@ class Game:
         """The most recently finished deal (for inspection after it was scored)."""
         self._over = False
         self._active = self.form.active
-        self._records: dict[int, dict[str, Any]] = {}
-        """The formula record ``player`` of each player for :attr:`_records_of` (see :meth:`_env`)."""
-        self._records_of: MatchState | None = None
         self._table = ActionTable()
         self._texts = self._table.texts
         self._play_legal = play.compile_legal(self.form, self._table, ruleset.deck.cards)
@@ -134,14 +131,9 @@ class Game:
 
     def _env(self, player: int) -> dict[str, Any]:
         """The formula environment of ``player`` (a new dict): ``player`` (score, counters,
-        forfeits, bolts, on_barrel; one read-only record per player and match state),
+        forfeits, bolts, on_barrel: :meth:`MatchState.player_record`),
         ``players`` (active in a deal) and ``options``."""
-        match = self._match
-        if self._records_of is not match:
-            self._records_of, self._records = match, {}
-        record = self._records.get(player)
-        if record is None:
-            record = self._records[player] = match.player_record(player)
+        record = self._match.player_record(player)
         return {"player": record, "players": self._active, "options": self._options}
 
     # ------------------------------------------------------------------ match state

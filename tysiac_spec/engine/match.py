@@ -97,6 +97,8 @@ class MatchState:
     golden_made: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
     deck_points: int = 120
+    _records: dict[int, dict[str, Any]] = field(init=False, default_factory=dict, compare=False, repr=False)
+    """Each player's formula record, once made (see :meth:`player_record`)."""
 
     @property
     def players(self) -> int:
@@ -135,8 +137,12 @@ class MatchState:
 
     def player_record(self, player: int) -> dict[str, Any]:
         """The formula record ``player`` of a player: ``score``, each counter, ``forfeits``,
-        ``bolts`` and ``on_barrel``."""
-        record: dict[str, Any] = {
+        ``bolts`` and ``on_barrel``.  Made once per state: the same dict each time, not to be
+        changed."""
+        record = self._records.get(player)
+        if record is not None:
+            return record
+        record = self._records[player] = {
             "score": self.scores[player],
             "forfeits": self.forfeits[player] if self.forfeits else 0,
             "bolts": self.bolts[player] if self.bolts else 0,
@@ -477,8 +483,14 @@ def _step_finishing(w: _Work) -> None:
 
 
 def _step_bolts(
-    w: _Work, scores: list[int], bolts: list[int], on_barrel: Sequence[bool], base: Mapping[int, int]
+    w: _Work,
+    scores: list[int],
+    bolts: list[int],
+    on_barrel: Sequence[bool],
+    base: Mapping[int, int],
+    mult: int,
 ) -> None:
+    """Bolts on the deal's own scores ``base`` times the multiplier ``mult``."""
     bl, o = w.form.special.bolts, w.outcome
     if not bl.enabled or o.forfeited:
         return
@@ -495,7 +507,7 @@ def _step_bolts(
                 )
             is_bolt = o.tricks.get(p, 0) == 0
         else:
-            is_bolt = base.get(p, 0) == 0
+            is_bolt = base.get(p, 0) * mult == 0
         if not is_bolt:
             continue
         old, new = bolts[p], bolts[p] + amount
@@ -680,7 +692,7 @@ def settle_valid_deal(
     _step_finishing(w)
     scores = [s + w.delta.get(p, 0) for p, s in enumerate(state.scores)]
     bolts = list(state.bolts) or [0] * n
-    _step_bolts(w, scores, bolts, on_barrel, {p: d * mult for p, d in base.items()})
+    _step_bolts(w, scores, bolts, on_barrel, base, mult)
     counters = {k: list(v) for k, v in state.counters.items()}
     _step_rules(w, scores, counters, bolts, forfeits, seats)
     _step_barrel_seats(w, scores, seats, fell)

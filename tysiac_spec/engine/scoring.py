@@ -85,7 +85,7 @@ class DealOutcome:
     ) -> dict[str, Any]:
         cp, m = self.card_points.get(p, 0), self.marriages.get(p, 0)
         return {
-            "player": dict(player),
+            "player": player,
             "players": form.active,
             "options": options,
             "card_points": cp,
