@@ -7,11 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tysiac_spec import IllegalActionError, load_ruleset
 from tysiac_spec.bots import RandomBot
 from tysiac_spec.engine import Bid, DeclareContract, Discard, Game, GiveCard, Pass, PlayCard, parse_action
 from tysiac_spec.engine.actions import CancelDark, Dark, Forfeit, Redeal
+from tysiac_spec.engine.dealing import shuffle
 from tysiac_spec.engine.state import DealState
 from tysiac_spec.ruleset.registry import entries
 
@@ -145,3 +148,21 @@ def test_view_hides_other_hands() -> None:
         assert view.talon == ()
         others = {c for q in game.deal.order if q != p for c in game.deal.hands[q]}
         assert not others & set(view.hand)
+
+
+@given(seed=st.integers(min_value=0, max_value=2**64), size=st.integers(min_value=0, max_value=60))
+def test_the_deal_shuffle_is_the_standard_librarys_permutation(seed: int, size: int) -> None:
+    """dealing.shuffle writes out CPython 3.11's random.shuffle: same cards, same generator state."""
+    mine, theirs = list(range(size)), list(range(size))
+    rng_mine, rng_theirs = random.Random(seed), random.Random(seed)
+    shuffle(mine, rng_mine)
+    rng_theirs.shuffle(theirs)
+    assert mine == theirs
+    assert rng_mine.getstate() == rng_theirs.getstate()
+
+
+def test_a_seed_deals_these_cards() -> None:
+    """The first deal of seed 7 (pl-standard, 3 players), fixed: a change to the shuffle shows."""
+    game = Game(load_ruleset("pl-standard"), players=3, seed=7)
+    hands = {p: " ".join(map(str, h)) for p, h in sorted(game.deal.hands.items())}
+    assert hands == {0: "KH KD JD 9D QC TS 9S", 1: "AH TH QH 9H QD KC JC", 2: "AD TD TC 9C AS QS JS"}

@@ -29,10 +29,35 @@ __all__ = [
     "first_ace_dealer",
     "redeal_check",
     "redeal_point",
+    "shuffle",
     "talon_positions",
 ]
 
 Env = Callable[[int], dict[str, Any]]
+
+_DRAWS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+"""Per pack size: each step of :func:`shuffle` as (position, positions to draw from, bits)."""
+
+
+def shuffle(cards: list[Any], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place with ``rng``: the Fisher–Yates shuffle from the last card
+    down, each card swapped with one at a position drawn uniformly below or at its own, by
+    rejection on ``rng.getrandbits`` (as many bits as the number of positions has).
+
+    This is the permutation ``rng.shuffle(cards)`` makes in CPython 3.11, written out so
+    that a seed deals the same cards whatever the standard library does in future (game
+    records replay from their seed), and without a method call per card.
+    """
+    draws = _DRAWS.get(len(cards))
+    if draws is None:
+        steps = range(len(cards) - 1, 0, -1)
+        draws = _DRAWS[len(cards)] = tuple((i, i + 1, (i + 1).bit_length()) for i in steps)
+    getrandbits = rng.getrandbits
+    for i, n, bits in draws:
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def talon_positions(form: Form, total: int, rng: random.Random) -> list[int]:

@@ -244,7 +244,7 @@ class Game:
         the seeded pack turned card by card (S002)."""
         if self.form.deal.first_dealer == "first_ace":
             cards = list(self.ruleset.deck.cards)
-            self._rng.shuffle(cards)
+            dealing.shuffle(cards, self._rng)
             return dealing.first_ace_dealer(cards, self.players, self._direction, play.ACE)
         return self._rng.randrange(self.players)
 
@@ -278,7 +278,7 @@ class Game:
         order, sitter = self._seating(self._dealer)
         if hands is None or talons is None:
             cards = list(self._deck_cards)
-            self._rng.shuffle(cards)
+            dealing.shuffle(cards, self._rng)
             plan = self._dealing_plan
             if plan is not None and len(order) == self.form.active:
                 hands, talons = plan.deal(cards, order)
