@@ -195,14 +195,14 @@ def legal(form: Form, deal: DealState, table: ActionTable | None = None) -> list
     new ones are made.  A game compiles this once (:func:`compile_legal`).
     """
     pack = sorted(deal.all_cards(), key=_INDEX)
-    return compile_legal(form, ActionTable() if table is None else table, pack)(deal)
+    return list(compile_legal(form, ActionTable() if table is None else table, pack)(deal))
 
 
 def compile_legal(
     form: Form, table: ActionTable, deck: Sequence[Card]
 ) -> Callable[[DealState], list[Action]]:
     """:func:`legal` specialised to ``form``, handing out the shared actions of ``table``: a
-    function of the deal.
+    function of the deal, whose list may be shared (not to be changed; copy it to keep it).
 
     The duties are :func:`compile_duties`'s and the timing of marriages
     :func:`_may_marry_now`'s (one statement of each rule).  Cards are handled as bit sets
@@ -243,6 +243,7 @@ def compile_legal(
         return out
 
     plain_tables, lead_tables = suit_tables(False), suit_tables(True)
+    suit_table = dict(zip(suit_bits, plain_tables, strict=True))
 
     def legal_now(deal: DealState) -> list[Action]:
         player = deal.current
@@ -253,7 +254,11 @@ def compile_legal(
         trick = deal.trick
         if trick:
             # no claim once a trick is under way (may_claim)
-            bits = duties(bits, trick, deal.trump, suit_bits)[0]
+            bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
+            if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)
+                suit = trick[0][1].suit_id if duty < _OVERTRUMP else (deal.trump or "")
+                shift, full, subsets = suit_table[suit]
+                return subsets[(bits >> shift) & full]
             tables = plain_tables
         elif _may_marry_now(m, deal, player):
             tables = lead_tables
