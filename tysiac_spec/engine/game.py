@@ -515,17 +515,15 @@ class Game:
                     return
                 break
         else:
-            if action in self._compute_legal(deal):
-                self._apply(action)
-                return
-            raise IllegalActionError(
-                Diagnostic(
-                    "action.illegal",
-                    f"`{action}` is not legal for player {self.deal.current} in the "
-                    f"{self.deal.phase} phase: {self._reason(action)}",
-                    hint=self.state_text(),
+            if action not in self._compute_legal(deal):
+                raise IllegalActionError(
+                    Diagnostic(
+                        "action.illegal",
+                        f"`{action}` is not legal for player {self.deal.current} in the "
+                        f"{self.deal.phase} phase: {self._reason(action)}",
+                        hint=self.state_text(),
+                    )
                 )
-            )
         self._apply(action)
 
     def _apply(self, action: Action) -> None:

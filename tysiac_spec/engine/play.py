@@ -19,7 +19,7 @@ silent.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from ..cards import Card
 from ..ruleset.model import AceMarriage, Form, Marriages, Play
@@ -244,12 +244,12 @@ def compile_legal(
 
     plain_tables, lead_tables = suit_tables(False), suit_tables(True)
     suit_table = dict(zip(suit_bits, plain_tables, strict=True))
+    plain_groups, lead_groups = _grouped(plain_tables), _grouped(lead_tables)
 
     def legal_now(deal: DealState) -> list[Action]:
         player = deal.current
-        hand = deal.hands[player]
         bits = 0
-        for c in hand:
+        for c in deal.hands[player]:
             bits |= c.bit
         trick = deal.trick
         if trick:
@@ -257,18 +257,16 @@ def compile_legal(
             bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
             if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)
                 suit = trick[0][1].suit_id if duty < _OVERTRUMP else (deal.trump or "")
-                shift, full, subsets = suit_table[suit]
-                return subsets[(bits >> shift) & full]
-            tables = plain_tables
+                shift, full, one_suit = suit_table[suit]
+                return one_suit[(bits >> shift) & full]
+            groups = plain_groups
         elif _may_marry_now(m, deal, player):
-            tables = lead_tables
+            groups = lead_groups
         else:
-            tables = plain_tables
+            groups = plain_groups
         out: list[Action] = []
-        for shift, full, subsets in tables:
-            sub = (bits >> shift) & full
-            if sub:
-                out += subsets[sub]
+        for shift, full, subsets in groups:
+            out += subsets[(bits >> shift) & full]
         if trick:
             return out
         if am.enabled and bits & aces_bits == aces_bits and _may_marry_aces_now(am, deal, player):
@@ -279,6 +277,55 @@ def compile_legal(
         return out
 
     return legal_now
+
+
+_CARD = itemgetter(1)
+"""The card of a ``(player, card)`` pair of a trick."""
+
+_GROUP_BITS = 12
+"""Suits are looked up together while their cards number at most this (two suits of six)."""
+
+
+def _grouped(
+    tables: list[tuple[int, int, _SuitActions]],
+) -> list[tuple[int, int, _GroupActions]]:
+    """Neighbouring suits' tables joined into groups of at most :data:`_GROUP_BITS` cards, for
+    fewer look-ups when every suit is wanted: (shift, full mask, actions of each subset)."""
+    groups: list[list[tuple[int, int, _SuitActions]]] = []
+    for t in tables:
+        if groups:
+            first_shift = groups[-1][0][0]
+            last_shift, last_full, _ = groups[-1][-1]
+            adjacent = last_shift + last_full.bit_length() == t[0]
+            if adjacent and t[0] + t[1].bit_length() - first_shift <= _GROUP_BITS:
+                groups[-1].append(t)
+                continue
+        groups.append([t])
+    out = []
+    for g in groups:
+        shift = g[0][0]
+        width = g[-1][0] + g[-1][1].bit_length() - shift
+        out.append((shift, (1 << width) - 1, _GroupActions([(s - shift, f, a) for s, f, a in g])))
+    return out
+
+
+class _GroupActions(dict[int, list[Action]]):
+    """The actions of each subset of a group of suits' cards (shifted to the group's first
+    card), made when first asked for from the suits' :class:`_SuitActions`; the empty subset
+    has none."""
+
+    def __init__(self, suits: list[tuple[int, int, _SuitActions]]) -> None:
+        super().__init__()
+        self._suits = suits
+
+    def __missing__(self, sub: int) -> list[Action]:
+        acts: list[Action] = []
+        for shift, full, subsets in self._suits:
+            part = (sub >> shift) & full
+            if part:
+                acts += subsets[part]
+        self[sub] = acts
+        return acts
 
 
 class _SuitActions(dict[int, list[Action]]):
@@ -440,17 +487,15 @@ def trick_winner(deal: DealState) -> int:
     """The player whose card wins the trick: the best trump, else the best card of the suit led."""
     trick = deal.trick
     trump = deal.trump
-    winner, first = trick[0]
-    led = first.suit_id
-    # a card's rank is (is a trump, is of the suit led, strength); the first best card wins
-    bt, bl, bs = trump is not None and led == trump, True, first.strength
+    # the best card so far is of the suit led, or a trump: a card beats it by being higher in
+    # its suit, or a trump on a card of the suit led
+    winner, best = trick[0]
     for player, c in trick[1:]:
-        sid = c.suit_id
-        t = trump is not None and sid == trump
-        ld = sid == led
-        st = c.strength
-        if t > bt or (t == bt and (ld > bl or (ld == bl and st > bs))):
-            winner, bt, bl, bs = player, t, ld, st
+        if c.suit_id == best.suit_id:
+            if c.strength > best.strength:
+                winner, best = player, c
+        elif c.suit_id == trump:
+            winner, best = player, c
     return winner
 
 
@@ -474,7 +519,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
         p = deal.current
         card = action.card
         hand = deal.hands[p]
-        for i, c in enumerate(hand):
+        for i, c in enumerate(hand):  # the very card object (cards of a pack are shared)
             if c is card:
                 del hand[i]
                 break
@@ -494,16 +539,15 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
         trick = deal.trick
         trick.append((p, card))
         order = deal.order
-        n = len(order)
-        if len(trick) < n:
-            deal.current = order[(order.index(p) + 1) % n]
+        if len(trick) < len(order):
+            deal.current = order[(order.index(p) + 1) % len(order)]
             return
         winner = trick_winner(deal)
         won = deal.won.get(winner)
         if won is None:
-            deal.won[winner] = [c for _, c in trick]
+            deal.won[winner] = list(map(_CARD, trick))
         else:
-            won.extend([c for _, c in trick])
+            won += map(_CARD, trick)
         tricks = deal.tricks
         tricks[winner] = tricks.get(winner, 0) + 1
         deal.trick = []
