@@ -300,6 +300,16 @@ class _Compiler:
                     raise failing(exc) from None
 
             return _Piece(call2)
+        if len(fns) == 3:
+            a, b, c = fns
+
+            def call3(env: Env) -> Any:
+                try:
+                    return impl(a(env), b(env), c(env))
+                except Fault as exc:
+                    raise failing(exc) from None
+
+            return _Piece(call3)
         fixed = tuple(fns)
 
         def call_n(env: Env) -> Any:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from operator import attrgetter
+from operator import attrgetter, sub
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
@@ -611,7 +611,7 @@ class Game:
             state = replace(state, dealer=self._dealer)
         # the engine's outcome is valid by construction: settled without validate_outcome
         new, events, deal.made = settle_valid_deal(self.form, state, outcome)
-        row = tuple(a - b for a, b in zip(new.scores, self._match.scores, strict=True))
+        row = tuple(map(sub, new.scores, self._match.scores))
         deal.scores = dict(enumerate(row))
         self._match = new
         self.events.extend(events)

@@ -210,13 +210,21 @@ def sitter_score(
 def outcome_of(deal: DealState) -> DealOutcome:
     """The :class:`DealOutcome` of a finished (or forfeited) engine deal."""
     assert deal.declarer is not None
+    card_points, marriages, tricks = {}, {}, {}
+    for p in deal.order:
+        total = 0
+        for c in deal.won.get(p, ()):
+            total += c.points
+        card_points[p] = total
+        marriages[p] = deal.marriages.get(p, 0)
+        tricks[p] = deal.tricks.get(p, 0)
     return DealOutcome(
         declarer=deal.declarer,
         bid=deal.high_bid,
         contract=deal.contract,
-        card_points={p: sum([c.points for c in deal.won.get(p, ())]) for p in deal.order},
-        marriages={p: deal.marriages.get(p, 0) for p in deal.order},
-        tricks={p: deal.tricks.get(p, 0) for p in deal.order},
+        card_points=card_points,
+        marriages=marriages,
+        tricks=tricks,
         forfeited=deal.forfeited,
         mode=deal.mode,  # type: ignore[arg-type]
         multiplier=deal.multiplier,
