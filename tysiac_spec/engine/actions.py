@@ -10,6 +10,7 @@ Players and talons are numbered from 0.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -162,15 +163,20 @@ class ActionTable:
     game hands out the same object for the same action instead of building a new one).
 
     :meth:`text` is ``str(action)``, looked up for the objects made here.  Objects are kept
-    for the table's lifetime, so their ``id`` stays unique.
+    for the table's lifetime, so their ``id`` stays unique.  ``pack`` (the deck's cards,
+    ``pack[i].index == i``) lets :meth:`gives_by_index` and :meth:`discards_by_index` list
+    the exchange's actions by card index.
     """
 
     __slots__ = (
-        "_contracts", "_discards", "_gives", "_plays",
+        "_contracts", "_discard_list", "_discards", "_give_lists", "_gives", "_pack", "_plays",
         "bids", "claim", "forfeit", "pass_", "plains", "texts",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, pack: Sequence[Card] = ()) -> None:
+        self._pack = tuple(pack)
+        self._give_lists: dict[int, list[GiveCard]] = {}
+        self._discard_list: list[Discard] | None = None
         self.plains: dict[int, PlayCard] = {}
         """``PlayCard(card)`` by ``id(card)``, for the cards met so far (see :meth:`plain`)."""
         self._plays: dict[tuple[int, bool, bool], PlayCard] = {}
@@ -226,6 +232,20 @@ class ActionTable:
         if action is None:
             action = made[id(card)] = self._keep(GiveCard(card, to))
         return action
+
+    def gives_by_index(self, to: int) -> list[GiveCard]:
+        """``GiveCard(card, to)`` for each card of the pack, by ``card.index`` (empty without a
+        pack)."""
+        made = self._give_lists.get(to)
+        if made is None:
+            made = self._give_lists[to] = [self.give(c, to) for c in self._pack]
+        return made
+
+    def discards_by_index(self) -> list[Discard]:
+        """``Discard(card)`` for each card of the pack, by ``card.index`` (empty without a pack)."""
+        if self._discard_list is None:
+            self._discard_list = [self.discard(c) for c in self._pack]
+        return self._discard_list
 
     def discard(self, card: Card) -> Discard:
         """``Discard(card)``."""

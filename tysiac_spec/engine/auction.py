@@ -25,6 +25,8 @@ __all__ = [
     "apply",
     "apply_dark",
     "ceiling",
+    "compile_amounts",
+    "compile_legal",
     "explain",
     "explain_dark",
     "legal",
@@ -86,55 +88,84 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
         deal.current = deal.next_active(forced)
 
 
-def _amounts(form: Form, deal: DealState, player: int, env: Env) -> list[int]:
+Amounts = Callable[[DealState, int, Env], list[int]]
+"""``amounts(deal, player, env)``: the bids ``player`` may make now, ascending (points)."""
+
+
+def compile_amounts(form: Form) -> Amounts:
+    """The bids a player may make (``form.auction``), as one function with the rules read once:
+    from the forced bid (opening), the minimum bid or the high bid plus a step, in steps, up to
+    the player's highest bid (``deal.max_bids``), raised by exactly a step or at most
+    ``max_raise`` when the ruleset says so, each allowed by ``may_bid``; a forced opener left
+    without a bid may still make the compulsory one."""
     a = form.auction
-    step = a.step
-    if deal.opening:
-        lo = a.forced_bid
-    elif deal.high_bidder is None:
-        lo = a.min_bid
-    else:
-        lo = deal.high_bid + step
-    if not deal.opening:
-        lo = max(lo, a.min_bid)
-    lo = -(-lo // step) * step
-    hi = deal.max_bids[player]
-    if deal.high_bidder is not None and not deal.opening:
-        if a.raise_by == "exactly_step":
+    step, forced_bid, min_bid = a.step, a.forced_bid, a.min_bid
+    exactly_step = a.raise_by == "exactly_step"
+    max_raise = a.max_raise if a.raise_by == "at_most" else None
+    exact_opening = a.forced_opening == "exact"
+    may_bid = a.may_bid.compiled.function if a.may_bid is not None else None
+
+    def amounts(deal: DealState, player: int, env: Env) -> list[int]:
+        opening = deal.opening
+        if opening:
+            lo = forced_bid
+        else:
+            lo = min_bid if deal.high_bidder is None else deal.high_bid + step
+            if lo < min_bid:
+                lo = min_bid
+        lo = -(-lo // step) * step
+        hi = deal.max_bids[player]
+        if deal.high_bidder is not None and not opening:
+            if exactly_step:
+                hi = min(hi, lo)
+            elif max_raise is not None:
+                hi = min(hi, deal.high_bid + max_raise)
+        elif exactly_step or (opening and exact_opening):
             hi = min(hi, lo)
-        elif a.raise_by == "at_most" and a.max_raise is not None:
-            hi = min(hi, deal.high_bid + a.max_raise)
-    elif a.raise_by == "exactly_step" or (deal.opening and a.forced_opening == "exact"):
-        hi = min(hi, lo)
-    out = list(range(lo, hi + 1, step))
-    if a.may_bid is not None and out:
-        e = env(player)
-        e.update(hand=tuple(deal.hands[player]), forced=player == deal.forced, high_bid=deal.high_bid)
-        fn = a.may_bid.compiled.function
-        kept = []
-        for b in out:
-            e["bid"] = b
-            if fn(e):
-                kept.append(b)
-        out = kept
-    if deal.opening and not out:
-        out = [a.forced_bid]
-    return out
+        out = list(range(lo, hi + 1, step))
+        if may_bid is not None and out:
+            e = env(player)
+            e.update(hand=tuple(deal.hands[player]), forced=player == deal.forced, high_bid=deal.high_bid)
+            kept = []
+            for b in out:
+                e["bid"] = b
+                if may_bid(e):
+                    kept.append(b)
+            out = kept
+        if opening and not out:
+            out = [forced_bid]
+        return out
+
+    return amounts
+
+
+def _amounts(form: Form, deal: DealState, player: int, env: Env) -> list[int]:
+    return compile_amounts(form)(deal, player, env)
 
 
 def legal(form: Form, deal: DealState, env: Env, table: ActionTable | None = None) -> list[Action]:
     """Legal auction actions of the player to speak: bids ascending, then pass.
 
     The forced player opening at the compulsory bid may not pass.  ``table`` supplies shared
-    action objects (a game's :class:`~tysiac_spec.engine.actions.ActionTable`).
+    action objects (a game's :class:`~tysiac_spec.engine.actions.ActionTable`).  A game
+    compiles this once (:func:`compile_legal`).
     """
-    if table is None:
-        table = ActionTable()
-    bid, made = table.bid, table.bids.get
-    bids: list[Action] = [made(b) or bid(b) for b in _amounts(form, deal, deal.current, env)]
-    if not deal.opening:
-        bids.append(table.pass_)
-    return bids
+    return compile_legal(form, ActionTable() if table is None else table, env)(deal)
+
+
+def compile_legal(form: Form, table: ActionTable, env: Env) -> Callable[[DealState], list[Action]]:
+    """:func:`legal` specialised to ``form``, with the shared actions of ``table`` and the
+    formula environments of ``env``: a function of the deal."""
+    amounts = compile_amounts(form)
+    bid, made, pass_ = table.bid, table.bids.get, table.pass_
+
+    def legal_now(deal: DealState) -> list[Action]:
+        bids: list[Action] = [made(b) or bid(b) for b in amounts(deal, deal.current, env)]
+        if not deal.opening:
+            bids.append(pass_)
+        return bids
+
+    return legal_now
 
 
 def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:

@@ -17,8 +17,9 @@ Not supported yet: misdeal penalties (``deal.misdeal_penalty``).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from operator import attrgetter, sub
 from typing import TYPE_CHECKING, Any
 
@@ -108,9 +109,20 @@ class Game:
         """The most recently finished deal (for inspection after it was scored)."""
         self._over = False
         self._active = self.form.active
-        self._table = ActionTable()
+        self._table = ActionTable(ruleset.deck.cards)
         self._texts = self._table.texts
         self._play_legal = play.compile_legal(self.form, self._table, ruleset.deck.cards)
+        form, table = self.form, self._table
+        self._legal_of: dict[str, Callable[[DealState], list[Action]]] = {
+            "play": self._play_legal,
+            "auction": auction.compile_legal(form, table, self._env),
+            "talon": talon.legal_choice,
+            "exchange": partial(talon.legal_exchange, form, table=table),
+            "contract": partial(talon.legal_contract, form, env=self._env, table=table),
+            "dark": auction.legal_dark,
+            "redeal": lambda deal: [Redeal(), Pass()],
+        }
+        """The legal actions of each phase, as a function of the deal (a list not to be changed)."""
         self._play_apply = play.compile_apply(self.form)
         self._legal_deal: DealState | None = None
         """The deal and its action count (the next attribute) when :attr:`_legal` was computed
@@ -404,32 +416,15 @@ class Game:
         if self._over:
             return []
         deal = self.deal
-        if deal.phase == "play":
-            legal = self._play_legal(deal)
-        else:
-            legal = self._compute_legal(deal)
+        legal_of = self._legal_of.get(deal.phase)
+        legal = [] if legal_of is None else legal_of(deal)
         self._legal_deal, self._legal_count, self._legal = deal, deal.actions, legal
         return legal[:]
 
     def _compute_legal(self, deal: DealState) -> list[Action]:
-        """The legal actions of ``deal`` now (a new list)."""
-        form, table = self.form, self._table
-        phase = deal.phase
-        if phase == "play":
-            return self._play_legal(deal)
-        if phase == "auction":
-            return auction.legal(form, deal, self._env, table)
-        if phase == "talon":
-            return talon.legal_choice(deal)
-        if phase == "exchange":
-            return talon.legal_exchange(form, deal, table)
-        if phase == "contract":
-            return talon.legal_contract(form, deal, self._env, table)
-        if phase == "dark":
-            return auction.legal_dark(deal)
-        if phase == "redeal":
-            return [Redeal(), Pass()]
-        return []
+        """The legal actions of ``deal`` now (a list not to be changed)."""
+        legal_of = self._legal_of.get(deal.phase)
+        return [] if legal_of is None else legal_of(deal)
 
     def state_text(self) -> str:
         """A compact one-line text of the whole state (scores, then the deal)."""

@@ -11,6 +11,7 @@ forfeit is possible, even when only one contract can be announced.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
@@ -130,14 +131,15 @@ def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None
     hand = deal.hands[deal.declarer]
     out: list[Action]
     if form.talon.exchange == "discard":
-        out = [table.discard(c) for c in hand]
+        discards = table.discards_by_index()
+        out = [discards[c.index] for c in hand] if discards else [table.discard(c) for c in hand]
     else:
         out = []
-        give = table.give
+        give_count = form.talon.give_count
         for p, n in deal.given.items():
-            if n < form.talon.give_count:
-                made = table.gives_to(p)
-                out += [made.get(id(c)) or give(c, p) for c in hand]
+            if n < give_count:
+                gives = table.gives_by_index(p)
+                out += [gives[c.index] for c in hand] if gives else [table.give(c, p) for c in hand]
     if deal.may_forfeit:
         out.append(table.forfeit)
     return out
@@ -154,10 +156,14 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
     else:
         assert isinstance(action, GiveCard)
         remove_card(hand, action.card)
-        deal.hands[action.to].append(action.card)
-        deal.hands[action.to].sort(key=_INDEX)
+        insort(deal.hands[action.to], action.card, key=_INDEX)
         deal.given[action.to] += 1
-        done = all(n >= form.talon.give_count for n in deal.given.values())
+        give_count = form.talon.give_count
+        done = True
+        for n in deal.given.values():
+            if n < give_count:
+                done = False
+                break
     if done:
         _start_contract(form, deal, env)
 
