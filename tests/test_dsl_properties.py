@@ -231,3 +231,28 @@ def test_compiled_matches_reference(text: str, bid: int, players: int, forced: b
             return
         raise AssertionError("expected a division by zero")
     assert cap(env) == expected
+
+
+@given(picks=st.lists(st.integers(min_value=0, max_value=23), unique=True, max_size=12))
+def test_marriages_on_the_packs_bits_match_the_card_by_card_count(picks: list[int]) -> None:
+    """With ``DeckInfo.card_bits`` the marriages of a hand of the pack's cards are counted on
+    bit sets; the value is the one counted card by card (a hand from outside the pack)."""
+    from dataclasses import replace
+
+    from tysiac_spec import load_ruleset
+
+    pack = load_ruleset("pl-standard").deck.cards
+    bits_deck = replace(DECK, card_bits={(c.rank.id, c.suit.id): c.bit for c in pack})
+    hand = tuple(pack[i] for i in picks)
+    by_bits = compile_formula("marriages(hand)", "auction.max_bid", deck=bits_deck, extra=EXTENSION)
+    by_cards = compile_formula("marriages(hand)", "auction.max_bid", deck=DECK, extra=EXTENSION)
+    env = {"hand": hand, "player": {"score": 0}, "players": 3, "options": {}}
+    expected = sum(
+        DECK.marriage_values[s]
+        for s in DECK.marriage_values
+        if any(c.rank.id == "king" and c.suit.id == s for c in hand)
+        and any(c.rank.id == "queen" and c.suit.id == s for c in hand)
+    )
+    assert by_bits(env) == by_cards(env) == expected
+    outside = tuple(cards(" ".join(str(c) for c in hand)))  # cards without bits: counted card by card
+    assert by_bits({**env, "hand": outside}) == expected

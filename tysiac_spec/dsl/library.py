@@ -45,6 +45,9 @@ class DeckInfo:
         suits: the suit ids, which formulas may name (``hearts``).
         ranks: the rank ids, which formulas may name (``ace``).
         marriage_ranks: the two rank ids that form a marriage (king, queen).
+        card_bits: each card's bit (``card.bit``) by ``(rank id, suit id)``, when the host's
+            cards carry one (:class:`~tysiac_spec.cards.Card`): card functions then work on
+            bit sets (empty: by rank and suit only).
     """
 
     rank_points: Mapping[str, int]
@@ -52,6 +55,7 @@ class DeckInfo:
     suits: tuple[str, ...]
     ranks: tuple[str, ...]
     marriage_ranks: tuple[str, str] = ("king", "queen")
+    card_bits: Mapping[tuple[str, str], int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,11 +213,31 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
     # same hand each time.  Tuples (of immutable cards) cannot change, and the one kept here
     # stays alive, so its identity is never reused by another object.
     last: list[tuple[Any, int]] = [((), 0)]
+    # With the pack's bits: each marriage as the bits of its king and queen, and its value.
+    pairs = [
+        (deck.card_bits[(king, s)] | deck.card_bits[(queen, s)], v)
+        for s, v in values.items()
+        if (king, s) in deck.card_bits and (queen, s) in deck.card_bits
+    ]
 
     def marriages(cards: Iterable[Any]) -> int:
         seen = last[0]
         if seen[0] is cards:
             return seen[1]
+        if pairs and type(cards) is tuple:
+            bits = 0
+            try:
+                for c in cards:
+                    bits |= c.bit
+            except AttributeError:  # not the host's cards
+                bits = -1
+            if bits >= 0 and bits.bit_count() == len(cards):  # each card has its own bit: the pack's
+                total = 0
+                for both, value in pairs:
+                    if bits & both == both:
+                        total += value
+                last[0] = (cards, total)
+                return total
         kings: set[str] = set()
         queens: set[str] = set()
         for c in cards:

@@ -403,6 +403,7 @@ def _form_compiler(
         marriage_values={str(k): int(unwrap(v)) for k, v in values.items()},
         suits=tuple(s.id for s in deck.suits),
         ranks=tuple(r.id for r in deck.ranks),
+        card_bits={(c.rank.id, c.suit.id): c.bit for c in deck.cards},
     )
     extra = dsl.ContextExtension(
         options=dict(options),
