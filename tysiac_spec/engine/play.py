@@ -244,7 +244,6 @@ def compile_legal(
 
     plain_tables, lead_tables = suit_tables(False), suit_tables(True)
     suit_table = dict(zip(suit_bits, plain_tables, strict=True))
-    plain_groups, lead_groups = _grouped(plain_tables), _grouped(lead_tables)
 
     def legal_now(deal: DealState) -> list[Action]:
         player = deal.current
@@ -259,13 +258,13 @@ def compile_legal(
                 suit = trick[0][1].suit_id if duty < _OVERTRUMP else (deal.trump or "")
                 shift, full, one_suit = suit_table[suit]
                 return one_suit[(bits >> shift) & full]
-            groups = plain_groups
+            tables = plain_tables
         elif _may_marry_now(m, deal, player):
-            groups = lead_groups
+            tables = lead_tables
         else:
-            groups = plain_groups
+            tables = plain_tables
         out: list[Action] = []
-        for shift, full, subsets in groups:
+        for shift, full, subsets in tables:
             out += subsets[(bits >> shift) & full]
         if trick:
             return out
@@ -281,52 +280,6 @@ def compile_legal(
 
 _CARD = itemgetter(1)
 """The card of a ``(player, card)`` pair of a trick."""
-
-_GROUP_BITS = 12
-"""Suits are looked up together while their cards number at most this (two suits of six)."""
-
-
-def _grouped(
-    tables: list[tuple[int, int, _SuitActions]],
-) -> list[tuple[int, int, _GroupActions]]:
-    """Neighbouring suits' tables joined into groups of at most :data:`_GROUP_BITS` cards, for
-    fewer look-ups when every suit is wanted: (shift, full mask, actions of each subset)."""
-    groups: list[list[tuple[int, int, _SuitActions]]] = []
-    for t in tables:
-        if groups:
-            first_shift = groups[-1][0][0]
-            last_shift, last_full, _ = groups[-1][-1]
-            adjacent = last_shift + last_full.bit_length() == t[0]
-            if adjacent and t[0] + t[1].bit_length() - first_shift <= _GROUP_BITS:
-                groups[-1].append(t)
-                continue
-        groups.append([t])
-    out = []
-    for g in groups:
-        shift = g[0][0]
-        width = g[-1][0] + g[-1][1].bit_length() - shift
-        out.append((shift, (1 << width) - 1, _GroupActions([(s - shift, f, a) for s, f, a in g])))
-    return out
-
-
-class _GroupActions(dict[int, list[Action]]):
-    """The actions of each subset of a group of suits' cards (shifted to the group's first
-    card), made when first asked for from the suits' :class:`_SuitActions`; the empty subset
-    has none."""
-
-    def __init__(self, suits: list[tuple[int, int, _SuitActions]]) -> None:
-        super().__init__()
-        self._suits = suits
-
-    def __missing__(self, sub: int) -> list[Action]:
-        acts: list[Action] = []
-        for shift, full, subsets in self._suits:
-            part = (sub >> shift) & full
-            if part:
-                acts += subsets[part]
-        self[sub] = acts
-        return acts
-
 
 class _SuitActions(dict[int, list[Action]]):
     """The actions of each subset of one suit's cards (a bit set shifted to the suit's first
