@@ -340,27 +340,28 @@ def may_claim(deal: DealState) -> bool:
     a declarer with a lay-down (e.g. four aces and four tens, or complete suits) shows his
     hand, sure to win every trick whatever the order: for each of his cards no opponent
     holds a higher card of its suit, nor — unless it is a trump — any trump.  Opponents
-    never lead, so they cannot change trump."""
-    if deal.trick or deal.trick_number or deal.current != deal.declarer or not deal.hands[deal.current]:
+    never lead, so they cannot change trump.  The cards are the pack's (``card.bit``)."""
+    declarer = deal.declarer
+    if deal.trick or deal.trick_number or deal.current != declarer:
         return False
-    others = _opponent_cards(deal)
+    hand = deal.hands[declarer]
+    if not hand:
+        return False
+    # the opponents' cards as a bit set of the pack (card.bit; a stronger card of a suit has
+    # the lower bit)
+    others = 0
+    for p in deal.order:
+        if p != declarer:
+            for c in deal.hands[p]:
+                others |= c.bit
+    for card in hand:
+        if others & card.suit_bits & (card.bit - 1):  # a higher card of its suit is out
+            return False
     trump = deal.trump
-    trumps_out = False
-    if trump is not None:
-        for c in others:
-            if c.suit_id == trump:
-                trumps_out = True
-                break
-    # the strongest opponent card of each suit
-    top: dict[str, int] = {}
-    for o in others:
-        if o.strength > top.get(o.suit_id, -1):
-            top[o.suit_id] = o.strength
-    for card in deal.hands[deal.current]:
-        if trumps_out and card.suit_id != trump:
-            return False
-        if top.get(card.suit_id, -1) > card.strength:
-            return False
+    if trump is not None and any(c.suit_id != trump for c in hand):
+        for c in _opponent_cards(deal):
+            if c.suit_id == trump:  # a trump is out: it could take his card of another suit
+                return False
     return True
 
 
