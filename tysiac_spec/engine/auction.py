@@ -262,13 +262,15 @@ def apply(form: Form, deal: DealState, action: Action, text: str | None = None) 
         _apply_reentries(form, deal, action)
         return
     if form.auction.pass_is_final:
-        remaining = [q for q in deal.order if q not in deal.passed]
-        if not remaining or remaining == [deal.high_bidder]:
-            _finish(form, deal)
-            return
-        q = deal.next_active(p)
-        while q in deal.passed:
-            q = deal.next_active(q)
+        order, passed = deal.order, deal.passed
+        if len(passed) >= n - 1:  # at most one player left in the auction
+            remaining = [q for q in order if q not in passed]
+            if not remaining or remaining == [deal.high_bidder]:
+                _finish(form, deal)
+                return
+        q = order[(order.index(p) + 1) % n]
+        while q in passed:
+            q = order[(order.index(q) + 1) % n]
         deal.current = q
         return
     needed = n - 1 if deal.high_bidder is not None else n

@@ -608,6 +608,8 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
 
 def _winner(w: _Work, scores: Sequence[int]) -> int | None:
     target, tie, o = w.form.match.target, w.form.match.finishing.tie, w.outcome
+    if max(scores) < target:
+        return None
     crossed = [p for p, s in enumerate(scores) if s >= target]
     if len(crossed) <= 1:
         return crossed[0] if crossed else None
@@ -668,7 +670,7 @@ def settle_valid_deal(
     )
     w = _Work(form, state, o, [], {}, made)
     mult = _multiplier(form, o)
-    w.delta = {p: d * mult for p, d in base.items()}
+    w.delta = dict(base) if mult == 1 else {p: d * mult for p, d in base.items()}
     if o.forfeited:
         w.event(
             "forfeit",

@@ -129,9 +129,9 @@ class DealState:
     def opponents(self) -> list[int]:
         """The active players other than the declarer, in turn order after the declarer."""
         assert self.declarer is not None
-        i = self.order.index(self.declarer)
-        n = len(self.order)
-        return [self.order[(i + k) % n] for k in range(1, n)]
+        order = self.order
+        i = order.index(self.declarer) + 1
+        return order[i:] + order[: i - 1]
 
     def all_cards(self) -> list[Card]:
         """Every card of the deal wherever it lies (hands, talons, trick, won piles, set aside)."""
