@@ -36,8 +36,10 @@ def run(ruleset: str, players: int, deals: int, seed: int, views: bool = False) 
         game = Game(rules, players=players, seed=seed + match)
         match += 1
         done = 0
-        while not game.is_over and played + done < deals:
+        while played + done < deals:
             legal = game.legal_actions()
+            if not legal:  # the match is over
+                break
             # the random bot does not look at the view; building it is measured only with --views
             view = game.view(game.current_player) if views else no_view
             game.apply(bot.choose(view, legal))
