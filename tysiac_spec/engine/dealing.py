@@ -145,10 +145,11 @@ class DealingPlan:
 
     def deal(
         self, cards: Sequence[Card], order: Sequence[int]
-    ) -> tuple[dict[int, list[Card]], list[list[Card]]]:
-        """Hands by player (``order`` from the dealer's next) and talons, of the shuffled pack."""
-        hands = {p: list(pick(cards)) for p, pick in zip(order, self._hands, strict=True)}
-        return hands, [list(pick(cards)) for pick in self._talons]
+    ) -> tuple[dict[int, Sequence[Card]], list[Sequence[Card]]]:
+        """Hands by player (``order`` from the dealer's next) and talons, of the shuffled pack
+        (sequences in dealing order, not to be changed)."""
+        hands = {p: pick(cards) for p, pick in zip(order, self._hands, strict=True)}
+        return hands, [pick(cards) for pick in self._talons]
 
 
 def _picker(indices: Sequence[int]) -> Pick:

@@ -17,6 +17,7 @@ Not supported yet: misdeal penalties (``deal.misdeal_penalty``).
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
+from ..ruleset.model import Form
 from . import auction, dealing, play, scoring, talon
 from .actions import Action, ActionTable, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
 from .events import MatchEvent
@@ -38,6 +40,34 @@ if TYPE_CHECKING:
 __all__ = ["Game", "View"]
 
 _INDEX = attrgetter("index")
+
+
+class _Compiled:
+    """What a game compiles from its form and pack once, shared by every game of that form:
+    the action objects (:class:`ActionTable`) and the play phase's legal plays and play."""
+
+    __slots__ = ("pack", "play_apply", "play_legal", "table")
+
+    def __init__(self, form: Form, pack: Sequence[Card]) -> None:
+        self.pack = pack
+        self.table = ActionTable(pack)
+        self.play_legal = play.compile_legal(form, self.table, pack)
+        self.play_apply = play.compile_apply(form)
+
+
+_COMPILED: dict[int, tuple[weakref.ref[Form], _Compiled]] = {}
+"""By ``id(form)``: the form (weakly; the entry goes when the form does) and its compilation."""
+
+
+def _compiled(form: Form, pack: Sequence[Card]) -> _Compiled:
+    """The shared :class:`_Compiled` of ``form`` with ``pack`` (made on first use)."""
+    key = id(form)
+    entry = _COMPILED.get(key)
+    if entry is not None and entry[0]() is form and entry[1].pack is pack:
+        return entry[1]
+    made = _Compiled(form, pack)
+    _COMPILED[key] = (weakref.ref(form, lambda _: _COMPILED.pop(key, None)), made)
+    return made
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +139,11 @@ class Game:
         """The most recently finished deal (for inspection after it was scored)."""
         self._over = False
         self._active = self.form.active
-        self._table = ActionTable(ruleset.deck.cards)
-        self._texts = self._table.texts
-        self._play_legal = play.compile_legal(self.form, self._table, ruleset.deck.cards)
-        form, table = self.form, self._table
+        shared = _compiled(self.form, ruleset.deck.cards)
+        self._table = table = shared.table
+        self._texts = table.texts
+        self._play_legal, self._play_apply = shared.play_legal, shared.play_apply
+        form = self.form
         self._legal_of: dict[str, Callable[[DealState], list[Action]]] = {
             "play": self._play_legal,
             "auction": auction.compile_legal(form, table, self._env),
@@ -123,7 +154,6 @@ class Game:
             "redeal": lambda deal: [Redeal(), Pass()],
         }
         """The legal actions of each phase, as a function of the deal (a list not to be changed)."""
-        self._play_apply = play.compile_apply(self.form)
         self._legal_deal: DealState | None = None
         """The deal and its action count (the next attribute) when :attr:`_legal` was computed
         by :meth:`legal_actions`: a position, as every action counts (see :meth:`apply`)."""

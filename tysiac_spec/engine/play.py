@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter, itemgetter
 
 from ..cards import Card
-from ..ruleset.model import AceMarriage, Form, Marriages, Play
+from ..ruleset.model import AceMarriage, Form, Leftover, Marriages, Play
 from .actions import Action, ActionTable, Claim, PlayCard
 from .state import DealState
 
@@ -207,7 +207,7 @@ def compile_legal(
     The duties are :func:`compile_duties`'s and the timing of marriages
     :func:`_may_marry_now`'s (one statement of each rule).  Cards are handled as bit sets
     (``card.bit``): the legal cards of each suit of ``deck`` (the pack, ``deck[i].index ==
-    i``, each suit contiguous) are looked up in tables filled on first use, one list of actions per
+    i``, each suit contiguous) are looked up in tables made once, one list of actions per
     subset of the suit's cards — plain plays, and for a lead with a marriage allowed, the
     declarations of the marriages the subset holds.
 
@@ -227,22 +227,18 @@ def compile_legal(
         suit_bits[c.suit_id] = suit_bits.get(c.suit_id, 0) | c.bit
     aces_bits = sum(c.bit for c in deck if c.rank.id == ACE)
 
-    def suit_tables(marriages: bool) -> list[tuple[int, int, _SuitActions]]:
-        """Per suit: (shift, full mask, the actions of each subset of the suit's cards)."""
-        out = []
-        for suit, bits in suit_bits.items():
-            shift = (bits & -bits).bit_length() - 1
-            full = bits >> shift
-            if full & (full + 1):
-                raise ValueError(f"the cards of {suit} are not contiguous in the pack")
-            cards = [c for c in deck if c.suit_id == suit]
-            actions = _SuitActions(
-                cards, shift, table, automatic=automatic, marriage=marriages and suit in m.values
-            )
-            out.append((shift, full, actions))
-        return out
-
-    plain_tables, lead_tables = suit_tables(False), suit_tables(True)
+    # per suit: (shift, full mask, the actions of each subset of the suit's cards)
+    plain_tables: list[tuple[int, int, list[list[Action]]]] = []
+    lead_tables: list[tuple[int, int, list[list[Action]]]] = []
+    for suit, bits in suit_bits.items():
+        shift = (bits & -bits).bit_length() - 1
+        full = bits >> shift
+        if full & (full + 1):
+            raise ValueError(f"the cards of {suit} are not contiguous in the pack")
+        cards = [c for c in deck if c.suit_id == suit]
+        plays, leads = _suit_actions(cards, table, automatic=automatic, marriage=suit in m.values)
+        plain_tables.append((shift, full, plays))
+        lead_tables.append((shift, full, leads))
     suit_table = dict(zip(suit_bits, plain_tables, strict=True))
 
     def legal_now(deal: DealState) -> list[Action]:
@@ -281,39 +277,32 @@ def compile_legal(
 _CARD = itemgetter(1)
 """The card of a ``(player, card)`` pair of a trick."""
 
-class _SuitActions(dict[int, list[Action]]):
-    """The actions of each subset of one suit's cards (a bit set shifted to the suit's first
-    card), made when first asked for: plain plays in deck order; with marriages on, a king
-    or queen of a subset holding both is led with the declaration (and, when the
-    announcement is spoken, also without it)."""
-
-    def __init__(
-        self,
-        cards: list[Card],
-        shift: int,
-        table: ActionTable,
-        *,
-        automatic: bool,
-        marriage: bool,
-    ) -> None:
-        super().__init__()
-        self._cards, self._shift, self._table = cards, shift, table
-        self._automatic, self._marriage = automatic, marriage
-
-    def __missing__(self, sub: int) -> list[Action]:
-        held = [c for c in self._cards if (c.bit >> self._shift) & sub]
-        ranks = {c.rank.id for c in held}
-        married = self._marriage and all(r in ranks for r in MARRIAGE_RANKS)
-        acts: list[Action] = []
-        for c in held:
-            if married and c.rank.id in MARRIAGE_RANKS:
-                if not self._automatic:
-                    acts.append(self._table.plain(c))
-                acts.append(self._table.play(c, True))
-            else:
-                acts.append(self._table.plain(c))
-        self[sub] = acts
-        return acts
+def _suit_actions(
+    cards: list[Card], table: ActionTable, *, automatic: bool, marriage: bool
+) -> tuple[list[list[Action]], list[list[Action]]]:
+    """The actions of each subset of one suit's cards (``cards`` in pack order, the subset a bit
+    set with bit ``k`` for ``cards[k]``), for a play and for a lead that may declare a
+    marriage: plain plays in deck order; on such a lead with ``marriage``, a king or queen of a
+    subset holding both is led with the declaration (and, when the announcement is spoken,
+    also without it)."""
+    plain = [table.plain(c) for c in cards]
+    out: list[list[Action]] = [[]]
+    for sub in range(1, 1 << len(cards)):
+        low = sub & -sub
+        out.append([plain[low.bit_length() - 1]] + out[sub ^ low])
+    pair = [k for k, c in enumerate(cards) if c.rank.id in MARRIAGE_RANKS]
+    if not marriage or len(pair) != len(MARRIAGE_RANKS):
+        return out, out
+    both = sum(1 << k for k in pair)
+    declared: dict[int, tuple[Action, ...]] = {
+        id(plain[k]): (table.play(cards[k], True),) if automatic else (plain[k], table.play(cards[k], True))
+        for k in pair
+    }
+    lead = list(out)
+    for sub in range(both, len(out)):
+        if sub & both == both:
+            lead[sub] = [x for a in out[sub] for x in declared.get(id(a), (a,))]
+    return out, lead
 
 
 def _with_aces(
@@ -401,7 +390,7 @@ def apply_claim(form: Form, deal: DealState) -> None:
     deal.tricks[p] = deal.tricks.get(p, 0) + remaining
     deal.trick_number += remaining
     deal.last_trick_winner = p
-    _award_leftover(form, deal)
+    _award_leftover(form.talon.leftover, deal)
     deal.phase = "over"
 
 
@@ -467,7 +456,10 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     the same effects."""
     am = form.marriages.ace_marriage
     m = form.marriages
-    award = form.talon.leftover.to != "nobody"
+    leftover = form.talon.leftover
+    award = leftover.to != "nobody"
+    # (the function keeps parts of the form, not the form: a game's compilation is shared
+    # while the form lives)
 
     def apply_card(deal: DealState, action: PlayCard) -> None:
         p = deal.current
@@ -483,13 +475,13 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
             deal.marriages[p] = deal.marriages.get(p, 0) + am.value
             deal.declared.append((p, ACE))
             if am.sets_trump:
-                _set_trump(form, deal, card.suit.id)
+                _set_trump(m, deal, card.suit.id)
         if action.marriage:
             suit = card.suit.id
             deal.marriages[p] = deal.marriages.get(p, 0) + m.values[suit]
             deal.declared.append((p, suit))
             if m.sets_trump:
-                _set_trump(form, deal, suit)
+                _set_trump(m, deal, suit)
         trick = deal.trick
         trick.append((p, card))
         order = deal.order
@@ -512,14 +504,13 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
         deal.current = winner
         if not deal.hands[winner]:
             if award:
-                _award_leftover(form, deal)
+                _award_leftover(leftover, deal)
             deal.phase = "over"
 
     return apply_card
 
 
-def _set_trump(form: Form, deal: DealState, suit: str) -> None:
-    m = form.marriages
+def _set_trump(m: Marriages, deal: DealState, suit: str) -> None:
     if m.trump_change == "first_only" and (deal.trump is not None or deal.pending_trump is not None):
         return
     if m.trump_from == "this_trick":
@@ -528,8 +519,7 @@ def _set_trump(form: Form, deal: DealState, suit: str) -> None:
         deal.pending_trump = suit
 
 
-def _award_leftover(form: Form, deal: DealState) -> None:
-    lo = form.talon.leftover
+def _award_leftover(lo: Leftover, deal: DealState) -> None:
     if lo.to == "nobody":
         return
     to = deal.last_trick_winner if lo.to == "last_trick" else deal.declarer

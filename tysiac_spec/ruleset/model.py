@@ -750,7 +750,7 @@ class Option:
 # --------------------------------------------------------------------------- forms
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, weakref_slot=True)
 class Form:
     """The complete rules for one number of players, every section merged.
 
