@@ -197,6 +197,20 @@ def test_bolts_count_zero_points_in_ru_classic() -> None:
     assert new.bolts == (3, 0, 0) and new.scores[0] == -120 and "third bolt −120" in texts
 
 
+def test_no_bolt_for_a_deal_begun_on_the_barrel_even_when_he_falls_off() -> None:
+    # PAGx3 (ru-classic, `bolts.on_barrel: false`): a deal played on the barrel gives no bolt;
+    # that holds for the deal in which the third failed attempt throws him off (he was on
+    # the barrel when it began): 900 − 120 = 780, bolts stay at 2.
+    new, kinds, texts = settle(
+        "ru-classic",
+        state={"scores": [900, 0, 0], "barrel": [2, False, False], "bolts": [2, 0, 0]},
+        card_points={1: 100, 2: 20, 0: 0},
+        tricks={1: 5, 2: 3, 0: 0},
+    )
+    assert new.scores[0] == 780 and "fell off the barrel −120" in texts
+    assert new.bolts == (2, 0, 0) and "bolt" not in kinds
+
+
 # --------------------------------------------------------------------------- forfeits
 
 

@@ -686,18 +686,25 @@ def settle_valid_deal(
         w.event(kind, o.declarer, o.contract, f"contract {o.contract} {'made' if made else 'failed'}")
     if mult != 1:
         w.event("multiplier", None, mult, f"{o.mode} deal: points ×{mult}")
-    _step_threshold(w)
+    # (each step also checks that its mechanism is on; the checks here save the calls)
+    special = form.special
+    if form.match.threshold.enabled:
+        _step_threshold(w)
     seats = list(state.barrel) or [BarrelSeat()] * n
-    on_barrel = [s.on for s in seats]
     fell: set[int] = set()
-    _step_barrel(w, seats, fell)
+    if special.barrel.enabled:
+        _step_barrel(w, seats, fell)
     _step_finishing(w)
     scores = [s + w.delta.get(p, 0) for p, s in enumerate(state.scores)]
     bolts = list(state.bolts) or [0] * n
-    _step_bolts(w, scores, bolts, on_barrel, base, mult)
+    if special.bolts.enabled:
+        on_barrel = [s.on for s in state.barrel] or [False] * n  # before this deal
+        _step_bolts(w, scores, bolts, on_barrel, base, mult)
     counters = {k: list(v) for k, v in state.counters.items()}
-    _step_rules(w, scores, counters, bolts, forfeits, seats)
-    _step_barrel_seats(w, scores, seats, fell)
+    if form.match.rules:
+        _step_rules(w, scores, counters, bolts, forfeits, seats)
+    if special.barrel.enabled:
+        _step_barrel_seats(w, scores, seats, fell)
     golden_left, golden_made = state.golden_left, state.golden_made
     if golden_left > 0:
         if o.mode != "golden":

@@ -78,7 +78,7 @@ class DealOutcome:
         """Whether the declarer made the contract (``scoring.made``); never for a forfeit."""
         if self.forfeited:
             return False
-        return bool(form.scoring.made(self._play_env(form, self.declarer, {}, options)))
+        return bool(form.scoring.made.compiled(self._play_env(form, self.declarer, {}, options)))
 
     def _play_env(
         self, form: Form, p: int, player: Mapping[str, Any], options: Mapping[str, Any]
@@ -174,10 +174,10 @@ def base_scores(
         for p in active:
             e = outcome._play_env(form, p, player_env(p), options)
             if p == outcome.declarer:
-                e["made"] = bool(s.made(e)) if made is None else made
-                out[p] = int(s.declarer(e))
+                e["made"] = bool(s.made.compiled(e)) if made is None else made
+                out[p] = int(s.declarer.compiled(e))
             else:
-                out[p] = int(s.defender(e))
+                out[p] = int(s.defender.compiled(e))
     if outcome.sitter is not None:
         out[outcome.sitter] = sitter_score(form, outcome, player_env, options)
     return out
