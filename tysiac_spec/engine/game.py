@@ -55,6 +55,11 @@ class _Compiled:
         self.play_apply = play.compile_apply(form)
 
 
+def _no_actions(deal: DealState) -> list[Action]:
+    """No action: the deal is over (or abandoned for a redeal)."""
+    return []
+
+
 _COMPILED: dict[int, tuple[weakref.ref[Form], _Compiled]] = {}
 """By ``id(form)``: the form (weakly; the entry goes when the form does) and its compilation."""
 
@@ -152,8 +157,11 @@ class Game:
             "contract": partial(talon.legal_contract, form, env=self._env, table=table),
             "dark": auction.legal_dark,
             "redeal": lambda deal: [Redeal(), Pass()],
+            "over": _no_actions,
+            "redealt": _no_actions,
         }
-        """The legal actions of each phase, as a function of the deal (a list not to be changed)."""
+        """The legal actions of each phase (:data:`~tysiac_spec.engine.state.PHASES`), as a
+        function of the deal (a list not to be changed)."""
         self._legal_deal: DealState | None = None
         """The deal and its action count (the next attribute) when :attr:`_legal` was computed
         by :meth:`legal_actions`: a position, as every action counts (see :meth:`apply`)."""
@@ -446,15 +454,13 @@ class Game:
         if self._over:
             return []
         deal = self.deal
-        legal_of = self._legal_of.get(deal.phase)
-        legal = [] if legal_of is None else legal_of(deal)
+        legal = self._legal_of[deal.phase](deal)
         self._legal_deal, self._legal_count, self._legal = deal, deal.actions, legal
         return legal[:]
 
     def _compute_legal(self, deal: DealState) -> list[Action]:
         """The legal actions of ``deal`` now (a list not to be changed)."""
-        legal_of = self._legal_of.get(deal.phase)
-        return [] if legal_of is None else legal_of(deal)
+        return self._legal_of[deal.phase](deal)
 
     def state_text(self) -> str:
         """A compact one-line text of the whole state (scores, then the deal)."""
