@@ -20,7 +20,6 @@ import random
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 from operator import attrgetter, sub
 from typing import TYPE_CHECKING, Any
 
@@ -153,8 +152,8 @@ class Game:
             "play": self._play_legal,
             "auction": auction.compile_legal(form, table, self._env),
             "talon": talon.legal_choice,
-            "exchange": partial(talon.legal_exchange, form, table=table),
-            "contract": partial(talon.legal_contract, form, env=self._env, table=table),
+            "exchange": lambda deal: talon.legal_exchange(form, deal, table),
+            "contract": lambda deal: talon.legal_contract(form, deal, self._env, table),
             "dark": auction.legal_dark,
             "redeal": lambda deal: [Redeal(), Pass()],
             "over": _no_actions,

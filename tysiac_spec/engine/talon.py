@@ -181,7 +181,8 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
         return [bid]
     assert deal.declarer is not None
     e = env(deal.declarer)
-    e.update(bid=bid, hand=tuple(deal.hands[deal.declarer]))
+    e["bid"] = bid
+    e["hand"] = tuple(deal.hands[deal.declarer])
     limits = [] if form.auction.cap is None else [form.auction.cap]
     if c.max is not None:
         limits.append(int(c.max.compiled.function(e)))
