@@ -1,7 +1,10 @@
-"""The generic trick-taking engine: one :class:`Game` plays any ruleset.
+"""The generic trick-taking engine: one :class:`Game` plays any ruleset, deal by deal from
+shuffle to score, to the end of the match (:mod:`.match`); see :mod:`tysiac_spec.engine.game`
+for what is not supported yet.
 
-First slice: a deal from shuffle to score and a plain match loop; see
-:mod:`tysiac_spec.engine.game` for what is not supported yet.
+A game compiles its form once (shared by every game of that form): the play's duties as one
+function of the hand's bit set (``card.bit``), tables of the legal plays of each suit, the
+auction's bids; ``benchmarks/README.md`` gives the speed and how it was reached.
 """
 
 from __future__ import annotations
