@@ -492,7 +492,7 @@ class Game:
             trick=tuple(d.trick),
             tricks=tuple((p, d.tricks.get(p, 0)) for p in d.order),
             declared=tuple(d.declared),
-            scores=tuple(self.scores),
+            scores=tuple(self._match.scores),
         )
 
     def _hand_unseen(self, player: int) -> bool:
