@@ -240,9 +240,11 @@ def test_marriages_on_the_packs_bits_match_the_card_by_card_count(picks: list[in
     from dataclasses import replace
 
     from tysiac_spec import load_ruleset
+    from tysiac_spec.cards import Deck
 
-    pack = load_ruleset("pl-standard").deck.cards
-    bits_deck = replace(DECK, card_bits={(c.rank.id, c.suit.id): c.bit for c in pack})
+    deck = load_ruleset("pl-standard").deck
+    pack = deck.cards
+    bits_deck = replace(DECK, card_bits={(c.rank.id, c.suit.id): c.bit for c in pack}, pack=pack)
     hand = tuple(pack[i] for i in picks)
     by_bits = compile_formula("marriages(hand)", "auction.max_bid", deck=bits_deck, extra=EXTENSION)
     by_cards = compile_formula("marriages(hand)", "auction.max_bid", deck=DECK, extra=EXTENSION)
@@ -256,3 +258,7 @@ def test_marriages_on_the_packs_bits_match_the_card_by_card_count(picks: list[in
     assert by_bits(env) == by_cards(env) == expected
     outside = tuple(cards(" ".join(str(c) for c in hand)))  # cards without bits: counted card by card
     assert by_bits({**env, "hand": outside}) == expected
+    # a pack laid out otherwise (suits in another order): its bits are not this pack's
+    other = Deck(tuple(reversed(deck.suits)), deck.ranks)
+    moved = tuple(other.parse(str(c)) for c in hand)
+    assert by_bits({**env, "hand": moved}) == expected

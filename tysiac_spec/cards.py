@@ -119,6 +119,9 @@ class Card:
     :class:`Deck`, whose ``index`` is -1)."""
     suit_bits: int = field(init=False, compare=False, repr=False)
     """The bit set of every card of this card's suit in its :class:`Deck` (0 outside a deck)."""
+    pack: tuple[Card, ...] = field(init=False, compare=False, repr=False)
+    """The cards of its :class:`Deck` (``()`` outside a deck): bits are comparable between
+    cards of one pack."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "suit_id", self.suit.id)
@@ -126,6 +129,7 @@ class Card:
         object.__setattr__(self, "points", self.rank.points)
         object.__setattr__(self, "bit", 1 << self.index if self.index >= 0 else 0)
         object.__setattr__(self, "suit_bits", 0)  # set by the Deck
+        object.__setattr__(self, "pack", ())  # set by the Deck
 
     def __eq__(self, other: object) -> bool:
         if self is other:  # the usual case: the cards of one deck are shared objects
@@ -190,6 +194,7 @@ class Deck:
             self.suit_bits[card.suit_id] = self.suit_bits.get(card.suit_id, 0) | card.bit
         for card in cards:
             object.__setattr__(card, "suit_bits", self.suit_bits[card.suit_id])
+            object.__setattr__(card, "pack", self.cards)
         lookup: dict[str, Card] = {}
         for card in self.cards:
             rank_spellings = {card.rank.letter, *card.rank.aliases}

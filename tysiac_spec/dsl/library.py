@@ -47,7 +47,9 @@ class DeckInfo:
         marriage_ranks: the two rank ids that form a marriage (king, queen).
         card_bits: each card's bit (``card.bit``) by ``(rank id, suit id)``, when the host's
             cards carry one (:class:`~tysiac_spec.cards.Card`): card functions then work on
-            bit sets (empty: by rank and suit only).
+            bit sets for cards of ``pack`` (empty: by rank and suit only).
+        pack: the host's pack whose bits ``card_bits`` gives: a card is counted by its bit
+            only when ``card.pack is pack``.
     """
 
     rank_points: Mapping[str, int]
@@ -56,6 +58,7 @@ class DeckInfo:
     ranks: tuple[str, ...]
     marriage_ranks: tuple[str, str] = ("king", "queen")
     card_bits: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    pack: object = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,19 +222,23 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
         for s, v in values.items()
         if (king, s) in deck.card_bits and (queen, s) in deck.card_bits
     ]
+    pack = deck.pack
 
     def marriages(cards: Iterable[Any]) -> int:
         seen = last[0]
         if seen[0] is cards:
             return seen[1]
-        if pairs and type(cards) is tuple:
+        if pairs and pack is not None and type(cards) is tuple:
             bits = 0
             try:
                 for c in cards:
+                    if c.pack is not pack:  # another pack's cards: their bits may differ
+                        bits = -1
+                        break
                     bits |= c.bit
             except AttributeError:  # not the host's cards
                 bits = -1
-            if bits >= 0 and bits.bit_count() == len(cards):  # each card has its own bit: the pack's
+            if bits >= 0 and bits.bit_count() == len(cards):  # each card once
                 total = 0
                 for both, value in pairs:
                     if bits & both == both:

@@ -134,9 +134,8 @@ class Game:
         self._seatings: dict[int, tuple[list[int], int | None]] = {}
         self.deal_scores: list[tuple[int, ...]] = []
         """Each finished deal's score changes, by player."""
-        self._actions: list[Action] = []
-        """Every applied action (their texts are :attr:`history`)."""
-        self._history: list[str] = []
+        self.history: list[str] = []
+        """Every applied action, in compact text (``bid 110``), oldest first."""
         self.events: list[MatchEvent] = []
         """What happened beyond the actions (contracts, barrel, bolts, forfeits, …), in order."""
         self.last_deal: DealState | None = None
@@ -162,9 +161,10 @@ class Game:
         """The legal actions of each phase (:data:`~tysiac_spec.engine.state.PHASES`), as a
         function of the deal (a list not to be changed)."""
         self._legal_deal: DealState | None = None
-        """The deal and its action count (the next attribute) when :attr:`_legal` was computed
-        by :meth:`legal_actions`: a position, as every action counts (see :meth:`apply`)."""
-        self._legal_count = -1
+        """The deal, and its action count, player and phase (the next attributes) when
+        :attr:`_legal` was computed by :meth:`legal_actions` (see :meth:`apply`)."""
+        self._legal_count = self._legal_current = -1
+        self._legal_phase = ""
         self._legal: list[Action] = []
         self._deck_points = ruleset.deck.total_points
         self._deck_cards = ruleset.deck.cards
@@ -186,15 +186,6 @@ class Game:
         return {"player": record, "players": self._active, "options": self._options}
 
     # ------------------------------------------------------------------ match state
-
-    @property
-    def history(self) -> list[str]:
-        """Every applied action, in compact text (``bid 110``), oldest first."""
-        texts, done = self._history, len(self._history)
-        if done < len(self._actions):
-            get = self._texts.get
-            texts.extend([get(id(a)) or str(a) for a in self._actions[done:]])
-        return texts
 
     @property
     def match(self) -> MatchState:
@@ -453,13 +444,19 @@ class Game:
         if self._over:
             return []
         deal = self.deal
-        legal = self._legal_of[deal.phase](deal)
+        phase = deal.phase
+        try:
+            legal_of = self._legal_of[phase]
+        except KeyError:  # a phase set by hand (tests): nothing to do
+            legal_of = _no_actions
+        legal = legal_of(deal)
         self._legal_deal, self._legal_count, self._legal = deal, deal.actions, legal
+        self._legal_current, self._legal_phase = deal.current, phase
         return legal[:]
 
     def _compute_legal(self, deal: DealState) -> list[Action]:
         """The legal actions of ``deal`` now (a list not to be changed)."""
-        return self._legal_of[deal.phase](deal)
+        return self._legal_of.get(deal.phase, _no_actions)(deal)
 
     def state_text(self) -> str:
         """A compact one-line text of the whole state (scores, then the deal)."""
@@ -519,9 +516,9 @@ class Game:
         """Apply a legal action of the current player.
 
         An action object from the last :meth:`legal_actions` list of this position (the same
-        deal and count of actions) is accepted without computing the list again; after
-        changing ``game.deal`` by hand (tests), call :meth:`legal_actions` again before
-        applying an object from an old list.
+        deal, count of actions, player and phase) is accepted without computing the list
+        again; after changing ``game.deal`` by hand (tests), call :meth:`legal_actions` again
+        before applying an object from an old list.
 
         Raises:
             IllegalActionError: ``action.illegal`` naming the action, the phase, the reason
@@ -530,14 +527,21 @@ class Game:
         if self._over:
             raise IllegalActionError(Diagnostic("action.illegal", f"`{action}`: the match is over"))
         # An action object handed out by the last legal_actions() for this very position (the
-        # deal and its action count) is legal without computing the list again; any other
-        # action is compared by value with a freshly computed list.
+        # deal, its action count, the player to act, the phase) is legal without computing the
+        # list again; any other action is compared by value with a freshly computed list.
         deal = self.deal
-        legal = self._legal if self._legal_deal is deal and self._legal_count == deal.actions else ()
+        legal: Sequence[Action] = ()
+        if (
+            self._legal_deal is deal
+            and self._legal_count == deal.actions
+            and self._legal_current == deal.current
+            and self._legal_phase == deal.phase
+        ):
+            legal = self._legal
         for allowed in legal:
             if allowed is action:
                 if deal.phase == "play" and type(action) is PlayCard:  # the usual case, as in _apply
-                    self._actions.append(action)
+                    self.history.append(self._texts.get(id(action)) or str(action))
                     deal.actions += 1
                     self._play_apply(deal, action)
                     if deal.phase == "over":
@@ -560,7 +564,8 @@ class Game:
         """Apply an action known to be legal."""
         deal, form = self.deal, self.form
         before = deal.phase
-        self._actions.append(action)
+        text = self._texts.get(id(action)) or str(action)
+        self.history.append(text)
         deal.actions += 1
         if before == "play" and type(action) is PlayCard:  # the usual case, as below
             self._play_apply(deal, action)
@@ -573,7 +578,7 @@ class Game:
             self._answer_redeal(deal, action)
         elif before in ("auction", "dark"):
             if before == "auction":
-                auction.apply(form, deal, action, self._texts.get(id(action)) or str(action))
+                auction.apply(form, deal, action, text)
             else:
                 auction.apply_dark(form, deal, action)
             if deal.phase == "talon":

@@ -194,8 +194,7 @@ def legal(form: Form, deal: DealState, table: ActionTable | None = None) -> list
     ``table`` supplies shared action objects (a game's :class:`ActionTable`); without it
     new ones are made.  A game compiles this once (:func:`compile_legal`).
     """
-    pack = sorted(deal.all_cards(), key=_INDEX)
-    return list(compile_legal(form, ActionTable() if table is None else table, pack)(deal))
+    return list(compile_legal(form, ActionTable() if table is None else table, deal.all_cards())(deal))
 
 
 def compile_legal(
@@ -203,16 +202,18 @@ def compile_legal(
 ) -> Callable[[DealState], list[Action]]:
     """:func:`legal` specialised to ``form``, handing out the shared actions of ``table``: a
     function of the deal, whose list may be shared (not to be changed; copy it to keep it).
+    ``deck`` holds the cards that can be in play (the pack's cards, ``card.bit`` set; any
+    order, and a deal built by hand may lack some).
 
     The duties are :func:`compile_duties`'s and the timing of marriages
     :func:`_may_marry_now`'s (one statement of each rule).  Cards are handled as bit sets
-    (``card.bit``): the legal cards of each suit of ``deck`` (the pack, ``deck[i].index ==
-    i``, each suit contiguous) are looked up in tables made once, one list of actions per
-    subset of the suit's cards — plain plays, and for a lead with a marriage allowed, the
+    (``card.bit``): the legal cards of each suit are looked up in tables made once, one list
+    of actions per subset of the suit's cards — plain plays, and for a lead with a marriage allowed, the
     declarations of the marriages the subset holds.
 
     Raises:
-        ValueError: ``deck`` is not laid out as a :class:`~tysiac_spec.cards.Deck` lays it out.
+        ValueError: a card of ``deck`` is not a pack's (no ``bit``), or a suit's cards are not
+            contiguous bits (not as a :class:`~tysiac_spec.cards.Deck` lays them out).
     """
     duties = compile_duties(form.play)
     m = form.marriages
@@ -221,25 +222,29 @@ def compile_legal(
     claim_allowed = form.contract.claim_allowed
     play_action, claim = table.play, table.claim
     suit_bits: dict[str, int] = {}
-    for i, c in enumerate(deck):
-        if c.index != i:
-            raise ValueError(f"the pack's card {c} at position {i} has index {c.index}")
-        suit_bits[c.suit_id] = suit_bits.get(c.suit_id, 0) | c.bit
+    held: dict[str, list[Card]] = {}
+    for c in deck:
+        if not c.bit:
+            raise ValueError(f"{c} is not a card of a pack (it has no bit)")
+        suit_bits[c.suit_id] = c.suit_bits
+        held.setdefault(c.suit_id, []).append(c)
     aces_bits = sum(c.bit for c in deck if c.rank.id == ACE)
 
-    # per suit: (shift, full mask, the actions of each subset of the suit's cards)
+    # per suit in pack order: (shift, full mask, the actions of each subset of its cards)
     plain_tables: list[tuple[int, int, list[list[Action]]]] = []
     lead_tables: list[tuple[int, int, list[list[Action]]]] = []
-    for suit, bits in suit_bits.items():
+    for suit, bits in sorted(suit_bits.items(), key=lambda item: item[1]):
         shift = (bits & -bits).bit_length() - 1
         full = bits >> shift
         if full & (full + 1):
             raise ValueError(f"the cards of {suit} are not contiguous in the pack")
-        cards = [c for c in deck if c.suit_id == suit]
+        cards: list[Card | None] = [None] * full.bit_length()
+        for c in held[suit]:
+            cards[(c.bit >> shift).bit_length() - 1] = c
         plays, leads = _suit_actions(cards, table, automatic=automatic, marriage=suit in m.values)
         plain_tables.append((shift, full, plays))
         lead_tables.append((shift, full, leads))
-    suit_table = dict(zip(suit_bits, plain_tables, strict=True))
+    suit_table = {suit: t for t in plain_tables for suit, bits in suit_bits.items() if bits >> t[0] == t[1]}
 
     def legal_now(deal: DealState) -> list[Action]:
         player = deal.current
@@ -264,9 +269,11 @@ def compile_legal(
             out += subsets[(bits >> shift) & full]
         if trick:
             return out
-        if am.enabled and bits & aces_bits == aces_bits and _may_marry_aces_now(am, deal, player):
-            # the ace marriage (may_declare_aces): each ace is led with the declaration
-            out = [x for a in out for x in _with_aces(a, automatic, play_action)]
+        if am.enabled and (bits & aces_bits).bit_count() == deal.aces:
+            # the ace marriage (may_declare_aces: all the aces held): each ace is led with the
+            # declaration
+            if _may_marry_aces_now(am, deal, player):
+                out = [x for a in out for x in _with_aces(a, automatic, play_action)]
         if claim_allowed and not deal.trick_number and may_claim(deal):
             out.append(claim)
         return out
@@ -278,26 +285,28 @@ _CARD = itemgetter(1)
 """The card of a ``(player, card)`` pair of a trick."""
 
 def _suit_actions(
-    cards: list[Card], table: ActionTable, *, automatic: bool, marriage: bool
+    cards: list[Card | None], table: ActionTable, *, automatic: bool, marriage: bool
 ) -> tuple[list[list[Action]], list[list[Action]]]:
     """The actions of each subset of one suit's cards (``cards`` in pack order, the subset a bit
-    set with bit ``k`` for ``cards[k]``), for a play and for a lead that may declare a
-    marriage: plain plays in deck order; on such a lead with ``marriage``, a king or queen of a
-    subset holding both is led with the declaration (and, when the announcement is spoken,
-    also without it)."""
-    plain = [table.plain(c) for c in cards]
+    set with bit ``k`` for ``cards[k]``; ``None`` for a card not in play, which no subset
+    met holds), for a play and for a lead that may declare a marriage: plain plays in deck
+    order; on such a lead with ``marriage``, a king or queen of a subset holding both is led
+    with the declaration (and, when the announcement is spoken, also without it)."""
+    plain = [None if c is None else table.plain(c) for c in cards]
     out: list[list[Action]] = [[]]
     for sub in range(1, 1 << len(cards)):
         low = sub & -sub
-        out.append([plain[low.bit_length() - 1]] + out[sub ^ low])
-    pair = [k for k, c in enumerate(cards) if c.rank.id in MARRIAGE_RANKS]
+        first = plain[low.bit_length() - 1]
+        out.append(out[sub ^ low] if first is None else [first] + out[sub ^ low])
+    pair = [k for k, c in enumerate(cards) if c is not None and c.rank.id in MARRIAGE_RANKS]
     if not marriage or len(pair) != len(MARRIAGE_RANKS):
         return out, out
     both = sum(1 << k for k in pair)
-    declared: dict[int, tuple[Action, ...]] = {
-        id(plain[k]): (table.play(cards[k], True),) if automatic else (plain[k], table.play(cards[k], True))
-        for k in pair
-    }
+    declared: dict[int, tuple[Action, ...]] = {}
+    for k in pair:
+        card, action = cards[k], plain[k]
+        assert card is not None and action is not None
+        declared[id(action)] = (table.play(card, True),) if automatic else (action, table.play(card, True))
     lead = list(out)
     for sub in range(both, len(out)):
         if sub & both == both:

@@ -83,8 +83,6 @@ class DealState:
     discards: list[Card] = field(default_factory=list)
     given: dict[int, int] = field(default_factory=dict)
     contract: int = 0
-    contracts: tuple[int, ...] = ()
-    """The contracts the declarer may announce, once the contract phase has opened."""
     may_forfeit: bool = False
     # play
     trump: str | None = None

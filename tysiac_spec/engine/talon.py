@@ -11,7 +11,6 @@ forfeit is possible, even when only one contract can be announced.
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
@@ -156,7 +155,9 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
     else:
         assert isinstance(action, GiveCard)
         remove_card(hand, action.card)
-        insort(deal.hands[action.to], action.card, key=_INDEX)
+        receiver = deal.hands[action.to]
+        receiver.append(action.card)
+        receiver.sort(key=_INDEX)
         deal.given[action.to] += 1
         give_count = form.talon.give_count
         done = True
@@ -208,8 +209,7 @@ def legal_contract(
     ``table`` supplies shared action objects (a game's :class:`ActionTable`)."""
     if table is None:
         table = ActionTable()
-    amounts = deal.contracts or contract_amounts(form, deal, env)
-    out: list[Action] = [table.contract(a) for a in amounts]
+    out: list[Action] = [table.contract(a) for a in contract_amounts(form, deal, env)]
     if deal.may_forfeit:
         out.append(table.forfeit)
     return out
@@ -232,7 +232,6 @@ def _start_contract(form: Form, deal: DealState, env: Env, *, checked: bool = Fa
         deal.contract = amounts[0]
         deal.phase = "play"
     else:
-        deal.contracts = tuple(amounts)
         deal.phase = "contract"
 
 

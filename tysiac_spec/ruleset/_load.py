@@ -404,6 +404,7 @@ def _form_compiler(
         suits=tuple(s.id for s in deck.suits),
         ranks=tuple(r.id for r in deck.ranks),
         card_bits={(c.rank.id, c.suit.id): c.bit for c in deck.cards},
+        pack=deck.cards,
     )
     extra = dsl.ContextExtension(
         options=dict(options),
