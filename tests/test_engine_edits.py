@@ -70,3 +70,20 @@ def test_an_unknown_phase_set_by_hand_has_no_legal_action() -> None:
     game = _game()
     game.deal.phase = "thinking"
     assert game.legal_actions() == []
+
+
+def test_contracts_follow_a_hand_changed_by_hand_in_the_contract_phase() -> None:
+    # pl-standard: the contract goes up to 120 plus the marriages held (S000's usual limit,
+    # applied after the exchange: contract.max).  Player 1 keeps hearts and spades marriages
+    # (100 + 40): up to 260; with his KS swapped by hand for 9D, only hearts: up to 220.
+    game = _game()
+    deck = game.ruleset.deck
+    for text in ("bid 100", "pass", "pass", "give 9C to 2", "give JC to 0"):
+        game.apply(parse_action(text, deck))
+    assert game.phase == "contract"
+    assert str(game.legal_actions()[-1]) == "contract 260"
+    hand, other = game.deal.hands[1], game.deal.hands[0]
+    ks, nine = deck.parse("KS"), deck.parse("9D")
+    hand[hand.index(ks)], other[other.index(nine)] = nine, ks
+    hand.sort(key=lambda c: c.index)
+    assert str(game.legal_actions()[-1]) == "contract 220"

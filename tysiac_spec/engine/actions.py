@@ -11,7 +11,7 @@ Players and talons are numbered from 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ..cards import Card, Deck
@@ -37,7 +37,17 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class Bid:
+class _Text:
+    """An action's compact text (``str(action)``), made once when the action is made."""
+
+    text: str = field(init=False, compare=False, repr=False, default="")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", str(self))
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(_Text):
     """A bid in the auction (points, a multiple of the auction step)."""
 
     amount: int
@@ -47,7 +57,7 @@ class Bid:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(_Text):
     """Passing in the auction."""
 
     def __str__(self) -> str:
@@ -55,7 +65,7 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseTalon:
+class ChooseTalon(_Text):
     """The declarer takes talon ``index`` (0-based) of several (2-player game)."""
 
     index: int
@@ -65,7 +75,7 @@ class ChooseTalon:
 
 
 @dataclass(frozen=True, slots=True)
-class GiveCard:
+class GiveCard(_Text):
     """The declarer gives ``card`` face down to player ``to`` (a seat number, 0-based)."""
 
     card: Card
@@ -76,7 +86,7 @@ class GiveCard:
 
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(_Text):
     """The declarer discards ``card`` face down."""
 
     card: Card
@@ -86,7 +96,7 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
-class DeclareContract:
+class DeclareContract(_Text):
     """The declarer fixes the contract after the exchange (points, never below the bid)."""
 
     amount: int
@@ -96,7 +106,7 @@ class DeclareContract:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayCard:
+class PlayCard(_Text):
     """Playing ``card`` to the trick; ``marriage`` declares the marriage of its suit (on a lead);
     ``aces`` declares the ace marriage (leading an ace while holding all four)."""
 
@@ -109,7 +119,7 @@ class PlayCard:
 
 
 @dataclass(frozen=True, slots=True)
-class Forfeit:
+class Forfeit(_Text):
     """The declarer gives up the deal after seeing the talon (rospis / bomb); it is not played."""
 
     def __str__(self) -> str:
@@ -117,7 +127,7 @@ class Forfeit:
 
 
 @dataclass(frozen=True, slots=True)
-class Dark:
+class Dark(_Text):
     """Declaring the dark (blind) game before the auction (``special.dark``)."""
 
     def __str__(self) -> str:
@@ -125,7 +135,7 @@ class Dark:
 
 
 @dataclass(frozen=True, slots=True)
-class CancelDark:
+class CancelDark(_Text):
     """An opponent holding a marriage cancels a declared dark game (``cancel_with_marriage``)."""
 
     def __str__(self) -> str:
@@ -133,7 +143,7 @@ class CancelDark:
 
 
 @dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(_Text):
     """The declarer, sure of every remaining trick, shows his hand instead of playing on."""
 
     def __str__(self) -> str:
@@ -141,7 +151,7 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
-class Redeal:
+class Redeal(_Text):
     """Calling for the deal to be abandoned and dealt again (``deal.redeals``)."""
 
     def __str__(self) -> str:
@@ -192,7 +202,7 @@ class ActionTable:
         self.claim = self._keep(Claim())
 
     def _keep(self, action: _A) -> _A:
-        self.texts[id(action)] = str(action)
+        self.texts[id(action)] = action.text
         return action
 
     def text(self, action: Action) -> str:

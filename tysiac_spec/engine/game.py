@@ -144,7 +144,6 @@ class Game:
         self._active = self.form.active
         shared = _compiled(self.form, ruleset.deck.cards)
         self._table = table = shared.table
-        self._texts = table.texts
         self._play_legal, self._play_apply = shared.play_legal, shared.play_apply
         form = self.form
         self._legal_of: dict[str, Callable[[DealState], list[Action]]] = {
@@ -541,7 +540,7 @@ class Game:
         for allowed in legal:
             if allowed is action:
                 if deal.phase == "play" and type(action) is PlayCard:  # the usual case, as in _apply
-                    self.history.append(self._texts.get(id(action)) or str(action))
+                    self.history.append(action.text)
                     deal.actions += 1
                     self._play_apply(deal, action)
                     if deal.phase == "over":
@@ -564,7 +563,7 @@ class Game:
         """Apply an action known to be legal."""
         deal, form = self.deal, self.form
         before = deal.phase
-        text = self._texts.get(id(action)) or str(action)
+        text = action.text
         self.history.append(text)
         deal.actions += 1
         if before == "play" and type(action) is PlayCard:  # the usual case, as below

@@ -83,6 +83,9 @@ class DealState:
     discards: list[Card] = field(default_factory=list)
     given: dict[int, int] = field(default_factory=dict)
     contract: int = 0
+    contract_offer: tuple[int, int, tuple[int, ...]] | None = None
+    """When the contract phase opened: the declarer's hand (a bit set of ``card.bit``), the
+    bid and the contracts he may announce — reused while the hand and the bid are those."""
     may_forfeit: bool = False
     # play
     trump: str | None = None

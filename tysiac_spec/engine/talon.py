@@ -209,7 +209,7 @@ def legal_contract(
     ``table`` supplies shared action objects (a game's :class:`ActionTable`)."""
     if table is None:
         table = ActionTable()
-    out: list[Action] = [table.contract(a) for a in contract_amounts(form, deal, env)]
+    out: list[Action] = [table.contract(a) for a in _offered(form, deal, env)]
     if deal.may_forfeit:
         out.append(table.forfeit)
     return out
@@ -227,12 +227,26 @@ def apply_forfeit(deal: DealState) -> None:
 def _start_contract(form: Form, deal: DealState, env: Env, *, checked: bool = False) -> None:
     if not checked and redeal_point(form, deal, env, "after_exchange"):
         return
-    amounts = contract_amounts(form, deal, env)
+    amounts = _offered(form, deal, env)
     if len(amounts) == 1 and not deal.may_forfeit:
         deal.contract = amounts[0]
         deal.phase = "play"
     else:
         deal.phase = "contract"
+
+
+def _offered(form: Form, deal: DealState, env: Env) -> tuple[int, ...]:
+    """:func:`contract_amounts`, kept in ``deal.contract_offer`` for the same hand and bid."""
+    assert deal.declarer is not None
+    bits = 0
+    for c in deal.hands[deal.declarer]:
+        bits |= c.bit
+    offer = deal.contract_offer
+    if offer is not None and offer[0] == bits and offer[1] == deal.high_bid:
+        return offer[2]
+    amounts = tuple(contract_amounts(form, deal, env))
+    deal.contract_offer = (bits, deal.high_bid, amounts)
+    return amounts
 
 
 def apply_contract(deal: DealState, action: DeclareContract) -> None:
