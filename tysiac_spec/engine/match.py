@@ -35,7 +35,7 @@ from typing import Any
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
 from .events import MatchEvent
-from .scoring import DealOutcome, base_scores, forfeit_cost
+from .scoring import DealOutcome, forfeit_cost, scores_and_made
 
 __all__ = ["BarrelSeat", "DealOutcome", "MatchState", "settle_deal", "settle_valid_deal"]
 
@@ -661,12 +661,11 @@ def settle_valid_deal(
     contract (``scoring.made``, false for a forfeit)."""
     o = outcome
     n = state.players
-    made = o.made(form, state.options)
     forfeits = list(state.forfeits)
     if o.forfeited:
         forfeits[o.declarer] += 1
-    base = base_scores(
-        form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer], made=made
+    base, made = scores_and_made(
+        form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer]
     )
     w = _Work(form, state, o, [], {}, made)
     mult = _multiplier(form, o)

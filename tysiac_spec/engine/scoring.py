@@ -19,7 +19,15 @@ from ..cards import Card
 from ..ruleset.model import Form
 from .state import DealState
 
-__all__ = ["DealOutcome", "ForfeitCost", "base_scores", "forfeit_cost", "outcome_of", "score_deal"]
+__all__ = [
+    "DealOutcome",
+    "ForfeitCost",
+    "base_scores",
+    "forfeit_cost",
+    "outcome_of",
+    "score_deal",
+    "scores_and_made",
+]
 
 Env = Callable[[int], dict[str, Any]]
 
@@ -146,6 +154,20 @@ def base_scores(
     (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included;
     ``made`` whether the declarer made the contract, when already known (else evaluated).
     """
+    return scores_and_made(form, outcome, player_env, options, forfeit_count=forfeit_count, made=made)[0]
+
+
+def scores_and_made(
+    form: Form,
+    outcome: DealOutcome,
+    player_env: Callable[[int], Mapping[str, Any]],
+    options: Mapping[str, Any],
+    *,
+    forfeit_count: int = 1,
+    made: bool | None = None,
+) -> tuple[dict[int, int], bool]:
+    """:func:`base_scores`, and whether the declarer made the contract (``scoring.made``,
+    false for a forfeit), evaluated once for both."""
     out: dict[int, int] = {}
     active = outcome.active(form.players)
     if outcome.forfeited:
@@ -174,13 +196,15 @@ def base_scores(
         for p in active:
             e = outcome._play_env(form, p, player_env(p), options)
             if p == outcome.declarer:
-                e["made"] = bool(s.made.compiled(e)) if made is None else made
+                if made is None:
+                    made = bool(s.made.compiled(e))
+                e["made"] = made
                 out[p] = int(s.declarer.compiled(e))
             else:
                 out[p] = int(s.defender.compiled(e))
     if outcome.sitter is not None:
         out[outcome.sitter] = sitter_score(form, outcome, player_env, options)
-    return out
+    return out, bool(made) and not outcome.forfeited
 
 
 def sitter_score(
