@@ -529,34 +529,34 @@ class Game:
         # deal, its action count, the player to act, the phase) is legal without computing the
         # list again; any other action is compared by value with a freshly computed list.
         deal = self.deal
-        legal: Sequence[Action] = ()
         if (
             self._legal_deal is deal
             and self._legal_count == deal.actions
             and self._legal_current == deal.current
-            and self._legal_phase == deal.phase
         ):
-            legal = self._legal
-        for allowed in legal:
-            if allowed is action:
-                if deal.phase == "play" and type(action) is PlayCard:  # the usual case, as in _apply
-                    self.history.append(action.text)
-                    deal.actions += 1
-                    self._play_apply(deal, action)
-                    if deal.phase == "over":
-                        self._end_deal()
-                    return
-                break
-        else:
-            if action not in self._compute_legal(deal):
-                raise IllegalActionError(
-                    Diagnostic(
-                        "action.illegal",
-                        f"`{action}` is not legal for player {self.deal.current} in the "
-                        f"{self.deal.phase} phase: {self._reason(action)}",
-                        hint=self.state_text(),
-                    )
+            for allowed in self._legal:
+                if allowed is action:
+                    # a play of that list was listed in the play phase: it is still on
+                    if type(action) is PlayCard and deal.phase == "play":  # the usual case
+                        self.history.append(action.text)
+                        deal.actions += 1
+                        self._play_apply(deal, action)
+                        if deal.phase == "over":
+                            self._end_deal()
+                        return
+                    if self._legal_phase == deal.phase:
+                        self._apply(action)
+                        return
+                    break
+        if action not in self._compute_legal(deal):
+            raise IllegalActionError(
+                Diagnostic(
+                    "action.illegal",
+                    f"`{action}` is not legal for player {self.deal.current} in the "
+                    f"{self.deal.phase} phase: {self._reason(action)}",
+                    hint=self.state_text(),
                 )
+            )
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
