@@ -35,17 +35,19 @@ def run(ruleset: str, players: int, deals: int, seed: int, views: bool = False) 
     while played < deals:
         game = Game(rules, players=players, seed=seed + match)
         match += 1
-        done = 0
-        while played + done < deals:
-            legal = game.legal_actions()
+        # the game's and the bot's methods looked up once (the loop's own cost is the harness's)
+        legal_actions, apply, choose, scored = game.legal_actions, game.apply, bot.choose, game.deal_scores
+        left = deals - played
+        while len(scored) < left:
+            legal = legal_actions()
             if not legal:  # the match is over
                 break
-            # the random bot does not look at the view; building it is measured only with --views
-            view = game.view(game.current_player) if views else no_view
-            game.apply(bot.choose(view, legal))
+            if views:
+                apply(choose(game.view(game.current_player), legal))
+            else:  # the random bot does not look at the view
+                apply(choose(no_view, legal))
             actions += 1
-            done = len(game.deal_scores)
-        played += done
+        played += len(scored)
     seconds = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     return {
