@@ -19,7 +19,7 @@ silent.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 
 from ..cards import Card
 from ..ruleset.model import AceMarriage, Form, Leftover, Marriages, Play
@@ -323,9 +323,6 @@ def _with_aces(
         return (action,)
     declared = play_action(action.card, False, True)
     return (declared,) if automatic else (action, declared)
-
-
-_INDEX = attrgetter("index")
 
 
 def _opponent_cards(deal: DealState) -> list[Card]:
