@@ -208,8 +208,8 @@ def compile_legal(
     The duties are :func:`compile_duties`'s and the timing of marriages
     :func:`_may_marry_now`'s (one statement of each rule).  Cards are handled as bit sets
     (``card.bit``): the legal cards of each suit are looked up in tables made once, one list
-    of actions per subset of the suit's cards — plain plays, and for a lead with a marriage allowed, the
-    declarations of the marriages the subset holds.
+    of actions per subset of the suit's cards — plain plays, and for a lead with a marriage
+    allowed, the declarations of the marriages the subset holds.
 
     Raises:
         ValueError: a card of ``deck`` is not a pack's (no ``bit``), or a suit's cards are not
@@ -233,6 +233,7 @@ def compile_legal(
     # per suit in pack order: (shift, full mask, the actions of each subset of its cards)
     plain_tables: list[tuple[int, int, list[list[Action]]]] = []
     lead_tables: list[tuple[int, int, list[list[Action]]]] = []
+    suit_table: dict[str, tuple[int, int, list[list[Action]]]] = {}
     for suit, bits in sorted(suit_bits.items(), key=lambda item: item[1]):
         shift = (bits & -bits).bit_length() - 1
         full = bits >> shift
@@ -244,7 +245,7 @@ def compile_legal(
         plays, leads = _suit_actions(cards, table, automatic=automatic, marriage=suit in m.values)
         plain_tables.append((shift, full, plays))
         lead_tables.append((shift, full, leads))
-    suit_table = {suit: t for t in plain_tables for suit, bits in suit_bits.items() if bits >> t[0] == t[1]}
+        suit_table[suit] = (shift, full, plays)
 
     def legal_now(deal: DealState) -> list[Action]:
         player = deal.current
@@ -283,6 +284,7 @@ def compile_legal(
 
 _CARD = itemgetter(1)
 """The card of a ``(player, card)`` pair of a trick."""
+
 
 def _suit_actions(
     cards: list[Card | None], table: ActionTable, *, automatic: bool, marriage: bool
