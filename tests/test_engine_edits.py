@@ -4,19 +4,16 @@ shortcuts taken for speed must never change what a game accepts, answers or reco
 from __future__ import annotations
 
 import pytest
+from test_engine_play import _game as _stacked
 
 from tysiac_spec import IllegalActionError, load_ruleset
 from tysiac_spec.engine import Game, parse_action, play
 from tysiac_spec.engine.state import DealState
 
-HANDS = {1: "AH KH QH 9H AS KS QS", 2: "TH JH TS JS 9S AD TD", 0: "KD QD JD 9D AC TC KC"}
-TALON = ["QC JC 9C"]
 
-
-def _game(ruleset_id: str = "pl-standard") -> Game:
-    game = Game(load_ruleset(ruleset_id), players=3, seed=0)
-    game.start_deal(hands=HANDS, talons=TALON, dealer=0)
-    return game
+def _game() -> Game:
+    """pl-standard, 3 players, the stacked deal of ``test_engine_play`` (dealer 0)."""
+    return _stacked("pl-standard")
 
 
 def test_history_is_one_list_that_grows_with_the_game() -> None:
