@@ -472,23 +472,25 @@ class Game:
         visible_talon: tuple[Card, ...] = ()
         if d.taken and (d.talon_shown or player == d.declarer):
             visible_talon = tuple(d.taken)
+        hands, tricks, order = d.hands, d.tricks, d.order
+        unseen = d.phase == "dark" and self._hand_unseen(player)
         return View(
             player=player,
-            phase=self.phase,
+            phase="over" if self._over else d.phase,
             current_player=d.current,
             dealer=d.dealer,
             sitter=d.sitter,
-            hand=() if self._hand_unseen(player) else tuple(d.hands.get(player, ())),
-            hand_sizes=tuple((p, len(d.hands[p])) for p in d.order),
+            hand=() if unseen else tuple(hands.get(player, ())),
+            hand_sizes=tuple([(p, len(hands[p])) for p in order]),
             talon=visible_talon,
             bids=tuple(d.bids),
             declarer=d.declarer,
             contract=d.contract,
             trump=d.trump,
             trick=tuple(d.trick),
-            tricks=tuple((p, d.tricks.get(p, 0)) for p in d.order),
+            tricks=tuple([(p, tricks.get(p, 0)) for p in order]),
             declared=tuple(d.declared),
-            scores=tuple(self._match.scores),
+            scores=self._match.scores,
         )
 
     def _hand_unseen(self, player: int) -> bool:
