@@ -524,3 +524,20 @@ def test_house_first_ace_deals() -> None:
         assert Game(load_ruleset("pl-standard"), players=3, seed=seed).deal.dealer == random.Random(
             seed
         ).randrange(3)
+
+
+def test_house_rospis_only_before_the_exchange() -> None:
+    # examples/house/rospis-before-exchange.yaml: `forfeit.when: before_exchange` over
+    # ru-online; the same deal as test_rospis_at_the_contract: the rospis is offered on
+    # seeing the prikup, and refused once the first card is passed.
+    game = _game(str(HOUSE / "rospis-before-exchange.yaml"), golden_round=False, dark_game=False)
+    _do(game, "bid 105", "pass", "pass")
+    assert game.deal.declarer == 2 and _legal(game)[-1] == "forfeit"
+    _do(game, "give 9S to 0")
+    assert "forfeit" not in _legal(game)
+    before = game.snapshot()
+    with pytest.raises(IllegalActionError, match="only on seeing the talon, before the exchange"):
+        _do(game, "forfeit")
+    assert game.snapshot() == before
+    _do(game, "give JS to 1")
+    assert game.phase == "contract" and "forfeit" not in _legal(game)

@@ -2,11 +2,11 @@
 forfeits (``contract.forfeit``) and the redeal checks after the talon and after the
 exchange (``deal.redeals``).
 
-A forfeit (rospis / bomb) is legal for the declarer from the moment he holds the talon
-until the contract is fixed — during the exchange and in the contract phase (S002,
-PAGx3: after seeing the prikup; S002 lists it after the exchange and the raise, so
-both moments are allowed).  The contract phase is therefore not skipped while a
-forfeit is possible, even when only one contract can be announced.
+A forfeit (rospis / bomb) is legal for the declarer from the moment he holds the talon:
+until the contract is fixed — during the exchange and in the contract phase — or, with
+``contract.forfeit.when: before_exchange``, only until the first card of the exchange.
+The contract phase is not skipped while a forfeit is possible, even when only one
+contract can be announced.
 """
 
 from __future__ import annotations
@@ -148,6 +148,8 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
     """Move one card out of the declarer's hand; go on to the contract when done."""
     assert deal.declarer is not None
     hand = deal.hands[deal.declarer]
+    if form.contract.forfeit.when == "before_exchange":
+        deal.may_forfeit = False  # the exchange has begun
     if isinstance(action, Discard):
         remove_card(hand, action.card)
         deal.discards.append(action.card)
@@ -265,6 +267,9 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
             return "the ruleset has no forfeit"
         if f.only_when_forced and not deal.unopposed:
             return "only a declarer stuck with the compulsory bid may forfeit"
+        exchanged = any(deal.given.values()) or bool(deal.discards) or deal.phase == "contract"
+        if f.when == "before_exchange" and exchanged:
+            return "a forfeit is allowed only on seeing the talon, before the exchange"
         return f"player {deal.declarer} has used all {f.mode.limit} forfeit(s) allowed in the match"
     if deal.phase == "contract":
         amounts = contract_amounts(form, deal, env)

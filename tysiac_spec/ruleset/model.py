@@ -404,6 +404,12 @@ class Forfeit:
     only_when_forced: bool = rule(
         "Only a declarer stuck with the compulsory bid (everyone passed) may forfeit.", False
     )
+    when: Literal["until_contract", "before_exchange"] = rule(
+        "When: from taking the talon until the contract is fixed (during the exchange and at "
+        "the contract, which is then asked for even when it cannot be raised), or only on "
+        "seeing the talon, before the first card of the exchange.",
+        "until_contract",
+    )
     declarer: Formula | None = rule(
         "Score of the forfeiting declarer (context `forfeit.declarer`), e.g. minus the bid.",
         formula="forfeit.declarer",
