@@ -284,8 +284,8 @@ def apply(form: Form, deal: DealState, action: Action, text: str | None = None) 
 
 
 def start_dark(form: Form, deal: DealState, env: Env) -> bool:
-    """Offer the dark game before the auction, if ``special.dark`` allows anyone to declare
-    it; returns whether the deal is now in the ``dark`` phase.
+    """Offer the dark game before the auction (``special.dark.when``), if ``special.dark``
+    allows anyone to declare it; returns whether the deal is now in the ``dark`` phase.
 
     Rule (S002): the first hand — the dealer on his right (``who: first_hand``), or every
     active player in turn (``anyone``) — may declare it; not with a negative score

@@ -672,6 +672,11 @@ class DarkGame:
     who: Literal["first_hand", "anyone"] = rule(
         "Who may declare it: the player after the dealer; anyone before bidding.", "first_hand"
     )
+    when: Literal["before_auction"] = rule(
+        "When it is declared: before the auction (after any redeal check), which it replaces; "
+        "the only timing the engine knows.",
+        "before_auction",
+    )
     contract: int = rule("The contract of a dark game.", 120)
     multiplier: int = rule("Points of the deal are multiplied by this.", 2, minimum=1)
     raise_allowed: bool = rule("Whether the dark contract may be raised.", False)
