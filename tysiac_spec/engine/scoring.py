@@ -22,7 +22,6 @@ from .state import DealState
 __all__ = [
     "DealOutcome",
     "ForfeitCost",
-    "base_scores",
     "forfeit_cost",
     "outcome_of",
     "score_deal",
@@ -134,29 +133,6 @@ def forfeit_cost(form: Form, count: int) -> ForfeitCost:
     return ForfeitCost("formula", count)
 
 
-def base_scores(
-    form: Form,
-    outcome: DealOutcome,
-    player_env: Callable[[int], Mapping[str, Any]],
-    options: Mapping[str, Any],
-    *,
-    forfeit_count: int = 1,
-    made: bool | None = None,
-) -> dict[int, int]:
-    """Each player's score for the deal from the ruleset's formulas, before the multiplier
-    and every match-level mechanism (points).
-
-    A played deal: the declarer by ``scoring.made`` then ``scoring.declarer``; each defender
-    by ``scoring.defender``.  A forfeited deal: the declarer by ``contract.forfeit.declarer``
-    (or free / ``mode.penalty``, see :func:`forfeit_cost`), each opponent by
-    ``contract.forfeit.defender``.  The sitter by ``table.sitter.score`` on the dealt talon
-    (or ``outcome.sitter_points``).  ``player_env(p)`` gives the ``player`` record
-    (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included;
-    ``made`` whether the declarer made the contract, when already known (else evaluated).
-    """
-    return scores_and_made(form, outcome, player_env, options, forfeit_count=forfeit_count, made=made)[0]
-
-
 def scores_and_made(
     form: Form,
     outcome: DealOutcome,
@@ -164,10 +140,19 @@ def scores_and_made(
     options: Mapping[str, Any],
     *,
     forfeit_count: int = 1,
-    made: bool | None = None,
 ) -> tuple[dict[int, int], bool]:
-    """:func:`base_scores`, and whether the declarer made the contract (``scoring.made``,
-    false for a forfeit), evaluated once for both."""
+    """Each player's score for the deal from the ruleset's formulas, before the multiplier
+    and every match-level mechanism (points), and whether the declarer made the contract
+    (``scoring.made``, evaluated once; false for a forfeit).
+
+    A played deal: the declarer by ``scoring.made`` then ``scoring.declarer``; each defender
+    by ``scoring.defender``.  A forfeited deal: the declarer by ``contract.forfeit.declarer``
+    (or free / ``mode.penalty``, see :func:`forfeit_cost`), each opponent by
+    ``contract.forfeit.defender``.  The sitter by ``table.sitter.score`` on the dealt talon
+    (or ``outcome.sitter_points``).  ``player_env(p)`` gives the ``player`` record
+    (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included.
+    """
+    made: bool | None = None
     out: dict[int, int] = {}
     active = outcome.active(form.players)
     if outcome.forfeited:
@@ -262,9 +247,9 @@ def score_deal(form: Form, deal: DealState, env: Env) -> dict[int, int]:
     """Each player's base score change for the deal (points); sets ``deal.made``.
 
     ``env(p)`` is the game's formula environment of ``p`` (its ``player`` and ``options``
-    are used).  Same formulas as :func:`base_scores`, on :func:`outcome_of` the deal.
+    are used).  Same formulas as :func:`scores_and_made`, on :func:`outcome_of` the deal.
     """
     outcome = outcome_of(deal)
     options = env(outcome.declarer).get("options", {})
-    deal.made = outcome.made(form, options)
-    return base_scores(form, outcome, lambda p: env(p)["player"], options)
+    scores, deal.made = scores_and_made(form, outcome, lambda p: env(p)["player"], options)
+    return scores
