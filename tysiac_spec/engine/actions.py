@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, NotationError
@@ -165,22 +164,19 @@ Action = (
 """Any player action."""
 
 
-_A = TypeVar("_A", bound=Action)
-
-
 class ActionTable:
-    """Shared action objects of one game, and their texts (actions are immutable values, so a
+    """Shared action objects of the games of one form (actions are immutable values, so a
     game hands out the same object for the same action instead of building a new one).
 
-    :meth:`text` is ``str(action)``, looked up for the objects made here.  Objects are kept
-    for the table's lifetime, so their ``id`` stays unique.  ``pack`` (the deck's cards,
-    ``pack[i].index == i``) lets :meth:`gives_by_index` and :meth:`discards_by_index` list
-    the exchange's actions by card index.
+    Objects are kept for the table's lifetime, so their ``id`` stays unique (the look-ups by
+    ``id(card)`` rely on it).  ``pack`` (the deck's cards, ``pack[i].index == i``) lets
+    :meth:`gives_by_index` and :meth:`discards_by_index` list the exchange's actions by card
+    index.
     """
 
     __slots__ = (
         "_contracts", "_discard_list", "_discards", "_give_lists", "_gives", "_pack", "_plays",
-        "bids", "claim", "forfeit", "pass_", "plains", "texts",
+        "bids", "claim", "forfeit", "pass_", "plains",
     )
 
     def __init__(self, pack: Sequence[Card] = ()) -> None:
@@ -195,27 +191,16 @@ class ActionTable:
         self.bids: dict[int, Bid] = {}
         """``Bid(amount)`` by amount, for the amounts met so far (see :meth:`bid`)."""
         self._contracts: dict[int, DeclareContract] = {}
-        self.texts: dict[int, str] = {}
-        """``str(action)`` by ``id(action)``, for the actions made here (see :meth:`text`)."""
-        self.pass_ = self._keep(Pass())
-        self.forfeit = self._keep(Forfeit())
-        self.claim = self._keep(Claim())
-
-    def _keep(self, action: _A) -> _A:
-        self.texts[id(action)] = action.text
-        return action
-
-    def text(self, action: Action) -> str:
-        """``str(action)``."""
-        text = self.texts.get(id(action))
-        return str(action) if text is None else text
+        self.pass_ = Pass()
+        self.forfeit = Forfeit()
+        self.claim = Claim()
 
     def plain(self, card: Card) -> PlayCard:
         """``PlayCard(card)``."""
         action = self.plains.get(id(card))
         if action is None:
             # the action holds the card, so the card's id is not reused while it is kept
-            action = self.plains[id(card)] = self._keep(PlayCard(card))
+            action = self.plains[id(card)] = PlayCard(card)
         return action
 
     def play(self, card: Card, marriage: bool = False, aces: bool = False) -> PlayCard:
@@ -225,7 +210,7 @@ class ActionTable:
         key = (id(card), marriage, aces)
         action = self._plays.get(key)
         if action is None:
-            action = self._plays[key] = self._keep(PlayCard(card, marriage, aces))
+            action = self._plays[key] = PlayCard(card, marriage, aces)
         return action
 
     def gives_to(self, to: int) -> dict[int, GiveCard]:
@@ -240,7 +225,7 @@ class ActionTable:
         made = self.gives_to(to)
         action = made.get(id(card))
         if action is None:
-            action = made[id(card)] = self._keep(GiveCard(card, to))
+            action = made[id(card)] = GiveCard(card, to)
         return action
 
     def gives_by_index(self, to: int) -> list[GiveCard]:
@@ -261,21 +246,21 @@ class ActionTable:
         """``Discard(card)``."""
         action = self._discards.get(id(card))
         if action is None:
-            action = self._discards[id(card)] = self._keep(Discard(card))
+            action = self._discards[id(card)] = Discard(card)
         return action
 
     def bid(self, amount: int) -> Bid:
         """``Bid(amount)``."""
         action = self.bids.get(amount)
         if action is None:
-            action = self.bids[amount] = self._keep(Bid(amount))
+            action = self.bids[amount] = Bid(amount)
         return action
 
     def contract(self, amount: int) -> DeclareContract:
         """``DeclareContract(amount)``."""
         action = self._contracts.get(amount)
         if action is None:
-            action = self._contracts[amount] = self._keep(DeclareContract(amount))
+            action = self._contracts[amount] = DeclareContract(amount)
         return action
 
 
