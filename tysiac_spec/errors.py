@@ -16,10 +16,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .text import printable, shorten
+
 __all__ = [
     "Diagnostic",
     "DslError",
     "IllegalActionError",
+    "LimitError",
     "MatchError",
     "NotationError",
     "OptionError",
@@ -81,12 +84,18 @@ class Diagnostic:
 
     def headline(self) -> str:
         """The one-line form: ``file:line:col: error[code]: message`` (no location part when
-        the problem is not in a file, e.g. an unknown ruleset id)."""
+        the problem is not in a file, e.g. an unknown ruleset id).  Control characters are
+        written as escapes (``\\x1b``), so a message quoting untrusted text is safe to print."""
         head = f"{self.severity}[{self.code}]: {self.message}"
-        return f"{self.location}: {head}" if self.file is not None else head
+        line = f"{self.location}: {head}" if self.file is not None else head
+        return printable(line, keep_newlines=False)
 
     def render(self, *, source: str | None = None) -> str:
         """Headline, then the source line with a caret under the column, then path and hint.
+
+        The source line is shown cut to about 100 characters around the column, with
+        control characters written as escapes.  A file is read for it only when it is
+        small (:data:`SOURCE_BYTES`); the caret is left out when the line had to be changed.
 
         Args:
             source: the text of :attr:`file`; read from disk when ``None`` and the file exists.
@@ -94,22 +103,45 @@ class Diagnostic:
         lines = [self.headline()]
         text = source
         if text is None and self.file is not None and self.line is not None:
-            try:
-                text = Path(self.file).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                text = None
+            text = _small_file_text(self.file)
         if text is not None and self.line is not None:
             src_lines = text.splitlines()
             if 1 <= self.line <= len(src_lines):
                 src = src_lines[self.line - 1]
-                lines.append(f"  {src}")
-                if self.column is not None:
-                    lines.append("  " + " " * (self.column - 1) + "^")
+                column = self.column
+                if len(src) > _SOURCE_WIDTH and column is not None:
+                    start = max(0, min(column - 1 - _SOURCE_WIDTH // 2, len(src) - _SOURCE_WIDTH))
+                    src = src[start : start + _SOURCE_WIDTH]
+                    column -= start
+                elif len(src) > _SOURCE_WIDTH:
+                    src = src[:_SOURCE_WIDTH]
+                shown = printable(src, keep_newlines=False)
+                lines.append(f"  {shown}")
+                if column is not None and shown == src and 1 <= column <= len(src) + 1:
+                    lines.append("  " + " " * (column - 1) + "^")
         if self.path:
-            lines.append(f"  at: {format_path(self.path)}")
+            lines.append(f"  at: {shorten(format_path(self.path), 200)}")
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {printable(self.hint, keep_newlines=False)}")
         return "\n".join(lines)
+
+
+_SOURCE_WIDTH = 100
+"""Characters of a source line shown under a diagnostic."""
+
+SOURCE_BYTES = 2_000_000
+"""Largest file :meth:`Diagnostic.render` reads to show a source line (larger files are
+refused by the limits before any diagnostic points into them)."""
+
+
+def _small_file_text(file: str) -> str | None:
+    try:
+        path = Path(file)
+        if not path.is_file() or path.stat().st_size > SOURCE_BYTES:
+            return None
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 class TysiacError(Exception):
@@ -140,6 +172,15 @@ class RulesetError(TysiacError, ValueError):
     a broken ``extends`` chain, or an unknown ruleset id.  Holds every problem found."""
 
     default_code = "ruleset"
+
+
+class LimitError(RulesetError):
+    """Raised when an input goes over one of the bounds in :mod:`tysiac_spec.limits` (a file's
+    size, a document's nodes or depth, an integer's digits, a text's length, the fan-out of
+    ``extends`` or of options), before the work it guards is done.  The code is
+    ``limit.<name>``; the hint names the environment variable that raises the limit."""
+
+    default_code = "limit"
 
 
 class OptionError(RulesetError):

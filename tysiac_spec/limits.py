@@ -1,0 +1,138 @@
+"""The bounds on untrusted input, checked before the work they guard.
+
+Rulesets, house rules, scenario files, game records and scoresheets are shared between
+people, so every reader treats them as untrusted: a file's size is checked before it is
+parsed, a document's nodes, depth, integers and texts while it is built, and the fan-out of
+``extends`` and of table options before anything is merged.  Each limit has a name, a
+value, the unit it counts, and an environment variable that raises it for a user who
+really needs more (``TYSIAC_MAX_RULESET_BYTES=4000000 tysiac validate big.yaml``).
+
+A limit that is exceeded raises :class:`~tysiac_spec.errors.LimitError` with the code
+``limit.<name>``; the message names the limit, its value and the variable that raises it.
+
+Values repeated in messages are cut with :func:`tysiac_spec.text.shorten`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .errors import Diagnostic, LimitError
+
+__all__ = [
+    "LIMITS",
+    "Limit",
+    "check",
+    "exceeded",
+    "limit",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """One bound on input.
+
+    Attributes:
+        name: the limit's name (``ruleset_bytes``); the error code is ``limit.<name>``.
+        default: its value when the environment does not raise it.
+        unit: what it counts, plural (``bytes``, ``values``, ``levels``).
+        what: what is bounded, in words (``a ruleset file``).
+    """
+
+    name: str
+    default: int
+    unit: str
+    what: str
+
+    @property
+    def variable(self) -> str:
+        """The environment variable that changes it: ``TYSIAC_MAX_<NAME>``."""
+        return f"TYSIAC_MAX_{self.name.upper()}"
+
+    @property
+    def value(self) -> int:
+        """The limit in force: the environment variable's value when it is a positive
+        integer, else :attr:`default`."""
+        raw = os.environ.get(self.variable)
+        if raw is not None:
+            try:
+                number = int(raw.strip())
+            except ValueError:
+                return self.default
+            if number > 0:
+                return number
+        return self.default
+
+
+LIMITS: dict[str, Limit] = {
+    limit.name: limit
+    for limit in (
+        Limit("ruleset_bytes", 1_000_000, "bytes", "a ruleset or scenario file"),
+        Limit("record_bytes", 20_000_000, "bytes", "a game record"),
+        Limit("sheet_bytes", 5_000_000, "bytes", "a scoresheet"),
+        Limit("sheet_deals", 5_000, "deals", "a scoresheet"),
+        Limit("yaml_nodes", 200_000, "values", "a YAML document (counting every alias expansion)"),
+        Limit("depth", 64, "levels", "the nesting of a YAML or JSON document"),
+        Limit("text_chars", 20_000, "characters", "a single text value"),
+        Limit("int_digits", 18, "digits", "an integer in a file"),
+        Limit("options", 100, "options", "the table options of a ruleset"),
+        Limit("option_values", 1_000, "values", "the values of all table options of a ruleset"),
+        Limit("extends_depth", 16, "levels", "an `extends` chain"),
+        Limit("extends_files", 64, "files", "the distinct files an `extends` tree reads"),
+    )
+}
+"""Every limit, by name."""
+
+
+def limit(name: str) -> int:
+    """The value in force of the limit ``name`` (raises ``KeyError`` for an unknown name)."""
+    return LIMITS[name].value
+
+
+def exceeded(
+    name: str,
+    found: int | str,
+    *,
+    file: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+    path: tuple[str | int, ...] = (),
+    subject: str | None = None,
+) -> LimitError:
+    """The error for going over the limit ``name``.
+
+    Args:
+        found: what was found: a number of the limit's unit, or words (``"an alias bomb"``).
+        subject: what went over, in words; the limit's own :attr:`Limit.what` by default.
+
+    Returns:
+        A :class:`LimitError` (code ``limit.<name>``) to raise; its hint says how to raise the
+        limit.
+    """
+    spec = LIMITS[name]
+    what = subject or spec.what
+    if isinstance(found, int):
+        message = f"{what}: {found:,} {spec.unit}, more than the limit of {spec.value:,}"
+    else:
+        message = f"{what}: {found}, over the limit of {spec.value:,} {spec.unit}"
+    return LimitError(
+        Diagnostic(
+            f"limit.{name}",
+            message,
+            file=file,
+            line=line,
+            column=column,
+            path=path,
+            hint=f"if the input is meant to be this large, raise the limit: {spec.variable}=N",
+        )
+    )
+
+
+def check(name: str, found: int, **where: object) -> None:
+    """Raise :func:`exceeded`'s error when ``found`` is above the limit ``name``.
+
+    ``where`` takes the keywords of :func:`exceeded` (``file``, ``path``, ``subject``, …).
+    """
+    if found > LIMITS[name].value:
+        raise exceeded(name, found, **where)  # type: ignore[arg-type]
