@@ -411,8 +411,92 @@ def test_alias_bomb_is_stopped() -> None:
 
 def test_huge_integer_is_an_error_not_a_crash() -> None:
     assert diagnostics("a: " + "9" * 5000 + "\n") == [
-        ("yaml.too-large", 1, 4, "the integer is too large (5000 digits)")
+        ("yaml.too-large", 1, 4, "the integer is too large (5,000 digits; at most 18)")
     ]
+
+
+def test_integers_have_at_most_18_digits_unless_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load_yaml("a: -999999999999999999\n") == {"a": -999999999999999999}
+    assert diagnostics("a: !!int 1000000000000000000\n") == [
+        ("yaml.too-large", 1, 4, "the integer is too large (19 digits; at most 18)")
+    ]
+    monkeypatch.setenv("TYSIAC_MAX_INT_DIGITS", "19")
+    assert load_yaml("a: 1000000000000000000\n") == {"a": 10**18}
+
+
+def test_a_long_hex_number_is_reported_without_converting_it() -> None:
+    text = "0x" + "f" * 30000
+    [(code, _, _, message)] = diagnostics(f"a: {text[:19000]}\n")
+    assert code == "yaml.ambiguous-number"
+    assert message == (
+        f"`0x{'f' * 58}…(+18,940 characters)` is not a decimal integer; write it in decimal or "
+        f'quote it as "0x{"f" * 58}…(+18,940 characters)"'
+    )
+
+
+def test_a_text_longer_than_the_limit_is_refused_with_the_variable_that_raises_it() -> None:
+    with pytest.raises(RulesetError) as info:
+        load_yaml("name: " + "x" * 20_001 + "\n", file=F)
+    [d] = info.value.diagnostics
+    assert (d.code, d.line, d.column, d.path) == ("yaml.too-long", 1, 7, ("name",))
+    assert d.message == "a text of 20,001 characters; the limit is 20,000"
+    assert d.hint == "if the file is meant to be this large, raise the limit: TYSIAC_MAX_TEXT_CHARS=N"
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "position"),
+    [
+        ('name: "\\e[2Jgone"', "U+001B", 1),
+        ('name: "ok\\ud800"', "U+D800", 3),
+        ('name: "abc\\u202eevil"', "U+202E", 4),
+        ('name: "nul\\0"', "U+0000", 4),
+        ('name: "\\x9b31m"', "U+009B", 1),
+    ],
+)
+def test_control_characters_in_texts_are_refused(text: str, name: str, position: int) -> None:
+    assert diagnostics(text + "\n") == [
+        (
+            "yaml.control-character",
+            1,
+            7,
+            f"the text holds the control character {name} at position {position}; rulesets hold "
+            "printable text only (escape codes, lone surrogates and direction overrides are refused)",
+        )
+    ]
+
+
+def test_tabs_and_newlines_in_texts_are_kept() -> None:
+    assert load_yaml('doc: "a\\tb\\nc"\n') == {"doc": "a\tb\nc"}
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_text("a: 1\n" * 300, encoding="utf-8")
+    monkeypatch.setenv("TYSIAC_MAX_RULESET_BYTES", "1000")
+    with pytest.raises(RulesetError) as info:
+        load_yaml_file(path)
+    [d] = info.value.diagnostics
+    assert (d.code, d.file) == ("limit.ruleset_bytes", str(path))
+    assert d.message == "a ruleset or scenario file: 1,500 bytes, more than the limit of 1,000"
+    assert d.hint == "if the input is meant to be this large, raise the limit: TYSIAC_MAX_RULESET_BYTES=N"
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(RulesetError) as info:
+        load_yaml_file(fifo)
+    assert info.value.diagnostic.message == f"cannot read `{fifo}`: not a regular file"
+
+
+def test_a_byte_order_mark_is_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "bom.yaml"
+    path.write_bytes(b"\xef\xbb\xbfa: 1\n")
+    assert load_yaml_file(path) == {"a": 1}
 
 
 def test_no_object_is_constructed(tmp_path: Path) -> None:

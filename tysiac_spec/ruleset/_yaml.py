@@ -17,7 +17,9 @@ inside one :class:`~tysiac_spec.errors.RulesetError`.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +30,9 @@ from yaml.error import Mark as _YamlMark
 from yaml.events import StreamEndEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from tysiac_spec import limits
 from tysiac_spec.errors import Diagnostic, RulesetError
+from tysiac_spec.text import has_control, shorten
 
 __all__ = [
     "MAX_DEPTH",
@@ -42,11 +46,13 @@ __all__ = [
     "to_plain",
 ]
 
-MAX_NODES = 200_000
-"""Most values (scalars, mappings, lists, counting every alias expansion) a document may hold."""
+MAX_NODES = limits.LIMITS["yaml_nodes"].default
+"""Most values (scalars, mappings, lists, counting every alias expansion) a document may hold
+by default (limit ``yaml_nodes`` in :mod:`tysiac_spec.limits`)."""
 
-MAX_DEPTH = 64
-"""Most nested mappings/lists in a document (the top-level mapping is depth 1)."""
+MAX_DEPTH = limits.LIMITS["depth"].default
+"""Most nested mappings/lists in a document (the top-level mapping is depth 1) by default
+(limit ``depth``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,20 +149,59 @@ def load_yaml(text: str, *, file: str | None = None) -> Any:
 def load_yaml_file(path: str | Path) -> Any:
     """Read a UTF-8 file and load it with :func:`load_yaml` (``file`` is ``str(path)``).
 
+    The file's size is checked before it is read (limit ``ruleset_bytes``): a file that is
+    not a regular file (a FIFO, a device) or is larger is refused unread.
+
     Raises:
-        RulesetError: ``io.read`` when the file cannot be read or is not valid UTF-8,
-            else as :func:`load_yaml`.
+        RulesetError: ``io.read`` when the file cannot be read, is not a regular file or is
+            not valid UTF-8; ``limit.ruleset_bytes`` (a :class:`~tysiac_spec.errors.LimitError`)
+            when it is too large; else as :func:`load_yaml`.
     """
     name = str(path)
+    data = read_bounded(path, "ruleset_bytes")
+    return load_yaml(decode_utf8(data, name), file=name)
+
+
+def read_bounded(path: str | Path, limit: str) -> bytes:
+    """The bytes of a regular file no larger than the limit ``limit`` (checked before reading,
+    and again while reading, in case the file grows).
+
+    Raises:
+        RulesetError: ``io.read`` (cannot be read, or not a regular file);
+            ``limit.<limit>`` when the file is larger than the limit.
+    """
+    name = str(path)
+    most = limits.limit(limit)
     try:
-        data = Path(path).read_bytes()
+        # O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as fh:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise RulesetError(
+                    Diagnostic("io.read", f"cannot read `{name}`: not a regular file", file=name)
+                )
+            limits.check(limit, info.st_size, file=name)
+            data = fh.read(most + 1)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise RulesetError(
             Diagnostic("io.read", f"cannot read `{name}`: {reason}", file=name)
         ) from None
+    limits.check(limit, len(data), file=name)
+    return data
+
+
+def decode_utf8(data: bytes, name: str) -> str:
+    """``data`` decoded as UTF-8 (a leading byte-order mark is dropped).
+
+    Raises:
+        RulesetError: ``io.read`` with the line, column and offset of the first bad byte.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = data[: exc.start].decode("utf-8", errors="replace")
         line, column = _line_col(before, len(before))
@@ -169,7 +214,6 @@ def load_yaml_file(path: str | Path) -> Any:
                 column=column,
             )
         ) from None
-    return load_yaml(text, file=name)
 
 
 def mark_at(doc: Any, path: Sequence[str | int], *, key: bool = False) -> Mark | None:
@@ -245,7 +289,14 @@ def _mark(file: str | None, mark: _YamlMark | None) -> Mark | None:
     return None if mark is None else Mark(file, mark.line + 1, mark.column + 1)
 
 
-def _diag(code: str, message: str, mark: Mark | None, path: Sequence[str | int] = ()) -> Diagnostic:
+def _diag(
+    code: str,
+    message: str,
+    mark: Mark | None,
+    path: Sequence[str | int] = (),
+    *,
+    hint: str | None = None,
+) -> Diagnostic:
     return Diagnostic(
         code,
         message,
@@ -253,6 +304,7 @@ def _diag(code: str, message: str, mark: Mark | None, path: Sequence[str | int] 
         line=mark.line if mark else None,
         column=mark.column if mark else None,
         path=tuple(path),
+        hint=hint,
     )
 
 
@@ -263,6 +315,7 @@ class _Loader(yaml.SafeLoader):
         super().__init__(text)
         self._file = file
         self._depth = 0
+        self._max_depth = limits.limit("depth")
         self._path: list[str | int] = []
 
     def resolve(self, kind: type[Node], value: str | None, implicit: Any) -> str:
@@ -293,9 +346,9 @@ class _Loader(yaml.SafeLoader):
 
     def _enter(self) -> None:
         self._depth += 1
-        if self._depth > MAX_DEPTH:
+        if self._depth > self._max_depth:
             mark = _mark(self._file, self.next_event_mark())
-            raise _Stop(_diag("yaml.too-deep", _TOO_DEEP, mark, self._path))
+            raise _Stop(_too_deep(mark, self._path))
 
     def compose_sequence_node(self, anchor: Any) -> SequenceNode:
         self._enter()
@@ -312,7 +365,13 @@ class _Loader(yaml.SafeLoader):
             self._depth -= 1
 
 
-_TOO_DEEP = f"the document is nested more than {MAX_DEPTH} levels deep"
+def _too_deep(mark: Mark | None, path: Sequence[str | int]) -> Diagnostic:
+    message = f"the document is nested more than {limits.limit('depth')} levels deep"
+    return _diag("yaml.too-deep", message, mark, path, hint=_raise_hint("depth"))
+
+
+def _raise_hint(name: str) -> str:
+    return f"if the file is meant to be this large, raise the limit: {limits.LIMITS[name].variable}=N"
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
@@ -377,7 +436,7 @@ _FALSE = frozenset({"false", "False", "FALSE"})
 _YAML11_BOOLS = {"yes": True, "y": True, "on": True, "no": False, "n": False, "off": False}
 
 
-def _type_plain(text: str) -> tuple[Any, tuple[str, str] | None]:
+def _type_plain(text: str, max_digits: int = 18) -> tuple[Any, tuple[str, str] | None]:
     """Value of an untagged plain scalar, and ``(code, message)`` when it is a YAML 1.1 trap."""
     if text in _NULLS:
         return None, None
@@ -388,20 +447,25 @@ def _type_plain(text: str) -> tuple[Any, tuple[str, str] | None]:
     lowered = text.lower()
     if lowered in _YAML11_BOOLS:
         word = "true" if _YAML11_BOOLS[lowered] else "false"
-        msg = f'`{text}` is read as a boolean by YAML 1.1; write `{word}` or quote it as "{text}"'
+        text_shown = text
+        msg = f'`{text_shown}` is read as a boolean by YAML 1.1; write `{word}` or quote it as "{text_shown}"'
         return text, ("yaml.ambiguous-bool", msg)
     if _DECIMAL.fullmatch(text):
-        try:
-            return int(text), None
-        except ValueError:  # more digits than int() accepts
-            return text, ("yaml.too-large", f"the integer is too large ({len(text)} digits)")
+        digits = len(text.lstrip("+-"))
+        if digits > max_digits:
+            return text, (
+                "yaml.too-large",
+                f"the integer is too large ({digits:,} digits; at most {max_digits})",
+            )
+        return int(text), None
     number = _number_trap(text)
     if number is not None:
         return text, ("yaml.ambiguous-number", number)
     if _FLOAT.fullmatch(text):
+        text_shown = shorten(text)
         msg = (
-            f"`{text}` is a float, but floats are not allowed: points are integers; "
-            f'write an integer or quote it as "{text}"'
+            f"`{text_shown}` is a float, but floats are not allowed: points are integers; "
+            f'write an integer or quote it as "{text_shown}"'
         )
         return text, ("yaml.float", msg)
     return text, None
@@ -409,27 +473,30 @@ def _type_plain(text: str) -> tuple[Any, tuple[str, str] | None]:
 
 def _number_trap(text: str) -> str | None:
     """Message for an integer YAML reads in a surprising notation, else ``None``."""
-    quote = f'quote it as "{text}"'
+    text_shown = shorten(text)
+    quote = f'quote it as "{text_shown}"'
     if _PREFIXED.fullmatch(text):
         try:
+            if len(text) > 20:
+                raise ValueError(text_shown)
             value = int(text, 0)
         except ValueError:
-            return f"`{text}` is not a decimal integer; write it in decimal or {quote}"
-        return f"`{text}` is not a decimal integer (it means {value}); write `{value}` or {quote}"
+            return f"`{text_shown}` is not a decimal integer; write it in decimal or {quote}"
+        return f"`{text_shown}` is not a decimal integer (it means {value}); write `{value}` or {quote}"
     if _LEADING_ZERO.fullmatch(text):
         sign = text[0] if text[0] in "+-" else ""
         digits = text.lstrip("+-").replace("_", "").lstrip("0") or "0"
         return (
-            f"`{text}` has a leading zero, which YAML 1.1 reads as octal; "
-            f"write `{sign}{digits}` or {quote}"
+            f"`{text_shown}` has a leading zero, which YAML 1.1 reads as octal; "
+            f"write `{sign}{shorten(digits)}` or {quote}"
         )
     if _UNDERSCORED.fullmatch(text):
         return (
-            f"`{text}` contains `_`, which YAML 1.1 ignores in numbers; "
-            f"write `{text.replace('_', '')}` or {quote}"
+            f"`{text_shown}` contains `_`, which YAML 1.1 ignores in numbers; "
+            f"write `{text_shown.replace('_', '')}` or {quote}"
         )
     if _SEXAGESIMAL.fullmatch(text):
-        return f"`{text}` is read as a base-60 number by YAML 1.1 (as in 1:30 = 90); {quote}"
+        return f"`{text_shown}` is read as a base-60 number by YAML 1.1 (as in 1:30 = 90); {quote}"
     return None
 
 
@@ -456,6 +523,10 @@ class _Builder:
         self.count = 0
         self.seen: set[int] = set()  # nodes already checked (an alias is reported once)
         self.active: set[int] = set()  # collections being built (detects recursive aliases)
+        self.max_nodes = limits.limit("yaml_nodes")
+        self.max_depth = limits.limit("depth")
+        self.max_chars = limits.limit("text_chars")
+        self.max_digits = limits.limit("int_digits")
 
     def build_document(self, node: Node) -> Any:
         value = self.build(node, (), 1)
@@ -471,12 +542,13 @@ class _Builder:
 
     def build(self, node: Node, path: tuple[str | int, ...], depth: int) -> Any:
         self.count += 1
-        if self.count > MAX_NODES:
+        if self.count > self.max_nodes:
             message = (
-                f"the document expands to more than {MAX_NODES} values "
+                f"the document expands to more than {self.max_nodes} values "
                 "(are aliases `*name` repeating a large part?)"
             )
-            raise _Stop(_diag("yaml.too-large", message, self.mark(node), path))
+            hint = _raise_hint("yaml_nodes")
+            raise _Stop(_diag("yaml.too-large", message, self.mark(node), path, hint=hint))
         first = id(node) not in self.seen
         self.seen.add(id(node))
         if isinstance(node, ScalarNode):
@@ -484,8 +556,8 @@ class _Builder:
         if id(node) in self.active:
             message = "an alias refers to a mapping or list that contains it (infinitely deep)"
             raise _Stop(_diag("yaml.too-deep", message, self.mark(node), path))
-        if depth > MAX_DEPTH:
-            raise _Stop(_diag("yaml.too-deep", _TOO_DEEP, self.mark(node), path))
+        if depth > self.max_depth:
+            raise _Stop(_too_deep(self.mark(node), path))
         self.active.add(id(node))
         try:
             if isinstance(node, SequenceNode):
@@ -498,25 +570,30 @@ class _Builder:
     def scalar(self, node: ScalarNode, path: tuple[str | int, ...], *, report: bool) -> Any:
         text = str(node.value)
         tag = node.tag
-        problem: tuple[str, str] | None = None
+        problem: tuple[str, str] | None = self.text_problem(text)
         value: Any = text
+        if problem is not None:
+            if report:
+                hint = _raise_hint("text_chars") if problem[0] == "yaml.too-long" else None
+                self.diagnostics.append(_diag(*problem, self.mark(node), path, hint=hint))
+            return text[:100]
         if tag == _PLAIN:
-            value, problem = _type_plain(text)
+            value, problem = _type_plain(text, self.max_digits)
         elif tag == _INT:
-            if _DECIMAL.fullmatch(text) and len(text) < 4000:
-                value = int(text)
+            if _DECIMAL.fullmatch(text):
+                value, problem = _type_plain(text, self.max_digits)
             else:
-                problem = ("yaml.tag", f"`!!int` needs a decimal integer (got `{text}`)")
+                problem = ("yaml.tag", f"`!!int` needs a decimal integer (got `{shorten(text)}`)")
         elif tag == _BOOL:
             if text in _TRUE or text in _FALSE:
                 value = text in _TRUE
             else:
-                problem = ("yaml.tag", f"`!!bool` needs `true` or `false` (got `{text}`)")
+                problem = ("yaml.tag", f"`!!bool` needs `true` or `false` (got `{shorten(text)}`)")
         elif tag == _NULL:
             if text in _NULLS:
                 value = None
             else:
-                problem = ("yaml.tag", f"`!!null` needs `null` or nothing (got `{text}`)")
+                problem = ("yaml.tag", f"`!!null` needs `null` or nothing (got `{shorten(text)}`)")
         elif tag == _MERGE:
             problem = ("yaml.merge-key", _MERGE_MESSAGE)
         elif tag != _STR:
@@ -524,6 +601,24 @@ class _Builder:
         if problem is not None and report:
             self.report(*problem, node, path)
         return value
+
+    def text_problem(self, text: str) -> tuple[str, str] | None:
+        """``(code, message)`` when a scalar's text is too long or holds a control character."""
+        if len(text) > self.max_chars:
+            return (
+                "yaml.too-long",
+                f"a text of {len(text):,} characters; the limit is {self.max_chars:,}",
+            )
+        bad = has_control(text)
+        if bad is not None:
+            name = f"U+{ord(bad):04X}"
+            return (
+                "yaml.control-character",
+                f"the text holds the control character {name} at position {text.index(bad) + 1}; "
+                "rulesets hold printable text only (escape codes, lone surrogates and "
+                "direction overrides are refused)",
+            )
+        return None
 
     def sequence(
         self, node: SequenceNode, path: tuple[str | int, ...], depth: int, *, report: bool
