@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -11,7 +13,7 @@ from click.testing import CliRunner
 from tysiac_spec import load_ruleset
 from tysiac_spec.cli import main
 from tysiac_spec.ruleset import registry
-from tysiac_spec.simulate import TIMING_FIELDS, match_seed, play_match, simulate
+from tysiac_spec.simulate import TIMING_FIELDS, match_seed, play_match, simulate, usable_cpus
 
 SHIPPED = [e.id for e in registry.entries() if load_ruleset(e.id).player_counts]
 
@@ -71,7 +73,7 @@ def test_workers_give_the_single_process_result() -> None:
     code2, out2, err2 = run(*args, "--workers", "2")
     assert code1 == code2 == 0, err1 + err2
     one, two = json.loads(out1), json.loads(out2)
-    assert two["workers"] == 2
+    assert two["workers"] == min(2, usable_cpus())
     assert untimed(one) == untimed(two)
 
 
@@ -208,3 +210,104 @@ def test_ctrl_c_stops_worker_processes_at_once() -> None:
     assert err.startswith("interrupted: ") and "of 100000 matches finished" in err
     assert "Traceback" not in err
     assert json.loads(out)["interrupted"] is True
+
+
+def test_workers_above_the_cpu_count_are_lowered_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `--workers 64` on two cores used to start 64 worker processes (2 GB).
+    import tysiac_spec.commands.simulate as command
+
+    monkeypatch.setattr(command, "usable_cpus", lambda: 2)
+    code, out, err = run("simulate", "pl-standard", "--games", "3", "--seed", "5", "--workers", "64", "--json")
+    assert code == 0, err
+    assert err == "note: --workers 64 is more than the 2 CPUs this process may use; using 2 worker processes\n"
+    assert json.loads(out)["workers"] == 2
+    monkeypatch.setattr(command, "usable_cpus", lambda: 1)
+    code, out, err = run("simulate", "pl-standard", "--games", "2", "--workers", "3", "--json")
+    assert code == 0
+    assert err == "note: --workers 3 is more than the 1 CPU this process may use; using 1 worker process\n"
+    assert json.loads(out)["workers"] == 1
+    code, out, err = run("simulate", "pl-standard", "--games", "2", "--workers", "1", "--json")
+    assert (code, err) == (0, "")
+
+
+def test_usable_cpus_is_the_affinity_mask() -> None:
+    import os
+
+    expected = os.process_cpu_count() if hasattr(os, "process_cpu_count") else len(os.sched_getaffinity(0))
+    assert usable_cpus() == expected >= 1
+
+
+def _live_children(pid: int) -> list[int]:
+    """Processes (not zombies) whose parent is ``pid``, read from /proc."""
+    from pathlib import Path
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        state, parent = stat[stat.rindex(")") + 2:].split()[:2]
+        if int(parent) == pid and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    from pathlib import Path
+
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
+
+
+HANG = 120
+"""Seconds after which a test that waits for processes fails: only a hang reaches it."""
+
+
+def _wait_for(condition: Callable[[], bool], what: str) -> None:
+    import time
+
+    deadline = time.monotonic() + HANG
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting after {HANG} s for {what}"
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; prctl is Linux's")
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP", "SIGKILL"])
+def test_a_signal_to_the_run_leaves_no_worker_running(signame: str) -> None:
+    # SIGTERM to `tysiac simulate --workers 2` used to kill the parent alone and leave both
+    # workers running for ever.  SIGTERM and SIGHUP now stop the run as Ctrl-C does; after
+    # SIGKILL (which nothing can catch) the kernel stops the workers (PR_SET_PDEATHSIG).
+    import os
+    import signal
+    import subprocess
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tysiac_spec", "simulate", "pl-standard", "--games", "100000", "--workers",
+         "2", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        _wait_for(lambda: len(_live_children(proc.pid)) == min(2, usable_cpus()), "the workers to start")
+        workers = _live_children(proc.pid)
+        os.kill(proc.pid, getattr(signal, signame))
+        out, err = proc.communicate(timeout=HANG)
+        _wait_for(lambda: not any(_alive(w) for w in workers), "the workers to stop")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    if signame == "SIGKILL":
+        assert proc.returncode == -signal.SIGKILL
+        return
+    assert proc.returncode == 130
+    assert err.startswith("interrupted: ") and "of 100000 matches finished" in err
+    assert "Traceback" not in err
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["matches"] < 100000

@@ -9,16 +9,27 @@ firings) are also reported under their own names.
 
 A match that has not ended after ``max_deals`` deals is stopped and reported as
 unfinished (it has no winner), so a ruleset whose matches cannot end never hangs a run.
+
+Worker processes never outlive the run: Ctrl-C, SIGTERM and SIGHUP stop them at once
+(:func:`simulate` with ``stop_on_interrupt``), and on Linux each worker is also told by the
+kernel to stop when the process that started it dies, even by SIGKILL.
 """
 
 from __future__ import annotations
 
+import ctypes
 import itertools
+import os
 import random
+import signal
+import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
@@ -37,6 +48,7 @@ __all__ = [
     "match_seed",
     "play_match",
     "simulate",
+    "usable_cpus",
 ]
 
 BOTS = ("random", "heuristic")
@@ -44,6 +56,27 @@ BOTS = ("random", "heuristic")
 
 DEFAULT_MAX_DEALS = 1000
 """Deals after which a match is stopped and counted as unfinished."""
+
+
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""Signals that stop a run as Ctrl-C does when :func:`simulate` is asked to
+``stop_on_interrupt`` (SIGINT itself arrives as ``KeyboardInterrupt``)."""
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on, at least 1: ``os.process_cpu_count()`` (Python
+    3.13+), else the size of the scheduler's affinity mask where the system has one, else
+    ``os.cpu_count()``.  More worker processes than this only add memory, not speed."""
+    counter = getattr(os, "process_cpu_count", None)
+    if counter is not None:
+        n = counter()
+    elif hasattr(os, "sched_getaffinity"):
+        n = len(os.sched_getaffinity(0))
+    else:  # pragma: no cover - systems without affinity masks
+        n = os.cpu_count()
+    return max(1, n or 1)
 
 
 def match_seed(seed: int, index: int) -> int:
@@ -249,6 +282,26 @@ def _run_chunk(
     ]
 
 
+_PR_SET_PDEATHSIG = 1
+"""prctl(2) option: the signal the kernel sends a process when its parent dies (Linux)."""
+
+
+def _worker_init(parent: int) -> None:
+    """Start of every worker process: default SIGTERM and SIGHUP (a terminated worker
+    stops, whatever the parent had installed), and, on Linux, SIGTERM from the kernel when
+    the parent dies, so that no worker is left running after a parent killed by SIGKILL."""
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the parent's cleanup remains
+            return
+        if os.getppid() != parent:  # the parent died before the request was in place
+            os._exit(1)
+
+
 def _chunks(games: int, workers: int) -> Iterator[list[int]]:
     size = max(1, min(50, games // (workers * 4) or 1))
     for start in range(0, games, size):
@@ -265,7 +318,7 @@ def _run_in_pool(
     """Run the chunks in ``workers`` processes, at most two chunks per worker in flight (a
     huge ``games`` never queues millions of tasks); on an interruption (Ctrl-C) or an error
     the pending chunks are cancelled and the workers stopped at once, never waited for."""
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(os.getpid(),))
     try:
         pending = set()
         for chunk in itertools.islice(chunks, 2 * workers):
@@ -286,6 +339,36 @@ def _run_in_pool(
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+@contextmanager
+def _stop_signals(received: list[int]) -> Iterator[None]:
+    """Within the block, the first of :data:`STOP_SIGNALS` raises ``KeyboardInterrupt`` in
+    this process's main thread (as Ctrl-C does) and is appended to ``received``; later ones
+    are ignored, so they cannot interrupt the cleanup.  A worker process forked inside the
+    block restores the default action and signals itself again.  Outside the main thread
+    (where Python cannot install handlers) the block changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    owner = os.getpid()
+
+    def handler(signum: int, frame: object) -> None:
+        if os.getpid() != owner:  # a forked child before its initializer ran
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        if received:
+            return
+        received.append(signum)
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
 
 
 def simulate(
@@ -314,8 +397,10 @@ def simulate(
         workers: processes to use (1: play in this process); results do not depend on it.
         max_deals: deals after which a match is stopped as unfinished.
         progress: called with the number of matches just finished.
-        stop_on_interrupt: on Ctrl-C (KeyboardInterrupt) stop and return the statistics of
-            the matches finished so far, marked ``interrupted``, instead of raising.
+        stop_on_interrupt: on Ctrl-C (KeyboardInterrupt), SIGTERM or SIGHUP stop the worker
+            processes and return the statistics of the matches finished so far, marked
+            ``interrupted``, instead of raising.  The two signals are caught only while the
+            run lasts and only when called from the main thread.
 
     Raises:
         RulesetError, OptionError: a bad ruleset, option or player count.
@@ -339,19 +424,25 @@ def simulate(
         max_deals=max_deals, workers=workers,
     )
     started = time.perf_counter()
+    received: list[int] = []
     try:
-        if workers == 1:
-            for i in range(games):
-                seed_i = match_seed(seed, i)
-                stats.add(play_match(rules, players, seed_i, bots=bots, index=i, max_deals=max_deals))
-                if progress:
-                    progress(1)
-        else:
-            run_chunk = partial(_run_chunk, ref, key, players, bots, seed, max_deals=max_deals)
-            _run_in_pool(workers, _chunks(games, workers), run_chunk, stats, progress)
+        with _stop_signals(received) if stop_on_interrupt else nullcontext():
+            if workers == 1:
+                for i in range(games):
+                    seed_i = match_seed(seed, i)
+                    stats.add(play_match(rules, players, seed_i, bots=bots, index=i, max_deals=max_deals))
+                    if progress:
+                        progress(1)
+            else:
+                run_chunk = partial(_run_chunk, ref, key, players, bots, seed, max_deals=max_deals)
+                _run_in_pool(workers, _chunks(games, workers), run_chunk, stats, progress)
     except KeyboardInterrupt:
         if not stop_on_interrupt:
             raise
         stats.interrupted = True
+    except BrokenProcessPool:
+        if not received:  # a worker died on its own
+            raise
+        stats.interrupted = True  # the signal reached the workers (a process group) first
     stats.seconds = time.perf_counter() - started
     return stats

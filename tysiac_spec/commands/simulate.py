@@ -3,7 +3,10 @@
 Tables (rich) on standard output, or one JSON object with ``--json``; a progress bar
 on standard error while the matches run (hidden with ``--json`` or when standard error
 is not a terminal).  Results depend only on the ruleset, options, player count, bots,
-number of games and seed — not on ``--workers``.
+number of games and seed — not on ``--workers``.  ``--workers`` above the CPUs this
+process may use is lowered to that number, with a note on standard error.  SIGTERM and
+SIGHUP stop a run as Ctrl-C does: the worker processes stop, the statistics of the finished
+matches are printed, and the exit status is 130.
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..simulate import BOTS, DEFAULT_MAX_DEALS, simulate
+from ..simulate import BOTS, DEFAULT_MAX_DEALS, simulate, usable_cpus
 from ._common import parse_option_args, user_errors
 
 __all__ = ["EXIT_INTERRUPTED", "simulate_cmd"]
 
 EXIT_INTERRUPTED = 130
-"""Exit status after Ctrl-C (the statistics of the finished matches are still printed)."""
+"""Exit status after Ctrl-C, SIGTERM or SIGHUP (the statistics of the finished matches are
+still printed)."""
 
 
 def _tables(data: dict[str, Any]) -> list[Table]:
@@ -80,7 +84,8 @@ def _tables(data: dict[str, Any]) -> list[Table]:
 @click.option("--bots", type=click.Choice(BOTS), default="heuristic", show_default=True,
               help="The bot in every seat.")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (the results do not depend on it).")
+              help="Worker processes (the results do not depend on it); at most the number "
+                   "of CPUs this process may use (a larger number is lowered, with a note).")
 @click.option("--max-deals", type=click.IntRange(min=1), default=DEFAULT_MAX_DEALS, show_default=True,
               help="Stop a match after this many deals and count it as unfinished.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
@@ -97,7 +102,10 @@ def simulate_cmd(
 ) -> None:
     """Play whole matches between bots and print statistics: deals per match, contracts
     made, average contract, forfeits, barrel, bolts, match rules that fired, wins per seat
-    and speed."""
+    and speed.
+
+    Ctrl-C, SIGTERM or SIGHUP stop the run: the worker processes stop at once, the
+    statistics of the matches finished so far are printed, and the exit status is 130."""
     @user_errors
     def run() -> bool:
         from ..ruleset import load_ruleset
@@ -107,6 +115,14 @@ def simulate_cmd(
         counts = rules.player_counts or (3,)
         n = players if players is not None else (3 if 3 in counts else counts[0])
         err = Console(stderr=True)
+        cpus = usable_cpus()
+        jobs = min(workers, cpus)
+        if jobs < workers:
+            click.echo(
+                f"note: --workers {workers} is more than the {cpus} CPU{'s' if cpus > 1 else ''} "
+                f"this process may use; using {jobs} worker process{'es' if jobs > 1 else ''}",
+                err=True,
+            )
         show = not as_json and sys.stderr.isatty()
         with Progress(
             TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -114,7 +130,7 @@ def simulate_cmd(
         ) as bar:
             task = bar.add_task("matches", total=games)
             stats = simulate(
-                rules, players=n, games=games, seed=seed, bots=bots, options=opts, workers=workers,
+                rules, players=n, games=games, seed=seed, bots=bots, options=opts, workers=jobs,
                 max_deals=max_deals, progress=lambda k: bar.advance(task, k), stop_on_interrupt=True,
             )
         data = stats.as_dict()
