@@ -15,7 +15,10 @@ __all__ = ["build"]
 @click.command("build")
 @click.option(
     "--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=Path("site"),
-    show_default=True, help="Directory of the site (replaced if it holds an earlier build).",
+    show_default=True,
+    help="Directory of the site. A new or empty directory, or one holding an earlier build: "
+         "then only the files listed in its .tysiac-build.json are removed or replaced, other "
+         "files are kept. A non-empty directory without that manifest is refused, nothing deleted.",
 )
 @click.option(
     "--rulesets", "extra", multiple=True, metavar="PATH",
@@ -26,6 +29,11 @@ def build(output: Path, extra: tuple[str, ...]) -> None:
     English, Polish, Russian and Czech (HTML and Markdown), the comparison of the
     variants and the formula language reference. Plain files, no external
     resources: open site/index.html in a browser.
+
+    Every build lists the files it wrote in .tysiac-build.json in the output directory;
+    the next build there removes or replaces only those, so files you added are kept. The
+    build refuses, changing nothing, when the directory is not empty and has no such
+    manifest, or when a file of the new site would overwrite one of yours.
 
     \b
     Examples:

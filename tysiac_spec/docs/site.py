@@ -7,14 +7,19 @@ Layout of the output directory::
     rules/<id>.<lang>.html     rule books (and .md beside them), lang in en, pl, ru, cs
     compare.html               the variants' differences; compare-full.html: every rule
     dsl.html                   the formula language reference (docs/dsl.md)
+    .tysiac-build.json         the manifest: the files this build wrote
+
+The output directory may hold files of the user's beside the site: a later build removes
+and replaces only the files listed in the manifest (see :func:`build_site`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,10 +31,21 @@ from . import terms
 from .book import build_book, render_book
 from .render import render_template
 
-__all__ = ["MARKER", "SiteError", "build_site"]
+__all__ = ["MANIFEST", "MARKER", "SiteError", "build_site"]
+
+MANIFEST = ".tysiac-build.json"
+"""The manifest in every built site: JSON ``{"built_by": "tysiac build", "files": [relative
+paths, "/"-separated]}``; a later build removes or replaces only the files listed."""
 
 MARKER = ".tysiac-site"
-"""A file in every built site; an existing output directory is replaced only if it has one."""
+"""The file that marked a site built before the manifest existed: such a directory is
+rebuilt only if every file in it is one the new build writes."""
+
+_TMP_PREFIX = ".tysiac-build."
+"""Name prefix of the temporary directory a build into an existing directory writes in it."""
+
+_SHOWN = 5
+"""Paths named in an error before the rest are counted."""
 
 
 class SiteError(Exception):
@@ -55,30 +71,49 @@ def _rulesets(extra: Sequence[str | Path]) -> list[_Entry]:
 
 
 def build_site(out: Path, *, extra: Sequence[str | Path] = ()) -> list[Path]:
-    """Build the site into ``out`` and return the files written (relative to ``out``).
+    """Build the site into ``out`` and return the files written (relative to ``out``; the
+    manifest :data:`MANIFEST` is written besides them).
 
-    The site is built in a temporary directory beside ``out`` and then moved into place,
-    so a failed build leaves any previous site untouched.
+    The site is built in a temporary directory beside ``out`` first, so a build that fails
+    leaves ``out`` untouched.  Then, when ``out``:
+
+    * does not exist or is empty: the site is put there;
+    * holds a manifest of an earlier build: the files it lists are removed or replaced, and
+      every other file (the user's) is kept; a file of the new site whose path is taken by
+      such another file makes the build refuse, before anything is changed;
+    * holds no manifest: the build refuses, changing nothing, unless the directory is a site
+      of an older ``tysiac build`` (it has :data:`MARKER`) holding only files the new build
+      writes.
 
     Raises:
         RulesetError, OptionError: a ruleset does not load.
-        SiteError: ``out`` exists, is not empty and is not a site built by this function,
-            or it cannot be written (a missing or read-only parent, a full disk).
+        SiteError: ``out`` is not a directory; it holds files that are not an earlier build's
+            (they are named) where the build would have to remove or overwrite them; its
+            manifest cannot be read; or it cannot be written (a missing or read-only
+            parent, a full disk).
     """
+    if out.exists() and not out.is_dir():
+        raise SiteError(f"{out} exists and is not a directory; choose another directory")
+    if out.is_dir() and _manifest(out) is None and not (out / MARKER).exists() and any(out.iterdir()):
+        raise _foreign(out, sorted(_files_in(out)))  # before the work of building
     entries = _rulesets(extra)
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
-        raise SiteError(f"{out} exists and is not a site built by `tysiac build`; choose another directory")
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+        if out.exists():  # inside: the same file system, and writable where the site goes
+            tmp = Path(tempfile.mkdtemp(dir=out, prefix=_TMP_PREFIX))
+        else:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
     except OSError as exc:
         raise SiteError(f"cannot write the site to {out}: {exc.strerror or exc}") from None
     try:
         written = _write_site(tmp, entries)
         os.chmod(tmp, 0o755)
         if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
+            _replace_site(out, tmp, written)
+            shutil.rmtree(tmp)
+        else:
+            _write_manifest(tmp, written)
+            os.replace(tmp, out)
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         raise SiteError(f"cannot write the site to {out}: {exc.strerror or exc}") from None
@@ -86,6 +121,111 @@ def build_site(out: Path, *, extra: Sequence[str | Path] = ()) -> list[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return written
+
+
+def _listing(paths: Sequence[str]) -> str:
+    shown = ", ".join(paths[:_SHOWN])
+    return shown + (f" and {len(paths) - _SHOWN} more" if len(paths) > _SHOWN else "")
+
+
+def _foreign(out: Path, paths: Sequence[str]) -> SiteError:
+    return SiteError(
+        f"{out} exists and is not a site built by `tysiac build` (it has no {MANIFEST}) and holds "
+        f"other files: {_listing(paths)}; nothing was changed: choose another directory, or move "
+        "those files away"
+    )
+
+
+def _manifest(out: Path) -> set[str] | None:
+    """The paths listed in ``out``'s manifest, or ``None`` when it has none.
+
+    Raises:
+        SiteError: the manifest is not the JSON :data:`MANIFEST` describes.
+    """
+    path = out / MANIFEST
+    if not path.exists() and not path.is_symlink():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SiteError(f"{path}: cannot read the manifest of the earlier build ({exc}); "
+                        "nothing was changed") from None
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        raise SiteError(f"{path}: not a manifest of `tysiac build` (expected {{\"files\": [paths]}}); "
+                        "nothing was changed")
+    return set(files)
+
+
+def _files_in(out: Path, *, skip: Path | None = None) -> set[str]:
+    """Every entry under ``out`` that is not a directory (files, symbolic links, including
+    links to directories, which are not followed), as ``/``-separated relative paths; the
+    manifest itself and the directory ``skip`` are left out."""
+    found: set[str] = set()
+    for top, dirs, files in os.walk(out):
+        base = Path(top).relative_to(out)
+        if skip is not None and Path(top) == out:
+            dirs[:] = [d for d in dirs if out / d != skip]
+        for name in [d for d in dirs if (Path(top) / d).is_symlink()]:
+            dirs.remove(name)
+            files.append(name)
+        found.update((base / name).as_posix() for name in files)
+    found.discard(MANIFEST)
+    return found
+
+
+def _parents(paths: Iterable[str]) -> set[str]:
+    return {parent.as_posix() for p in paths for parent in Path(p).parents if parent != Path(".")}
+
+
+def _write_manifest(root: Path, files: Iterable[Path | str]) -> None:
+    """Write the manifest listing ``files`` through a temporary file and a rename."""
+    data = {"built_by": "tysiac build", "files": sorted({Path(f).as_posix() for f in files})}
+    tmp = root / f"{MANIFEST}.tmp"
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, root / MANIFEST)
+
+
+def _replace_site(out: Path, new_root: Path, written: Sequence[Path]) -> None:
+    """Put the site built in ``new_root`` into the existing directory ``out``, removing only
+    what an earlier build wrote there (:func:`build_site` gives the rules).
+
+    The manifest is first rewritten to list the earlier build's files and the new ones, so
+    an interruption half way leaves every file of ours listed for the next build.
+
+    Raises:
+        SiteError: ``out`` holds other files where the rules forbid it (nothing changed).
+        OSError: a file cannot be removed or moved.
+    """
+    new = {p.as_posix() for p in written}
+    listed = _manifest(out)
+    present = _files_in(out, skip=new_root)
+    if listed is not None:
+        ours = listed & present
+    elif (out / MARKER).exists():  # a site of an older `tysiac build`, which had no manifest
+        ours = (new | {MARKER}) & present
+    else:
+        ours = set()
+    foreign = sorted(present - ours)
+    if listed is None and foreign:
+        raise _foreign(out, foreign)
+    blocked = sorted((set(foreign) & (new | _parents(new))) | {p for p in new if (out / p).is_dir()})
+    if blocked:
+        raise SiteError(
+            f"{out}: the new site would overwrite {_listing(blocked)}, not written by an earlier "
+            "build; nothing was changed: move them away or choose another directory"
+        )
+    _write_manifest(out, ours | new)
+    for rel in sorted(ours - new):
+        (out / rel).unlink()
+    for directory in sorted(_parents(ours - new), key=lambda d: d.count("/"), reverse=True):
+        path = out / directory
+        if path.is_dir() and not path.is_symlink() and not any(path.iterdir()):
+            path.rmdir()
+    for rel in sorted(new):
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(new_root / rel, out / rel)
+    _write_manifest(out, new)
 
 
 def _write(root: Path, rel: str, text: str, written: list[Path]) -> None:
@@ -97,7 +237,6 @@ def _write(root: Path, rel: str, text: str, written: list[Path]) -> None:
 
 def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
     written: list[Path] = []
-    _write(root, MARKER, "built by tysiac build\n", written)
     books: dict[str, dict[str, str]] = {}
     for entry in entries:
         rid = entry.ruleset.id
