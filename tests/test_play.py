@@ -14,7 +14,16 @@ from tysiac_spec import load_ruleset
 from tysiac_spec.cli import main
 from tysiac_spec.commands.play import run_match
 from tysiac_spec.engine import Bid, Game, GiveCard, Pass, PlayCard, parse_action
-from tysiac_spec.table import EntryError, choices_text, hand_by_suit, resolve_input, sort_hand, view_lines
+from tysiac_spec.table import (
+    EntryError,
+    choices_text,
+    declarations,
+    hand_by_suit,
+    legal_summary,
+    resolve_input,
+    sort_hand,
+    view_lines,
+)
 
 HANDS = {1: "AH KH QH 9H AS KS QS", 2: "TH JH TS JS 9S AD TD", 0: "KD QD JD 9D AC TC KC"}
 TALON = ["QC JC 9C"]
@@ -52,12 +61,16 @@ def test_resolve_numbers_text_prefix_and_bare_cards() -> None:
     assert resolve_input("bid 105", legal, deck) == Bid(105)  # well formed: the game says why not
     with pytest.raises(EntryError, match="`dance` is not an action here"):
         resolve_input("dance", legal, deck)
-    # in play: a bare card is the one legal action using it; a marriage lead is ambiguous
-    # when spoken (with or without declaring it)
+    # in play: a bare card is the one legal action using it; a lead that may declare a
+    # marriage is its plain play, and `declarations` names what the table asks about
     legal_play = [PlayCard(deck.parse("QH")), PlayCard(deck.parse("QH"), True), PlayCard(deck.parse("9H"))]
     assert resolve_input("9h", legal_play, deck) == PlayCard(deck.parse("9H"))
-    with pytest.raises(EntryError, match="`QH` could mean `play QH`, `play QH marriage`"):
-        resolve_input("QH", legal_play, deck)
+    assert resolve_input("QH", legal_play, deck) == PlayCard(deck.parse("QH"))
+    assert resolve_input("play Q", legal_play, deck) == PlayCard(deck.parse("QH"))
+    assert resolve_input("play QH", legal_play, deck) == PlayCard(deck.parse("QH"))
+    assert declarations(PlayCard(deck.parse("QH")), legal_play) == [PlayCard(deck.parse("QH"), True)]
+    assert declarations(PlayCard(deck.parse("9H")), legal_play) == []
+    assert declarations(PlayCard(deck.parse("QH"), True), legal_play) == []
     assert resolve_input("play QH m", legal_play, deck) == PlayCard(deck.parse("QH"), True)
     # automatic announcement: `play QH` means the marriage lead
     auto = [PlayCard(deck.parse("QH"), True), PlayCard(deck.parse("9H"))]
@@ -85,17 +98,31 @@ def test_a_token_that_is_no_card_of_the_pack_is_called_so() -> None:
             resolve_input(text, legal_play, deck)
         assert info.value.diagnostic.code == "entry.card"
         assert info.value.diagnostic.message == f"`{bad}` {NOT_A_CARD}"
-    with pytest.raises(EntryError) as info:  # the same card message in the auction
-        resolve_input("ZZ", [Bid(100), Pass()], deck)
-    assert info.value.diagnostic.message == f"`ZZ` {NOT_A_CARD}"
+    for text in ("ZZ", "foo", "play ZZ"):  # the auction takes no card: what it takes is said
+        with pytest.raises(EntryError) as info:
+            resolve_input(text, [Bid(100), Pass()], deck)
+        assert info.value.diagnostic.code == "entry.unknown"
+        assert info.value.diagnostic.message == f"`{text}` is not an action here; you can: bid 100, pass"
     for word in ("dance", "pa", "Q", "give 9S to x"):
         with pytest.raises(EntryError) as info:
             resolve_input(word, legal_play, deck)
         assert info.value.diagnostic.code == "entry.unknown"
-        assert info.value.diagnostic.message == (
-            f"`{word}` is not an action here; type a choice number, an action such as `play QH`, "
-            "or `?` for the legal actions"
-        )
+        assert info.value.diagnostic.message == f"`{word}` is not an action here; you can: play QH, play 9H"
+
+
+def test_legal_summary_says_what_the_phase_takes() -> None:
+    deck = load_ruleset("pl-standard").deck
+    bids = [Bid(b) for b in range(110, 361, 10)]
+    assert legal_summary([*bids, Pass()]) == "bid 110..360 (steps of 10), pass"
+    assert legal_summary([Bid(110), Bid(120), Pass()]) == "bid 110, bid 120, pass"
+    assert legal_summary([Bid(100), Bid(120), Bid(130), Pass()]) == "bid 100, bid 120, bid 130, pass"
+    gives = [GiveCard(c, p) for c in deck.parse_many("AH KH QH JH TH 9H AS") for p in (1, 2)]
+    assert legal_summary(gives) == (
+        "give AH to 1, give AH to 2, give KH to 1, give KH to 2, give QH to 1, give QH to 2, "
+        "give JH to 1, give JH to 2, give TH to 1, give TH to 2, give 9H to 1, give 9H to 2, "
+        "… (`?` lists them all)"
+    )
+    assert legal_summary([]) == "nothing"
 
 
 def test_view_lines_show_hand_trick_trump_bid_and_legal_cards() -> None:
@@ -177,12 +204,85 @@ def test_must_follow_is_explained(tmp_path: Path) -> None:
 def test_a_card_not_in_the_pack_is_answered_at_the_table(tmp_path: Path) -> None:
     game = _stacked()
     status, text = _session(game, ["ZZ", "play ZZ", "dance", "quit"], tmp_path, seat=1)
-    assert f"P1> ZZ\n`ZZ` {NOT_A_CARD}\n" in text
-    assert f"P1> play ZZ\n`ZZ` {NOT_A_CARD}\n" in text
-    assert "P1> dance\n`dance` is not an action here; type a choice number, an action such as " \
-        "`bid 100`, or `?` for the legal actions\n" in text
-    assert "`ZZ` is not an action here" not in text
+    # the auction takes no card: `ZZ` is answered with what it takes, not "not a card"
+    assert "P1> ZZ\n`ZZ` is not an action here; you can: bid 100\n" in text
+    assert "P1> play ZZ\n`play ZZ` is not an action here; you can: bid 100\n" in text
+    assert "P1> dance\n`dance` is not an action here; you can: bid 100\n" in text
+    assert NOT_A_CARD not in text
     assert status == 0 and game.history == []  # nothing was played
+    game = _leading_with_marriages()
+    status, text = _session(game, ["ZZ", "quit"], tmp_path, seat=1)
+    assert f"P1> ZZ\n`ZZ` {NOT_A_CARD}\n" in text  # in play, it has the shape of a card
+
+
+def _leading_with_marriages() -> Game:
+    """pl-standard, P1 (declarer, 120) leads the second trick holding K and Q of hearts and
+    of spades: both marriages may be declared."""
+    game = _stacked()
+    deal = game.deal
+    deal.phase, deal.declarer, deal.contract, deal.trick_number, deal.current = "play", 1, 120, 2, 1
+    return game
+
+
+ASK_QS = "`play QS` would forgo the marriage of spades: declare it (`play QS marriage`)? [Y/n] "
+
+
+def test_a_marriage_lead_typed_without_it_is_asked_about(tmp_path: Path) -> None:
+    # `play QS` holding K and Q of spades used to play the queen without the marriage,
+    # losing its points with no warning.  Yes is the default; which plays declare is the
+    # engine's legal actions' word.
+    game = _leading_with_marriages()
+    assert PlayCard(game.ruleset.deck.parse("QS"), True) in game.legal_actions()
+    status, text = _session(game, ["play QS", "", "quit"], tmp_path, seat=1)
+    assert f"P1> play QS\n{ASK_QS}\nP1: play QS marriage (you)\n" in text
+    assert str(game.history[0]) == "play QS marriage" and status == 0
+    assert "trump: spades\nmarriages: P1 spades\n" in text
+
+    game = _leading_with_marriages()  # the card alone, `maybe`, then no
+    status, text = _session(game, ["qs", "maybe", "n", "quit"], tmp_path, seat=1)
+    assert (
+        f"P1> qs\n{ASK_QS}maybe\n"
+        "answer y to play `play QS marriage`, or n to play `play QS` without it\n"
+        f"{ASK_QS}n\nP1: play QS (you)\n"
+    ) in text
+    assert str(game.history[0]) == "play QS"
+
+    game = _leading_with_marriages()  # a choice number is taken as it is; so is `play QS marriage`
+    legal = [str(a) for a in game.legal_actions()]
+    status, text = _session(game, [str(legal.index("play QS") + 1), "quit"], tmp_path, seat=1)
+    assert "[Y/n]" not in text and "P1: play QS (you)\n" in text
+    game = _leading_with_marriages()
+    status, text = _session(game, ["play KH marriage", "quit"], tmp_path, seat=1)
+    assert "[Y/n]" not in text and "P1: play KH marriage (you)\n" in text
+
+    game = _leading_with_marriages()  # the end of the input at the question saves the game
+    status, text = _session(game, ["play QS"], tmp_path, seat=1)
+    assert text.endswith(f"{ASK_QS}end of input: game saved to {tmp_path / 'game.json'}; "
+                         f"resume with: tysiac play --resume {tmp_path / 'game.json'}\n")
+    assert status == 0 and game.history == []
+
+
+def test_input_the_auction_cannot_take_is_answered_with_what_it_can(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    code, out = _play_cli(tmp_path, "pl-standard", "--seed", "3", "--save", str(save),
+                          text="foo\nZZ\nplay QS\nquit\n")
+    assert code == 0
+    assert (
+        "choices: 1) bid 110  2) bid 120  3) pass\n"
+        "P0> foo\n`foo` is not an action here; you can: bid 110, bid 120, pass\n"
+        "P0> ZZ\n`ZZ` is not an action here; you can: bid 110, bid 120, pass\n"
+        "P0> play QS\nplay QS: only bids and passes are allowed in the auction\n"
+    ) in out
+
+
+def test_text_shown_at_the_table_cannot_drive_the_terminal(tmp_path: Path) -> None:
+    from tysiac_spec.commands.play import Table
+
+    out = io.StringIO()
+    console = Console(file=out, width=200, highlight=False, soft_wrap=True)
+    table = Table(_stacked(), 0, {}, console, input, lambda: "")
+    table.say("rules \x1b[2J\x1b]0;pwned\x07 \u202eevil")
+    assert out.getvalue() == "rules \\x1b[2J\\x1b]0;pwned\\x07 \\u202eevil\n"
 
 
 # --------------------------------------------------------------------------- whole matches

@@ -9,9 +9,10 @@ does the input and output.  Players are numbered from 0, as in the action texts
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
 from .cards import Card, Deck
-from .engine.actions import Action, PlayCard, parse_action
+from .engine.actions import Action, Bid, PlayCard, parse_action
 from .engine.game import View
 from .errors import Diagnostic, NotationError, TysiacError
 
@@ -19,9 +20,11 @@ __all__ = [
     "EntryError",
     "choices_text",
     "complete",
+    "declarations",
     "format_card",
     "format_cards",
     "hand_by_suit",
+    "legal_summary",
     "resolve_input",
     "sort_hand",
     "view_lines",
@@ -72,6 +75,53 @@ def choices_text(legal: Sequence[Action]) -> str:
     return "  ".join(f"{i}) {a}" for i, a in enumerate(legal, 1))
 
 
+_SUMMARY_ITEMS = 12
+"""Items of :func:`legal_summary` before the rest is left to ``?``."""
+
+
+def legal_summary(legal: Sequence[Action]) -> str:
+    """What the phase takes, in one line: the legal actions' texts, bids as a range when
+    they go up in equal steps (``bid 110..360 (steps of 10), pass``), at most
+    :data:`_SUMMARY_ITEMS` items (then ``… (`?` lists them all)``); ``nothing`` for none."""
+    amounts = [a.amount for a in legal if isinstance(a, Bid)]
+    steps = {b - a for a, b in pairwise(amounts)}
+    parts: list[str] = []
+    for action in legal:
+        if isinstance(action, Bid):
+            if action.amount != amounts[0]:
+                continue
+            if len(amounts) >= 3 and len(steps) == 1 and min(steps) > 0:
+                parts.append(f"bid {amounts[0]}..{amounts[-1]} (steps of {min(steps)})")
+            else:
+                parts.extend(f"bid {a}" for a in amounts)
+        elif str(action) not in parts:
+            parts.append(str(action))
+    if len(parts) > _SUMMARY_ITEMS:
+        parts = [*parts[:_SUMMARY_ITEMS], "… (`?` lists them all)"]
+    return ", ".join(parts) or "nothing"
+
+
+def declarations(action: Action, legal: Sequence[Action]) -> list[PlayCard]:
+    """The legal plays of the same card that declare something (a marriage, the aces) when
+    ``action`` is the plain play of a card (``play QS``); ``[]`` otherwise.  Which plays
+    declare is the engine's word (``legal``); the table asks before a plain play forgoes
+    them."""
+    if not isinstance(action, PlayCard) or action.marriage or action.aces:
+        return []
+    return [
+        a for a in legal
+        if isinstance(a, PlayCard) and a.card == action.card and (a.marriage or a.aces)
+    ]
+
+
+def _plain_play(candidates: Sequence[Action], legal: Sequence[Action]) -> PlayCard | None:
+    """The plain play when ``candidates`` are one card's plays: plain, and declaring."""
+    plain = [a for a in candidates if isinstance(a, PlayCard) and not a.marriage and not a.aces]
+    if len(plain) == 1 and all(a == plain[0] or a in declarations(plain[0], legal) for a in candidates):
+        return plain[0]
+    return None
+
+
 def complete(prefix: str, legal: Sequence[Action]) -> list[str]:
     """Texts of the legal actions starting with ``prefix`` (case-insensitive), for completion."""
     p = " ".join(prefix.lower().split())
@@ -114,13 +164,16 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
     action's text (``pl QH`` is not one, ``play Q`` is when only one queen may be played);
     a bare card (``QH``) when exactly one legal action uses it.  A fully written action
     is returned even when it is not legal, so that the game can say why (``must follow
-    hearts``).
+    hearts``).  A card whose lead may declare a marriage (``QH``, ``play QH``, ``play Q``
+    when only that queen may be led) is its plain play: :func:`declarations` then names what
+    it would forgo, and the caller asks.
 
     Raises:
         EntryError: ``entry.empty``, ``entry.number`` (out of range), ``entry.ambiguous``
             (the matching actions are listed), ``entry.card`` (a card the deck does not have,
-            alone or in an action: ``ZZ``, ``play ZZ``; the message is the deck's own, as in
-            :meth:`~tysiac_spec.cards.Deck.parse`), ``entry.unknown``.
+            alone or in an action: ``ZZ``, ``play ZZ``, when the phase takes cards; the
+            message is the deck's own, as in :meth:`~tysiac_spec.cards.Deck.parse`),
+            ``entry.unknown`` (the message says what the phase takes: :func:`legal_summary`).
     """
     words = text.split()
     if not words:
@@ -144,12 +197,18 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
     matches = complete(joined, legal)
     if len(matches) == 1:
         return legal[[str(a) for a in legal].index(matches[0])]
+    plain = _plain_play([a for a in legal if str(a) in matches], legal) if matches else None
+    if plain is not None:
+        return plain
     if len(words) == 1:
         card = _card_or_none(words[0], deck)
         if card is not None:
             uses: list[Action] = [a for a in legal if getattr(a, "card", None) == card]
             if len(uses) == 1:
                 return uses[0]
+            plain = _plain_play(uses, legal) if uses else None
+            if plain is not None:
+                return plain
             if not uses:
                 if any(isinstance(a, PlayCard) for a in legal):
                     return PlayCard(card)  # the game explains why it may not be played
@@ -158,15 +217,12 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
     if len(matches) > 1:
         listed = ", ".join(f"`{m}`" for m in matches[:8]) + (" …" if len(matches) > 8 else "")
         raise _entry("ambiguous", f"`{joined}` could mean {listed}; type more or a choice number")
-    if bad_card is None and len(words) == 1:
+    takes_cards = any(getattr(a, "card", None) is not None for a in legal)
+    if bad_card is None and len(words) == 1 and takes_cards:
         bad_card = _card_error(words[0], deck)
-    if bad_card is not None:
+    if bad_card is not None and takes_cards:
         raise _entry("card", bad_card.diagnostic.message)
-    raise _entry(
-        "unknown",
-        f"`{joined}` is not an action here; type a choice number, an action such as "
-        f"`{legal[0]}`, or `?` for the legal actions" if legal else f"`{joined}` is not an action here",
-    )
+    raise _entry("unknown", f"`{joined}` is not an action here; you can: {legal_summary(legal)}")
 
 
 def _name(player: int, me: int | None) -> str:

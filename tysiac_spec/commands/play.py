@@ -3,7 +3,11 @@
 The user's seat sees only its own view; the other seats are bots.  Input is read line by
 line from standard input, so a script can drive a game as well as a person: a choice
 number, the action text (``bid 120``, ``play QH``, ``give 9S to 2``) or a unique beginning
-of it; ``?`` lists the legal actions, ``quit`` saves and stops.  The record is saved (with
+of it; ``?`` lists the legal actions, ``quit`` saves and stops.  A lead that may declare a
+marriage, typed without it (``play QS``, ``QS``), is asked about (``[Y/n]``, yes by
+default) rather than played silently without the marriage; a choice number is taken as it
+is.  Every text shown passes through :func:`tysiac_spec.text.printable`, so text from a
+ruleset or a record cannot drive the terminal.  The record is saved (with
 :mod:`tysiac_spec.engine.record`) when the match ends, on ``quit``, at the end of the input,
 on Ctrl-C (exit status 130) and when standard output is closed (``tysiac play … | head``:
 a broken pipe, after which the command stops quietly with status 1, as every ``tysiac``
@@ -32,10 +36,11 @@ from rich.markup import escape
 
 from ..cards import Card
 from ..engine import Game
-from ..engine.actions import Action, Discard, GiveCard
+from ..engine.actions import Action, Discard, GiveCard, PlayCard
 from ..engine.record import Record, TableSetup, record_of, replay
 from ..errors import Diagnostic, IllegalActionError, RecordError, TysiacError
-from ..table import EntryError, choices_text, complete, resolve_input, view_lines
+from ..table import EntryError, choices_text, complete, declarations, resolve_input, view_lines
+from ..text import printable
 from ._common import line_reader, parse_option_args, user_errors, write_atomically
 from .replay import read_record_text
 
@@ -168,7 +173,9 @@ class Table:
         self.colour = console.is_terminal and not console.no_color
 
     def say(self, text: str, style: str = "") -> None:
-        body = _style_cards(text, self.game, self.colour)
+        """Print ``text`` (control characters made visible: it may hold a ruleset's or a
+        record's words), its cards coloured by suit on a colour terminal."""
+        body = _style_cards(printable(text), self.game, self.colour)
         self.console.print(f"[{style}]{body}[/{style}]" if style and self.colour else body)
 
     def show(self) -> None:
@@ -207,7 +214,33 @@ class Table:
                     self.say(illegal_text(action, exc.diagnostic.message), "yellow")
                     continue
                 raise AssertionError("an action outside legal_actions() was accepted")  # pragma: no cover
+            offered = [] if text.isdigit() else declarations(action, legal)
+            if offered:
+                return self._declare_or_not(action, offered)
             return action
+
+    def _declare_or_not(self, plain: Action, offered: Sequence[PlayCard]) -> Action:
+        """Ask whether the plain lead ``plain`` should declare what ``offered`` (the legal
+        plays of the same card that declare) would; yes by default.  Raises ``EOFError`` at
+        the end of the input, like every read."""
+        if len(offered) > 1:  # pragma: no cover - no ruleset offers two declarations with one card
+            listed = ", ".join(f"`{a}`" for a in offered)
+            self.say(f"`{plain}` could also be {listed}; answer with a choice number", "yellow")
+            return self._ask_again(plain)
+        declaring = offered[0]
+        what = "the ace marriage" if declaring.aces else f"the marriage of {declaring.card.suit.id}"
+        question = printable(f"`{plain}` would forgo {what}: declare it (`{declaring}`)? [Y/n] ")
+        while True:
+            answer = self.read_line(question).strip().lower()
+            if answer in ("", "y", "yes"):
+                return declaring
+            if answer in ("n", "no"):
+                return plain
+            self.say(f"answer y to play `{declaring}`, or n to play `{plain}` without it", "yellow")
+
+    def _ask_again(self, plain: Action) -> Action:  # pragma: no cover - see _declare_or_not
+        action = self._ask()
+        return plain if action is None else action
 
     def _apply(self, player: int, action: Action) -> None:
         game = self.game
@@ -454,6 +487,6 @@ def play(
         bots = bots or "heuristic"
         game = Game(rules, players=n, seed=seed)
         target = save_path or Path(f"tysiac-{rules.id}-{seed}.json")
-        click.echo(f"{rules.id}, {n} players, seed {seed}; you are P{seat}")
+        click.echo(f"{printable(rules.id)}, {n} players, seed {seed}; you are P{seat}")
     status = run_match(game, seat=seat, bots=bots, seed=seed, save_to=target)
     sys.exit(status)
