@@ -54,13 +54,30 @@ option_arg = click.option(
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tysiac")
-def main() -> None:
+@click.option(
+    "--rules-dir",
+    "rules_dirs",
+    multiple=True,
+    metavar="DIR",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    help="Let rulesets, scenario files and game records also name files in DIR and below "
+    "(repeatable). Without it, a file may name a shipped ruleset id, or a file in its own "
+    "folder (or below) or in the folder of the file you gave.",
+)
+@click.pass_context
+def main(ctx: click.Context, rules_dirs: tuple[Path, ...]) -> None:
     """tysiac — the card game Tysiąc / Тысяча / 1000 with its rules as data.
 
     Rulesets are YAML files: the shipped ones are found by id (see `tysiac list`),
     your own by path. Start with `tysiac list`, then `tysiac validate` or
     `tysiac show pl-standard`.
+
+    Files from other people are treated as untrusted: sizes, nesting, numbers, texts and the
+    number of options are bounded (each error names the TYSIAC_MAX_* variable that raises
+    its limit), and a file may only name files in the folders described under --rules-dir.
     """
+    if rules_dirs:
+        ctx.with_resource(registry.allowed_folders(rules_dirs))
 
 
 @main.command("list")

@@ -68,7 +68,7 @@ class Limit:
 LIMITS: dict[str, Limit] = {
     limit.name: limit
     for limit in (
-        Limit("ruleset_bytes", 1_000_000, "bytes", "a ruleset or scenario file"),
+        Limit("ruleset_bytes", 256_000, "bytes", "a ruleset or scenario file"),
         Limit("record_bytes", 20_000_000, "bytes", "a game record"),
         Limit("sheet_bytes", 5_000_000, "bytes", "a scoresheet"),
         Limit("sheet_deals", 5_000, "deals", "a scoresheet"),
@@ -79,6 +79,7 @@ LIMITS: dict[str, Limit] = {
         Limit("options", 100, "options", "the table options of a ruleset"),
         Limit("option_values", 1_000, "values", "the values of all table options of a ruleset"),
         Limit("extends_depth", 16, "levels", "an `extends` chain"),
+        Limit("extends_parents", 16, "parents", "the `extends` list of one ruleset"),
         Limit("extends_files", 64, "files", "the distinct files an `extends` tree reads"),
     )
 }

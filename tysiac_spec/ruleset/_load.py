@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .. import dsl
+from .. import dsl, limits
 from ..cards import Deck
 from ..errors import Diagnostic, OptionError, RulesetError, format_path
 from . import model, registry
@@ -28,7 +28,7 @@ from ._convert import (
     is_annotated,
     unwrap,
 )
-from ._merge import merge, parents_of, resolve_extends
+from ._merge import Lookup, merge, parents_of, resolve_extends
 from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import form_sections, schema_errors, semantic_errors, sorted_diagnostics
 
@@ -40,9 +40,24 @@ OptionValue = str | int | bool
 _OWN_KEYS = ("kind", "description")
 
 
-def _lookup(ref: str, from_file: str | None) -> tuple[YMap, str | None]:
-    path = registry.find(ref, relative_to=from_file)
-    return _parsed(path), str(path)
+def _lookup_in(root: str | None) -> Lookup:
+    """The lookup of ``extends`` for a ruleset whose file is in the folder ``root``: a parent
+    is a shipped id, or a file inside the allowed folders (:mod:`.registry`)."""
+
+    def lookup(ref: str, from_file: str | None) -> tuple[YMap, str | None]:
+        path = registry.find(ref, relative_to=from_file or _NO_FILE, root=root)
+        return _parsed(path), str(path)
+
+    return lookup
+
+
+_NO_FILE = "<input>"
+"""Stands for the file of a ruleset given as text: relative paths are taken from the current
+directory, which is also the only folder it may name besides the allowed ones."""
+
+
+def _root_of(file: str | None) -> str:
+    return str(Path(file or _NO_FILE).parent)
 
 
 def _parsed(path: str | Path) -> Any:
@@ -83,9 +98,10 @@ def resolve_document(doc: Any, *, file: str | None) -> YMap:
                 column=1,
             )
         )
-    merged = resolve_extends(doc, file=file, lookup=_lookup)
+    lookup = _lookup_in(_root_of(file))
+    merged = resolve_extends(doc, file=file, lookup=lookup)
     if isinstance(doc.get("sources", []), list):
-        sources = _chain_sources(doc, file, depth=0)
+        sources = _chain_sources(doc, file, lookup, {})
         if sources:
             merged["sources"] = YList(
                 sources, mark=_seq_mark(doc), item_marks=[_mark(s) for s in sources]
@@ -104,24 +120,30 @@ def _seq_mark(doc: YMap) -> Mark:
     return doc.value_marks.get("sources", doc.mark)
 
 
-def _chain_sources(doc: Any, file: str | None, depth: int) -> list[Any]:
+def _chain_sources(
+    doc: Any, file: str | None, lookup: Lookup, done: dict[str | None, list[Any]]
+) -> list[Any]:
     """The ``sources`` of a ruleset's ancestors (by id) followed by its own list, as written.
 
     Unlike other lists, sources accumulate along ``extends``: a rule inherited from a
     parent keeps citing the parent's sources.  The ruleset's own list is kept as it is
     (so its duplicates are reported by validation); an ancestor's source that the
     ruleset lists again is replaced by the ruleset's entry.  Errors in the chain are
-    reported by :func:`resolve_extends`, so this quietly skips what it cannot read.
+    reported by :func:`resolve_extends` (which has run first, so the tree is finite and
+    within its limits); each file's list is made once (``done``, by file).
     """
-    if depth > 16 or not isinstance(doc, Mapping):
+    if not isinstance(doc, Mapping):
         return []
     inherited: dict[str, Any] = {}
-    for ref in parents_of(doc):
+    for ref in dict.fromkeys(parents_of(doc)):
         try:
-            parent, parent_file = _lookup(ref, file)
+            parent, parent_file = lookup(ref, file)
         except RulesetError:
             continue
-        for src in _chain_sources(parent, parent_file, depth + 1):
+        if parent_file not in done:
+            done[parent_file] = []  # (a cycle was reported already; stop at it)
+            done[parent_file] = _chain_sources(parent, parent_file, lookup, done)
+        for src in done[parent_file]:
             if isinstance(src, Mapping) and isinstance(src.get("id"), str):
                 inherited.setdefault(src["id"], src)
     own = doc.get("sources")
@@ -301,17 +323,44 @@ def load_ruleset(
         mtime = path.stat().st_mtime_ns
     except OSError:
         mtime = 0
-    return _load_file(str(path), mtime, tuple(sorted((options or {}).items())))
+    chosen = tuple(sorted((options or {}).items()))
+    return _load_file(str(path), mtime, chosen, registry.extra_folders())
 
 
 @lru_cache(maxsize=64)
-def _load_file(file: str, mtime: int, options: tuple[tuple[str, Any], ...]) -> model.Ruleset:
-    """Cached by file, modification time and options (rulesets are immutable)."""
+def _load_file(
+    file: str, mtime: int, options: tuple[tuple[str, Any], ...], folders: tuple[Path, ...]
+) -> model.Ruleset:
+    """Cached by file, modification time, options and the allowed folders (rulesets are
+    immutable)."""
     return _load(file, _parsed(file), dict(options))
+
+
+def _check_option_counts(doc: YMap) -> None:
+    """Refuse more table options, or option values, than the limits allow -- before any
+    option is validated or applied.
+
+    Raises:
+        LimitError: ``limit.options`` / ``limit.option_values`` at ``options``.
+    """
+    declared = doc.get("options")
+    if not isinstance(declared, Mapping):
+        return
+    mark = mark_at(doc, ("options",)) or doc.mark
+    where = {"file": mark.file, "line": mark.line, "column": mark.column, "path": ("options",)}
+    limits.check("options", len(declared), **where)
+    values = 0
+    for option in declared.values():
+        option = unwrap(option)
+        if isinstance(option, Mapping):
+            choices = unwrap(option.get("choices"))
+            values += len(choices) if isinstance(choices, list) else 2
+    limits.check("option_values", values, **where)
 
 
 def _load(file: str, raw: Any, options: Mapping[str, Any] | None) -> model.Ruleset:
     doc = resolve_document(raw, file=file)
+    _check_option_counts(doc)
     diags = list(schema_errors(doc))
     if not diags:
         diags = list(semantic_errors(doc, leaf=file))

@@ -13,7 +13,8 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tysiac_spec.errors import Diagnostic, DiagnosticSink, RulesetError
+from tysiac_spec import limits
+from tysiac_spec.errors import Diagnostic, DiagnosticSink, LimitError, RulesetError
 from tysiac_spec.ruleset._yaml import Mark, YList, YMap, mark_at
 
 __all__ = [
@@ -25,8 +26,9 @@ __all__ = [
     "resolve_extends",
 ]
 
-MAX_EXTENDS_DEPTH = 16
-"""Longest ``extends`` chain (a ruleset, its parent, its grandparent, ...) that is resolved."""
+MAX_EXTENDS_DEPTH = limits.LIMITS["extends_depth"].default
+"""Longest ``extends`` chain (a ruleset, its parent, its grandparent, ...) that is resolved by
+default (limit ``extends_depth`` in :mod:`tysiac_spec.limits`)."""
 
 NOT_INHERITED = frozenset({"id", "name", "aliases"})
 """Top-level keys a ruleset never takes from its parents: they identify the ruleset itself."""
@@ -157,6 +159,11 @@ def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup) -> YMap:
     The result has no ``extends`` key, and the keys in :data:`NOT_INHERITED` (``id``, ``name``,
     ``aliases``) come from ``doc`` only.  A document without ``extends`` comes back as a copy.
 
+    Each distinct file is read and resolved once, however often the tree names it (a parent
+    named twice in one list is merged once, at its first place), so the work is linear in
+    the distinct files; their number, the parents of one list and the chain's length are
+    bounded (limits ``extends_files``, ``extends_parents``, ``extends_depth``).
+
     Args:
         doc: the loaded document (see :func:`~tysiac_spec.ruleset._yaml.load_yaml`).
         file: the file ``doc`` was read from (``None`` for API input); passed to ``lookup`` so
@@ -168,12 +175,25 @@ def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup) -> YMap:
             when ``lookup`` fails with a diagnostic that has no position (its message is
             kept); diagnostics with a position (say, YAML errors in a parent) pass through
             unchanged; ``merge.cycle``; ``merge.too-deep`` (a chain longer than
-            :data:`MAX_EXTENDS_DEPTH`); ``merge.bad-extends``; ``merge.bad-parent`` (the
-            parent is not a mapping).
+            limit ``extends_depth``); ``merge.bad-extends``; ``merge.bad-parent`` (the
+            parent is not a mapping); ``limit.extends_files`` / ``limit.extends_parents``.
     """
     own_id = doc.get("id")
     label = own_id if isinstance(own_id, str) else (file or "<input>")
-    return _resolve(doc, file, lookup, [(_identity(file, doc), label)])
+    identity = _identity(file, doc)
+    return _resolve(doc, file, _Walk(lookup, {identity[0]}), [(identity, label)])
+
+
+class _Walk:
+    """What one resolution has seen: the lookup, the files read, each file's result."""
+
+    __slots__ = ("done", "files", "lookup", "max_depth")
+
+    def __init__(self, lookup: Lookup, files: set[str | None]) -> None:
+        self.lookup = lookup
+        self.files = files
+        self.done: dict[_Identity, YMap | RulesetError] = {}
+        self.max_depth = limits.limit("extends_depth")
 
 
 _Identity = tuple[str | None, str | None]
@@ -193,23 +213,39 @@ def _same(a: _Identity, b: _Identity) -> bool:
     return a[1] is not None and a[1] == b[1]
 
 
-def _resolve(
-    doc: YMap, file: str | None, lookup: Lookup, chain: list[tuple[_Identity, str]]
-) -> YMap:
+def _resolve(doc: YMap, file: str | None, walk: _Walk, chain: list[tuple[_Identity, str]]) -> YMap:
     refs = parents_of(doc)
+    distinct = list(dict.fromkeys(refs))
+    if len(distinct) > limits.limit("extends_parents"):
+        mark = mark_at(doc, ("extends",))
+        raise limits.exceeded(
+            "extends_parents",
+            len(distinct),
+            file=mark.file if mark else file,
+            line=mark.line if mark else None,
+            column=mark.column if mark else None,
+            path=("extends",),
+        )
     sink = DiagnosticSink()
     inherited: Any = None
-    for i, ref in enumerate(refs):
+    merged: set[_Identity] = set()
+    for ref in distinct:
+        i = refs.index(ref)
         path: tuple[str | int, ...] = (
             ("extends", i) if isinstance(doc["extends"], list) else ("extends",)
         )
         try:
-            parent = _load_parent(ref, file, lookup, chain, mark_at(doc, path), path)
+            identity, parent = _load_parent(ref, file, walk, chain, mark_at(doc, path), path)
+        except LimitError:
+            raise  # the work stops at a limit
         except RulesetError as exc:
             for diagnostic in exc.diagnostics:
                 if diagnostic not in sink.items:  # a parent reached twice reports once
                     sink.add(diagnostic)
             continue
+        if identity in merged:  # the same file under another name: merged once
+            continue
+        merged.add(identity)
         inherited = parent if inherited is None else merge(inherited, parent)
     sink.raise_if_any()
     own: YMap = _copy(doc)
@@ -235,14 +271,16 @@ def _drop(doc: YMap, key: str) -> None:
 def _load_parent(
     ref: str,
     file: str | None,
-    lookup: Lookup,
+    walk: _Walk,
     chain: list[tuple[_Identity, str]],
     mark: Mark | None,
     path: tuple[str | int, ...],
-) -> YMap:
-    """Look ``ref`` up and resolve its own ``extends``."""
+) -> tuple[_Identity, YMap]:
+    """Look ``ref`` up and resolve its own ``extends`` (once per file and resolution)."""
     try:
-        parent, parent_file = lookup(ref, file)
+        parent, parent_file = walk.lookup(ref, file)
+    except LimitError:
+        raise
     except RulesetError as exc:
         raise RulesetError(
             [
@@ -256,15 +294,49 @@ def _load_parent(
         message = f"`extends` names `{ref}`, which is not a ruleset (got {_describe(parent)})"
         raise RulesetError(_diag("merge.bad-parent", message, mark, path))
     identity = _identity(parent_file, parent)
-    names = " -> ".join([*(label for _, label in chain), ref])
     if any(_same(identity, seen) for seen, _ in chain):
+        names = " -> ".join([*(label for _, label in chain), ref])
         raise RulesetError(_diag("merge.cycle", f"`extends` cycle: {names}", mark, path))
-    if len(chain) > MAX_EXTENDS_DEPTH:
-        message = f"`extends` chain is longer than {MAX_EXTENDS_DEPTH} levels: {names}"
-        raise RulesetError(_diag("merge.too-deep", message, mark, path))
+    if len(chain) > walk.max_depth:
+        names = " -> ".join([*(label for _, label in chain[:3]), "…", ref])
+        message = f"`extends` chain is longer than {walk.max_depth} levels: {names}"
+        raise RulesetError(
+            _diag(
+                "merge.too-deep",
+                message,
+                mark,
+                path,
+                hint="if it is meant to be this deep, raise the limit: "
+                f"{limits.LIMITS['extends_depth'].variable}=N",
+            )
+        )
+    done = walk.done.get(identity)
+    if isinstance(done, RulesetError):
+        raise done
+    if done is not None:
+        return identity, done
+    walk.files.add(identity[0])
+    if len(walk.files) > limits.limit("extends_files"):
+        raise limits.exceeded(
+            "extends_files",
+            len(walk.files),
+            file=mark.file if mark else file,
+            line=mark.line if mark else None,
+            column=mark.column if mark else None,
+            path=path,
+            subject="the files this `extends` tree reads",
+        )
     if not isinstance(parent, YMap):
         parent = YMap(parent, mark=Mark(parent_file, 1, 1))
-    return _resolve(parent, parent_file, lookup, [*chain, (identity, ref)])
+    try:
+        resolved = _resolve(parent, parent_file, walk, [*chain, (identity, ref)])
+    except LimitError:
+        raise
+    except RulesetError as exc:
+        walk.done[identity] = exc
+        raise
+    walk.done[identity] = resolved
+    return identity, resolved
 
 
 def _describe(value: Any) -> str:

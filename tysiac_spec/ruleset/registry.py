@@ -1,22 +1,53 @@
-"""The registry of shipped rulesets: find one by id, alias or path.
+"""The registry of shipped rulesets: find one by id, alias or path, inside the allowed folders.
 
 Shipped rulesets are the ``*.yaml`` files in ``rulesets/`` (installed inside the
 package as ``tysiac_spec/_rulesets``).  A shipped ruleset's ``id`` equals its
 file name without ``.yaml``.
+
+**Containment.**  A file named by another file (a ruleset's ``extends``, a scenario's or a
+game record's ruleset) is untrusted: it may name a shipped ruleset by id, or a file in the
+naming file's folder or below, in the folder of the file the user gave (the *root*), in the
+shipped rulesets' folder, or in a folder the user names explicitly
+(:func:`allowed_folders`, the command line's ``--rules-dir``).  Anything else -- an absolute
+path elsewhere, ``../`` out of those folders, a symbolic link pointing out -- is refused
+with ``registry.outside`` before the file is opened.  A path the user gives directly (on
+the command line, or to :func:`~tysiac_spec.ruleset.load_ruleset`) is always allowed.
 """
 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from .._paths import RULESETS_DIR
 from ..errors import Diagnostic, RulesetError
+from ..text import shorten
 from ._yaml import load_yaml_file
 
-__all__ = ["Entry", "entries", "find", "looks_like_path"]
+__all__ = ["Entry", "allowed_folders", "entries", "extra_folders", "find", "looks_like_path"]
+
+_EXTRA: ContextVar[tuple[Path, ...]] = ContextVar("tysiac_extra_folders", default=())
+
+
+@contextmanager
+def allowed_folders(folders: Iterable[str | Path]) -> Iterator[None]:
+    """Within the block, files named by other files may also come from ``folders`` (and
+    below): the folders a user names on the command line (``tysiac --rules-dir DIR``)."""
+    token = _EXTRA.set(_EXTRA.get() + tuple(Path(f).resolve() for f in folders))
+    try:
+        yield
+    finally:
+        _EXTRA.reset(token)
+
+
+def extra_folders() -> tuple[Path, ...]:
+    """The folders allowed by :func:`allowed_folders` where this is called (resolved paths)."""
+    return _EXTRA.get()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,38 +96,50 @@ def entries(directory: Path | None = None) -> tuple[Entry, ...]:
     return _entries(directory or RULESETS_DIR)
 
 
-def find(ref: str, *, relative_to: str | Path | None = None) -> Path:
+def find(
+    ref: str, *, relative_to: str | Path | None = None, root: str | Path | None = None
+) -> Path:
     """The file of the ruleset ``ref``: a shipped id or alias, or a path to a YAML file.
 
     Args:
         ref: ``pl-standard``, an alias such as ``tysiac``, or ``house/mine.yaml``.
-        relative_to: a file whose directory a relative path is taken from (for ``extends``);
-            the current directory when ``None``.
+        relative_to: the file that names ``ref`` (an ``extends``, a scenario, a record): a
+            relative path is taken from its folder, and the path must stay inside the allowed
+            folders (see the module's text); ``None`` when the user gives ``ref`` directly
+            (any path, relative to the current directory).
+        root: the folder of the file the user gave, whose tree is allowed too (for a chain
+            of ``extends``); ``relative_to``'s folder when ``None``.
 
     Raises:
         RulesetError: ``registry.unknown`` (the message lists the known ids and suggests the
-            closest) or ``registry.no-file`` for a path that does not exist.
+            closest), ``registry.outside`` (a file named by another file lies outside the
+            allowed folders; it is not opened), ``registry.no-file`` for a path that does not
+            exist or is a directory, ``registry.not-yaml`` for another suffix.
     """
     if looks_like_path(ref):
+        shown = shorten(ref, 120)
         path = Path(ref)
-        if not path.is_absolute() and relative_to is not None:
-            path = Path(relative_to).parent / path
+        if relative_to is not None:
+            base = Path(relative_to).parent
+            if not path.is_absolute():
+                path = base / path
+            _check_inside(path, shown, base, root)
         if path.is_dir():
             raise RulesetError(
                 Diagnostic(
                     "registry.no-file",
-                    f"`{ref}` is a directory; give a ruleset file (.yaml) in it",
+                    f"`{shown}` is a directory; give a ruleset file (.yaml) in it",
                 )
             )
         if not path.is_file():
             raise RulesetError(
-                Diagnostic("registry.no-file", f"ruleset file `{ref}` does not exist")
+                Diagnostic("registry.no-file", f"ruleset file `{shown}` does not exist")
             )
         if path.suffix not in (".yaml", ".yml"):
             raise RulesetError(
                 Diagnostic(
                     "registry.not-yaml",
-                    f"`{ref}` is not a ruleset file: ruleset files end in .yaml or .yml",
+                    f"`{shown}` is not a ruleset file: ruleset files end in .yaml or .yml",
                 )
             )
         return path
@@ -108,7 +151,29 @@ def find(ref: str, *, relative_to: str | Path | None = None) -> Path:
     raise RulesetError(
         Diagnostic(
             "registry.unknown",
-            f"unknown ruleset `{ref}`; known: {', '.join(known)}",
+            f"unknown ruleset `{shorten(ref)}`; known: {', '.join(known)}",
             hint=f"did you mean `{close[0]}`?" if close else "give an id or a path to a .yaml file",
+        )
+    )
+
+
+def _check_inside(path: Path, shown: str, base: Path, root: str | Path | None) -> None:
+    """Refuse ``path`` unless, with symbolic links resolved, it lies in an allowed folder."""
+    try:
+        real = path.resolve()
+        folders = [base.resolve(), RULESETS_DIR.resolve(), *extra_folders()]
+        if root is not None:
+            folders.append(Path(root).resolve())
+    except (OSError, RuntimeError):  # a symbolic-link loop
+        real, folders = path, []
+    if any(real.is_relative_to(folder) for folder in folders):
+        return
+    raise RulesetError(
+        Diagnostic(
+            "registry.outside",
+            f"`{shown}` is outside the folders a file may name: a shipped ruleset id, or a file "
+            f"in the naming file's folder or below",
+            hint="copy the file beside the one that names it, or allow its folder on the "
+            "command line: tysiac --rules-dir DIR ...",
         )
     )
