@@ -15,7 +15,7 @@ from tysiac_spec import load_ruleset
 from tysiac_spec.engine.actions import Action
 from tysiac_spec.engine.game import Game
 from tysiac_spec.engine.record import FORMAT, Record, TableSetup, record_of, replay, transcript
-from tysiac_spec.errors import RecordError
+from tysiac_spec.errors import RecordError, TysiacError
 from tysiac_spec.ruleset import registry
 
 
@@ -359,4 +359,93 @@ def test_a_stacked_game_has_no_transcript() -> None:
     assert info.value.diagnostic.message == (
         "the game was set up by hand (a stacked deal or a starting match state), so its record does "
         "not reproduce it; transcripts are made of seeded games"
+    )
+
+
+# --------------------------------------------------------------------------- untrusted records
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "message"),
+    [
+        (_with(seed=0).replace('"seed": 0', '"seed": ' + "7" * 5_000), "limit.int_digits",
+         "an integer in a file: 5,000 digits, more than the limit of 18"),
+        ("[" * 100_000, "limit.depth",
+         "the nesting of a YAML or JSON document: 100,000 levels, more than the limit of 64"),
+        (_with(seed=0).replace('"seed": 0', '"seed": NaN'), "record.json",
+         "the record is not valid JSON: `NaN` is not a JSON value (NaN and Infinity are refused)"),
+        (_with(seed=0).replace('"seed": 0', '"seed": 1, "seed": 2'), "record.json",
+         "the record is not valid JSON: the key `seed` is given twice in one object"),
+        (_with(actions=["bid 100", "x" * 20_001]), "limit.text_chars",
+         "a single text value: 20,001 characters, more than the limit of 20,000"),
+        (_with(**{"\x1b[2J" + "k" * 100: 1}), "record.unknown-key",
+         f"unknown key `\\x1b[2J{'k' * 53}…(+44 characters)` in the record"),
+        (_with(format="f" * 1_000), "record.format",
+         f"unsupported record format `{'f' * 60}…(+940 characters)` (expected `tysiac-record/1`)"),
+        (_with(players="3" * 1_000), "record.type",
+         f'`players` must be an integer (got "{"3" * 60}…(+940 characters)")'),
+    ],
+    ids=["seed-digits", "depth", "nan", "duplicate-key", "long-action", "control-key", "long-format",
+         "long-text"],
+)
+def test_hostile_records_are_refused_with_short_messages(text: str, code: str, message: str) -> None:
+    with pytest.raises(TysiacError) as info:
+        Record.from_json(text)
+    assert info.value.diagnostic.code == code
+    assert info.value.diagnostic.message == message
+
+
+def test_a_long_action_is_cut_in_the_replay_error() -> None:
+    good = _play("pl-standard", 3, 2).record
+    bad = replace(good, actions=("bid " + "1" * 10_000,))
+    with pytest.raises(RecordError) as info:
+        replay(bad)
+    assert str(info.value) == (
+        f"error[record.action]: action 1 of 1 `bid {'1' * 56}…(+9,944 characters)` cannot be replayed: "
+        f"`bid {'1' * 56}…(+9,944 characters)` is not an action: expected a whole number, got "
+        f"`{'1' * 169}…(+9,832 characters)"
+    )
+
+
+def _house(folder: Path, name: str = "mine.yaml") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text("id: mine\nkind: house\nextends: pl-standard\nname: {en: Mine}\n", encoding="utf-8")
+    return path
+
+
+def test_a_ruleset_file_beside_the_record_is_saved_relative_and_read_from_the_record_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules_path = _house(tmp_path / "games" / "house")
+    game = Game(load_ruleset(rules_path), players=3, seed=3)
+    saved = game.record.saved_at(tmp_path / "games" / "game.json")
+    assert saved.ruleset_file == "house/mine.yaml"
+    assert saved.source == str(tmp_path / "games" / "game.json")
+    (tmp_path / "games" / "game.json").write_text(saved.to_json(), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # the record's folder, not the current one, is where it looks
+    record = Record.read(Path("games/game.json"))
+    assert record == saved
+    assert replay(record).ruleset.content_hash == game.ruleset.content_hash
+    # a ruleset elsewhere is kept as it was named
+    elsewhere = game.record.saved_at(tmp_path / "other" / "game.json")
+    assert elsewhere.ruleset_file == str(rules_path)
+
+
+@pytest.mark.parametrize("ref", ["../outside.yaml", "ABSOLUTE"], ids=["dotdot", "absolute"])
+def test_a_record_naming_a_ruleset_outside_its_folder_is_refused(tmp_path: Path, ref: str) -> None:
+    outside = _house(tmp_path, "outside.yaml")
+    ref = str(outside) if ref == "ABSOLUTE" else ref
+    content_hash = load_ruleset(outside).content_hash
+    folder = tmp_path / "games"
+    folder.mkdir()
+    path = folder / "game.json"
+    path.write_text(_with(ruleset="mine", ruleset_file=ref, content_hash=content_hash), encoding="utf-8")
+    record = Record.read(path)
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert info.value.diagnostic.code == "registry.outside"
+    assert info.value.diagnostic.message == (
+        f"the record's ruleset `{ref}` cannot be loaded: `{ref}` is outside the folders a file may "
+        "name: a shipped ruleset id, or a file in the naming file's folder or below"
     )

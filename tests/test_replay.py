@@ -95,3 +95,122 @@ def test_errors_name_the_record_file(tmp_path: Path) -> None:
     code, _, err = _run(str(path))
     assert code == 1
     assert err.startswith(f"{path}: error[record.json]: the record is not valid JSON")
+
+
+# --------------------------------------------------------------------------- untrusted records
+
+LIMIT_HINT = "  hint: if the input is meant to be this large, raise the limit: {}=N\n"
+
+
+def _play_resume(path: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["play", "--resume", str(path)], input="")
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def _hostile(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_5000_digit_seed_is_refused_by_replay_and_resume(tmp_path: Path) -> None:
+    path, _ = _recorded(tmp_path, actions=3)
+    text = path.read_text(encoding="utf-8").replace('"seed": 5', '"seed": ' + "9" * 5_000)
+    path.write_text(text, encoding="utf-8")
+    expected = (f"{path}: error[limit.int_digits]: an integer in a file: 5,000 digits, more than the "
+                "limit of 18\n" + LIMIT_HINT.format("TYSIAC_MAX_INT_DIGITS"))
+    assert _run(str(path)) == (1, "", expected)
+    assert _play_resume(path) == (1, expected)
+
+
+def test_json_nested_100000_deep_is_refused_by_replay_and_resume(tmp_path: Path) -> None:
+    path = _hostile(tmp_path, "[" * 100_000 + "]" * 100_000)
+    expected = (f"{path}: error[limit.depth]: the nesting of a YAML or JSON document: 100,000 levels, "
+                "more than the limit of 64\n" + LIMIT_HINT.format("TYSIAC_MAX_DEPTH"))
+    assert _run(str(path)) == (1, "", expected)
+    assert _play_resume(path) == (1, expected)
+
+
+def test_nan_in_a_record_is_refused(tmp_path: Path) -> None:
+    path, _ = _recorded(tmp_path, actions=3)
+    path.write_text(path.read_text(encoding="utf-8").replace('"seed": 5', '"seed": NaN'), encoding="utf-8")
+    expected = (f"{path}: error[record.json]: the record is not valid JSON: `NaN` is not a JSON value "
+                "(NaN and Infinity are refused)\n")
+    assert _run(str(path)) == (1, "", expected)
+    assert _play_resume(path) == (1, expected)
+
+
+def test_a_record_over_the_size_limit_is_refused_unread(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("TYSIAC_MAX_RECORD_BYTES", "1000")
+    path, _ = _recorded(tmp_path)
+    size = path.stat().st_size
+    assert size > 1000
+    expected = (f"{path}: error[limit.record_bytes]: a game record: {size:,} bytes, more than the limit "
+                "of 1,000\n" + LIMIT_HINT.format("TYSIAC_MAX_RECORD_BYTES"))
+    assert _run(str(path)) == (1, "", expected)
+    assert _play_resume(path) == (1, expected)
+
+
+def test_a_50_mb_action_gives_a_short_message(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    path, _ = _recorded(tmp_path, actions=3)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["actions"][1] = "bid " + "1" * 50_000_000
+    path.write_text(json.dumps(data), encoding="utf-8")
+    size = path.stat().st_size
+    # by default the file is too large to be read
+    code, out, err = _run(str(path))
+    assert (code, out) == (1, "")
+    assert err == (f"{path}: error[limit.record_bytes]: a game record: {size:,} bytes, more than the "
+                   "limit of 20,000,000\n" + LIMIT_HINT.format("TYSIAC_MAX_RECORD_BYTES"))
+    # with the file size raised, the text is too long
+    monkeypatch.setenv("TYSIAC_MAX_RECORD_BYTES", "60000000")
+    code, out, err = _run(str(path))
+    assert err == (f"{path}: error[limit.text_chars]: a single text value: 50,000,004 characters, more "
+                   "than the limit of 20,000\n" + LIMIT_HINT.format("TYSIAC_MAX_TEXT_CHARS"))
+    # with both raised, the action is read and refused, its text cut in the message
+    monkeypatch.setenv("TYSIAC_MAX_TEXT_CHARS", "60000000")
+    code, out, err = _run(str(path))
+    assert code == 1
+    assert err == (
+        f"{path}: error[record.action]: action 2 of 3 `bid {'1' * 56}…(+49,999,944 characters)` cannot "
+        f"be replayed: `bid {'1' * 56}…(+49,999,944 characters)` is not an action: expected a whole "
+        f"number, got `{'1' * 164}…(+49,999,837 characters)\n"
+    )
+
+
+def test_control_characters_of_a_record_are_shown_as_escapes(tmp_path: Path) -> None:
+    path, _ = _recorded(tmp_path, actions=3)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["ruleset"] = "pl\x1b[2J\x07"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = _run(str(path))
+    assert (code, out) == (1, "")
+    assert err.startswith(
+        f"{path}: error[record.ruleset]: the record's ruleset `pl\\x1b[2J\\x07` cannot be loaded: "
+        "unknown ruleset `pl\\x1b[2J\\x07`; known: "
+    )
+    assert "\x1b" not in err and "\x07" not in err
+
+
+def test_a_record_naming_a_ruleset_outside_its_folder_is_refused_by_replay_and_resume(tmp_path: Path) -> None:
+    rules = tmp_path / "outside.yaml"
+    rules.write_text("id: mine\nkind: house\nextends: pl-standard\nname: {en: Mine}\n", encoding="utf-8")
+    game = Game(load_ruleset(rules), players=3, seed=5)
+    (tmp_path / "games").mkdir()
+    for ref in ("../outside.yaml", str(rules)):
+        path = tmp_path / "games" / "game.json"
+        data = json.loads(record_of(game).to_json())
+        data["ruleset_file"] = ref
+        path.write_text(json.dumps(data), encoding="utf-8")
+        expected = (
+            f"{path}: error[registry.outside]: the record's ruleset `{ref}` cannot be loaded: `{ref}` is "
+            "outside the folders a file may name: a shipped ruleset id, or a file in the naming file's "
+            "folder or below\n"
+            "  hint: copy the file beside the one that names it, or allow its folder on the command "
+            "line: tysiac --rules-dir DIR ...\n"
+        )
+        assert _run(str(path)) == (1, "", expected)
+        code, out = _play_resume(path)
+        assert code == 1 and out.endswith(expected.replace(f"{path}: ", ""))

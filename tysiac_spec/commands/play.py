@@ -40,9 +40,8 @@ from ..engine.actions import Action, Discard, GiveCard, PlayCard
 from ..engine.record import Record, TableSetup, record_of, replay
 from ..errors import Diagnostic, IllegalActionError, RecordError, TysiacError
 from ..table import EntryError, choices_text, complete, declarations, resolve_input, view_lines
-from ..text import printable
+from ..text import printable, shorten
 from ._common import line_reader, parse_option_args, user_errors, write_atomically
-from .replay import read_record_text
 
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
 
@@ -398,7 +397,7 @@ def run_match(
     setup = TableSetup(seat=seat, bots=bots, bot_seed=seed)
 
     def save() -> str:
-        write_atomically(save_to, record_of(live, table=setup).to_json())
+        write_atomically(save_to, record_of(live, table=setup).saved_at(save_to).to_json())
         return str(save_to)
 
     save()  # at once: a place that cannot be written is reported before any play, not after
@@ -460,7 +459,7 @@ def play(
     if resume is not None:
         if ruleset is not None or options or players is not None or seed is not None:
             raise click.UsageError("--resume takes the ruleset, players, options and seed from the record")
-        record = Record.from_json(read_record_text(resume))
+        record = Record.read(resume)  # untrusted: limits, and its ruleset in its folder
         saved = record.table
         if saved is not None:
             for name, given, recorded in (("--seat", seat, saved.seat), ("--bots", bots, saved.bots)):
@@ -470,6 +469,9 @@ def play(
                         f"{name} {recorded} (leave {name} out to resume it)"
                     )
             seat, bots, seed = saved.seat, saved.bots, saved.bot_seed
+            if bots not in BOT_KINDS:  # the record's text, cut in the message
+                raise RecordError(Diagnostic("record.table", f"unknown kind of bots `{shorten(bots)}` "
+                                             f"(known: {', '.join(BOT_KINDS)})", file=str(resume)))
         else:  # an older record: the seat and bots as given, the bots seeded as a new game's
             seed = record.seed
         seat = seat if seat is not None else 0

@@ -1,5 +1,9 @@
 """``tysiac replay``: print a recorded game deal by deal and trick by trick, verified
-against its ruleset (a record whose ruleset changed is reported, never silently replayed)."""
+against its ruleset (a record whose ruleset changed is reported, never silently replayed).
+
+The record is untrusted input: it is read within the limits (``Record.read``), its ruleset
+is a shipped one or a file in the record's folder, and the transcript is printed with
+control characters made visible (:func:`tysiac_spec.text.printable`)."""
 
 from __future__ import annotations
 
@@ -10,10 +14,11 @@ from pathlib import Path
 
 import click
 
-from ..errors import Diagnostic, RecordError
+from ..errors import RecordError
+from ..text import printable
 from ._common import user_errors as _user_errors
 
-__all__ = ["chunks", "in_file", "read_record_text", "replay_cmd"]
+__all__ = ["chunks", "in_file", "replay_cmd"]
 
 
 def chunks(text: str) -> Iterator[str]:
@@ -34,22 +39,6 @@ def in_file(exc: RecordError, file: Path) -> RecordError:
     return RecordError([d if d.file else replace(d, file=str(file)) for d in exc.diagnostics])
 
 
-def read_record_text(file: Path) -> str:
-    """The text of a game record file, then checked as JSON by ``Record.from_json``.
-
-    Raises:
-        RecordError: ``record.read`` — the file cannot be read or is not UTF-8 text.
-    """
-    try:
-        return file.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        message = f"not a game record: the file is not UTF-8 text (byte {exc.start})"
-        raise RecordError(Diagnostic("record.read", message, file=str(file))) from None
-    except OSError as exc:
-        message = f"cannot read it: {exc.strerror or exc}"
-        raise RecordError(Diagnostic("record.read", message, file=str(file))) from None
-
-
 @click.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
 @click.option(
@@ -61,16 +50,17 @@ def replay_cmd(file: Path, step: bool) -> None:
     scores.
 
     The record is first verified against its ruleset: a ruleset whose content hash differs
-    from the record's, or an action that is not legal, is reported (exit status 1).
+    from the record's, or an action that is not legal, is reported (exit status 1). The
+    record's ruleset is a shipped one or a file in the record's folder or below.
     """
     from ..engine.record import Record, replay, transcript
 
     try:
-        record = Record.from_json(read_record_text(file))
+        record = Record.read(file)  # LimitError (unread) on a file over the limits
         game = replay(record)  # RecordError on a hash mismatch or an illegal action
     except RecordError as exc:
         raise in_file(exc, file) from None
-    text = transcript(game)
+    text = printable(transcript(game))
     if not step:
         click.echo(text, nl=False)
         return

@@ -19,24 +19,33 @@ JSON form (``Record.to_json``; ``table`` is left out when there is none)::
      "content_hash": "…", "options": {"five_rounds": "down"}, "players": 3, "seed": 7,
      "table": {"seat": 1, "bots": "heuristic", "bot_seed": 7},
      "actions": ["bid 100", "pass", …]}
+
+Records are shared between people, so a record read from a file (:meth:`Record.read`) is
+untrusted input: it is read within the limits of :mod:`tysiac_spec.limits` by
+:mod:`tysiac_spec.safe_json`, and the ruleset it names is a shipped id or a file in the
+record's folder or below (``ruleset_file`` is written relative to that folder when the
+record is saved there: :meth:`Record.saved_at`); another file is refused by
+:func:`tysiac_spec.ruleset.registry.find` unread.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import safe_json
 from .._paths import RULESETS_DIR
 from ..errors import Diagnostic, RecordError, TysiacError
+from ..text import shorten
 from .actions import Action, DeclareContract, PlayCard, parse_action
 
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["FORMAT", "Record", "TableSetup", "record_of", "replay", "transcript"]
+__all__ = ["FORMAT", "Record", "TableSetup", "record_of", "replay", "ruleset_file_from", "transcript"]
 
 FORMAT = "tysiac-record/1"
 """The format tag of a record (the ``format`` key); a later incompatible format changes it."""
@@ -65,6 +74,26 @@ def _option_text(value: object) -> str:
 
 def _fail(code: str, message: str, hint: str | None = None) -> RecordError:
     return RecordError(Diagnostic(f"record.{code}", message, hint=hint))
+
+
+def _json_fail(file: str | None) -> safe_json.Fail:
+    """The errors of :mod:`tysiac_spec.safe_json` for a record read from ``file``."""
+
+    def fail(kind: str, detail: str) -> RecordError:
+        if kind == "json":
+            message = f"the record is not valid JSON: {detail}"
+            return RecordError(Diagnostic("record.json", message, file=file))
+        message = detail if kind == "read" else f"not a game record: {detail}"
+        return RecordError(Diagnostic("record.read", message, file=file))
+
+    return fail
+
+
+def _in_file(exc: RecordError, file: str | None) -> RecordError:
+    """The same error with its diagnostics placed in ``file`` (when they name no file)."""
+    if file is None:
+        return exc
+    return RecordError([d if d.file else replace(d, file=file) for d in exc.diagnostics])
 
 
 def _check_type(name: str, value: Any, kind: str) -> None:
@@ -112,7 +141,7 @@ class TableSetup:
         """
         unknown = sorted(set(data) - set(_TABLE_KEYS))
         if unknown:
-            raise _fail("unknown-key", f"unknown key `{unknown[0]}` in the record's `table`",
+            raise _fail("unknown-key", f"unknown key `{shorten(unknown[0])}` in the record's `table`",
                         hint="expected: " + ", ".join(_TABLE_KEYS))
         missing = [k for k in _TABLE_KEYS if k not in data]
         if missing:
@@ -143,6 +172,11 @@ class Record:
         table: the seats and bots of a game played at the terminal, or ``None``
             (:class:`TableSetup`).
         format: :data:`FORMAT`.
+        source: the file the record was read from or is saved to (not part of the record's
+            data, not compared): a ``ruleset_file`` (or a ``ruleset`` given as a path) is
+            looked up relative to its folder and must lie in it or below.  ``None`` for a
+            record made in memory or read from text: its ruleset file is then taken as
+            given (relative to the current directory).
     """
 
     ruleset: str
@@ -154,6 +188,7 @@ class Record:
     ruleset_file: str | None = None
     table: TableSetup | None = None
     format: str = FORMAT
+    source: str | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> str:
         """The record as JSON text (keys in a fixed order, two-space indent, a final newline)."""
@@ -171,27 +206,70 @@ class Record:
         data["actions"] = list(self.actions)
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
+    def saved_at(self, path: str | Path) -> Record:
+        """This record as it is saved in the file ``path`` (its :attr:`source`): a ruleset
+        file in ``path``'s folder or below is named relative to that folder
+        (``house/mine.yaml``), so that the record and its ruleset move together; any other
+        ruleset file is kept as it is (reading the record from ``path`` then refuses it with
+        ``registry.outside``, naming the file)."""
+        if self.ruleset_file is None:
+            return replace(self, source=str(path))
+        named = ruleset_file_from(self.ruleset_file, path, base=self.source)
+        return replace(self, ruleset_file=named, source=str(path))
+
     @classmethod
-    def from_json(cls, text: str) -> Record:
-        """Read a record written by :meth:`to_json`.
+    def read(cls, path: str | Path) -> Record:
+        """Read the record in the file ``path`` (its :attr:`source`), as untrusted input: the
+        size is checked before the file is read, then the JSON's depth, integers and texts
+        (:mod:`tysiac_spec.safe_json`), then the record as :meth:`from_json` does.
 
         Raises:
-            RecordError: ``record.json`` (not JSON, with line and column), ``record.shape``
+            RecordError: ``record.read`` (the file cannot be read or is not UTF-8 text), else
+                as :meth:`from_json`; each diagnostic names ``path``.
+            LimitError: ``limit.record_bytes`` (checked before reading), ``limit.depth``,
+                ``limit.int_digits``, ``limit.text_chars``.
+        """
+        file = str(path)
+        data = safe_json.read_json_file(path, size_limit="record_bytes", fail=_json_fail(file))
+        try:
+            return cls._from_data(data, file)
+        except RecordError as exc:
+            raise _in_file(exc, file) from None
+
+    @classmethod
+    def from_json(cls, text: str, *, file: str | Path | None = None) -> Record:
+        """Read a record written by :meth:`to_json`, as untrusted input (the limits of
+        :mod:`tysiac_spec.safe_json`; ``record_bytes`` counts the text's UTF-8 bytes).
+
+        Args:
+            file: the file the text was read from: named in errors, and the record's
+                :attr:`source`.
+
+        Raises:
+            RecordError: ``record.json`` (not JSON, with line and column; also ``NaN`` or
+                ``Infinity``, a key given twice, a lone surrogate), ``record.shape``
                 (not a JSON object), ``record.missing`` / ``record.unknown-key`` (a key),
                 ``record.type`` (a value of the wrong type), ``record.format`` (another
                 format tag); for the optional ``table`` section see
                 :meth:`TableSetup.from_data`.
+            LimitError: ``limit.record_bytes``, ``limit.depth``, ``limit.int_digits`` (more
+                than 18 digits by default), ``limit.text_chars``.
         """
+        name = None if file is None else str(file)
+        data = safe_json.loads(text, fail=_json_fail(name), file=name, size_limit="record_bytes")
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _fail("json", f"the record is not valid JSON: {exc.msg} (line {exc.lineno}, "
-                        f"column {exc.colno})") from None
+            return cls._from_data(data, name)
+        except RecordError as exc:
+            raise _in_file(exc, name) from None
+
+    @classmethod
+    def _from_data(cls, data: Any, source: str | None) -> Record:
+        """The record in the JSON document ``data`` (see :meth:`from_json`)."""
         if not isinstance(data, dict):
             raise _fail("shape", f"a record must be a JSON object (got {_kind(data)})")
         unknown = sorted(set(data) - set(_KEYS))
         if unknown:
-            raise _fail("unknown-key", f"unknown key `{unknown[0]}` in the record",
+            raise _fail("unknown-key", f"unknown key `{shorten(unknown[0])}` in the record",
                         hint="expected: " + ", ".join(_KEYS))
         missing = [k for k in _KEYS if k not in data and k not in _OPTIONAL]
         if missing:
@@ -199,10 +277,11 @@ class Record:
         for key, kind in _KEYS.items():
             _check_type(key, data.get(key), kind)
         if data["format"] != FORMAT:
-            raise _fail("format", f"unsupported record format `{data['format']}` (expected `{FORMAT}`)")
+            raise _fail("format", f"unsupported record format `{shorten(data['format'])}` "
+                        f"(expected `{FORMAT}`)")
         for name, value in data["options"].items():
             if not isinstance(value, str | int | bool):
-                raise _fail("type", f"option `{name}` must be a text, an integer or true/false "
+                raise _fail("type", f"option `{shorten(name)}` must be a text, an integer or true/false "
                             f"(got {_kind(value)})")
         for i, action in enumerate(data["actions"]):
             if not isinstance(action, str):
@@ -217,7 +296,25 @@ class Record:
             seed=data["seed"],
             actions=tuple(data["actions"]),
             table=None if table is None else TableSetup.from_data(table, data["players"]),
+            source=source,
         )
+
+
+def ruleset_file_from(ruleset_file: str, saved_at: str | Path, *, base: str | Path | None = None) -> str:
+    """How a file saved at ``saved_at`` (a record, a scoresheet) names ``ruleset_file``:
+    relative to ``saved_at``'s folder, with ``/`` separators (``house/mine.yaml``), when the
+    ruleset file lies in that folder or below (symbolic links resolved); else unchanged.
+
+    Args:
+        ruleset_file: the ruleset's path, relative to the folder of ``base`` when given (the
+            file that named it), else to the current directory.
+    """
+    folder = Path(base).parent if base is not None else Path.cwd()
+    try:
+        rules = (folder / ruleset_file).resolve()
+        return rules.relative_to(Path(saved_at).resolve().parent).as_posix()
+    except (OSError, ValueError, RuntimeError):  # elsewhere, or a symbolic-link loop
+        return ruleset_file
 
 
 def _kind(value: Any) -> str:
@@ -229,7 +326,7 @@ def _kind(value: Any) -> str:
         return "an object"
     if isinstance(value, list):
         return "a list"
-    return json.dumps(value, ensure_ascii=False)
+    return safe_json.shown(value)
 
 
 def _is_shipped(file: str | None) -> bool:
@@ -258,25 +355,42 @@ def record_of(game: Game, *, table: TableSetup | None = None) -> Record:
 
 
 def _start(record: Record) -> Game:
-    """A new game for ``record``: its ruleset reloaded with its options, the hash checked."""
-    from ..ruleset import load_ruleset
+    """A new game for ``record``: its ruleset reloaded with its options, the hash checked.
+
+    A ruleset named by a path in a record read from a file is looked up through
+    :func:`~tysiac_spec.ruleset.registry.find` relative to the record's file, which refuses
+    a file outside the record's folder (``registry.outside``)."""
+    from ..ruleset import load_ruleset, registry
     from .game import Game
 
     ref = record.ruleset_file or record.ruleset
     try:
-        rules = load_ruleset(ref, options=dict(record.options))
+        target: str | Path = ref
+        if record.source is not None and registry.looks_like_path(ref):
+            target = registry.find(ref, relative_to=record.source)
+        rules = load_ruleset(target, options=dict(record.options))
         game = Game(rules, players=record.players, seed=record.seed)
     except TysiacError as exc:
-        raise _fail("ruleset", f"the record's ruleset `{ref}` cannot be loaded: {exc.diagnostic.message}",
-                    hint=exc.diagnostic.hint) from None
+        code = exc.diagnostic.code if exc.diagnostic.code == "registry.outside" else "record.ruleset"
+        reason = shorten(exc.diagnostic.message, 400)
+        message = f"the record's ruleset `{shorten(ref, 120)}` cannot be loaded: {reason}"
+        raise RecordError(Diagnostic(code, message, hint=exc.diagnostic.hint)) from None
     if rules.content_hash != record.content_hash:
         raise _fail(
             "hash",
             f"ruleset `{rules.id}` has changed since the game was recorded: its content hash is "
-            f"{rules.content_hash}, the record's is {record.content_hash}",
+            f"{rules.content_hash}, the record's is {shorten(record.content_hash)}",
             hint="replay with the ruleset file the game was played with",
         )
     return game
+
+
+def _reason(message: str, text: str) -> str:
+    """The engine's reason for refusing the action ``text``, with the action's text (which
+    the reason may repeat) cut as in the rest of the message."""
+    if len(text) > 60:
+        message = message.replace(text, shorten(text))
+    return shorten(message, 300)
 
 
 def replay(record: Record, *, before: Callable[[Game, Action], None] | None = None) -> Game:
@@ -289,9 +403,12 @@ def replay(record: Record, *, before: Callable[[Game, Action], None] | None = No
 
     Raises:
         RecordError: ``record.ruleset`` (the ruleset cannot be loaded with the record's
-            options or player count), ``record.hash`` (the ruleset changed since the record
-            was made: both hashes are named), ``record.action`` (an action that does not
-            parse or is illegal: its 0-based index and the engine's reason).
+            options or player count), ``registry.outside`` (a record read from a file names a
+            ruleset file outside the record's folder: it is not read), ``record.hash`` (the
+            ruleset changed since the record was made: both hashes are named),
+            ``record.action`` (an action that does not parse or is illegal: its number,
+            counted from 1, and the engine's reason; the action's text is cut to 60
+            characters).
     """
     game = _start(record)
     for i, text in enumerate(record.actions):
@@ -303,7 +420,8 @@ def replay(record: Record, *, before: Callable[[Game, Action], None] | None = No
         except TysiacError as exc:
             reason = exc.diagnostic.message
             raise _fail(
-                "action", f"action {i + 1} of {len(record.actions)} `{text}` cannot be replayed: {reason}"
+                "action", f"action {i + 1} of {len(record.actions)} `{shorten(text)}` cannot be replayed: "
+                f"{_reason(reason, text)}"
             ) from None
     return game
 
@@ -419,8 +537,8 @@ class _Writer:
                 self.step(text)
             except TysiacError as exc:
                 count = len(self.record.actions)
-                raise _fail("action", f"action {i + 1} of {count} `{text}` cannot be replayed: "
-                            f"{exc.diagnostic.message}") from None
+                raise _fail("action", f"action {i + 1} of {count} `{shorten(text)}` cannot be replayed: "
+                            f"{_reason(exc.diagnostic.message, text)}") from None
         g = self.game
         self.out("")
         if g.is_over:
