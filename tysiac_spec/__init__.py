@@ -6,8 +6,9 @@ Load a ruleset by id or path with :func:`load_ruleset`; errors caused by input a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .cards import Card, Deck, Rank, Suit
-from .engine import Game
 from .errors import (
     Diagnostic,
     DslError,
@@ -20,7 +21,20 @@ from .errors import (
 )
 from .ruleset import Form, Ruleset, load_ruleset
 
+if TYPE_CHECKING:
+    from .engine import Game
+
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """``Game`` is imported when first asked for: a command that only reads rulesets (``tysiac
+    validate``) does not load the engine."""
+    if name == "Game":
+        from .engine import Game
+
+        return Game
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "Card",

@@ -7,10 +7,11 @@ stderr, and the command exits with status 1 — never with a traceback.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 import yaml
@@ -18,14 +19,6 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
-from .commands import build as _build
-from .commands import check as _check
-from .commands import compare as _compare
-from .commands import docs as _docs
-from .commands import play as _play
-from .commands import replay as _replay
-from .commands import score as _score
-from .commands import simulate as _simulate
 from .commands._common import (
     EXIT_USER_ERROR,
     emit,
@@ -34,8 +27,7 @@ from .commands._common import (
     user_errors,
 )
 from .errors import TysiacError
-from .ruleset import load_ruleset, registry, ruleset_schema
-from .ruleset.model import Ruleset
+from .ruleset import check_every_option, load_ruleset, registry, ruleset_schema
 
 
 def _stdout() -> Console:
@@ -52,7 +44,35 @@ option_arg = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The group of commands: the commands built on the engine and the generated documents
+    live one a module in :mod:`tysiac_spec.commands`, imported only when used (so that
+    ``tysiac validate`` does not load the engine, the bots and the site builder)."""
+
+    lazy: ClassVar[dict[str, tuple[str, str]]] = {
+        "build": ("build", "build"),
+        "check": ("check", "check"),
+        "compare": ("compare", "compare_cmd"),
+        "docs": ("docs", "docs"),
+        "play": ("play", "play"),
+        "replay": ("replay", "replay_cmd"),
+        "score": ("score", "score"),
+        "simulate": ("simulate", "simulate_cmd"),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy:
+            module_name, attribute = self.lazy[cmd_name]
+            module = importlib.import_module(f"{__package__}.commands.{module_name}")
+            command: click.Command = getattr(module, attribute)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tysiac")
 @click.option(
     "--rules-dir",
@@ -125,19 +145,6 @@ def list_cmd(as_json: bool) -> None:
     _stdout().print(table)
 
 
-def _option_variants(rules: Ruleset) -> list[dict[str, Any]]:
-    """One option selection per non-default value of each choice/bool option."""
-    variants: list[dict[str, Any]] = []
-    for name, opt in rules.options.items():
-        values: list[Any] = list(opt.choices) if opt.type == "choice" else (
-            [True, False] if opt.type == "bool" else []
-        )
-        for value in values:
-            if value != opt.default:
-                variants.append({name: value})
-    return variants
-
-
 @main.command()
 @click.argument("rulesets", nargs=-1, metavar="[ID|PATH]...")
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
@@ -154,8 +161,7 @@ def validate(rulesets: tuple[str, ...], quiet: bool) -> None:
     for ref in refs:
         try:
             rules = load_ruleset(ref)
-            for variant in _option_variants(rules):
-                load_ruleset(ref, options=variant)
+            check_every_option(rules)
         except TysiacError as exc:
             failed += 1
             print_diagnostics(exc.diagnostics)
@@ -240,19 +246,6 @@ def dsl_reference(output: Path | None) -> None:
     text = render_reference()
     emit(text, output)
 
-
-# The commands built on the engine and the generated documents, one module each.
-for _command in (
-    _check.check,
-    _simulate.simulate_cmd,
-    _play.play,
-    _replay.replay_cmd,
-    _score.score,
-    _docs.docs,
-    _compare.compare_cmd,
-    _build.build,
-):
-    main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

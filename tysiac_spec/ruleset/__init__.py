@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ._load import load_ruleset, parse_option_value, resolve_document
+from ._load import check_every_option, load_ruleset, parse_option_value, resolve_document
 from ._schema import ruleset_schema
 from .model import Form, Formula, Option, Provenance, Ruleset, Source
 
@@ -14,6 +14,7 @@ __all__ = [
     "Provenance",
     "Ruleset",
     "Source",
+    "check_every_option",
     "load_ruleset",
     "parse_option_value",
     "resolve_document",

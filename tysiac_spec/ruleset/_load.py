@@ -11,6 +11,7 @@ import hashlib
 import json
 import types
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -30,9 +31,15 @@ from ._convert import (
 )
 from ._merge import Lookup, merge, parents_of, resolve_extends
 from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, mark_at, to_plain
-from .validate import form_sections, schema_errors, semantic_errors, sorted_diagnostics
+from .validate import (
+    form_sections,
+    schema_errors,
+    sections_validator,
+    semantic_errors,
+    sorted_diagnostics,
+)
 
-__all__ = ["load_ruleset", "parse_option_value", "resolve_document"]
+__all__ = ["check_every_option", "load_ruleset", "parse_option_value", "resolve_document"]
 
 OptionValue = str | int | bool
 
@@ -228,12 +235,16 @@ def _patch_of(doc: Mapping[str, Any], name: str, value: OptionValue) -> Any:
     return patches.get(key)
 
 
-def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> YMap:
+def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> tuple[YMap, set[str]]:
+    """``doc`` with the patch of each selected option value merged over it (sharing the parts
+    no patch changes), and the top-level sections the patches change."""
+    touched: set[str] = set()
     for name, value in selected.items():
         patch = _patch_of(doc, name, value)
         if patch:
-            doc = merge(doc, patch)
-    return doc
+            doc = merge(doc, patch, share=True)
+            touched.update(str(key) for key in patch)
+    return doc, touched
 
 
 def _leaves(node: Any, path: tuple[str | int, ...] = ()) -> Any:
@@ -313,11 +324,13 @@ def load_ruleset(
     Raises:
         RulesetError: with every problem found (YAML, ``extends``, schema, semantics), each a
             diagnostic with file, line, column and the path inside the ruleset.
+        LimitError: a file, a document or the fan-out of ``extends`` or of the options is
+            larger than the limits of :mod:`tysiac_spec.limits` allow.
         OptionError: an unknown option or a value outside its choices (lists the valid ones).
     """
     if text is not None:
         file = str(ref)
-        return _load(file, load_yaml(text, file=file), options)
+        return _with_options(_checked(file, load_yaml(text, file=file)), options)
     path = Path(ref) if isinstance(ref, Path) else registry.find(ref)
     try:
         mtime = path.stat().st_mtime_ns
@@ -327,13 +340,53 @@ def load_ruleset(
     return _load_file(str(path), mtime, chosen, registry.extra_folders())
 
 
+def check_every_option(ruleset: model.Ruleset) -> None:
+    """Check that ``ruleset`` (loaded from its file) is also valid with each other value of
+    each choice and yes/no option, one option changed at a time.
+
+    The document is resolved and checked once; each value costs its patches, the schema of
+    the sections they change, the semantic checks and compiling the forms: linear in the
+    number of option values.
+
+    Raises:
+        RulesetError: the first option value that makes the ruleset invalid, with its problems.
+    """
+    ref = ruleset.file or ruleset.id
+    for name, option in ruleset.options.items():
+        if option.type == "choice":
+            values: list[Any] = list(option.choices)
+        elif option.type == "bool":
+            values = [True, False]
+        else:
+            values = []
+        for value in values:
+            if value != option.default:
+                load_ruleset(ref, options={name: value})
+
+
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    """A ruleset document resolved and checked, before options are applied."""
+
+    file: str
+    raw: Any
+    doc: YMap
+    content_hash: str
+
+
+@lru_cache(maxsize=32)
+def _checked_file(file: str, mtime: int, folders: tuple[Path, ...]) -> _Checked:
+    """:func:`_checked` of a file, cached by file, modification time and allowed folders."""
+    return _checked(file, _parsed(file))
+
+
 @lru_cache(maxsize=64)
 def _load_file(
     file: str, mtime: int, options: tuple[tuple[str, Any], ...], folders: tuple[Path, ...]
 ) -> model.Ruleset:
     """Cached by file, modification time, options and the allowed folders (rulesets are
     immutable)."""
-    return _load(file, _parsed(file), dict(options))
+    return _with_options(_checked_file(file, mtime, folders), dict(options))
 
 
 def _check_option_counts(doc: YMap) -> None:
@@ -358,7 +411,8 @@ def _check_option_counts(doc: YMap) -> None:
     limits.check("option_values", values, **where)
 
 
-def _load(file: str, raw: Any, options: Mapping[str, Any] | None) -> model.Ruleset:
+def _checked(file: str, raw: Any) -> _Checked:
+    """Resolve ``extends``, bound the options, check the schema and the semantics."""
     doc = resolve_document(raw, file=file)
     _check_option_counts(doc)
     diags = list(schema_errors(doc))
@@ -366,19 +420,28 @@ def _load(file: str, raw: Any, options: Mapping[str, Any] | None) -> model.Rules
         diags = list(semantic_errors(doc, leaf=file))
     if diags:
         raise RulesetError(sorted_diagnostics(diags))
+    return _Checked(file, raw, doc, _content_hash(doc))
+
+
+def _with_options(checked: _Checked, options: Mapping[str, Any] | None) -> model.Ruleset:
+    """The model of a checked document with its options chosen: the options' patches
+    applied, the sections they change checked again, the forms compiled."""
+    doc, raw, file = checked.doc, checked.raw, checked.file
     ruleset_id = str(doc["id"])
     declared = {name: opt for name, opt in (doc.get("options") or {}).items()}
     selected = _select_options(ruleset_id, declared, options or {})
-    content_hash = _content_hash(doc)
     overridden = _overridden_by_defaults(doc, raw, options or {}, selected)
     if overridden:
         raise RulesetError(sorted_diagnostics(overridden))
-    patched = _apply_options(doc, selected)
-    if patched is not doc:
-        diags = list(schema_errors(patched)) or list(semantic_errors(patched, leaf=file))
+    patched, touched = _apply_options(doc, selected)
+    if touched:
+        validator = sections_validator(frozenset(touched))
+        diags = list(schema_errors(patched, validator=validator)) or list(
+            semantic_errors(patched, leaf=file)
+        )
         if diags:
             raise RulesetError(sorted_diagnostics(diags))
-    return _build(patched, file, selected, content_hash, raw)
+    return _build(patched, file, selected, checked.content_hash, raw)
 
 
 def _build(

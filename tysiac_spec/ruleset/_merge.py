@@ -41,7 +41,7 @@ the ``extends`` of ``from_file``; raises :class:`RulesetError` when there is no 
 # --------------------------------------------------------------------------- merge
 
 
-def merge(base: Any, over: Any) -> Any:
+def merge(base: Any, over: Any, *, share: bool = False) -> Any:
     """Deep merge of ``over`` onto ``base``; neither input is changed.
 
     Mappings merge key by key, recursively; lists and scalars in ``over`` replace those in
@@ -56,18 +56,24 @@ def merge(base: Any, over: Any) -> Any:
         base: a document (``YMap``/``dict``, ``YList``/``list`` or a scalar).
         over: the document written over it.
 
+    Args:
+        share: keep the parts of ``base`` that ``over`` does not change as they are, instead
+            of copying them (for documents nobody changes afterwards, such as an option's
+            patches applied to a loaded ruleset).
+
     Returns:
-        A new document, sharing nothing with the inputs.  Keys keep the base's order, then
+        A new document, sharing nothing with the inputs (with ``share``, the unchanged parts
+        of ``base``).  Keys keep the base's order, then
         the keys new in ``over``.  Mappings are :class:`YMap` when either side was one, and
         each key and value keeps the mark of the side it came from (``over`` for keys present
         in both).
     """
-    return _merge(base, over, ())
+    return _merge(base, over, (), share)
 
 
-def _merge(base: Any, over: Any, path: tuple[str, ...]) -> Any:
+def _merge(base: Any, over: Any, path: tuple[str, ...], share: bool) -> Any:
     if isinstance(over, Mapping):
-        return _merge_maps(base if isinstance(base, Mapping) else None, over, path)
+        return _merge_maps(base if isinstance(base, Mapping) else None, over, path, share)
     return _copy(over)
 
 
@@ -77,21 +83,21 @@ def _in_option_patch(path: tuple[str, ...]) -> bool:
 
 
 def _merge_maps(
-    base: Mapping[str, Any] | None, over: Mapping[str, Any], path: tuple[str, ...]
+    base: Mapping[str, Any] | None, over: Mapping[str, Any], path: tuple[str, ...], share: bool
 ) -> dict[str, Any]:
     template = over if isinstance(over, YMap) else base
     result: dict[str, Any] = YMap(mark=template.mark) if isinstance(template, YMap) else {}
     base = base or {}
     for key, value in base.items():  # the base's key order first
         if key not in over:
-            result[key] = _copy(value)
+            result[key] = value if share else _copy(value)
             _copy_marks(base, key, result)
         elif over[key] is not None or _in_option_patch((*path, str(key))):
-            result[key] = _merge(value, over[key], (*path, str(key)))
+            result[key] = _merge(value, over[key], (*path, str(key)), share)
             _copy_marks(over, key, result)
     for key, value in over.items():
         if key not in base and (value is not None or _in_option_patch((*path, str(key)))):
-            result[key] = _merge(None, value, (*path, str(key)))
+            result[key] = _merge(None, value, (*path, str(key)), share)
             _copy_marks(over, key, result)
     return result
 
