@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from tysiac_spec import load_ruleset
 from tysiac_spec.cli import main
+from tysiac_spec.errors import LimitError
 from tysiac_spec.scoresheet import (
     DealEntry,
     Sheet,
@@ -72,8 +73,12 @@ def test_impossible_entries_are_rejected_with_the_reason() -> None:
         qs["bid"].parse("105", {})
     with pytest.raises(EntryError, match="no bid above 360 in this game"):
         qs["bid"].parse("370", {})
-    with pytest.raises(EntryError, match="`5` is not a player: give 0 to 2"):
+    with pytest.raises(EntryError) as info:
         qs["declarer"].parse("5", {})
+    assert info.value.diagnostic.message == "`5` is not a player: give a seat 0 to 2, counting from 0"
+    with pytest.raises(EntryError) as info:
+        qs["declarer"].parse("²", {})  # a digit int() does not take: refused, not a traceback
+    assert info.value.diagnostic.message == "`²` is not a player: give a seat 0 to 2, counting from 0"
     rules = load_ruleset("pl-standard")
     form = rules.form(3)
     with pytest.raises(EntryError, match="the hearts marriage is counted twice"):
@@ -491,7 +496,7 @@ def test_a_sheet_that_is_not_utf8_is_refused_without_a_traceback(tmp_path: Path)
     path.write_bytes(b"\xff\xfe{")
     result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="quit\n")
     assert result.exit_code == 1
-    assert f"error[entry.sheet]: {path} is not a scoresheet: not UTF-8 text (byte 0)" in result.output
+    assert result.output == f"error[entry.sheet]: {path} is not a scoresheet: the file is not UTF-8 text (byte 0)\n"
     assert path.read_bytes() == b"\xff\xfe{"
 
 
@@ -560,3 +565,119 @@ def test_names_for_an_existing_sheet_are_not_silently_ignored(tmp_path: Path) ->
     assert "already names the players (Ala, Ola, Ela); names are given for a new sheet only" in result.output
     same = CliRunner().invoke(main, ["score", "--sheet", str(path), "--names", "Ala,Ola,Ela"], input="quit\n")
     assert same.exit_code == 0
+
+
+# --------------------------------------------------------------------------- untrusted sheets
+
+LIMIT_HINT = "  hint: if the input is meant to be this large, raise the limit: {}=N\n"
+
+
+def test_prompts_say_that_seats_count_from_0(tmp_path: Path) -> None:
+    out, _ = score(tmp_path, "pl-standard", [["1", "100", "", "20 80 20", "1:H"], ["cancel"]])
+    assert "declarer (seat 0 to 2, counting from 0): 1\n" in out
+    assert ("marriages declared as seat:suit, seats counting from 0 (e.g. 1:H 2:D = P1 hearts, "
+            "P2 diamonds; empty: none): 1:H\n") in out
+    out, _ = score(tmp_path / "named", "ru-online", [["Ola", "", "n", "cancel"]], "--names", "Ala,Ola,Ela")
+    assert "declarer (a name, or seat 0 to 2, counting from 0): Ola\n" in out
+    rules = load_ruleset("pl-standard")
+    with pytest.raises(EntryError) as info:
+        parse_marriages("1H", rules.form(3), rules.deck, 3)
+    assert info.value.diagnostic.message == (
+        "`1H` is not a marriage: write seat:suit, seats counting from 0, e.g. `1:H 2:D = P1 hearts, P2 diamonds`"
+    )
+
+
+def test_a_sheet_over_the_deal_limit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path, before = _sheet_file(tmp_path, lambda d: d.update(deals=d["deals"] * 5_001))
+    with pytest.raises(LimitError) as info:
+        Sheet.read(path)
+    assert str(info.value) == (
+        f"{path}: error[limit.sheet_deals]: a scoresheet: 5,001 deals, more than the limit of 5,000"
+    )
+    monkeypatch.setenv("TYSIAC_MAX_SHEET_DEALS", "2")
+    path, before = _sheet_file(tmp_path, lambda d: d.update(deals=d["deals"] * 3))
+    result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="quit\n")
+    assert result.exit_code == 1
+    assert result.output == (
+        f"{path}: error[limit.sheet_deals]: a scoresheet: 3 deals, more than the limit of 2\n  at: deals\n"
+        + LIMIT_HINT.format("TYSIAC_MAX_SHEET_DEALS")
+    )
+    assert path.read_bytes() == before
+
+
+def test_a_sheet_over_the_size_limit_is_refused_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TYSIAC_MAX_SHEET_BYTES", "1000")
+    path, before = _sheet_file(tmp_path, lambda d: d.update(deals=d["deals"] * 5))
+    size = path.stat().st_size
+    result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="quit\n")
+    assert result.exit_code == 1
+    assert result.output == (
+        f"{path}: error[limit.sheet_bytes]: a scoresheet: {size:,} bytes, more than the limit of 1,000\n"
+        + LIMIT_HINT.format("TYSIAC_MAX_SHEET_BYTES")
+    )
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"format": "tysiac-scoresheet", "version": NaN}',
+         "x.json is not a scoresheet: `NaN` is not a JSON value (NaN and Infinity are refused)"),
+        ('{"format": "tysiac-scoresheet", "format": "tysiac-scoresheet"}',
+         "x.json is not a scoresheet: the key `format` is given twice in one object"),
+        ('{"format": "tysiac-scoresheet", "version": "' + "9" * 1_000 + '"}',
+         f'x.json has scoresheet version "{"9" * 60}…(+940 characters)"; this tool reads 1'),
+    ],
+    ids=["nan", "duplicate", "long-version"],
+)
+def test_sheets_that_json_would_let_through_are_refused(text: str, message: str) -> None:
+    with pytest.raises(EntryError) as info:
+        Sheet.from_json(text, name="x.json")
+    assert info.value.diagnostic.message == message
+
+
+def test_names_from_a_sheet_are_shown_with_visible_control_characters(tmp_path: Path) -> None:
+    path, _ = _sheet_file(tmp_path, lambda d: d.update(names=["A\x1b[2J", "B" * 100, "C"]))
+    result = CliRunner().invoke(main, ["score", "--sheet", str(path)], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.output
+    assert f"── deal 2 (dealer {'B' * 40}…(+60 characters)) ──\n" in result.output
+    assert "┃ A\\x1b[2J ┃" in result.output
+    sheet = Sheet.read(path)
+    assert sheet.name(0) == "A\\x1b[2J"
+    assert sheet.names[0] == "A\x1b[2J"  # the sheet keeps the name as written
+
+
+def test_a_ruleset_file_beside_the_sheet_is_named_relative_and_one_outside_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    rules = folder / "mine.yaml"
+    rules.write_text("id: mine\nkind: house\nextends: pl-standard\nname: {en: Mine}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["score", "sheets/mine.yaml", "--sheet", "sheets/s.json"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    data = json.loads((folder / "s.json").read_text(encoding="utf-8"))
+    assert data["ruleset_file"] == "mine.yaml"
+    monkeypatch.chdir(folder.parent.parent)  # reopened from elsewhere: found beside the sheet
+    path = folder / "s.json"
+    result = CliRunner().invoke(main, ["score", "--sheet", str(path)], input="quit\n")
+    assert result.exit_code == 0, result.output
+    for ref in ("../outside.yaml", str(rules)):
+        (tmp_path / "outside.yaml").write_text(rules.read_text(encoding="utf-8"), encoding="utf-8")
+        inner = folder / "inner"
+        inner.mkdir(exist_ok=True)
+        other = inner / "s.json"
+        other.write_text(json.dumps({**data, "ruleset_file": ref}), encoding="utf-8")
+        result = CliRunner().invoke(main, ["score", "--sheet", str(other)], input="quit\n")
+        assert result.exit_code == 1
+        assert result.output == (
+            f"error[registry.outside]: {other} cannot be reopened: `{ref}` is outside the folders a file "
+            "may name: a shipped ruleset id, or a file in the naming file's folder or below\n"
+            "  hint: copy the file beside the one that names it, or allow its folder on the command line: "
+            "tysiac --rules-dir DIR ...\n"
+        )
+    # named by the user on the command line, the file is used wherever it is
+    result = CliRunner().invoke(main, ["score", str(rules), "--sheet", str(other)], input="quit\n")
+    assert result.exit_code == 0, result.output

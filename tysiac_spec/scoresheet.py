@@ -9,7 +9,14 @@ path with the engine), so undoing a deal is dropping its entry.  The file is JSO
      "ruleset_file": null, "content_hash": "…", "options": {…}, "players": 3,
      "names": ["Ala", "Ola", "Ela"], "first_dealer": 0, "deals": [{…}, …]}
 
-Players are numbered from 0.  Points are card points plus declared marriages (points).
+Players are numbered from 0 (seats ``0`` to ``N-1``, shown as ``P0``…, or by name), in the
+file and in every answer (``1:H`` is a marriage of hearts declared by P1, the second seat).
+Points are card points plus declared marriages (points).
+
+A sheet file is shared between people and read as untrusted input (:meth:`Sheet.read`):
+within the limits of :mod:`tysiac_spec.limits` (``sheet_bytes`` before it is read, then the
+JSON's depth, integers and texts, and at most ``sheet_deals`` deals); values it repeats in
+messages are cut, and names are shown with control characters made visible.
 """
 
 from __future__ import annotations
@@ -17,8 +24,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
+from . import limits, safe_json
 from .cards import Deck
 from .engine.events import MatchEvent
 from .engine.match import MatchState, settle_deal
@@ -26,6 +35,7 @@ from .engine.scoring import DealOutcome
 from .errors import Diagnostic, MatchError, NotationError
 from .ruleset.model import Form, Ruleset
 from .table import EntryError
+from .text import printable, shorten
 
 __all__ = [
     "FORMAT",
@@ -52,6 +62,17 @@ ACE_MARRIAGE = "aces"
 
 def _err(code: str, message: str) -> EntryError:
     return EntryError(Diagnostic(f"entry.{code}", message))
+
+
+def _json_fail(name: str) -> safe_json.Fail:
+    """The errors of :mod:`tysiac_spec.safe_json` for the sheet file ``name``."""
+
+    def fail(kind: str, detail: str) -> EntryError:
+        if kind == "read":
+            return _err("sheet", f"{name}: {detail}")
+        return _err("sheet", f"{name} is not a scoresheet: {detail}")
+
+    return fail
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +130,8 @@ class DealEntry:
             raise _err("sheet", f"a deal must be a JSON object (got {_json_type(data)})")
         unknown = sorted(set(data) - _DEAL_KEYS)
         if unknown:
-            raise _err("sheet", f"unknown key `{unknown[0]}` in a deal (expected: {', '.join(_DEAL_FIELDS)})")
+            raise _err("sheet", f"unknown key `{shorten(unknown[0])}` in a deal "
+                       f"(expected: {', '.join(_DEAL_FIELDS)})")
         missing = [k for k in ("dealer", "declarer", "bid", "contract", "points") if k not in data]
         if missing:
             raise _err("sheet", f"a deal is missing the key `{missing[0]}`")
@@ -147,19 +169,19 @@ def _json_type(value: Any) -> str:
 
 def _int(value: Any, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _err("sheet", f"`{key}` must be a whole number (got {json.dumps(value, ensure_ascii=False)})")
+        raise _err("sheet", f"`{key}` must be a whole number (got {safe_json.shown(value)})")
     return value
 
 
 def _str(value: Any, key: str) -> str:
     if not isinstance(value, str):
-        raise _err("sheet", f"`{key}` must be a text (got {json.dumps(value, ensure_ascii=False)})")
+        raise _err("sheet", f"`{key}` must be a text (got {safe_json.shown(value)})")
     return value
 
 
 def _bool(value: Any, key: str) -> bool:
     if not isinstance(value, bool):
-        raise _err("sheet", f"`{key}` must be true or false (got {json.dumps(value, ensure_ascii=False)})")
+        raise _err("sheet", f"`{key}` must be true or false (got {safe_json.shown(value)})")
     return value
 
 
@@ -171,8 +193,7 @@ def _list(value: Any, key: str) -> list[Any]:
 
 def _marriage(value: Any) -> tuple[int, str]:
     if not isinstance(value, list) or len(value) != 2:
-        got = json.dumps(value, ensure_ascii=False)
-        raise _err("sheet", f"a marriage must be [player, suit] (got {got})")
+        raise _err("sheet", f"a marriage must be [player, suit] (got {safe_json.shown(value)})")
     return _int(value[0], "marriages"), _str(value[1], "marriages")
 
 
@@ -206,22 +227,49 @@ class Sheet:
         return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
     @classmethod
-    def from_json(cls, text: str, *, name: str = "<sheet>") -> Sheet:
-        """Read a sheet written by :meth:`to_json`.
+    def read(cls, path: str | Path) -> Sheet:
+        """Read the sheet in the file ``path`` as untrusted input: its size is checked before
+        it is read, then the JSON within the limits (:mod:`tysiac_spec.safe_json`), then the
+        sheet as :meth:`from_json` does.
 
         Raises:
-            EntryError: ``entry.sheet`` — not JSON, not a scoresheet, a newer version, or a
-                malformed deal.
+            EntryError: ``entry.sheet`` — the file cannot be read, is not UTF-8 text, else as
+                :meth:`from_json`; the message names ``path``.
+            LimitError: ``limit.sheet_bytes`` (checked before reading), ``limit.depth``,
+                ``limit.int_digits``, ``limit.text_chars``, ``limit.sheet_deals``.
         """
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise _err("sheet", f"{name} is not a scoresheet: {exc}") from None
+        name = str(path)
+        data = safe_json.read_json_file(path, size_limit="sheet_bytes", fail=_json_fail(name))
+        return cls._from_data(data, name, file=name)
+
+    @classmethod
+    def from_json(cls, text: str, *, name: str = "<sheet>") -> Sheet:
+        """Read a sheet written by :meth:`to_json`, as untrusted input (the limits of
+        :mod:`tysiac_spec.safe_json`; ``sheet_bytes`` counts the text's UTF-8 bytes).
+
+        Args:
+            name: what the messages call the sheet (its file's name).
+
+        Raises:
+            EntryError: ``entry.sheet`` — not JSON (also ``NaN`` or ``Infinity``, a key given
+                twice, a lone surrogate), not a scoresheet, a newer version, or a malformed
+                deal.
+            LimitError: ``limit.sheet_bytes``, ``limit.depth``, ``limit.int_digits``,
+                ``limit.text_chars``, ``limit.sheet_deals`` (more than 5,000 deals by default).
+        """
+        data = safe_json.loads(text, fail=_json_fail(name), size_limit="sheet_bytes")
+        return cls._from_data(data, name)
+
+    @classmethod
+    def _from_data(cls, data: Any, name: str, *, file: str | None = None) -> Sheet:
+        """The sheet in the JSON document ``data`` (see :meth:`from_json`); ``file`` is named
+        in limit errors."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise _err("sheet", f"{name} is not a scoresheet (no \"format\": \"{FORMAT}\")")
         if data.get("version") != VERSION:
             raise _err(
-                "sheet", f"{name} has scoresheet version {data.get('version')!r}; this tool reads {VERSION}"
+                "sheet", f"{name} has scoresheet version {safe_json.shown(data.get('version'))}; "
+                f"this tool reads {VERSION}"
             )
         if "ruleset" not in data or "players" not in data:
             key = "ruleset" if "ruleset" not in data else "players"
@@ -237,7 +285,9 @@ class Sheet:
             names = [_str(n, "names") for n in _list(data.get("names") or [], "names")]
             if ruleset_file is not None:
                 _str(ruleset_file, "ruleset_file")
-            for i, d in enumerate(_list(data.get("deals", []), "deals"), start=1):
+            listed = _list(data.get("deals", []), "deals")
+            limits.check("sheet_deals", len(listed), file=file, path=("deals",))
+            for i, d in enumerate(listed, start=1):
                 try:
                     deals.append(DealEntry.from_data(d))
                 except EntryError as exc:
@@ -262,8 +312,15 @@ class Sheet:
         return sheet
 
     def name(self, player: int) -> str:
-        """The player's name on the sheet (``P1`` when none was given)."""
-        return self.names[player] if player < len(self.names) and self.names[player] else f"P{player}"
+        """The player's name on the sheet as shown (``P1`` when none was given): control
+        characters made visible, cut to 40 characters (names come from the sheet's file)."""
+        if player < len(self.names) and self.names[player]:
+            return shorten(printable(self.names[player], keep_newlines=False), _NAME_WIDTH)
+        return f"P{player}"
+
+
+_NAME_WIDTH = 40
+"""Characters of a player's name shown before it is cut."""
 
 
 # --------------------------------------------------------------------------- table geometry
@@ -307,8 +364,24 @@ def active_players(form: Form, dealer: int) -> list[int]:
 # --------------------------------------------------------------------------- entry parsing
 
 
+def seats_text(players: int) -> str:
+    """How a seat is written in an answer: ``seat 0 to 2, counting from 0``."""
+    return f"seat 0 to {players - 1}, counting from 0"
+
+
+def marriage_example(form: Form, deck: Deck) -> str:
+    """An example answer to the marriages question for ``form`` and what it means:
+    ``1:H 2:D = P1 hearts, P2 diamonds`` (the last two seats, the first two suits with a
+    marriage value)."""
+    seats = range(max(form.players - 2, 0), form.players)
+    ids = list(form.marriages.values)[:2] or [s.id for s in deck.suits[:2]]
+    suits = [deck.suit(s) for s in ids]
+    pairs = list(zip(seats, suits, strict=False))
+    return " ".join(f"{p}:{s.letter}" for p, s in pairs) + " = " + ", ".join(f"P{p} {s.id}" for p, s in pairs)
+
+
 def parse_player(text: str, players: int, names: Sequence[str] = ()) -> int:
-    """A player: ``1``, ``P1`` or a name on the sheet.
+    """A player: a seat number counted from 0 (``1``), ``P1``, or a name on the sheet.
 
     Raises:
         EntryError: ``entry.player`` — no such player.
@@ -320,10 +393,11 @@ def parse_player(text: str, players: int, names: Sequence[str] = ()) -> int:
             return i
     if low.startswith("p"):
         low = low[1:]
-    if low.isdigit() and int(low) < players:
+    if low.isascii() and low.isdigit() and len(low) <= 6 and int(low) < players:
         return int(low)
-    raise _err("player", f"`{t}` is not a player: give 0 to {players - 1}" + (
-        f" or a name ({', '.join(n for n in names if n)})" if any(names) else ""))
+    named = [shorten(printable(n, keep_newlines=False), _NAME_WIDTH) for n in names if n]
+    raise _err("player", f"`{shorten(t)}` is not a player: give a {seats_text(players)}" + (
+        f" or a name ({', '.join(named)})" if named else ""))
 
 
 def parse_amount(text: str, what: str) -> int:
@@ -334,9 +408,11 @@ def parse_amount(text: str, what: str) -> int:
     """
     t = text.strip()
     try:
+        if len(t) > 18:  # more digits than any score; int() refuses above 4,300
+            raise ValueError(t)
         return int(t)
     except ValueError:
-        raise _err("number", f"{what} must be a whole number of points (got `{t}`)") from None
+        raise _err("number", f"{what} must be a whole number of points (got `{shorten(t)}`)") from None
 
 
 def parse_yes_no(text: str) -> bool:
@@ -350,7 +426,7 @@ def parse_yes_no(text: str) -> bool:
         return True
     if t in ("", "n", "no", "nie", "net", "ne"):
         return False
-    raise _err("yes-no", f"answer y or n (got `{text.strip()}`)")
+    raise _err("yes-no", f"answer y or n (got `{shorten(text.strip())}`)")
 
 
 def parse_players_list(text: str, players: int, names: Sequence[str] = ()) -> tuple[int, ...]:
@@ -371,8 +447,9 @@ def parse_players_list(text: str, players: int, names: Sequence[str] = ()) -> tu
 def parse_marriages(
     text: str, form: Form, deck: Deck, players: int, names: Sequence[str] = ()
 ) -> tuple[tuple[int, str], ...]:
-    """Declared marriages: ``1:H 2:D`` (player, then suit letter, symbol or id); ``1:A`` or
-    ``1:aces`` for the four-aces marriage when the ruleset has it; empty or ``-`` for none.
+    """Declared marriages: ``1:H 2:D`` (the seat, counted from 0, or the player's name, then
+    the suit's letter, symbol or id: P1 hearts, P2 diamonds); ``1:A`` or ``1:aces`` for the
+    four-aces marriage when the ruleset has it; empty or ``-`` for none.
 
     Raises:
         EntryError: ``entry.marriage`` — a malformed item, an unknown suit, a suit without a
@@ -385,7 +462,8 @@ def parse_marriages(
     for item in items:
         who, sep, what = item.partition(":")
         if not sep or not what:
-            raise _err("marriage", f"`{item}` is not a marriage: write player:suit, e.g. `1:H`")
+            raise _err("marriage", f"`{shorten(item)}` is not a marriage: write seat:suit, seats counting "
+                       f"from 0, e.g. `{marriage_example(form, deck)}`")
         player = parse_player(who, players, names)
         if what.lower() in ("a", "aces", "ace", "4a"):
             if not form.marriages.ace_marriage.enabled:
@@ -395,7 +473,7 @@ def parse_marriages(
             try:
                 suit = deck.suit(what).id
             except NotationError as exc:
-                raise _err("marriage", exc.diagnostic.message) from None
+                raise _err("marriage", shorten(exc.diagnostic.message, 300)) from None
             if suit not in form.marriages.values:
                 raise _err("marriage", f"{suit} has no marriage value in this ruleset")
         if any(s == suit for _, s in out):
@@ -547,7 +625,7 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
         try:
             cards = deck.parse_many(text)
         except NotationError as exc:
-            raise _err("talon", exc.diagnostic.message) from None
+            raise _err("talon", shorten(exc.diagnostic.message, 300)) from None
         size = sum(form.table.talons)
         if len(cards) != size or len(set(cards)) != size:
             raise _err("talon", f"give the {size} different cards of the talon as dealt")
@@ -566,7 +644,8 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
 
     order = " ".join(sheet.name(p) for p in active)
     return [
-        Question("declarer", "declarer", lambda ans: True, declarer),
+        Question("declarer", f"declarer ({'a name, or ' if any(names) else ''}{seats_text(n)})",
+                 lambda ans: True, declarer),
         Question("golden", "golden-round deal? (y/n, empty: y)", lambda ans: state.golden_left > 0, golden),
         Question(
             "dark", "dark game? (y/n)",
@@ -590,9 +669,13 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
             "contract", "contract (empty: the bid)", lambda ans: may_raise(ans) and "bid" in ans, contract
         ),
         Question("points", f"card points of {order}", played, points),
-        Question("marriages", "marriages declared (e.g. 1:H 2:D; empty: none)", played, marriages),
         Question(
-            "no_trick", "players who took no trick (empty: none)",
+            "marriages", f"marriages declared as seat:suit, seats counting from 0 "
+            f"(e.g. {marriage_example(form, deck)}; empty: none)", played, marriages,
+        ),
+        Question(
+            "no_trick", f"players who took no trick ({'names, or ' if any(names) else ''}seats counting "
+            "from 0; empty: none)",
             lambda ans: played(ans) and sp.bolts.enabled and sp.bolts.counts == "no_trick", no_trick,
         ),
         Question(
@@ -700,7 +783,7 @@ def check_entry(rules: Ruleset, form: Form, entry: DealEntry, state: MatchState)
     if entry.declarer not in active:
         raise _err("player", f"the declarer {entry.declarer} does not play this deal (players {active})")
     if entry.mode not in MODES:
-        raise _err("sheet", f"the mode `{entry.mode}` is not one of {', '.join(MODES)}")
+        raise _err("sheet", f"the mode `{shorten(entry.mode)}` is not one of {', '.join(MODES)}")
     if entry.mode == "golden" and not state.golden_left:
         raise _err("golden", "a golden deal outside a golden round")
     if entry.mode == "dark" and not form.special.dark.enabled:
@@ -729,9 +812,9 @@ def check_entry(rules: Ruleset, form: Form, entry: DealEntry, state: MatchState)
             if not form.marriages.ace_marriage.enabled:
                 raise _err("marriage", "this ruleset has no ace marriage")
         elif suit not in form.marriages.values:
-            raise _err("marriage", f"`{suit}` has no marriage value in this ruleset")
+            raise _err("marriage", f"`{shorten(suit)}` has no marriage value in this ruleset")
         if suit in seen:
-            raise _err("marriage", f"the {suit} marriage is counted twice")
+            raise _err("marriage", f"the {shorten(suit)} marriage is counted twice")
         seen.add(suit)
     for p in entry.no_trick:
         if p not in active or entry.no_trick.count(p) > 1:
@@ -763,7 +846,7 @@ def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet, *, numbered: bool = F
         except (MatchError, NotationError) as exc:
             if not numbered:
                 raise
-            message = f"deal {number}: {exc.diagnostic.message}"
+            message = f"deal {number}: {shorten(exc.diagnostic.message, 300)}"
             raise type(exc)(replace(exc.diagnostic, message=message)) from None
         deltas = tuple(b - a for a, b in zip(state.scores, new.scores, strict=True))
         notes = tuple(_note(sheet, e) for e in events if e.text)

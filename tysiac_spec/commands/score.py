@@ -6,6 +6,11 @@ rules settle the deal (:func:`tysiac_spec.scoresheet.settle_sheet`, which calls
 ``engine.match.settle_deal``) and the running sheet is shown with every adjustment
 explained.  The sheet file is written atomically after every deal; ``--undo`` removes the
 last deal.  Input is read line by line from standard input, so a script can drive it.
+
+Seats count from 0 (``P0`` is the first seat) in every answer and prompt.  A sheet file is
+untrusted input (:meth:`~tysiac_spec.scoresheet.Sheet.read`): read within the limits, its
+ruleset a shipped one or a file in the sheet's folder or below (a ruleset file in that
+folder is named relative to it on the sheet), or a file the user names on the command line.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..engine.match import MatchState
+from ..engine.record import ruleset_file_from
 from ..errors import Diagnostic, TysiacError
 from ..ruleset.model import Form, Ruleset
+from ..safe_json import shown
 from ..scoresheet import (
     Settled,
     Sheet,
@@ -33,6 +40,7 @@ from ..scoresheet import (
     start_state,
 )
 from ..table import EntryError
+from ..text import shorten
 from ._common import line_reader, parse_option_args, write_atomically
 from ._common import user_errors as _user_errors
 
@@ -41,7 +49,8 @@ __all__ = ["score"]
 EXIT_INTERRUPTED = 130
 
 HELP = (
-    "answer each question and press Enter; at the `declarer` question you may also type "
+    "answer each question and press Enter; seats count from 0 (P0 is the first seat; a name "
+    "given with --names also does); at the `declarer` question you may also type "
     "`undo` (remove the last deal), `sheet` (show the sheet) or `quit`; "
     "at any question `cancel` drops the deal being entered and `quit` drops it and stops"
 )
@@ -57,11 +66,11 @@ class _Quit(Exception):
 
 def sheet_table(sheet: Sheet, settled: Sequence[Settled]) -> Table:
     """The running sheet: one row per deal, each player's change and total, and the notes."""
-    table = Table(title=f"{sheet.ruleset} — {sheet.players} players", show_lines=False)
+    table = Table(title=escape(f"{shorten(sheet.ruleset)} — {sheet.players} players"), show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("declarer / contract")
     for p in range(sheet.players):
-        table.add_column(sheet.name(p), justify="right")
+        table.add_column(escape(sheet.name(p)), justify="right")
     table.add_column("notes")
     for i, (entry, row) in enumerate(zip(sheet.deals, settled, strict=True), 1):
         what = f"{sheet.name(entry.declarer)} {entry.contract}"
@@ -236,31 +245,33 @@ def open_sheet(
 ) -> tuple[Ruleset, Form, Sheet]:
     """Load the sheet at ``path`` (checking it is for this ruleset and table) or start one.
 
+    The sheet is read as untrusted input (:meth:`Sheet.read`).  Its ruleset is the one the
+    user names (``ruleset``, any path), else the sheet's: a shipped id, or a file in the
+    sheet's folder or below (through :func:`~tysiac_spec.ruleset.registry.find`).
+
     Raises:
-        EntryError: ``entry.sheet`` — the sheet belongs to another ruleset, player count or
-            options, or its ruleset changed since the sheet was started (hash differs).
+        EntryError: ``entry.sheet`` — the sheet cannot be read, belongs to another ruleset,
+            player count or options, or its ruleset changed since the sheet was started (hash
+            differs); ``registry.outside`` — the sheet names a ruleset file outside its folder
+            (it is not read).
+        LimitError: the sheet is over a limit (:meth:`Sheet.read`).
     """
-    from ..ruleset import load_ruleset
+    from ..ruleset import load_ruleset, registry
 
     if path.exists() and path.stat().st_size > 0:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise EntryError(Diagnostic(
-                "entry.sheet", f"{path} is not a scoresheet: not UTF-8 text (byte {exc.start})")) from None
-        except OSError as exc:
-            message = f"cannot read {path}: {exc.strerror or exc}"
-            raise EntryError(Diagnostic("entry.sheet", message)) from None
-        sheet = Sheet.from_json(text, name=str(path))
+        sheet = Sheet.read(path)
         ref = sheet.ruleset_file or sheet.ruleset
-        if ruleset is not None and ruleset not in (sheet.ruleset, sheet.ruleset_file):
+        target: str | Path | None = None
+        if ruleset is not None and ruleset != sheet.ruleset:
             rules_given = load_ruleset(ruleset)
             if rules_given.id != sheet.ruleset:
-                raise EntryError(Diagnostic(
-                    "entry.sheet", f"{path} is a sheet for `{sheet.ruleset}`, not `{rules_given.id}`"))
+                message = f"{path} is a sheet for `{shorten(sheet.ruleset)}`, not `{rules_given.id}`"
+                raise EntryError(Diagnostic("entry.sheet", message))
+            target = ruleset  # named by the user: allowed wherever it is
         if names and list(names) != sheet.names:
+            shown_names = ", ".join(sheet.name(p) for p in range(len(sheet.names)))
             raise click.BadParameter(
-                f"{path} already names the players ({', '.join(sheet.names) or 'P0, P1, …'}); "
+                f"{path} already names the players ({shown_names or 'P0, P1, …'}); "
                 "names are given for a new sheet only", param_hint="--names",
             )
         if players is not None and players != sheet.players:
@@ -268,18 +279,23 @@ def open_sheet(
                 "entry.sheet", f"{path} is a sheet for {sheet.players} players, not {players}"))
         if options and any(str(sheet.options.get(k)) != str(v) for k, v in options.items()):
             raise EntryError(Diagnostic(
-                "entry.sheet", f"{path} was started with options {sheet.options}; options cannot change"))
+                "entry.sheet", f"{path} was started with options {shown(sheet.options, 200)}; "
+                "options cannot change"))
         try:
-            rules = load_ruleset(ref, options=sheet.options)
+            if target is None:
+                target = registry.find(ref, relative_to=path) if registry.looks_like_path(ref) else ref
+            rules = load_ruleset(target, options=sheet.options)
             form = rules.form(sheet.players)
         except TysiacError as exc:
+            code = exc.diagnostic.code if exc.diagnostic.code == "registry.outside" else "entry.sheet"
             raise EntryError(Diagnostic(
-                "entry.sheet", f"{path} cannot be reopened: {exc.diagnostic.message}")) from None
+                code, f"{path} cannot be reopened: {shorten(exc.diagnostic.message, 400)}",
+                hint=exc.diagnostic.hint)) from None
         if sheet.content_hash and rules.content_hash != sheet.content_hash:
             raise EntryError(Diagnostic(
                 "entry.sheet",
-                f"the ruleset `{sheet.ruleset}` changed since {path} was started "
-                f"(hash {sheet.content_hash[:12]} on the sheet, {rules.content_hash[:12]} now)",
+                f"the ruleset `{shorten(sheet.ruleset)}` changed since {path} was started "
+                f"(hash {shorten(sheet.content_hash[:12])} on the sheet, {rules.content_hash[:12]} now)",
                 hint="finish the sheet with the ruleset version it was started with",
             ))
         try:
@@ -306,7 +322,8 @@ def open_sheet(
         players=n,
         options={k: v for k, v in rules.selected.items()},
         content_hash=rules.content_hash,
-        ruleset_file=None if _is_shipped(rules) else rules.file,
+        ruleset_file=None if _is_shipped(rules) or rules.file is None
+        else ruleset_file_from(rules.file, path),
         names=list(names),
         first_dealer=dealer % n,
     )
@@ -367,7 +384,8 @@ def score(
     """Keep the scoresheet of a game played with real cards.
 
     For each deal, answer: who declared, the bid, rospis / bomb / dark where the ruleset
-    has them, the contract, each player's card points, the marriages declared (`1:H 2:D`),
+    has them, the contract, each player's card points, the marriages declared (`1:H 2:D`:
+    the seat, then the suit; seats count from 0, so `1:H` is the second seat's hearts),
     and who took no trick where bolts are counted. The ruleset's scoring and match rules
     are applied and each adjustment explained ("555 → 0"). Impossible entries are
     rejected with the reason. The sheet is saved after every deal and reopened by
