@@ -32,9 +32,9 @@ from ._convert import (
 from ._merge import Lookup, merge, parents_of, resolve_extends
 from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import (
+    changed_schema_errors,
     form_sections,
     schema_errors,
-    sections_validator,
     semantic_errors,
     sorted_diagnostics,
 )
@@ -435,8 +435,7 @@ def _with_options(checked: _Checked, options: Mapping[str, Any] | None) -> model
         raise RulesetError(sorted_diagnostics(overridden))
     patched, touched = _apply_options(doc, selected)
     if touched:
-        validator = sections_validator(frozenset(touched))
-        diags = list(schema_errors(patched, validator=validator)) or list(
+        diags = changed_schema_errors(patched, touched) or list(
             semantic_errors(patched, leaf=file)
         )
         if diags:
