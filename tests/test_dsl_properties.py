@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
@@ -25,6 +26,7 @@ from tysiac_spec.dsl import (
     to_text,
     to_words,
 )
+from tysiac_spec.dsl.bounds import LIMIT
 from tysiac_spec.dsl.nodes import Binary, BoolLit, Call, If, InList, IntLit, Name, StrLit, Unary
 from tysiac_spec.dsl.parse import grammar_text
 from tysiac_spec.errors import DslError
@@ -133,10 +135,21 @@ _ARITH = {
 }
 
 
+class OutOfRange(Exception):
+    """The reference interpreter computed an int outside the DSL's range."""
+
+
+def in_range(value: Any) -> Any:
+    if type(value) is int and not -LIMIT <= value <= LIMIT:
+        raise OutOfRange(value)
+    return value
+
+
 def reference(node: Expr, env: dict[str, Any]) -> Any:
-    """Evaluate ``node`` naively (ints, bools and names only)."""
+    """Evaluate ``node`` naively (ints, bools and names only); every int it computes must
+    be within the DSL's range (:data:`tysiac_spec.dsl.bounds.LIMIT`), else ``OutOfRange``."""
     if isinstance(node, IntLit | BoolLit | StrLit):
-        return node.value
+        return in_range(node.value)
     if isinstance(node, Name):
         return env[node.name]
     if isinstance(node, Unary):
@@ -148,7 +161,7 @@ def reference(node: Expr, env: dict[str, Any]) -> Any:
             return left and reference(node.right, env)
         if node.op == "or":
             return left or reference(node.right, env)
-        return _ARITH[node.op](left, reference(node.right, env))
+        return in_range(_ARITH[node.op](left, reference(node.right, env)))
     if isinstance(node, If):
         branch = node.then if reference(node.cond, env) else node.else_
         return reference(branch, env)
@@ -216,21 +229,75 @@ def bool_exprs(ints: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 @settings(max_examples=300, deadline=None)
 @given(int_exprs(), st.integers(-50, 300), st.integers(-3, 5), st.booleans())
 def test_compiled_matches_reference(text: str, bid: int, players: int, forced: bool) -> None:
+    """The compiled formula gives the reference value, or a ``dsl.runtime`` error exactly when
+    the reference divides by zero or computes an int out of range; a formula refused when
+    compiled has a constant fault (``1 // 0``, ``0 % (3 - 3)``), which the reference meets
+    only when that branch is taken."""
     env = {"bid": bid, "players": players, "high_bid": 100, "forced": forced}
     tree = parse_expression(text)
     try:
         expected: Any = reference(tree, env)
-    except ZeroDivisionError:
-        expected = ZeroDivisionError
-    cap = compile_formula(text, ARITHMETIC, deck=DECK)
-    if expected is ZeroDivisionError:
-        try:
+    except (ZeroDivisionError, OutOfRange) as exc:
+        expected = type(exc)
+    try:
+        cap = compile_formula(text, ARITHMETIC, deck=DECK)
+    except DslError as exc:
+        assert exc.diagnostic.code in ("dsl.division-by-zero", "dsl.out-of-range")
+        return
+    if expected in (ZeroDivisionError, OutOfRange):
+        with pytest.raises(DslError) as caught:
             cap(env)
-        except DslError as exc:
-            assert exc.diagnostic.code == "dsl.runtime"
-            return
-        raise AssertionError("expected a division by zero")
+        assert caught.value.diagnostic.code == "dsl.runtime"
+        word = "by zero" if expected is ZeroDivisionError else "outside the range"
+        assert word in caught.value.diagnostic.message
+        return
     assert cap(env) == expected
+    assert cap.function(env) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(int_exprs())
+def test_refused_constants_are_constant_faults(text: str) -> None:
+    """A formula the checker refuses for its values holds a constant sub-expression that
+    divides by zero or leaves the range, whatever the environment."""
+    try:
+        compile_formula(text, ARITHMETIC, deck=DECK)
+    except DslError as exc:
+        assert exc.diagnostic.code in ("dsl.division-by-zero", "dsl.out-of-range")
+        tree = parse_expression(text)
+        assert any(_constant_fault(node) for node in _walk(tree))
+
+
+def _walk(node: Expr) -> list[Expr]:
+    children: list[Expr] = []
+    if isinstance(node, Unary):
+        children = [node.operand]
+    elif isinstance(node, Binary):
+        children = [node.left, node.right]
+    elif isinstance(node, If):
+        children = [node.cond, node.then, node.else_]
+    elif isinstance(node, InList):
+        children = [node.value, *node.items]
+    elif isinstance(node, Call):
+        children = list(node.args)
+    return [node, *(n for c in children for n in _walk(c))]
+
+
+def _constant_fault(node: Expr) -> bool:
+    """Whether ``node`` divides by a constant 0, or faults when evaluated without any name
+    (a name makes it not constant)."""
+    try:
+        if isinstance(node, Binary) and node.op in ("//", "%") and reference(node.right, {}) == 0:
+            return True
+    except (ZeroDivisionError, OutOfRange, KeyError):
+        pass
+    try:
+        reference(node, {})
+    except (ZeroDivisionError, OutOfRange):
+        return True
+    except KeyError:
+        return False
+    return False
 
 
 @given(picks=st.lists(st.integers(min_value=0, max_value=23), unique=True, max_size=12))

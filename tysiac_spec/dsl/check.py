@@ -4,6 +4,13 @@ The checker reports every problem it finds (not just the first) as diagnostics
 with stable codes: ``dsl.unknown-name``, ``dsl.unknown-function``, ``dsl.arity``,
 ``dsl.type``, ``dsl.result-type`` and ``dsl.not-assignable``.  A sub-expression
 with an error gets no type, which silences follow-on errors about it.
+
+It also works out the value of every constant sub-expression (literals, suit and rank
+names, and operations on them) and refuses what is wrong whatever the game:
+``dsl.division-by-zero`` (``//`` or ``%`` by a constant 0, also one that folds to 0:
+``points // (5 - 5)``), ``dsl.bad-step`` (a rounding unit that is a constant ``<= 0``:
+``round_to(points, 0)``) and ``dsl.out-of-range`` (a literal or a constant outside the
+range of DSL numbers, :data:`.bounds.LIMIT`).
 """
 
 from __future__ import annotations
@@ -11,10 +18,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import Diagnostic, DslError
+from .bounds import RANGE_TEXT, in_range, number_text
 from .contexts import CONTEXTS, Context
-from .library import FUNCTIONS, DeckInfo, FunctionSpec, keyword_accepts
+from .library import FUNCTIONS, DeckInfo, Fault, FunctionSpec, keyword_accepts
 from .nodes import (
     Assign,
     Attr,
@@ -32,6 +41,7 @@ from .nodes import (
     StrLit,
     Unary,
 )
+from .render import to_text
 from .types import (
     BOOL,
     INT,
@@ -52,6 +62,24 @@ ARITHMETIC = frozenset({"+", "-", "*", "//", "%"})
 ORDERING = frozenset({"<", "<=", ">", ">="})
 EQUALITY = frozenset({"==", "!="})
 LOGIC = frozenset({"and", "or"})
+
+_FOLD: dict[str, Any] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
+"""How the checker folds a binary operation on two constants (``and``/``or`` apart)."""
+
+_NO_VALUE = object()
+"""The value of a sub-expression that is not a constant."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +117,7 @@ class _Checker:
         self.diagnostics: list[Diagnostic] = []
         self.types: dict[int, Type] = {}
         self.constants: dict[int, str] = {}
+        self.values: dict[int, Any] = {}
 
     def error(self, code: str, message: str, node: Node, hint: str | None = None) -> None:
         self.diagnostics.append(self.origin.diagnostic(code, message, node.span, hint=hint))
@@ -108,6 +137,7 @@ class _Checker:
         typ = self._expr(node)
         if typ is not None:
             self.types[id(node)] = typ
+            self.fold(node)
         return typ
 
     def _expr(self, node: Expr) -> Type | None:
@@ -370,6 +400,92 @@ class _Checker:
             ok = False
         return ok
 
+    # --- constants ------------------------------------------------------------------
+
+    def value(self, node: Expr) -> Any:
+        """The constant value of a checked ``node``, or :data:`_NO_VALUE`."""
+        return self.values.get(id(node), _NO_VALUE)
+
+    def fold(self, node: Expr) -> None:
+        """Record the value of a well-typed ``node`` when it is a constant, and report a
+        constant division by zero, rounding unit ``<= 0`` or value out of range."""
+        value: Any = _NO_VALUE
+        if isinstance(node, IntLit):
+            value = self.in_range(node, node.value)
+        elif isinstance(node, BoolLit | StrLit):
+            value = node.value
+        elif isinstance(node, Name):
+            value = self.constants.get(id(node), _NO_VALUE)
+        elif isinstance(node, Unary):
+            operand = self.value(node.operand)
+            if operand is not _NO_VALUE:
+                value = -operand if node.op == "-" else not operand
+        elif isinstance(node, Binary):
+            value = self.fold_binary(node)
+        elif isinstance(node, If):
+            cond = self.value(node.cond)
+            if cond is not _NO_VALUE:
+                value = self.value(node.then if cond else node.else_)
+        elif isinstance(node, Call):
+            value = self.fold_call(node)
+        if value is not _NO_VALUE:
+            self.values[id(node)] = value
+
+    def in_range(self, node: Expr, value: Any) -> Any:
+        """``value``, or :data:`_NO_VALUE` after reporting it when it is an int out of range."""
+        if type(value) is not int or in_range(value):
+            return value
+        shown = to_text(node)
+        if isinstance(node, IntLit):
+            message = f"`{shown}` is outside the range of formula numbers ({RANGE_TEXT})"
+        else:
+            message = (
+                f"`{shown}` is {number_text(value)}, outside the range of formula numbers "
+                f"({RANGE_TEXT})"
+            )
+        self.error("dsl.out-of-range", message, node)
+        return _NO_VALUE
+
+    def fold_binary(self, node: Binary) -> Any:
+        left, right, op = self.value(node.left), self.value(node.right), node.op
+        if op in ("//", "%") and right is not _NO_VALUE and right == 0:
+            what = "division" if op == "//" else "remainder"
+            message = f"{what} by zero in `{to_text(node)}`"
+            if not isinstance(node.right, IntLit):
+                message += f": `{to_text(node.right)}` is always 0"
+            self.error("dsl.division-by-zero", message, node.right)
+            return _NO_VALUE
+        if op in LOGIC:
+            if left is not _NO_VALUE and bool(left) == (op == "or"):
+                return left  # decided by the left side
+            return right if left is not _NO_VALUE else _NO_VALUE
+        if left is _NO_VALUE or right is _NO_VALUE:
+            return _NO_VALUE
+        return self.in_range(node, _FOLD[op](left, right))
+
+    def fold_call(self, node: Call) -> Any:
+        spec = FUNCTIONS[node.func]
+        args = [self.value(a) for a in node.args]
+        for index, (arg, value) in enumerate(zip(node.args, args, strict=True)):
+            param = spec.params[min(index, len(spec.params) - 1)]
+            if param.positive and value is not _NO_VALUE and value <= 0:
+                message = f"the {param.name} of `{spec.name}` must be positive (got {value})"
+                if not _is_literal(arg):
+                    message += f" in `{to_text(node)}`"
+                self.error("dsl.bad-step", message, arg)
+                return _NO_VALUE
+        if spec.result != INT or any(v is _NO_VALUE for v in args):
+            return _NO_VALUE
+        keywords = {kw.name: self.value(kw.value) for kw in node.keywords}
+        if any(v is _NO_VALUE for v in keywords.values()):
+            return _NO_VALUE
+        defaults = [keywords.get(k.name, k.default) for k in spec.keywords]
+        try:
+            result = spec.build(self.deck, ())(*args, *defaults)
+        except Fault:  # pragma: no cover - every fault of a constant call is reported above
+            return _NO_VALUE
+        return self.in_range(node, result)
+
     # --- results and effects -------------------------------------------------------
 
     def result(self, node: Expr, found: Type | None) -> None:
@@ -408,6 +524,13 @@ def _merge_int(a: Type | None, b: Type | None) -> IntType:
     ua = a.unit if isinstance(a, IntType) else ""
     ub = b.unit if isinstance(b, IntType) else ""
     return IntType(ua if ua == ub else "")
+
+
+def _is_literal(node: Expr) -> bool:
+    """Whether ``node`` is an integer written out: ``5`` or ``-5``."""
+    if isinstance(node, Unary) and node.op == "-":
+        node = node.operand
+    return isinstance(node, IntLit)
 
 
 def _describe_node(node: Expr) -> str:

@@ -2,7 +2,10 @@
 
 Each node becomes a small closure specialised to its shape (a name lookup, an
 operation with a constant side, a call of a known arity); constant
-sub-expressions are folded at compile time.  Nothing here uses ``eval``/``exec``,
+sub-expressions are folded at compile time.  An operation whose value could leave the
+range of DSL numbers (:mod:`.bounds`), judged from the largest magnitudes of its
+operands, is wrapped in a range check; the others run unchecked.  Nothing here uses
+``eval``/``exec``,
 reads attributes of run-time values (only the card functions in
 :mod:`.library` read ``.suit``/``.rank``), or loops over formula input.
 """
@@ -15,6 +18,8 @@ from operator import itemgetter
 from typing import Any
 
 from ..errors import DslError
+from ..text import shorten
+from .bounds import LIMIT, RANGE_TEXT, number_text
 from .check import Checked, check_effects, check_expression
 from .contexts import Context, ContextExtension, get_context
 from .library import FUNCTIONS, DeckInfo, Fault
@@ -37,7 +42,7 @@ from .nodes import (
     dsl_error,
 )
 from .parse import parse_effects, parse_expression
-from .types import Type
+from .types import IntType, Type
 
 __all__ = ["Effects", "Env", "Formula", "compile_effects", "compile_formula"]
 
@@ -116,6 +121,7 @@ class _Compiler:
         self.checked = checked
         self.deck = deck
         self.origin = origin
+        self.bounds: dict[int, int] = {}  # id(node) -> largest magnitude of its int value
 
     def snippet(self, node: Node) -> str:
         return self.text[node.span.start : node.span.end]
@@ -125,9 +131,65 @@ class _Compiler:
 
     def expr(self, node: Expr) -> _Piece:
         piece = self._expr(node)
-        if piece.const or isinstance(node, Name | Attr):
+        if not (piece.const or isinstance(node, Name | Attr)):
+            piece = self.fold(node, piece)
+        if piece.const:
+            value = piece.value
+            self.bounds[id(node)] = abs(value) if type(value) is int else 0
             return piece
-        return self.fold(node, piece)
+        bound = self.raw_bound(node)
+        if bound > LIMIT:
+            piece = self.guard(node, piece)
+            bound = LIMIT
+        self.bounds[id(node)] = bound
+        return piece
+
+    def bound(self, node: Node) -> int:
+        """The largest magnitude of an (already compiled) int ``node``'s value."""
+        return self.bounds.get(id(node), LIMIT)
+
+    def raw_bound(self, node: Expr) -> int:
+        """The largest magnitude ``node``'s int value can have, given its operands' bounds
+        (host values are in range); 0 for a value that is not an int."""
+        if not isinstance(self.checked.types.get(id(node)), IntType):
+            return 0
+        if isinstance(node, Binary):
+            left, right = self.bound(node.left), self.bound(node.right)
+            if node.op in ("+", "-"):
+                return left + right
+            if node.op == "*":
+                return left * right
+            return left if node.op == "//" else right  # |a // b| <= |a|; |a % b| < |b|
+        if isinstance(node, Unary):
+            return self.bound(node.operand)
+        if isinstance(node, If):
+            return max(self.bound(node.then), self.bound(node.else_))
+        if isinstance(node, Call):
+            spec = FUNCTIONS[node.func]
+            args = [self.bound(a) for a in node.args]
+            return spec.bound(self.deck, args)
+        return LIMIT  # a name or a record field: a host value
+
+    def guard(self, node: Expr, piece: _Piece) -> _Piece:
+        """``piece`` checked to give a value within the range of DSL numbers."""
+        fn = piece.fn
+        low, high = -LIMIT, LIMIT
+        snippet = shorten(self.snippet(node), 80)
+
+        def out_of_range(value: int) -> DslError:
+            return self.fault(
+                node,
+                f"`{snippet}` gave {number_text(value)}, outside the range of formula numbers "
+                f"({RANGE_TEXT})",
+            )
+
+        def checked(env: Env) -> Any:
+            value = fn(env)
+            if low <= value <= high:
+                return value
+            raise out_of_range(value)
+
+        return _Piece(checked)
 
     def fold(self, node: Expr, piece: _Piece) -> _Piece:
         """Evaluate ``piece`` now when every leaf under ``node`` is a constant."""
@@ -372,7 +434,9 @@ class Formula:
         origin: where its text sits in its file.
 
     Calling raises :class:`~tysiac_spec.errors.DslError` (code ``dsl.runtime``)
-    on a run-time fault, such as a division by zero, at the fault's position.
+    on a run-time fault at the fault's position: a division by zero, a rounding unit
+    ``<= 0``, or a value outside the range of DSL numbers (:mod:`.bounds`; each operation
+    that could leave it is checked, inside :attr:`function` too).
     """
 
     text: str
@@ -414,13 +478,17 @@ class Effects:
     The result maps each assigned dotted name (``delta``, ``player.bolts``) to its
     new value; the environment itself is not changed (the host applies them).
     Statements run in order, and later ones see earlier assignments.
+
+    Calling raises :class:`~tysiac_spec.errors.DslError` (code ``dsl.runtime``) on a
+    run-time fault, such as a value assigned by ``+=``/``-=`` outside the range of DSL
+    numbers (:mod:`.bounds`), at the statement's position.
     """
 
     text: str
     statements: tuple[Stmt, ...]
     context: Context
     origin: Origin = field(default_factory=Origin)
-    _steps: tuple[tuple[tuple[str, ...], str, Fn], ...] = field(
+    _steps: tuple[tuple[tuple[str, ...], str, Fn, Stmt], ...] = field(
         default=(), repr=False, compare=False
     )
 
@@ -428,11 +496,13 @@ class Effects:
         work: dict[str, Any] = dict(env)
         out: dict[str, Any] = {}
         try:
-            for parts, op, fn in self._steps:
+            for parts, op, fn, stmt in self._steps:
                 value = fn(work)
                 if op != "=":
                     current = work[parts[0]] if len(parts) == 1 else work[parts[0]][parts[1]]
                     value = current + value if op == "+=" else current - value
+                    if not -LIMIT <= value <= LIMIT:
+                        raise self._out_of_range(stmt, value)
                 if len(parts) == 1:
                     work[parts[0]] = value
                 else:
@@ -443,6 +513,16 @@ class Effects:
         except KeyError as exc:
             raise _missing(self.origin, exc) from None
         return out
+
+    def _out_of_range(self, stmt: Stmt, value: int) -> DslError:
+        snippet = shorten(self.text[stmt.span.start : stmt.span.end], 80)
+        return dsl_error(
+            self.origin,
+            "dsl.runtime",
+            f"`{snippet}` gave {number_text(value)}, outside the range of formula numbers "
+            f"({RANGE_TEXT})",
+            stmt.span,
+        )
 
     def canonical(self) -> str:
         """The statements in canonical form, separated by ``; ``."""
@@ -507,5 +587,5 @@ def compile_effects(
     steps = []
     for stmt in stmts:
         assert isinstance(stmt, Assign)
-        steps.append((stmt.target.parts, stmt.op, compiler.expr(stmt.value).fn))
+        steps.append((stmt.target.parts, stmt.op, compiler.expr(stmt.value).fn, stmt))
     return Effects(text, stmts, ctx, origin, tuple(steps))

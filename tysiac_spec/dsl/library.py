@@ -9,10 +9,11 @@ and they read only ``.suit`` and ``.rank`` (id strings).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .bounds import LIMIT
 from .types import BOOL, CARDS, INT, RANK, SUIT, ChoiceType, TextType, Type
 
 __all__ = [
@@ -63,11 +64,14 @@ class DeckInfo:
 
 @dataclass(frozen=True, slots=True)
 class Param:
-    """A positional parameter: its name, the types it accepts, a description."""
+    """A positional parameter: its name, the types it accepts, a description, and whether
+    its value must be positive (a rounding unit: the checker refuses a constant ``<= 0``
+    with ``dsl.bad-step``; the function itself raises :class:`Fault` at run time)."""
 
     name: str
     types: tuple[Type, ...]
     doc: str = ""
+    positive: bool = False
 
     def describe(self) -> str:
         """The accepted types as text: ``suit or rank``."""
@@ -86,6 +90,26 @@ class KeywordSpec:
 
 Impl = Callable[..., object]
 
+Bound = Callable[[DeckInfo, Sequence[int]], int]
+"""``bound(deck, arg_bounds)``: the largest magnitude of a function's int result, given the
+largest magnitude of each positional argument (0 for one that is not an int)."""
+
+
+def _host_bound(_deck: DeckInfo, _args: Sequence[int]) -> int:
+    return LIMIT  # a count or sum of the host's cards: taken to be in range, as host values are
+
+
+def _largest_arg(_deck: DeckInfo, args: Sequence[int]) -> int:
+    return max(args)
+
+
+def _rounded(_deck: DeckInfo, args: Sequence[int]) -> int:
+    return args[0] + args[1]  # a multiple of the unit within one unit of x
+
+
+def _marriage_total(deck: DeckInfo, _args: Sequence[int]) -> int:
+    return sum(abs(v) for v in deck.marriage_values.values())
+
 
 @dataclass(frozen=True, slots=True)
 class FunctionSpec:
@@ -102,6 +126,9 @@ class FunctionSpec:
         keywords: keyword parameters.
         variadic: whether the last parameter may repeat (``min``, ``max``).
         min_args: the fewest positional arguments accepted.
+        bound: the largest magnitude of an int result (see :data:`Bound`), from which the
+            compiler decides whether the result needs a range check
+            (:mod:`~tysiac_spec.dsl.bounds`); by default the range's :data:`~.bounds.LIMIT`.
     """
 
     name: str
@@ -113,6 +140,7 @@ class FunctionSpec:
     keywords: tuple[KeywordSpec, ...] = ()
     variadic: bool = False
     min_args: int = -1
+    bound: Bound = field(default=_host_bound, repr=False, compare=False)
 
     @property
     def least(self) -> int:
@@ -284,14 +312,20 @@ def _build_len(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
 
 
 _X = Param("x", (INT,), "a number")
-_UNIT = Param("unit", (INT,), "a positive number")
+_UNIT = Param("unit", (INT,), "a positive number", positive=True)
 _CARDS = Param("cards", (CARDS,), "a set of cards")
 
 FUNCTIONS: Mapping[str, FunctionSpec] = {
     spec.name: spec
     for spec in (
         FunctionSpec(
-            "abs", (_X,), INT, "The absolute value of `x`.", "abs(player.score)", _build_abs
+            "abs",
+            (_X,),
+            INT,
+            "The absolute value of `x`.",
+            "abs(player.score)",
+            _build_abs,
+            bound=_largest_arg,
         ),
         FunctionSpec(
             "count",
@@ -320,6 +354,7 @@ FUNCTIONS: Mapping[str, FunctionSpec] = {
             "in `cards` (points).",
             "120 + marriages(hand)",
             _build_marriages,
+            bound=_marriage_total,
         ),
         FunctionSpec(
             "max",
@@ -329,6 +364,7 @@ FUNCTIONS: Mapping[str, FunctionSpec] = {
             "max(0, points - contract)",
             _build_max,
             variadic=True,
+            bound=_largest_arg,
         ),
         FunctionSpec(
             "min",
@@ -338,6 +374,7 @@ FUNCTIONS: Mapping[str, FunctionSpec] = {
             "min(300, 120 + marriages(hand))",
             _build_min,
             variadic=True,
+            bound=_largest_arg,
         ),
         FunctionSpec(
             "points",
@@ -354,6 +391,7 @@ FUNCTIONS: Mapping[str, FunctionSpec] = {
             "`x` rounded down to a multiple of `unit`.",
             "round_down(points, 10)",
             _build_round_down,
+            bound=_rounded,
         ),
         FunctionSpec(
             "round_to",
@@ -364,6 +402,7 @@ FUNCTIONS: Mapping[str, FunctionSpec] = {
             'round_to(points, 10, half="down")',
             _build_round_to,
             keywords=(KeywordSpec("half", HALF_MODES, "up", "how a tie is broken"),),
+            bound=_rounded,
         ),
         FunctionSpec(
             "round_up",
@@ -372,6 +411,7 @@ FUNCTIONS: Mapping[str, FunctionSpec] = {
             "`x` rounded up to a multiple of `unit`.",
             "round_up(points, 10)",
             _build_round_up,
+            bound=_rounded,
         ),
     )
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from .bounds import RANGE_TEXT
 from .contexts import CONTEXTS, Context
 from .library import FUNCTIONS
 from .parse import MAX_DEPTH, MAX_LENGTH, parse_effects, parse_expression
@@ -26,7 +27,14 @@ ERROR_CODES: tuple[tuple[str, str], ...] = (
     ("dsl.type", "an operand, argument or branch of the wrong type"),
     ("dsl.result-type", "the formula gives the wrong type for its context"),
     ("dsl.not-assignable", "an effect assigns a name the context does not allow"),
-    ("dsl.runtime", "a fault while evaluating: division by zero, a non-positive rounding unit"),
+    ("dsl.division-by-zero", "`//` or `%` by a constant 0 (also one that folds to 0: `5 - 5`)"),
+    ("dsl.bad-step", "a rounding unit (`round_to`, `round_up`, `round_down`) that is a constant 0 or less"),
+    ("dsl.out-of-range", f"a literal or constant outside the range of numbers ({RANGE_TEXT})"),
+    (
+        "dsl.runtime",
+        "a fault while evaluating: division by zero, a non-positive rounding unit, a value "
+        "outside the range of numbers",
+    ),
     ("dsl.unknown-context", "the host asked for a context id that does not exist"),
     ("dsl.bad-extension", "a ruleset option or counter with an unusable name or type"),
 )
@@ -121,11 +129,24 @@ def render_reference() -> str:
         f"Limits: at most {MAX_LENGTH} characters, and operations nested at most "
         f"{MAX_DEPTH} deep.",
         "",
+        "## Range of numbers",
+        "",
+        f"Every whole number a formula writes or computes lies within {RANGE_TEXT}. "
+        "A literal or a constant outside it, a division or remainder by a constant 0 and a "
+        "rounding unit that is a constant 0 or less are refused when the ruleset loads "
+        "(`dsl.out-of-range`, `dsl.division-by-zero`, `dsl.bad-step`). While a game is "
+        "played, an operation whose value leaves the range (a product, a sum, a rounding), "
+        "a division by a value that is 0 and a rounding unit that is not positive stop the "
+        "game with `dsl.runtime`, at the operation's place in the file; so do `+=` and `-=` "
+        "in effects. The range is wide enough for the product of two of a ruleset's own "
+        "numbers (at most a million each), and every value in it is exact as a JSON "
+        "(JavaScript) number.",
+        "",
         "## Types",
         "",
         "| type | values |",
         "|---|---|",
-        "| int | whole numbers; the unit (points, count) is documentation |",
+        f"| int | whole numbers from {RANGE_TEXT}; the unit (points, count) is documentation |",
         "| bool | `true`, `false` |",
         "| suit | a suit id of the ruleset's deck |",
         "| rank | a rank id of the ruleset's deck |",
