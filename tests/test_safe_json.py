@@ -143,11 +143,16 @@ def test_the_size_is_checked_before_the_file_is_read(tmp_path: Path, monkeypatch
     assert info.value.diagnostic.hint == HINT.format("TYSIAC_MAX_RECORD_BYTES")
 
 
-def test_a_stream_is_read_up_to_the_limit_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TYSIAC_MAX_SHEET_BYTES", "1000")
-    with pytest.raises(LimitError) as info:  # an endless device: never read to its end
-        safe_json.read_json_file("/dev/zero", size_limit="sheet_bytes", fail=_fail)
-    assert info.value.diagnostic.message == "a scoresheet: more than 1,000 bytes, over the limit of 1,000 bytes"
+def test_a_device_or_a_fifo_is_refused_unread(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)  # no writer: opening it must not wait
+    for path in ("/dev/zero", fifo):
+        with pytest.raises(RecordError) as info:
+            safe_json.read_json_file(path, size_limit="sheet_bytes", fail=_fail)
+        assert (info.value.diagnostic.code, info.value.diagnostic.message) == (
+            "test.read", "cannot read it: not a regular file")
 
 
 def test_files_that_are_not_utf8_or_cannot_be_read(tmp_path: Path) -> None:
@@ -228,3 +233,13 @@ def test_the_scoresheet_reader_raises_only_its_own_errors(text: str) -> None:
     except TysiacError:
         return
     assert Sheet.from_json(sheet.to_json()) == sheet
+
+
+def test_a_document_of_too_many_values_is_refused_before_it_is_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TYSIAC_MAX_JSON_VALUES", "1000")
+    with pytest.raises(LimitError) as info:
+        safe_json.loads("[" + ",".join(["[]"] * 600) + "]", fail=_fail)
+    assert info.value.diagnostic.message == (
+        "a JSON document (lists, objects, items): 1,200 values, more than the limit of 1,000"
+    )
+    assert safe_json.loads('["a,[{", ' + ",".join(["1"] * 400) + "]", fail=_fail)[0] == "a,[{"

@@ -15,8 +15,11 @@ Values repeated in messages are cut with :func:`tysiac_spec.text.shorten`.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass
+from pathlib import Path
 
 from .errors import Diagnostic, LimitError
 
@@ -26,6 +29,7 @@ __all__ = [
     "check",
     "exceeded",
     "limit",
+    "read_file",
 ]
 
 
@@ -74,6 +78,7 @@ LIMITS: dict[str, Limit] = {
         Limit("sheet_deals", 5_000, "deals", "a scoresheet"),
         Limit("yaml_nodes", 200_000, "values", "a YAML document (counting every alias expansion)"),
         Limit("depth", 64, "levels", "the nesting of a YAML or JSON document"),
+        Limit("json_values", 1_000_000, "values", "a JSON document (lists, objects, items)"),
         Limit("text_chars", 20_000, "characters", "a single text value"),
         Limit("int_digits", 18, "digits", "an integer in a file"),
         Limit("options", 100, "options", "the table options of a ruleset"),
@@ -137,3 +142,27 @@ def check(name: str, found: int, **where: object) -> None:
     """
     if found > LIMITS[name].value:
         raise exceeded(name, found, **where)  # type: ignore[arg-type]
+
+
+def read_file(path: str | Path, limit: str) -> bytes:
+    """The bytes of the regular file ``path``, no more than the limit ``limit`` allows: the
+    size is checked before reading, and again on what is read (the file may grow).
+
+    A FIFO is opened without waiting for a writer; it, a device or a directory is refused
+    unread.
+
+    Raises:
+        LimitError: ``limit.<limit>``, naming the file.
+        OSError: the file cannot be opened or read; ``strerror`` is ``"not a regular file"``
+            for a FIFO, a device or a directory.
+    """
+    name = str(path)
+    most = LIMITS[limit].value
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", name)
+        check(limit, os.fstat(fd).st_size, file=name)
+        data = fh.read(most + 1)
+    check(limit, len(data), file=name)
+    return data

@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import stat
 from collections.abc import Callable
 from itertools import accumulate
 from pathlib import Path
@@ -57,8 +55,8 @@ _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 def read_json_file(path: str | Path, *, size_limit: str, fail: Fail) -> Any:
     """The JSON document in the file at ``path``, read within the limits (module docstring).
 
-    The size is checked before anything is read (``os.fstat`` of a regular file); a stream (a
-    pipe, a device) is read up to the limit and refused beyond it.
+    The size is checked before anything is read (:func:`tysiac_spec.limits.read_file`; a
+    pipe or a device is refused unread).
 
     Args:
         size_limit: the name of the limit on the file's bytes (``record_bytes``).
@@ -73,17 +71,10 @@ def read_json_file(path: str | Path, *, size_limit: str, fail: Fail) -> Any:
         TysiacError: what ``fail`` returns.
     """
     name = str(path)
-    most = limits.limit(size_limit)
     try:
-        with open(path, "rb") as fh:
-            info = os.fstat(fh.fileno())
-            if stat.S_ISREG(info.st_mode):
-                limits.check(size_limit, info.st_size, file=name)
-            data = fh.read(most + 1)
+        data = limits.read_file(path, size_limit)
     except OSError as exc:
         raise fail("read", f"cannot read it: {exc.strerror or type(exc).__name__}") from None
-    if len(data) > most:
-        raise limits.exceeded(size_limit, f"more than {most:,} bytes", file=name)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -109,7 +100,9 @@ def loads(text: str, *, fail: Fail, file: str | None = None, size_limit: str | N
         limits.check(size_limit, len(text), file=file)  # characters: never more than the bytes
         if not text.isascii():
             limits.check(size_limit, len(text.encode("utf-8", "surrogatepass")), file=file)
-    limits.check("depth", depth(text), file=file)
+    structure = _STRING.sub("", text)
+    limits.check("depth", depth(structure), file=file)
+    limits.check("json_values", sum(map(structure.count, ",[{")), file=file)
     reader = _Reader(fail, file)
     try:
         data = json.loads(

@@ -17,9 +17,7 @@ inside one :class:`~tysiac_spec.errors.RulesetError`.
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,33 +161,20 @@ def load_yaml_file(path: str | Path) -> Any:
 
 
 def read_bounded(path: str | Path, limit: str) -> bytes:
-    """The bytes of a regular file no larger than the limit ``limit`` (checked before reading,
-    and again while reading, in case the file grows).
+    """The bytes of a regular file no larger than the limit ``limit`` (see
+    :func:`tysiac_spec.limits.read_file`).
 
     Raises:
         RulesetError: ``io.read`` (cannot be read, or not a regular file);
             ``limit.<limit>`` when the file is larger than the limit.
     """
-    name = str(path)
-    most = limits.limit(limit)
     try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below)
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with open(fd, "rb") as fh:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise RulesetError(
-                    Diagnostic("io.read", f"cannot read `{name}`: not a regular file", file=name)
-                )
-            limits.check(limit, info.st_size, file=name)
-            data = fh.read(most + 1)
+        return limits.read_file(path, limit)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise RulesetError(
-            Diagnostic("io.read", f"cannot read `{name}`: {reason}", file=name)
+            Diagnostic("io.read", f"cannot read `{path}`: {reason}", file=str(path))
         ) from None
-    limits.check(limit, len(data), file=name)
-    return data
 
 
 def decode_utf8(data: bytes, name: str) -> str:
