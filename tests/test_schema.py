@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -50,3 +50,61 @@ def test_every_field_has_a_description() -> None:
 def test_every_def_has_a_description() -> None:
     defs = ruleset_schema()["$defs"]
     assert [name for name, d in defs.items() if not d.get("description")] == []
+
+
+# --------------------------------------------------------------------------- ranges
+
+#: Integer fields without a range in the schema, and why.
+UNBOUNDED_INTS = {
+    "Marriages.values": "a mapping; its values' range is not expressed by `rule()` metadata",
+}
+
+
+def _int_fields() -> Iterator[tuple[str, Any]]:
+    """Every dataclass field of the model holding an int (``int``, ``int | None``,
+    ``tuple[int, ...]``, ``Mapping[str, int]``), as ``("Class.field", field)``."""
+    import dataclasses
+    import typing
+
+    from tysiac_spec.ruleset import model
+
+    for cls in vars(model).values():
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+            continue
+        hints = typing.get_type_hints(cls, vars(model))
+        for f in dataclasses.fields(cls):
+            if "description" not in f.metadata:  # not a rule field (Form, Formula, Ruleset)
+                continue
+            tp = hints[f.name]
+            args = set(typing.get_args(tp)) | {tp}
+            if typing.get_origin(tp) is Mapping:
+                args = {typing.get_args(tp)[1]}
+            if int in args and bool not in args and str not in args:
+                yield f"{cls.__name__}.{f.name}", f
+
+
+def test_every_int_field_has_a_range() -> None:
+    """Every number a ruleset writes has a minimum and a maximum (targets, steps, penalties,
+    counts), so no ruleset can ask the engine for huge values."""
+    unbounded = sorted(
+        name
+        for name, f in _int_fields()
+        if f.metadata.get("minimum") is None or f.metadata.get("maximum") is None
+    )
+    assert unbounded == sorted(UNBOUNDED_INTS)
+
+
+def test_ranges_in_the_schema() -> None:
+    defs = ruleset_schema()["$defs"]
+
+    def plain(cls: str, name: str) -> Any:
+        return defs[cls]["properties"][name]["anyOf"][0]
+
+    assert plain("MatchRules", "target") == {"type": "integer", "minimum": 1, "maximum": 1_000_000}
+    assert plain("Auction", "step") == {"type": "integer", "minimum": 1, "maximum": 1_000_000}
+    assert plain("Bolts", "penalty") == {
+        "type": "integer",
+        "minimum": -1_000_000,
+        "maximum": 1_000_000,
+    }
+    assert plain("DarkGame", "multiplier") == {"type": "integer", "minimum": 1, "maximum": 1000}

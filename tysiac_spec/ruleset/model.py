@@ -60,6 +60,16 @@ LANGS = ("en", "pl", "ru", "cs")
 LangText = Mapping[str, str]
 """Text per language code (``en``, ``pl``, ``ru``, ``cs``)."""
 
+MAX_POINTS = 1_000_000
+"""The largest magnitude of a number of points a ruleset writes (a target, bid, step,
+threshold, cap, penalty, card or marriage value): the schema's range is
+``-MAX_POINTS..MAX_POINTS`` (``0..`` or ``1..`` where a negative value means nothing).
+A thousand times the largest value any known variant uses; the product of two such values
+stays within the rules DSL's range (:data:`tysiac_spec.dsl.bounds.LIMIT`, 10**12)."""
+
+MAX_COUNT = 1_000
+"""The largest count a ruleset writes (cards, deals, repetitions, a multiplier)."""
+
 
 def rule(
     description: str,
@@ -168,7 +178,12 @@ class RankSpec:
 
     id: str = rule("Identifier used in formulas and fields (`ace`).", required=True)
     letter: str = rule("Canonical letter used in card notation (`A`, `T`, `9`).", required=True)
-    points: int = rule("Card points the rank is worth in a won trick.", required=True, minimum=0)
+    points: int = rule(
+        "Card points the rank is worth in a won trick.",
+        required=True,
+        minimum=0,
+        maximum=MAX_POINTS,
+    )
     aliases: tuple[str, ...] = rule("Other accepted spellings in notation (`10` for the ten).", ())
     names: LangText = rule("Name of the rank per language.", default=None)
 
@@ -182,7 +197,10 @@ class DeckSpec:
         "The ranks in trick order, strongest first (the ten ranks above the king).", required=True
     )
     total_points: int = rule(
-        "Card points in the whole pack; checked against the ranks' points.", required=True
+        "Card points in the whole pack; checked against the ranks' points.",
+        required=True,
+        minimum=0,
+        maximum=MAX_POINTS,
     )
 
 
@@ -214,11 +232,14 @@ class TablePlan:
         minimum=2,
         maximum=4,
     )
-    hand_size: int = rule("Cards dealt to each active player.", required=True, minimum=1)
+    hand_size: int = rule(
+        "Cards dealt to each active player.", required=True, minimum=1, maximum=MAX_COUNT
+    )
     talons: tuple[int, ...] = rule(
         "Sizes of the talons (musik / прикуп) dealt face down: `[3]`, or `[2, 2]` for two.",
         required=True,
         minimum=1,
+        maximum=MAX_COUNT,
     )
     sitter: Sitter | None = rule("The sitter, when fewer players are active than seated.")
 
@@ -245,7 +266,9 @@ class Redeal:
         "after_deal",
     )
     mandatory: bool = rule("The redeal happens even if the holder would rather play.", False)
-    penalty: int = rule("Points the caller loses (0 for none).", 0)
+    penalty: int = rule(
+        "Points the caller loses (0 for none).", 0, minimum=-MAX_POINTS, maximum=MAX_POINTS
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -260,20 +283,32 @@ class DealRules:
     direction: Literal["clockwise", "counterclockwise"] = rule(
         "Direction of dealing, bidding, play and of the deal passing on.", "clockwise"
     )
-    packet: int = rule("Cards dealt to a player at a time.", 1, minimum=1)
+    packet: int = rule("Cards dealt to a player at a time.", 1, minimum=1, maximum=MAX_COUNT)
     talon_not_first: int = rule(
-        "The first N cards dealt may not go to the talon (0: no restriction).", 0, minimum=0
+        "The first N cards dealt may not go to the talon (0: no restriction).",
+        0,
+        minimum=0,
+        maximum=MAX_COUNT,
     )
     talon_not_last: int = rule(
-        "The last N cards dealt may not go to the talon (0: no restriction).", 0, minimum=0
+        "The last N cards dealt may not go to the talon (0: no restriction).",
+        0,
+        minimum=0,
+        maximum=MAX_COUNT,
     )
     talon_not_consecutive: bool = rule("Two talon cards are never dealt one after another.", False)
     talon_within_first: int = rule(
         "Talon cards are dealt only among the first N cards of the deal (0: no restriction).",
         0,
         minimum=0,
+        maximum=MAX_COUNT,
     )
-    misdeal_penalty: int = rule("Points a dealer loses for a misdeal (0: free redeal).", 0)
+    misdeal_penalty: int = rule(
+        "Points a dealer loses for a misdeal (0: free redeal).",
+        0,
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS,
+    )
     redeals: tuple[Redeal, ...] = rule("Conditions for abandoning and redealing a deal.", ())
 
 
@@ -291,7 +326,7 @@ class Auction:
         minimum=0,
         maximum=3,
     )
-    forced_bid: int = rule("The compulsory opening bid.", 100, minimum=0)
+    forced_bid: int = rule("The compulsory opening bid.", 100, minimum=0, maximum=MAX_POINTS)
     first_to_speak: Literal["forced", "after_forced"] = rule(
         "Who speaks first: the forced player, who opens at the compulsory bid; or the player "
         "after him, the forced bid standing as the first bid.",
@@ -302,27 +337,33 @@ class Auction:
         "exactly the compulsory bid, or at any bid from it up to his limit.",
         "exact",
     )
-    min_bid: int = rule("The lowest bid.", 100, minimum=0)
-    step: int = rule("Bids are multiples of this.", 10, minimum=1)
+    min_bid: int = rule("The lowest bid.", 100, minimum=0, maximum=MAX_POINTS)
+    step: int = rule("Bids are multiples of this.", 10, minimum=1, maximum=MAX_POINTS)
     raise_by: Literal["any", "exactly_step", "at_most"] = rule(
         "How much a bid may raise the previous one: any multiple of the step (jumps allowed); "
         "exactly one step; at most `max_raise`.",
         "any",
     )
-    max_raise: int | None = rule("Largest raise when `raise_by` is `at_most`.", minimum=1)
+    max_raise: int | None = rule(
+        "Largest raise when `raise_by` is `at_most`.", minimum=1, maximum=MAX_POINTS
+    )
     max_bid: Formula | None = rule(
         "Highest bid a player may make (context `auction.max_bid`), e.g. 120 plus the marriages "
         "in hand; none: only `cap` limits.",
         formula="auction.max_bid",
     )
-    cap: int | None = rule("Absolute ceiling on any bid, whatever the hand.", minimum=0)
+    cap: int | None = rule(
+        "Absolute ceiling on any bid, whatever the hand.", minimum=0, maximum=MAX_POINTS
+    )
     may_bid: Formula | None = rule(
         "Whether a player may make a bid (context `auction.may_bid`), e.g. not with a negative "
         "score; none: always.",
         formula="auction.may_bid",
     )
     pass_is_final: bool = rule("A player who passes takes no further part in the auction.", True)
-    reentries: int = rule("Times a player who passed may come back in.", 0, minimum=0)
+    reentries: int = rule(
+        "Times a player who passed may come back in.", 0, minimum=0, maximum=MAX_COUNT
+    )
     all_pass: Literal["forced_plays", "redeal", "dealer_plays"] = rule(
         "When nobody bids over the forced bid: the forced player becomes declarer at it; the "
         "deal is redealt; the dealer must play the minimum.",
@@ -367,8 +408,12 @@ class Talon:
         "The exchange: one card (or `give_count`) to each opponent; discard face down; none.",
         "give_each",
     )
-    give_count: int = rule("Cards given to each opponent in a `give_each` exchange.", 1, minimum=0)
-    discard_count: int = rule("Cards discarded face down in a `discard` exchange.", 0, minimum=0)
+    give_count: int = rule(
+        "Cards given to each opponent in a `give_each` exchange.", 1, minimum=0, maximum=MAX_COUNT
+    )
+    discard_count: int = rule(
+        "Cards discarded face down in a `discard` exchange.", 0, minimum=0, maximum=MAX_COUNT
+    )
     give_face_up: bool = rule("Given cards are shown to everyone.", False)
     give_order: Literal["declarer_choice", "clockwise"] = rule(
         "Which given card goes to whom: the declarer chooses; or the first card chosen goes to "
@@ -385,15 +430,24 @@ class Talon:
 class ForfeitMode:
     """Limits and penalties of forfeits, as a site's table setting."""
 
-    limit: int | None = rule("Most forfeits a player may make in a match; none: unlimited.", minimum=0)
+    limit: int | None = rule(
+        "Most forfeits a player may make in a match; none: unlimited.",
+        minimum=0,
+        maximum=MAX_COUNT,
+    )
     free: int | None = rule(
         "Forfeits that cost the declarer nothing before the penalty applies; none: all cost.",
         minimum=0,
+        maximum=MAX_COUNT,
     )
     penalty_every: int | None = rule(
-        "After the free ones, every Nth forfeit costs `penalty` (1: each one).", minimum=1
+        "After the free ones, every Nth forfeit costs `penalty` (1: each one).",
+        minimum=1,
+        maximum=MAX_COUNT,
     )
-    penalty: int = rule("Points lost for a penalised forfeit.", 120)
+    penalty: int = rule(
+        "Points lost for a penalised forfeit.", 120, minimum=-MAX_POINTS, maximum=MAX_POINTS
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -426,7 +480,9 @@ class Contract:
     """The contract: the declarer's final bid, fixed after the exchange."""
 
     raise_allowed: bool = rule("The declarer may raise the bid after the exchange.", True)
-    step: int = rule("A raised contract is a multiple of this.", 10, minimum=1)
+    step: int = rule(
+        "A raised contract is a multiple of this.", 10, minimum=1, maximum=MAX_POINTS
+    )
     max: Formula | None = rule(
         "Highest contract (context `contract.max`); none: the auction cap, if any.",
         formula="contract.max",
@@ -480,7 +536,9 @@ class AceMarriage:
     """The ace marriage (all four aces in one hand)."""
 
     enabled: bool = rule("Whether four aces can be declared.", False)
-    value: int = rule("Points for the ace marriage.", 200)
+    value: int = rule(
+        "Points for the ace marriage.", 200, minimum=-MAX_POINTS, maximum=MAX_POINTS
+    )
     sets_trump: bool = rule("Whether declaring it changes trump (it has no suit).", False)
     requires_won_trick: bool = rule("Only after its holder has won a trick.", True)
 
@@ -546,7 +604,12 @@ class Threshold:
     """The 800 rule: above a score, a player scores only from contracts he won."""
 
     enabled: bool = rule("Whether the rule applies.", False)
-    score: int = rule("The score from which the rule applies.", 800)
+    score: int = rule(
+        "The score from which the rule applies.",
+        800,
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS,
+    )
     inclusive: bool = rule("Whether exactly `score` is already above the threshold.", True)
     freezes_forfeit_bonus: bool = rule(
         "Whether a player above the threshold also gets nothing from an opponent's forfeit "
@@ -567,7 +630,9 @@ class Finishing:
         "nothing for the deal.",
         "cap",
     )
-    cap: int = rule("Where a non-declarer's score stops.", 990)
+    cap: int = rule(
+        "Where a non-declarer's score stops.", 990, minimum=-MAX_POINTS, maximum=MAX_POINTS
+    )
     exact_landing: bool = rule(
         "Whether landing exactly on the target counts as crossing it for a non-declarer.", True
     )
@@ -600,7 +665,9 @@ class Counter:
     """A per-player number the ruleset keeps across deals (bolts, forfeits used, …)."""
 
     id: str = rule("Name, readable in formulas as `player.<id>`.", required=True)
-    initial: int = rule("Value at the start of a match.", 0)
+    initial: int = rule(
+        "Value at the start of a match.", 0, minimum=-MAX_POINTS, maximum=MAX_POINTS
+    )
     description: str | None = rule("What the counter counts.")
 
 
@@ -608,7 +675,7 @@ class Counter:
 class MatchRules:
     """The match: deals until someone reaches the target."""
 
-    target: int = rule("Score that ends the match.", 1000)
+    target: int = rule("Score that ends the match.", 1000, minimum=1, maximum=MAX_POINTS)
     finishing: Finishing = rule("Crossing the target.", Finishing)
     threshold: Threshold = rule("The 800 rule.", Threshold)
     counters: tuple[Counter, ...] = rule("Per-player numbers kept across deals.", ())
@@ -625,16 +692,32 @@ class Barrel:
     """The barrel (бочка / beczka): near the target, a player must make it in a few deals."""
 
     enabled: bool = rule("Whether the barrel is played.", False)
-    threshold: int = rule("Score at which a player gets on the barrel.", 880)
-    goal: int = rule("Points the player on the barrel must make in one deal to finish.", 120)
-    attempts: int = rule("Deals the player may spend on the barrel.", 3, minimum=1)
+    threshold: int = rule(
+        "Score at which a player gets on the barrel.",
+        880,
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS,
+    )
+    goal: int = rule(
+        "Points the player on the barrel must make in one deal to finish.",
+        120,
+        minimum=0,
+        maximum=MAX_POINTS,
+    )
+    attempts: int = rule(
+        "Deals the player may spend on the barrel.", 3, minimum=1, maximum=MAX_COUNT
+    )
     attempts_unlimited: bool = rule(
         "The player may stay on the barrel any number of deals (`attempts` and the failure "
         "penalty then do not apply).",
         False,
     )
-    free_failures: int = rule("Failed attempts that cost nothing.", 2, minimum=0)
-    penalty: int = rule("Points lost on falling off the barrel.", 120)
+    free_failures: int = rule(
+        "Failed attempts that cost nothing.", 2, minimum=0, maximum=MAX_COUNT
+    )
+    penalty: int = rule(
+        "Points lost on falling off the barrel.", 120, minimum=-MAX_POINTS, maximum=MAX_POINTS
+    )
     bidding: Literal["none", "allowed"] = rule(
         "The player on the barrel does not bid (the talon goes to him); or bids as usual.", "none"
     )
@@ -646,7 +729,12 @@ class Barrel:
         "first one stays.",
         "coexist",
     )
-    collision_penalty: int = rule("Points each colliding player loses when falling.", 120)
+    collision_penalty: int = rule(
+        "Points each colliding player loses when falling.",
+        120,
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS,
+    )
     forfeit_falls: bool = rule("A forfeit on the barrel throws the player off.", False)
 
 
@@ -658,8 +746,10 @@ class Bolts:
     counts: Literal["no_trick", "zero_points"] = rule(
         "What is a bolt: taking no trick; scoring zero.", "no_trick"
     )
-    every: int = rule("Every Nth bolt is penalised.", 3, minimum=1)
-    penalty: int = rule("Points lost on a penalised bolt.", 120)
+    every: int = rule("Every Nth bolt is penalised.", 3, minimum=1, maximum=MAX_COUNT)
+    penalty: int = rule(
+        "Points lost on a penalised bolt.", 120, minimum=-MAX_POINTS, maximum=MAX_POINTS
+    )
     declarer_exempt: bool = rule("The declarer never gets a bolt.", False)
     on_barrel: bool = rule("Whether deals on the barrel count.", True)
 
@@ -677,8 +767,12 @@ class DarkGame:
         "the only timing the engine knows.",
         "before_auction",
     )
-    contract: int = rule("The contract of a dark game.", 120)
-    multiplier: int = rule("Points of the deal are multiplied by this.", 2, minimum=1)
+    contract: int = rule(
+        "The contract of a dark game.", 120, minimum=0, maximum=MAX_POINTS
+    )
+    multiplier: int = rule(
+        "Points of the deal are multiplied by this.", 2, minimum=1, maximum=MAX_COUNT
+    )
     raise_allowed: bool = rule("Whether the dark contract may be raised.", False)
     cancel_with_marriage: bool = rule("An opponent holding a marriage may cancel the dark game.", False)
     forbidden_when_negative: bool = rule("A player with a negative score may not declare it.", True)
@@ -692,6 +786,7 @@ class DarkGame:
         "Bolts a player is given for a bolt in a dark game (2: a dark bolt counts double).",
         1,
         minimum=1,
+        maximum=MAX_COUNT,
     )
 
 
@@ -700,8 +795,12 @@ class GoldenRound:
     """The golden round: first deals of a match where each player in turn plays 120."""
 
     enabled: bool = rule("Whether a match starts with a golden round.", False)
-    contract: int = rule("The contract each player must play.", 120)
-    multiplier: int = rule("Points of golden deals are multiplied by this.", 2, minimum=1)
+    contract: int = rule(
+        "The contract each player must play.", 120, minimum=0, maximum=MAX_POINTS
+    )
+    multiplier: int = rule(
+        "Points of golden deals are multiplied by this.", 2, minimum=1, maximum=MAX_COUNT
+    )
     raise_allowed: bool = rule("Whether the contract may be raised.", False)
     if_nobody_makes_it: Literal["repeat", "normal_game"] = rule(
         "If nobody makes the contract: reset the scores and play the golden round again; or "
@@ -730,8 +829,12 @@ class Option:
     type: Literal["choice", "int", "bool"] = rule("Kind of value.", required=True)
     default: str | int | bool = rule("Value when the game does not choose one.", required=True)
     choices: tuple[str, ...] = rule("Allowed values of a `choice` option.", ())
-    minimum: int | None = rule("Lowest value of an `int` option.")
-    maximum: int | None = rule("Highest value of an `int` option.")
+    minimum: int | None = rule(
+        "Lowest value of an `int` option.", minimum=-MAX_POINTS, maximum=MAX_POINTS
+    )
+    maximum: int | None = rule(
+        "Highest value of an `int` option.", minimum=-MAX_POINTS, maximum=MAX_POINTS
+    )
     set: Mapping[str, Mapping[str, Any]] = rule(
         "Patch merged onto the ruleset for each value (keys: the choice, or `true`/`false`).",
         default=None,
