@@ -143,3 +143,9 @@ def test_directory_and_non_yaml_paths_are_clean_errors(tmp_path: Path) -> None:
     other.write_text("hello", encoding="utf-8")
     code, _, err = run("validate", str(other))
     assert code == 1 and "ruleset files end in .yaml or .yml" in err
+
+
+def test_seeds_are_bounded_as_a_record_keeps_them() -> None:
+    result = CliRunner().invoke(main, ["play", "pl-standard", "--seed", "1" + "0" * 18], input="")
+    assert result.exit_code == 2
+    assert "Invalid value for '--seed': 1000000000000000000 is not in the range 0<=x<=999999999999999999." in result.output

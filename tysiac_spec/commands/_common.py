@@ -23,6 +23,7 @@ from ..errors import Diagnostic, TysiacError
 
 __all__ = [
     "EXIT_USER_ERROR",
+    "SEED_MAX",
     "emit",
     "line_reader",
     "parse_option_args",
@@ -34,6 +35,10 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_USER_ERROR = 1
+
+SEED_MAX = 10**18 - 1
+"""The largest seed a command takes: a record keeps it, and a file's integers have at most
+18 digits (limit ``int_digits``)."""
 
 
 def print_diagnostics(diagnostics: Iterable[Diagnostic], stream: Any = None) -> None:

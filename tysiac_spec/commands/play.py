@@ -41,7 +41,7 @@ from ..engine.record import Record, TableSetup, record_of, replay
 from ..errors import Diagnostic, IllegalActionError, RecordError, TysiacError
 from ..table import EntryError, choices_text, complete, declarations, resolve_input, view_lines
 from ..text import printable, shorten
-from ._common import line_reader, parse_option_args, user_errors, write_atomically
+from ._common import SEED_MAX, line_reader, parse_option_args, user_errors, write_atomically
 
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
 
@@ -423,7 +423,10 @@ def run_match(
     "--bots", type=click.Choice(BOT_KINDS),
     help="Which bots take the other seats (default: heuristic, or the resumed record's bots).",
 )
-@click.option("--seed", type=int, help="Seed of the shuffles (default: random).")
+@click.option(
+    "--seed", type=click.IntRange(0, SEED_MAX), metavar="N",
+    help=f"Seed of the shuffles, 0 to {SEED_MAX:,} (default: random).",
+)
 @click.option(
     "--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
     help="Write the game record here (default: tysiac-ID-SEED.json, or the resumed file).",

@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..simulate import BOTS, DEFAULT_MAX_DEALS, simulate, usable_cpus
-from ._common import parse_option_args, user_errors
+from ._common import SEED_MAX, parse_option_args, user_errors
 
 __all__ = ["EXIT_INTERRUPTED", "simulate_cmd"]
 
@@ -79,8 +79,8 @@ def _tables(data: dict[str, Any]) -> list[Table]:
 )
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
               help="Matches to play.")
-@click.option("--seed", "-s", type=int, default=0, show_default=True,
-              help="Seed of the run; match i is seeded from (seed, i).")
+@click.option("--seed", "-s", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,
+              metavar="N", help="Seed of the run (0 to 10^18 - 1); match i is seeded from (seed, i).")
 @click.option("--bots", type=click.Choice(BOTS), default="heuristic", show_default=True,
               help="The bot in every seat.")
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
