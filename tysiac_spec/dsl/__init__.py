@@ -1,7 +1,8 @@
 """The rules DSL: a small, checked, compiled expression language for ruleset formulas.
 
 Pipeline: ``grammar.lark`` -> :mod:`.parse` (syntax tree with spans) -> :mod:`.check`
-(names and types per :mod:`.contexts`) -> :mod:`.compile` (closures) ->
+(names and types per :mod:`.contexts`, constant faults) -> :mod:`.compile` (closures, with
+range checks where a value could leave :mod:`.bounds`' range) ->
 :mod:`.render` (canonical text, natural language) and :mod:`.reference` (docs/dsl.md).
 
 Typical use by a host::

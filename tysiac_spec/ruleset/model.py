@@ -124,7 +124,9 @@ class Formula:
         """Evaluate with an environment of the formula's context (see ``docs/dsl.md``).
 
         Raises:
-            DslError: a run-time fault (division by zero) or a missing name.
+            DslError: a run-time fault (a division by zero, a rounding unit ``<= 0``, a
+                value outside the DSL's range of numbers, ``docs/dsl.md``) at its
+                file:line:col, or a missing name.
         """
         return self.compiled(env)
 
