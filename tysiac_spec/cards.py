@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .errors import Diagnostic, NotationError
+from .text import shorten
 
 __all__ = ["Card", "Deck", "Rank", "Suit"]
 
@@ -274,7 +275,7 @@ class Deck:
                 return s
         known = ", ".join(f"{s.letter} ({s.id})" for s in self.suits)
         raise NotationError(
-            Diagnostic("notation.suit", f"unknown suit `{key}`; expected one of {known}")
+            Diagnostic("notation.suit", f"unknown suit `{shorten(key)}`; expected one of {known}")
         )
 
     def rank(self, key: str) -> Rank:
@@ -289,7 +290,7 @@ class Deck:
                 return r
         known = ", ".join(r.letter for r in self.ranks)
         raise NotationError(
-            Diagnostic("notation.rank", f"unknown rank `{key}`; expected one of {known}")
+            Diagnostic("notation.rank", f"unknown rank `{shorten(key)}`; expected one of {known}")
         )
 
     def parse(self, text: str) -> Card:
@@ -306,7 +307,7 @@ class Deck:
             raise NotationError(
                 Diagnostic(
                     "notation.card",
-                    f"`{text}` is not a card: write a rank ({' '.join(ranks)}, or 10) then a "
+                    f"`{shorten(text)}` is not a card: write a rank ({' '.join(ranks)}, or 10) then a "
                     f"suit ({' '.join(suits)} or its symbol), e.g. "
                     f"`{self.cards[0]}`",
                 )

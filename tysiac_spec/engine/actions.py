@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, NotationError
+from ..text import shorten
 
 __all__ = [
     "Action",
@@ -265,7 +266,9 @@ class ActionTable:
 
 
 def _bad(text: str, expected: str) -> NotationError:
-    return NotationError(Diagnostic("notation.action", f"`{text}` is not an action: expected {expected}"))
+    return NotationError(
+        Diagnostic("notation.action", f"`{shorten(text)}` is not an action: expected {expected}")
+    )
 
 
 _FORMS = (
@@ -288,7 +291,7 @@ def _int(text: str, word: str, whole: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise _bad(whole, f"a whole number, got `{word}`") from None
+        raise _bad(whole, f"a whole number, got `{shorten(word)}`") from None
 
 
 def parse_action(text: str, deck: Deck) -> Action:
