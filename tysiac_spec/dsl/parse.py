@@ -9,7 +9,7 @@ rejected before any recursive processing.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from typing import Any
 
@@ -98,7 +98,10 @@ def _position(text: str, offset: int) -> Span:
     return Span(line, column, line, column + 1, offset, offset + 1)
 
 
+@lru_cache(maxsize=4096)
 def _parse(text: str, start: str, origin: Origin) -> Expr | tuple[Stmt, ...]:
+    """The syntax tree of ``text`` (cached: the tree is immutable, and a ruleset compiles the
+    same formula, at the same place, for each player count and each option value)."""
     if len(text) > MAX_LENGTH:
         raise dsl_error(
             origin,

@@ -180,15 +180,16 @@ class FormulaCompiler:
 
     ``deck`` holds the deck facts (card points, marriage values) and ``extra`` the
     ruleset's options and counters.  Context ids ending in ``:effects`` are
-    statement lists (``match.rules[].then``).  Identical formulas at the same place
-    (shared by several player forms) are compiled once.
+    statement lists (``match.rules[].then``).  Identical formulas at the same place, with
+    the same deck facts and extension, are compiled once (:func:`_compiled`): a ruleset
+    shares most formulas between its player forms and between its option values.
     """
 
     def __init__(self, deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> None:
         self.deck = deck
         self.extra = extra
         self.problems: list[Diagnostic] = []
-        self._cache: dict[tuple[Any, ...], Any] = {}
+        self._scope = _Scope(deck, extra)
 
     def compile(self, text: str, context: str, mark: Mark | None, path: Path) -> Any:
         origin = dsl.Origin(
@@ -197,26 +198,58 @@ class FormulaCompiler:
             column=mark.column if mark else 1,
             path=path,
         )
-        key = (text, context, origin.file, origin.line, origin.column)
-        if key in self._cache:
-            return self._cache[key]
-        base, _, kind = context.partition(":")
-        try:
-            if kind == "effects":
-                result: Any = dsl.compile_effects(
-                    text, base, deck=self.deck, origin=origin, extra=self.extra
-                )
-            else:
-                result = dsl.compile_formula(
-                    text, base, deck=self.deck, origin=origin, extra=self.extra
-                )
-        except DslError as exc:
-            for diagnostic in exc.diagnostics:
-                if diagnostic not in self.problems:
-                    self.problems.append(diagnostic)
-            result = None
-        self._cache[key] = result
+        result, problems = _compiled(text, context, origin, self._scope)
+        for diagnostic in problems:
+            if diagnostic not in self.problems:
+                self.problems.append(diagnostic)
         return result
+
+
+class _Scope:
+    """The deck facts and extension a formula is compiled with, as a key: equal when their
+    contents are equal and the pack is the same object (compiled card functions keep it)."""
+
+    __slots__ = ("deck", "extra", "key")
+
+    def __init__(self, deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> None:
+        self.deck = deck
+        self.extra = extra
+        self.key = (
+            id(deck.pack),
+            tuple(deck.rank_points.items()),
+            tuple(deck.marriage_values.items()),
+            deck.suits,
+            deck.ranks,
+            deck.marriage_ranks,
+            tuple(deck.card_bits.items()),
+            tuple((name, repr(kind)) for name, kind in extra.options.items()),
+            tuple((name, repr(kind)) for name, kind in extra.counters.items()),
+            tuple(extra.docs.items()),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Scope) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled(
+    text: str, context: str, origin: dsl.Origin, scope: _Scope
+) -> tuple[Any, tuple[Diagnostic, ...]]:
+    """The compiled formula (``None`` when it has problems) and its problems."""
+    base, _, kind = context.partition(":")
+    try:
+        if kind == "effects":
+            return dsl.compile_effects(
+                text, base, deck=scope.deck, origin=origin, extra=scope.extra
+            ), ()
+        return dsl.compile_formula(
+            text, base, deck=scope.deck, origin=origin, extra=scope.extra
+        ), ()
+    except DslError as exc:
+        return None, exc.diagnostics
 
 
 @functools.lru_cache(maxsize=32)

@@ -450,7 +450,7 @@ def _build(
     deck_spec: model.DeckSpec = conv.build(model.DeckSpec, doc["deck"], ("deck",)) if (
         "deck" in doc
     ) else _inherit_core_deck()
-    deck = Deck.from_data(deep_unwrap(to_plain(doc["deck"]))) if "deck" in doc else _core_deck()
+    deck = _deck(json.dumps(to_plain(doc["deck"]))) if "deck" in doc else _core_deck()
     forms: dict[int, model.Form] = {}
     problems: list[Diagnostic] = []
     extension_options = _option_types(doc.get("options") or {})
@@ -488,6 +488,13 @@ def _build(
         parents=parent_ids,
         document=types.MappingProxyType(to_plain(doc)),
     )
+
+
+@lru_cache(maxsize=32)
+def _deck(text: str) -> Deck:
+    """The pack written as the JSON ``text`` (one object per content: a ruleset's option
+    values share it, and so do the formulas compiled for it)."""
+    return Deck.from_data(deep_unwrap(json.loads(text)))
 
 
 def _option_types(options: Mapping[str, Any]) -> dict[str, dsl.Type]:
