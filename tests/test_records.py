@@ -403,7 +403,7 @@ def test_a_long_action_is_cut_in_the_replay_error() -> None:
     assert str(info.value) == (
         f"error[record.action]: action 1 of 1 `bid {'1' * 56}…(+9,944 characters)` cannot be replayed: "
         f"`bid {'1' * 56}…(+9,944 characters)` is not an action: expected a whole number, got "
-        f"`{'1' * 169}…(+9,832 characters)"
+        f"`{'1' * 60}…(+9,940 characters)`"
     )
 
 

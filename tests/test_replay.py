@@ -176,7 +176,7 @@ def test_a_50_mb_action_gives_a_short_message(tmp_path: Path, monkeypatch) -> No
     assert err == (
         f"{path}: error[record.action]: action 2 of 3 `bid {'1' * 56}…(+49,999,944 characters)` cannot "
         f"be replayed: `bid {'1' * 56}…(+49,999,944 characters)` is not an action: expected a whole "
-        f"number, got `{'1' * 164}…(+49,999,837 characters)\n"
+        f"number, got `{'1' * 60}…(+49,999,940 characters)`\n"
     )
 
 

@@ -386,10 +386,9 @@ def _start(record: Record) -> Game:
 
 
 def _reason(message: str, text: str) -> str:
-    """The engine's reason for refusing the action ``text``, with the action's text (which
-    the reason may repeat) cut as in the rest of the message."""
-    if len(text) > 60:
-        message = message.replace(text, shorten(text))
+    """The engine's reason for refusing the action ``text`` (which quotes texts already cut,
+    :func:`tysiac_spec.text.shorten`), cut to 300 characters in case it repeats a huge
+    number."""
     return shorten(message, 300)
 
 
