@@ -155,3 +155,24 @@ def test_the_command_line_names_an_allowed_folder(tmp_path: Path) -> None:
     allowed = CliRunner().invoke(main, ["--rules-dir", str(tmp_path / "b"), "validate", str(top)])
     assert allowed.exit_code == 0, allowed.output
     assert allowed.output.startswith("ok  h ")
+
+
+def test_a_parent_name_too_long_for_the_system_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    path = house(tmp_path, "long", "a" * 6000 + ".yaml")
+    [d] = refusal(path).diagnostics
+    assert (d.code, d.line) == ("merge.unknown-parent", 4)
+    assert d.message == f"ruleset file `{'a' * 120}…(+5,885 characters)` cannot be read: File name too long"
+
+
+def test_a_screenful_of_problems_is_printed_and_the_rest_counted(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from tysiac_spec.cli import main
+
+    path = tmp_path / "dups.yaml"
+    path.write_text("id: d\n" + "a: 1\n" * 3000, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert sum("error[yaml.duplicate-key]" in line for line in lines) == 20
+    assert "... and 2,979 more problems (fix these first)" in lines

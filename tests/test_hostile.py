@@ -294,6 +294,11 @@ def zygote() -> None:
     import tysiac_spec.cli  # noqa: F401  (what the fork saves)
     for module in ("check", "compare", "docs", "play", "replay", "score", "simulate"):
         __import__(f"tysiac_spec.commands.{module}")
+    # what the commands import when they run (the import machinery lists every folder on
+    # sys.path, tests/ among them, which the audit hook would count as opened)
+    for module in ("engine", "compare", "docs.book", "docs.site", "docs.examples", "scenarios",
+                   "scoresheet", "simulate", "bots", "dsl.reference"):
+        __import__(f"tysiac_spec.{module}")
     for line in requests:
         req = json.loads(line)
         start = time.monotonic()
@@ -469,7 +474,7 @@ def problems(run: Run, result: Result) -> list[str]:
         found.append(f"traceback: {errors[-1][:160] if errors else '?'}")
     if result.returncode > 0 and not DIAGNOSTIC.search(text):
         found.append(f"no diagnostic line (output starts {text.strip()[:120]!r})")
-    if size >= OUTPUT_BUDGET:
+    if size >= OUTPUT_BUDGET and result.returncode != 0:  # a refusal is short; a rule book is not
         found.append(f"printed {size:,} bytes (budget {OUTPUT_BUDGET:,})")
     if SECRET_TOKEN in text:
         found.append("printed the secret token")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -588,3 +589,15 @@ def test_resuming_a_file_that_is_not_text_is_a_clean_error(tmp_path: Path) -> No
     assert result.exit_code == 1
     assert "error[record.read]: not a game record: the file is not UTF-8 text (byte 0)" in result.output
     assert "Traceback" not in result.output
+
+
+def test_resume_checks_the_record_s_player_count_before_making_bots(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    _play_cli(tmp_path, "pl-standard", "--seed", "1", "--save", str(save), lines=2)
+    data = json.loads(save.read_text(encoding="utf-8"))
+    data["players"] = 10**12  # a bot per seat would need terabytes
+    save.write_text(json.dumps(data), encoding="utf-8")
+    code, out = _play_cli(tmp_path, "--resume", str(save), text="")
+    assert code == 1
+    assert ("error[record.ruleset]: the record's ruleset `pl-standard` cannot be loaded: ruleset "
+            "`pl-standard` has no 1000000000000-player form; it defines 2, 3, 4") in " ".join(out.split())

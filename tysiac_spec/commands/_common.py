@@ -41,11 +41,21 @@ SEED_MAX = 10**18 - 1
 18 digits (limit ``int_digits``)."""
 
 
+SHOWN_DIAGNOSTICS = 20
+"""Most problems printed for one input; the rest are counted (a file of 3,000 duplicate keys
+is answered in a screenful, not 600 KB)."""
+
+
 def print_diagnostics(diagnostics: Iterable[Diagnostic], stream: Any = None) -> None:
-    """Print diagnostics in the ``file:line:col: error[code]: message`` form with a caret."""
+    """Print diagnostics in the ``file:line:col: error[code]: message`` form with a caret:
+    the first :data:`SHOWN_DIAGNOSTICS`, then how many more there are."""
     out = stream or sys.stderr
-    for diagnostic in diagnostics:
+    items = list(diagnostics)
+    for diagnostic in items[:SHOWN_DIAGNOSTICS]:
         print(diagnostic.render(), file=out)
+    if len(items) > SHOWN_DIAGNOSTICS:
+        rest = len(items) - SHOWN_DIAGNOSTICS
+        print(f"... and {rest:,} more problem{'s' if rest > 1 else ''} (fix these first)", file=out)
 
 
 def user_errors(func: F) -> F:

@@ -37,7 +37,7 @@ from rich.markup import escape
 from ..cards import Card
 from ..engine import Game
 from ..engine.actions import Action, Discard, GiveCard, PlayCard
-from ..engine.record import Record, TableSetup, record_of, replay
+from ..engine.record import Record, TableSetup, record_of, replay, start
 from ..errors import Diagnostic, IllegalActionError, RecordError, TysiacError
 from ..table import EntryError, choices_text, complete, declarations, resolve_input, view_lines
 from ..text import printable, shorten
@@ -383,6 +383,8 @@ def run_match(
             saved first.
     """
     console = console or _PlayConsole(highlight=False, soft_wrap=True)
+    if isinstance(game, Record):
+        start(game)  # the record's ruleset, options and player count checked before bots are made
     players = game.players
     if not 0 <= seat < players:
         raise EntryError(Diagnostic("entry.seat", f"--seat must be 0 to {players - 1} (got {seat})"))

@@ -45,7 +45,16 @@ from .actions import Action, DeclareContract, PlayCard, parse_action
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["FORMAT", "Record", "TableSetup", "record_of", "replay", "ruleset_file_from", "transcript"]
+__all__ = [
+    "FORMAT",
+    "Record",
+    "TableSetup",
+    "record_of",
+    "replay",
+    "ruleset_file_from",
+    "start",
+    "transcript",
+]
 
 FORMAT = "tysiac-record/1"
 """The format tag of a record (the ``format`` key); a later incompatible format changes it."""
@@ -354,8 +363,9 @@ def record_of(game: Game, *, table: TableSetup | None = None) -> Record:
     )
 
 
-def _start(record: Record) -> Game:
-    """A new game for ``record``: its ruleset reloaded with its options, the hash checked.
+def start(record: Record) -> Game:
+    """A new game for ``record`` (before its actions): its ruleset reloaded with its options
+    and player count, the hash checked.
 
     A ruleset named by a path in a record read from a file is looked up through
     :func:`~tysiac_spec.ruleset.registry.find` relative to the record's file, which refuses
@@ -409,7 +419,7 @@ def replay(record: Record, *, before: Callable[[Game, Action], None] | None = No
             counted from 1, and the engine's reason; the action's text is cut to 60
             characters).
     """
-    game = _start(record)
+    game = start(record)
     for i, text in enumerate(record.actions):
         try:
             action = parse_action(text, game.ruleset.deck)
@@ -440,7 +450,7 @@ class _Writer:
     """Replays a record action by action and writes what happens at the table."""
 
     def __init__(self, record: Record) -> None:
-        self.game = _start(record)
+        self.game = start(record)
         self.record = record
         self.lines: list[str] = []
         self.deal_no = 0

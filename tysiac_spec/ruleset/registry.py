@@ -17,6 +17,7 @@ the command line, or to :func:`~tysiac_spec.ruleset.load_ruleset`) is always all
 from __future__ import annotations
 
 import difflib
+import errno
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -124,6 +125,16 @@ def find(
             if not path.is_absolute():
                 path = base / path
             _check_inside(path, shown, base, root)
+        try:
+            path.stat()
+        except OSError as exc:
+            if exc.errno != errno.ENOENT:  # a name too long, a loop of links, no permission
+                raise RulesetError(
+                    Diagnostic(
+                        "registry.no-file",
+                        f"ruleset file `{shown}` cannot be read: {exc.strerror or exc}",
+                    )
+                ) from None
         if path.is_dir():
             raise RulesetError(
                 Diagnostic(
