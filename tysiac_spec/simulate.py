@@ -145,6 +145,8 @@ def play_match(
 
     Raises:
         OptionError: no form for ``players``.
+        DslError: a formula of the ruleset left the range of formula numbers while the match
+            was played (``dsl.runtime``, at the formula's file:line:col).
         ValueError: an unknown bot name.
     """
     game = Game(rules, players=players, seed=seed)
@@ -404,6 +406,8 @@ def simulate(
 
     Raises:
         RulesetError, OptionError: a bad ruleset, option or player count.
+        DslError: a formula left the range of formula numbers in a match (``dsl.runtime``;
+            raised again here when it happened in a worker).
         ValueError: an unknown bot name, or ``games``/``workers``/``max_deals`` below 1.
     """
     if bots not in BOTS:
