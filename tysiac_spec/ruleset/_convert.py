@@ -301,8 +301,35 @@ def build_form(
     conv = Converter(compiler)
     n_key = str(players)
     kwargs: dict[str, Any] = {
-        name: conv.build(cls, sections.get(name), (name,))
-        for name, cls in model.SECTIONS.items()
+        name: _section(conv, cls, sections.get(name), name) for name, cls in model.SECTIONS.items()
     }
     kwargs["table"] = conv.build(model.TablePlan, table, ("players", n_key))
     return model.Form(players=players, **kwargs)
+
+
+_SECTIONS_BUILT: dict[tuple[str, int, Any], tuple[Any, Any]] = {}
+"""Section models already built, by section name, the section document's identity and the
+compiler's scope; each entry keeps its document alive (so its identity is not reused)."""
+
+_MOST_SECTIONS = 512
+
+
+def _section(conv: Converter, cls: type, data: Any, name: str) -> Any:
+    """The model of one section.  A section document that is the very same object as one built
+    before, with the same deck facts and extension, gives the same (immutable) model: the
+    option values of a ruleset share the sections their patches leave alone (the merge shares
+    them), so each value rebuilds only what it changes."""
+    compiler = conv.compiler
+    if data is None or compiler is None:
+        return conv.build(cls, data, (name,))
+    key = (name, id(data), compiler._scope)
+    entry = _SECTIONS_BUILT.get(key)
+    if entry is not None and entry[0] is data:
+        return entry[1]
+    problems = len(compiler.problems)
+    built = conv.build(cls, data, (name,))
+    if len(compiler.problems) == problems:  # a section with problems is built again (and reported)
+        if len(_SECTIONS_BUILT) >= _MOST_SECTIONS:
+            _SECTIONS_BUILT.clear()
+        _SECTIONS_BUILT[key] = (data, built)
+    return built
