@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tysiac_spec import Card, Deck, NotationError, load_ruleset
+from tysiac_spec.ruleset import core_deck
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,9 @@ def test_card_parse_and_str_are_a_pair(deck: Deck) -> None:
     for card in deck.cards:
         assert deck.parse(str(card)) == card
         assert deck.parse(card.symbol()) == card
-        assert eval(repr(card), {"Card": Card}) == card  # the repr pastes back
+        assert Card.parse(str(card), deck) is card
+        assert repr(card) == f"Card.parse({str(card)!r}, deck)"
+        assert eval(repr(card), {"Card": Card, "deck": deck}) == card  # the repr pastes back
 
 
 def test_deck_is_built_from_data(deck: Deck) -> None:
@@ -114,3 +117,17 @@ def test_suits_and_ranks_equal_their_ids(deck: Deck) -> None:
     assert card.suit == "hearts" and card.rank == "queen"
     assert {"hearts": 100}[card.suit] == 100
     assert card.suit != "spades" and card.suit == deck.suit("hearts")
+
+
+def test_core_deck_is_the_core_rulesets_pack() -> None:
+    # the ruleset layer provides the shipped pack; cards.py reads no file (S000: 24 cards, 120)
+    core = core_deck()
+    assert core is load_ruleset("core").deck
+    assert len(core) == 24 and core.total_points == 120
+    assert Card.parse("TH", core) == load_ruleset("pl-standard").deck.parse("10♥")
+    assert Card.parse("Q♥", core) is core.cards[3]
+
+
+def test_card_parse_needs_a_deck() -> None:
+    with pytest.raises(TypeError, match="deck"):
+        Card.parse("QH")  # type: ignore[call-arg]

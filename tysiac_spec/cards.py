@@ -5,6 +5,10 @@ points come from data (see ``rulesets/core.yaml``).  Card notation is rank then
 suit: ``QH``, ``Q♥``, ``10H``, ``TH`` and ``th`` all parse to the queen... of hearts
 and the ten of hearts respectively; :func:`str` prints the one canonical form
 (rank letter + suit letter, ``TH``).
+
+A card is read against a :class:`Deck`, whose data gives the letters: nothing here reads a
+file.  The pack of the shipped ``core`` ruleset is :func:`tysiac_spec.ruleset.core_deck`;
+a loaded ruleset's pack is ``ruleset.deck``.
 """
 
 from __future__ import annotations
@@ -146,28 +150,31 @@ class Card:
         return f"{self.rank.letter}{self.suit.letter}"
 
     def __repr__(self) -> str:
-        return f"Card.parse({str(self)!r})"
+        """``Card.parse('QH', deck)``: pastes back where ``deck`` names the card's pack."""
+        return f"Card.parse({str(self)!r}, deck)"
 
     def symbol(self) -> str:
         """Notation with the suit symbol, for display: ``Q♥``."""
         return f"{self.rank.letter}{self.suit.symbol}"
 
     @classmethod
-    def parse(cls, text: str, deck: Deck | None = None) -> Card:
-        """Parse card notation (``QH``, ``Q♥``, ``10H``, ``th``) against ``deck``.
+    def parse(cls, text: str, deck: Deck) -> Card:
+        """Parse card notation (``QH``, ``Q♥``, ``10H``, ``th``) against ``deck``: the same as
+        ``deck.parse(text)``, and the inverse of ``str(card)``.
 
         Args:
             text: rank then suit; letters are case-insensitive; surrounding blanks ignored.
-            deck: the pack to read letters from; the default is the shared core pack
-                (``rulesets/core.yaml``).
+            deck: the pack whose letters, aliases and symbols are read (``ruleset.deck``, or
+                :func:`tysiac_spec.ruleset.core_deck` for the shipped core pack).
+
+        Returns:
+            The deck's own card object (``deck.cards[i]``), not a copy.
 
         Raises:
-            NotationError: the text names no card of the deck; the message quotes it.
+            NotationError: ``notation.card``, the text names no card of the deck; the message
+                quotes it and lists the deck's rank and suit letters.
         """
-        return (deck or Deck.default()).parse(text)
-
-
-_DEFAULT: list[Deck] = []
+        return deck.parse(text)
 
 
 class Deck:
@@ -237,15 +244,6 @@ class Deck:
             for i, r in enumerate(ranks_data)
         ]
         return cls(suits, ranks)
-
-    @classmethod
-    def default(cls) -> Deck:
-        """The shared core pack, read from the shipped ``core`` ruleset (cached)."""
-        if not _DEFAULT:
-            from .ruleset import load_ruleset
-
-            _DEFAULT.append(load_ruleset("core").deck)
-        return _DEFAULT[0]
 
     def __len__(self) -> int:
         return len(self.cards)

@@ -1,9 +1,11 @@
 """Rulesets as data: loading (YAML with positions), ``extends`` and options, validation
-(JSON Schema + semantic checks), the immutable model, and the registry of shipped rulesets."""
+(JSON Schema + semantic checks), the immutable model, and the registry of shipped rulesets.
+:func:`core_deck` is the pack of the shipped ``core`` ruleset (card notation without a
+loaded ruleset)."""
 
 from __future__ import annotations
 
-from ._load import check_every_option, load_ruleset, parse_option_value, resolve_document
+from ._load import check_every_option, core_deck, load_ruleset, parse_option_value, resolve_document
 from ._schema import ruleset_schema
 from .model import Form, Formula, Option, Provenance, Ruleset, Source
 
@@ -15,6 +17,7 @@ __all__ = [
     "Ruleset",
     "Source",
     "check_every_option",
+    "core_deck",
     "load_ruleset",
     "parse_option_value",
     "resolve_document",

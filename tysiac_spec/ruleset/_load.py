@@ -39,7 +39,7 @@ from .validate import (
     sorted_diagnostics,
 )
 
-__all__ = ["check_every_option", "load_ruleset", "parse_option_value", "resolve_document"]
+__all__ = ["check_every_option", "core_deck", "load_ruleset", "parse_option_value", "resolve_document"]
 
 OptionValue = str | int | bool
 
@@ -450,7 +450,7 @@ def _build(
     deck_spec: model.DeckSpec = conv.build(model.DeckSpec, doc["deck"], ("deck",)) if (
         "deck" in doc
     ) else _inherit_core_deck()
-    deck = _deck(json.dumps(to_plain(doc["deck"]))) if "deck" in doc else _core_deck()
+    deck = _deck(json.dumps(to_plain(doc["deck"]))) if "deck" in doc else core_deck()
     forms: dict[int, model.Form] = {}
     problems: list[Diagnostic] = []
     extension_options = _option_types(doc.get("options") or {})
@@ -551,6 +551,17 @@ def _inherit_core_deck() -> model.DeckSpec:
     return load_ruleset("core").deck_spec
 
 
-def _core_deck() -> Deck:
+def core_deck() -> Deck:
+    """The pack of the shipped ``core`` ruleset (``rulesets/core.yaml``: 24 cards, 9 to ace in
+    four suits, 120 card points), for reading card notation outside a loaded ruleset:
+    ``core_deck().parse("QH")``.
+
+    Reads the file on the first call, then again only when the loader's cache (64 rulesets)
+    no longer holds it or the file changed; cards of two reads compare equal (``==``).
+
+    Raises:
+        RulesetError: the shipped ``core`` ruleset cannot be read or is invalid (a broken
+            installation).
+    """
     return load_ruleset("core").deck
 
