@@ -173,3 +173,71 @@ def test_heuristic_bot_handles_every_option_value(rules_id: str) -> None:
                 assert action in legal, (rules_id, variant, players, str(action))
                 game.apply(action)
             assert game.is_over, (rules_id, variant, players, game.scores)
+
+
+# Whole matches of heuristic bots, default options, recorded before the bot read the pack and
+# the marriage ranks from the ruleset and the engine (they were constants in the bot): the
+# final scores, the number of deals and of actions.  A change to the bot's play, or to the
+# engine, shows here; the engine fingerprint (benchmarks/engine_fingerprint.py) plays only
+# random bots.
+HEURISTIC_MATCHES = [
+    ("cz-standard", 2, 1, (1085, 850), 13, 329),
+    ("cz-standard", 2, 2, (1005, 965), 12, 312),
+    ("cz-standard", 3, 1, (1030, 645, 685), 27, 708),
+    ("cz-standard", 3, 2, (1065, 810, 365), 27, 708),
+    ("house-five-up", 2, 1, (1060, 760), 12, 315),
+    ("house-five-up", 2, 2, (930, 1100), 11, 298),
+    ("house-five-up", 3, 1, (1040, 540, 510), 27, 813),
+    ("house-five-up", 3, 2, (1120, 740, 330), 27, 812),
+    ("house-five-up", 4, 1, (1000, 370, 450, 520), 18, 543),
+    ("house-five-up", 4, 2, (990, 1010, 120, 760), 25, 752),
+    ("house-ru-no-barrel", 2, 1, (760, 1043), 7, 156),
+    ("house-ru-no-barrel", 2, 2, (970, 1065), 14, 331),
+    ("house-ru-no-barrel", 3, 1, (361, 1002, 164), 16, 319),
+    ("house-ru-no-barrel", 3, 2, (992, 93, 1042), 19, 460),
+    ("house-ru-no-barrel", 4, 1, (231, 502, 1031, 492), 19, 408),
+    ("house-ru-no-barrel", 4, 2, (76, 289, 409, 1032), 15, 337),
+    ("pl-online", 2, 1, (1020, 760), 12, 315),
+    ("pl-online", 2, 2, (1000, 810), 12, 324),
+    ("pl-online", 3, 1, (1090, 650, 470), 29, 874),
+    ("pl-online", 3, 2, (1110, 710, 300), 27, 812),
+    ("pl-standard", 2, 1, (1050, 760), 12, 315),
+    ("pl-standard", 2, 2, (930, 1100), 11, 298),
+    ("pl-standard", 3, 1, (1030, 510, 500), 27, 813),
+    ("pl-standard", 3, 2, (1120, 720, 320), 27, 812),
+    ("pl-standard", 4, 1, (1090, 470, 850, 760), 27, 813),
+    ("pl-standard", 4, 2, (990, 1000, 110, 750), 25, 752),
+    ("pl-tysiac-hd", 2, 1, (1098, 840), 13, 342),
+    ("pl-tysiac-hd", 2, 2, (1003, 950), 12, 324),
+    ("pl-tysiac-hd", 3, 1, (1037, 650, 480), 29, 874),
+    ("pl-tysiac-hd", 3, 2, (1101, 719, 338), 27, 812),
+    ("ru-classic", 3, 1, (880, 1005, 880), 29, 666),
+    ("ru-classic", 3, 2, (1000, 775, 820), 49, 1041),
+    ("ru-classic", 4, 1, (760, 260, 825, 1010), 24, 573),
+    ("ru-classic", 4, 2, (685, 1060, 555, 410), 23, 511),
+    ("ru-online", 2, 1, (865, 1059), 9, 181),
+    ("ru-online", 2, 2, (970, 1011), 14, 326),
+    ("ru-online", 3, 1, (361, 1023, 180), 16, 316),
+    ("ru-online", 3, 2, (892, 93, 1042), 19, 457),
+    ("ru-online", 4, 1, (407, 538, 1100, 505), 20, 408),
+    ("ru-online", 4, 2, (76, 317, 439, 1080), 15, 334),
+]
+
+
+@pytest.mark.parametrize(("rules_id", "players", "seed", "scores", "deals", "actions"), HEURISTIC_MATCHES)
+def test_heuristic_bot_matches_are_unchanged(
+    rules_id: str, players: int, seed: int, scores: tuple[int, ...], deals: int, actions: int
+) -> None:
+    rules = load_ruleset(rules_id)
+    values = rules.form(players).marriages.values
+    game = Game(rules, players=players, seed=seed)
+    bots = [HeuristicBot(seed * 10 + p, marriage_values=values) for p in range(players)]
+    while not game.is_over:
+        p = game.current_player
+        game.apply(bots[p].choose(game.view(p), game.legal_actions()))
+    assert (tuple(game.scores), len(game.deal_scores), len(game.history)) == (scores, deals, actions)
+
+
+def test_every_shipped_configuration_has_recorded_heuristic_matches() -> None:
+    recorded = {(r, p) for r, p, *_ in HEURISTIC_MATCHES}
+    assert recorded == {(r, p) for r in SHIPPED for p in load_ruleset(r).player_counts}
