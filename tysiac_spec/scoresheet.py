@@ -32,6 +32,7 @@ from .cards import Deck
 from .engine.events import MatchEvent
 from .engine.match import MatchState, settle_deal
 from .engine.scoring import DealOutcome
+from .engine.seating import active_players, first_hand, sitter_of
 from .errors import Diagnostic, MatchError, NotationError
 from .ruleset.model import Form, Ruleset
 from .table import EntryError
@@ -321,44 +322,6 @@ class Sheet:
 
 _NAME_WIDTH = 40
 """Characters of a player's name shown before it is cut."""
-
-
-# --------------------------------------------------------------------------- table geometry
-
-
-def sitter_of(form: Form, dealer: int) -> int | None:
-    """Who sits out when ``dealer`` deals (4 players, 3 active), else ``None``.
-
-    Seats follow ``table.sitter.seat`` counted clockwise from the dealer, as the engine
-    does (``last_bidder`` is the dealer's right).
-    """
-    n = form.players
-    active = form.table.active or n
-    if active >= n:
-        return None
-    seat = form.table.sitter.seat if form.table.sitter is not None else "dealer"
-    direction = 1 if form.deal.direction == "clockwise" else -1
-    k = {"dealer": 0, "dealer_right": n - 1, "opposite_dealer": 2, "last_bidder": n - 1}[seat]
-    return (dealer + direction * k) % n
-
-
-def next_dealer(form: Form, dealer: int) -> int:
-    """The dealer of the next deal."""
-    direction = 1 if form.deal.direction == "clockwise" else -1
-    return (dealer + direction) % form.players
-
-
-def first_hand(form: Form, dealer: int) -> int:
-    """The first active player after the dealer in the direction of play (the dealer's left)."""
-    sitter = sitter_of(form, dealer)
-    p = next_dealer(form, dealer)
-    return next_dealer(form, p) if p == sitter else p
-
-
-def active_players(form: Form, dealer: int) -> list[int]:
-    """The players who play the deal, in seat order 0..N-1."""
-    sitter = sitter_of(form, dealer)
-    return [p for p in range(form.players) if p != sitter]
 
 
 # --------------------------------------------------------------------------- entry parsing

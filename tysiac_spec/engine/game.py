@@ -31,6 +31,8 @@ from . import auction, dealing, play, scoring, talon
 from .actions import Action, ActionTable, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
 from .events import MatchEvent
 from .match import MatchState, settle_valid_deal
+from .seating import direction
+from .seating import seating as seating_of
 from .state import DealState, cards_text
 
 if TYPE_CHECKING:
@@ -130,7 +132,7 @@ class Game:
         self.seed = seed
         self._rng = random.Random(seed)
         self._options = dict(ruleset.selected)
-        self._direction = 1 if self.form.deal.direction == "clockwise" else -1
+        self._direction = direction(self.form)
         self._seatings: dict[int, tuple[list[int], int | None]] = {}
         self.deal_scores: list[tuple[int, ...]] = []
         """Each finished deal's score changes, by player."""
@@ -258,25 +260,12 @@ class Game:
             self.deal = self._new_deal(hands, [list(t) for t in deal.talons])
 
     def _seating(self, dealer: int) -> tuple[list[int], int | None]:
-        """The active players in bidding order and the sitter, for ``dealer`` (a new list)."""
+        """The active players in bidding order and the sitter, for ``dealer`` (a new list;
+        :func:`~tysiac_spec.engine.seating.seating`, kept per dealer)."""
         seating = self._seatings.get(dealer)
         if seating is None:
-            seating = self._seatings[dealer] = self._seating_of(dealer)
+            seating = self._seatings[dealer] = seating_of(self.form, dealer)
         return list(seating[0]), seating[1]
-
-    def _seating_of(self, dealer: int) -> tuple[list[int], int | None]:
-        n, d = self.players, self._direction
-        sitter = None
-        if self.form.active < n and self.form.table.sitter is not None:
-            seat = self.form.table.sitter.seat
-            # `last_bidder`: the player after the three who bid from the dealer's left,
-            # i.e. the dealer's right (assumed; see the report).
-            k = {"dealer": 0, "dealer_right": n - 1, "opposite_dealer": 2, "last_bidder": n - 1}[seat]
-            sitter = (dealer + d * k) % n
-        elif self.form.active < n:
-            sitter = dealer
-        order = [(dealer + d * k) % n for k in range(1, n + 1)]
-        return [p for p in order if p != sitter], sitter
 
     def _first_dealer(self) -> int:
         """The first dealer (``deal.first_dealer``): by lot, or whoever gets the first ace of

@@ -36,6 +36,7 @@ from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
 from .events import MatchEvent
 from .scoring import DealOutcome, forfeit_cost, scores_and_made
+from .seating import next_dealer
 
 __all__ = ["BarrelSeat", "DealOutcome", "MatchState", "settle_deal", "settle_valid_deal"]
 
@@ -731,7 +732,6 @@ def settle_valid_deal(
     winner = _winner(w, scores)
     if winner is not None:
         w.event("match.won", winner, scores[winner], f"player {winner} wins with {scores[winner]}")
-    step = 1 if form.deal.direction == "clockwise" else -1
     # every field of MatchState (as dataclasses.replace would, without its cost)
     new = MatchState(
         scores=tuple(scores),
@@ -739,7 +739,7 @@ def settle_valid_deal(
         barrel=tuple(seats),
         forfeits=tuple(forfeits),
         bolts=tuple(bolts),
-        dealer=(state.dealer + step) % n,
+        dealer=next_dealer(form, state.dealer),
         deals=state.deals + 1,
         winner=winner,
         golden_left=golden_left,
