@@ -22,8 +22,8 @@ import pytest
 from tysiac_spec import load_ruleset
 from tysiac_spec.bots import RandomBot
 from tysiac_spec.engine.game import Game
-from tysiac_spec.engine.record import transcript
 from tysiac_spec.ruleset import registry
+from tysiac_spec.transcript import transcript
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"

@@ -303,7 +303,8 @@ def _final(out: str) -> list[int]:
 
 @pytest.mark.parametrize(("ruleset", "seed"), [("pl-standard", 4), ("ru-online", 2), ("cz-standard", 9)])
 def test_whole_match_through_stdin_matches_the_engine(tmp_path: Path, ruleset: str, seed: int) -> None:
-    from tysiac_spec.engine.record import Record, replay
+    from tysiac_spec.engine.record import Record
+    from tysiac_spec.engine.replay import replay
 
     save = tmp_path / "game.json"
     code, out = _play_cli(tmp_path, ruleset, "--seed", str(seed), "--save", str(save))
@@ -330,7 +331,8 @@ def test_whole_match_through_stdin_matches_the_engine(tmp_path: Path, ruleset: s
 def test_pl_standard_deal_rows_follow_s000(tmp_path: Path) -> None:
     """S000 scoring on a whole played match: the declarer scores exactly ± his contract, the
     defenders their points rounded to tens (unless capped at 990, only the declarer finishes)."""
-    from tysiac_spec.engine.record import Record, replay
+    from tysiac_spec.engine.record import Record
+    from tysiac_spec.engine.replay import replay
 
     save = tmp_path / "game.json"
     code, _ = _play_cli(tmp_path, "pl-standard", "--seed", "4", "--save", str(save))

@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 from tysiac_spec import load_ruleset
 from tysiac_spec.engine.actions import Action
 from tysiac_spec.engine.game import Game
-from tysiac_spec.engine.record import FORMAT, Record, TableSetup, record_of, replay, transcript
+from tysiac_spec.engine.record import FORMAT, Record, TableSetup, record_of
+from tysiac_spec.engine.replay import replay
 from tysiac_spec.errors import RecordError, TysiacError
 from tysiac_spec.ruleset import registry
+from tysiac_spec.transcript import transcript
 
 
 def _play(rules_id: str, players: int, seed: int, *, deals: int = 1, limit: int = 400,

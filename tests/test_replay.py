@@ -14,7 +14,8 @@ from tysiac_spec.bots import RandomBot
 from tysiac_spec.cli import main
 from tysiac_spec.commands.replay import chunks
 from tysiac_spec.engine import Game
-from tysiac_spec.engine.record import record_of, transcript
+from tysiac_spec.engine.record import record_of
+from tysiac_spec.transcript import transcript
 
 
 def _recorded(tmp_path: Path, actions: int = 60) -> tuple[Path, Game]:

@@ -37,7 +37,8 @@ from rich.markup import escape
 from ..cards import Card
 from ..engine import Game
 from ..engine.actions import Action, Discard, GiveCard, PlayCard
-from ..engine.record import Record, TableSetup, record_of, replay, start
+from ..engine.record import Record, TableSetup, record_of
+from ..engine.replay import replay, start
 from ..errors import Diagnostic, IllegalActionError, RecordError, TysiacError
 from ..table import EntryError, choices_text, complete, declarations, resolve_input, view_lines
 from ..text import printable, shorten
@@ -109,7 +110,7 @@ def restore(record: Record, bots: Mapping[int, _Chooser]) -> tuple[Game, int | N
         differently (the record was made with other bots or seeds), or ``None``.
 
     Raises:
-        RecordError: as :func:`~tysiac_spec.engine.record.replay`.
+        RecordError: as :func:`~tysiac_spec.engine.replay.replay`.
     """
     differs: list[int] = []
 

@@ -53,7 +53,9 @@ def replay_cmd(file: Path, step: bool) -> None:
     from the record's, or an action that is not legal, is reported (exit status 1). The
     record's ruleset is a shipped one or a file in the record's folder or below.
     """
-    from ..engine.record import Record, replay, transcript
+    from ..engine.record import Record
+    from ..engine.replay import replay
+    from ..transcript import transcript
 
     try:
         record = Record.read(file)  # LimitError (unread) on a file over the limits

@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter, sub
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
@@ -31,12 +31,10 @@ from . import auction, dealing, play, scoring, talon
 from .actions import Action, ActionTable, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
 from .events import MatchEvent
 from .match import MatchState, settle_valid_deal
+from .record import Record, record_of
 from .seating import direction
 from .seating import seating as seating_of
 from .state import DealState, cards_text
-
-if TYPE_CHECKING:
-    from .record import Record
 
 __all__ = ["Game", "View"]
 
@@ -405,9 +403,8 @@ class Game:
     @property
     def record(self) -> Record:
         """The game as data (:class:`~tysiac_spec.engine.record.Record`): ruleset, options,
-        players, seed and every action so far; ``replay(game.record)`` rebuilds the game."""
-        from .record import record_of
-
+        players, seed and every action so far;
+        ``tysiac_spec.engine.replay.replay(game.record)`` rebuilds the game."""
         return record_of(self)
 
     @property

@@ -1,11 +1,15 @@
-"""Game records: save a game as data, replay it, and print it as a readable transcript.
+"""Game records: a game as data (:class:`Record`), written and read as JSON.
 
 A :class:`Record` is everything needed to rebuild a game: the ruleset (its id, its file
 when it is not a shipped ruleset, and its content hash), the options in force, the number
 of players, the seed and every action in compact text (``bid 110``, ``play QH marriage``).
-All randomness of a game comes from its seed, so :func:`replay` rebuilds the same game,
-bit for bit (DESIGN.md principle 7).  A game set up by hand (``Game.start_deal``,
-``Game.set_match_state``) is not reproduced by its record: only seeded games are.
+All randomness of a game comes from its seed, so :func:`tysiac_spec.engine.replay.replay`
+rebuilds the same game, bit for bit (DESIGN.md principle 7).  A game set up by hand
+(``Game.start_deal``, ``Game.set_match_state``) is not reproduced by its record: only seeded
+games are.  This module is the value and its file format only: it imports no
+:class:`~tysiac_spec.engine.game.Game` (:func:`record_of` reads any object with a game's
+``ruleset``, ``players``, ``seed`` and ``history``); the replay is
+:mod:`tysiac_spec.engine.replay`, the text transcript :mod:`tysiac_spec.transcript`.
 
 A game played at the terminal (``tysiac play``) also records its table
 (:class:`TableSetup`): the user's seat, the kind of bots in the other seats and the seed
@@ -31,29 +35,25 @@ record is saved there: :meth:`Record.saved_at`); another file is refused by
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .. import safe_json
 from .._paths import RULESETS_DIR
-from ..errors import Diagnostic, RecordError, TysiacError
+from ..errors import Diagnostic, RecordError
+from ..ruleset.model import Ruleset
 from ..text import shorten
-from .actions import Action, DeclareContract, PlayCard, parse_action
-
-if TYPE_CHECKING:
-    from .game import Game
 
 __all__ = [
     "FORMAT",
+    "Played",
     "Record",
     "TableSetup",
+    "record_error",
     "record_of",
-    "replay",
     "ruleset_file_from",
-    "start",
-    "transcript",
 ]
 
 FORMAT = "tysiac-record/1"
@@ -76,12 +76,10 @@ _OPTIONAL = ("ruleset_file", "table")
 _TABLE_KEYS: dict[str, str] = {"seat": "integer", "bots": "text", "bot_seed": "integer"}
 
 
-def _option_text(value: object) -> str:
-    """An option value as the command line takes it (``-O barrel=false``)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _fail(code: str, message: str, hint: str | None = None) -> RecordError:
+def record_error(code: str, message: str, hint: str | None = None) -> RecordError:
+    """A :class:`~tysiac_spec.errors.RecordError` with the code ``record.<code>``
+    (``record_error("hash", …)`` has the code ``record.hash``), for this module, the replay
+    and the transcript."""
     return RecordError(Diagnostic(f"record.{code}", message, hint=hint))
 
 
@@ -116,12 +114,20 @@ def _check_type(name: str, value: Any, kind: str) -> None:
     }[kind]
     if not ok:
         article = "an" if kind[0] in "aeiou" else "a"
-        raise _fail("type", f"`{name}` must be {article} {kind} (got {_kind(value)})")
+        raise record_error("type", f"`{name}` must be {article} {kind} (got {_kind(value)})")
 
 
 @dataclass(frozen=True, slots=True)
 class TableSetup:
     """Who sat where in a game played at the terminal (the record's ``table`` section).
+
+    The engine never reads it: only ``tysiac play`` makes and uses one.  It is defined here,
+    with the record, because it is part of the record's file format: :meth:`Record.from_json`
+    must check it when a record is read (a seat that is not at the table is a
+    ``record.table`` error, found before any replay) and :meth:`Record.to_json` writes it.
+    Defined in the terminal's modules (``table.py``, ``commands/play.py``), it would make the
+    engine import a tool, the wrong way round.  It holds plain values (no bot objects), so
+    it depends on nothing above this module.
 
     Attributes:
         seat: the user's seat (0 = first player); every other seat is a bot.
@@ -150,19 +156,19 @@ class TableSetup:
         """
         unknown = sorted(set(data) - set(_TABLE_KEYS))
         if unknown:
-            raise _fail("unknown-key", f"unknown key `{shorten(unknown[0])}` in the record's `table`",
+            raise record_error("unknown-key", f"unknown key `{shorten(unknown[0])}` in the record's `table`",
                         hint="expected: " + ", ".join(_TABLE_KEYS))
         missing = [k for k in _TABLE_KEYS if k not in data]
         if missing:
-            raise _fail("missing", f"the record's `table` is missing the key `{missing[0]}`",
+            raise record_error("missing", f"the record's `table` is missing the key `{missing[0]}`",
                         hint="expected: " + ", ".join(_TABLE_KEYS))
         for key, kind in _TABLE_KEYS.items():
             _check_type(f"table.{key}", data[key], kind)
         if not 0 <= data["seat"] < players:
-            raise _fail("table", f"`table.seat` is {data['seat']}, but the game has {players} players "
+            raise record_error("table", f"`table.seat` is {data['seat']}, but the game has {players} players "
                         f"(seats 0 to {players - 1})")
         if not data["bots"].strip():
-            raise _fail("table", "`table.bots` must name the kind of bots (got an empty text)")
+            raise record_error("table", "`table.bots` must name the kind of bots (got an empty text)")
         return cls(seat=data["seat"], bots=data["bots"], bot_seed=data["bot_seed"])
 
 
@@ -275,26 +281,26 @@ class Record:
     def _from_data(cls, data: Any, source: str | None) -> Record:
         """The record in the JSON document ``data`` (see :meth:`from_json`)."""
         if not isinstance(data, dict):
-            raise _fail("shape", f"a record must be a JSON object (got {_kind(data)})")
+            raise record_error("shape", f"a record must be a JSON object (got {_kind(data)})")
         unknown = sorted(set(data) - set(_KEYS))
         if unknown:
-            raise _fail("unknown-key", f"unknown key `{shorten(unknown[0])}` in the record",
+            raise record_error("unknown-key", f"unknown key `{shorten(unknown[0])}` in the record",
                         hint="expected: " + ", ".join(_KEYS))
         missing = [k for k in _KEYS if k not in data and k not in _OPTIONAL]
         if missing:
-            raise _fail("missing", f"the record is missing the key `{missing[0]}`")
+            raise record_error("missing", f"the record is missing the key `{missing[0]}`")
         for key, kind in _KEYS.items():
             _check_type(key, data.get(key), kind)
         if data["format"] != FORMAT:
-            raise _fail("format", f"unsupported record format `{shorten(data['format'])}` "
+            raise record_error("format", f"unsupported record format `{shorten(data['format'])}` "
                         f"(expected `{FORMAT}`)")
         for name, value in data["options"].items():
             if not isinstance(value, str | int | bool):
-                raise _fail("type", f"option `{shorten(name)}` must be a text, an integer or true/false "
-                            f"(got {_kind(value)})")
+                raise record_error("type", f"option `{shorten(name)}` must be a text, an integer or "
+                                   f"true/false (got {_kind(value)})")
         for i, action in enumerate(data["actions"]):
             if not isinstance(action, str):
-                raise _fail("type", f"`actions[{i}]` must be a text (got {_kind(action)})")
+                raise record_error("type", f"`actions[{i}]` must be a text (got {_kind(action)})")
         table = data.get("table")
         return cls(
             ruleset=data["ruleset"],
@@ -347,9 +353,30 @@ def _is_shipped(file: str | None) -> bool:
         return False
 
 
-def record_of(game: Game, *, table: TableSetup | None = None) -> Record:
+class Played(Protocol):
+    """What :func:`record_of` reads of a game (a :class:`~tysiac_spec.engine.game.Game` is
+    one; this module does not import it, so that the game can import the record)."""
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset loaded with the options in force."""
+
+    @property
+    def players(self) -> int:
+        """Players at the table."""
+
+    @property
+    def seed(self) -> int:
+        """The seed of the game's random generator."""
+
+    @property
+    def history(self) -> Sequence[str]:
+        """Every applied action in compact text, oldest first."""
+
+
+def record_of(game: Played, *, table: TableSetup | None = None) -> Record:
     """The record of ``game`` as it stands (also ``game.record``), with the seats and bots of
-    ``table`` when given."""
+    ``table`` when given.  The ruleset's file is kept only when it is not a shipped ruleset."""
     rules = game.ruleset
     return Record(
         ruleset=rules.id,
@@ -361,229 +388,3 @@ def record_of(game: Game, *, table: TableSetup | None = None) -> Record:
         actions=tuple(game.history),
         table=table,
     )
-
-
-def start(record: Record) -> Game:
-    """A new game for ``record`` (before its actions): its ruleset reloaded with its options
-    and player count, the hash checked.
-
-    A ruleset named by a path in a record read from a file is looked up through
-    :func:`~tysiac_spec.ruleset.registry.find` relative to the record's file, which refuses
-    a file outside the record's folder (``registry.outside``)."""
-    from ..ruleset import load_ruleset, registry
-    from .game import Game
-
-    ref = record.ruleset_file or record.ruleset
-    try:
-        target: str | Path = ref
-        if record.source is not None and registry.looks_like_path(ref):
-            target = registry.find(ref, relative_to=record.source)
-        rules = load_ruleset(target, options=dict(record.options))
-        game = Game(rules, players=record.players, seed=record.seed)
-    except TysiacError as exc:
-        code = exc.diagnostic.code if exc.diagnostic.code == "registry.outside" else "record.ruleset"
-        reason = shorten(exc.diagnostic.message, 400)
-        message = f"the record's ruleset `{shorten(ref, 120)}` cannot be loaded: {reason}"
-        raise RecordError(Diagnostic(code, message, hint=exc.diagnostic.hint)) from None
-    if rules.content_hash != record.content_hash:
-        raise _fail(
-            "hash",
-            f"ruleset `{rules.id}` has changed since the game was recorded: its content hash is "
-            f"{rules.content_hash}, the record's is {shorten(record.content_hash)}",
-            hint="replay with the ruleset file the game was played with",
-        )
-    return game
-
-
-def _reason(message: str, text: str) -> str:
-    """The engine's reason for refusing the action ``text`` (which quotes texts already cut,
-    :func:`tysiac_spec.text.shorten`), cut to 300 characters in case it repeats a huge
-    number."""
-    return shorten(message, 300)
-
-
-def replay(record: Record, *, before: Callable[[Game, Action], None] | None = None) -> Game:
-    """Rebuild the game of ``record``: reload the ruleset, check it is the same, re-apply every
-    action.
-
-    ``before(game, action)``, when given, is called just before each action is applied (with
-    the game as it stands), e.g. to let bots watch the game being rebuilt so that they are
-    in the state they were in when the record was saved.
-
-    Raises:
-        RecordError: ``record.ruleset`` (the ruleset cannot be loaded with the record's
-            options or player count), ``registry.outside`` (a record read from a file names a
-            ruleset file outside the record's folder: it is not read), ``record.hash`` (the
-            ruleset changed since the record was made: both hashes are named),
-            ``record.action`` (an action that does not parse or is illegal: its number,
-            counted from 1, and the engine's reason; the action's text is cut to 60
-            characters).
-    """
-    game = start(record)
-    for i, text in enumerate(record.actions):
-        try:
-            action = parse_action(text, game.ruleset.deck)
-            if before is not None:
-                before(game, action)
-            game.apply(action)
-        except TysiacError as exc:
-            reason = exc.diagnostic.message
-            raise _fail(
-                "action", f"action {i + 1} of {len(record.actions)} `{shorten(text)}` cannot be replayed: "
-                f"{_reason(reason, text)}"
-            ) from None
-    return game
-
-
-# --------------------------------------------------------------------------- transcript
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
-
-
-def _cards(cards: Any) -> str:
-    return " ".join(str(c) for c in cards) or "-"
-
-
-class _Writer:
-    """Replays a record action by action and writes what happens at the table."""
-
-    def __init__(self, record: Record) -> None:
-        self.game = start(record)
-        self.record = record
-        self.lines: list[str] = []
-        self.deal_no = 0
-        self.trick: list[str] = []
-        self.trick_no = 0
-
-    def out(self, text: str) -> None:
-        self.lines.append(text)
-
-    def header(self) -> None:
-        r, g = self.record, self.game
-        opts = ", ".join(f"{k}={_option_text(v)}" for k, v in sorted(r.options.items())) or "none"
-        self.out(f"Ruleset {r.ruleset} ({g.ruleset.title()}), {r.players} players, seed {r.seed}")
-        self.out(f"Options: {opts}")
-        self.out(f"Target: {g.form.match.target} points")
-
-    def start_deal(self, redeal: bool = False) -> None:
-        d = self.game.deal
-        self.deal_no += 1
-        self.trick, self.trick_no = [], 0
-        self.out("")
-        self.out(f"Deal {self.deal_no}" + (" (redeal)" if redeal else "") + f": dealer P{d.dealer}"
-                 + (f", P{d.sitter} sits out" if d.sitter is not None else ""))
-        for p in sorted(d.order):
-            self.out(f"  P{p} hand: {_cards(d.hands[p])}")
-        for i, t in enumerate(d.talons):
-            self.out(f"  talon{'' if len(d.talons) == 1 else f' {i}'}: {_cards(t)}")
-        if d.declarer is not None:
-            self.out(f"  declarer: P{d.declarer} at {d.high_bid}")
-
-    def step(self, text: str) -> None:
-        g = self.game
-        deal, player, deal_phase = g.deal, g.current_player, g.deal.phase
-        trump, declared, taken = deal.trump, len(deal.declared), len(deal.taken)
-        declarer, scored = deal.declarer, len(g.deal_scores)
-        action = parse_action(text, g.ruleset.deck)
-        g.apply(action)
-        if isinstance(action, PlayCard) and deal_phase == "play":
-            note = str(action.card)
-            if len(deal.declared) > declared:
-                _, suit = deal.declared[-1]
-                value = g.form.marriages.values.get(suit)
-                note += f" (marriage of {suit}" + (f", {value}" if value is not None else "") + ")"
-            if action.aces:
-                note += " (ace marriage)"
-            if deal.trump != trump and deal.trick:
-                note += f" [trump: {deal.trump or 'none'}]"
-                trump = deal.trump
-            self.trick.append(f"P{player} {note}")
-            if not deal.trick:  # the trick is complete
-                self.trick_no += 1
-                self.out(f"  trick {self.trick_no}: {', '.join(self.trick)} → P{deal.last_trick_winner}")
-                self.trick = []
-        else:
-            self.out(f"  P{player}: {text}")
-        if declarer is None and deal.declarer is not None:
-            mode = f" ({deal.mode} game)" if getattr(deal, "mode", "normal") != "normal" else ""
-            self.out(f"  declarer: P{deal.declarer} at {deal.high_bid}{mode}")
-        if not taken and deal.taken:
-            self.out(f"  talon taken: {_cards(deal.taken)}" + ("" if deal.talon_shown else " (not shown)"))
-        if deal_phase != "play" and deal.phase == "play" and not isinstance(action, DeclareContract):
-            self.out(f"  contract: {deal.contract} (P{deal.declarer})")
-        if deal.trump != trump:
-            self.out(f"  trump: {deal.trump or 'none'}")
-        if len(g.deal_scores) > scored:
-            self.end_deal(deal)
-        if g.deal is not deal:
-            self.start_deal(redeal=len(g.deal_scores) == scored)
-
-    def end_deal(self, deal: Any) -> None:
-        g = self.game
-        index = len(g.deal_scores) - 1
-        points = []
-        for p in sorted(deal.order):
-            cards = sum(c.points for c in deal.won.get(p, []))
-            extra = deal.marriages.get(p, 0)
-            points.append(f"P{p} {cards}" + (f" + marriages {extra}" if extra else ""))
-        self.out("  points: " + ", ".join(points))
-        for e in g.events:
-            if e.deal == index:
-                who = f" P{e.player}" if e.player is not None else ""
-                value = f" {e.value}" if e.value is not None else ""
-                self.out(f"  {e.kind}: {e.text}" if e.text else f"  {e.kind}{who}{value}")
-        row = g.deal_scores[index]
-        self.out("  deal scores: " + ", ".join(f"P{p} {_signed(v)}" for p, v in enumerate(row)))
-        self.out("  totals: " + ", ".join(f"P{p} {v}" for p, v in enumerate(g.scores)))
-
-    def run(self) -> str:
-        self.header()
-        self.start_deal()
-        for i, text in enumerate(self.record.actions):
-            try:
-                self.step(text)
-            except TysiacError as exc:
-                count = len(self.record.actions)
-                raise _fail("action", f"action {i + 1} of {count} `{shorten(text)}` cannot be replayed: "
-                            f"{_reason(exc.diagnostic.message, text)}") from None
-        g = self.game
-        self.out("")
-        if g.is_over:
-            winner = getattr(g.match, "winner", None)
-            if winner is None:
-                winner = max(range(g.players), key=lambda p: g.scores[p])
-            self.out(f"Match over: P{winner} wins with {g.scores[winner]} points")
-        else:
-            self.out(f"Match not finished ({len(g.deal_scores)} deal(s) scored; phase {g.phase}, "
-                     f"P{g.current_player} to act)")
-        self.out("Scores: " + ", ".join(f"P{p} {v}" for p, v in enumerate(g.scores)))
-        return "\n".join(self.lines) + "\n"
-
-
-def transcript(game_or_record: Game | Record) -> str:
-    """A readable text of a whole game: for each deal the dealer, hands and talons, the
-    auction, the talon taken and the exchange, the contract, every trick (cards in play order,
-    marriages declared, trump changes, the winner), the card points, the match events, the
-    deal scores and the running totals; then the winner.  Players are ``P0``…; points.
-
-    The game is rebuilt from its record, so the text is the same for the same seed and
-    actions.
-
-    Raises:
-        RecordError: as :func:`replay` (``record.ruleset``, ``record.hash``,
-            ``record.action``), or ``record.setup`` for a game whose record does not
-            reproduce it (set up with ``start_deal`` or ``set_match_state``).
-    """
-    if isinstance(game_or_record, Record):
-        return _Writer(game_or_record).run()
-    writer = _Writer(record_of(game_or_record))
-    text = writer.run()
-    if writer.game.state_text() != game_or_record.state_text():
-        raise _fail(
-            "setup",
-            "the game was set up by hand (a stacked deal or a starting match state), so its "
-            "record does not reproduce it; transcripts are made of seeded games",
-        )
-    return text

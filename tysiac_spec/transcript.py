@@ -1,0 +1,174 @@
+"""The text transcript of a game: what happened at the table, deal by deal, as
+``tysiac replay`` prints it and the golden playthroughs (``tests/golden/``) keep it.
+
+A tool above the engine: it replays a :class:`~tysiac_spec.engine.record.Record` with
+:func:`tysiac_spec.engine.replay.start` and the engine's public state, and the engine does
+not import it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine.actions import DeclareContract, PlayCard, parse_action
+from .engine.game import Game
+from .engine.record import Record, record_error, record_of
+from .engine.replay import action_error, start
+from .errors import TysiacError
+
+__all__ = ["transcript"]
+
+
+def _option_text(value: object) -> str:
+    """An option value as the command line takes it (``-O barrel=false``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _cards(cards: Any) -> str:
+    return " ".join(str(c) for c in cards) or "-"
+
+
+class _Writer:
+    """Replays a record action by action and writes what happens at the table."""
+
+    def __init__(self, record: Record) -> None:
+        self.game = start(record)
+        self.record = record
+        self.lines: list[str] = []
+        self.deal_no = 0
+        self.trick: list[str] = []
+        self.trick_no = 0
+
+    def out(self, text: str) -> None:
+        self.lines.append(text)
+
+    def header(self) -> None:
+        r, g = self.record, self.game
+        opts = ", ".join(f"{k}={_option_text(v)}" for k, v in sorted(r.options.items())) or "none"
+        self.out(f"Ruleset {r.ruleset} ({g.ruleset.title()}), {r.players} players, seed {r.seed}")
+        self.out(f"Options: {opts}")
+        self.out(f"Target: {g.form.match.target} points")
+
+    def start_deal(self, redeal: bool = False) -> None:
+        d = self.game.deal
+        self.deal_no += 1
+        self.trick, self.trick_no = [], 0
+        self.out("")
+        self.out(f"Deal {self.deal_no}" + (" (redeal)" if redeal else "") + f": dealer P{d.dealer}"
+                 + (f", P{d.sitter} sits out" if d.sitter is not None else ""))
+        for p in sorted(d.order):
+            self.out(f"  P{p} hand: {_cards(d.hands[p])}")
+        for i, t in enumerate(d.talons):
+            self.out(f"  talon{'' if len(d.talons) == 1 else f' {i}'}: {_cards(t)}")
+        if d.declarer is not None:
+            self.out(f"  declarer: P{d.declarer} at {d.high_bid}")
+
+    def step(self, text: str) -> None:
+        g = self.game
+        deal, player, deal_phase = g.deal, g.current_player, g.deal.phase
+        trump, declared, taken = deal.trump, len(deal.declared), len(deal.taken)
+        declarer, scored = deal.declarer, len(g.deal_scores)
+        action = parse_action(text, g.ruleset.deck)
+        g.apply(action)
+        if isinstance(action, PlayCard) and deal_phase == "play":
+            note = str(action.card)
+            if len(deal.declared) > declared:
+                _, suit = deal.declared[-1]
+                value = g.form.marriages.values.get(suit)
+                note += f" (marriage of {suit}" + (f", {value}" if value is not None else "") + ")"
+            if action.aces:
+                note += " (ace marriage)"
+            if deal.trump != trump and deal.trick:
+                note += f" [trump: {deal.trump or 'none'}]"
+                trump = deal.trump
+            self.trick.append(f"P{player} {note}")
+            if not deal.trick:  # the trick is complete
+                self.trick_no += 1
+                self.out(f"  trick {self.trick_no}: {', '.join(self.trick)} → P{deal.last_trick_winner}")
+                self.trick = []
+        else:
+            self.out(f"  P{player}: {text}")
+        if declarer is None and deal.declarer is not None:
+            mode = f" ({deal.mode} game)" if getattr(deal, "mode", "normal") != "normal" else ""
+            self.out(f"  declarer: P{deal.declarer} at {deal.high_bid}{mode}")
+        if not taken and deal.taken:
+            self.out(f"  talon taken: {_cards(deal.taken)}" + ("" if deal.talon_shown else " (not shown)"))
+        if deal_phase != "play" and deal.phase == "play" and not isinstance(action, DeclareContract):
+            self.out(f"  contract: {deal.contract} (P{deal.declarer})")
+        if deal.trump != trump:
+            self.out(f"  trump: {deal.trump or 'none'}")
+        if len(g.deal_scores) > scored:
+            self.end_deal(deal)
+        if g.deal is not deal:
+            self.start_deal(redeal=len(g.deal_scores) == scored)
+
+    def end_deal(self, deal: Any) -> None:
+        g = self.game
+        index = len(g.deal_scores) - 1
+        points = []
+        for p in sorted(deal.order):
+            cards = sum(c.points for c in deal.won.get(p, []))
+            extra = deal.marriages.get(p, 0)
+            points.append(f"P{p} {cards}" + (f" + marriages {extra}" if extra else ""))
+        self.out("  points: " + ", ".join(points))
+        for e in g.events:
+            if e.deal == index:
+                who = f" P{e.player}" if e.player is not None else ""
+                value = f" {e.value}" if e.value is not None else ""
+                self.out(f"  {e.kind}: {e.text}" if e.text else f"  {e.kind}{who}{value}")
+        row = g.deal_scores[index]
+        self.out("  deal scores: " + ", ".join(f"P{p} {_signed(v)}" for p, v in enumerate(row)))
+        self.out("  totals: " + ", ".join(f"P{p} {v}" for p, v in enumerate(g.scores)))
+
+    def run(self) -> str:
+        self.header()
+        self.start_deal()
+        for i, text in enumerate(self.record.actions):
+            try:
+                self.step(text)
+            except TysiacError as exc:
+                raise action_error(i, self.record, exc) from None
+        g = self.game
+        self.out("")
+        if g.is_over:
+            winner = getattr(g.match, "winner", None)
+            if winner is None:
+                winner = max(range(g.players), key=lambda p: g.scores[p])
+            self.out(f"Match over: P{winner} wins with {g.scores[winner]} points")
+        else:
+            self.out(f"Match not finished ({len(g.deal_scores)} deal(s) scored; phase {g.phase}, "
+                     f"P{g.current_player} to act)")
+        self.out("Scores: " + ", ".join(f"P{p} {v}" for p, v in enumerate(g.scores)))
+        return "\n".join(self.lines) + "\n"
+
+
+def transcript(game_or_record: Game | Record) -> str:
+    """A readable text of a whole game: for each deal the dealer, hands and talons, the
+    auction, the talon taken and the exchange, the contract, every trick (cards in play order,
+    marriages declared, trump changes, the winner), the card points, the match events, the
+    deal scores and the running totals; then the winner.  Players are ``P0``…; points.
+
+    The game is rebuilt from its record, so the text is the same for the same seed and
+    actions.
+
+    Raises:
+        RecordError: as :func:`~tysiac_spec.engine.replay.replay` (``record.ruleset``,
+            ``registry.outside``, ``record.hash``, ``record.action``), or ``record.setup``
+            for a game whose record does not reproduce it (set up with ``start_deal`` or
+            ``set_match_state``).
+    """
+    if isinstance(game_or_record, Record):
+        return _Writer(game_or_record).run()
+    writer = _Writer(record_of(game_or_record))
+    text = writer.run()
+    if writer.game.state_text() != game_or_record.state_text():
+        raise record_error(
+            "setup",
+            "the game was set up by hand (a stacked deal or a starting match state), so its "
+            "record does not reproduce it; transcripts are made of seeded games",
+        )
+    return text
