@@ -10,6 +10,7 @@ import pytest
 from tysiac_spec import Game, load_ruleset
 from tysiac_spec.bots import HeuristicBot, RandomBot
 from tysiac_spec.bots.heuristic import estimate_hand
+from tysiac_spec.cards import Card, Deck
 from tysiac_spec.engine.actions import Bid, Pass, PlayCard
 from tysiac_spec.ruleset import registry
 
@@ -144,6 +145,33 @@ def test_estimate_hand_values() -> None:
     assert estimate_hand(hand, active=3) == 111  # marriages valued at 60 by default
     weak = deck.parse_many("AS KS 9S JC QC TD KD")
     assert estimate_hand(weak, active=3, talon_cards=3, marriage_values=PL_MARRIAGES) == 68
+
+
+def test_estimate_hand_reads_the_pack_from_the_cards() -> None:
+    """The chance of finding a marriage partner in the talon is over the cards of the hand's
+    own pack: 3 talon cards of 23 unseen in the 24-card pack, of 19 in a 20-card pack."""
+    pl = load_ruleset("pl-standard").deck
+    small = Deck(pl.suits, [r for r in pl.ranks if r.id != "nine"])
+    assert len(small.cards) == 20
+    # KH a sure trick (4 points + 2 x 3 captured) and 3 talon cards at 4 points: 22; with the
+    # queen of hearts to find: + 3 / 23 x 100 = 13.0 in the full pack, 3 / 19 x 100 = 15.8
+    assert estimate_hand(pl.parse_many("KH"), active=3, talon_cards=3, marriage_values=PL_MARRIAGES) == 35
+    assert estimate_hand(small.parse_many("KH"), active=3, talon_cards=3, marriage_values=PL_MARRIAGES) == 37
+    # a card outside any deck: no pack, no marriage chance counted
+    outside = Card(pl.parse("KH").rank, pl.parse("KH").suit)
+    assert estimate_hand([outside], active=3, talon_cards=3, marriage_values=PL_MARRIAGES) == 22
+
+
+def test_only_suits_with_a_marriage_value_make_a_marriage() -> None:
+    """As the engine (``may_declare``): a king and queen of a suit without a marriage value
+    are no marriage; without values every suit's is, at the default 60."""
+    deck = load_ruleset("pl-standard").deck
+    hand = deck.parse_many("KS QS")
+    # KS and QS sure tricks: 4 + 3 card points + 2 x 2 x 3 captured = 19
+    assert estimate_hand(hand, active=3, marriage_values={"hearts": 100}) == 19
+    assert estimate_hand(hand, active=3, marriage_values=PL_MARRIAGES) == 19 + 36  # 90 % of 40
+    assert estimate_hand(hand, active=3) == 19 + 54  # 90 % of 60
+    assert estimate_hand(deck.parse_many("KS"), active=3, talon_cards=3, marriage_values={"hearts": 100}) == 22
 
 
 def _option_variants(rules_id: str) -> list[dict[str, object]]:

@@ -3,10 +3,12 @@
 The bot sees only its player's :class:`~tysiac_spec.engine.game.View` and the legal
 actions; it remembers the cards it has seen in the current deal (its hand, a shown
 talon, cards on the table when it is its turn to play).  It knows no variant: the
-card points, trick order (rank strength) and marriage ranks come from the cards, and
-the marriage values from the optional ``marriage_values`` (a ruleset's
-``form.marriages.values``; otherwise every marriage is estimated at
-:data:`DEFAULT_MARRIAGE_VALUE` points).
+card points, trick order (rank strength) and the pack come from the cards (``Card.pack``
+is the ruleset's deck), the ranks of a marriage from the engine
+(:data:`~tysiac_spec.engine.play.MARRIAGE_RANKS`), and the marriage values from the
+optional ``marriage_values`` (a ruleset's ``form.marriages.values``: only those suits
+make a marriage; otherwise every suit does, estimated at :data:`DEFAULT_MARRIAGE_VALUE`
+points).
 
 Action types it does not know (added by later engine versions) are never chosen while a
 known one is legal; when only unknown ones are legal it takes the first.  Actions whose
@@ -32,6 +34,7 @@ from ..engine.actions import (
     PlayCard,
 )
 from ..engine.game import View
+from ..engine.play import MARRIAGE_RANKS
 
 __all__ = ["DEFAULT_MARRIAGE_VALUE", "HeuristicBot", "estimate_hand"]
 
@@ -39,14 +42,8 @@ DEFAULT_MARRIAGE_VALUE = 60
 """Points assumed for a marriage when the bot is not told the ruleset's values."""
 
 _KNOWN = (Bid, Pass, ChooseTalon, GiveCard, Discard, DeclareContract, PlayCard)
-_MARRIAGE_RANKS = ("king", "queen")
 _CAPTURE = 3
 """Points a sure trick is expected to collect from each other player's card."""
-
-
-_PACK = 24
-"""Cards in the usual pack; used only to guess how many talon cards the declarer will take
-(the view does not show the talon sizes)."""
 
 _REDEAL_BELOW = 60
 """A redeal the bot may call is called when its hand is estimated below this (points)."""
@@ -62,10 +59,19 @@ def _declares(action: PlayCard) -> bool:
     return action.marriage or bool(getattr(action, "aces", False))
 
 
-def _marriage_suits(hand: Sequence[Card]) -> set[str]:
-    kings = {c.suit.id for c in hand if c.rank.id == "king"}
-    queens = {c.suit.id for c in hand if c.rank.id == "queen"}
-    return kings & queens
+def _marriage_suits(hand: Sequence[Card], values: Mapping[str, int]) -> set[str]:
+    """Suits of the marriages in ``hand``: both marriage ranks held, in a suit of ``values``
+    (the ruleset's marriage values; empty: any suit)."""
+    first, second = MARRIAGE_RANKS
+    suits = {c.suit.id for c in hand if c.rank.id == first}
+    suits &= {c.suit.id for c in hand if c.rank.id == second}
+    return suits & values.keys() if values else suits
+
+
+def _pack_size(cards: Sequence[Card]) -> int:
+    """Cards in the pack of ``cards`` (their deck, ``Card.pack``); 0 for cards outside a deck
+    or none."""
+    return len(cards[0].pack) if cards else 0
 
 
 def estimate_hand(
@@ -82,7 +88,8 @@ def estimate_hand(
     card points plus :data:`_CAPTURE` for each other active player's card; marriages held
     count 90 % of their value; other tens and kings a third of their points; a longer
     suit adds a little; ``talon_cards`` still to be taken add 4 points each plus the
-    chance of completing a half-marriage.
+    chance of completing a half-marriage (one marriage card held, its partner among the
+    cards of the pack ``hand`` does not hold; not counted for cards outside a deck).
     """
     top = top_strength if top_strength is not None else max((c.rank.strength for c in hand), default=0)
     values = marriage_values or {}
@@ -90,7 +97,7 @@ def estimate_hand(
     by_suit: dict[str, list[Card]] = {}
     for c in hand:
         by_suit.setdefault(c.suit.id, []).append(c)
-    married = _marriage_suits(hand)
+    married = _marriage_suits(hand, values)
     for suit, cards in by_suit.items():
         cards.sort(key=lambda c: -c.rank.strength)
         expected = top
@@ -102,7 +109,7 @@ def estimate_hand(
             expected -= 1
             total += c.rank.points + _CAPTURE * (active - 1)
         for c in cards[sure:]:
-            if suit not in married or c.rank.id not in _MARRIAGE_RANKS:
+            if suit not in married or c.rank.id not in MARRIAGE_RANKS:
                 total += c.rank.points / 3
         if len(cards) >= 4:
             total += 5 * (len(cards) - 3)
@@ -110,10 +117,11 @@ def estimate_hand(
             total += 0.9 * values.get(suit, DEFAULT_MARRIAGE_VALUE)
     if talon_cards:
         total += 4 * talon_cards
-        unseen = max(1, _PACK - len(hand))
+        unseen = _pack_size(hand) - len(hand)
         for c in hand:
-            if c.rank.id in _MARRIAGE_RANKS and c.suit.id not in married:
-                total += talon_cards / unseen * values.get(c.suit.id, DEFAULT_MARRIAGE_VALUE)
+            if unseen > 0 and c.rank.id in MARRIAGE_RANKS and c.suit.id not in married:
+                if not values or c.suit.id in values:
+                    total += talon_cards / unseen * values.get(c.suit.id, DEFAULT_MARRIAGE_VALUE)
     return int(total)
 
 
@@ -160,7 +168,7 @@ class HeuristicBot:
                 if strength > top:
                     top = strength
         self._top = top
-        self._married = _marriage_suits(view.hand)
+        self._married = _marriage_suits(view.hand, self._values)
 
     def _master(self, card: Card) -> bool:
         """No higher card of its suit can be in another hand (all higher ones held or seen)."""
@@ -173,7 +181,7 @@ class HeuristicBot:
     def _keep(self, card: Card, trump: str | None) -> float:
         """How much the bot wants to keep ``card`` (higher = keep)."""
         v = card.rank.points + card.rank.strength * 0.1
-        if card.rank.id in _MARRIAGE_RANKS and card.suit.id in self._married:
+        if card.rank.id in MARRIAGE_RANKS and card.suit.id in self._married:
             v += 20 + self._value(card.suit.id) / 10
         if trump is not None and card.suit.id == trump:
             v += 6
@@ -229,7 +237,9 @@ class HeuristicBot:
     def _auction(self, view: View, legal: Sequence[Action]) -> Action:
         bids = [a for a in legal if isinstance(a, Bid)]
         passes = [a for a in legal if isinstance(a, Pass)]
-        talon = 0 if view.declarer is not None else max(0, _PACK - sum(n for _, n in view.hand_sizes))
+        # the view does not show the talon sizes: the cards of the pack no hand holds
+        held = sum(n for _, n in view.hand_sizes)
+        talon = 0 if view.declarer is not None else max(0, _pack_size(view.hand) - held)
         limit = self._estimate(view, view.hand, talon_cards=talon) - self._margin
         if bids and (bids[0].amount <= limit or not passes):
             return bids[0]
@@ -274,7 +284,7 @@ class HeuristicBot:
         partner_winning = self._partner(view, best_player) and (to_play == 0 or self._master(best))
         if partner_winning:
             smear = [a for a in legal if key(a.card) < key(best) and not self._master(a.card)]
-            smear = [a for a in smear if not (a.card.rank.id in _MARRIAGE_RANKS
+            smear = [a for a in smear if not (a.card.rank.id in MARRIAGE_RANKS
                                                and a.card.suit.id in self._married)]
             if smear:
                 return max(smear, key=lambda a: (a.card.rank.points, -a.card.rank.strength))
@@ -306,9 +316,10 @@ class HeuristicBot:
         trump = view.trump
         declarations = [a for a in legal if _declares(a)]
         if declarations:
+            second = MARRIAGE_RANKS[1]  # of a marriage's two cards, the bot leads this one
             return max(
                 declarations,
-                key=lambda a: (not a.marriage, self._value(a.card.suit.id), a.card.rank.id == "queen"),
+                key=lambda a: (not a.marriage, self._value(a.card.suit.id), a.card.rank.id == second),
             )
         plain = [a for a in legal if not _declares(a)] or list(legal)
         masters = [a for a in plain if self._master(a.card) and a.card.rank.points >= 10]
