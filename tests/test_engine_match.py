@@ -80,23 +80,43 @@ def test_declarer_147_of_150_fails() -> None:
 
 
 @pytest.mark.parametrize(
-    ("outcome", "message"),
+    ("outcome", "path", "message"),
     [
-        ({"bid": 120, "contract": 110}, "the contract 110 is below the bid 120"),
-        ({"card_points": {1: 80, 2: 29, 0: 10}}, r"card points must sum to the deck total 120 \(got 119\)"),
-        ({"card_points": {1: 80, 2: 30, 0: 10}, "marriages": {1: 50}}, "must be a sum of marriages"),
+        ({"bid": 120, "contract": 110}, ("contract",), "the contract 110 is below the bid 120"),
+        ({"bid": 105}, ("bid",), "bids are multiples of 10 (got 105)"),
+        ({"bid": 370, "contract": 370}, ("bid",), "no bid above 360 in this game (got 370)"),
+        ({"bid": 120, "contract": 125}, ("contract",), "a raised contract is a multiple of 10 (got 125)"),
+        (
+            {"card_points": {1: 80, 2: 29, 0: 10}},
+            ("card_points",),
+            "card points must add up to the deck total 120 (got 119)",
+        ),
+        (
+            {"card_points": {1: 80, 2: 30, 0: 10}, "marriages": {1: 50}},
+            ("marriages", 1),
+            "marriage points of player 1 must be a sum of marriages: "
+            "0, 40, 60, 80, 100, 120, 140, 160, 180, 200, 220, 240, 280 (got 50)",
+        ),
         (
             {"card_points": {1: 90, 2: 30, 0: 0}, "tricks": {1: 4, 2: 0, 0: 4}},
-            "player 2 has card points but no trick",
+            ("tricks", 2),
+            "player 2 has 30 card points, so took a trick",
         ),
-        ({"declarer": 5}, "the declarer 5 is not at the table"),
-        ({"sitter": 0}, r"with 3 players nobody sits out \(got sitter 0\)"),
-        ({"forfeited": True}, "allows no forfeit"),
+        ({"declarer": 5}, ("declarer",), "the declarer 5 is not at the table (players 0..2)"),
+        ({"sitter": 0}, ("sitter",), "with 3 players nobody sits out (got sitter 0)"),
+        (
+            {"forfeited": True},
+            ("forfeited",),
+            "the deal was forfeited, but the ruleset (with these options) allows no forfeit",
+        ),
     ],
 )
-def test_impossible_outcomes_are_rejected(outcome: dict[str, Any], message: str) -> None:
-    with pytest.raises(MatchError, match=message):
+def test_impossible_outcomes_are_rejected(outcome: dict[str, Any], path: tuple[Any, ...], message: str) -> None:
+    with pytest.raises(MatchError) as info:
         settle("pl-standard", **outcome)
+    assert info.value.diagnostic.code == "match.outcome"
+    assert info.value.diagnostic.path == path
+    assert info.value.diagnostic.message == message
 
 
 def test_two_player_discards_may_score_for_nobody() -> None:
@@ -104,7 +124,7 @@ def test_two_player_discards_may_score_for_nobody() -> None:
     # card points may sum below 120; pl-standard gives them to the last trick (S000).
     new, _, _ = settle("ru-online", players=2, contract=100, card_points={1: 100, 0: 10}, tricks={1: 6, 0: 4})
     assert new.scores == (10, 100)
-    with pytest.raises(MatchError, match="sum to the deck total"):
+    with pytest.raises(MatchError, match=r"^error\[match.outcome\]: card points must add up to the deck total 120 \(got 110\)$"):
         settle("pl-standard", players=2, contract=100, card_points={1: 100, 0: 10}, tricks={1: 6, 0: 4})
 
 
@@ -610,11 +630,11 @@ def test_forfeit_on_the_barrel_falls() -> None:
     # 1XG: a forfeit on the barrel throws the player off (`barrel.forfeit_falls`).
     form, state = _setup("ru-online")
     start = state.with_values(form, scores=[0, 880, 0], barrel=[False, True, False], golden=0)
-    outcome = DealOutcome(declarer=1, bid=121, contract=121, forfeited=True, players=(0, 1, 2))
+    outcome = DealOutcome(declarer=1, bid=120, contract=120, forfeited=True, players=(0, 1, 2))
     stays = settle_deal(form, start, outcome)[0]
     assert stays.scores == (60, 880, 60) and stays.barrel[1] == start.barrel[1].__class__(True, 1)
     falls = settle_deal(_with(form, "special", "barrel", forfeit_falls=True), start, outcome)[0]
-    assert falls.scores == (60, 759, 60) and not falls.barrel[1].on
+    assert falls.scores == (60, 760, 60) and not falls.barrel[1].on
 
 
 @pytest.mark.parametrize(

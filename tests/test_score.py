@@ -220,14 +220,14 @@ def test_cz_standard_sheet(tmp_path: Path) -> None:
     out, sheet = score(tmp_path, "cz-standard", [
         ["1", "100", "y"],  # P1's bomb
         ["0", "100", "n", "120", "90 21 9", "0:S"],  # 90 + 40 makes 120; 21 -> 25, 9 -> 10
-        ["1", "100", "y"],  # P1's second bomb: rejected
+        ["1", "100", "y", "cancel"],  # P1's second bomb: rejected at the question, the deal cancelled
         ["0", "120", "300", "120 0 0", "0:H 0:D"],
         ["0", "120", "300", "120 0 0", "0:H 0:D"],
         ["0", "120", "", "20 50 50", "0:H"],  # P0 at 900
         ["2", "100", "y"],  # P2's bomb: P0's 60 is frozen by the 800 rule
         ["0", "100", "n", "", "100 10 10", ""],
     ])
-    assert "rejected: player 1 has used all 1 forfeit(s) the table allows" in out
+    assert "rejected: P1 has used all 1 forfeit(s) the table allows" in out
     assert out.count("rejected") == 1
     assert totals(out) == [
         "totals: P0 60  P1 0  P2 60",
@@ -413,8 +413,8 @@ def test_pl_standard_four_players_sitter(tmp_path: Path) -> None:
         ["2", "110", "120", "25 80 15", "2:D", "AS AC 9D"],  # Ola sits: 2 aces, 100
         ["2", "3", "100", "", "30 30 60", "2:S", "3:S", "9H 9S JD"],  # Ela sits: rejected twice
     ], "--players", "4", "--names", "Ala,Ola,Ela,Iza")
-    assert "rejected: Ela sits out this deal" in out
-    assert out.count("rejected: Ela sits out this deal") == 2
+    assert out.count("rejected: Ela sits out this deal") == 1
+    assert out.count("rejected: marriage points given for Ela, who does not play the deal") == 1
     assert totals(out) == [
         "totals: Ala 150  Ola -100  Ela 40  Iza 20",
         "totals: Ala 170  Ola 0  Ela 160  Iza 30",
@@ -470,7 +470,7 @@ def _sheet_file(tmp_path: Path, edit) -> tuple[Path, bytes]:  # type: ignore[no-
         (lambda d: d["deals"][0].update(marriages=[[1, "hearts"], [1, "hearts"]]),
          "deal 1: the hearts marriage is counted twice"),
         (lambda d: d["deals"][0].update(dealer=2), "deal 1: the dealer is 2, but player 0 deals this deal"),
-        (lambda d: d["deals"][0].update(declarer=7), "deal 1: the declarer 7 does not play this deal"),
+        (lambda d: d["deals"][0].update(declarer=7), "deal 1: the declarer 7 is not at the table (players 0..2)"),
         (lambda d: d["deals"][0].update(mode="weird"), "deal 1: the mode `weird` is not one of normal, dark"),
         (lambda d: d["deals"][0].update(bid=-100), "deal 1: the bid must not be negative (got -100)"),
         (lambda d: d["deals"][0].update(points=[50, 50, 50]),
@@ -513,7 +513,8 @@ def test_in_a_golden_deal_only_the_first_hand_declares(tmp_path: Path) -> None:
         ["1", "", "n", "0 100 20", "", ""],            # deal 1: dealer P0, P1 plays 120 and fails
         ["1", "", "n", "cancel"],                     # deal 2: dealer P1: P1 is not the first hand
     ])
-    assert "rejected: in a golden deal the first hand (P2) plays 120, not P1" in out
+    assert ("rejected: in a golden deal the first hand (P2) is the declarer, not P1; "
+            "answer n, or `cancel` and enter the deal again") in out
     assert len(data["deals"]) == 1
     bad = json.loads(json.dumps(data))
     bad["deals"].append(dict(bad["deals"][0], dealer=1))
@@ -523,8 +524,10 @@ def test_in_a_golden_deal_only_the_first_hand_declares(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "deal 2: in a golden deal the first hand (player 2) is the declarer, not player 1" in result.output
     # pl-standard has neither a dark game nor a golden round
-    for mode, message in (("dark", "a dark game, which this ruleset does not have"),
-                          ("golden", "a golden deal outside a golden round")):
+    for mode, message in (
+        ("dark", "a dark game was given, but the ruleset (with these options) has none"),
+        ("golden", "a golden-round deal was given, but the ruleset (with these options) has none"),
+    ):
         pl, _ = _sheet_file(tmp_path, lambda d, m=mode: d["deals"][0].update(mode=m))
         result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(pl)], input="quit\n")
         assert result.exit_code == 1 and f"deal 1: {message}" in result.output

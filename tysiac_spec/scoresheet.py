@@ -22,13 +22,15 @@ messages are cut, and names are shown with control characters made visible.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from . import limits, safe_json
 from .cards import Deck
+from .engine import outcome as rules_of
 from .engine.events import MatchEvent
 from .engine.match import MatchState, settle_deal
 from .engine.scoring import DealOutcome
@@ -47,6 +49,7 @@ __all__ = [
     "Sheet",
     "check_entry",
     "entry_from_answers",
+    "iter_entry_errors",
     "outcome_of_entry",
     "questions",
     "settle_sheet",
@@ -429,20 +432,84 @@ def parse_marriages(
                        f"from 0, e.g. `{marriage_example(form, deck)}`")
         player = parse_player(who, players, names)
         if what.lower() in ("a", "aces", "ace", "4a"):
-            if not form.marriages.ace_marriage.enabled:
-                raise _err("marriage", "this ruleset has no ace marriage")
             suit = ACE_MARRIAGE
         else:
             try:
                 suit = deck.suit(what).id
             except NotationError as exc:
                 raise _err("marriage", shorten(exc.diagnostic.message, 300)) from None
-            if suit not in form.marriages.values:
-                raise _err("marriage", f"{suit} has no marriage value in this ruleset")
-        if any(s == suit for _, s in out):
-            raise _err("marriage", f"the {suit} marriage is counted twice")
         out.append((player, suit))
+    for error in _iter_marriage_notation_errors(form, out):
+        raise error
     return tuple(out)
+
+
+def _iter_marriage_notation_errors(form: Form, marriages: Sequence[tuple[int, str]]) -> Iterator[EntryError]:
+    """The sheet's marriages as ``(player, suit id)``: each suit has a marriage value (``aces``
+    only when the ruleset has the ace marriage), none counted twice (``entry.marriage``)."""
+    seen: set[str] = set()
+    for _, suit in marriages:
+        if suit == ACE_MARRIAGE:
+            if not form.marriages.ace_marriage.enabled:
+                yield _err("marriage", "this ruleset has no ace marriage")
+        elif suit not in form.marriages.values:
+            yield _err("marriage", f"`{shorten(suit)}` has no marriage value in this ruleset")
+        if suit in seen:
+            yield _err("marriage", f"the {shorten(suit)} marriage is counted twice")
+        seen.add(suit)
+
+
+def _marriage_points(form: Form, marriages: Sequence[tuple[int, str]]) -> dict[int, int]:
+    """Declared marriage points by player (points) of the sheet's ``(player, suit id)`` list."""
+    points: dict[int, int] = {}
+    for p, suit in marriages:
+        points[p] = points.get(p, 0) + marriage_value(form, suit)
+    return points
+
+
+def _iter_talon_errors(form: Form, deck: Deck, talon: Sequence[str]) -> Iterator[EntryError]:
+    """The talon as dealt, in card notation: known cards, ``sum(table.talons)`` different ones
+    (``entry.talon``)."""
+    try:
+        cards = deck.parse_many(" ".join(talon))
+    except NotationError as exc:
+        yield _err("talon", shorten(exc.diagnostic.message, 300))
+        return
+    size = sum(form.table.talons)
+    if len(cards) != size or len(set(cards)) != size:
+        yield _err("talon", f"give the {size} different cards of the talon as dealt")
+
+
+_CODES = {
+    "match": "sheet",
+    "players": "player",
+    "sitter": "player",
+    "declarer": "player",
+    "multiplier": "sheet",
+    "forfeited": "forfeit",
+    "card_points": "points",
+    "marriages": "marriage",
+    "tricks": "player",
+}
+"""The ``entry.*`` code of an outcome problem, by the outcome field it names first
+(``bid`` and ``contract`` keep their name; a ``mode`` problem is ``entry.dark`` or
+``entry.golden``)."""
+
+_PLAYER = re.compile(r"\bplayer (\d+)\b")
+
+
+def _entry_error(error: MatchError, *, mode: str = "", sheet: Sheet | None = None) -> EntryError:
+    """The engine's outcome problem ``error`` (:mod:`tysiac_spec.engine.outcome`) as an
+    :class:`EntryError`; with ``sheet``, ``player 1`` in the message becomes the player's name
+    on the sheet (``P1`` when none)."""
+    d = error.diagnostic
+    field_name = str(d.path[0]) if d.path else "match"
+    code = mode if field_name == "mode" and mode in ("dark", "golden") else _CODES.get(field_name, field_name)
+    message = d.message
+    if sheet is not None:
+        named = sheet
+        message = _PLAYER.sub(lambda m: named.name(int(m[1])) if int(m[1]) < named.players else m[0], message)
+    return _err(code, message)
 
 
 def marriage_value(form: Form, suit: str) -> int:
@@ -466,21 +533,12 @@ class Question:
     parse: Callable[[str, dict[str, Any]], Any]
 
 
-def _sets_aside(form: Form) -> bool:
-    """Whether some card points of a deal may score for nobody (2-player discards or an
-    unchosen talon given to nobody), as :func:`tysiac_spec.engine.match.validate_outcome`
-    reads ``talon.leftover``."""
-    lo = form.talon.leftover
-    discards_to = lo.to if lo.discards_to == "same" else lo.discards_to
-    discards = form.talon.exchange == "discard" and discards_to == "nobody"
-    unchosen = form.talon.take == "choose_one" and lo.to == "nobody"
-    return discards or unchosen
-
-
 def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: MatchState) -> list[Question]:
     """The questions for one deal under ``form``, in order; each parser checks its answer
-    against the ruleset and the earlier answers (a contract below the bid, points not
-    summing to the deck total, a marriage counted twice are rejected with the reason).
+    against the ruleset and the earlier answers with the engine's own statement of a valid
+    outcome (:mod:`tysiac_spec.engine.outcome`: a contract below the bid, points not adding up
+    to the deck total, a bid off the step are rejected with the reason, players named as on
+    the sheet); the sheet's notation (a marriage counted twice, a talon) is checked here.
 
     Which questions apply follows the ruleset: ``golden`` while ``state`` is in a golden
     round, ``dark`` when ``special.dark`` is on (for the first hand only when ``dark.who`` is
@@ -505,47 +563,52 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
             raise _err("player", f"{sheet.name(p)} sits out this deal")
         return p
 
+    def first(errors: Iterator[MatchError], mode: str = "", hint: str = "") -> None:
+        """Raise the engine's first problem with the answer, named as on the sheet."""
+        for error in errors:
+            entry = _entry_error(error, mode=mode, sheet=sheet)
+            if hint:
+                d = entry.diagnostic
+                entry = EntryError(replace(d, message=f"{d.message}; {hint}"))
+            raise entry
+
     def yes_no(text: str, ans: dict[str, Any]) -> bool:
         return parse_yes_no(text)
 
+    def forfeited(text: str, ans: dict[str, Any]) -> bool:
+        v = parse_yes_no(text)
+        if v:
+            mode = "golden" if ans.get("golden") else "dark" if ans.get("dark") else "normal"
+            bid = int(ans["bid"]) if "bid" in ans else 0
+            first(rules_of.iter_forfeit_errors(form, state, declarer=ans["declarer"], bid=bid, mode=mode))
+        return v
+
     def golden(text: str, ans: dict[str, Any]) -> bool:
         v = True if not text.strip() else parse_yes_no(text)
-        fh = first_hand(form, dealer)
-        if v and ans["declarer"] != fh:
-            raise _err(
-                "golden",
-                f"in a golden deal the first hand ({sheet.name(fh)}) plays {sp.golden_round.contract}, "
-                f"not {sheet.name(ans['declarer'])}; answer n, or `cancel` and enter the deal again",
-            )
+        if v:
+            problems = rules_of.iter_mode_errors(form, state, mode="golden", declarer=ans["declarer"],
+                                                 dealer=dealer)
+            first(problems, "golden", "answer n, or `cancel` and enter the deal again")
         return v
 
     def dark(text: str, ans: dict[str, Any]) -> bool:
         v = parse_yes_no(text)
-        if v and sp.dark.forbidden_when_negative and state.scores[ans["declarer"]] < 0:
-            raise _err("dark", f"{sheet.name(ans['declarer'])} has a negative score: no dark game")
+        if v:
+            problems = rules_of.iter_mode_errors(form, state, mode="dark", declarer=ans["declarer"],
+                                                 dealer=dealer)
+            first(problems, "dark")
         return v
 
     def bid(text: str, ans: dict[str, Any]) -> int:
         v = parse_amount(text, "the bid")
-        low = min(a.min_bid, a.forced_bid) if a.forced_seat is not None else a.min_bid
-        if ans.get("golden"):
-            low = sp.golden_round.contract
-        if v < low:
-            raise _err("bid", f"the bid must be at least {low} (got {v})")
-        if v % a.step:
-            raise _err("bid", f"bids are multiples of {a.step} (got {v})")
-        if a.cap is not None and v > a.cap:
-            raise _err("bid", f"no bid above {a.cap} in this game (got {v})")
+        first(rules_of.iter_bid_errors(form, mode="golden" if ans.get("golden") else "normal", bid=v))
         return v
 
     def contract(text: str, ans: dict[str, Any]) -> int:
         if not text.strip():
             return int(ans["bid"])
         v = parse_amount(text, "the contract")
-        if v < ans["bid"]:
-            raise _err("contract", f"the contract {v} is below the bid {ans['bid']}")
-        if v != ans["bid"] and v % c.step:
-            raise _err("contract", f"a raised contract is a multiple of {c.step} (got {v})")
+        first(rules_of.iter_contract_errors(form, bid=int(ans["bid"]), contract=v))
         return v
 
     def points(text: str, ans: dict[str, Any]) -> tuple[int, ...]:
@@ -553,22 +616,13 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
         if len(words) != len(active):
             order = " ".join(sheet.name(p) for p in active)
             raise _err("points", f"give the card points of {len(active)} players, in the order {order}")
-        values = [parse_amount(w, "card points") for w in words]
-        if any(v < 0 or v > total for v in values):
-            raise _err("points", f"card points lie between 0 and {total}")
-        s = sum(values)
-        if s > total or (s != total and not _sets_aside(form)):
-            raise _err("points", f"card points must add up to the deck total {total} (got {s})")
-        out = [0] * n
-        for p, v in zip(active, values, strict=True):
-            out[p] = v
-        return tuple(out)
+        values = dict(zip(active, (parse_amount(w, "card points") for w in words), strict=True))
+        first(rules_of.iter_card_point_errors(form, deck_points=total, card_points=values, active=active))
+        return tuple(values.get(p, 0) for p in range(n))
 
     def marriages(text: str, ans: dict[str, Any]) -> tuple[tuple[int, str], ...]:
         out = parse_marriages(text, form, deck, n, names)
-        for p, _ in out:
-            if p not in active:
-                raise _err("marriage", f"{sheet.name(p)} sits out this deal")
+        first(rules_of.iter_marriage_errors(form, marriages=_marriage_points(form, out), active=active))
         return out
 
     def no_trick(text: str, ans: dict[str, Any]) -> tuple[int, ...]:
@@ -576,23 +630,19 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
         for p in out:
             if p not in active:
                 raise _err("player", f"{sheet.name(p)} sits out this deal")
-            if ans["points"][p]:
-                raise _err("player", f"{sheet.name(p)} has {ans['points'][p]} card points, so took a trick")
-            if any(q == p for q, _ in ans["marriages"]) and form.marriages.requires_won_trick:
-                raise _err("player", f"{sheet.name(p)} declared a marriage, so took a trick")
-        if len(out) >= len(active):
-            raise _err("player", "somebody took the tricks")
+        first(rules_of.iter_trick_errors(
+            form,
+            tricks={p: 0 if p in out else 1 for p in active},
+            card_points={p: ans["points"][p] for p in active},
+            marriages=_marriage_points(form, ans["marriages"]),
+        ))
         return out
 
     def talon(text: str, ans: dict[str, Any]) -> tuple[str, ...]:
-        try:
-            cards = deck.parse_many(text)
-        except NotationError as exc:
-            raise _err("talon", shorten(exc.diagnostic.message, 300)) from None
-        size = sum(form.table.talons)
-        if len(cards) != size or len(set(cards)) != size:
-            raise _err("talon", f"give the {size} different cards of the talon as dealt")
-        return tuple(str(x) for x in cards)
+        cards = tuple(text.split())
+        for error in _iter_talon_errors(form, deck, cards):
+            raise error
+        return tuple(str(c) for c in deck.parse_many(text))
 
     def played(ans: dict[str, Any]) -> bool:
         return not ans.get("forfeit")
@@ -626,7 +676,7 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
             lambda ans: forfeit.enabled and (
                 not forfeit.only_when_forced or (ans.get("bid") == a.forced_bid and not special(ans))
             ),
-            yes_no,
+            forfeited,
         ),
         Question(
             "contract", "contract (empty: the bid)", lambda ans: may_raise(ans) and "bid" in ans, contract
@@ -731,57 +781,56 @@ def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcom
     )
 
 
-def check_entry(rules: Ruleset, form: Form, entry: DealEntry, state: MatchState) -> None:
-    """Check a deal read from a sheet file as the questions check a typed one: the dealer
-    is the one due, the declarer and every named player play the deal, points are between 0
-    and the deck total and add up to it, a marriage is known and counted once.
-
-    Raises:
-        EntryError: the first problem, in the words the questions use.
-    """
+def iter_entry_errors(
+    rules: Ruleset, form: Form, entry: DealEntry, state: MatchState
+) -> Iterator[EntryError]:
+    """Every problem of a deal read from a sheet file, as :class:`EntryError`: first the
+    entry's own shape (the dealer is the one due, a known mode, a card-point value for each
+    seat and none for the sitter, marriages and the talon in the sheet's notation, the
+    ``no_trick`` players play the deal and are named once); when the shape is right, every
+    problem the engine finds with the deal's outcome
+    (:func:`tysiac_spec.engine.outcome.iter_outcome_errors`, the statement
+    :func:`~tysiac_spec.engine.match.settle_deal` checks), so an entry passes exactly when
+    settlement accepts it."""
     n = form.players
-    active = active_players(form, entry.dealer) if 0 <= entry.dealer < n else []
+    shape: list[EntryError] = []
     if entry.dealer != state.dealer:
-        raise _err("sheet", f"the dealer is {entry.dealer}, but player {state.dealer} deals this deal")
-    if entry.declarer not in active:
-        raise _err("player", f"the declarer {entry.declarer} does not play this deal (players {active})")
+        due = state.dealer
+        shape.append(_err("sheet", f"the dealer is {entry.dealer}, but player {due} deals this deal"))
     if entry.mode not in MODES:
-        raise _err("sheet", f"the mode `{shorten(entry.mode)}` is not one of {', '.join(MODES)}")
-    if entry.mode == "golden" and not state.golden_left:
-        raise _err("golden", "a golden deal outside a golden round")
-    if entry.mode == "dark" and not form.special.dark.enabled:
-        raise _err("dark", "a dark game, which this ruleset does not have")
-    if entry.mode == "golden" and entry.declarer != first_hand(form, entry.dealer):
-        raise _err("golden", f"in a golden deal the first hand (player {first_hand(form, entry.dealer)}) "
-                   f"is the declarer, not player {entry.declarer}")
-    if entry.bid < 0:
-        raise _err("bid", f"the bid must not be negative (got {entry.bid})")
-    if entry.contract < entry.bid:
-        raise _err("contract", f"the contract {entry.contract} is below the bid {entry.bid}")
-    total = rules.deck.total_points
+        shape.append(_err("sheet", f"the mode `{shorten(entry.mode)}` is not one of {', '.join(MODES)}"))
     if len(entry.points) != n:
-        raise _err("points", f"give the card points of {n} players (got {len(entry.points)})")
-    if any(v < 0 or v > total for v in entry.points):
-        raise _err("points", f"card points lie between 0 and {total} (got {list(entry.points)})")
-    if not entry.forfeit:
-        s = sum(entry.points)
-        if s > total or (s != total and not _sets_aside(form)):
-            raise _err("points", f"card points must add up to the deck total {total} (got {s})")
-    seen: set[str] = set()
-    for p, suit in entry.marriages:
-        if p not in active:
-            raise _err("marriage", f"player {p} does not play this deal")
-        if suit == ACE_MARRIAGE:
-            if not form.marriages.ace_marriage.enabled:
-                raise _err("marriage", "this ruleset has no ace marriage")
-        elif suit not in form.marriages.values:
-            raise _err("marriage", f"`{shorten(suit)}` has no marriage value in this ruleset")
-        if suit in seen:
-            raise _err("marriage", f"the {shorten(suit)} marriage is counted twice")
-        seen.add(suit)
+        shape.append(_err("points", f"give the card points of {n} players (got {len(entry.points)})"))
+    else:
+        sitter = sitter_of(form, state.dealer)
+        if sitter is not None and entry.points[sitter]:
+            shape.append(_err("points", f"player {sitter} sits out this deal: no card points "
+                              f"(got {entry.points[sitter]})"))
+    shape.extend(_iter_marriage_notation_errors(form, entry.marriages))
+    active = active_players(form, state.dealer)
     for p in entry.no_trick:
         if p not in active or entry.no_trick.count(p) > 1:
-            raise _err("player", f"player {p} in `no_trick` does not play this deal or is named twice")
+            problem = f"player {p} in `no_trick` does not play this deal or is named twice"
+            shape.append(_err("player", problem))
+    if entry.talon:
+        shape.extend(_iter_talon_errors(form, rules.deck, entry.talon))
+    yield from shape
+    if shape:
+        return
+    outcome = outcome_of_entry(rules, form, entry)
+    for error in rules_of.iter_outcome_errors(form, state, outcome):
+        yield _entry_error(error, mode=entry.mode)
+
+
+def check_entry(rules: Ruleset, form: Form, entry: DealEntry, state: MatchState) -> None:
+    """Check a deal read from a sheet file: :func:`iter_entry_errors` finds nothing.
+
+    Raises:
+        EntryError: the first problem :func:`iter_entry_errors` finds (``entry.sheet``,
+            ``entry.player``, ``entry.points``, ``entry.bid``, ``entry.contract``, …).
+    """
+    for error in iter_entry_errors(rules, form, entry, state):
+        raise error
 
 
 def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet, *, numbered: bool = False) -> list[Settled]:

@@ -10,7 +10,8 @@ deal; a real-table scoresheet calls it with outcomes typed in by the players.
 
 Order of settlement (each step sees the result of the previous one):
 
-1. validation of the outcome (:class:`~tysiac_spec.errors.MatchError` if impossible);
+1. validation of the outcome (:mod:`.outcome`; :class:`~tysiac_spec.errors.MatchError` if
+   impossible);
 2. the deal's own scores from the formulas (``scoring.*``, or ``contract.forfeit.*`` and
    ``forfeit.mode`` for a forfeit), and the sitter's (``table.sitter.score``);
 3. the multiplier of the deal (dark game, golden round) on every score of step 2;
@@ -35,6 +36,7 @@ from typing import Any
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
 from .events import MatchEvent
+from .outcome import validate_outcome
 from .scoring import DealOutcome, forfeit_cost, scores_and_made
 from .seating import next_dealer
 
@@ -254,106 +256,6 @@ def _barrel_seats(form: Form, barrel: Sequence[Any], n: int) -> tuple[BarrelSeat
             )
         seats.append(seat)
     return tuple(seats)
-
-
-# --------------------------------------------------------------------------- validation
-
-
-def _marriage_sums(form: Form) -> set[int]:
-    values = list(form.marriages.values.values())
-    if form.marriages.ace_marriage.enabled:
-        values.append(form.marriages.ace_marriage.value)
-    sums = {0}
-    for v in values:
-        sums |= {s + v for s in sums}
-    return sums
-
-
-def _sets_aside(form: Form) -> bool:
-    """Whether some cards of a deal may score for nobody (discards, an unchosen talon)."""
-    t, lo = form.talon, form.talon.leftover
-    unchosen = t.take == "choose_one" and lo.to == "nobody"
-    if t.exchange != "discard":
-        return unchosen
-    if lo.cards == "unchosen_and_discards":
-        discards_to = lo.to
-    else:
-        discards_to = lo.to if lo.discards_to == "same" else lo.discards_to
-    return unchosen or discards_to == "nobody"
-
-
-def validate_outcome(form: Form, state: MatchState, outcome: DealOutcome) -> None:
-    """Check that ``outcome`` can happen under ``form`` in ``state``.
-
-    Raises:
-        MatchError: ``match.outcome`` naming the problem: the match is over, a player
-            outside the table, a contract below the bid, card points above the deck total or
-            not summing to it, impossible marriage points, a forfeit the ruleset does not
-            allow or beyond ``forfeit.mode.limit``, a dark or golden deal the ruleset lacks.
-    """
-    n = state.players
-    if state.winner is not None:
-        raise _fail(f"the match is over (player {state.winner} won); no deal can be settled")
-    active = outcome.active(n)
-    for p in (*active, *([outcome.sitter] if outcome.sitter is not None else [])):
-        if not 0 <= p < n:
-            raise _fail(f"player {p} is not at the table (players 0..{n - 1})")
-    if outcome.sitter is not None and form.active == n:
-        raise _fail(f"with {n} players nobody sits out (got sitter {outcome.sitter})")
-    if len(active) != form.active:
-        raise _fail(f"a deal has {form.active} active players (got {len(active)}: {list(active)})")
-    if not 0 <= outcome.declarer < n:
-        raise _fail(f"the declarer {outcome.declarer} is not at the table (players 0..{n - 1})")
-    if outcome.declarer not in active:
-        raise _fail(f"the declarer {outcome.declarer} is not an active player of the deal")
-    if outcome.sitter is not None and outcome.sitter in active:
-        raise _fail(f"the sitter {outcome.sitter} cannot also play the deal")
-    if form.active < n and outcome.sitter is None:
-        raise _fail(f"with {n} players one sits out: give the sitter")
-    if outcome.bid < 0 or outcome.contract < 0:
-        raise _fail(f"bid and contract must not be negative (got {outcome.bid}, {outcome.contract})")
-    if outcome.contract < outcome.bid:
-        raise _fail(f"the contract {outcome.contract} is below the bid {outcome.bid}")
-    if outcome.multiplier is not None and outcome.multiplier < 1:
-        raise _fail(f"the multiplier must be 1 or more (got {outcome.multiplier})")
-    if outcome.mode == "dark" and not form.special.dark.enabled:
-        raise _fail("a dark game was given, but the ruleset (with these options) has none")
-    if outcome.mode == "golden" and not form.special.golden_round.enabled:
-        raise _fail("a golden-round deal was given, but the ruleset (with these options) has none")
-    if outcome.forfeited:
-        f = form.contract.forfeit
-        if not f.enabled:
-            raise _fail("the deal was forfeited, but the ruleset (with these options) allows no forfeit")
-        used = state.forfeits[outcome.declarer]
-        if f.mode.limit is not None and used >= f.mode.limit:
-            raise _fail(f"player {outcome.declarer} has used all {f.mode.limit} forfeit(s) the table allows")
-        return
-    total = state.deck_points
-    for p, cp in outcome.card_points.items():
-        if p not in active:
-            raise _fail(f"card points given for player {p}, who does not play the deal")
-        if not 0 <= cp <= total:
-            raise _fail(f"card points of player {p} must be 0..{total} (got {cp})")
-    got = sum(outcome.card_points.values())
-    if got > total or (got != total and not _sets_aside(form)):
-        raise _fail(f"card points must sum to the deck total {total} (got {got})")
-    sums = _marriage_sums(form)
-    for p, m in outcome.marriages.items():
-        if p not in active:
-            raise _fail(f"marriage points given for player {p}, who does not play the deal")
-        if m not in sums:
-            allowed = ", ".join(str(v) for v in sorted(sums))
-            raise _fail(f"marriage points of player {p} must be a sum of marriages: {allowed} (got {m})")
-    if sum(outcome.marriages.values()) > max(sums):
-        raise _fail(f"marriage points of all players exceed every marriage there is ({max(sums)})")
-    if outcome.tricks is not None:
-        for p, t in outcome.tricks.items():
-            if t < 0:
-                raise _fail(f"tricks of player {p} must not be negative (got {t})")
-            if t == 0 and outcome.card_points.get(p, 0) > 0:
-                raise _fail(f"player {p} has card points but no trick")
-            if t == 0 and outcome.marriages.get(p, 0) > 0 and form.marriages.requires_won_trick:
-                raise _fail(f"player {p} declared a marriage without winning a trick")
 
 
 # --------------------------------------------------------------------------- settlement
@@ -647,7 +549,8 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
     among them) leaves the match going.
 
     Raises:
-        MatchError: the outcome is impossible (see :func:`validate_outcome`).
+        MatchError: the outcome is impossible (see
+            :func:`~tysiac_spec.engine.outcome.validate_outcome`).
     """
     validate_outcome(form, state, outcome)
     new, events, _ = settle_valid_deal(form, state, outcome)

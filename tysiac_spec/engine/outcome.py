@@ -1,0 +1,302 @@
+"""Whether a deal's outcome can happen under a ruleset, stated once: the engine's settlement
+(:func:`tysiac_spec.engine.match.settle_deal`), the scoresheet's check of an entry read from
+a file (:func:`tysiac_spec.scoresheet.check_entry`) and its questions (one answer at a time)
+all read these rules.
+
+As in jsonschema, each rule is a generator that yields every problem it finds as a
+:class:`~tysiac_spec.errors.MatchError` (code ``match.outcome``), so the same statement can
+raise the first problem (:func:`validate_outcome`), collect them all (``list(...)``) or be
+tested.  Each error's ``diagnostic.path`` names the outcome's field first (``("bid",)``,
+``("card_points", 1)``: player 1's card points); a player in a message is written
+``player 1`` (the scoresheet puts the name on the sheet in its place).
+
+The per-field generators take plain values, so that a question can check its answer before
+the deal is complete; :func:`iter_outcome_errors` runs them all on a
+:class:`~tysiac_spec.engine.scoring.DealOutcome`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from ..errors import Diagnostic, MatchError
+from ..ruleset.model import Form
+from .scoring import DealOutcome
+from .seating import first_hand
+
+if TYPE_CHECKING:
+    from .match import MatchState
+
+__all__ = [
+    "iter_bid_errors",
+    "iter_card_point_errors",
+    "iter_contract_errors",
+    "iter_forfeit_errors",
+    "iter_marriage_errors",
+    "iter_mode_errors",
+    "iter_outcome_errors",
+    "iter_table_errors",
+    "iter_trick_errors",
+    "marriage_sums",
+    "sets_aside",
+    "validate_outcome",
+]
+
+Problems = Iterator[MatchError]
+
+
+def _problem(path: tuple[str | int, ...], message: str) -> MatchError:
+    return MatchError(Diagnostic("match.outcome", message, path=path))
+
+
+def sets_aside(form: Form) -> bool:
+    """Whether some card points of a deal may score for nobody, so that the players' card
+    points may add up to less than the pack's total: cards discarded in the exchange
+    (``talon.exchange: discard``) that ``talon.leftover`` gives to nobody (``discards_to``,
+    or ``to`` when it is ``same`` or ``cards: unchosen_and_discards``), or an unchosen talon
+    (``take: choose_one``) given to nobody."""
+    t, lo = form.talon, form.talon.leftover
+    unchosen = t.take == "choose_one" and lo.to == "nobody"
+    if t.exchange != "discard":
+        return unchosen
+    if lo.cards == "unchosen_and_discards":
+        discards_to = lo.to
+    else:
+        discards_to = lo.to if lo.discards_to == "same" else lo.discards_to
+    return unchosen or discards_to == "nobody"
+
+
+def marriage_sums(form: Form) -> set[int]:
+    """Every total of marriage points one player can declare in a deal (points; each suit's
+    marriage and the ace marriage at most once; ``0`` included)."""
+    values = list(form.marriages.values.values())
+    if form.marriages.ace_marriage.enabled:
+        values.append(form.marriages.ace_marriage.value)
+    sums = {0}
+    for v in values:
+        sums |= {s + v for s in sums}
+    return sums
+
+
+def iter_table_errors(form: Form, state: MatchState, outcome: DealOutcome) -> Problems:
+    """Who plays: the match is not over; the active players and the sitter sit at the table,
+    ``table.active`` of them play and one sits out when fewer play than sit; the declarer
+    plays the deal."""
+    n = state.players
+    if state.winner is not None:
+        yield _problem(("match",), f"the match is over (player {state.winner} won); no deal can be settled")
+        return
+    active = outcome.active(n)
+    for p in (*active, *([outcome.sitter] if outcome.sitter is not None else [])):
+        if not 0 <= p < n:
+            yield _problem(("players",), f"player {p} is not at the table (players 0..{n - 1})")
+    if outcome.sitter is not None and form.active == n:
+        yield _problem(("sitter",), f"with {n} players nobody sits out (got sitter {outcome.sitter})")
+    if len(active) != form.active:
+        yield _problem(
+            ("players",), f"a deal has {form.active} active players (got {len(active)}: {list(active)})"
+        )
+    if not 0 <= outcome.declarer < n:
+        yield _problem(
+            ("declarer",), f"the declarer {outcome.declarer} is not at the table (players 0..{n - 1})"
+        )
+    elif outcome.declarer not in active:
+        yield _problem(("declarer",), f"the declarer {outcome.declarer} is not an active player of the deal")
+    if outcome.sitter is not None and outcome.sitter in active:
+        yield _problem(("sitter",), f"the sitter {outcome.sitter} cannot also play the deal")
+    if form.active < n and outcome.sitter is None:
+        yield _problem(("sitter",), f"with {n} players one sits out: give the sitter")
+
+
+def iter_mode_errors(form: Form, state: MatchState, *, mode: str, declarer: int, dealer: int) -> Problems:
+    """A dark game (``special.dark``) or a golden-round deal (``special.golden_round``) the
+    ruleset and the match allow: a golden deal only while the golden round is on
+    (``state.golden_left``), declared by the first hand after ``dealer``; a dark game by the
+    first hand when ``dark.who`` is ``first_hand``, and not by a player with a negative score
+    when ``dark.forbidden_when_negative``."""
+    sp = form.special
+    if mode == "dark":
+        if not sp.dark.enabled:
+            yield _problem(("mode",), "a dark game was given, but the ruleset (with these options) has none")
+            return
+        fh = first_hand(form, dealer)
+        if sp.dark.who == "first_hand" and declarer != fh:
+            yield _problem(
+                ("declarer",),
+                f"only the first hand (player {fh}) may play a dark game, not player {declarer}",
+            )
+        if sp.dark.forbidden_when_negative and 0 <= declarer < state.players and state.scores[declarer] < 0:
+            yield _problem(("mode",), f"player {declarer} has a negative score: no dark game")
+    elif mode == "golden":
+        if not sp.golden_round.enabled:
+            yield _problem(
+                ("mode",), "a golden-round deal was given, but the ruleset (with these options) has none"
+            )
+            return
+        if not state.golden_left:
+            yield _problem(("mode",), "a golden deal outside a golden round")
+        fh = first_hand(form, dealer)
+        if declarer != fh:
+            yield _problem(
+                ("declarer",),
+                f"in a golden deal the first hand (player {fh}) is the declarer, not player {declarer}",
+            )
+
+
+def iter_bid_errors(form: Form, *, mode: str, bid: int) -> Problems:
+    """A winning bid (points) the auction allows: not negative; in a normal deal at least
+    ``auction.min_bid`` (or the ``forced_bid`` when it is lower and a seat is forced), in a
+    golden deal at least the golden round's contract; a multiple of ``auction.step``; at most
+    ``auction.cap``.  A dark game's bid is its fixed contract and is not checked here."""
+    if bid < 0:
+        yield _problem(("bid",), f"the bid must not be negative (got {bid})")
+        return
+    if mode == "dark":
+        return
+    a = form.auction
+    low = min(a.min_bid, a.forced_bid) if a.forced_seat is not None else a.min_bid
+    if mode == "golden":
+        low = form.special.golden_round.contract
+    if bid < low:
+        yield _problem(("bid",), f"the bid must be at least {low} (got {bid})")
+    if bid % a.step:
+        yield _problem(("bid",), f"bids are multiples of {a.step} (got {bid})")
+    if a.cap is not None and bid > a.cap:
+        yield _problem(("bid",), f"no bid above {a.cap} in this game (got {bid})")
+
+
+def iter_contract_errors(form: Form, *, bid: int, contract: int) -> Problems:
+    """A contract (points) after the exchange: not below the bid; a raised one a multiple of
+    ``contract.step``."""
+    if contract < bid:
+        yield _problem(("contract",), f"the contract {contract} is below the bid {bid}")
+    elif contract != bid and contract % form.contract.step:
+        yield _problem(
+            ("contract",), f"a raised contract is a multiple of {form.contract.step} (got {contract})"
+        )
+
+
+def iter_forfeit_errors(form: Form, state: MatchState, *, declarer: int, bid: int, mode: str) -> Problems:
+    """A forfeit (rospis / bomb) the ruleset allows: ``contract.forfeit`` on; with
+    ``only_when_forced`` only a normal deal won at the forced bid; at most
+    ``forfeit.mode.limit`` forfeits per player in the match."""
+    f = form.contract.forfeit
+    if not f.enabled:
+        yield _problem(
+            ("forfeited",), "the deal was forfeited, but the ruleset (with these options) allows no forfeit"
+        )
+        return
+    if f.only_when_forced and (bid != form.auction.forced_bid or mode != "normal"):
+        yield _problem(
+            ("forfeited",),
+            f"only a normal deal won at the forced bid {form.auction.forced_bid} "
+            f"may be forfeited (got {mode}, bid {bid})",
+        )
+    if (
+        0 <= declarer < state.players
+        and f.mode.limit is not None
+        and state.forfeits[declarer] >= f.mode.limit
+    ):
+        yield _problem(
+            ("forfeited",), f"player {declarer} has used all {f.mode.limit} forfeit(s) the table allows"
+        )
+
+
+def iter_card_point_errors(
+    form: Form, *, deck_points: int, card_points: Mapping[int, int], active: Sequence[int]
+) -> Problems:
+    """Card points by player (points) of a played deal: only for active players, each
+    ``0..deck_points``, adding up to ``deck_points`` — or to less when the ruleset sets cards
+    aside (:func:`sets_aside`)."""
+    for p, cp in card_points.items():
+        if p not in active:
+            yield _problem(
+                ("card_points", p), f"card points given for player {p}, who does not play the deal"
+            )
+        elif not 0 <= cp <= deck_points:
+            yield _problem(
+                ("card_points", p), f"card points of player {p} must be 0..{deck_points} (got {cp})"
+            )
+    got = sum(card_points.values())
+    if got > deck_points or (got != deck_points and not sets_aside(form)):
+        yield _problem(
+            ("card_points",), f"card points must add up to the deck total {deck_points} (got {got})"
+        )
+
+
+def iter_marriage_errors(form: Form, *, marriages: Mapping[int, int], active: Sequence[int]) -> Problems:
+    """Declared marriage points by player (points): only for active players, each a sum of
+    distinct marriages (:func:`marriage_sums`), all together not more than every marriage."""
+    sums = marriage_sums(form)
+    for p, m in marriages.items():
+        if p not in active:
+            yield _problem(
+                ("marriages", p), f"marriage points given for player {p}, who does not play the deal"
+            )
+        elif m not in sums:
+            allowed = ", ".join(str(v) for v in sorted(sums))
+            yield _problem(
+                ("marriages", p),
+                f"marriage points of player {p} must be a sum of marriages: {allowed} (got {m})",
+            )
+    if sum(marriages.values()) > max(sums):
+        yield _problem(
+            ("marriages",), f"marriage points of all players exceed every marriage there is ({max(sums)})"
+        )
+
+
+def iter_trick_errors(
+    form: Form, *, tricks: Mapping[int, int], card_points: Mapping[int, int], marriages: Mapping[int, int]
+) -> Problems:
+    """Tricks won by player: none negative; somebody took a trick; a player without a trick
+    has no card points, nor a marriage when ``marriages.requires_won_trick``."""
+    for p, t in tricks.items():
+        if t < 0:
+            yield _problem(("tricks", p), f"tricks of player {p} must not be negative (got {t})")
+        elif t == 0 and card_points.get(p, 0) > 0:
+            yield _problem(("tricks", p), f"player {p} has {card_points[p]} card points, so took a trick")
+        elif t == 0 and marriages.get(p, 0) > 0 and form.marriages.requires_won_trick:
+            yield _problem(("tricks", p), f"player {p} declared a marriage, so took a trick")
+    if tricks and not any(tricks.values()):
+        yield _problem(("tricks",), "somebody took the tricks")
+
+
+def iter_outcome_errors(form: Form, state: MatchState, outcome: DealOutcome) -> Problems:
+    """Every reason why ``outcome`` cannot happen under ``form`` in ``state`` (the deal dealt
+    by ``state.dealer``), in this order: who plays (:func:`iter_table_errors`; nothing more
+    is checked when the match is over or the declarer is not at the table), the bid, the
+    contract, the multiplier, the mode, then for a forfeit the forfeit, else the card points,
+    marriages and tricks."""
+    table = list(iter_table_errors(form, state, outcome))
+    yield from table
+    if any(e.diagnostic.path[0] in ("match", "players", "declarer") for e in table):
+        return
+    o = outcome
+    active = o.active(state.players)
+    yield from iter_bid_errors(form, mode=o.mode, bid=o.bid)
+    if o.contract < 0:
+        yield _problem(("contract",), f"the contract must not be negative (got {o.contract})")
+    yield from iter_contract_errors(form, bid=o.bid, contract=o.contract)
+    if o.multiplier is not None and o.multiplier < 1:
+        yield _problem(("multiplier",), f"the multiplier must be 1 or more (got {o.multiplier})")
+    yield from iter_mode_errors(form, state, mode=o.mode, declarer=o.declarer, dealer=state.dealer)
+    if o.forfeited:
+        yield from iter_forfeit_errors(form, state, declarer=o.declarer, bid=o.bid, mode=o.mode)
+        return
+    yield from iter_card_point_errors(
+        form, deck_points=state.deck_points, card_points=o.card_points, active=active
+    )
+    yield from iter_marriage_errors(form, marriages=o.marriages, active=active)
+    if o.tricks is not None:
+        yield from iter_trick_errors(form, tricks=o.tricks, card_points=o.card_points, marriages=o.marriages)
+
+
+def validate_outcome(form: Form, state: MatchState, outcome: DealOutcome) -> None:
+    """Check that ``outcome`` can happen under ``form`` in ``state``.
+
+    Raises:
+        MatchError: ``match.outcome``, the first problem :func:`iter_outcome_errors` finds.
+    """
+    for error in iter_outcome_errors(form, state, outcome):
+        raise error
