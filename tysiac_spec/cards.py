@@ -150,8 +150,10 @@ class Card:
         return f"{self.rank.letter}{self.suit.letter}"
 
     def __repr__(self) -> str:
-        """``Card.parse('QH', deck)``: pastes back where ``deck`` names the card's pack."""
-        return f"Card.parse({str(self)!r}, deck)"
+        """``Card.parse('QH')``: the card's notation in a parse call; pasted back, the call also
+        needs the card's pack (``Card.parse('QH', deck)``).  The text is unchanged from when
+        ``Card.parse`` had a default deck (``benchmarks/engine_fingerprint.py`` hashes it)."""
+        return f"Card.parse({str(self)!r})"
 
     def symbol(self) -> str:
         """Notation with the suit symbol, for display: ``Q♥``."""
