@@ -18,15 +18,33 @@ the deal is complete; :func:`iter_outcome_errors` runs them all on a
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
 from .scoring import DealOutcome
 from .seating import first_hand
 
-if TYPE_CHECKING:
-    from .match import MatchState
+
+class MatchState(Protocol):
+    """What the checks read of the match as it stands: a
+    :class:`~tysiac_spec.engine.match.MatchState` (a protocol here, so that this module and
+    :mod:`.match`, which calls it, do not import each other)."""
+
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+    @property
+    def forfeits(self) -> tuple[int, ...]: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def golden_left(self) -> int: ...
+    @property
+    def deck_points(self) -> int: ...
+    @property
+    def players(self) -> int: ...
 
 __all__ = [
     "iter_bid_errors",
