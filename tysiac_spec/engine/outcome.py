@@ -26,7 +26,7 @@ from .scoring import DealOutcome
 from .seating import first_hand
 
 
-class MatchState(Protocol):
+class Standing(Protocol):
     """What the checks read of the match as it stands: a
     :class:`~tysiac_spec.engine.match.MatchState` (a protocol here, so that this module and
     :mod:`.match`, which calls it, do not import each other)."""
@@ -97,7 +97,7 @@ def marriage_sums(form: Form) -> set[int]:
     return sums
 
 
-def iter_table_errors(form: Form, state: MatchState, outcome: DealOutcome) -> Problems:
+def iter_table_errors(form: Form, state: Standing, outcome: DealOutcome) -> Problems:
     """Who plays: the match is not over; the active players and the sitter sit at the table,
     ``table.active`` of them play and one sits out when fewer play than sit; the declarer
     plays the deal."""
@@ -127,7 +127,7 @@ def iter_table_errors(form: Form, state: MatchState, outcome: DealOutcome) -> Pr
         yield _problem(("sitter",), f"with {n} players one sits out: give the sitter")
 
 
-def iter_mode_errors(form: Form, state: MatchState, *, mode: str, declarer: int, dealer: int) -> Problems:
+def iter_mode_errors(form: Form, state: Standing, *, mode: str, declarer: int, dealer: int) -> Problems:
     """A dark game (``special.dark``) or a golden-round deal (``special.golden_round``) the
     ruleset and the match allow: a golden deal only while the golden round is on
     (``state.golden_left``), declared by the first hand after ``dealer``; a dark game by the
@@ -195,7 +195,7 @@ def iter_contract_errors(form: Form, *, bid: int, contract: int) -> Problems:
         )
 
 
-def iter_forfeit_errors(form: Form, state: MatchState, *, declarer: int, bid: int, mode: str) -> Problems:
+def iter_forfeit_errors(form: Form, state: Standing, *, declarer: int, bid: int, mode: str) -> Problems:
     """A forfeit (rospis / bomb) the ruleset allows: ``contract.forfeit`` on; with
     ``only_when_forced`` only a normal deal won at the forced bid; at most
     ``forfeit.mode.limit`` forfeits per player in the match."""
@@ -280,7 +280,7 @@ def iter_trick_errors(
         yield _problem(("tricks",), "somebody took the tricks")
 
 
-def iter_outcome_errors(form: Form, state: MatchState, outcome: DealOutcome) -> Problems:
+def iter_outcome_errors(form: Form, state: Standing, outcome: DealOutcome) -> Problems:
     """Every reason why ``outcome`` cannot happen under ``form`` in ``state`` (the deal dealt
     by ``state.dealer``), in this order: who plays (:func:`iter_table_errors`; nothing more
     is checked when the match is over or the declarer is not at the table), the bid, the
@@ -310,7 +310,7 @@ def iter_outcome_errors(form: Form, state: MatchState, outcome: DealOutcome) -> 
         yield from iter_trick_errors(form, tricks=o.tricks, card_points=o.card_points, marriages=o.marriages)
 
 
-def validate_outcome(form: Form, state: MatchState, outcome: DealOutcome) -> None:
+def validate_outcome(form: Form, state: Standing, outcome: DealOutcome) -> None:
     """Check that ``outcome`` can happen under ``form`` in ``state``.
 
     Raises:
