@@ -46,6 +46,7 @@ def test_heuristic_bot_beats_random_bots_over_300_deals() -> None:
     assert heuristic - random > 80
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_id", SHIPPED)
 def test_heuristic_bot_only_plays_legal_actions_in_50_matches(rules_id: str) -> None:
     rules = load_ruleset(rules_id)
@@ -184,6 +185,7 @@ def _option_variants(rules_id: str) -> list[dict[str, object]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_id", SHIPPED)
 def test_heuristic_bot_handles_every_option_value(rules_id: str) -> None:
     """Forfeits, dark games, redeals, ace marriages, 2-player talon choices and discards,

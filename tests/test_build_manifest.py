@@ -193,6 +193,7 @@ def test_help_says_what_is_kept_and_refused() -> None:
     assert "A non-empty directory without that manifest is refused, nothing deleted." in text
 
 
+@pytest.mark.slow
 def test_the_real_site_rebuilt_keeps_a_users_file(tmp_path: Path) -> None:
     out = tmp_path / "site"
     first = CliRunner().invoke(main, ["build", "-o", str(out)])

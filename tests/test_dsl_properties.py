@@ -61,6 +61,7 @@ ENV: dict[str, Any] = {
 }
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(EXPRESSIONS)
 def test_grammar_inputs_raise_only_dsl_errors_and_round_trip(text: str) -> None:
@@ -95,6 +96,7 @@ def test_any_text_raises_only_dsl_errors(text: str) -> None:
         assert exc.diagnostic.line is not None and exc.diagnostic.column is not None
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(EFFECTS)
 def test_effects_raise_only_dsl_errors_and_round_trip(text: str) -> None:

@@ -151,9 +151,10 @@ EngineMachine.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-TestEngineMachine = EngineMachine.TestCase
+TestEngineMachine = pytest.mark.slow(EngineMachine.TestCase)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset_id", "players"), CASES)
 def test_thousand_deals(ruleset_id: str, players: int) -> None:
     """1,000 seeded random deals per form: each ends with every card played or set aside

@@ -72,6 +72,7 @@ def test_random_deals(ruleset_id: str, players: int) -> None:
     _random_deals(ruleset_id, players, {}, DEALS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset_id", "players", "options"), OPTION_CASES)
 def test_random_deals_with_options(ruleset_id: str, players: int, options: dict[str, Any]) -> None:
     _random_deals(ruleset_id, players, options, 30)

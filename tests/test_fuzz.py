@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,6 +21,8 @@ from hypothesis import strategies as st
 from tysiac_spec import load_ruleset
 from tysiac_spec._paths import RULESETS_DIR
 from tysiac_spec.errors import TysiacError
+
+pytestmark = pytest.mark.slow  # the whole module: about 50 s
 
 FUZZ = settings(
     max_examples=200,

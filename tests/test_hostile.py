@@ -60,6 +60,8 @@ import pytest
 import tysiac_spec
 from tysiac_spec._paths import RULESETS_DIR, SCHEMAS_DIR
 
+pytestmark = pytest.mark.slow  # the whole corpus through every command: about 80 s
+
 CORPUS = Path(__file__).resolve().parent / "hostile"
 """The committed corpus."""
 

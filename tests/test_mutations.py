@@ -189,6 +189,7 @@ def text_mutation(draw: st.DrawFn, text: str) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("file", FILES, ids=lambda p: p.relative_to(RULESETS).as_posix())
 @SETTINGS
 @given(data=st.data())
@@ -295,6 +296,7 @@ def structural_mutation(draw: st.DrawFn, doc: Any) -> str:
     return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("file", FILES, ids=lambda p: p.relative_to(RULESETS).as_posix())
 @SETTINGS
 @given(data=st.data())

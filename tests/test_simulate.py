@@ -122,6 +122,7 @@ def test_options_reach_the_games() -> None:
 MATCHES = 200
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rules_id", "players"),
     [(r, n) for r in SHIPPED for n in load_ruleset(r).player_counts],
@@ -184,6 +185,7 @@ def test_an_interrupted_run_reports_the_matches_finished(monkeypatch: pytest.Mon
     assert "│ matches                      │             0 │" in out  # no division by zero
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_worker_processes_at_once() -> None:
     # `--games 100000 --workers 2` and Ctrl-C (SIGINT to the process group, as a terminal
     # sends it) used to wait for every queued match.
@@ -278,6 +280,7 @@ def _wait_for(condition: Callable[[], bool], what: str) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; prctl is Linux's")
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP", "SIGKILL"])
 def test_a_signal_to_the_run_leaves_no_worker_running(signame: str) -> None:

@@ -234,6 +234,7 @@ class Browser:
             self.proc.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it: apt-get install chromium)")
 def test_site_in_a_headless_browser(site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     browser = Browser(tmp_path / "profile")
