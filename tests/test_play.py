@@ -603,3 +603,23 @@ def test_resume_checks_the_record_s_player_count_before_making_bots(tmp_path: Pa
     assert code == 1
     assert ("error[record.ruleset]: the record's ruleset `pl-standard` cannot be loaded: ruleset "
             "`pl-standard` has no 1000000000000-player form; it defines 2, 3, 4") in " ".join(out.split())
+
+
+def test_resume_errors_name_the_record_file_like_replay(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    _play_cli(tmp_path, "pl-standard", "--seed", "1", "--save", str(save), lines=2)
+    data = json.loads(save.read_text(encoding="utf-8"))
+    data["actions"][1] = "bid 105"
+    save.write_text(json.dumps(data), encoding="utf-8")
+    resumed = CliRunner().invoke(main, ["play", "--resume", str(save)], input="")
+    replayed = CliRunner().invoke(main, ["replay", str(save)])
+    assert resumed.exit_code == replayed.exit_code == 1
+    [line] = [ln for ln in resumed.output.splitlines() if "error[" in ln]
+    assert line.startswith(f"{save}: error[record.action]: action 2 of {len(data['actions'])} `bid 105` "
+                           "cannot be replayed: ")
+    assert line in replayed.output.splitlines()
+    bad = tmp_path / "r.json"
+    bad.write_bytes(b"\xff{")
+    result = CliRunner().invoke(main, ["play", "--resume", str(bad)])
+    assert result.exit_code == 1
+    assert result.output == f"{bad}: error[record.read]: not a game record: the file is not UTF-8 text (byte 0)\n"

@@ -43,6 +43,7 @@ from ..errors import Diagnostic, IllegalActionError, RecordError, TysiacError
 from ..table import EntryError, choices_text, complete, declarations, resolve_input, view_lines
 from ..text import printable, shorten
 from ._common import SEED_MAX, line_reader, parse_option_args, user_errors, write_atomically
+from .replay import in_file
 
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
 
@@ -465,7 +466,10 @@ def play(
     if resume is not None:
         if ruleset is not None or options or players is not None or seed is not None:
             raise click.UsageError("--resume takes the ruleset, players, options and seed from the record")
-        record = Record.read(resume)  # untrusted: limits, and its ruleset in its folder
+        try:
+            record = Record.read(resume)  # untrusted: limits, and its ruleset in its folder
+        except RecordError as exc:
+            raise in_file(exc, resume) from None
         saved = record.table
         if saved is not None:
             for name, given, recorded in (("--seat", seat, saved.seat), ("--bots", bots, saved.bots)):
@@ -496,5 +500,10 @@ def play(
         game = Game(rules, players=n, seed=seed)
         target = save_path or Path(f"tysiac-{rules.id}-{seed}.json")
         click.echo(f"{printable(rules.id)}, {n} players, seed {seed}; you are P{seat}")
-    status = run_match(game, seat=seat, bots=bots, seed=seed, save_to=target)
+    try:
+        status = run_match(game, seat=seat, bots=bots, seed=seed, save_to=target)
+    except RecordError as exc:
+        if resume is None:
+            raise
+        raise in_file(exc, resume) from None  # named like `tysiac replay` names it
     sys.exit(status)
