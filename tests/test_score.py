@@ -684,3 +684,28 @@ def test_a_ruleset_file_beside_the_sheet_is_named_relative_and_one_outside_refus
     # named by the user on the command line, the file is used wherever it is
     result = CliRunner().invoke(main, ["score", str(rules), "--sheet", str(other)], input="quit\n")
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(("bid", "contract", "problem"), [
+    (999999999999999999, None, "bids are multiples of 5 (got 999999999999999999)"),
+    (5000, None, "no bid above 420 in this game (got 5000)"),
+    (123, None, "bids are multiples of 5 (got 123)"),
+    (105, 123, "a raised contract is a multiple of 5 (got 123)"),
+])
+def test_reopening_a_sheet_checks_each_deal_s_bid_as_typed_entry_does(
+    tmp_path: Path, bid: int, contract: int | None, problem: str
+) -> None:
+    # ru-online (S002) without the golden round: bids in fives from 100 up to 420
+    deal = ["1", "n", "105", "n", "", "75 45 0", "", ""]  # P1 fails 105
+    score(tmp_path, "ru-online", [deal, ["2", "n", "110", "n", "", "30 50 40", "", ""]],
+          "-O", "golden_round=false")
+    path = tmp_path / "sheet.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["deals"][1].update(bid=bid, contract=contract if contract is not None else bid)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    before = path.read_bytes()
+    result = CliRunner().invoke(main, ["score", "ru-online", "--sheet", str(path)], input="sheet\nquit\n")
+    assert result.exit_code == 1
+    assert result.output == (f"error[entry.sheet]: {path}: deal 2: {problem}\n"
+                             "  hint: correct or delete that deal in the file (a text editor will do)\n")
+    assert path.read_bytes() == before  # never rewritten
