@@ -176,3 +176,25 @@ def test_a_screenful_of_problems_is_printed_and_the_rest_counted(tmp_path: Path)
     lines = result.output.splitlines()
     assert sum("error[yaml.duplicate-key]" in line for line in lines) == 20
     assert "... and 2,979 more problems (fix these first)" in lines
+
+
+def test_a_pack_with_too_many_ranks_is_refused_before_the_engine_tabulates_its_suits(tmp_path: Path) -> None:
+    ranks = "".join(f"    - {{id: r{i}, letter: '{chr(65 + i)}', points: 0, names: {{en: r{i}}}}}\n" for i in range(14))
+    path = house(tmp_path, "wide", "pl-standard", "deck:\n  ranks:\n" + ranks)
+    with pytest.raises(LimitError) as info:
+        load_ruleset(path)
+    d = info.value.diagnostic
+    assert (d.code, d.path) == ("limit.deck_ranks", ("deck", "ranks"))
+    assert d.message == "the ranks of a pack: 14 ranks, more than the limit of 13"
+
+
+def test_an_auction_offering_a_million_bids_is_refused(tmp_path: Path) -> None:
+    path = house(tmp_path, "bids", "pl-standard", "auction:\n  step: 1\n  cap: 1000000\n")
+    with pytest.raises(LimitError) as info:
+        load_ruleset(path)
+    d = info.value.diagnostic
+    assert (d.code, d.line, d.path) == ("limit.bids", 7, ("auction", "cap"))
+    assert d.message == (
+        "the bids of the 2-player auction, from 100 to the cap 1000000 in steps of 1: 999,901 amounts, "
+        "more than the limit of 1,000"
+    )

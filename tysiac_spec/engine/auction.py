@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import limits
 from ..cards import Card
 from ..ruleset.model import Form
 from .actions import Action, ActionTable, Bid, CancelDark, Dark, Pass
@@ -104,6 +105,7 @@ def compile_amounts(form: Form) -> Amounts:
     max_raise = a.max_raise if a.raise_by == "at_most" else None
     exact_opening = a.forced_opening == "exact"
     may_bid = a.may_bid.compiled.function if a.may_bid is not None else None
+    most = limits.limit("bids") * step  # the widest range of bids offered at once
 
     def amounts(deal: DealState, player: int, env: Env) -> list[int]:
         opening = deal.opening
@@ -122,6 +124,9 @@ def compile_amounts(form: Form) -> Amounts:
                 hi = min(hi, deal.high_bid + max_raise)
         elif exactly_step or (opening and exact_opening):
             hi = min(hi, lo)
+        if hi - lo > most:
+            raise limits.exceeded("bids", (hi - lo) // step + 1,
+                                  subject=f"the bids player {player} may make, {lo} to {hi}")
         out = list(range(lo, hi + 1, step))
         if may_bid is not None and out:
             e = env(player)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
 
+from .. import limits
 from ..ruleset.model import Form
 from .actions import Action, ActionTable, ChooseTalon, DeclareContract, Discard, Forfeit, GiveCard
 from .auction import ceiling
@@ -186,11 +187,14 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     e = env(deal.declarer)
     e["bid"] = bid
     e["hand"] = tuple(deal.hands[deal.declarer])
-    limits = [] if form.auction.cap is None else [form.auction.cap]
+    tops = [] if form.auction.cap is None else [form.auction.cap]
     if c.max is not None:
-        limits.append(int(c.max.compiled.function(e)))
-    hi = max(bid, min(limits) if limits else ceiling(form, deal.deck_points))
+        tops.append(int(c.max.compiled.function(e)))
+    hi = max(bid, min(tops) if tops else ceiling(form, deal.deck_points))
     first = (bid // c.step + 1) * c.step
+    if (hi - first) // c.step + 1 > limits.limit("bids"):
+        raise limits.exceeded("bids", (hi - first) // c.step + 1,
+                              subject=f"the contracts the declarer may declare, {first} to {hi}")
     out = [bid, *range(first, hi + 1, c.step)]
     if c.allowed is not None:
         fn = c.allowed.compiled.function

@@ -12,14 +12,14 @@ import dataclasses
 import functools
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Union, get_args, get_origin
 
 from .. import dsl
 from ..errors import Diagnostic, DslError
 from . import model
 from ._schema import META_KEYS, _hints
-from ._yaml import Mark, YList, YMap
+from ._yaml import Mark, YList, YMap, to_plain
 from .model import Formula, Provenance
 
 Path = tuple[str | int, ...]
@@ -307,29 +307,59 @@ def build_form(
     return model.Form(players=players, **kwargs)
 
 
-_SECTIONS_BUILT: dict[tuple[str, int, Any], tuple[Any, Any]] = {}
-"""Section models already built, by section name, the section document's identity and the
-compiler's scope; each entry keeps its document alive (so its identity is not reused)."""
+_BUILT: dict[tuple[Any, int], tuple[Any, Any]] = {}
+"""What :func:`built_once` made, by key and the identity of the document part it was made
+from; each entry keeps its part alive (so its identity is not reused)."""
 
-_MOST_SECTIONS = 512
+_MOST_BUILT = 1024
+
+
+def built_once(key: Any, part: Any, make: Callable[[], tuple[Any, bool]]) -> Any:
+    """What ``make()`` makes from the document ``part``, made once per ``key`` and ``part``
+    (by identity).
+
+    The option values of a ruleset share the parts of the document their patches leave alone
+    (the merge shares them), so what is made from such a part -- a section's model, the
+    sources, the plain copy, the provenance -- is made once and shared (it is immutable).
+    ``make`` returns the value and whether to keep it (a section whose formulas have
+    problems is built, and reported, every time).
+    """
+    if not isinstance(part, Mapping | list):
+        return make()[0]
+    entry = _BUILT.get((key, id(part)))
+    if entry is not None and entry[0] is part:
+        return entry[1]
+    value, keep = make()
+    if keep:
+        if len(_BUILT) >= _MOST_BUILT:
+            _BUILT.clear()
+        _BUILT[(key, id(part))] = (part, value)
+    return value
+
+
+def plain_document(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``to_plain(doc)`` for a ruleset document, each top-level section made once per section
+    document (:func:`built_once`): shared, do not change it."""
+    return {
+        key: built_once("plain", value, functools.partial(_plain_kept, value))
+        for key, value in doc.items()
+    }
+
+
+def _plain_kept(value: Any) -> tuple[Any, bool]:
+    return to_plain(value), True
 
 
 def _section(conv: Converter, cls: type, data: Any, name: str) -> Any:
-    """The model of one section.  A section document that is the very same object as one built
-    before, with the same deck facts and extension, gives the same (immutable) model: the
-    option values of a ruleset share the sections their patches leave alone (the merge shares
-    them), so each value rebuilds only what it changes."""
+    """The model of one section, built once per section document and deck facts
+    (:func:`built_once`)."""
     compiler = conv.compiler
-    if data is None or compiler is None:
+    if compiler is None:
         return conv.build(cls, data, (name,))
-    key = (name, id(data), compiler._scope)
-    entry = _SECTIONS_BUILT.get(key)
-    if entry is not None and entry[0] is data:
-        return entry[1]
-    problems = len(compiler.problems)
-    built = conv.build(cls, data, (name,))
-    if len(compiler.problems) == problems:  # a section with problems is built again (and reported)
-        if len(_SECTIONS_BUILT) >= _MOST_SECTIONS:
-            _SECTIONS_BUILT.clear()
-        _SECTIONS_BUILT[key] = (data, built)
-    return built
+
+    def make() -> tuple[Any, bool]:
+        problems = len(compiler.problems)
+        built = conv.build(cls, data, (name,))
+        return built, len(compiler.problems) == problems
+
+    return built_once((name, compiler._scope), data, make)

@@ -10,9 +10,9 @@ import difflib
 import hashlib
 import json
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +24,11 @@ from ._convert import (
     Converter,
     FormulaCompiler,
     build_form,
+    built_once,
     collect_provenance,
     deep_unwrap,
     is_annotated,
+    plain_document,
     unwrap,
 )
 from ._merge import Lookup, merge, parents_of, resolve_extends
@@ -411,12 +413,43 @@ def _check_option_counts(doc: YMap) -> None:
     limits.check("option_values", values, **where)
 
 
+def _check_sizes(doc: YMap) -> None:
+    """Refuse a pack or an auction whose size would make the engine's work explode, before
+    anything is built: the ranks and suits of the pack (the engine tabulates every subset of
+    a suit: 2 to the power of its ranks), and the bids the auction can offer at one turn
+    when its cap is a number (from the lowest opening to the cap, in steps).
+
+    Raises:
+        LimitError: ``limit.deck_ranks``, ``limit.deck_suits``, ``limit.bids``.
+    """
+    deck = unwrap(doc.get("deck"))
+    if isinstance(deck, Mapping):
+        for key, name in (("ranks", "deck_ranks"), ("suits", "deck_suits")):
+            items = unwrap(deck.get(key))
+            if isinstance(items, list):
+                mark = mark_at(doc, ("deck", key)) or doc.mark
+                limits.check(name, len(items), file=mark.file, line=mark.line,
+                             column=mark.column, path=("deck", key))
+    for n in unwrap(doc.get("players")) or {}:
+        auction = unwrap(form_sections(doc, str(n)).get("auction")) or {}
+        cap, step = unwrap(auction.get("cap")), unwrap(auction.get("step", 10))
+        lowest = min(unwrap(auction.get("min_bid", 100)), unwrap(auction.get("forced_bid", 100)))
+        if isinstance(cap, int) and isinstance(step, int) and isinstance(lowest, int) and step > 0:
+            offered = max(0, (cap - lowest) // step + 1)
+            path: tuple[str | int, ...] = ("auction", "cap")
+            mark = mark_at(doc, path) or doc.mark
+            limits.check("bids", offered, file=mark.file, line=mark.line, column=mark.column,
+                         path=path, subject=f"the bids of the {n}-player auction, "
+                         f"from {lowest} to the cap {cap} in steps of {step}")
+
+
 def _checked(file: str, raw: Any) -> _Checked:
-    """Resolve ``extends``, bound the options, check the schema and the semantics."""
+    """Resolve ``extends``, bound the options, check the schema, the sizes and the semantics."""
     doc = resolve_document(raw, file=file)
     _check_option_counts(doc)
     diags = list(schema_errors(doc))
     if not diags:
+        _check_sizes(doc)
         diags = list(semantic_errors(doc, leaf=file))
     if diags:
         raise RulesetError(sorted_diagnostics(diags))
@@ -447,9 +480,9 @@ def _build(
     doc: YMap, file: str, selected: Mapping[str, OptionValue], content_hash: str, raw: YMap
 ) -> model.Ruleset:
     conv = Converter()
-    deck_spec: model.DeckSpec = conv.build(model.DeckSpec, doc["deck"], ("deck",)) if (
-        "deck" in doc
-    ) else _inherit_core_deck()
+    deck_spec: model.DeckSpec = built_once(
+        "deck", doc["deck"], lambda: (conv.build(model.DeckSpec, doc["deck"], ("deck",)), True)
+    ) if "deck" in doc else _inherit_core_deck()
     deck = _deck(json.dumps(to_plain(doc["deck"]))) if "deck" in doc else core_deck()
     forms: dict[int, model.Form] = {}
     problems: list[Diagnostic] = []
@@ -461,13 +494,13 @@ def _build(
         problems.extend(p for p in compiler.problems if p not in problems)
     if problems:
         raise RulesetError(sorted_diagnostics(problems))
-    options = {
+    options = built_once("options", doc.get("options"), lambda: ({
         name: conv.build(model.Option, opt, ("options", name))
         for name, opt in (doc.get("options") or {}).items()
-    }
-    sources = tuple(
+    }, True))
+    sources = built_once("sources", doc.get("sources"), lambda: (tuple(
         conv.build(model.Source, s, ("sources", i)) for i, s in enumerate(doc.get("sources") or [])
-    )
+    ), True))
     parents = raw.get("extends") if isinstance(raw, Mapping) else None
     parent_ids = (parents,) if isinstance(parents, str) else tuple(parents or ())
     return model.Ruleset(
@@ -482,12 +515,27 @@ def _build(
         forms=types.MappingProxyType(forms),
         options=types.MappingProxyType(options),
         selected=types.MappingProxyType(dict(selected)),
-        provenance=types.MappingProxyType(collect_provenance(doc)),
+        provenance=types.MappingProxyType(_provenance(doc)),
         file=file,
         content_hash=content_hash,
         parents=parent_ids,
-        document=types.MappingProxyType(to_plain(doc)),
+        document=types.MappingProxyType(plain_document(doc)),
     )
+
+
+def _provenance(doc: YMap) -> dict[tuple[str | int, ...], model.Provenance]:
+    """:func:`collect_provenance` of the document, section by section (each made once per
+    section document: :func:`built_once`)."""
+    out: dict[tuple[str | int, ...], model.Provenance] = {}
+    for key, value in doc.items():
+        if key not in ("options", "sources"):
+            made = partial(_kept, collect_provenance, value, (key,))
+            out.update(built_once("provenance", value, made))
+    return out
+
+
+def _kept(make: Callable[..., Any], *args: Any) -> tuple[Any, bool]:
+    return make(*args), True
 
 
 @lru_cache(maxsize=32)

@@ -13,14 +13,14 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from pathlib import Path as Path_
 from typing import Any
 
 import jsonschema
 
 from ..errors import Diagnostic, format_path
-from ._convert import unwrap
+from ._convert import built_once, plain_document, unwrap
 from ._merge import merge
 from ._schema import ruleset_schema
 from ._yaml import Mark, mark_at, to_plain
@@ -79,8 +79,8 @@ def changed_schema_errors(doc: Any, sections: Iterable[str]) -> list[Diagnostic]
 
     Returns the diagnostics :func:`schema_errors` would give, at a fraction of the cost.
     """
-    found = list(schema_errors(doc, validator=_root_validator()))
-    plain = to_plain(doc)
+    plain = plain_document(doc)
+    found = list(schema_errors(doc, validator=_root_validator(), plain=plain))
     for key in sorted(sections):
         if key in plain:
             text = json.dumps(plain[key], sort_keys=True, ensure_ascii=False)
@@ -269,14 +269,15 @@ def _make(
 
 
 def schema_errors(
-    doc: Any, *, validator: Any = None, root: str = "the ruleset"
+    doc: Any, *, validator: Any = None, root: str = "the ruleset", plain: Any = None
 ) -> Iterator[Diagnostic]:
     """Every JSON Schema violation of the merged document ``doc``, as diagnostics,
     in document order (by line).
 
     ``validator`` checks another schema (the scenario files'); ``root`` names the whole
-    document in messages (``unknown key `x` in the scenario file``)."""
-    plain = to_plain(doc)
+    document in messages (``unknown key `x` in the scenario file``); ``plain`` is
+    ``to_plain(doc)`` when the caller has it."""
+    plain = to_plain(doc) if plain is None else plain
     found: list[Diagnostic] = []
     seen: set[tuple[str, Path]] = set()
     for error in (validator or _validator()).iter_errors(plain):
@@ -363,6 +364,22 @@ def semantic_errors(doc: Any, *, leaf: str | None = None) -> Iterator[Diagnostic
                 yield diagnostic
 
 
+def _all_cited(doc: Any) -> Iterator[tuple[Path, str]]:
+    """Every ``source:`` citation of the document with its path, section by section (each
+    section's list made once per section document: :func:`._convert.built_once`)."""
+    if not isinstance(doc, Mapping):
+        return
+    for key, value in doc.items():
+        if key == "source":  # the ruleset's own citation
+            yield from _cited({key: value}, ())
+        elif isinstance(value, Mapping | list):
+            yield from built_once("cited", value, partial(_cited_list, value, (key,)))
+
+
+def _cited_list(node: Any, path: Path) -> tuple[list[tuple[Path, str]], bool]:
+    return list(_cited(node, path)), True
+
+
 def _cited(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
     if isinstance(node, Mapping):
         for key, value in node.items():
@@ -397,7 +414,7 @@ def _check_sources(doc: Any) -> Iterator[Diagnostic]:
             )
         ids.setdefault(sid, i)
     known = sorted(ids)
-    for path, sid in _cited(doc, ()):
+    for path, sid in _all_cited(doc):
         if sid not in ids:
             close = difflib.get_close_matches(sid, known, n=1)
             hint = f"did you mean `{close[0]}`?" if close else None
