@@ -198,3 +198,11 @@ def test_an_auction_offering_a_million_bids_is_refused(tmp_path: Path) -> None:
         "the bids of the 2-player auction, from 100 to the cap 1000000 in steps of 1: 999,901 amounts, "
         "more than the limit of 1,000"
     )
+
+
+def test_a_fifo_named_in_extends_is_not_a_regular_file(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "pipe.yaml")
+    path = house(tmp_path, "piped", "pipe.yaml")
+    assert refusal(path).diagnostic.message == "ruleset file `pipe.yaml` is not a regular file"

@@ -143,9 +143,8 @@ def find(
                 )
             )
         if not path.is_file():
-            raise RulesetError(
-                Diagnostic("registry.no-file", f"ruleset file `{shown}` does not exist")
-            )
+            what = "is not a regular file" if path.exists() else "does not exist"
+            raise RulesetError(Diagnostic("registry.no-file", f"ruleset file `{shown}` {what}"))
         if path.suffix not in (".yaml", ".yml"):
             raise RulesetError(
                 Diagnostic(
