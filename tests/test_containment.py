@@ -206,3 +206,15 @@ def test_a_fifo_named_in_extends_is_not_a_regular_file(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.yaml")
     path = house(tmp_path, "piped", "pipe.yaml")
     assert refusal(path).diagnostic.message == "ruleset file `pipe.yaml` is not a regular file"
+
+
+def test_an_option_patch_written_as_an_annotated_value_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    # found by the mutation tests: `set: {"true": {value: "no", ...}}` crashed the model builder
+    extra = 'options:\n  x:\n    type: bool\n    default: false\n    set:\n      "true": {value: "no", status: assumed}\n'
+    path = house(tmp_path, "patchy", "pl-standard", extra)
+    [d] = refusal(path).diagnostics
+    assert (d.code, d.line, d.path) == ("option.set-shape", 10, ("options", "x", "set", "true"))
+    assert d.message == (
+        "option `x`'s patch for `true` is written as an annotated value (`value:`); a patch is a "
+        "mapping of the rules it changes, e.g. `auction: {step: 5}`"
+    )

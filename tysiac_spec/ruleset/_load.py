@@ -36,7 +36,6 @@ from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, mark_at, to_pla
 from .validate import (
     changed_schema_errors,
     form_sections,
-    schema_errors,
     semantic_errors,
     sorted_diagnostics,
 )
@@ -447,7 +446,7 @@ def _checked(file: str, raw: Any) -> _Checked:
     """Resolve ``extends``, bound the options, check the schema, the sizes and the semantics."""
     doc = resolve_document(raw, file=file)
     _check_option_counts(doc)
-    diags = list(schema_errors(doc))
+    diags = changed_schema_errors(doc, doc.keys())  # each section checked once per content
     if not diags:
         _check_sizes(doc)
         diags = list(semantic_errors(doc, leaf=file))

@@ -20,7 +20,7 @@ from typing import Any
 import jsonschema
 
 from ..errors import Diagnostic, format_path
-from ._convert import built_once, plain_document, unwrap
+from ._convert import built_once, is_annotated, plain_document, unwrap
 from ._merge import merge
 from ._schema import ruleset_schema
 from ._yaml import Mark, mark_at, to_plain
@@ -38,6 +38,7 @@ SEMANTIC_CODES = {
     "contract.step": "the contract step does not divide the bid step",
     "option.default": "an option's default is not one of its values",
     "option.set-key": "an option patch is keyed by a value the option cannot take",
+    "option.set-shape": "an option patch written as an annotated value instead of rules",
     "option.choices": "a choice option without choices, or choices on another type",
     "source.unknown": "`source:` cites an id not in the ruleset's `sources`",
     "source.duplicate": "two sources share an id",
@@ -74,8 +75,10 @@ def _section_is_valid(key: str, text: str) -> bool:
 
 def changed_schema_errors(doc: Any, sections: Iterable[str]) -> list[Diagnostic]:
     """The JSON Schema problems of ``doc``, a document that differs from a valid one only in
-    the top-level ``sections`` (an option's patches applied): the document's own keywords,
-    then each changed section that was not seen valid before, in full.
+    the top-level ``sections`` (an option's patches applied; every section for a document
+    not checked before): the document's own keywords, then each of those sections that was
+    not seen valid before (a section's schema does not depend on the others); when one is
+    not valid, the whole document, for the diagnostics.
 
     Returns the diagnostics :func:`schema_errors` would give, at a fraction of the cost.
     """
@@ -699,6 +702,15 @@ def _check_options(doc: Any) -> Iterator[Diagnostic]:
             )
         patches = _get(opt, "set", default={}) or {}
         for key in patches:
+            if is_annotated(patches[key]):
+                yield _diag(
+                    "option.set-shape",
+                    f"option `{name}`'s patch for `{key}` is written as an annotated value "
+                    "(`value:`); a patch is a mapping of the rules it changes, "
+                    "e.g. `auction: {step: 5}`",
+                    doc,
+                    (*base, "set", key),
+                )
             if str(key) not in valid_keys:
                 allowed = ", ".join(valid_keys) or "none (an int option cannot patch)"
                 yield _diag(
