@@ -120,15 +120,23 @@ def capitalize(text: object) -> str:
     return source[:1].upper() + source[1:]
 
 
-@cache
-def _env() -> jinja2.Environment:
-    env = jinja2.Environment(
+def _environment(**escaping: Any) -> jinja2.Environment:
+    """A template environment over :data:`TEMPLATES` with the project's whitespace rules;
+    ``escaping`` says how printed values are escaped."""
+    return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        **escaping,
+    )
+
+
+@cache
+def _env() -> jinja2.Environment:
+    env = _environment(
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False)
     )
     env.filters["inline"] = inline
     env.filters["red"] = red_suits
@@ -141,15 +149,7 @@ def _env() -> jinja2.Environment:
 def _md_env() -> jinja2.Environment:
     """The environment of the ``.md.j2`` templates: every printed value goes through
     :func:`markdown_text`, so no template can print ruleset text unescaped."""
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        autoescape=False,
-        finalize=markdown_text,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    env = _environment(autoescape=False, finalize=markdown_text)
     env.filters["cap"] = capitalize
     env.filters["code"] = markdown_code
     env.filters["cell"] = markdown_cell
