@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 import tysiac_spec.docs.site as site_module
 from tysiac_spec.cli import main
-from tysiac_spec.docs.site import MANIFEST, MARKER, SiteError, build_site
+from tysiac_spec.docs.site import MANIFEST, MARKER, build_site
+from tysiac_spec.errors import SiteError
 
 
 def _tree(root: Path) -> dict[str, str]:
@@ -124,7 +125,7 @@ def test_a_users_file_where_the_new_site_writes_is_refused(tmp_path: Path, pages
     before = _tree(out)
     with pytest.raises(SiteError) as info:
         build_site(out)
-    assert str(info.value) == (
+    assert info.value.diagnostic.message == (
         f"{out}: the new site would overwrite rules/c.html, not written by an earlier build; "
         "nothing was changed: move them away or choose another directory"
     )
@@ -160,7 +161,7 @@ def test_an_unreadable_manifest_is_refused(tmp_path: Path, pages: dict[str, str]
     (out / MANIFEST).write_text('{"files": "index.html"}', encoding="utf-8")
     with pytest.raises(SiteError) as info:
         build_site(out)
-    assert str(info.value) == (
+    assert info.value.diagnostic.message == (
         f'{out / MANIFEST}: not a manifest of `tysiac build` (expected {{"files": [paths]}}); '
         "nothing was changed"
     )

@@ -15,8 +15,8 @@ from tysiac_spec import load_ruleset
 from tysiac_spec.cli import main
 from tysiac_spec.commands.play import run_match
 from tysiac_spec.engine import Bid, Game, GiveCard, Pass, PlayCard, parse_action
+from tysiac_spec.errors import EntryError
 from tysiac_spec.table import (
-    EntryError,
     choices_text,
     declarations,
     hand_by_suit,

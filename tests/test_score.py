@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from tysiac_spec import load_ruleset
 from tysiac_spec.cli import main
-from tysiac_spec.errors import LimitError
+from tysiac_spec.errors import EntryError, LimitError
 from tysiac_spec.scoresheet import (
     DealEntry,
     Sheet,
@@ -25,7 +25,6 @@ from tysiac_spec.scoresheet import (
     settle_sheet,
     start_state,
 )
-from tysiac_spec.table import EntryError
 
 ROOT = Path(__file__).resolve().parents[1]
 

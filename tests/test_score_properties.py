@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tysiac_spec import load_ruleset
 from tysiac_spec.engine.match import settle_deal
 from tysiac_spec.engine.seating import active_players, sitter_of
-from tysiac_spec.errors import MatchError
+from tysiac_spec.errors import EntryError, MatchError
 from tysiac_spec.ruleset import Ruleset
 from tysiac_spec.ruleset.registry import entries
 from tysiac_spec.scoresheet import (
@@ -24,7 +24,6 @@ from tysiac_spec.scoresheet import (
     settle_sheet,
     start_state,
 )
-from tysiac_spec.table import EntryError
 
 FORMS = [(e.id, n) for e in entries() for n in load_ruleset(e.id).player_counts]
 """Every shipped ruleset with each of its player counts."""

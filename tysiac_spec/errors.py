@@ -21,6 +21,7 @@ from .text import printable, shorten
 __all__ = [
     "Diagnostic",
     "DslError",
+    "EntryError",
     "IllegalActionError",
     "LimitError",
     "MatchError",
@@ -29,6 +30,7 @@ __all__ = [
     "RecordError",
     "RulesetError",
     "ScenarioError",
+    "SiteError",
     "TysiacError",
     "format_path",
 ]
@@ -229,6 +231,27 @@ class ScenarioError(TysiacError, ValueError):
     ruleset, source id, player count or card.  Holds every problem found, with positions."""
 
     default_code = "scenario"
+
+
+class EntryError(TysiacError, ValueError):
+    """Raised when what the user typed at the table or on the scoresheet cannot be used: an
+    unknown command, an ambiguous abbreviation, a number out of range, an impossible deal
+    entry (:mod:`tysiac_spec.table`, ``tysiac play``), or a scoresheet file that cannot be
+    read or does not fit its ruleset (:mod:`tysiac_spec.scoresheet`, ``tysiac score``).  The
+    code is ``entry.<what>``; the message says what was expected."""
+
+    default_code = "entry"
+
+
+class SiteError(TysiacError, ValueError):
+    """Raised by :func:`tysiac_spec.docs.site.build_site` when the site cannot be written where
+    asked: the output path is not a directory; it holds files that are not an earlier
+    build's where the build would have to remove or overwrite them; the earlier build's
+    manifest cannot be read; it cannot be written (a missing or read-only parent, a full
+    disk); or two rulesets of the site have the same id.  Nothing is changed; the message
+    (``error.diagnostic.message``) says why."""
+
+    default_code = "site"
 
 
 @dataclass(slots=True)

@@ -35,9 +35,8 @@ from .engine.events import MatchEvent
 from .engine.match import MatchState, settle_deal
 from .engine.scoring import DealOutcome
 from .engine.seating import active_players, first_hand, sitter_of
-from .errors import Diagnostic, MatchError, NotationError
+from .errors import Diagnostic, EntryError, MatchError, NotationError
 from .ruleset.model import Form, Ruleset
-from .table import EntryError
 from .text import printable, shorten
 
 __all__ = [

@@ -14,7 +14,7 @@ from itertools import pairwise
 from .cards import Card, Deck
 from .engine.actions import Action, Bid, PlayCard, parse_action
 from .engine.game import View
-from .errors import Diagnostic, NotationError, TysiacError
+from .errors import Diagnostic, EntryError, NotationError
 
 __all__ = [
     "EntryError",
@@ -29,14 +29,6 @@ __all__ = [
     "sort_hand",
     "view_lines",
 ]
-
-
-class EntryError(TysiacError, ValueError):
-    """Raised when what the user typed at the table or on the scoresheet cannot be used:
-    an unknown command, an ambiguous abbreviation, a number out of range, an impossible
-    deal entry.  The message says what was expected."""
-
-    default_code = "entry"
 
 
 def _entry(code: str, message: str) -> EntryError:

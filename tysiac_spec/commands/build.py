@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import SiteError
 from ._common import user_errors
 
 __all__ = ["build"]
@@ -40,7 +41,7 @@ def build(output: Path, extra: tuple[str, ...]) -> None:
       tysiac build
       tysiac build -o /tmp/site --rulesets my-table.yaml
     """
-    from ..docs.site import SiteError, build_site
+    from ..docs.site import build_site
 
     @user_errors
     def run() -> None:
@@ -48,7 +49,7 @@ def build(output: Path, extra: tuple[str, ...]) -> None:
         try:
             written = build_site(output, extra=extra)
         except SiteError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(exc.diagnostic.message) from None
         html = sum(1 for p in written if p.suffix == ".html")
         click.echo(
             f"built {output}/index.html: {html} pages, {len(written)} files "

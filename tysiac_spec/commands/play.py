@@ -39,8 +39,8 @@ from ..engine import Game
 from ..engine.actions import Action, Discard, GiveCard, PlayCard
 from ..engine.record import Record, TableSetup, record_of
 from ..engine.replay import replay, start
-from ..errors import Diagnostic, IllegalActionError, RecordError, TysiacError
-from ..table import EntryError, choices_text, complete, declarations, resolve_input, view_lines
+from ..errors import Diagnostic, EntryError, IllegalActionError, RecordError, TysiacError
+from ..table import choices_text, complete, declarations, resolve_input, view_lines
 from ..text import printable, shorten
 from ._common import SEED_MAX, line_reader, parse_option_args, user_errors, write_atomically
 from .replay import in_file

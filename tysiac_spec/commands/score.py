@@ -27,7 +27,7 @@ from rich.table import Table
 
 from ..engine.match import MatchState
 from ..engine.record import ruleset_file_from
-from ..errors import Diagnostic, TysiacError
+from ..errors import Diagnostic, EntryError, TysiacError
 from ..ruleset.model import Form, Ruleset
 from ..safe_json import shown
 from ..scoresheet import (
@@ -39,7 +39,6 @@ from ..scoresheet import (
     sitter_of,
     start_state,
 )
-from ..table import EntryError
 from ..text import shorten
 from ._common import line_reader, parse_option_args, write_atomically
 from ._common import user_errors as _user_errors

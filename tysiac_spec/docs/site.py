@@ -25,6 +25,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from ..errors import SiteError
 from ..ruleset import load_ruleset, registry
 from ..ruleset.model import Ruleset
 from . import terms
@@ -46,10 +47,6 @@ _TMP_PREFIX = ".tysiac-build."
 
 _SHOWN = 5
 """Paths named in an error before the rest are counted."""
-
-
-class SiteError(Exception):
-    """The site cannot be written where asked (the message says why)."""
 
 
 @dataclass(frozen=True, slots=True)
