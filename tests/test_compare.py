@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from tysiac_spec import load_ruleset
 from tysiac_spec.cli import main
-from tysiac_spec.compare import compare, render_comparison
+from tysiac_spec.docs.compare import compare, render_comparison
 from tysiac_spec.ruleset import model
 from tysiac_spec.ruleset.model import Formula, Ruleset
 

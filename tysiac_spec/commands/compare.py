@@ -42,7 +42,7 @@ def compare_cmd(
       tysiac compare --all --format html -o compare.html
       tysiac compare pl-standard my-table.yaml --format json
     """
-    from ..compare import by_kind, compare, render_comparison
+    from ..docs.compare import by_kind, compare, render_comparison
     from ..ruleset import load_ruleset, registry
 
     @user_errors

@@ -1,6 +1,6 @@
 """Documentation generated from the resolved rulesets: the rule book in English, Polish,
 Russian and Czech (:func:`build_book`, :func:`render_book`), and the static site
-(:func:`build_site`).  The comparison lives in :mod:`tysiac_spec.compare`."""
+(:func:`build_site`).  The comparison of rulesets is :mod:`tysiac_spec.docs.compare`."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Walk the rule fields of a resolved ruleset: paths, values in words, provenance.
 
 Shared by the rule book (:mod:`tysiac_spec.docs.book`) and the comparison
-(:mod:`tysiac_spec.compare`), so both show every field of the model the same way.
+(:mod:`tysiac_spec.docs.compare`), so both show every field of the model the same way.
 
 A *field path* is the dotted path of a rule as written in a ruleset file, with list
 indexes in brackets and the table plan under ``players.N``: ``auction.cap``,

@@ -30,6 +30,7 @@ from ..ruleset import load_ruleset, registry
 from ..ruleset.model import Ruleset
 from . import terms
 from .book import build_book, render_book
+from .compare import by_kind, compare, render_comparison
 from .render import render_template
 
 __all__ = ["MANIFEST", "MARKER", "SiteError", "build_site"]
@@ -249,7 +250,6 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
             _write(root, f"rules/{html_name}", render_book(book, "html", links=links), written)
             _write(root, f"rules/{rid}.{lang}.md", render_book(book, "md"), written)
             books[rid][lang] = f"rules/{html_name}"
-    from ..compare import by_kind, compare, render_comparison  # compare imports this package's modules
 
     playable = by_kind([e.ruleset for e in entries if e.ruleset.player_counts])
     if len(playable) >= 2:

@@ -20,10 +20,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .docs import terms
-from .docs.fields import FieldValue, Node, form_nodes, model_path, value_key
-from .docs.render import render_template
-from .ruleset.model import Ruleset
+from ..ruleset.model import Ruleset
+from . import terms
+from .fields import FieldValue, Node, form_nodes, model_path, value_key
+from .render import render_template
 
 __all__ = ["Comparison", "Row", "by_kind", "compare", "render_comparison"]
 
