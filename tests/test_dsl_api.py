@@ -59,7 +59,6 @@ def test_standard_context_ids() -> None:
         "match.rule",
         "forfeit.declarer",
         "forfeit.defender",
-        "match.end",
     }
 
 

@@ -354,13 +354,6 @@ _TABLE: tuple[dict[str, object], ...] = (
         ],
         "example": "round_up(bid // 2, 10)",
     },
-    {
-        "id": "match.end",
-        "doc": "Whether the match ends with this player winning.",
-        "result": BOOL,
-        "names": [("player", "the player checked"), "target", "players", "options"],
-        "example": "player.score >= target",
-    },
 )
 
 
