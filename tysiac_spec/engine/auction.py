@@ -19,6 +19,7 @@ from typing import Any
 from .. import limits
 from ..cards import Card
 from ..ruleset.model import Form
+from . import env as envs
 from .actions import Action, ActionTable, Bid, CancelDark, Dark, Pass
 from .state import DealState
 
@@ -69,8 +70,7 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
     for p in deal.order:
         cap = a.cap
         if a.max_bid is not None:
-            e = env(p)
-            e["hand"] = tuple(deal.hands[p])
+            e = envs.auction_max_bid(env(p), tuple(deal.hands[p]))
             limit = int(a.max_bid.compiled(e))  # the DSL formula itself (one call less)
             cap = limit if cap is None else min(cap, limit)
         deal.max_bids[p] = cap if cap is not None else ceiling(form, deal.deck_points)
@@ -129,8 +129,9 @@ def compile_amounts(form: Form) -> Amounts:
                                   subject=f"the bids player {player} may make, {lo} to {hi}")
         out = list(range(lo, hi + 1, step))
         if may_bid is not None and out:
-            e = env(player)
-            e.update(hand=tuple(deal.hands[player]), forced=player == deal.forced, high_bid=deal.high_bid)
+            e = envs.auction_may_bid(
+                env(player), tuple(deal.hands[player]), out[0], deal.high_bid, player == deal.forced
+            )
             kept = []
             for b in out:
                 e["bid"] = b

@@ -28,6 +28,7 @@ from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Form
 from . import auction, dealing, play, scoring, talon
+from . import env as envs
 from .actions import Action, ActionTable, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
 from .events import MatchEvent
 from .match import MatchState, settle_valid_deal
@@ -178,11 +179,10 @@ class Game:
     # ------------------------------------------------------------------ setup
 
     def _env(self, player: int) -> dict[str, Any]:
-        """The formula environment of ``player`` (a new dict): ``player`` (score, counters,
+        """The formula base of ``player`` (a new dict, :func:`.env.base`): ``player`` (score, counters,
         forfeits, bolts, on_barrel: :meth:`MatchState.player_record`),
         ``players`` (active in a deal) and ``options``."""
-        record = self._match.player_record(player)
-        return {"player": record, "players": self._active, "options": self._options}
+        return envs.base(self._match.player_record(player), self._active, self._options)
 
     # ------------------------------------------------------------------ match state
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
+from . import env as envs
 from .events import MatchEvent
 from .outcome import validate_outcome
 from .scoring import DealOutcome, forfeit_cost, scores_and_made
@@ -145,14 +146,13 @@ class MatchState:
         record = self._records.get(player)
         if record is not None:
             return record
-        record = self._records[player] = {
-            "score": self.scores[player],
-            "forfeits": self.forfeits[player] if self.forfeits else 0,
-            "bolts": self.bolts[player] if self.bolts else 0,
-            "on_barrel": bool(self.barrel and self.barrel[player].on),
-        }
-        for name, values in self.counters.items():
-            record[name] = values[player]
+        record = self._records[player] = envs.player_record(
+            self.scores[player],
+            self.forfeits[player] if self.forfeits else 0,
+            self.bolts[player] if self.bolts else 0,
+            bool(self.barrel and self.barrel[player].on),
+            [(name, values[player]) for name, values in self.counters.items()],
+        )
         return record
 
     def with_values(
@@ -435,25 +435,21 @@ def _step_rules(
     start = w.state.scores
     for rule in form.match.rules:
         for p in range(w.state.players):
-            record: dict[str, Any] = {
-                "score": scores[p],
-                "forfeits": forfeits[p],
-                "bolts": bolts[p],
-                "on_barrel": seats[p].on,
-            }
-            record.update({name: values[p] for name, values in counters.items()})
-            env = {
-                "player": record,
-                "delta": scores[p] - start[p],
-                "declarer": p == o.declarer,
-                "made": w.made,
-                "contract": o.contract,
-                "tricks": (o.tricks or {}).get(p, 0),
-                "forfeited": o.forfeited,
-                "target": form.match.target,
-                "players": form.active,
-                "options": w.state.options,
-            }
+            record = envs.player_record(
+                scores[p], forfeits[p], bolts[p], seats[p].on, [(n, v[p]) for n, v in counters.items()]
+            )
+            env = envs.match_rule(
+                record,
+                form.active,
+                w.state.options,
+                delta=scores[p] - start[p],
+                declarer=p == o.declarer,
+                made=w.made,
+                contract=o.contract,
+                tricks=(o.tricks or {}).get(p, 0),
+                forfeited=o.forfeited,
+                target=form.match.target,
+            )
             if not rule.when(env):
                 continue
             before = scores[p]

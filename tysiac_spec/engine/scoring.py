@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from ..cards import Card
 from ..ruleset.model import Form
+from . import env as envs
 from .state import DealState
 
 __all__ = [
@@ -85,22 +86,12 @@ class DealOutcome:
         """Whether the declarer made the contract (``scoring.made``); never for a forfeit."""
         if self.forfeited:
             return False
-        return bool(form.scoring.made.compiled(self._play_env(form, self.declarer, {}, options)))
-
-    def _play_env(
-        self, form: Form, p: int, player: Mapping[str, Any], options: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        cp, m = self.card_points.get(p, 0), self.marriages.get(p, 0)
-        return {
-            "player": player,
-            "players": form.active,
-            "options": options,
-            "card_points": cp,
-            "marriages": m,
-            "points": cp + m,
-            "tricks": (self.tricks or {}).get(p, 0),
-            "contract": self.contract,
-        }
+        p = self.declarer
+        e = envs.scoring_made(
+            form.active, options, self.card_points.get(p, 0), self.marriages.get(p, 0),
+            (self.tricks or {}).get(p, 0), self.contract,
+        )
+        return bool(form.scoring.made.compiled(e))
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,17 +146,11 @@ def scores_and_made(
     made: bool | None = None
     out: dict[int, int] = {}
     active = outcome.active(form.players)
+    players, contract = form.active, outcome.contract
     if outcome.forfeited:
         f = form.contract.forfeit
         for p in active:
-            e: dict[str, Any] = {
-                "player": dict(player_env(p)),
-                "players": form.active,
-                "options": options,
-                "bid": outcome.bid,
-                "contract": outcome.contract,
-                "count": forfeit_count,
-            }
+            e = envs.forfeit_declarer(player_env(p), players, options, outcome.bid, contract, forfeit_count)
             if p == outcome.declarer:
                 cost = forfeit_cost(form, forfeit_count)
                 if cost.kind == "free":
@@ -173,19 +158,21 @@ def scores_and_made(
                 elif cost.kind == "penalty":
                     out[p] = -f.mode.penalty
                 else:
-                    out[p] = int(f.declarer(e)) if f.declarer is not None else -outcome.contract
+                    out[p] = int(f.declarer(e)) if f.declarer is not None else -contract
             else:
                 out[p] = int(f.defender(e)) if f.defender is not None else 0
     else:
         s = form.scoring
+        tricks = outcome.tricks or {}
         for p in active:
-            e = outcome._play_env(form, p, player_env(p), options)
+            cp, m, t = outcome.card_points.get(p, 0), outcome.marriages.get(p, 0), tricks.get(p, 0)
             if p == outcome.declarer:
                 if made is None:
-                    made = bool(s.made.compiled(e))
-                e["made"] = made
+                    made = bool(s.made.compiled(envs.scoring_made(players, options, cp, m, t, contract)))
+                e = envs.scoring_declarer(player_env(p), players, options, cp, m, t, contract, made)
                 out[p] = int(s.declarer.compiled(e))
             else:
+                e = envs.scoring_defender(player_env(p), players, options, cp, m, t, contract)
                 out[p] = int(s.defender.compiled(e))
     if outcome.sitter is not None:
         out[outcome.sitter] = sitter_score(form, outcome, player_env, options)
@@ -207,12 +194,7 @@ def sitter_score(
     spec = form.table.sitter
     if spec is None or spec.score is None or outcome.sitter_talon is None:
         return 0
-    e = {
-        "player": dict(player_env(outcome.sitter)),
-        "players": form.active,
-        "options": options,
-        "talon": outcome.sitter_talon,
-    }
+    e = envs.scoring_sitter(player_env(outcome.sitter), form.active, options, outcome.sitter_talon)
     return int(spec.score(e))
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import limits
 from ..ruleset.model import Form
+from . import env as envs
 from .actions import Action, ActionTable, ChooseTalon, DeclareContract, Discard, Forfeit, GiveCard
 from .auction import ceiling
 from .dealing import redeal_point
@@ -184,12 +185,10 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     if not raise_allowed or deal.barrel_deal:
         return [bid]
     assert deal.declarer is not None
-    e = env(deal.declarer)
-    e["bid"] = bid
-    e["hand"] = tuple(deal.hands[deal.declarer])
+    b, hand = env(deal.declarer), tuple(deal.hands[deal.declarer])
     tops = [] if form.auction.cap is None else [form.auction.cap]
     if c.max is not None:
-        tops.append(int(c.max.compiled.function(e)))
+        tops.append(int(c.max.compiled.function(envs.contract_max(b, hand, bid))))
     hi = max(bid, min(tops) if tops else ceiling(form, deal.deck_points))
     first = (bid // c.step + 1) * c.step
     if (hi - first) // c.step + 1 > limits.limit("bids"):
@@ -198,6 +197,7 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     out = [bid, *range(first, hi + 1, c.step)]
     if c.allowed is not None:
         fn = c.allowed.compiled.function
+        e = envs.contract_allowed(b, hand, bid, bid)
         kept = []
         for amount in out:
             e["contract"] = amount

@@ -1,0 +1,253 @@
+"""The formula environments: one builder per DSL context (:data:`tysiac_spec.dsl.contexts.CONTEXTS`).
+
+A compiled formula reads its names from a dict; each function below builds that dict for
+one context, with exactly the names the context declares (``tests/test_env.py`` checks the
+names and their types against ``dsl/contexts.py``).  :data:`BUILDERS` maps each context id
+to its builder.
+
+Most contexts share ``player`` (:func:`player_record`), ``players`` (the active players of a
+deal) and ``options`` (the table's options).  The engine hands those around as a *base*
+(:func:`base`, what :meth:`Game._env <tysiac_spec.engine.game.Game._env>` gives per
+player); the auction and contract builders take a base and add their own names.
+
+These run on hot paths (every legal bid, every settled deal): they are plain dict literals,
+and a caller that tries many values of one name (bids, contracts) may assign that one name
+in the dict it got (``e["bid"] = b``) rather than build a new one each time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from ..cards import Card
+
+__all__ = [
+    "BUILDERS",
+    "auction_max_bid",
+    "auction_may_bid",
+    "base",
+    "contract_allowed",
+    "contract_max",
+    "deal_redeal",
+    "forfeit_declarer",
+    "forfeit_defender",
+    "match_rule",
+    "player_record",
+    "scoring_declarer",
+    "scoring_defender",
+    "scoring_made",
+    "scoring_sitter",
+]
+
+Env = dict[str, Any]
+Record = Mapping[str, Any]
+Options = Mapping[str, Any]
+Hand = tuple[Card, ...]
+
+
+def player_record(
+    score: int, forfeits: int, bolts: int, on_barrel: bool, counters: Iterable[tuple[str, int]] = ()
+) -> dict[str, Any]:
+    """The ``player`` record: ``score``, ``forfeits``, ``bolts``, ``on_barrel`` and each of the
+    ruleset's counters (``counters``: name and value; a counter replaces a field of its name)."""
+    record: dict[str, Any] = {"score": score, "forfeits": forfeits, "bolts": bolts, "on_barrel": on_barrel}
+    for name, value in counters:
+        record[name] = value
+    return record
+
+
+def base(player: Record, players: int, options: Options) -> Env:
+    """The names most contexts share: ``player``, ``players``, ``options`` (a new dict)."""
+    return {"player": player, "players": players, "options": options}
+
+
+# ------------------------------------------------------------------ auction and contract
+
+
+def auction_max_bid(b: Mapping[str, Any], hand: Hand) -> Env:
+    """``auction.max_bid``: the base ``b`` of the bidder and the bidder's ``hand``."""
+    return {"player": b["player"], "players": b["players"], "options": b["options"], "hand": hand}
+
+
+def auction_may_bid(b: Mapping[str, Any], hand: Hand, bid: int, high_bid: int, forced: bool) -> Env:
+    """``auction.may_bid``: the bidder's base and hand, the ``bid`` being made, the
+    ``high_bid`` so far and whether the bidder is the ``forced`` opener."""
+    return {
+        "player": b["player"],
+        "players": b["players"],
+        "options": b["options"],
+        "hand": hand,
+        "bid": bid,
+        "high_bid": high_bid,
+        "forced": forced,
+    }
+
+
+def contract_max(b: Mapping[str, Any], hand: Hand, bid: int) -> Env:
+    """``contract.max``: the declarer's base, hand after the exchange and winning ``bid``."""
+    return {"player": b["player"], "players": b["players"], "options": b["options"], "hand": hand, "bid": bid}
+
+
+def contract_allowed(b: Mapping[str, Any], hand: Hand, bid: int, contract: int) -> Env:
+    """``contract.allowed``: as :func:`contract_max`, and the ``contract`` being announced."""
+    return {
+        "player": b["player"],
+        "players": b["players"],
+        "options": b["options"],
+        "hand": hand,
+        "bid": bid,
+        "contract": contract,
+    }
+
+
+def deal_redeal(b: Mapping[str, Any], hand: Hand, talon: Hand) -> Env:
+    """``deal.redeal``: the player's base and hand, and the dealt ``talon``."""
+    return {
+        "player": b["player"],
+        "players": b["players"],
+        "options": b["options"],
+        "hand": hand,
+        "talon": talon,
+    }
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def scoring_made(
+    players: int, options: Options, card_points: int, marriages: int, tricks: int, contract: int
+) -> Env:
+    """``scoring.made``: the declarer's card points, marriages (and their sum, ``points``),
+    tricks, and the contract."""
+    return {
+        "players": players,
+        "options": options,
+        "card_points": card_points,
+        "marriages": marriages,
+        "points": card_points + marriages,
+        "tricks": tricks,
+        "contract": contract,
+    }
+
+
+def scoring_declarer(
+    player: Record,
+    players: int,
+    options: Options,
+    card_points: int,
+    marriages: int,
+    tricks: int,
+    contract: int,
+    made: bool,
+) -> Env:
+    """``scoring.declarer``: :func:`scoring_made`'s names, ``made`` and the declarer's record."""
+    return {
+        "player": player,
+        "players": players,
+        "options": options,
+        "card_points": card_points,
+        "marriages": marriages,
+        "points": card_points + marriages,
+        "tricks": tricks,
+        "contract": contract,
+        "made": made,
+    }
+
+
+def scoring_defender(
+    player: Record,
+    players: int,
+    options: Options,
+    card_points: int,
+    marriages: int,
+    tricks: int,
+    contract: int,
+) -> Env:
+    """``scoring.defender``: a defender's record, card points, marriages, ``points``, tricks,
+    and the contract."""
+    return {
+        "player": player,
+        "players": players,
+        "options": options,
+        "card_points": card_points,
+        "marriages": marriages,
+        "points": card_points + marriages,
+        "tricks": tricks,
+        "contract": contract,
+    }
+
+
+def scoring_sitter(player: Record, players: int, options: Options, talon: Hand) -> Env:
+    """``scoring.sitter``: the sitter's record and the dealt ``talon`` it scores."""
+    return {"player": player, "players": players, "options": options, "talon": talon}
+
+
+def forfeit_declarer(
+    player: Record, players: int, options: Options, bid: int, contract: int, count: int
+) -> Env:
+    """``forfeit.declarer``: the forfeiting declarer's record, the winning ``bid``, the
+    ``contract`` and ``count``, the declarer's forfeits in the match, this one included."""
+    return {
+        "player": player,
+        "players": players,
+        "options": options,
+        "bid": bid,
+        "contract": contract,
+        "count": count,
+    }
+
+
+forfeit_defender = forfeit_declarer
+"""``forfeit.defender``: as :func:`forfeit_declarer`, with a defender's record (``count`` is
+still the declarer's forfeits)."""
+
+
+# ------------------------------------------------------------------ match
+
+
+def match_rule(
+    player: Record,
+    players: int,
+    options: Options,
+    *,
+    delta: int,
+    declarer: bool,
+    made: bool,
+    contract: int,
+    tricks: int,
+    forfeited: bool,
+    target: int,
+) -> Env:
+    """``match.rule``: the player's record and this deal's ``delta``, whether the player was
+    the ``declarer``, whether the contract was ``made``, the ``contract``, the player's
+    ``tricks``, whether the deal was ``forfeited``, and the match ``target``."""
+    return {
+        "player": player,
+        "players": players,
+        "options": options,
+        "delta": delta,
+        "declarer": declarer,
+        "made": made,
+        "contract": contract,
+        "tricks": tricks,
+        "forfeited": forfeited,
+        "target": target,
+    }
+
+
+BUILDERS: Mapping[str, Callable[..., Env]] = {
+    "auction.max_bid": auction_max_bid,
+    "auction.may_bid": auction_may_bid,
+    "contract.max": contract_max,
+    "contract.allowed": contract_allowed,
+    "deal.redeal": deal_redeal,
+    "scoring.made": scoring_made,
+    "scoring.declarer": scoring_declarer,
+    "scoring.defender": scoring_defender,
+    "scoring.sitter": scoring_sitter,
+    "forfeit.declarer": forfeit_declarer,
+    "forfeit.defender": forfeit_defender,
+    "match.rule": match_rule,
+}
+"""Each context id (:data:`tysiac_spec.dsl.contexts.CONTEXTS`) and its builder."""
