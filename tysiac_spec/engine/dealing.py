@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from ..cards import Card
 from ..ruleset.model import Form
+from . import env as envs
 from .state import DealState
 
 __all__ = [
@@ -203,10 +204,7 @@ def redeal_check(
         fn = r.when.compiled.function
         holders = []
         for p in candidates:
-            e = env(p)
-            e["hand"] = tuple(deal.hands[p])
-            e["talon"] = deal.dealt_talon
-            if fn(e):
+            if fn(envs.deal_redeal(env(p), tuple(deal.hands[p]), deal.dealt_talon)):
                 holders.append(p)
         if not holders:
             continue
