@@ -1,7 +1,7 @@
 """Engine invariants as properties: a Hypothesis state machine over every shipped ruleset
 and player count, and 1,000 seeded random deals per form.
 
-Invariants (DESIGN.md, "Tests"):
+Invariants:
 - every card of the deck is in exactly one place at every step;
 - the card points of a finished deal (won, set aside, discarded) sum to the deck total;
 - only legal actions are accepted, and a rejected one changes nothing;

@@ -2,8 +2,7 @@
 
 Every rule field of the ruleset model (:mod:`tysiac_spec.ruleset.model`) has a label here,
 and every choice of a ``Literal`` field a phrase, written in our own words with each
-language's standard game terms (musik / прикуп / talon, meldunek / марьяж / hláška, …;
-see DESIGN.md).  Keys are field paths without list indexes (``deal.redeals.when``).
+language's standard game terms (musik / прикуп / talon, meldunek / марьяж / hláška, …).  Keys are field paths without list indexes (``deal.redeals.when``).
 A test checks that every field of the model has a label in every language.
 """
 

@@ -4,7 +4,7 @@ A :class:`Record` is everything needed to rebuild a game: the ruleset (its id, i
 when it is not a shipped ruleset, and its content hash), the options in force, the number
 of players, the seed and every action in compact text (``bid 110``, ``play QH marriage``).
 All randomness of a game comes from its seed, so :func:`tysiac_spec.engine.replay.replay`
-rebuilds the same game, bit for bit (DESIGN.md principle 7).  A game set up by hand
+rebuilds the same game, bit for bit.  A game set up by hand
 (``Game.start_deal``, ``Game.set_match_state``) is not reproduced by its record: only seeded
 games are.  This module is the value and its file format only: it imports no
 :class:`~tysiac_spec.engine.game.Game` (:func:`record_of` reads any object with a game's

@@ -1,6 +1,6 @@
 """Load a ruleset: YAML -> ``extends`` -> options -> schema -> semantic checks -> model.
 
-This module is the pipeline of DESIGN.md's data flow; each step is one module
+This module drives the data flow drawn in ARCHITECTURE.md (section 1); each step is one module
 (:mod:`._yaml`, :mod:`._merge`, :mod:`.validate`, :mod:`._convert`).
 """
 

@@ -1,6 +1,6 @@
 """Ruleset inheritance: deep merge and resolution of ``extends``.
 
-DESIGN.md principle 2: ``extends: <id>`` (or a list) takes another ruleset and
+``extends: <id>`` (or a list) takes another ruleset and
 overrides it -- mappings merge key by key, lists and scalars are replaced, and
 ``null`` removes a key.  Merged documents keep the source marks of whichever
 file wrote each key and value, so a later diagnostic still points at the line
