@@ -41,7 +41,7 @@ def test_an_old_list_is_no_licence_after_the_deal_was_changed_by_hand() -> None:
 
 
 def test_legal_plays_of_a_position_built_by_hand_with_few_cards() -> None:
-    # play.legal works on a deal that does not hold the whole pack (P24: beat the queen led).
+    # play.legal works on a deal that does not hold the whole pack (`must_beat`: beat the queen led).
     deck = load_ruleset("pl-standard").deck
     form = load_ruleset("pl-standard").form(3)
     deal = DealState(dealer=0, order=[1, 2, 0], sitter=None, hands={}, talons=[], dealt_talon=(), deck_points=120)

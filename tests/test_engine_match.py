@@ -596,7 +596,7 @@ def _with(form: Form, section: str, part: str, **values: Any) -> Form:
 
 
 def test_exact_landing_off_lets_a_defender_land_on_1000() -> None:
-    # S000 speaks only of exceeding 1000 (catalogue open point 8): with `exact_landing: false`
+    # S000 speaks only of exceeding 1000 (landing on exactly 1000 is left open): with `exact_landing: false`
     # a defender may land on exactly 1000, and wins.
     form, state = _setup("pl-standard")
     start = state.with_values(form, scores=[0, 0, 980])

@@ -1,4 +1,4 @@
-"""Exact legal cards and auction openings from the rule catalogue (P24–P26), on stacked states."""
+"""Exact legal cards (the duties of ``form.play``) and auction openings, on stacked states."""
 
 from __future__ import annotations
 
@@ -32,24 +32,24 @@ def _play_position(ruleset_id: str, *, trump: str | None, trick: str, hand: str)
 @pytest.mark.parametrize(
     ("ruleset_id", "trump", "trick", "hand", "expected"),
     [
-        # P24, S000's example: Q♥ led, trumped with J♦; J♥ and A♥ both legal (cannot beat the trick).
+        # `must_beat`, S000's example: Q♥ led, trumped with J♦; J♥ and A♥ both legal (cannot beat the trick).
         ("pl-standard", "diamonds", "QH JD", "AH JH 9S", ["play AH", "play JH"]),
-        # P24: beat the best card of the suit led when able.
+        # `must_beat`: beat the best card of the suit led when able.
         ("pl-standard", None, "QH", "AH KH JH 9S", ["play AH", "play KH"]),
         ("pl-standard", None, "9H KH", "AH QH 9S", ["play AH"]),
-        # P24 with `led_card`: beating the card led is enough.
+        # `must_beat` with `led_card`: beating the card led is enough.
         ("pl-online", None, "9H KH", "AH QH 9S", ["play AH", "play QH"]),
-        # P24 not required (follow suit only).
+        # `must_beat: no` (follow suit only).
         ("cz-standard", None, "QH", "AH JH 9S", ["play AH", "play JH"]),
         ("ru-classic", None, "QH", "AH JH 9S", ["play AH", "play JH"]),
-        # P25: void in the suit led must trump; no trump yet: any card.
+        # `must_trump`: void in the suit led must trump; no trump yet: any card.
         ("pl-standard", "spades", "AH", "9S 9C", ["play 9S"]),
         ("cz-standard", "spades", "AH", "9S 9C", ["play 9S"]),
         ("cz-standard", None, "AH", "9S 9C", ["play 9C", "play 9S"]),
-        # P26: overtrump when able.
+        # `must_overtrump`: overtrump when able.
         ("pl-standard", "spades", "AH KS", "AS 9S 9C", ["play AS"]),
         ("cz-standard", "spades", "AH KS", "AS 9S 9C", ["play AS", "play 9S"]),
-        # P26: only lower trumps: S000 any card; others still a trump.
+        # `cannot_overtrump`: only lower trumps: S000 any card; others still a trump.
         ("pl-standard", "spades", "AH KS", "9S 9C", ["play 9C", "play 9S"]),
         ("pl-tysiac-hd", "spades", "AH KS", "9S 9C", ["play 9S"]),
     ],

@@ -26,7 +26,7 @@ def _scored(
 @pytest.mark.parametrize(
     ("contract", "declarer_cards", "marriage", "expected"),
     [
-        # P27 (S000): no rounding before the check — 147 against 150 fails.
+        # S000: no rounding before the check — 147 against 150 fails.
         (150, "AH TH AS TS AD TD AC TC KC KS KD QD JD QS QC", 40, -150),
         (140, "AH TH AS TS AD TD AC TC KC KS KD QD JD QS QC", 40, 140),
     ],

@@ -1,13 +1,14 @@
 """Playing the tricks: legal cards, marriages, trump, trick winners (``form.play``,
 ``form.marriages``).
 
-The duties are applied in this order (catalogue P23–P26): follow the suit led;
+The duties are applied in this order: follow the suit led;
 within it beat the led card or the trick's best card of that suit (``must_beat``),
 unless the trick has been trumped and ``beat_when_trumped`` is false; when void,
 play a trump (``must_trump``), above the best trump on the trick when able
 (``must_overtrump``), otherwise any trump or any card (``cannot_overtrump``).
 
-The ace marriage (``marriages.ace_marriage``, S002 variation): declared by leading an
+The ace marriage (``marriages.ace_marriage``, S002 variation; source ids
+such as ``S002`` are keys of a ruleset's ``sources:`` list): declared by leading an
 ace while holding all four (talon cards included), ``play AH aces``; worth
 ``ace_marriage.value``; only after its holder has won a trick when
 ``requires_won_trick`` (S002: "not on the first move"); it makes the led ace's suit
@@ -73,7 +74,7 @@ Duties = Callable[
 
 
 def compile_duties(rules: Play) -> Duties:
-    """The duties of ``form.play`` (catalogue P23–P26) as one function, read once from the rules.
+    """The duties of ``form.play`` as one function, read once from the rules.
 
     ``duties(hand, trick, trump, suit_bits)``: ``hand`` is a bit set of the cards held
     (``card.bit``), ``trick`` the ``(player, card)`` pairs played (not empty), ``trump`` the
