@@ -8,7 +8,7 @@ has passed since the last bid or has no comeback left.  ``auction.all_pass`` app
 when nobody bid over the forced bid (or nobody bid at all).  ``auction.may_bid``
 filters every bid, the forced opener's included; a forced opener left without a bid
 may still make the compulsory one (PAGx2: a silenced player bids only his compulsory
-100).
+100).  Source ids (``PAGx2``, ``S002``) are keys of a ruleset's ``sources:`` list.
 """
 
 from __future__ import annotations
@@ -404,7 +404,7 @@ def start_golden(form: Form, deal: DealState) -> None:
     """A golden-round deal (``special.golden_round``): no auction; the first hand (the
     player after the dealer) is declarer at ``golden_round.contract``, the deal's points
     multiplied by ``golden_round.multiplier`` (S002: each player in turn must make 120;
-    MET: one deal per player, each on his own turn).  ``deal.phase`` → ``talon``.
+    read as one deal per player, each on his own turn).  ``deal.phase`` → ``talon``.
     """
     g = form.special.golden_round
     p = deal.order[0]

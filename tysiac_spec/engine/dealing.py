@@ -5,10 +5,11 @@ The shuffled pack is dealt in seat order from the player after the dealer,
 sequence drawn from the game's seeded generator under the restrictions
 ``talon_not_first``, ``talon_not_last``, ``talon_not_consecutive`` and
 ``talon_within_first`` (S002: none of the first or last three cards goes to the
-prikup; LOD: the prikup is dealt within the first rounds; TER/KEP: never two in a
-row).  Without a restriction the talon cards are the last ones dealt and no random
-number is drawn for them.  Since the pack is shuffled uniformly, every deal has the
-same chance under any of these procedures; they matter for faithful replays.
+prikup; LOD: the prikup is dealt within the first rounds; a house rule: never two in a
+row; source ids such as ``S002`` are keys of a ruleset's ``sources:`` list).  Without a
+restriction the talon cards are the last ones dealt and no random number is drawn for
+them.  Since the pack is shuffled uniformly, every deal has the same chance under any of
+these procedures; they matter for faithful replays.
 """
 
 from __future__ import annotations

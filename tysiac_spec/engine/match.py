@@ -343,7 +343,8 @@ def _step_barrel(w: _Work, seats: list[BarrelSeat], fell: set[int]) -> None:
             thrown = "own contract failed"
         of = "" if b.attempts_unlimited else f" of {b.attempts}"
         if thrown:
-            # Thrown off: the deal's own score stands (PAGx2: he loses his bid as usual).
+            # Thrown off: the deal's own score stands (PAGx2: he loses his bid as usual;
+            # source ids are keys of a ruleset's `sources:` list).
             seats[p] = BarrelSeat()
             fell.add(p)
             w.event("barrel.fall", p, d, f"fell off the barrel ({thrown}) {_signed(d)}")

@@ -114,6 +114,7 @@ def forfeit_cost(form: Form, count: int) -> ForfeitCost:
     costs ``mode.penalty`` in place of the declarer formula (S002, rospis modes: the
     "penalty" names what the declarer loses — the bid in one mode, 120 in another,
     nothing in a third — so the penalty replaces the formula, it does not add to it).
+    ``S002`` is a key of a ruleset's ``sources:`` list.
     """
     mode = form.contract.forfeit.mode
     free = mode.free or 0
