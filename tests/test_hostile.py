@@ -294,11 +294,12 @@ def zygote() -> None:
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
     import tysiac_spec.cli  # noqa: F401  (what the fork saves)
-    for module in ("check", "compare", "docs", "play", "replay", "score", "simulate"):
+    for module in ("check", "compare", "docs", "play", "replay", "score", "simulate", "list", "validate",
+                   "show", "schema", "dsl_reference"):
         __import__(f"tysiac_spec.commands.{module}")
     # what the commands import when they run (the import machinery lists every folder on
     # sys.path, tests/ among them, which the audit hook would count as opened)
-    for module in ("engine", "compare", "docs.book", "docs.site", "docs.examples", "scenarios",
+    for module in ("engine", "docs.compare", "docs.book", "docs.site", "docs.examples", "scenarios",
                    "scoresheet", "simulate", "bots", "dsl.reference"):
         __import__(f"tysiac_spec.{module}")
     for line in requests:
