@@ -167,23 +167,3 @@ def test_a_seed_deals_these_cards() -> None:
     game = Game(load_ruleset("pl-standard"), players=3, seed=7)
     hands = {p: " ".join(map(str, h)) for p, h in sorted(game.deal.hands.items())}
     assert hands == {0: "KH KD JD 9D QC TS 9S", 1: "AH TH QH 9H QD KC JC", 2: "AD TD TC 9C AS QS JS"}
-
-
-def test_games_of_one_form_share_their_compilation_and_do_not_keep_the_form_alive() -> None:
-    """The action objects and compiled play of a form are made once for all its games, and go
-    when the form goes (the engine keeps no strong reference to a form)."""
-    import gc
-    import weakref
-
-    from tysiac_spec.engine import game as game_module
-
-    text = (Path(__file__).parent.parent / "rulesets" / "pl-standard.yaml").read_text(encoding="utf-8")
-    rules = load_ruleset("pl-standard-copy.yaml", text=text)  # not cached by the loader
-    first, second = Game(rules, players=3, seed=1), Game(rules, players=3, seed=2)
-    assert first._table is second._table and first._play_legal is second._play_legal
-    form = weakref.ref(rules.form(3))
-    key = id(rules.form(3))
-    assert key in game_module._COMPILED
-    del first, second, rules
-    gc.collect()
-    assert form() is None and key not in game_module._COMPILED

@@ -2,9 +2,10 @@
 shuffle to score, to the end of the match (:mod:`.match`); see :mod:`tysiac_spec.engine.game`
 for what is not supported yet.
 
-A game compiles its form once (shared by every game of that form): the play's duties as one
-function of the hand's bit set (``card.bit``), tables of the legal plays of each suit, the
-auction's bids; ``benchmarks/README.md`` gives the speed and how it was reached.
+A form is compiled once (:func:`compile_form`, a :class:`CompiledForm` kept on the form and
+shared by every game of that form): the play's duties as one function of the hand's bit set
+(``card.bit``), tables of the legal plays of each suit, the action objects;
+``benchmarks/README.md`` gives the speed and how it was reached.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .actions import (
     Redeal,
     parse_action,
 )
+from .compiled import CompiledForm, compile_form
 from .events import MatchEvent
 from .game import Game, View
 from .state import DealState
@@ -35,6 +37,7 @@ __all__ = [
     "CancelDark",
     "ChooseTalon",
     "Claim",
+    "CompiledForm",
     "Dark",
     "DealState",
     "DeclareContract",
@@ -47,5 +50,6 @@ __all__ = [
     "PlayCard",
     "Redeal",
     "View",
+    "compile_form",
     "parse_action",
 ]

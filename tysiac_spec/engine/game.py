@@ -12,12 +12,19 @@ redeal checks after the talon and after the exchange, and the forfeit), the
 contract and the play.  The match level (:mod:`.match`) settles each deal.
 
 Not supported yet: misdeal penalties (``deal.misdeal_penalty``).
+
+A game receives its form's :class:`~.compiled.CompiledForm` (:func:`~.compiled.compile_form`,
+shared by every game of the form) and keeps only its play state.  The identity fast path
+for :meth:`Game.apply` lives here in ``Game``, not in the compiled form: it remembers the last
+list :meth:`Game.legal_actions` handed out with its position (deal, action count, player,
+phase), and an action object of that list (the compiled form's interned actions) is applied
+without computing the list again, because that is the loop of every bot and benchmark (ask,
+pick one, apply); any other action is checked by value against a fresh list.
 """
 
 from __future__ import annotations
 
 import random
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter, sub
@@ -26,10 +33,10 @@ from typing import Any
 from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
-from ..ruleset.model import Form
 from . import auction, dealing, play, scoring, talon
 from . import env as envs
-from .actions import Action, ActionTable, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
+from .actions import Action, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
+from .compiled import CompiledForm, compile_form
 from .events import MatchEvent
 from .match import MatchState, settle_valid_deal
 from .record import Record, record_of
@@ -42,37 +49,9 @@ __all__ = ["Game", "View"]
 _INDEX = attrgetter("index")
 
 
-class _Compiled:
-    """What a game compiles from its form and pack once, shared by every game of that form:
-    the action objects (:class:`ActionTable`) and the play phase's legal plays and play."""
-
-    __slots__ = ("pack", "play_apply", "play_legal", "table")
-
-    def __init__(self, form: Form, pack: Sequence[Card]) -> None:
-        self.pack = pack
-        self.table = ActionTable(pack)
-        self.play_legal = play.compile_legal(form, self.table, pack)
-        self.play_apply = play.compile_apply(form)
-
-
 def _no_actions(deal: DealState) -> list[Action]:
     """No action: the deal is over (or abandoned for a redeal)."""
     return []
-
-
-_COMPILED: dict[int, tuple[weakref.ref[Form], _Compiled]] = {}
-"""By ``id(form)``: the form (weakly; the entry goes when the form does) and its compilation."""
-
-
-def _compiled(form: Form, pack: Sequence[Card]) -> _Compiled:
-    """The shared :class:`_Compiled` of ``form`` with ``pack`` (made on first use)."""
-    key = id(form)
-    entry = _COMPILED.get(key)
-    if entry is not None and entry[0]() is form and entry[1].pack is pack:
-        return entry[1]
-    made = _Compiled(form, pack)
-    _COMPILED[key] = (weakref.ref(form, lambda _: _COMPILED.pop(key, None)), made)
-    return made
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +122,10 @@ class Game:
         """The most recently finished deal (for inspection after it was scored)."""
         self._over = False
         self._active = self.form.active
-        shared = _compiled(self.form, ruleset.deck.cards)
-        self._table = table = shared.table
-        self._play_legal, self._play_apply = shared.play_legal, shared.play_apply
+        self.compiled: CompiledForm = compile_form(self.form, ruleset.deck.cards)
+        """The form's compilation, shared by every game of the form (:mod:`.compiled`)."""
+        self._table = table = self.compiled.table
+        self._play_legal, self._play_apply = self.compiled.play_legal, self.compiled.play_apply
         form = self.form
         self._legal_of: dict[str, Callable[[DealState], list[Action]]] = {
             "play": self._play_legal,

@@ -866,8 +866,22 @@ class Option:
 # --------------------------------------------------------------------------- forms
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, weakref_slot=True)
-class Form:
+class _CompiledSlot:
+    """Room on a :class:`Form` for the engine's compilation of it.  Not a rule, so not a
+    dataclass field: no comparison, ``repr``, ``replace``, copy, pickle or walk over the
+    rules sees it."""
+
+    __slots__ = ("_compiled",)
+
+    @property
+    def compiled(self) -> Any:
+        """The engine's :class:`~tysiac_spec.engine.compiled.CompiledForm` of this form, set on
+        first use by :func:`~tysiac_spec.engine.compiled.compile_form`; ``None`` before."""
+        return getattr(self, "_compiled", None)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Form(_CompiledSlot):
     """The complete rules for one number of players, every section merged.
 
     This is what the engine plays: ``ruleset.form(3)``.
