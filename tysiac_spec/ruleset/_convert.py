@@ -341,13 +341,14 @@ def plain_document(doc: Mapping[str, Any]) -> dict[str, Any]:
     """``to_plain(doc)`` for a ruleset document, each top-level section made once per section
     document (:func:`built_once`): shared, do not change it."""
     return {
-        key: built_once("plain", value, functools.partial(_plain_kept, value))
+        key: built_once("plain", value, functools.partial(kept, to_plain, value))
         for key, value in doc.items()
     }
 
 
-def _plain_kept(value: Any) -> tuple[Any, bool]:
-    return to_plain(value), True
+def kept(make: Callable[..., Any], *args: Any) -> tuple[Any, bool]:
+    """``make(*args)``, to be kept by :func:`built_once`."""
+    return make(*args), True
 
 
 def _section(conv: Converter, cls: type, data: Any, name: str) -> Any:

@@ -10,7 +10,7 @@ import difflib
 import hashlib
 import json
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
@@ -28,6 +28,7 @@ from ._convert import (
     collect_provenance,
     deep_unwrap,
     is_annotated,
+    kept,
     plain_document,
     unwrap,
 )
@@ -528,13 +529,10 @@ def _provenance(doc: YMap) -> dict[tuple[str | int, ...], model.Provenance]:
     out: dict[tuple[str | int, ...], model.Provenance] = {}
     for key, value in doc.items():
         if key not in ("options", "sources"):
-            made = partial(_kept, collect_provenance, value, (key,))
+            made = partial(kept, collect_provenance, value, (key,))
             out.update(built_once("provenance", value, made))
     return out
 
-
-def _kept(make: Callable[..., Any], *args: Any) -> tuple[Any, bool]:
-    return make(*args), True
 
 
 @lru_cache(maxsize=32)

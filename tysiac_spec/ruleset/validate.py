@@ -20,7 +20,7 @@ from typing import Any
 import jsonschema
 
 from ..errors import Diagnostic, format_path
-from ._convert import built_once, is_annotated, plain_document, unwrap
+from ._convert import built_once, is_annotated, kept, plain_document, unwrap
 from ._merge import merge
 from ._schema import ruleset_schema
 from ._yaml import Mark, mark_at, to_plain
@@ -376,11 +376,11 @@ def _all_cited(doc: Any) -> Iterator[tuple[Path, str]]:
         if key == "source":  # the ruleset's own citation
             yield from _cited({key: value}, ())
         elif isinstance(value, Mapping | list):
-            yield from built_once("cited", value, partial(_cited_list, value, (key,)))
+            yield from built_once("cited", value, partial(kept, _cited_list, value, (key,)))
 
 
-def _cited_list(node: Any, path: Path) -> tuple[list[tuple[Path, str]], bool]:
-    return list(_cited(node, path)), True
+def _cited_list(node: Any, path: Path) -> list[tuple[Path, str]]:
+    return list(_cited(node, path))
 
 
 def _cited(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
