@@ -3,7 +3,7 @@ unknown action types, and values hands as documented."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -13,17 +13,16 @@ from tysiac_spec.bots.heuristic import estimate_hand
 from tysiac_spec.cards import Card, Deck
 from tysiac_spec.engine.actions import Bid, Pass, PlayCard
 from tysiac_spec.ruleset import registry
+from tysiac_spec.ruleset.model import Marriages
 
-PL_MARRIAGES = {"hearts": 100, "diamonds": 80, "clubs": 60, "spades": 40}
 SHIPPED = [e.id for e in registry.entries() if load_ruleset(e.id).player_counts]
 
 
 def _first_deal(rules_id: str, players: int, seed: int, heuristic_seat: int) -> tuple[int, ...]:
     rules = load_ruleset(rules_id)
-    values = rules.form(players).marriages.values
     game = Game(rules, players=players, seed=seed)
     bots = [
-        HeuristicBot(seed, marriage_values=values) if p == heuristic_seat else RandomBot(seed * 7 + p)
+        HeuristicBot(seed, rules.form(players)) if p == heuristic_seat else RandomBot(seed * 7 + p)
         for p in range(players)
     ]
     while not game.deal_scores:
@@ -53,9 +52,8 @@ def test_heuristic_bot_only_plays_legal_actions_in_50_matches(rules_id: str) -> 
     counts = rules.player_counts
     for seed in range(50):
         players = counts[seed % len(counts)]
-        values = rules.form(players).marriages.values
         game = Game(rules, players=players, seed=seed)
-        bots = [HeuristicBot(seed * 10 + p, marriage_values=values) for p in range(players)]
+        bots = [HeuristicBot(seed * 10 + p, rules.form(players)) for p in range(players)]
         while not game.is_over and len(game.deal_scores) < 300:
             p = game.current_player
             legal = game.legal_actions()
@@ -68,7 +66,7 @@ def test_heuristic_bot_only_plays_legal_actions_in_50_matches(rules_id: str) -> 
 def _history(seed: int) -> list[str]:
     rules = load_ruleset("pl-standard")
     game = Game(rules, players=3, seed=11)
-    bots = [HeuristicBot(seed + p, marriage_values=PL_MARRIAGES) for p in range(3)]
+    bots = [HeuristicBot(seed + p, rules.form(3)) for p in range(3)]
     while len(game.deal_scores) < 3:
         p = game.current_player
         game.apply(bots[p].choose(game.view(p), game.legal_actions()))
@@ -92,7 +90,7 @@ class _Novel:
 def test_unknown_action_types_fall_back_without_crashing() -> None:
     game = Game(load_ruleset("pl-standard"), players=3, seed=1)
     view = game.view(game.current_player)
-    bot = HeuristicBot(0)
+    bot = HeuristicBot(0, game.form)
     legal = game.legal_actions()
     # a known action is preferred to an unknown one; only unknown ones: the first is taken
     assert bot.choose(view, [_Novel("dark"), *legal]) in legal  # type: ignore[list-item]
@@ -110,7 +108,7 @@ def test_auction_bids_a_strong_hand_and_passes_a_weak_one() -> None:
         dealer=0,
     )
     game.apply(Bid(100))
-    bot = HeuristicBot(0, marriage_values=PL_MARRIAGES)
+    bot = HeuristicBot(0, game.form)
     legal = game.legal_actions()
     assert bot.choose(game.view(2), legal) == Bid(110)
     game.apply(Bid(110))
@@ -129,7 +127,7 @@ def test_lead_declares_the_best_marriage() -> None:
     game.apply(Bid(100))  # S000: the dealer's left opens at exactly 100
     game.apply(Pass())
     game.apply(Pass())
-    bot = HeuristicBot(0, marriage_values=PL_MARRIAGES)
+    bot = HeuristicBot(0, game.form)
     while game.phase != "play":
         game.apply(bot.choose(game.view(1), game.legal_actions()))
     action = bot.choose(game.view(1), game.legal_actions())
@@ -137,15 +135,23 @@ def test_lead_declares_the_best_marriage() -> None:
     assert action.marriage and action.card.suit.id == "hearts"
 
 
+def _marriages(**changes: object) -> Marriages:
+    """pl-standard's marriages (hearts 100, diamonds 80, clubs 60, spades 40; king and queen),
+    with ``changes``."""
+    return replace(load_ruleset("pl-standard").form(3).marriages, **changes)  # type: ignore[arg-type]
+
+
+PL = _marriages()
+
+
 def test_estimate_hand_values() -> None:
     deck = load_ruleset("pl-standard").deck
     hand = deck.parse_many("AH TH KH QH 9S JS 9C")
     # hearts A T K Q are sure tricks: 28 card points + 4 x 2 x 3 captured, +5 for 4 cards,
     # the hearts marriage at 90 %; JS a third of its 2 points
-    assert estimate_hand(hand, active=3, marriage_values=PL_MARRIAGES) == 147
-    assert estimate_hand(hand, active=3) == 111  # marriages valued at 60 by default
+    assert estimate_hand(hand, active=3, marriages=PL) == 147
     weak = deck.parse_many("AS KS 9S JC QC TD KD")
-    assert estimate_hand(weak, active=3, talon_cards=3, marriage_values=PL_MARRIAGES) == 68
+    assert estimate_hand(weak, active=3, talon_cards=3, marriages=PL) == 68
 
 
 def test_estimate_hand_reads_the_pack_from_the_cards() -> None:
@@ -156,23 +162,35 @@ def test_estimate_hand_reads_the_pack_from_the_cards() -> None:
     assert len(small.cards) == 20
     # KH a sure trick (4 points + 2 x 3 captured) and 3 talon cards at 4 points: 22; with the
     # queen of hearts to find: + 3 / 23 x 100 = 13.0 in the full pack, 3 / 19 x 100 = 15.8
-    assert estimate_hand(pl.parse_many("KH"), active=3, talon_cards=3, marriage_values=PL_MARRIAGES) == 35
-    assert estimate_hand(small.parse_many("KH"), active=3, talon_cards=3, marriage_values=PL_MARRIAGES) == 37
+    assert estimate_hand(pl.parse_many("KH"), active=3, talon_cards=3, marriages=PL) == 35
+    assert estimate_hand(small.parse_many("KH"), active=3, talon_cards=3, marriages=PL) == 37
     # a card outside any deck: no pack, no marriage chance counted
     outside = Card(pl.parse("KH").rank, pl.parse("KH").suit)
-    assert estimate_hand([outside], active=3, talon_cards=3, marriage_values=PL_MARRIAGES) == 22
+    assert estimate_hand([outside], active=3, talon_cards=3, marriages=PL) == 22
 
 
 def test_only_suits_with_a_marriage_value_make_a_marriage() -> None:
     """As the engine (``may_declare``): a king and queen of a suit without a marriage value
-    are no marriage; without values every suit's is, at the default 60."""
+    are no marriage."""
     deck = load_ruleset("pl-standard").deck
     hand = deck.parse_many("KS QS")
+    hearts_only = _marriages(values={"hearts": 100})
     # KS and QS sure tricks: 4 + 3 card points + 2 x 2 x 3 captured = 19
-    assert estimate_hand(hand, active=3, marriage_values={"hearts": 100}) == 19
-    assert estimate_hand(hand, active=3, marriage_values=PL_MARRIAGES) == 19 + 36  # 90 % of 40
-    assert estimate_hand(hand, active=3) == 19 + 54  # 90 % of 60
-    assert estimate_hand(deck.parse_many("KS"), active=3, talon_cards=3, marriage_values={"hearts": 100}) == 22
+    assert estimate_hand(hand, active=3, marriages=hearts_only) == 19
+    assert estimate_hand(hand, active=3, marriages=PL) == 19 + 36  # 90 % of 40
+    assert estimate_hand(deck.parse_many("KS"), active=3, talon_cards=3, marriages=hearts_only) == 22
+
+
+def test_the_marriage_ranks_come_from_the_rules() -> None:
+    """With ``marriages.ranks`` king and jack, KS JS is the spade marriage and KS QS is none."""
+    deck = load_ruleset("pl-standard").deck
+    king_jack = _marriages(ranks=("king", "jack"))
+    # KS QS: two sure tricks, 19 (as above), no marriage
+    assert estimate_hand(deck.parse_many("KS QS"), active=3, marriages=king_jack) == 19
+    # KS a sure trick: 4 + 2 x 3 = 10; JS (not a sure trick: QS is out) is part of the
+    # marriage, so it adds no third of its points; the marriage 90 % of 40
+    assert estimate_hand(deck.parse_many("KS JS"), active=3, marriages=king_jack) == 10 + 36
+    assert estimate_hand(deck.parse_many("KS JS"), active=3, marriages=PL) == 10 + 0  # 2 / 3 rounded down
 
 
 def _option_variants(rules_id: str) -> list[dict[str, object]]:
@@ -193,9 +211,8 @@ def test_heuristic_bot_handles_every_option_value(rules_id: str) -> None:
     for variant in _option_variants(rules_id):
         rules = load_ruleset(rules_id, options=variant)
         for players in rules.player_counts:
-            values = rules.form(players).marriages.values
             game = Game(rules, players=players, seed=3)
-            bots = [HeuristicBot(30 + p, marriage_values=values) for p in range(players)]
+            bots = [HeuristicBot(30 + p, rules.form(players)) for p in range(players)]
             while not game.is_over and len(game.deal_scores) < 300:
                 p = game.current_player
                 legal = game.legal_actions()
@@ -259,9 +276,8 @@ def test_heuristic_bot_matches_are_unchanged(
     rules_id: str, players: int, seed: int, scores: tuple[int, ...], deals: int, actions: int
 ) -> None:
     rules = load_ruleset(rules_id)
-    values = rules.form(players).marriages.values
     game = Game(rules, players=players, seed=seed)
-    bots = [HeuristicBot(seed * 10 + p, marriage_values=values) for p in range(players)]
+    bots = [HeuristicBot(seed * 10 + p, rules.form(players)) for p in range(players)]
     while not game.is_over:
         p = game.current_player
         game.apply(bots[p].choose(game.view(p), game.legal_actions()))

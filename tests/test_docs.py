@@ -336,3 +336,30 @@ def test_rules_set_by_a_table_option_say_so() -> None:
     # the same rule without the option in force
     text = render_book(build_book(load_ruleset("house-five-up", options={"graduated_auction": "false"}), lang="en"), "md")
     assert "by any multiple of the step (jumps allowed) · `auction.raise_by` · set by table option `graduated_auction=false`" in text
+
+
+def test_marriage_ranks_in_the_rule_book(tmp_path: Path) -> None:
+    """The marriages chapter names the ranks of ``marriages.ranks`` in its first sentence; the
+    field's own line appears only when a ruleset changes it from king and queen."""
+    standard = render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md")
+    assert "A king and queen of one suit in one hand form a marriage" in standard
+    assert "`marriages.ranks`" not in standard
+    house = tmp_path / "king-jack.yaml"
+    house.write_text(
+        "id: king-jack\nkind: house\nextends: pl-standard\nname: {en: King and jack}\n"
+        "marriages: {ranks: [king, jack]}\n", encoding="utf-8")
+    books = {lang: render_book(build_book(load_ruleset(house), lang=lang), "md") for lang in terms.LANGS}
+    assert "A king and jack of one suit in one hand form a marriage" in books["en"]
+    assert "- **The two cards of a marriage**: king + jack · `marriages.ranks`" in books["en"]
+    assert "Król i walet jednego koloru w jednej ręce to meldunek" in books["pl"]
+    assert "- **Dwie karty meldunku**: król + walet · `marriages.ranks`" in books["pl"]
+    assert "Король и валет одной масти" in books["ru"]
+    assert "Král a kluk stejné barvy" in books["cs"]
+    # forms naming different ranks: the first sentence names none of them
+    house.write_text(
+        "id: king-jack\nkind: house\nextends: pl-standard\nname: {en: King and jack}\n"
+        "players: {2: {marriages: {ranks: [king, jack]}}}\n", encoding="utf-8")
+    mixed = render_book(build_book(load_ruleset(house), lang="en"), "md")
+    assert "The two cards named under `marriages.ranks` of one suit in one hand form a marriage" in mixed
+    assert ("- **The two cards of a marriage** · `marriages.ranks` · Sources: S000\n"
+            "  - 2 players: king + jack\n  - 3, 4 players: king + queen\n") in mixed

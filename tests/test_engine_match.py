@@ -562,7 +562,7 @@ def test_game_settles_each_deal_through_the_match() -> None:
     from tysiac_spec.bots import HeuristicBot
 
     game = Game(load_ruleset("pl-standard"), players=3, seed=4)
-    bot = HeuristicBot(4, marriage_values=game.form.marriages.values)
+    bot = HeuristicBot(4, game.form)
     while not game.is_over:
         game.apply(bot.choose(game.view(game.current_player), game.legal_actions()))
     assert [sum(col) for col in zip(*game.deal_scores, strict=True)] == game.scores

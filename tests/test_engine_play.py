@@ -126,3 +126,64 @@ def test_stacked_auction_and_exchange() -> None:
     assert amounts[0] == 100 and amounts[-1] == 120 + 100 + 40 and all(a % 10 == 0 for a in amounts)
     game.apply(parse_action("contract 100", deck))
     assert game.phase == "play" and game.current_player == 1
+
+
+KING_JACK = "id: king-jack\nkind: house\nextends: pl-standard\nname: {en: King and jack}\nmarriages: {ranks: [king, jack]}\n"
+
+
+def _king_jack(tmp_path) -> Game:  # type: ignore[no-untyped-def]
+    path = tmp_path / "king-jack.yaml"
+    path.write_text(KING_JACK, encoding="utf-8")
+    game = Game(load_ruleset(path), players=3, seed=0)
+    game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    return game
+
+
+def test_the_marriage_ranks_are_the_rulesets(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``marriages.ranks: [king, jack]``: K♥ J♥ is the heart marriage, K♠ Q♠ is none."""
+    game = _king_jack(tmp_path)
+    assert game.form.marriages.ranks == ("king", "jack")
+    deck, deal = game.ruleset.deck, game.deal
+    deal.phase, deal.declarer, deal.trump, deal.trick_number = "play", 0, None, 3
+    deal.hands[0] = sorted(deck.parse_many("KH JH KS QS 9C"), key=lambda c: c.index)
+    deal.current = 0
+    # pl-standard's marriages are spoken: the lead is offered with and without the declaration
+    assert [str(a) for a in game.legal_actions()] == [
+        "play KH", "play KH marriage", "play JH", "play JH marriage", "play 9C", "play KS", "play QS",
+    ]
+    game.apply(parse_action("play JH marriage", deck))
+    assert game.deal.trump == "hearts" and game.deal.marriages == {0: 100}
+
+
+def test_pl_standard_marriages_are_king_and_queen() -> None:
+    game = _game("pl-standard")
+    assert game.form.marriages.ranks == ("king", "queen")
+    deck, deal = game.ruleset.deck, game.deal
+    deal.phase, deal.declarer, deal.trump, deal.trick_number = "play", 0, None, 3
+    deal.hands[0] = sorted(deck.parse_many("KH JH KS QS 9C"), key=lambda c: c.index)
+    deal.current = 0
+    assert [str(a) for a in game.legal_actions()] == [
+        "play KH", "play JH", "play 9C", "play KS", "play KS marriage", "play QS", "play QS marriage",
+    ]
+
+
+def test_a_claim_and_a_dark_cancel_read_the_marriage_ranks(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tysiac_spec.engine import auction
+    from tysiac_spec.engine import play as play_mod
+
+    game = _king_jack(tmp_path)
+    deck, deal, form = game.ruleset.deck, game.deal, game.form
+    # the declarer holds every heart and the king and jack of spades (and the queen of hearts,
+    # no marriage with these ranks)
+    deal.phase, deal.declarer, deal.trump, deal.trick_number, deal.current = "play", 0, None, 1, 0
+    deal.hands = {
+        0: list(deck.parse_many("AH TH KH QH JH 9H KS JS")),
+        1: list(deck.parse_many("AD TD KD QD JD 9D AC TC")),
+        2: list(deck.parse_many("KC QC JC 9C AS TS QS 9S")),
+    }
+    # player 2 holds spades: declaring K♠ J♠ could give him trump, so only hearts is credited
+    assert play_mod.claim_marriages(form, deal) == ["hearts"]
+    deal.hands[2] = list(deck.parse_many("KC QC JC 9C"))
+    assert sorted(play_mod.claim_marriages(form, deal)) == ["hearts", "spades"]
+    assert auction._holds_marriage(form, list(deck.parse_many("KS JS")))
+    assert not auction._holds_marriage(form, list(deck.parse_many("KS QS")))

@@ -65,7 +65,8 @@ def test_sitter_scores_the_talon() -> None:
 def test_match_ends_at_target_and_scores_add_up() -> None:
     # Only a declarer who makes the contract may finish in pl-standard (S000), which random
     # bids almost never do: the rule-of-thumb bot bids what its hand can make.
-    game, bot = Game(load_ruleset("pl-standard"), players=3, seed=2), HeuristicBot(2)
+    game = Game(load_ruleset("pl-standard"), players=3, seed=2)
+    bot = HeuristicBot(2, game.form)
     game.scores = [995, 995, 995]
     while not game.is_over:
         game.apply(bot.choose(game.view(game.current_player), game.legal_actions()))

@@ -96,8 +96,8 @@ def make_bots(kind: str, rules: Ruleset, players: int, seed: int) -> list[Bot]:
     if kind == "random":
         return [RandomBot(s) for s in seeds]
     if kind == "heuristic":
-        values = dict(rules.form(players).marriages.values)
-        return [HeuristicBot(s, marriage_values=values) for s in seeds]
+        form = rules.form(players)
+        return [HeuristicBot(s, form) for s in seeds]
     raise ValueError(f"unknown bot {kind!r}; expected one of {', '.join(BOTS)}")
 
 

@@ -4,11 +4,8 @@ The bot sees only its player's :class:`~tysiac_spec.engine.game.View` and the le
 actions; it remembers the cards it has seen in the current deal (its hand, a shown
 talon, cards on the table when it is its turn to play).  It knows no variant: the
 card points, trick order (rank strength) and the pack come from the cards (``Card.pack``
-is the ruleset's deck), the ranks of a marriage from the engine
-(:data:`~tysiac_spec.engine.play.MARRIAGE_RANKS`), and the marriage values from the
-optional ``marriage_values`` (a ruleset's ``form.marriages.values``: only those suits
-make a marriage; otherwise every suit does, estimated at :data:`DEFAULT_MARRIAGE_VALUE`
-points).
+is the ruleset's deck), and the marriages from the form it plays (``form.marriages``:
+the two ``ranks`` that make one, and the ``values``: only those suits have a marriage).
 
 Action types it does not know (added by later engine versions) are never chosen while a
 known one is legal; when only unknown ones are legal it takes the first.  Actions whose
@@ -20,7 +17,7 @@ while another action is legal.  An ace marriage (``play AH aces``) is declared f
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from ..cards import Card
 from ..engine.actions import (
@@ -34,12 +31,9 @@ from ..engine.actions import (
     PlayCard,
 )
 from ..engine.game import View
-from ..engine.play import MARRIAGE_RANKS
+from ..ruleset.model import Form, Marriages
 
-__all__ = ["DEFAULT_MARRIAGE_VALUE", "HeuristicBot", "estimate_hand"]
-
-DEFAULT_MARRIAGE_VALUE = 60
-"""Points assumed for a marriage when the bot is not told the ruleset's values."""
+__all__ = ["HeuristicBot", "estimate_hand"]
 
 _KNOWN = (Bid, Pass, ChooseTalon, GiveCard, Discard, DeclareContract, PlayCard)
 _CAPTURE = 3
@@ -59,13 +53,13 @@ def _declares(action: PlayCard) -> bool:
     return action.marriage or bool(getattr(action, "aces", False))
 
 
-def _marriage_suits(hand: Sequence[Card], values: Mapping[str, int]) -> set[str]:
-    """Suits of the marriages in ``hand``: both marriage ranks held, in a suit of ``values``
-    (the ruleset's marriage values; empty: any suit)."""
-    first, second = MARRIAGE_RANKS
+def _marriage_suits(hand: Sequence[Card], marriages: Marriages) -> set[str]:
+    """Suits of the marriages in ``hand``: both ``marriages.ranks`` held, in a suit of
+    ``marriages.values``."""
+    first, second = marriages.ranks
     suits = {c.suit.id for c in hand if c.rank.id == first}
     suits &= {c.suit.id for c in hand if c.rank.id == second}
-    return suits & values.keys() if values else suits
+    return suits & marriages.values.keys()
 
 
 def _pack_size(cards: Sequence[Card]) -> int:
@@ -78,7 +72,7 @@ def estimate_hand(
     hand: Sequence[Card],
     *,
     active: int,
-    marriage_values: Mapping[str, int] | None = None,
+    marriages: Marriages,
     talon_cards: int = 0,
     top_strength: int | None = None,
 ) -> int:
@@ -86,18 +80,19 @@ def estimate_hand(
 
     Sure tricks (a suit's top cards held without a gap: ace, ace-ten, …) count their
     card points plus :data:`_CAPTURE` for each other active player's card; marriages held
-    count 90 % of their value; other tens and kings a third of their points; a longer
-    suit adds a little; ``talon_cards`` still to be taken add 4 points each plus the
-    chance of completing a half-marriage (one marriage card held, its partner among the
-    cards of the pack ``hand`` does not hold; not counted for cards outside a deck).
+    (``marriages``: a form's ``marriages`` section, its ``ranks`` and ``values``) count 90 %
+    of their value; other cards a third of their points; a longer suit adds a little;
+    ``talon_cards`` still to be taken add 4 points each plus the chance of completing a
+    half-marriage (one marriage card held, its partner among the cards of the pack ``hand``
+    does not hold; not counted for cards outside a deck).
     """
     top = top_strength if top_strength is not None else max((c.rank.strength for c in hand), default=0)
-    values = marriage_values or {}
+    values, ranks = marriages.values, marriages.ranks
     total = 0.0
     by_suit: dict[str, list[Card]] = {}
     for c in hand:
         by_suit.setdefault(c.suit.id, []).append(c)
-    married = _marriage_suits(hand, values)
+    married = _marriage_suits(hand, marriages)
     for suit, cards in by_suit.items():
         cards.sort(key=lambda c: -c.rank.strength)
         expected = top
@@ -109,19 +104,18 @@ def estimate_hand(
             expected -= 1
             total += c.rank.points + _CAPTURE * (active - 1)
         for c in cards[sure:]:
-            if suit not in married or c.rank.id not in MARRIAGE_RANKS:
+            if suit not in married or c.rank.id not in ranks:
                 total += c.rank.points / 3
         if len(cards) >= 4:
             total += 5 * (len(cards) - 3)
         if suit in married:
-            total += 0.9 * values.get(suit, DEFAULT_MARRIAGE_VALUE)
+            total += 0.9 * values[suit]
     if talon_cards:
         total += 4 * talon_cards
         unseen = _pack_size(hand) - len(hand)
         for c in hand:
-            if unseen > 0 and c.rank.id in MARRIAGE_RANKS and c.suit.id not in married:
-                if not values or c.suit.id in values:
-                    total += talon_cards / unseen * values.get(c.suit.id, DEFAULT_MARRIAGE_VALUE)
+            if unseen > 0 and c.rank.id in ranks and c.suit.id not in married and c.suit.id in values:
+                total += talon_cards / unseen * values[c.suit.id]
     return int(total)
 
 
@@ -131,17 +125,17 @@ class HeuristicBot:
     Args:
         seed: seed of its own generator (used only to break ties such as which of two
             hidden talons to take).
-        marriage_values: points per suit id of a marriage (``form.marriages.values``);
-            optional, used only to value hands.
+        form: the rules it plays (``game.form``); it reads the marriages
+            (``form.marriages``: which two ranks make one, and their values by suit).
         margin: points the bid limit stays below the hand estimate (a higher value bids
             more cautiously).
     """
 
-    def __init__(
-        self, seed: int, *, marriage_values: Mapping[str, int] | None = None, margin: int = 30
-    ) -> None:
+    def __init__(self, seed: int, form: Form, *, margin: int = 30) -> None:
         self._rng = random.Random(seed)
-        self._values = dict(marriage_values or {})
+        self._marriages = form.marriages
+        self._values = form.marriages.values
+        self._ranks = form.marriages.ranks
         self._margin = margin
         self._seen: dict[str, set[int]] = {}
         """Strengths of the cards seen this deal (held, shown or played), by suit id."""
@@ -168,7 +162,7 @@ class HeuristicBot:
                 if strength > top:
                     top = strength
         self._top = top
-        self._married = _marriage_suits(view.hand, self._values)
+        self._married = _marriage_suits(view.hand, self._marriages)
 
     def _master(self, card: Card) -> bool:
         """No higher card of its suit can be in another hand (all higher ones held or seen)."""
@@ -176,12 +170,13 @@ class HeuristicBot:
         return all(s in seen for s in range(card.rank.strength + 1, self._top + 1))
 
     def _value(self, suit: str) -> int:
-        return self._values.get(suit, DEFAULT_MARRIAGE_VALUE)
+        """The marriage value of ``suit`` (0 for a suit without a marriage)."""
+        return self._values.get(suit, 0)
 
     def _keep(self, card: Card, trump: str | None) -> float:
         """How much the bot wants to keep ``card`` (higher = keep)."""
         v = card.rank.points + card.rank.strength * 0.1
-        if card.rank.id in MARRIAGE_RANKS and card.suit.id in self._married:
+        if card.rank.id in self._ranks and card.suit.id in self._married:
             v += 20 + self._value(card.suit.id) / 10
         if trump is not None and card.suit.id == trump:
             v += 6
@@ -191,7 +186,7 @@ class HeuristicBot:
         return estimate_hand(
             hand,
             active=len(view.hand_sizes),
-            marriage_values=self._values or None,
+            marriages=self._marriages,
             talon_cards=talon_cards,
             top_strength=self._top or None,
         )
@@ -284,7 +279,7 @@ class HeuristicBot:
         partner_winning = self._partner(view, best_player) and (to_play == 0 or self._master(best))
         if partner_winning:
             smear = [a for a in legal if key(a.card) < key(best) and not self._master(a.card)]
-            smear = [a for a in smear if not (a.card.rank.id in MARRIAGE_RANKS
+            smear = [a for a in smear if not (a.card.rank.id in self._ranks
                                                and a.card.suit.id in self._married)]
             if smear:
                 return max(smear, key=lambda a: (a.card.rank.points, -a.card.rank.strength))
@@ -316,7 +311,7 @@ class HeuristicBot:
         trump = view.trump
         declarations = [a for a in legal if _declares(a)]
         if declarations:
-            second = MARRIAGE_RANKS[1]  # of a marriage's two cards, the bot leads this one
+            second = self._ranks[1]  # of a marriage's two cards, the bot leads this one
             return max(
                 declarations,
                 key=lambda a: (not a.marriage, self._value(a.card.suit.id), a.card.rank.id == second),

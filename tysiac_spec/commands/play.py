@@ -85,7 +85,7 @@ class _Chooser:
             from ..bots import HeuristicBot, RandomBot
 
             if self.kind == "heuristic":
-                self.bot = HeuristicBot(self.seed, marriage_values=dict(game.form.marriages.values))
+                self.bot = HeuristicBot(self.seed, game.form)
             else:
                 self.bot = RandomBot(self.seed)
         action: Action = self.bot.choose(game.view(player), game.legal_actions())

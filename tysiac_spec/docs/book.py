@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ruleset.model import Ruleset, TablePlan
+from ..ruleset.model import Marriages, Ruleset, TablePlan
 from . import terms
 from .examples import Example, scenario_file
 from .examples import examples as _examples
-from .fields import SECTION_ORDER, Node, form_nodes, provenance_for
+from .fields import SECTION_ORDER, SHOWN_WHEN_CHANGED, Node, form_nodes, is_default, provenance_for
 from .render import render_template
 
 __all__ = ["Book", "Cell", "Example", "Rule", "Section", "build_book", "render_book", "scenario_file"]
@@ -248,6 +248,22 @@ def _cards(ruleset: Ruleset, lang: str, number: int) -> Section:
     return sec
 
 
+def _marriage_names(ruleset: Ruleset, counts: Sequence[int], lang: str) -> tuple[str, str] | None:
+    """The names in ``lang`` of the two ranks of a marriage (``marriages.ranks``) in every form
+    of ``counts`` (the model's default for a base ruleset, which has none), or ``None`` when
+    the forms name different ranks."""
+    pairs = {ruleset.form(n).marriages.ranks for n in counts} or {_DEFAULT_MARRIAGE_RANKS}
+    if len(pairs) != 1:
+        return None
+    names = {r.id: (r.names or {}).get(lang) or r.id for r in ruleset.deck_spec.ranks}
+    first, second = pairs.pop()
+    return names.get(first, first), names.get(second, second)
+
+
+_DEFAULT_MARRIAGE_RANKS: tuple[str, str] = Marriages.__dataclass_fields__["ranks"].default  # type: ignore[assignment]
+"""The model's default ``marriages.ranks`` (a base ruleset has no form to read them from)."""
+
+
 def _applicable(ruleset: Ruleset, players: int | None) -> list[str]:
     """The names of the options that apply to ``players`` players (all of them for ``None``)."""
     return [name for name, opt in ruleset.options.items() if players is None or opt.applies_to(players)]
@@ -320,13 +336,18 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     seen: set[str] = set()
     by_option = _option_sources(ruleset, players)
     for key, parts in SECTION_ORDER:
-        sec = Section(key, len(sections) + 1, terms.pick(terms.SECTION_TITLES[key], lang),
-                      terms.pick(terms.SECTION_INTROS[key], lang))
+        intro = terms.pick(terms.SECTION_INTROS[key], lang)
+        if key == "marriages":
+            intro = intro.format(pair=terms.marriage_pair(_marriage_names(ruleset, counts, lang), lang))
+        sec = Section(key, len(sections) + 1, terms.pick(terms.SECTION_TITLES[key], lang), intro)
         _section_head(ruleset, sec, [p for p in parts if p != "table"], lang)
         for first, nodes in merged:
             if first.section != key:
                 continue
             if any(first.path.startswith(d + ".") and first.path != d + ".enabled" for d in disabled):
+                continue
+            model = first.model
+            if model in SHOWN_WHEN_CHANGED and all(is_default(ruleset.form(n), model) for n in nodes):
                 continue
             sec.rules.append(_rule(ruleset, first, nodes, counts, lang, seen, by_option))
         if not counts:  # a base ruleset: the rules it writes, chapters it leaves empty skipped

@@ -22,10 +22,13 @@ from ..ruleset.model import Form, Formula, Provenance, Ruleset
 from . import terms
 
 __all__ = [
+    "RANK_LISTS",
     "SECTION_ORDER",
+    "SHOWN_WHEN_CHANGED",
     "FieldValue",
     "Node",
     "form_nodes",
+    "is_default",
     "model_path",
     "provenance_for",
     "value_key",
@@ -44,6 +47,16 @@ SECTION_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("match", ("match",)),
     ("special", ("special",)),
 )
+
+
+SHOWN_WHEN_CHANGED = frozenset({"marriages.ranks"})
+"""Model paths of fields a rule book shows only when some form's value differs from the
+model's default (:func:`is_default`): the marriages chapter's first sentence already names
+the ranks of a marriage (``terms.marriage_pair``), and every shipped ruleset keeps the
+default.  The comparison shows them always."""
+
+RANK_LISTS = frozenset({"marriages.ranks"})
+"""Model paths of fields holding rank ids, shown by the ranks' names (``deck.ranks``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +86,17 @@ class Node:
     kind: str
     depth: int
     value: FieldValue | None
+
+
+def is_default(form: Form, model: str) -> bool:
+    """Whether the field at ``model`` (a model path of a section, ``marriages.ranks``) holds the
+    model's default in ``form``."""
+    *parents, name = model.split(".")
+    obj: Any = form
+    for part in parents:
+        obj = getattr(obj, part)
+    spec = {f.name: f for f in dataclasses.fields(obj)}[name]
+    return bool(getattr(obj, name) == spec.default)
 
 
 def model_path(path: str) -> str:
@@ -117,6 +141,9 @@ def words(ruleset: Ruleset, model: str, value: Any, lang: str) -> FieldValue:
         names = {s.id: (s.names or {}).get(lang) or s.id for s in ruleset.deck_spec.suits}
         items = [f"{names.get(str(k), str(k))} {v}" for k, v in value.items()]
         return FieldValue(", ".join(items) or terms.ui("none", lang), None, key)
+    if isinstance(value, tuple) and model in RANK_LISTS:
+        ranks = {r.id: (r.names or {}).get(lang) or r.id for r in ruleset.deck_spec.ranks}
+        return FieldValue(" + ".join(ranks.get(str(v), str(v)) for v in value), None, key)
     if isinstance(value, tuple):
         if not value:
             return FieldValue(terms.ui("none", lang), None, key)

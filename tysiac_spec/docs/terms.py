@@ -235,11 +235,11 @@ SECTION_INTROS: dict[str, T4] = {
         "Обязанности при ходе во взятку.",
         "Povinnosti při přidávání karty do zdvihu.",
     ),
-    "marriages": (
-        "A king and queen of one suit in one hand form a marriage, worth points and able to make trump.",
-        "Król i dama jednego koloru w jednej ręce to meldunek: daje punkty i może ustalić atut.",
-        "Король и дама одной масти на одной руке — марьяж: он приносит очки и может назначить козырь.",
-        "Král a dáma stejné barvy v jedné ruce tvoří hlášku: má bodovou hodnotu a může určit trumfy.",
+    "marriages": (  # {pair}: marriage_pair()
+        "{pair} of one suit in one hand form a marriage, worth points and able to make trump.",
+        "{pair} jednego koloru w jednej ręce to meldunek: daje punkty i może ustalić atut.",
+        "{pair} одной масти на одной руке — марьяж: он приносит очки и может назначить козырь.",
+        "{pair} stejné barvy v jedné ruce tvoří hlášku: má bodovou hodnotu a může určit trumfy.",
     ),
     "scoring": (
         "How a played deal is scored; card points plus declared marriages are the player's points.",
@@ -400,6 +400,8 @@ LABELS: dict[str, T4] = {
                               "Нет масти и старшего козыря", "Bez barvy a bez vyššího trumfu"),
     # marriages
     "marriages.values": ("Value of a marriage", "Wartość meldunku", "Стоимость марьяжа", "Hodnota hlášky"),
+    "marriages.ranks": ("The two cards of a marriage", "Dwie karty meldunku", "Две карты марьяжа",
+                        "Dvě karty hlášky"),
     "marriages.announcement": ("Declaring a marriage", "Zgłaszanie meldunku", "Объявление марьяжа",
                                "Hlášení"),
     "marriages.requires_won_trick": ("Marriage only after winning a trick", "Meldunek dopiero po wzięciu lewy",
@@ -738,6 +740,29 @@ def none_words(path: str, lang: str) -> str:
     """What an absent value of the field ``path`` means, in ``lang`` ("none" by default)."""
     texts = NONE_WORDS.get(path)
     return pick(texts, lang) if texts else ui("none", lang)
+
+
+MARRIAGE_PAIR_UNNAMED: T4 = (
+    "The two cards named under `marriages.ranks`",
+    "Dwie karty wymienione w `marriages.ranks`",
+    "Две карты, названные в `marriages.ranks`,",
+    "Dvě karty uvedené v `marriages.ranks`",
+)
+"""The subject of the marriages chapter's first sentence when the forms of a book name
+different ranks (:func:`marriage_pair`)."""
+
+
+def marriage_pair(names: tuple[str, str] | None, lang: str) -> str:
+    """The subject of the marriages chapter's first sentence (``SECTION_INTROS["marriages"]``):
+    the two rank names of ``marriages.ranks`` in ``lang`` (``A king and queen``, ``Król i
+    dama``), or :data:`MARRIAGE_PAIR_UNNAMED` for ``None`` (the forms differ)."""
+    if names is None:
+        return pick(MARRIAGE_PAIR_UNNAMED, lang)
+    first, second = names
+    if lang == "en":
+        return f"{'An' if first[:1].lower() in 'aeiou' else 'A'} {first} and {second}"
+    joiner = {"pl": "i", "ru": "и", "cs": "a"}[lang]
+    return f"{first[:1].upper()}{first[1:]} {joiner} {second}"
 
 
 def label(path: str, lang: str) -> str:

@@ -313,8 +313,10 @@ def start_dark(form: Form, deal: DealState, env: Env) -> bool:
 
 
 def _holds_marriage(form: Form, hand: list[Card]) -> bool:
+    """Whether ``hand`` holds both cards (``marriages.ranks``) of a suit's marriage."""
+    first, second = form.marriages.ranks
     held = {(c.suit.id, c.rank.id) for c in hand}
-    return any((s, "king") in held and (s, "queen") in held for s in form.marriages.values)
+    return any((s, first) in held and (s, second) in held for s in form.marriages.values)
 
 
 def legal_dark(deal: DealState) -> list[Action]:

@@ -42,9 +42,6 @@ __all__ = [
     "trick_winner",
 ]
 
-MARRIAGE_RANKS = ("king", "queen")
-"""Rank ids of a marriage, as in the DSL's ``marriages()`` (``DeckInfo.marriage_ranks``)."""
-
 ACE = "ace"
 """Rank id of the cards of the ace marriage (as the DSL's ``count(hand, ace)``)."""
 
@@ -162,13 +159,15 @@ def _may_marry_now(m: Marriages, deal: DealState, player: int) -> bool:
 def may_declare(form: Form, deal: DealState, player: int, card: Card) -> bool:
     """Whether leading ``card`` may declare the marriage of its suit.
 
-    Rule: ``marriages.requires_won_trick``, ``marriages.declarer_first_lead``; the
-    partner (king or queen of the same suit) must be in the hand.
+    Rule: ``marriages.requires_won_trick``, ``marriages.declarer_first_lead``; ``card`` is of
+    one of the two ``marriages.ranks`` and its partner (the other one, of the same suit) must
+    be in the hand.
     """
     m = form.marriages
-    if deal.trick or card.rank.id not in MARRIAGE_RANKS or card.suit.id not in m.values:
+    first, second = m.ranks
+    if deal.trick or card.rank.id not in m.ranks or card.suit.id not in m.values:
         return False
-    partner = MARRIAGE_RANKS[1] if card.rank.id == MARRIAGE_RANKS[0] else MARRIAGE_RANKS[0]
+    partner = second if card.rank.id == first else first
     if not any(c.suit == card.suit and c.rank.id == partner for c in deal.hands[player]):
         return False
     return _may_marry_now(m, deal, player)
@@ -243,7 +242,9 @@ def compile_legal(
         cards: list[Card | None] = [None] * full.bit_length()
         for c in held[suit]:
             cards[(c.bit >> shift).bit_length() - 1] = c
-        plays, leads = _suit_actions(cards, table, automatic=automatic, marriage=suit in m.values)
+        plays, leads = _suit_actions(
+            cards, table, automatic=automatic, marriage=m.ranks if suit in m.values else None
+        )
         plain_tables.append((shift, full, plays))
         lead_tables.append((shift, full, leads))
         suit_table[suit] = (shift, full, plays)
@@ -288,21 +289,24 @@ _CARD = itemgetter(1)
 
 
 def _suit_actions(
-    cards: list[Card | None], table: ActionTable, *, automatic: bool, marriage: bool
+    cards: list[Card | None], table: ActionTable, *, automatic: bool, marriage: tuple[str, str] | None
 ) -> tuple[list[list[Action]], list[list[Action]]]:
     """The actions of each subset of one suit's cards (``cards`` in pack order, the subset a bit
     set with bit ``k`` for ``cards[k]``; ``None`` for a card not in play, which no subset
     met holds), for a play and for a lead that may declare a marriage: plain plays in deck
-    order; on such a lead with ``marriage``, a king or queen of a subset holding both is led
-    with the declaration (and, when the announcement is spoken, also without it)."""
+    order; on such a lead, when the suit has a marriage (``marriage``: its two ranks,
+    ``marriages.ranks``; ``None`` when the suit has none), a card of a subset holding both
+    is led with the declaration (and, when the announcement is spoken, also without it)."""
     plain = [None if c is None else table.plain(c) for c in cards]
     out: list[list[Action]] = [[]]
     for sub in range(1, 1 << len(cards)):
         low = sub & -sub
         first = plain[low.bit_length() - 1]
         out.append(out[sub ^ low] if first is None else [first] + out[sub ^ low])
-    pair = [k for k, c in enumerate(cards) if c is not None and c.rank.id in MARRIAGE_RANKS]
-    if not marriage or len(pair) != len(MARRIAGE_RANKS):
+    if marriage is None:
+        return out, out
+    pair = [k for k, c in enumerate(cards) if c is not None and c.rank.id in marriage]
+    if len(pair) != len(marriage):
         return out, out
     both = sum(1 << k for k in pair)
     declared: dict[int, tuple[Action, ...]] = {}
@@ -374,10 +378,8 @@ def claim_marriages(form: Form, deal: DealState) -> list[str]:
     others = {c.suit.id for c in _opponent_cards(deal)}
     held = {(c.suit.id, c.rank.id) for c in hand}
     m = form.marriages
-    suits = [
-        s for s in m.values
-        if (s, MARRIAGE_RANKS[0]) in held and (s, MARRIAGE_RANKS[1]) in held and s not in others
-    ]
+    first, second = m.ranks
+    suits = [s for s in m.values if (s, first) in held and (s, second) in held and s not in others]
     now = _may_marry_now(m, deal, player)
     if suits and not now and len(hand) == 2 * len(suits):
         suits.remove(min(suits, key=lambda s: m.values[s]))

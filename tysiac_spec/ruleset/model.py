@@ -550,11 +550,16 @@ class Marriages:
     """Marriages (meldunek / марьяж / hláška): values, when and how they are declared."""
 
     values: Mapping[str, int] = rule(
-        "Points for the king and queen of each suit, by suit id.", required=True
+        "Points for the marriage (the two `ranks`) of each suit, by suit id.", required=True
+    )
+    ranks: tuple[str, str] = rule(
+        "The two ranks, by rank id (`deck.ranks`), whose cards of one suit held together make "
+        "a marriage.",
+        ("king", "queen"),
     )
     announcement: Literal["automatic", "spoken"] = rule(
-        "Leading a king or queen while holding its partner declares the marriage automatically; "
-        "or the player must say it, or it counts for nothing.",
+        "Leading a card of a marriage while holding its partner declares the marriage "
+        "automatically; or the player must say it, or it counts for nothing.",
         "automatic",
     )
     requires_won_trick: bool = rule(
