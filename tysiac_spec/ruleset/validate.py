@@ -13,17 +13,19 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from functools import cache, lru_cache, partial
+from functools import cache, partial
 from pathlib import Path as Path_
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Diagnostic, format_path
 from ._convert import built_once, is_annotated, kept, plain_document, unwrap
 from ._merge import merge
 from ._schema import ruleset_schema
+from ._schema_check import Check, Checker, UnsupportedSchema
 from ._yaml import Mark, mark_at, to_plain
+
+if TYPE_CHECKING:
+    import jsonschema
 
 Path = tuple[str | int, ...]
 
@@ -49,28 +51,64 @@ SEMANTIC_CODES = {
 
 @cache
 def _validator() -> jsonschema.protocols.Validator:
+    import jsonschema  # only to explain a document found invalid (_schema_check says whether)
+
     schema = ruleset_schema()
     cls = jsonschema.validators.validator_for(schema)
     return cls(schema)
 
 
+def _root_schema() -> dict[str, Any]:
+    """The schema of a ruleset document's own keywords only (required keys, unknown keys,
+    the base/house rule), taking every section as it is."""
+    schema = ruleset_schema()
+    return {**schema, "properties": {key: True for key in schema["properties"]}}
+
+
 @cache
 def _root_validator() -> jsonschema.protocols.Validator:
-    """Checks a ruleset document's own keywords only (required keys, unknown keys, the
-    base/house rule), taking every section as it is."""
-    schema = ruleset_schema()
-    cls = jsonschema.validators.validator_for(schema)
-    return cls({**schema, "properties": {key: True for key in schema["properties"]}})
+    import jsonschema
+
+    schema = _root_schema()
+    return jsonschema.validators.validator_for(schema)(schema)
 
 
-@lru_cache(maxsize=1024)
-def _section_is_valid(key: str, text: str) -> bool:
-    """Whether the section ``key`` written as the JSON ``text`` is valid (cached by content:
-    the same section is checked once however many option values give it)."""
+@cache
+def _checker() -> Checker:
+    return Checker(ruleset_schema())
+
+
+@cache
+def _quick_check(key: str | None) -> Check | None:
+    """The yes/no check of the section ``key`` (``None``: the document's own keywords), or
+    ``None`` for a key the schema does not have."""
+    if key is None:
+        return Checker(_root_schema()).compile(_root_schema())
     subschema = ruleset_schema()["properties"].get(key)
-    if subschema is None:
+    return None if subschema is None else _checker().compile(subschema)
+
+
+def _is_valid(key: str | None, plain: Any) -> bool:
+    """Whether ``plain`` is valid for the section ``key`` (``None``: the document's own
+    keywords), answered by :mod:`._schema_check`; by jsonschema for a schema it does not know.
+    """
+    check = _quick_check(key)
+    if check is None:
         return False
-    return bool(_validator().evolve(schema=subschema).is_valid(json.loads(text)))
+    try:
+        return check(plain)
+    except UnsupportedSchema:
+        if key is None:
+            return bool(_root_validator().is_valid(plain))
+        subschema = ruleset_schema()["properties"][key]
+        return bool(_validator().evolve(schema=subschema).is_valid(plain))
+
+
+def _section_is_valid(key: str, part: Any, plain: Any) -> bool:
+    """Whether the section ``key`` (the document part ``part``, ``plain`` its plain copy) is
+    valid, checked once per section document (:func:`built_once`: the option values of a
+    ruleset share the sections their patches leave alone)."""
+    return bool(built_once(("schema", key), part, partial(kept, _is_valid, key, plain)))
 
 
 def changed_schema_errors(doc: Any, sections: Iterable[str]) -> list[Diagnostic]:
@@ -78,17 +116,18 @@ def changed_schema_errors(doc: Any, sections: Iterable[str]) -> list[Diagnostic]
     the top-level ``sections`` (an option's patches applied; every section for a document
     not checked before): the document's own keywords, then each of those sections that was
     not seen valid before (a section's schema does not depend on the others); when one is
-    not valid, the whole document, for the diagnostics.
+    not valid, the whole document, for the diagnostics.  Whether a part is valid is answered
+    by :mod:`._schema_check`; jsonschema (imported then) only explains a part that is not.
 
     Returns the diagnostics :func:`schema_errors` would give, at a fraction of the cost.
     """
     plain = plain_document(doc)
-    found = list(schema_errors(doc, validator=_root_validator(), plain=plain))
+    found: list[Diagnostic] = []
+    if not _is_valid(None, plain):
+        found = list(schema_errors(doc, validator=_root_validator(), plain=plain))
     for key in sorted(sections):
-        if key in plain:
-            text = json.dumps(plain[key], sort_keys=True, ensure_ascii=False)
-            if not _section_is_valid(key, text):
-                return list(schema_errors(doc))
+        if key in plain and not _section_is_valid(key, doc[key], plain[key]):
+            return list(schema_errors(doc))
     return found
 
 
