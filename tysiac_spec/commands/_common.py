@@ -13,13 +13,14 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.markup import escape
 
 from ..errors import Diagnostic, TysiacError
+
+if TYPE_CHECKING:  # rich is imported by the commands that print with it, not by validate
+    from rich.console import Console
 
 __all__ = [
     "EXIT_USER_ERROR",
@@ -143,6 +144,7 @@ def line_reader(console: Console, *, highlight: bool = True) -> Callable[[str], 
     """
     if sys.stdin.isatty():  # pragma: no cover - needs a terminal
         return input
+    from rich.markup import escape
 
     def read(prompt: str) -> str:
         console.print(escape(prompt), end="")
