@@ -170,7 +170,7 @@ def test_estimate_hand_reads_the_pack_from_the_cards() -> None:
 
 
 def test_only_suits_with_a_marriage_value_make_a_marriage() -> None:
-    """As the engine (``may_declare``): a king and queen of a suit without a marriage value
+    """As the engine (``play.compile_legal``): a king and queen of a suit without a marriage value
     are no marriage."""
     deck = load_ruleset("pl-standard").deck
     hand = deck.parse_many("KS QS")

@@ -8,6 +8,7 @@ from test_engine_play import _game as _stacked
 
 from tysiac_spec import IllegalActionError, load_ruleset
 from tysiac_spec.engine import Game, parse_action, play
+from tysiac_spec.engine.actions import ActionTable
 from tysiac_spec.engine.state import DealState
 
 
@@ -41,14 +42,15 @@ def test_an_old_list_is_no_licence_after_the_deal_was_changed_by_hand() -> None:
 
 
 def test_legal_plays_of_a_position_built_by_hand_with_few_cards() -> None:
-    # play.legal works on a deal that does not hold the whole pack (`must_beat`: beat the queen led).
+    # the compiled legal plays work on a deal that does not hold the whole pack (`must_beat`:
+    # beat the queen led).
     deck = load_ruleset("pl-standard").deck
     form = load_ruleset("pl-standard").form(3)
     deal = DealState(dealer=0, order=[1, 2, 0], sitter=None, hands={}, talons=[], dealt_talon=(), deck_points=120)
     deal.hands = {0: list(deck.parse_many("AH JH 9C")), 1: [], 2: []}
     deal.phase, deal.current, deal.declarer, deal.trick_number = "play", 0, 1, 3
     deal.trick = [(1, deck.parse("QH"))]
-    assert [str(a) for a in play.legal(form, deal)] == ["play AH"]
+    assert [str(a) for a in play.compile_legal(form, ActionTable(), deck.cards)(deal)] == ["play AH"]
 
 
 def test_a_given_card_goes_into_order_even_if_the_hand_was_not() -> None:

@@ -7,7 +7,8 @@ import pytest
 from tysiac_spec import load_ruleset
 from tysiac_spec.bots import HeuristicBot
 from tysiac_spec.engine import Game, parse_action
-from tysiac_spec.engine.scoring import score_deal
+from tysiac_spec.engine.scoring import outcome_of, scores_and_made
+from tysiac_spec.engine.state import DealState
 
 HANDS = {1: "AH KH QH 9H AS KS QS", 2: "TH JH TS JS 9S AD TD", 0: "KD QD JD 9D AC TC KC"}
 
@@ -20,7 +21,16 @@ def _scored(
     deal, deck = game.deal, game.ruleset.deck
     deal.declarer, deal.contract, deal.marriages = 1, contract, marriages
     deal.won = {p: list(deck.parse_many(cards)) for p, cards in won.items()}
-    return score_deal(game.form, deal, game._env)
+    return _score(game, deal)
+
+
+def _score(game: Game, deal: DealState) -> dict[int, int]:
+    """Each player's base score for ``deal`` (:func:`scores_and_made` on the deal's outcome,
+    with the game's ``player`` records and options)."""
+    outcome = outcome_of(deal)
+    options = game._env(outcome.declarer)["options"]
+    scores, _ = scores_and_made(game.form, outcome, lambda p: game._env(p)["player"], options)
+    return scores
 
 
 @pytest.mark.parametrize(
@@ -59,7 +69,7 @@ def test_sitter_scores_the_talon() -> None:
     game.start_deal(hands=hands, talons=["AH KH QH"], dealer=0)
     assert game.deal.sitter == 0 and game.deal.order == [1, 2, 3]
     game.deal.declarer, game.deal.contract = 1, 100
-    assert score_deal(game.form, game.deal, game._env)[0] == 50 + 100
+    assert _score(game, game.deal)[0] == 50 + 100
 
 
 def test_match_ends_at_target_and_scores_add_up() -> None:

@@ -31,7 +31,6 @@ __all__ = [
     "compile_legal",
     "explain",
     "explain_dark",
-    "legal",
     "legal_dark",
     "seat_player",
     "start",
@@ -149,19 +148,11 @@ def _amounts(form: Form, deal: DealState, player: int, env: Env) -> list[int]:
     return compile_amounts(form)(deal, player, env)
 
 
-def legal(form: Form, deal: DealState, env: Env, table: ActionTable | None = None) -> list[Action]:
-    """Legal auction actions of the player to speak: bids ascending, then pass.
-
-    The forced player opening at the compulsory bid may not pass.  ``table`` supplies shared
-    action objects (a game's :class:`~tysiac_spec.engine.actions.ActionTable`).  A game
-    compiles this once (:func:`compile_legal`).
-    """
-    return compile_legal(form, ActionTable() if table is None else table, env)(deal)
-
-
 def compile_legal(form: Form, table: ActionTable, env: Env) -> Callable[[DealState], list[Action]]:
-    """:func:`legal` specialised to ``form``, with the shared actions of ``table`` and the
-    formula environments of ``env``: a function of the deal."""
+    """The legal auction actions of ``form`` as a function of the deal: the bids the player to
+    speak may make, ascending (:func:`compile_amounts`), then pass; the forced player opening
+    at the compulsory bid may not pass.  Actions are ``table``'s shared objects (a game's
+    :class:`~tysiac_spec.engine.actions.ActionTable`), formula environments from ``env``."""
     amounts = compile_amounts(form)
     bid, made, pass_ = table.bid, table.bids.get, table.pass_
 

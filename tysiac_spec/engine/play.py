@@ -28,17 +28,14 @@ from .actions import Action, ActionTable, Claim, PlayCard
 from .state import DealState
 
 __all__ = [
-    "apply",
     "apply_claim",
     "claim_marriages",
     "compile_apply",
+    "compile_duties",
     "compile_legal",
     "explain",
-    "legal",
     "legal_cards",
     "may_claim",
-    "may_declare",
-    "may_declare_aces",
     "trick_winner",
 ]
 
@@ -156,54 +153,22 @@ def _may_marry_now(m: Marriages, deal: DealState, player: int) -> bool:
     return not (deal.trick_number == 0 and player == deal.declarer and not m.declarer_first_lead)
 
 
-def may_declare(form: Form, deal: DealState, player: int, card: Card) -> bool:
-    """Whether leading ``card`` may declare the marriage of its suit.
-
-    Rule: ``marriages.requires_won_trick``, ``marriages.declarer_first_lead``; ``card`` is of
-    one of the two ``marriages.ranks`` and its partner (the other one, of the same suit) must
-    be in the hand.
-    """
-    m = form.marriages
-    first, second = m.ranks
-    if deal.trick or card.rank.id not in m.ranks or card.suit.id not in m.values:
-        return False
-    partner = second if card.rank.id == first else first
-    if not any(c.suit == card.suit and c.rank.id == partner for c in deal.hands[player]):
-        return False
-    return _may_marry_now(m, deal, player)
-
-
-def may_declare_aces(form: Form, deal: DealState, player: int, card: Card) -> bool:
-    """Whether leading ``card`` may declare the ace marriage: enabled, a lead of an ace, all
-    four aces in the hand, a trick already won when ``requires_won_trick``."""
-    am = form.marriages.ace_marriage
-    if not am.enabled or deal.trick or card.rank.id != ACE or not _may_marry_aces_now(am, deal, player):
-        return False
-    return sum(1 for c in deal.hands[player] if c.rank.id == ACE) == deal.aces
-
-
 def _may_marry_aces_now(am: AceMarriage, deal: DealState, player: int) -> bool:
     """The timing of the ace marriage: after winning a trick when ``requires_won_trick``."""
     return not am.requires_won_trick or bool(deal.tricks.get(player))
 
 
-def legal(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
-    """Legal plays of the player to move, in deck order; a lead that may declare a marriage
-    is offered with the declaration (and, when spoken, also without it).
-
-    ``table`` supplies shared action objects (a game's :class:`ActionTable`); without it
-    new ones are made.  A game compiles this once (:func:`compile_legal`).
-    """
-    return list(compile_legal(form, ActionTable() if table is None else table, deal.all_cards())(deal))
-
-
 def compile_legal(
     form: Form, table: ActionTable, deck: Sequence[Card]
 ) -> Callable[[DealState], list[Action]]:
-    """:func:`legal` specialised to ``form``, handing out the shared actions of ``table``: a
-    function of the deal, whose list may be shared (not to be changed; copy it to keep it).
-    ``deck`` holds the cards that can be in play (the pack's cards, ``card.bit`` set; any
-    order, and a deal built by hand may lack some).
+    """The legal plays of ``form`` as a function of the deal: the plays of the player to move,
+    in deck order; a lead that may declare a marriage (both ``marriages.ranks`` of a suit of
+    ``marriages.values`` held, at a time :func:`_may_marry_now` allows) is offered with the
+    declaration (and, when spoken, also without it), a lead of an ace with the ace marriage
+    when all the aces are held; the declarer's claim last when :func:`may_claim`.  The
+    actions are the shared objects of ``table``, and the list may be shared (not to be
+    changed; copy it to keep it).  ``deck`` holds the cards that can be in play (the pack's
+    cards, ``card.bit`` set; any order, and a deal built by hand may lack some).
 
     The duties are :func:`compile_duties`'s and the timing of marriages
     :func:`_may_marry_now`'s (one statement of each rule).  Cards are handled as bit sets
@@ -273,7 +238,7 @@ def compile_legal(
         if trick:
             return out
         if am.enabled and (bits & aces_bits).bit_count() == deal.aces:
-            # the ace marriage (may_declare_aces: all the aces held): each ace is led with the
+            # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
             if _may_marry_aces_now(am, deal, player):
                 out = [x for a in out for x in _with_aces(a, automatic, play_action)]
@@ -453,18 +418,12 @@ def trick_winner(deal: DealState) -> int:
     return winner
 
 
-def apply(form: Form, deal: DealState, action: PlayCard) -> None:
-    """Play a legal card; declare its marriage; close the trick when everyone has played.
-
-    After the last trick ``deal.phase`` becomes ``over`` (the game scores it).  A game
-    compiles this once per form (:func:`compile_apply`); this is the same, uncompiled.
-    """
-    compile_apply(form)(deal, action)
-
-
 def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
-    """:func:`apply` specialised to ``form``: a function of the deal and a legal play, with
-    the same effects."""
+    """The play of a card under ``form``, as a function of the deal and a legal play: the card
+    leaves the hand, declares its marriage or the ace marriage (setting trump as
+    ``marriages`` says), and the trick is closed when everyone has played (won by
+    :func:`trick_winner`, who leads next).  After the last trick the leftover cards are
+    awarded and ``deal.phase`` becomes ``over`` (the game scores it)."""
     am = form.marriages.ace_marriage
     m = form.marriages
     leftover = form.talon.leftover

@@ -25,11 +25,8 @@ __all__ = [
     "ForfeitCost",
     "forfeit_cost",
     "outcome_of",
-    "score_deal",
     "scores_and_made",
 ]
-
-Env = Callable[[int], dict[str, Any]]
 
 Mode = Literal["normal", "dark", "golden"]
 
@@ -81,17 +78,6 @@ class DealOutcome:
     def points(self, player: int) -> int:
         """Card points plus declared marriages of ``player``."""
         return self.card_points.get(player, 0) + self.marriages.get(player, 0)
-
-    def made(self, form: Form, options: Mapping[str, Any]) -> bool:
-        """Whether the declarer made the contract (``scoring.made``); never for a forfeit."""
-        if self.forfeited:
-            return False
-        p = self.declarer
-        e = envs.scoring_made(
-            form.active, options, self.card_points.get(p, 0), self.marriages.get(p, 0),
-            (self.tricks or {}).get(p, 0), self.contract,
-        )
-        return bool(form.scoring.made.compiled(e))
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,14 +211,3 @@ def outcome_of(deal: DealState) -> DealOutcome:
         players=tuple(deal.order),
     )
 
-
-def score_deal(form: Form, deal: DealState, env: Env) -> dict[int, int]:
-    """Each player's base score change for the deal (points); sets ``deal.made``.
-
-    ``env(p)`` is the game's formula environment of ``p`` (its ``player`` and ``options``
-    are used).  Same formulas as :func:`scores_and_made`, on :func:`outcome_of` the deal.
-    """
-    outcome = outcome_of(deal)
-    options = env(outcome.declarer).get("options", {})
-    scores, deal.made = scores_and_made(form, outcome, lambda p: env(p)["player"], options)
-    return scores
