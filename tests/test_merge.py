@@ -47,6 +47,32 @@ def test_merge(base: Any, over: Any, expected: Any) -> None:
     assert (base, over) == before  # inputs untouched
 
 
+@pytest.mark.parametrize(("base", "over", "expected"), MERGES)
+def test_merge_once_gives_the_same_result(base: Any, over: Any, expected: Any) -> None:
+    assert merge(base, over, share=True, once=True) == expected
+    assert merge(base, over, share=True, once=True) is merge(base, over, share=True, once=True)
+
+
+def test_merge_once_reuses_each_section_merged_before() -> None:
+    doc = load_yaml("auction:\n  step: 10\n  cap: 300\nplay: {claim: false}\ndeal: {}\n", file="r.yaml")
+    default = load_yaml("auction:\n  cap: 400\n", file="r.yaml")
+    other = load_yaml("play:\n  claim: true\n", file="r.yaml")
+    first = merge(merge(doc, default, share=True, once=True), other, share=True, once=True)
+    # another chain through the same parts: the same auction section, a new play section
+    again = merge(merge(doc, default, share=True, once=True), other, share=True, once=True)
+    assert again is first
+    alone = merge(doc, other, share=True, once=True)
+    assert alone is not first
+    assert alone["play"] is first["play"]  # the same two play sections merged: made once
+    assert alone["play"] == first["play"] == {"claim": True}
+    assert alone["deal"] is doc["deal"]  # untouched parts are shared
+    assert first["auction"] == {"step": 10, "cap": 400}
+    assert mark_at(first, ("auction", "cap")) == Mark("r.yaml", 2, 8)
+    assert merge(doc, default, share=True, once=True)["auction"] is first["auction"]
+    fresh = load_yaml("auction:\n  cap: 400\n", file="r.yaml")  # equal, but another object
+    assert merge(doc, fresh, share=True, once=True)["auction"] is not first["auction"]
+
+
 def test_merge_key_order_is_base_then_new() -> None:
     assert list(merge({"a": 1, "b": 2, "c": 3}, {"d": 4, "b": 5})) == ["a", "b", "c", "d"]
 

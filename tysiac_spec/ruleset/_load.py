@@ -244,7 +244,7 @@ def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> tuple[YMap
     for name, value in selected.items():
         patch = _patch_of(doc, name, value)
         if patch:
-            doc = merge(doc, patch, share=True)
+            doc = merge(doc, patch, share=True, once=True)
             touched.update(str(key) for key in patch)
     return doc, touched
 

@@ -41,7 +41,7 @@ the ``extends`` of ``from_file``; raises :class:`RulesetError` when there is no 
 # --------------------------------------------------------------------------- merge
 
 
-def merge(base: Any, over: Any, *, share: bool = False) -> Any:
+def merge(base: Any, over: Any, *, share: bool = False, once: bool = False) -> Any:
     """Deep merge of ``over`` onto ``base``; neither input is changed.
 
     Mappings merge key by key, recursively; lists and scalars in ``over`` replace those in
@@ -60,6 +60,11 @@ def merge(base: Any, over: Any, *, share: bool = False) -> Any:
         share: keep the parts of ``base`` that ``over`` does not change as they are, instead
             of copying them (for documents nobody changes afterwards, such as an option's
             patches applied to a loaded ruleset).
+        once: with ``share``, give the very object made before when the same ``base`` and
+            ``over`` (the same objects) are merged again, and so for each of their top-level
+            keys: the option values of a ruleset apply the same default patches to the same
+            sections, and what is made once per section document (the section's model, its
+            schema check: :func:`._convert.built_once`) is then not made again.
 
     Returns:
         A new document, sharing nothing with the inputs (with ``share``, the unchanged parts
@@ -68,6 +73,8 @@ def merge(base: Any, over: Any, *, share: bool = False) -> Any:
         each key and value keeps the mark of the side it came from (``over`` for keys present
         in both).
     """
+    if once and share:
+        return _merge_once(base, over, (), 2)
     return _merge(base, over, (), share)
 
 
@@ -77,14 +84,47 @@ def _merge(base: Any, over: Any, path: tuple[str, ...], share: bool) -> Any:
     return _copy(over)
 
 
+_ONCE: dict[tuple[int, int, tuple[str, ...]], tuple[Any, Any, Any]] = {}
+"""What :func:`merge` made with ``once``: by the identities of the two parts and the path,
+with the parts (kept alive, so that their identities are not reused) and the result."""
+
+_MOST_ONCE = 1024
+
+
+def _merge_once(base: Any, over: Any, path: tuple[str, ...], levels: int) -> Any:
+    """``_merge(base, over, path, share=True)``, made once per pair of parts; the parts'
+    keys are merged the same way ``levels - 1`` levels further down."""
+    key = (id(base), id(over), path)
+    kept = _ONCE.get(key)
+    if kept is not None and kept[0] is base and kept[1] is over:
+        return kept[2]
+    if levels > 1 and isinstance(over, Mapping):
+        merged = _merge_maps(
+            base if isinstance(base, Mapping) else None, over, path, True,
+            lambda b, o, p: _merge_once(b, o, p, levels - 1),
+        )
+    else:
+        merged = _merge(base, over, path, True)
+    if len(_ONCE) >= _MOST_ONCE:
+        _ONCE.clear()
+    _ONCE[key] = (base, over, merged)
+    return merged
+
+
 def _in_option_patch(path: tuple[str, ...]) -> bool:
     """Whether ``path`` lies inside an option's patch (``options.<name>.set.<value>.…``)."""
     return len(path) >= 4 and path[0] == "options" and path[2] == "set"
 
 
 def _merge_maps(
-    base: Mapping[str, Any] | None, over: Mapping[str, Any], path: tuple[str, ...], share: bool
+    base: Mapping[str, Any] | None,
+    over: Mapping[str, Any],
+    path: tuple[str, ...],
+    share: bool,
+    merge_key: Callable[[Any, Any, tuple[str, ...]], Any] | None = None,
 ) -> dict[str, Any]:
+    """The merge of two mappings; ``merge_key(base, over, path)`` merges the values of a key
+    (by default :func:`_merge` with ``share``)."""
     template = over if isinstance(over, YMap) else base
     result: dict[str, Any] = YMap(mark=template.mark) if isinstance(template, YMap) else {}
     base = base or {}
@@ -93,11 +133,18 @@ def _merge_maps(
             result[key] = value if share else _copy(value)
             _copy_marks(base, key, result)
         elif over[key] is not None or _in_option_patch((*path, str(key))):
-            result[key] = _merge(value, over[key], (*path, str(key)), share)
+            sub = (*path, str(key))
+            result[key] = (
+                _merge(value, over[key], sub, share) if merge_key is None
+                else merge_key(value, over[key], sub)
+            )
             _copy_marks(over, key, result)
     for key, value in over.items():
         if key not in base and (value is not None or _in_option_patch((*path, str(key)))):
-            result[key] = _merge(None, value, (*path, str(key)), share)
+            sub = (*path, str(key))
+            result[key] = (
+                _merge(None, value, sub, share) if merge_key is None else merge_key(None, value, sub)
+            )
             _copy_marks(over, key, result)
     return result
 

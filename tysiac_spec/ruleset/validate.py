@@ -370,7 +370,8 @@ def _defaults(cls_name: str, field: str) -> Any:
 
 
 def form_sections(doc: Any, players: str) -> dict[str, Any]:
-    """The sections of ``doc`` merged with the overrides in ``players.<n>``."""
+    """The sections of ``doc`` merged with the overrides in ``players.<n>`` (each pair of
+    section documents merged once: shared, do not change them)."""
     from .model import SECTIONS
 
     entry = _get(doc, "players", players, default={}) or {}
@@ -383,7 +384,7 @@ def form_sections(doc: Any, players: str) -> dict[str, Any]:
         elif over is None:
             out[name] = base
         else:
-            out[name] = merge(base, over)
+            out[name] = merge(base, over, share=True, once=True)
     return out
 
 
