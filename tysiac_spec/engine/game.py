@@ -54,6 +54,16 @@ def _no_actions(deal: DealState) -> list[Action]:
     return []
 
 
+class _ByPhase(dict[str, Callable[[DealState], list[Action]]]):
+    """The legal actions of each phase, as a function of the deal; a phase it lacks (one set
+    by hand in a test) has none (:func:`_no_actions`)."""
+
+    __slots__ = ()
+
+    def __missing__(self, phase: str) -> Callable[[DealState], list[Action]]:
+        return _no_actions
+
+
 @dataclass(frozen=True, slots=True)
 class View:
     """What one player sees at the table: own hand, public cards, no hidden card of others.
@@ -127,7 +137,7 @@ class Game:
         self._table = table = self.compiled.table
         self._play_legal, self._play_apply = self.compiled.play_legal, self.compiled.play_apply
         form = self.form
-        self._legal_of: dict[str, Callable[[DealState], list[Action]]] = {
+        self._legal_of = _ByPhase({
             "play": self._play_legal,
             "auction": auction.compile_legal(form, table, self._env),
             "talon": talon.legal_choice,
@@ -137,7 +147,7 @@ class Game:
             "redeal": lambda deal: [Redeal(), Pass()],
             "over": _no_actions,
             "redealt": _no_actions,
-        }
+        })
         """The legal actions of each phase (:data:`~tysiac_spec.engine.state.PHASES`), as a
         function of the deal (a list not to be changed)."""
         self._legal_deal: DealState | None = None
@@ -410,18 +420,10 @@ class Game:
             return []
         deal = self.deal
         phase = deal.phase
-        try:
-            legal_of = self._legal_of[phase]
-        except KeyError:  # a phase set by hand (tests): nothing to do
-            legal_of = _no_actions
-        legal = legal_of(deal)
+        legal = self._legal_of[phase](deal)
         self._legal_deal, self._legal_count, self._legal = deal, deal.actions, legal
         self._legal_current, self._legal_phase = deal.current, phase
         return legal[:]
-
-    def _compute_legal(self, deal: DealState) -> list[Action]:
-        """The legal actions of ``deal`` now (a list not to be changed)."""
-        return self._legal_of.get(deal.phase, _no_actions)(deal)
 
     def state_text(self) -> str:
         """A compact one-line text of the whole state (scores, then the deal)."""
@@ -493,77 +495,66 @@ class Game:
         """
         if self._over:
             raise IllegalActionError(Diagnostic("action.illegal", f"`{action}`: the match is over"))
-        # An action object handed out by the last legal_actions() for this very position (the
-        # deal, its action count, the player to act, the phase) is legal without computing the
-        # list again; any other action is compared by value with a freshly computed list.
         deal = self.deal
-        if (
+        phase = deal.phase
+        # The identity fast path (see the module docstring): an action object handed out by
+        # the last legal_actions() for this very position (the deal, its action count, the
+        # player to act, the phase) is legal without computing the list again; any other
+        # action is compared by value with a freshly computed list.
+        listed = (
             self._legal_deal is deal
             and self._legal_count == deal.actions
             and self._legal_current == deal.current
-        ):
+            and self._legal_phase == phase
+        )
+        if listed:
             for allowed in self._legal:
                 if allowed is action:
-                    # a play of that list was listed in the play phase: it is still on
-                    if type(action) is PlayCard and deal.phase == "play":  # the usual case
-                        self.history.append(action.text)
-                        deal.actions += 1
-                        self._play_apply(deal, action)
-                        if deal.phase == "over":
-                            self._end_deal()
-                        return
-                    if self._legal_phase == deal.phase:
-                        self._apply(action)
-                        return
                     break
-        if action not in self._compute_legal(deal):
+            else:
+                listed = False
+        if not listed and action not in self._legal_of[phase](deal):
             raise IllegalActionError(
                 Diagnostic(
                     "action.illegal",
-                    f"`{action}` is not legal for player {self.deal.current} in the "
-                    f"{self.deal.phase} phase: {self._reason(action)}",
+                    f"`{action}` is not legal for player {deal.current} in the "
+                    f"{phase} phase: {self._reason(action)}",
                     hint=self.state_text(),
                 )
             )
-        self._apply(action)
-
-    def _apply(self, action: Action) -> None:
-        """Apply an action known to be legal."""
-        deal, form = self.deal, self.form
-        before = deal.phase
+        # the action is legal: the one step of every phase
         text = action.text
         self.history.append(text)
         deal.actions += 1
-        if before == "play" and type(action) is PlayCard:  # the usual case, as below
+        if type(action) is PlayCard:  # the usual case first: a card played (the play phase)
             self._play_apply(deal, action)
             if deal.phase == "over":
                 self._end_deal()
             return
+        form = self.form
         if isinstance(action, Forfeit):
             talon.apply_forfeit(deal)
-        elif before == "redeal":
+        elif phase == "redeal":
             self._answer_redeal(deal, action)
-        elif before in ("auction", "dark"):
-            if before == "auction":
+        elif phase in ("auction", "dark"):
+            if phase == "auction":
                 auction.apply(form, deal, action, text)
             else:
                 auction.apply_dark(form, deal, action)
             if deal.phase == "talon":
                 talon.start(form, deal, self._env)
-        elif before == "talon":
+        elif phase == "talon":
             assert isinstance(action, ChooseTalon)
             talon.apply_choice(form, deal, action, self._env)
-        elif before == "exchange":
+        elif phase == "exchange":
             talon.apply_exchange(form, deal, action, self._env)
-        elif before == "contract":
+        elif phase == "contract":
             assert isinstance(action, DeclareContract)
             talon.apply_contract(deal, action)
-        elif isinstance(action, Claim):
+        else:  # the play phase: a claim (a card is played above)
+            assert isinstance(action, Claim)
             play.apply_claim(form, deal)
-        else:
-            assert isinstance(action, PlayCard)
-            self._play_apply(deal, action)
-        if deal.phase == "play" and before != "play":
+        if deal.phase == "play" and phase != "play":
             self._start_play(deal)
         elif deal.phase == "redealt":
             self._redealt(deal)
