@@ -522,6 +522,20 @@ def test_load_yaml_file(tmp_path: Path) -> None:
     assert doc.mark.file == str(path)
 
 
+def test_load_yaml_file_is_loaded_once_per_content(tmp_path: Path) -> None:
+    path = tmp_path / "r.yaml"
+    path.write_text("a: {b: 1}\n", encoding="utf-8")
+    doc = load_yaml_file(path)
+    assert load_yaml_file(path) is doc  # shared: the registry and the loader read the same files
+    assert load_yaml_file(str(path)) is doc
+    path.write_text("a: {b: 2}\n", encoding="utf-8")
+    assert load_yaml_file(path) == {"a": {"b": 2}}
+    other = tmp_path / "s.yaml"  # the same bytes in another file: its own marks
+    other.write_text("a: {b: 1}\n", encoding="utf-8")
+    assert load_yaml_file(other).mark.file == str(other)
+    assert doc == {"a": {"b": 1}}
+
+
 def test_load_yaml_file_missing(tmp_path: Path) -> None:
     path = tmp_path / "missing.yaml"
     with pytest.raises(RulesetError) as info:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -150,13 +151,22 @@ def load_yaml_file(path: str | Path) -> Any:
     The file's size is checked before it is read (limit ``ruleset_bytes``): a file that is
     not a regular file (a FIFO, a device) or is larger is refused unread.
 
+    The same file name with the same bytes gives the very document loaded before (the
+    registry lists the shipped rulesets from their files, and the loader loads the same
+    files): it is shared, do not change it.
+
     Raises:
         RulesetError: ``io.read`` when the file cannot be read, is not a regular file or is
             not valid UTF-8; ``limit.ruleset_bytes`` (a :class:`~tysiac_spec.errors.LimitError`)
             when it is too large; else as :func:`load_yaml`.
     """
     name = str(path)
-    data = read_bounded(path, "ruleset_bytes")
+    return _loaded(name, read_bounded(path, "ruleset_bytes"))
+
+
+@lru_cache(maxsize=32)
+def _loaded(name: str, data: bytes) -> Any:
+    """:func:`load_yaml` of the file ``name`` holding ``data``, once per name and bytes."""
     return load_yaml(decode_utf8(data, name), file=name)
 
 
