@@ -5,7 +5,17 @@ Each case is run ``--runs`` times as a new process (``python -m tysiac_spec ...`
 figures are the median wall time and the median CPU time of the child (user + system), in
 seconds, with the largest resident set in MB.  Prints one JSON line.
 
+``--bytecode`` says how the child gets the modules' bytecode:
+
+- ``cached`` (the default): from a private cache in the temporary folder
+  (``PYTHONPYCACHEPREFIX``), written by one untimed run of each case first -- what an
+  installed package gives (pip compiles it when installing);
+- ``as-is``: as the environment says; where ``PYTHONDONTWRITEBYTECODE`` is set and the
+  checkout has no ``__pycache__`` (the development machine), every module of the package is
+  compiled from source at each run (about 0.06 s there), the libraries' bytecode is used.
+
     .venv/bin/python benchmarks/validate_speed.py --runs 7
+    .venv/bin/python benchmarks/validate_speed.py --runs 7 --bytecode as-is
 """
 
 from __future__ import annotations
@@ -57,11 +67,11 @@ def _cases(folder: Path) -> dict[str, list[str]]:
     }
 
 
-def _run(args: list[str]) -> tuple[float, float, float, int]:
+def _run(args: list[str], env: dict[str, str] | None) -> tuple[float, float, float, int]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "tysiac_spec", *args], capture_output=True, check=False
+        [sys.executable, "-m", "tysiac_spec", *args], capture_output=True, check=False, env=env
     )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -72,19 +82,31 @@ def _run(args: list[str]) -> tuple[float, float, float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each case (default 5)")
+    parser.add_argument(
+        "--bytecode", choices=["cached", "as-is"], default="cached",
+        help="cached: bytecode in a private cache, written by an untimed first run (default); "
+        "as-is: as the environment says (see the module's text)",
+    )
     args = parser.parse_args()
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         cases = _cases(Path(tmp))
+        env = None
+        if args.bytecode == "cached":
+            env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+            env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
         for name, command in cases.items():
-            runs = [_run(command) for _ in range(args.runs)]
+            if env is not None:
+                _run(command, env)  # writes the bytecode this case needs
+            runs = [_run(command, env) for _ in range(args.runs)]
             results[name] = {
                 "wall_s": round(statistics.median(r[0] for r in runs), 3),
                 "cpu_s": round(statistics.median(r[1] for r in runs), 3),
                 "max_rss_mb": round(max(r[2] for r in runs), 1),
                 "exit": runs[0][3],
             }
-    print(json.dumps({"python": sys.version.split()[0], "cpus": os.cpu_count(), **results}))
+    print(json.dumps({"python": sys.version.split()[0], "cpus": os.cpu_count(),
+                      "bytecode": args.bytecode, **results}))
 
 
 if __name__ == "__main__":
