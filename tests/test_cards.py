@@ -132,3 +132,33 @@ def test_core_deck_is_the_core_rulesets_pack() -> None:
 def test_card_parse_needs_a_deck() -> None:
     with pytest.raises(TypeError, match="deck"):
         Card.parse("QH")  # type: ignore[call-arg]
+
+
+def test_a_decks_cards_are_built_complete(deck: Deck) -> None:
+    """Each card carries its values from construction: bit, its suit's bits, its pack."""
+    assert deck.suit_bits == {"hearts": 0x3F, "diamonds": 0xFC0, "clubs": 0x3F000, "spades": 0xFC0000}
+    for i, card in enumerate(deck.cards):
+        assert card.index == i and card.bit == 1 << i
+        assert card.suit_bits == deck.suit_bits[card.suit_id]
+        assert card.pack is deck.cards
+        assert (card.suit_id, card.strength, card.points) == (card.suit.id, card.rank.strength, card.rank.points)
+    ten = deck.parse("TD")
+    assert (ten.index, ten.bit, ten.suit_bits, ten.points, ten.strength) == (7, 0x80, 0xFC0, 10, 4)
+
+
+def test_a_card_is_an_immutable_value(deck: Deck) -> None:
+    import copy
+    import pickle
+    from dataclasses import FrozenInstanceError
+
+    qh = deck.parse("QH")
+    with pytest.raises(FrozenInstanceError, match="cannot assign to field 'points'"):
+        qh.points = 5  # type: ignore[misc]
+    outside = Card(qh.rank, qh.suit)
+    assert (outside.index, outside.bit, outside.suit_bits, outside.pack) == (-1, 0, 0, ())
+    assert outside == qh and hash(outside) == hash(qh) == hash(("queen", "hearts"))
+    assert outside != deck.parse("KH") and qh != "QH"
+    for clone in (copy.copy(qh), pickle.loads(pickle.dumps(qh))):
+        assert clone == qh and str(clone) == "QH" and clone.bit == qh.bit and len(clone.pack) == 24
+    with pytest.raises(TypeError):
+        _ = qh < deck.parse("KH")  # type: ignore[operator]

@@ -14,7 +14,7 @@ a loaded ruleset's pack is ``ruleset.deck``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 
 from .errors import Diagnostic, NotationError
 from .text import shorten
@@ -99,42 +99,74 @@ class Rank(_Named):
 
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card: a rank of a suit.
+    """One card: a rank of a suit; an immutable value, built complete by its :class:`Deck`.
 
     ``index`` is the card's position in its :class:`Deck` (0-based), usable for bit sets.
     ``str(card)`` is the canonical notation (``QH``) and ``Card.parse`` reads it back.
-    ``suit_id``, ``strength`` and ``points`` repeat ``suit.id``, ``rank.strength`` and
-    ``rank.points`` (read often by the engine); ``bit`` is ``1 << index`` and ``suit_bits``
-    the bits of the whole suit in the pack.
+    Two cards are equal when their rank and suit are (and hash alike); cards have no order.
+
+    Attributes:
+        rank: the :class:`Rank`.
+        suit: the :class:`Suit`.
+        index: the position in its deck (-1 for a card built outside a deck).
+        suit_id: ``suit.id`` (``hearts``), read often by the engine.
+        strength: ``rank.strength``, the position in trick order (0 = lowest).
+        points: ``rank.points``, the card points of this card (points).
+        bit: ``1 << index``: the card in a bit set of the pack's cards (0 outside a deck).
+        suit_bits: the bit set of every card of this card's suit in its deck (0 outside a
+            deck).
     """
 
+    __slots__ = (
+        "_deck", "_hash", "bit", "index", "points", "rank", "strength", "suit", "suit_bits", "suit_id",
+    )
+
+    _deck: Deck | None
+    _hash: int
     rank: Rank
     suit: Suit
-    index: int = field(default=-1, compare=False)
-    suit_id: str = field(init=False, compare=False, repr=False)
-    """The suit's id (``hearts``)."""
-    strength: int = field(init=False, compare=False, repr=False)
-    """The rank's position in trick order (0 = lowest)."""
-    points: int = field(init=False, compare=False, repr=False)
-    """Card points of this card (points)."""
-    bit: int = field(init=False, compare=False, repr=False)
-    """``1 << index``: the card in a bit set of the pack's cards (0 for a card built outside a
-    :class:`Deck`, whose ``index`` is -1)."""
-    suit_bits: int = field(init=False, compare=False, repr=False)
-    """The bit set of every card of this card's suit in its :class:`Deck` (0 outside a deck)."""
-    pack: tuple[Card, ...] = field(init=False, compare=False, repr=False)
-    """The cards of its :class:`Deck` (``()`` outside a deck): bits are comparable between
-    cards of one pack."""
+    index: int
+    suit_id: str
+    strength: int
+    points: int
+    bit: int
+    suit_bits: int
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "suit_id", self.suit.id)
-        object.__setattr__(self, "strength", self.rank.strength)
-        object.__setattr__(self, "points", self.rank.points)
-        object.__setattr__(self, "bit", 1 << self.index if self.index >= 0 else 0)
-        object.__setattr__(self, "suit_bits", 0)  # set by the Deck
-        object.__setattr__(self, "pack", ())  # set by the Deck
+    def __init__(
+        self, rank: Rank, suit: Suit, index: int = -1, *, suit_bits: int = 0, deck: Deck | None = None
+    ) -> None:
+        """A card of ``rank`` and ``suit``; a :class:`Deck` gives each of its cards its
+        ``index``, the ``suit_bits`` of its suit and itself (``deck``, whose cards are
+        :attr:`pack`)."""
+        values = (
+            ("_deck", deck), ("_hash", hash((rank.id, suit.id))), ("bit", 1 << index if index >= 0 else 0),
+            ("index", index), ("points", rank.points), ("rank", rank), ("strength", rank.strength),
+            ("suit", suit), ("suit_bits", suit_bits), ("suit_id", suit.id),
+        )
+        for name, value in values:
+            object.__setattr__(self, name, value)  # an immutable value: set once, here
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __getstate__(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in Card.__slots__)
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        """A copy or an unpickled card (``copy.copy``, ``pickle``): the values of the original."""
+        for name, value in zip(Card.__slots__, state, strict=True):
+            object.__setattr__(self, name, value)
+
+    @property
+    def pack(self) -> tuple[Card, ...]:
+        """The cards of its :class:`Deck` (``deck.cards``; ``()`` outside a deck): bits are
+        comparable between cards of one pack."""
+        deck = self._deck
+        return deck.cards if deck is not None else ()
 
     def __eq__(self, other: object) -> bool:
         if self is other:  # the usual case: the cards of one deck are shared objects
@@ -144,7 +176,7 @@ class Card:
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self.rank.id, self.suit.id))
+        return self._hash  # hash((rank id, suit id)), made once
 
     def __str__(self) -> str:
         return f"{self.rank.letter}{self.suit.letter}"
@@ -192,19 +224,18 @@ class Deck:
     def __init__(self, suits: Sequence[Suit], ranks: Sequence[Rank]) -> None:
         self.suits: tuple[Suit, ...] = tuple(suits)
         self.ranks: tuple[Rank, ...] = tuple(sorted(ranks, key=lambda r: -r.strength))
-        cards: list[Card] = []
-        for suit in self.suits:
-            for rank in self.ranks:
-                cards.append(Card(rank, suit, len(cards)))
-        self.cards: tuple[Card, ...] = tuple(cards)
+        per_suit = len(self.ranks)
         self.suit_bits: dict[str, int] = {}
         """Suit id -> the bit set (``card.bit``) of the suit's cards: contiguous, the strongest
         card lowest."""
-        for card in cards:
-            self.suit_bits[card.suit_id] = self.suit_bits.get(card.suit_id, 0) | card.bit
-        for card in cards:
-            object.__setattr__(card, "suit_bits", self.suit_bits[card.suit_id])
-            object.__setattr__(card, "pack", self.cards)
+        for i, suit in enumerate(self.suits):  # the cards' indexes, as laid out below
+            bits = ((1 << per_suit) - 1) << (i * per_suit)
+            self.suit_bits[suit.id] = self.suit_bits.get(suit.id, 0) | bits
+        cards: list[Card] = []
+        for suit in self.suits:
+            for rank in self.ranks:
+                cards.append(Card(rank, suit, len(cards), suit_bits=self.suit_bits[suit.id], deck=self))
+        self.cards: tuple[Card, ...] = tuple(cards)
         lookup: dict[str, Card] = {}
         for card in self.cards:
             rank_spellings = {card.rank.letter, *card.rank.aliases}

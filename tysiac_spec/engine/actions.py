@@ -11,7 +11,8 @@ Players and talons are numbered from 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
+from typing import ClassVar
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, NotationError
@@ -36,126 +37,180 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class _Text:
-    """An action's compact text (``str(action)``), made once when the action is made."""
+class _Action:
+    """An immutable action value, built complete: its fields (``_fields``) and its compact text
+    (``text``, the same as ``str(action)``), both set once by the constructor.
 
-    text: str = field(init=False, compare=False, repr=False, default="")
+    Equal to an action of the same class with equal fields, hashed by its fields (as a frozen
+    dataclass would be); actions have no order.
+    """
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "text", str(self))
+    __slots__ = ("text",)
+    _fields: ClassVar[tuple[str, ...]] = ()
+    text: str
+    """The compact text (``bid 120``, ``play QH marriage``)."""
+
+    def _set(self, text: str, **values: object) -> None:
+        """Set the fields and the text: called once, by the constructor."""
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "text", text)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in self._fields])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self is other or self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__name__}({fields})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __getstate__(self) -> tuple[object, ...]:
+        return self._values()
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        """A copy or an unpickled action (``copy.copy``, ``pickle``): the values of the original."""
+        self.__init__(*state)  # type: ignore[misc]
 
 
-@dataclass(frozen=True, slots=True)
-class Bid(_Text):
+class Bid(_Action):
     """A bid in the auction (points, a multiple of the auction step)."""
 
+    __slots__ = ("amount",)
+    _fields = ("amount",)
     amount: int
 
-    def __str__(self) -> str:
-        return f"bid {self.amount}"
+    def __init__(self, amount: int) -> None:
+        self._set(f"bid {amount}", amount=amount)
 
 
-@dataclass(frozen=True, slots=True)
-class Pass(_Text):
+class Pass(_Action):
     """Passing in the auction."""
 
-    def __str__(self) -> str:
-        return "pass"
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._set("pass")
 
 
-@dataclass(frozen=True, slots=True)
-class ChooseTalon(_Text):
+class ChooseTalon(_Action):
     """The declarer takes talon ``index`` (0-based) of several (2-player game)."""
 
+    __slots__ = ("index",)
+    _fields = ("index",)
     index: int
 
-    def __str__(self) -> str:
-        return f"talon {self.index}"
+    def __init__(self, index: int) -> None:
+        self._set(f"talon {index}", index=index)
 
 
-@dataclass(frozen=True, slots=True)
-class GiveCard(_Text):
+class GiveCard(_Action):
     """The declarer gives ``card`` face down to player ``to`` (a seat number, 0-based)."""
 
+    __slots__ = ("card", "to")
+    _fields = ("card", "to")
     card: Card
     to: int
 
-    def __str__(self) -> str:
-        return f"give {self.card} to {self.to}"
+    def __init__(self, card: Card, to: int) -> None:
+        self._set(f"give {card} to {to}", card=card, to=to)
 
 
-@dataclass(frozen=True, slots=True)
-class Discard(_Text):
+class Discard(_Action):
     """The declarer discards ``card`` face down."""
 
+    __slots__ = ("card",)
+    _fields = ("card",)
     card: Card
 
-    def __str__(self) -> str:
-        return f"discard {self.card}"
+    def __init__(self, card: Card) -> None:
+        self._set(f"discard {card}", card=card)
 
 
-@dataclass(frozen=True, slots=True)
-class DeclareContract(_Text):
+class DeclareContract(_Action):
     """The declarer fixes the contract after the exchange (points, never below the bid)."""
 
+    __slots__ = ("amount",)
+    _fields = ("amount",)
     amount: int
 
-    def __str__(self) -> str:
-        return f"contract {self.amount}"
+    def __init__(self, amount: int) -> None:
+        self._set(f"contract {amount}", amount=amount)
 
 
-@dataclass(frozen=True, slots=True)
-class PlayCard(_Text):
+class PlayCard(_Action):
     """Playing ``card`` to the trick; ``marriage`` declares the marriage of its suit (on a lead);
     ``aces`` declares the ace marriage (leading an ace while holding all four)."""
 
+    __slots__ = ("aces", "card", "marriage")
+    _fields = ("card", "marriage", "aces")
     card: Card
-    marriage: bool = False
-    aces: bool = False
+    marriage: bool
+    aces: bool
 
-    def __str__(self) -> str:
-        return f"play {self.card}" + (" marriage" if self.marriage else "") + (" aces" if self.aces else "")
+    def __init__(self, card: Card, marriage: bool = False, aces: bool = False) -> None:
+        text = f"play {card}" + (" marriage" if marriage else "") + (" aces" if aces else "")
+        self._set(text, card=card, marriage=marriage, aces=aces)
 
 
-@dataclass(frozen=True, slots=True)
-class Forfeit(_Text):
+class Forfeit(_Action):
     """The declarer gives up the deal after seeing the talon (rospis / bomb); it is not played."""
 
-    def __str__(self) -> str:
-        return "forfeit"
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._set("forfeit")
 
 
-@dataclass(frozen=True, slots=True)
-class Dark(_Text):
+class Dark(_Action):
     """Declaring the dark (blind) game before the auction (``special.dark``)."""
 
-    def __str__(self) -> str:
-        return "dark"
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._set("dark")
 
 
-@dataclass(frozen=True, slots=True)
-class CancelDark(_Text):
+class CancelDark(_Action):
     """An opponent holding a marriage cancels a declared dark game (``cancel_with_marriage``)."""
 
-    def __str__(self) -> str:
-        return "cancel dark"
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._set("cancel dark")
 
 
-@dataclass(frozen=True, slots=True)
-class Claim(_Text):
+class Claim(_Action):
     """The declarer, sure of every remaining trick, shows his hand instead of playing on."""
 
-    def __str__(self) -> str:
-        return "claim"
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._set("claim")
 
 
-@dataclass(frozen=True, slots=True)
-class Redeal(_Text):
+class Redeal(_Action):
     """Calling for the deal to be abandoned and dealt again (``deal.redeals``)."""
 
-    def __str__(self) -> str:
-        return "redeal"
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._set("redeal")
 
 
 Action = (
