@@ -86,3 +86,23 @@ def test_contracts_follow_a_hand_changed_by_hand_in_the_contract_phase() -> None
     hand[hand.index(ks)], other[other.index(nine)] = nine, ks
     hand.sort(key=lambda c: c.index)
     assert str(game.legal_actions()[-1]) == "contract 220"
+
+
+def test_actions_are_immutable_values_with_their_text() -> None:
+    import copy
+    import pickle
+    from dataclasses import FrozenInstanceError
+
+    from tysiac_spec.engine.actions import Bid, DeclareContract, Pass, PlayCard
+
+    deck = load_ruleset("pl-standard").deck
+    play_qh = PlayCard(deck.parse("QH"), marriage=True)
+    assert (play_qh.text, str(play_qh)) == ("play QH marriage", "play QH marriage")
+    assert repr(play_qh) == "PlayCard(card=Card.parse('QH'), marriage=True, aces=False)"
+    assert play_qh == parse_action("play qh marriage", deck) and play_qh != PlayCard(deck.parse("QH"))
+    assert Bid(120) == Bid(120) and Bid(120) != DeclareContract(120) and Pass() == Pass()
+    assert hash(Bid(120)) == hash((120,)) and hash(Pass()) == hash(())
+    with pytest.raises(FrozenInstanceError, match="cannot assign to field 'amount'"):
+        Bid(120).amount = 130  # type: ignore[misc]
+    for clone in (copy.copy(play_qh), pickle.loads(pickle.dumps(play_qh))):
+        assert clone == play_qh and clone.text == "play QH marriage"
