@@ -296,8 +296,6 @@ LABELS: dict[str, T4] = {
                                    "Karty talonu ne po sobě"),
     "deal.talon_within_first": ("Talon cards dealt among the first", "Musik tylko wśród pierwszych kart",
                                 "Прикуп сдаётся среди первых карт", "Talon jen mezi prvními kartami"),
-    "deal.misdeal_penalty": ("Penalty for a misdeal", "Kara za błędne rozdanie", "Штраф за неверную сдачу",
-                             "Trest za chybné rozdání"),
     "deal.redeals": ("Redeals", "Ponowne rozdanie", "Пересдача", "Nové rozdání"),
     "deal.redeals.id": ("Name", "Nazwa", "Название", "Název"),
     "deal.redeals.when": ("When", "Kiedy", "Когда", "Kdy"),

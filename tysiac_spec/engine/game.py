@@ -11,7 +11,9 @@ dark-game offer (phase ``dark``) or the auction; the talon, the exchange (with t
 redeal checks after the talon and after the exchange, and the forfeit), the
 contract and the play.  The match level (:mod:`.match`) settles each deal.
 
-Not supported yet: misdeal penalties (``deal.misdeal_penalty``).
+No misdeal: the engine deals exactly as ``deal`` says, so a dealing error (an exposed card, a
+wrong count), and the penalty some tables charge the dealer for it, cannot happen here; the
+model has no field for it.
 
 A game receives its form's :class:`~.compiled.CompiledForm` (:func:`~.compiled.compile_form`,
 shared by every game of the form) and keeps only its play state.  The identity fast path

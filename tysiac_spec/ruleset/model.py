@@ -305,12 +305,6 @@ class DealRules:
         minimum=0,
         maximum=MAX_COUNT,
     )
-    misdeal_penalty: int = rule(
-        "Points a dealer loses for a misdeal (0: free redeal).",
-        0,
-        minimum=-MAX_POINTS,
-        maximum=MAX_POINTS,
-    )
     redeals: tuple[Redeal, ...] = rule("Conditions for abandoning and redealing a deal.", ())
 
 
