@@ -541,3 +541,48 @@ def test_house_rospis_only_before_the_exchange() -> None:
     assert game.snapshot() == before
     _do(game, "give JS to 1")
     assert game.phase == "contract" and "forfeit" not in _legal(game)
+
+
+# --------------------------------------------------------------------------- give order
+
+
+def test_give_order_clockwise_gives_in_turn() -> None:
+    # pl-tysiac-hd, option `give_order` (S001: the two cards go to the opponents "clockwise";
+    # the reading `clockwise` fixes who gets which card).  Dealer 0, player 1 declares at the
+    # forced 100; the first card goes to player 2 (after the declarer), the second to player 0.
+    game = _game("pl-tysiac-hd", give_order="clockwise")
+    _do(game, "bid 100", "pass", "pass")
+    hand = "AH KH QH 9H QC JC 9C AS KS QS".split()
+    assert game.deal.declarer == 1
+    assert _legal(game) == [f"give {c} to 2" for c in hand]
+    with pytest.raises(IllegalActionError, match="the next one goes to player 2"):
+        _do(game, "give 9C to 0")
+    _do(game, "give 9C to 2")
+    assert _legal(game) == [f"give {c} to 0" for c in hand if c != "9C"]
+    with pytest.raises(IllegalActionError, match="player 2 has already been given 1 card"):
+        _do(game, "give JC to 2")
+    _do(game, "give JC to 0")
+    assert game.phase == "contract"
+    assert "9C" in map(str, game.deal.hands[2]) and "JC" in map(str, game.deal.hands[0])
+    # The default reading: the declarer chooses, to either opponent, in any order.
+    game = _game("pl-tysiac-hd")
+    _do(game, "bid 100", "pass", "pass")
+    assert _legal(game) == [f"give {c} to {p}" for p in (2, 0) for c in hand]
+
+
+def test_give_order_follows_the_direction_of_play(tmp_path: Path) -> None:
+    # Counter-clockwise play (deal.direction): the player after the declarer is on his right,
+    # so with `give_order: clockwise` the first card goes there (seats from engine/seating.py).
+    house = tmp_path / "ccw.yaml"
+    house.write_text(
+        f"id: ccw\nkind: house\nextends: {HOUSE.parent.parent / 'rulesets' / 'pl-tysiac-hd.yaml'}\n"
+        "name: {en: ccw}\ndeal: {direction: counterclockwise}\n",
+        encoding="utf-8",
+    )
+    game = _game(str(house), give_order="clockwise")
+    assert game.deal.order == [2, 1, 0]
+    _do(game, "bid 100", "pass", "pass")
+    assert game.deal.declarer == 2
+    assert {a.split()[-1] for a in _legal(game)} == {"1"}
+    _do(game, "give 9C to 1")
+    assert {a.split()[-1] for a in _legal(game)} == {"0"}

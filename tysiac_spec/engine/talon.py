@@ -36,6 +36,7 @@ __all__ = [
     "legal_contract",
     "legal_exchange",
     "may_forfeit",
+    "next_receiver",
     "resume",
     "start",
 ]
@@ -122,8 +123,22 @@ def _start_exchange(form: Form, deal: DealState, env: Env, *, checked: bool = Fa
     _start_contract(form, deal, env)
 
 
+def next_receiver(deal: DealState) -> int:
+    """With ``talon.give_order: clockwise``, the opponent the next given card goes to: the
+    cards go round the opponents in turn order from the declarer's next seat (in the
+    direction of play, :func:`~.seating.seating`), one card each per round, until each has
+    ``give_count``; the first opponent in that order who has received fewest so far."""
+    given = deal.given
+    fewest = min(given.values())
+    for p, n in given.items():
+        if n == fewest:
+            return p
+    raise AssertionError("no opponent to give to")  # pragma: no cover - given is never empty here
+
+
 def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
-    """Cards the declarer may give (opponent by opponent) or discard, in deck order.
+    """Cards the declarer may give (opponent by opponent; with ``talon.give_order: clockwise``
+    only to :func:`next_receiver`) or discard, in deck order.
 
     ``table`` supplies shared action objects (a game's :class:`ActionTable`)."""
     assert deal.declarer is not None
@@ -137,8 +152,9 @@ def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None
     else:
         out = []
         give_count = form.talon.give_count
-        for p, n in deal.given.items():
-            if n < give_count:
+        receivers = (next_receiver(deal),) if form.talon.give_order == "clockwise" else deal.given
+        for p in receivers:
+            if deal.given[p] < give_count:
                 gives = table.gives_by_index(p)
                 out += [gives[c.index] for c in hand] if gives else [table.give(c, p) for c in hand]
     if deal.may_forfeit:
@@ -289,5 +305,7 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
             return f"player {action.to} is not an opponent of the declarer"
         if deal.given[action.to] >= form.talon.give_count:
             return f"player {action.to} has already been given {form.talon.give_count} card(s)"
+        if form.talon.give_order == "clockwise" and action.to != next_receiver(deal):
+            return f"the cards go round in turn: the next one goes to player {next_receiver(deal)}"
         return f"{action.card} is not in the declarer's hand"
     return "give a card to each opponent"

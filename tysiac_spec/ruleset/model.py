@@ -412,8 +412,9 @@ class Talon:
     )
     give_face_up: bool = rule("Given cards are shown to everyone.", False)
     give_order: Literal["declarer_choice", "clockwise"] = rule(
-        "Which given card goes to whom: the declarer chooses; or the first card chosen goes to "
-        "the next player clockwise, the second to the one after.",
+        "Which given card goes to whom: the declarer chooses; or (`clockwise`) the cards go "
+        "round the opponents in turn, from the player after the declarer in the direction of "
+        "play (`deal.direction`), one card each per round.",
         "declarer_choice",
     )
     leftover: Leftover = rule("The leftover talon cards (2-player game).", Leftover)
