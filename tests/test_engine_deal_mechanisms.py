@@ -8,6 +8,7 @@ each house-rule example in examples/house/ is checked against its parent ruleset
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tysiac_spec import IllegalActionError, load_ruleset
-from tysiac_spec.engine import Game, parse_action
+from tysiac_spec.engine import Game, View, parse_action
 from tysiac_spec.engine.dealing import deal_cards, first_ace_dealer, talon_positions
 
 HOUSE = Path(__file__).parent.parent / "examples" / "house"
@@ -586,3 +587,36 @@ def test_give_order_follows_the_direction_of_play(tmp_path: Path) -> None:
     assert {a.split()[-1] for a in _legal(game)} == {"1"}
     _do(game, "give 9C to 1")
     assert {a.split()[-1] for a in _legal(game)} == {"0"}
+
+
+# --------------------------------------------------------------------------- given cards in the views
+
+
+def _given_views(face_up: bool) -> tuple[Game, list[View]]:
+    game = _game("ru-classic", exchange_face_up=face_up)
+    _do(game, "bid 100", "pass", "pass", "give 9C to 2", "give JC to 0")
+    return game, [game.view(p) for p in range(3)]
+
+
+def test_given_cards_face_down_are_seen_by_giver_and_receiver() -> None:
+    # ru-classic: the two cards are passed face down (PAGx1); player 1 declares at 100 and
+    # gives 9C to player 2, JC to player 0.
+    game, views = _given_views(False)
+    c = game.ruleset.deck.parse
+    assert [v.given for v in views] == [
+        ((0, c("JC")),),
+        ((2, c("9C")), (0, c("JC"))),
+        ((2, c("9C")),),
+    ]
+
+
+def test_given_cards_face_up_are_seen_by_everyone_and_nothing_else_changes() -> None:
+    # ru-classic, option exchange_face_up (PAGx1: some pass them face up, so both opponents
+    # see them).
+    game, up = _given_views(True)
+    c = game.ruleset.deck.parse
+    assert [v.given for v in up] == [((2, c("9C")), (0, c("JC")))] * 3
+    _, down = _given_views(False)
+    assert [dataclasses.replace(v, given=()) for v in up] == [dataclasses.replace(v, given=()) for v in down]
+    # Before the exchange nobody has been given anything.
+    assert _game("ru-classic", exchange_face_up=True).view(0).given == ()

@@ -56,7 +56,8 @@ def _cards_in(value: Any) -> Iterator[Card]:
 
 def _may_see(game: Game, player: int) -> set[Card]:
     """The cards ``player`` may know of: own hand, cards on the table or already played,
-    a talon shown to everyone, and what the declarer took, gave and discarded."""
+    a talon shown to everyone, what the declarer took, gave and discarded, and the given
+    cards shown to everyone (``talon.give_face_up``) or received."""
     deal = game.deal
     seen = set(deal.hands.get(player, ()))
     seen |= {c for _, c in deal.trick}
@@ -65,6 +66,8 @@ def _may_see(game: Game, player: int) -> set[Card]:
         seen |= set(deal.taken)
     if player == deal.declarer:
         seen |= set(deal.taken) | set(deal.discards) | set(deal.dealt_talon)
+    face_up = game.form.talon.give_face_up
+    seen |= {c for to, c in deal.gifts if face_up or player in (to, deal.declarer)}
     return seen
 
 

@@ -623,3 +623,23 @@ def test_resume_errors_name_the_record_file_like_replay(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["play", "--resume", str(bad)])
     assert result.exit_code == 1
     assert result.output == f"{bad}: error[record.read]: not a game record: the file is not UTF-8 text (byte 0)\n"
+
+
+@pytest.mark.parametrize("face_up", [False, True])
+def test_given_cards_shown_as_the_view_shows_them(tmp_path: Path, face_up: bool) -> None:
+    # ru-classic, option exchange_face_up (PAGx1: some pass the two cards face up).  The
+    # user sits at seat 2; bot P1 declares and gives one card to each opponent: the user
+    # sees the card given to him, and the one given to P0 only when cards go face up.
+    game = Game(load_ruleset("ru-classic"), players=3, seed=0, options={"exchange_face_up": face_up})
+    game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    for text in ("bid 100", "pass", "pass"):
+        game.apply(parse_action(text, game.ruleset.deck))
+    game.deal.may_forfeit = False  # the random bot is not to write the deal off (Rospisat')
+    status, text = _session(game, ["quit"], tmp_path, seat=2)
+    assert status == 0
+    gifts = dict(game.deal.gifts)  # receiver -> the card the bot chose for him
+    assert sorted(gifts) == [0, 2]
+    card_p2, card_p0 = gifts[2], gifts[0]
+    assert f"P1: give {card_p2} to 2\n" in text
+    shown, hidden = f"P1: give {card_p0} to 0\n", "P1: gives a card to P0\n"
+    assert (shown in text, hidden in text) == ((True, False) if face_up else (False, True))

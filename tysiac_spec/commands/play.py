@@ -39,6 +39,8 @@ from ..engine import Game
 from ..engine.actions import Action, Discard, GiveCard, PlayCard
 from ..engine.record import Record, TableSetup, record_of
 from ..engine.replay import replay, start
+from ..engine.state import DealState
+from ..engine.talon import gifts_seen
 from ..errors import Diagnostic, EntryError, IllegalActionError, RecordError, TysiacError
 from ..table import choices_text, complete, declarations, resolve_input, view_lines
 from ..text import printable, shorten
@@ -250,7 +252,7 @@ class Table:
         phase = deal.phase
         events_before = len(game.events)
         game.apply(action)
-        self.say(f"P{player}: {self._public(player, action)}")
+        self.say(f"P{player}: {self._public(player, action, deal)}")
         card = getattr(action, "card", None)
         if phase == "play" and isinstance(card, Card):
             done = [*trick, (player, card)]
@@ -269,12 +271,18 @@ class Table:
         elif game.deal is not deal:
             self.say("the deal is redealt", "bold")
 
-    def _public(self, player: int, action: Action) -> str:
-        """The action as the user sees it: cards passed face down to others stay hidden."""
+    def _public(self, player: int, action: Action, deal: DealState) -> str:
+        """The action (just applied in ``deal``) as the user sees it: a given card only if the
+        user's view shows it (``View.given``), a discard never."""
         if player == self.seat:
             return f"{action} (you)"
-        if isinstance(action, GiveCard) and action.to != self.seat and not self.game.form.talon.give_face_up:
-            return f"gives a card to P{action.to}"
+        if isinstance(action, GiveCard):
+            game = self.game
+            # The view of the deal the card was given in; a mandatory redeal after the
+            # exchange has already replaced it, and the engine's rule is asked directly.
+            seen = game.view(self.seat).given if game.deal is deal else gifts_seen(game.form, deal, self.seat)
+            if (action.to, action.card) not in seen:
+                return f"gives a card to P{action.to}"
         if isinstance(action, Discard):
             return "discards a card"
         return str(action)

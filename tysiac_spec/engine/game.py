@@ -71,7 +71,10 @@ class View:
     """What one player sees at the table: own hand, public cards, no hidden card of others.
 
     ``talon`` holds the taken talon's cards only when they were shown (or to the
-    declarer who took them); ``hand_sizes`` and ``tricks`` are ``(player, n)`` pairs.
+    declarer who took them); ``given`` the exchange's given cards as ``(receiver, card)``
+    pairs in the order given, all of them when ``talon.give_face_up`` (and to the
+    declarer), else only those this player received (:func:`.talon.gifts_seen`);
+    ``hand_sizes`` and ``tricks`` are ``(player, n)`` pairs.
     """
 
     player: int
@@ -82,6 +85,7 @@ class View:
     hand: tuple[Card, ...]
     hand_sizes: tuple[tuple[int, int], ...]
     talon: tuple[Card, ...]
+    given: tuple[tuple[int, Card], ...]
     bids: tuple[tuple[int, str], ...]
     declarer: int | None
     contract: int
@@ -437,7 +441,8 @@ class Game:
         return (self.state_text(), self._rng.getstate(), tuple(self.history), tuple(self.deal_scores))
 
     def view(self, player: int) -> View:
-        """What ``player`` sees: own hand, public cards; other hands and hidden talons hidden."""
+        """What ``player`` sees: own hand, public cards (a shown talon, cards given face up);
+        other hands, hidden talons and cards given face down to others hidden."""
         d = self.deal
         visible_talon: tuple[Card, ...] = ()
         if d.taken and (d.talon_shown or player == d.declarer):
@@ -453,6 +458,7 @@ class Game:
             hand=() if unseen else tuple(hands.get(player, ())),
             hand_sizes=tuple([(p, len(hands[p])) for p in order]),
             talon=visible_talon,
+            given=talon.gifts_seen(self.form, d, player),
             bids=tuple(d.bids),
             declarer=d.declarer,
             contract=d.contract,

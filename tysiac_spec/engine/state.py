@@ -82,6 +82,8 @@ class DealState:
     leftover: list[Card] = field(default_factory=list)
     discards: list[Card] = field(default_factory=list)
     given: dict[int, int] = field(default_factory=dict)
+    gifts: list[tuple[int, Card]] = field(default_factory=list)
+    """The cards given in the exchange, as ``(receiver, card)`` in the order given."""
     contract: int = 0
     contract_offer: tuple[int, int, tuple[int, ...]] | None = None
     """When the contract phase opened: the declarer's hand (a bit set of ``card.bit``), the

@@ -16,6 +16,7 @@ from operator import attrgetter
 from typing import Any
 
 from .. import limits
+from ..cards import Card
 from ..ruleset.model import Form
 from . import env as envs
 from .actions import Action, ActionTable, ChooseTalon, DeclareContract, Discard, Forfeit, GiveCard
@@ -32,6 +33,7 @@ __all__ = [
     "apply_forfeit",
     "contract_amounts",
     "explain",
+    "gifts_seen",
     "legal_choice",
     "legal_contract",
     "legal_exchange",
@@ -136,6 +138,18 @@ def next_receiver(deal: DealState) -> int:
     raise AssertionError("no opponent to give to")  # pragma: no cover - given is never empty here
 
 
+def gifts_seen(form: Form, deal: DealState, player: int) -> tuple[tuple[int, Card], ...]:
+    """The given cards ``player`` knows of, as ``(receiver, card)`` in the order given: all of
+    them with ``talon.give_face_up`` (shown to everyone) or to the declarer, who gave them;
+    otherwise only the ones ``player`` received.  Empty before the exchange."""
+    gifts = deal.gifts
+    if not gifts:
+        return ()
+    if form.talon.give_face_up or player == deal.declarer:
+        return tuple(gifts)
+    return tuple([g for g in gifts if g[0] == player])
+
+
 def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
     """Cards the declarer may give (opponent by opponent; with ``talon.give_order: clockwise``
     only to :func:`next_receiver`) or discard, in deck order.
@@ -177,6 +191,7 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
         remove_card(hand, action.card)
         receiver = deal.hands[action.to]
         receiver.append(action.card)
+        deal.gifts.append((action.to, action.card))
         receiver.sort(key=_INDEX)
         deal.given[action.to] += 1
         give_count = form.talon.give_count

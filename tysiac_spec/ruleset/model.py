@@ -410,7 +410,11 @@ class Talon:
     discard_count: int = rule(
         "Cards discarded face down in a `discard` exchange.", 0, minimum=0, maximum=MAX_COUNT
     )
-    give_face_up: bool = rule("Given cards are shown to everyone.", False)
+    give_face_up: bool = rule(
+        "Given cards are shown to everyone; otherwise only the declarer and the receiver know "
+        "a given card.",
+        False,
+    )
     give_order: Literal["declarer_choice", "clockwise"] = rule(
         "Which given card goes to whom: the declarer chooses; or (`clockwise`) the cards go "
         "round the opponents in turn, from the player after the declarer in the direction of "
