@@ -406,6 +406,37 @@ def test_barrel_made_wins() -> None:
     assert new.scores[1] == 1005 and new.winner == 1 and "on the barrel: made 125 of 121" in texts
 
 
+def test_barrel_defender_scores_nothing() -> None:
+    # ru-online, barrel.defender_scores false (S002, MEK: the score on the barrel is frozen;
+    # only his own contract takes him off).  Player 2, on the barrel at 880, defends and
+    # takes 40 + 100 = 140 >= 121: not scored, his first failed attempt; declarer 1 makes 100
+    # with 80 + 40.
+    kw: dict[str, Any] = {"contract": 100, "card_points": {1: 80, 2: 40, 0: 0}, "marriages": {1: 40, 2: 100}}
+    kw["tricks"] = {1: 5, 2: 3, 0: 0}
+    state = {"scores": [0, 0, 880], "barrel": [False, False, True]}
+    new, kinds, texts = settle("ru-online", options={"barrel_bidding": True}, state=state, **kw)
+    assert new.scores == (0, 100, 880) and new.winner is None
+    assert new.barrel[2].on and new.barrel[2].attempts == 1
+    assert "on the barrel: attempt 1 of 3 failed (+140 as a defender not scored)" in texts
+    assert "barrel.made" not in kinds
+    # The third defence throws him off like any third failure: 880 - 121.
+    state["barrel"] = [False, False, 2]
+    third, _, texts = settle("ru-online", options={"barrel_bidding": True}, state=state, **kw)
+    assert third.scores == (0, 100, 759) and not third.barrel[2].on
+    assert "fell off the barrel as a defender −121" in texts
+    # The default (true, as in the rulesets that do not set it): the defence makes the barrel.
+    rules = load_ruleset("ru-online", options={"barrel_bidding": True})
+    form = rules.form(3)
+    start = MatchState.new(form, options=rules.selected, deck_points=rules.deck.total_points)
+    barrel = dataclasses.replace(form.special.barrel, defender_scores=True)
+    form = dataclasses.replace(form, special=dataclasses.replace(form.special, barrel=barrel))
+    start = start.with_values(form, scores=[0, 0, 880], barrel=[False, False, True])
+    made, events = settle_deal(form, start, DealOutcome(declarer=1, bid=100, **kw))
+    assert made.scores == (0, 100, 1020) and made.winner == 2
+    assert [e.text for e in events if e.kind == "barrel.made"] == ["on the barrel: made 140 of 121"]
+    assert load_ruleset("pl-standard").form(3).special.barrel.defender_scores is True
+
+
 def test_getting_on_the_barrel() -> None:
     # S002: at 880 or more a player sits on the barrel.
     new, _kinds, texts = settle("ru-online", state={"scores": [0, 800, 0]}, contract=100)

@@ -18,7 +18,8 @@ Order of settlement (each step sees the result of the previous one):
 4. the 800 rule (``match.threshold``): a player at or above it (per ``inclusive``) who was
    not the declarer scores nothing positive (a forfeit bonus too, if
    ``freezes_forfeit_bonus``);
-5. the barrel, for each player who was on it before the deal (``special.barrel``);
+5. the barrel, for each player who was on it before the deal (``special.barrel``; as a
+   defender only if ``defender_scores``);
 6. finishing (``match.finishing``): a player who may not finish and would reach the target
    is capped or scores nothing;
 7. the scores are added; then bolts (``special.bolts``, ``special.dark.bolt_count``);
@@ -330,11 +331,15 @@ def _step_barrel(w: _Work, seats: list[BarrelSeat], fell: set[int]) -> None:
                     f"on the barrel: a forfeited deal is no attempt ({_signed(d)} not scored)",
                 )
             continue
-        if d >= b.goal and not (o.forfeited and p == o.declarer):
+        defends = p != o.declarer
+        if d >= b.goal and not (o.forfeited and p == o.declarer) and (b.defender_scores or not defends):
             seats[p] = BarrelSeat()
             w.event("barrel.made", p, d, f"on the barrel: made {d} of {b.goal}")
             continue
         used = seat.attempts + 1
+        # With `defender_scores: false` a defence is a failed attempt whatever it took; the
+        # events say so when the defence would have made the goal.
+        as_defender = " as a defender" if defends and not b.defender_scores and d >= b.goal else ""
         own_fail = p == o.declarer and not o.forfeited and not w.made
         thrown = ""
         if o.forfeited and p == o.declarer and b.forfeit_falls:
@@ -352,17 +357,25 @@ def _step_barrel(w: _Work, seats: list[BarrelSeat], fell: set[int]) -> None:
             w.delta[p] = -b.penalty
             seats[p] = BarrelSeat()
             fell.add(p)
-            w.event("barrel.fall", p, -b.penalty, f"fell off the barrel −{b.penalty}")
+            w.event("barrel.fall", p, -b.penalty, f"fell off the barrel{as_defender} −{b.penalty}")
         elif b.attempts_unlimited or used <= b.free_failures:
             w.delta[p] = 0
             seats[p] = BarrelSeat(True, used)
             w.event(
-                "barrel.attempt", p, d, f"on the barrel: attempt {used}{of} failed ({_signed(d)} not scored)"
+                "barrel.attempt",
+                p,
+                d,
+                f"on the barrel: attempt {used}{of} failed ({_signed(d)}{as_defender} not scored)",
             )
         else:
             w.delta[p] = -b.penalty
             seats[p] = BarrelSeat(True, used)
-            w.event("barrel.attempt", p, -b.penalty, f"on the barrel: attempt {used}{of} failed −{b.penalty}")
+            w.event(
+                "barrel.attempt",
+                p,
+                -b.penalty,
+                f"on the barrel: attempt {used}{of} failed{as_defender} −{b.penalty}",
+            )
 
 
 def _step_finishing(w: _Work) -> None:
@@ -536,7 +549,8 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
     score, while being thrown off (``fail_own_bid_falls``, which applies only when the barrel
     player bids, ``bidding: allowed``; ``forfeit_falls``) keeps the deal's own score (PAGx2:
     he loses his bid as usual); a deal forfeited by someone else is no attempt and scores nothing
-    for the barrel player; the multiplier applies to the deal's scores and a forfeit's
+    for the barrel player; with ``barrel.defender_scores: false`` a deal he defends is a failed
+    attempt whatever he took; the multiplier applies to the deal's scores and a forfeit's
     penalty, not to bolt or barrel penalties (a dark bolt counts ``dark.bolt_count`` bolts);
     a forfeited deal gives no bolts; ``collision: all_fall`` applies to two or more players
     reaching the barrel in the same deal (``last_stays`` / ``first_stays`` to a newcomer

@@ -742,6 +742,12 @@ class Barrel:
         maximum=MAX_POINTS,
     )
     forfeit_falls: bool = rule("A forfeit on the barrel throws the player off.", False)
+    defender_scores: bool = rule(
+        "Whether the points a player on the barrel takes as a defender count: if they reach "
+        "`goal`, he makes it (true); or (false) on the barrel only his own contract counts, "
+        "and a deal he defends scores him nothing and is a failed attempt.",
+        True,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
