@@ -19,7 +19,7 @@ from .. import dsl
 from ..errors import Diagnostic, DslError
 from . import model
 from ._schema import META_KEYS, _hints
-from ._yaml import Mark, YList, YMap, to_plain
+from ._yaml import Mark, YList, YMap, is_mapping, to_plain
 from .model import Formula, Provenance
 
 Path = tuple[str | int, ...]
@@ -28,7 +28,7 @@ Path = tuple[str | int, ...]
 def is_annotated(value: Any) -> bool:
     """Whether ``value`` is the annotated form ``{value: …, source: …, …}`` of a rule value."""
     return (
-        isinstance(value, Mapping)
+        is_mapping(value)
         and "value" in value
         and all(k == "value" or k in META_KEYS for k in value)
     )
@@ -43,7 +43,7 @@ def deep_unwrap(value: Any) -> Any:
     """A plain copy of ``value`` with every annotated value replaced by its plain value and
     the provenance keys of rule elements dropped."""
     value = unwrap(value)
-    if isinstance(value, Mapping):
+    if is_mapping(value):
         return {k: deep_unwrap(v) for k, v in value.items() if k not in META_KEYS}
     if isinstance(value, list):
         return [deep_unwrap(v) for v in value]
@@ -71,7 +71,7 @@ def collect_provenance(doc: Any, path: Path = ()) -> dict[Path, Provenance]:
     ``options`` and ``sources`` are skipped (their keys are part of their own format).
     """
     out: dict[Path, Provenance] = {}
-    if isinstance(doc, Mapping):
+    if is_mapping(doc):
         prov = _provenance(doc)
         if prov is not None and path and path[0] not in ("options", "sources"):
             out[path] = prov
@@ -324,7 +324,7 @@ def built_once(key: Any, part: Any, make: Callable[[], tuple[Any, bool]]) -> Any
     ``make`` returns the value and whether to keep it (a section whose formulas have
     problems is built, and reported, every time).
     """
-    if not isinstance(part, Mapping | list):
+    if not (isinstance(part, list) or is_mapping(part)):
         return make()[0]
     entry = _BUILT.get((key, id(part)))
     if entry is not None and entry[0] is part:

@@ -33,7 +33,7 @@ from ._convert import (
     unwrap,
 )
 from ._merge import Lookup, merge, parents_of, resolve_extends
-from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, mark_at, to_plain
+from ._yaml import Mark, YList, YMap, is_mapping, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import (
     changed_schema_errors,
     form_sections,
@@ -250,7 +250,7 @@ def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> tuple[YMap
 
 
 def _leaves(node: Any, path: tuple[str | int, ...] = ()) -> Any:
-    if isinstance(node, Mapping) and not is_annotated(node):
+    if is_mapping(node) and not is_annotated(node):
         for key, value in node.items():
             yield from _leaves(value, (*path, key))
     else:
@@ -277,7 +277,7 @@ def _overridden_by_defaults(
             node: Any = own
             for part in path:
                 node = unwrap(node)
-                if not (isinstance(node, Mapping) and part in node):
+                if not (is_mapping(node) and part in node):
                     break
                 node = node[part]
             else:

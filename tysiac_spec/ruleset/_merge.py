@@ -15,7 +15,7 @@ from typing import Any
 
 from tysiac_spec import limits
 from tysiac_spec.errors import Diagnostic, DiagnosticSink, LimitError, RulesetError
-from tysiac_spec.ruleset._yaml import Mark, YList, YMap, mark_at
+from tysiac_spec.ruleset._yaml import Mark, YList, YMap, is_mapping, mark_at
 
 __all__ = [
     "MAX_EXTENDS_DEPTH",
@@ -79,8 +79,8 @@ def merge(base: Any, over: Any, *, share: bool = False, once: bool = False) -> A
 
 
 def _merge(base: Any, over: Any, path: tuple[str, ...], share: bool) -> Any:
-    if isinstance(over, Mapping):
-        return _merge_maps(base if isinstance(base, Mapping) else None, over, path, share)
+    if is_mapping(over):
+        return _merge_maps(base if is_mapping(base) else None, over, path, share)
     return _copy(over)
 
 
@@ -98,9 +98,9 @@ def _merge_once(base: Any, over: Any, path: tuple[str, ...], levels: int) -> Any
     kept = _ONCE.get(key)
     if kept is not None and kept[0] is base and kept[1] is over:
         return kept[2]
-    if levels > 1 and isinstance(over, Mapping):
+    if levels > 1 and is_mapping(over):
         merged = _merge_maps(
-            base if isinstance(base, Mapping) else None, over, path, True,
+            base if is_mapping(base) else None, over, path, True,
             lambda b, o, p: _merge_once(b, o, p, levels - 1),
         )
     else:

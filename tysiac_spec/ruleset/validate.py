@@ -22,7 +22,7 @@ from ._convert import built_once, is_annotated, kept, plain_document, unwrap
 from ._merge import merge
 from ._schema import ruleset_schema
 from ._schema_check import Check, Checker, UnsupportedSchema
-from ._yaml import Mark, mark_at, to_plain
+from ._yaml import Mark, is_mapping, mark_at, to_plain
 
 if TYPE_CHECKING:
     import jsonschema
@@ -350,7 +350,7 @@ def _diag(
 def _get(doc: Any, *path: str | int, default: Any = None) -> Any:
     node = doc
     for p in path:
-        if isinstance(node, Mapping) and p in node:
+        if is_mapping(node) and p in node:
             node = unwrap(node[p])
         elif isinstance(node, list) and isinstance(p, int) and p < len(node):
             node = unwrap(node[p])
@@ -377,8 +377,8 @@ def form_sections(doc: Any, players: str) -> dict[str, Any]:
     entry = _get(doc, "players", players, default={}) or {}
     out: dict[str, Any] = {}
     for name in SECTIONS:
-        base = doc.get(name) if isinstance(doc, Mapping) else None
-        over = entry.get(name) if isinstance(entry, Mapping) else None
+        base = doc.get(name) if is_mapping(doc) else None
+        over = entry.get(name) if is_mapping(entry) else None
         if base is None:
             out[name] = over
         elif over is None:
@@ -410,12 +410,12 @@ def semantic_errors(doc: Any, *, leaf: str | None = None) -> Iterator[Diagnostic
 def _all_cited(doc: Any) -> Iterator[tuple[Path, str]]:
     """Every ``source:`` citation of the document with its path, section by section (each
     section's list made once per section document: :func:`._convert.built_once`)."""
-    if not isinstance(doc, Mapping):
+    if not is_mapping(doc):
         return
     for key, value in doc.items():
         if key == "source":  # the ruleset's own citation
             yield from _cited({key: value}, ())
-        elif isinstance(value, Mapping | list):
+        elif isinstance(value, list) or is_mapping(value):
             yield from built_once("cited", value, partial(kept, _cited_list, value, (key,)))
 
 
@@ -424,7 +424,7 @@ def _cited_list(node: Any, path: Path) -> list[tuple[Path, str]]:
 
 
 def _cited(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
-    if isinstance(node, Mapping):
+    if is_mapping(node):
         for key, value in node.items():
             if key == "source" and path[:1] != ("sources",):
                 ids = value if isinstance(value, list) else [value]
