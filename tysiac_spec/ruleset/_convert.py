@@ -189,7 +189,7 @@ class FormulaCompiler:
         self.deck = deck
         self.extra = extra
         self.problems: list[Diagnostic] = []
-        self._scope = _Scope(deck, extra)
+        self._scope = _scope(deck, extra)
 
     def compile(self, text: str, context: str, mark: Mark | None, path: Path) -> Any:
         origin = dsl.Origin(
@@ -207,31 +207,73 @@ class FormulaCompiler:
 
 class _Scope:
     """The deck facts and extension a formula is compiled with, as a key: equal when their
-    contents are equal and the pack is the same object (compiled card functions keep it)."""
+    contents are equal and the pack is the same object (compiled card functions keep it).
 
-    __slots__ = ("deck", "extra", "key")
+    Made through :func:`_scope`, which gives the one scope of each key, so that the caches
+    keyed by it (:func:`_compiled`, :func:`built_once`) find it by identity."""
+
+    __slots__ = ("_hash", "deck", "extra", "key")
 
     def __init__(self, deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> None:
         self.deck = deck
         self.extra = extra
-        self.key = (
-            id(deck.pack),
-            tuple(deck.rank_points.items()),
-            tuple(deck.marriage_values.items()),
-            deck.suits,
-            deck.ranks,
-            deck.marriage_ranks,
-            tuple(deck.card_bits.items()),
-            tuple((name, repr(kind)) for name, kind in extra.options.items()),
-            tuple((name, repr(kind)) for name, kind in extra.counters.items()),
-            tuple(extra.docs.items()),
-        )
+        self.key = _scope_key(deck, extra)
+        self._hash = hash(self.key)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Scope) and self.key == other.key
+        return self is other or (
+            isinstance(other, _Scope) and self._hash == other._hash and self.key == other.key
+        )
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash
+
+
+def _scope_key(deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> tuple[Any, ...]:
+    return (
+        id(deck.pack),
+        tuple(deck.rank_points.items()),
+        tuple(deck.marriage_values.items()),
+        deck.suits,
+        deck.ranks,
+        deck.marriage_ranks,
+        tuple(deck.card_bits.items()),
+        tuple((name, _type_text(kind)) for name, kind in extra.options.items()),
+        tuple((name, _type_text(kind)) for name, kind in extra.counters.items()),
+        tuple(extra.docs.items()),
+    )
+
+
+def _type_text(kind: Any) -> str:
+    """``repr(kind)``, once per type (the types of options and counters are hashable)."""
+    try:
+        return _type_repr(kind)
+    except TypeError:
+        return repr(kind)
+
+
+@functools.lru_cache(maxsize=256)
+def _type_repr(kind: Any) -> str:
+    return repr(kind)
+
+
+_SCOPES: dict[tuple[Any, ...], _Scope] = {}
+"""The scope of each key (:func:`_scope`); each keeps its pack alive, so ``id(pack)`` in
+the key is not reused."""
+
+_MOST_SCOPES = 256
+
+
+def _scope(deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> _Scope:
+    """The scope of ``deck`` and ``extra``: the one made before for an equal key."""
+    made = _Scope(deck, extra)
+    found = _SCOPES.get(made.key)
+    if found is not None:
+        return found
+    if len(_SCOPES) >= _MOST_SCOPES:
+        _SCOPES.clear()
+    _SCOPES[made.key] = made
+    return made
 
 
 @functools.lru_cache(maxsize=4096)
