@@ -333,13 +333,19 @@ def load_ruleset(
     if text is not None:
         file = str(ref)
         return _with_options(_checked(file, load_yaml(text, file=file)), options)
+    file, mtime = _file_of(ref)
+    chosen = tuple(sorted((options or {}).items()))
+    return _load_file(file, mtime, chosen, registry.extra_folders())
+
+
+def _file_of(ref: str | Path) -> tuple[str, int]:
+    """The file of the ruleset ``ref`` (:func:`registry.find`) and its modification time."""
     path = Path(ref) if isinstance(ref, Path) else registry.find(ref)
     try:
         mtime = path.stat().st_mtime_ns
     except OSError:
         mtime = 0
-    chosen = tuple(sorted((options or {}).items()))
-    return _load_file(str(path), mtime, chosen, registry.extra_folders())
+    return str(path), mtime
 
 
 def check_every_option(ruleset: model.Ruleset) -> None:
@@ -347,13 +353,18 @@ def check_every_option(ruleset: model.Ruleset) -> None:
     each choice and yes/no option, one option changed at a time.
 
     The document is resolved and checked once; each value costs its patches, the schema of
-    the sections they change, the semantic checks and compiling the forms: linear in the
-    number of option values.
+    the sections they change, the semantic checks and the forms -- what
+    ``load_ruleset(ruleset.file, options={name: value})`` checks, without making the rest of
+    the :class:`~tysiac_spec.ruleset.model.Ruleset`; the sections a value's patches leave
+    as they are, and their models, are shared with the other values: linear in the number
+    of option values.
 
     Raises:
         RulesetError: the first option value that makes the ruleset invalid, with its problems.
+        OptionError: as :func:`load_ruleset`.
     """
-    ref = ruleset.file or ruleset.id
+    file, mtime = _file_of(ruleset.file or ruleset.id)
+    checked = _checked_file(file, mtime, registry.extra_folders())
     for name, option in ruleset.options.items():
         if option.type == "choice":
             values: list[Any] = list(option.choices)
@@ -363,7 +374,7 @@ def check_every_option(ruleset: model.Ruleset) -> None:
             values = []
         for value in values:
             if value != option.default:
-                load_ruleset(ref, options={name: value})
+                _forms(_chosen(checked, {name: value})[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,6 +470,21 @@ def _checked(file: str, raw: Any) -> _Checked:
 def _with_options(checked: _Checked, options: Mapping[str, Any] | None) -> model.Ruleset:
     """The model of a checked document with its options chosen: the options' patches
     applied, the sections they change checked again, the forms compiled."""
+    patched, selected = _chosen(checked, options)
+    return _build(patched, checked.file, selected, checked.content_hash, checked.raw)
+
+
+def _chosen(
+    checked: _Checked, options: Mapping[str, Any] | None
+) -> tuple[YMap, dict[str, OptionValue]]:
+    """A checked document with its options chosen (the patches applied, the sections they
+    change checked again) and the value of each option.
+
+    Raises:
+        OptionError: an unknown option or value.
+        RulesetError: a default patch overriding the file's own rules, or the patched
+            document's schema or semantic problems.
+    """
     doc, raw, file = checked.doc, checked.raw, checked.file
     ruleset_id = str(doc["id"])
     declared = {name: opt for name, opt in (doc.get("options") or {}).items()}
@@ -473,27 +499,14 @@ def _with_options(checked: _Checked, options: Mapping[str, Any] | None) -> model
         )
         if diags:
             raise RulesetError(sorted_diagnostics(diags))
-    return _build(patched, file, selected, checked.content_hash, raw)
+    return patched, selected
 
 
 def _build(
     doc: YMap, file: str, selected: Mapping[str, OptionValue], content_hash: str, raw: YMap
 ) -> model.Ruleset:
+    deck_spec, deck, forms = _forms(doc)
     conv = Converter()
-    deck_spec: model.DeckSpec = built_once(
-        "deck", doc["deck"], lambda: (conv.build(model.DeckSpec, doc["deck"], ("deck",)), True)
-    ) if "deck" in doc else _inherit_core_deck()
-    deck = _deck(json.dumps(to_plain(doc["deck"]))) if "deck" in doc else core_deck()
-    forms: dict[int, model.Form] = {}
-    problems: list[Diagnostic] = []
-    extension_options = _option_types(doc.get("options") or {})
-    for n, entry in (unwrap(doc.get("players")) or {}).items():
-        sections = form_sections(doc, str(n))
-        compiler = _form_compiler(deck, sections, extension_options)
-        forms[int(n)] = build_form(int(n), sections, _table_part(entry), compiler)
-        problems.extend(p for p in compiler.problems if p not in problems)
-    if problems:
-        raise RulesetError(sorted_diagnostics(problems))
     options = built_once("options", doc.get("options"), lambda: ({
         name: conv.build(model.Option, opt, ("options", name))
         for name, opt in (doc.get("options") or {}).items()
@@ -521,6 +534,31 @@ def _build(
         parents=parent_ids,
         document=types.MappingProxyType(plain_document(doc)),
     )
+
+
+def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
+    """The pack (as written and as cards) and the form of each player count of a checked
+    document with its options chosen, every formula compiled.
+
+    Raises:
+        RulesetError: every formula problem (``dsl.*``) of every form.
+    """
+    conv = Converter()
+    deck_spec: model.DeckSpec = built_once(
+        "deck", doc["deck"], lambda: (conv.build(model.DeckSpec, doc["deck"], ("deck",)), True)
+    ) if "deck" in doc else _inherit_core_deck()
+    deck = _deck(json.dumps(to_plain(doc["deck"]))) if "deck" in doc else core_deck()
+    forms: dict[int, model.Form] = {}
+    problems: list[Diagnostic] = []
+    extension_options = _option_types(doc.get("options") or {})
+    for n, entry in (unwrap(doc.get("players")) or {}).items():
+        sections = form_sections(doc, str(n))
+        compiler = _form_compiler(deck, sections, extension_options)
+        forms[int(n)] = build_form(int(n), sections, _table_part(entry), compiler)
+        problems.extend(p for p in compiler.problems if p not in problems)
+    if problems:
+        raise RulesetError(sorted_diagnostics(problems))
+    return deck_spec, deck, forms
 
 
 def _provenance(doc: YMap) -> dict[tuple[str | int, ...], model.Provenance]:
