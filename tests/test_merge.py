@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -382,3 +383,41 @@ def test_lookup_receives_the_extending_file() -> None:
         ("mid", "house.yaml"),
         ("base", "mid.yaml"),
     ]
+
+
+def _with_marks(node: Any) -> Any:
+    """``node`` as plain values, each mapping and list with the marks it keeps."""
+    if isinstance(node, YMap):
+        return ("map", node.mark, {k: (node.key_marks.get(k), node.value_marks.get(k),
+                                       _with_marks(v)) for k, v in node.items()})
+    if isinstance(node, YList):
+        return ("list", node.mark, node.item_marks, [_with_marks(v) for v in node])
+    if isinstance(node, dict):
+        return {k: _with_marks(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_with_marks(v) for v in node]
+    return node
+
+
+def test_resolve_extends_with_share_gives_the_same_document() -> None:
+    from tysiac_spec.ruleset._load import _lookup_in, _parsed
+    from tysiac_spec.ruleset.registry import entries
+
+    for entry in entries():
+        doc = _parsed(entry.path)
+        before = _with_marks(doc)
+        lookup = _lookup_in(str(entry.path.parent))
+        copied = resolve_extends(doc, file=str(entry.path), lookup=lookup)
+        shared = resolve_extends(doc, file=str(entry.path), lookup=lookup, share=True)
+        assert _with_marks(shared) == _with_marks(copied), entry.id
+        assert _with_marks(doc) == before  # the loaded file is unchanged
+        loaded = {id(n) for e in entries() for n in _nodes(_parsed(e.path))}
+        assert not loaded & {id(n) for n in _nodes(copied)}
+        assert loaded & {id(n) for n in _nodes(shared)}  # the parts no merge changes
+
+
+def _nodes(node: Any) -> Iterator[Any]:
+    if isinstance(node, dict | list):
+        yield node
+        for value in node.values() if isinstance(node, dict) else node:
+            yield from _nodes(value)

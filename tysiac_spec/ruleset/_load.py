@@ -89,8 +89,11 @@ def _parsed_cached(path: str, mtime: int) -> Any:
     return load_yaml_file(path)
 
 
-def resolve_document(doc: Any, *, file: str | None) -> YMap:
+def resolve_document(doc: Any, *, file: str | None, share: bool = False) -> YMap:
     """Resolve the ``extends`` chain of a loaded document (no options applied, not validated).
+
+    With ``share``, the result shares the parts of the documents no merge changes (see
+    :func:`~._merge.resolve_extends`): nobody may change it below its top level.
 
     Raises:
         RulesetError: the document is not a mapping, or ``extends`` fails (unknown parent,
@@ -108,7 +111,7 @@ def resolve_document(doc: Any, *, file: str | None) -> YMap:
             )
         )
     lookup = _lookup_in(_root_of(file))
-    merged = resolve_extends(doc, file=file, lookup=lookup)
+    merged = resolve_extends(doc, file=file, lookup=lookup, share=share)
     if isinstance(doc.get("sources", []), list):
         sources = _chain_sources(doc, file, lookup, {})
         if sources:
@@ -456,7 +459,7 @@ def _check_sizes(doc: YMap) -> None:
 
 def _checked(file: str, raw: Any) -> _Checked:
     """Resolve ``extends``, bound the options, check the schema, the sizes and the semantics."""
-    doc = resolve_document(raw, file=file)
+    doc = resolve_document(raw, file=file, share=True)  # loaded files are shared, never changed
     _check_option_counts(doc)
     diags = changed_schema_errors(doc, doc.keys())  # each section checked once per content
     if not diags:

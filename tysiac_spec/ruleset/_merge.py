@@ -205,7 +205,7 @@ def parents_of(doc: Any) -> list[str]:
     raise RulesetError(_diag("merge.bad-extends", message, mark_at(doc, bad), bad))
 
 
-def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup) -> YMap:
+def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup, share: bool = False) -> YMap:
     """Apply ``doc``'s ``extends``: merge its parents (left to right, each resolved first), then
     ``doc`` over them (see :func:`merge`).
 
@@ -222,6 +222,10 @@ def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup) -> YMap:
         file: the file ``doc`` was read from (``None`` for API input); passed to ``lookup`` so
             relative paths resolve next to it.
         lookup: ``lookup(ref, from_file) -> (parent document, parent file)``.
+        share: keep the parts of the documents that no merge changes as they are, instead of
+            copying them (see :func:`merge`): for documents nobody changes afterwards, such as
+            the loader's (its files are loaded once and shared); only the result's top-level
+            mapping is its own.
 
     Raises:
         RulesetError: every problem found: ``merge.unknown-parent`` at the ``extends`` item
@@ -234,17 +238,18 @@ def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup) -> YMap:
     own_id = doc.get("id")
     label = own_id if isinstance(own_id, str) else (file or "<input>")
     identity = _identity(file, doc)
-    return _resolve(doc, file, _Walk(lookup, {identity[0]}), [(identity, label)])
+    return _resolve(doc, file, _Walk(lookup, {identity[0]}, share), [(identity, label)])
 
 
 class _Walk:
     """What one resolution has seen: the lookup, the files read, each file's result."""
 
-    __slots__ = ("done", "files", "lookup", "max_depth")
+    __slots__ = ("done", "files", "lookup", "max_depth", "share")
 
-    def __init__(self, lookup: Lookup, files: set[str | None]) -> None:
+    def __init__(self, lookup: Lookup, files: set[str | None], share: bool) -> None:
         self.lookup = lookup
         self.files = files
+        self.share = share
         self.done: dict[_Identity, YMap | RulesetError] = {}
         self.max_depth = limits.limit("extends_depth")
 
@@ -299,13 +304,16 @@ def _resolve(doc: YMap, file: str | None, walk: _Walk, chain: list[tuple[_Identi
         if identity in merged:  # the same file under another name: merged once
             continue
         merged.add(identity)
-        inherited = parent if inherited is None else merge(inherited, parent)
+        inherited = parent if inherited is None else merge(inherited, parent, share=walk.share)
     sink.raise_if_any()
-    own: YMap = _copy(doc)
+    own: YMap = (
+        YMap(doc, mark=doc.mark, key_marks=doc.key_marks, value_marks=doc.value_marks)
+        if walk.share else _copy(doc)
+    )
     _drop(own, "extends")
     if inherited is None:
         return own
-    result: YMap = merge(inherited, own)
+    result: YMap = merge(inherited, own, share=walk.share)
     for key in NOT_INHERITED:  # the ruleset's own identity, never merged with a parent's
         if key in own:
             result[key] = own[key]
