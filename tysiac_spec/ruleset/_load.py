@@ -550,7 +550,9 @@ def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
     deck_spec: model.DeckSpec = built_once(
         "deck", doc["deck"], lambda: (conv.build(model.DeckSpec, doc["deck"], ("deck",)), True)
     ) if "deck" in doc else _inherit_core_deck()
-    deck = _deck(json.dumps(to_plain(doc["deck"]))) if "deck" in doc else core_deck()
+    deck = built_once(
+        "cards", doc["deck"], lambda: (_deck(json.dumps(to_plain(doc["deck"]))), True)
+    ) if "deck" in doc else core_deck()
     forms: dict[int, model.Form] = {}
     problems: list[Diagnostic] = []
     extension_options = _option_types(doc.get("options") or {})
