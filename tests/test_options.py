@@ -101,9 +101,9 @@ def test_quoted_formula_position_is_its_first_character() -> None:
     assert (f.line, f.column) == (21, 14)
 
 
-def test_option_patch_with_null_removes_an_inherited_formula() -> None:
-    """pl-standard's `bid_limit: false` removes the 120 + marriages limit (S000: the limit is
-    an agreement), although the null passes through `extends: core`."""
+def test_option_patch_with_null_replaces_an_inherited_formula() -> None:
+    """pl-standard's `bid_limit: false` sets the 120 + marriages limit to none (S000: the limit
+    is an agreement); the null is kept through `extends` and the option's patch."""
     from tysiac_spec import load_ruleset
 
     assert load_ruleset("pl-standard").form(3).auction.max_bid is not None

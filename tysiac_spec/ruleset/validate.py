@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Diagnostic, format_path
 from ._convert import built_once, is_annotated, kept, plain_document, unwrap
-from ._merge import merge
+from ._merge import DELETE, merge
 from ._schema import ruleset_schema
 from ._schema_check import Check, Checker, UnsupportedSchema
 from ._yaml import Mark, is_mapping, mark_at, to_plain
@@ -159,11 +159,9 @@ def _leaf_errors(error: Any) -> Iterator[Any]:
     """Descend through ``anyOf`` to the errors of the branch the user meant."""
     if error.validator == "anyOf" and error.context:
         instance = error.instance
-        plain_branch, other = 0, 1
+        plain_branch = 0
         if isinstance(instance, Mapping) and "value" in instance:
             plain_branch = 1  # meant as the annotated form {value: …, source: …}
-        elif instance is None:
-            plain_branch = other
         by_branch: dict[Any, list[Any]] = {}
         for sub in error.context:
             by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
@@ -264,7 +262,14 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         names = [_TYPE_NAMES.get(t, t) for t in dict.fromkeys(flat) if t != "null"]
         expected = " or ".join(names) or "something else"
         message = f"{where} must be {expected} (got {_describe(instance)})"
-        return _make("schema.type", message, doc, path, _field_hint(error))
+        if instance is None:
+            hint = (
+                "`null` is the value none, which this field does not take; "
+                "`{$delete: true}` removes a key a parent ruleset wrote"
+            )
+        elif isinstance(instance, Mapping) and DELETE in instance:
+            hint = "the deletion marker is written alone: `{$delete: true}`"
+        return _make("schema.type", message, doc, path, hint or _field_hint(error))
     if kw == "enum":
         choices = ", ".join(_describe(v).strip('"') for v in error.validator_value)
         message = f"{where} must be one of {choices} (got {_describe(instance)})"
