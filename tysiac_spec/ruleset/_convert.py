@@ -50,41 +50,81 @@ def deep_unwrap(value: Any) -> Any:
     return value
 
 
-def _provenance(node: Mapping[str, Any]) -> Provenance | None:
+Heirs = Callable[[str | None], frozenset[str | None]]
+"""``heirs(file)``: the file and every file of the ruleset that extends it (see
+:attr:`model.Provenance.heirs`)."""
+
+
+def provenance_of(
+    node: Mapping[str, Any], file: str | None = None, heirs: Heirs | None = None
+) -> Provenance | None:
+    """The provenance an element writes itself (its ``source``/``status``/``reason``/``doc``
+    keys), ``None`` when it writes none; ``file`` wrote the element (the file of its first
+    provenance key wins when the loader's marks know it)."""
     if not any(k in node for k in META_KEYS):
         return None
     src = node.get("source", ())
     if isinstance(src, str):
         src = (src,)
+    if isinstance(node, YMap):
+        file = next(
+            (node.value_marks[k].file for k in META_KEYS if k in node and k in node.value_marks),
+            file,
+        )
     return Provenance(
         source=tuple(src),
         status=node.get("status"),
         reason=node.get("reason"),
         doc=types.MappingProxyType(dict(node.get("doc") or {})),
+        file=file,
+        heirs=heirs(file) if heirs is not None else None,
     )
 
 
-def collect_provenance(doc: Any, path: Path = ()) -> dict[Path, Provenance]:
+def collect_provenance(
+    doc: Any, path: Path = (), heirs: Heirs | None = None, file: str | None = None
+) -> dict[Path, Provenance]:
     """Every rule element carrying ``source``/``status``/``reason``/``doc``, by path.
 
     Shape: ``{("auction", "step"): Provenance(...), ("deck",): Provenance(...)}``.
     ``options`` and ``sources`` are skipped (their keys are part of their own format).
+
+    With ``heirs``, every written value without provenance of its own gets an empty entry
+    naming the file that wrote it (``file``, from the loader's marks), so a rule book knows
+    which enclosing elements speak for it (:attr:`model.Provenance.heirs`).
     """
     out: dict[Path, Provenance] = {}
     if is_mapping(doc):
-        prov = _provenance(doc)
-        if prov is not None and path and path[0] not in ("options", "sources"):
-            out[path] = prov
+        prov = provenance_of(doc, file, heirs)
+        if path and path[0] not in ("options", "sources"):
+            if prov is not None:
+                out[path] = prov
+            elif heirs is not None and is_annotated(doc):
+                out[path] = Provenance(file=file, heirs=heirs(file))
         if is_annotated(doc):
             return out
         for key, value in doc.items():
-            if not path and key in ("options", "sources"):
+            if (not path and key in ("options", "sources")) or key in META_KEYS:
                 continue
-            out.update(collect_provenance(value, (*path, key)))
+            mark = _mark_of(doc, key)
+            out.update(collect_provenance(value, (*path, key), heirs, mark.file if mark else file))
     elif isinstance(doc, list):
-        for i, value in enumerate(doc):
-            out.update(collect_provenance(value, (*path, i)))
+        items = [
+            collect_provenance(value, (*path, i), heirs, _file_of_item(doc, i, file))
+            for i, value in enumerate(doc)
+        ]
+        if heirs is not None and path and not any(isinstance(v, Mapping) for v in doc):
+            out[path] = Provenance(file=file, heirs=heirs(file))  # a list of values: one value
+        for found in items:
+            out.update(found)
+    elif heirs is not None and path and path[0] not in ("options", "sources"):
+        out[path] = Provenance(file=file, heirs=heirs(file))
     return out
+
+
+def _file_of_item(seq: Any, index: int, file: str | None) -> str | None:
+    mark = _item_mark(seq, index)
+    return mark.file if mark else file
 
 
 def _mark_of(mapping: Any, key: str) -> Mark | None:

@@ -10,9 +10,9 @@ import difflib
 import hashlib
 import json
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from ._convert import (
     is_annotated,
     kept,
     plain_document,
+    provenance_of,
     unwrap,
 )
 from ._merge import Lookup, merge, parents_of, resolve_extends
@@ -388,6 +389,9 @@ class _Checked:
     raw: Any
     doc: YMap
     content_hash: str
+    ancestors: Mapping[str | None, frozenset[str | None]]
+    """Each file of the ``extends`` tree (the loaded one included) -> the files it extends,
+    directly or not (:func:`_ancestry`)."""
 
 
 @lru_cache(maxsize=32)
@@ -467,14 +471,35 @@ def _checked(file: str, raw: Any) -> _Checked:
         diags = list(semantic_errors(doc, leaf=file))
     if diags:
         raise RulesetError(sorted_diagnostics(diags))
-    return _Checked(file, raw, doc, _content_hash(doc))
+    ancestors = _ancestry(raw, file, _lookup_in(_root_of(file)), {})
+    return _Checked(file, raw, doc, _content_hash(doc), types.MappingProxyType(ancestors))
+
+
+def _ancestry(
+    doc: Any, file: str | None, lookup: Lookup, done: dict[str | None, frozenset[str | None]]
+) -> dict[str | None, frozenset[str | None]]:
+    """``done`` filled with each file of ``doc``'s ``extends`` tree -> the files it extends,
+    directly or not (the tree was resolved before: it is finite and every parent exists)."""
+    if file in done:
+        return done
+    done[file] = frozenset()  # (a cycle was reported already; stop at it)
+    found: set[str | None] = set()
+    for ref in dict.fromkeys(parents_of(doc)):
+        try:
+            parent, parent_file = lookup(ref, file)
+        except RulesetError:
+            continue
+        _ancestry(parent, parent_file, lookup, done)
+        found |= {parent_file, *done[parent_file]}
+    done[file] = frozenset(found)
+    return done
 
 
 def _with_options(checked: _Checked, options: Mapping[str, Any] | None) -> model.Ruleset:
     """The model of a checked document with its options chosen: the options' patches
     applied, the sections they change checked again, the forms compiled."""
     patched, selected = _chosen(checked, options)
-    return _build(patched, checked.file, selected, checked.content_hash, checked.raw)
+    return _build(patched, checked, selected, set(options or {}))
 
 
 def _chosen(
@@ -506,8 +531,11 @@ def _chosen(
 
 
 def _build(
-    doc: YMap, file: str, selected: Mapping[str, OptionValue], content_hash: str, raw: YMap
+    doc: YMap, checked: _Checked, selected: Mapping[str, OptionValue], chosen: set[str]
 ) -> model.Ruleset:
+    """The model of ``doc`` (``checked.doc`` with the ``selected`` option values applied;
+    ``chosen`` are the options the caller chose, the others keep their defaults)."""
+    file, content_hash, raw = checked.file, checked.content_hash, checked.raw
     deck_spec, deck, forms = _forms(doc)
     conv = Converter()
     options = built_once("options", doc.get("options"), lambda: ({
@@ -531,7 +559,7 @@ def _build(
         forms=types.MappingProxyType(forms),
         options=types.MappingProxyType(options),
         selected=types.MappingProxyType(dict(selected)),
-        provenance=types.MappingProxyType(_provenance(doc)),
+        provenance=types.MappingProxyType(_provenance(doc, checked, selected, chosen)),
         file=file,
         content_hash=content_hash,
         parents=parent_ids,
@@ -566,15 +594,56 @@ def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
     return deck_spec, deck, forms
 
 
-def _provenance(doc: YMap) -> dict[tuple[str | int, ...], model.Provenance]:
+def _provenance(
+    doc: YMap, checked: _Checked, selected: Mapping[str, OptionValue], chosen: set[str]
+) -> dict[tuple[str | int, ...], model.Provenance]:
     """:func:`collect_provenance` of the document, section by section (each made once per
-    section document: :func:`built_once`)."""
+    section document: :func:`built_once`), each written value knowing the file that wrote it
+    and the files that extend that file (:attr:`model.Provenance.heirs`).
+
+    A value an option's patch sets is written where the patch is, unless a file extending
+    the one that declares the option changed its default (and the table did not choose the
+    value, ``chosen``): that file chose the value, which then carries the provenance the file
+    gives the default (an annotated ``default``), or none.
+    """
+    ancestors = checked.ancestors
+    heirs = _heirs_of(ancestors)
     out: dict[tuple[str | int, ...], model.Provenance] = {}
     for key, value in doc.items():
         if key not in ("options", "sources"):
-            made = partial(kept, collect_provenance, value, (key,))
-            out.update(built_once("provenance", value, made))
+            mark = doc.value_marks.get(key)
+            made = partial(
+                kept, collect_provenance, value, (key,), heirs, mark.file if mark else None
+            )
+            out.update(built_once(("provenance", checked.file, checked.content_hash), value, made))
+    for name, value in selected.items():
+        patch = _patch_of(doc, name, value)
+        if not patch:
+            continue
+        declared = mark_at(doc, ("options", name, "set"))
+        default = mark_at(doc, ("options", name, "default"))
+        if name in chosen or default is None or declared is None or default.file == declared.file:
+            continue  # the declaring file's patch, its marks and provenance as collected
+        written = (unwrap(doc["options"][name]) or {}).get("default")
+        own = provenance_of(written, default.file, heirs) if isinstance(written, Mapping) else None
+        prov = own or model.Provenance(file=default.file, heirs=heirs(default.file))
+        for path, _ in _leaves(patch):
+            found = out.get(path)
+            if found is None or not (found.source or found.status or found.reason or found.doc):
+                out[path] = prov  # a patched value citing its own provenance keeps it
     return out
+
+
+def _heirs_of(
+    ancestors: Mapping[str | None, frozenset[str | None]],
+) -> Callable[[str | None], frozenset[str | None]]:
+    """``heirs(file)``: ``file`` and the files of the tree that extend it."""
+
+    @cache
+    def heirs(file: str | None) -> frozenset[str | None]:
+        return frozenset({file, *(f for f, above in ancestors.items() if file in above)})
+
+    return heirs
 
 
 
