@@ -34,6 +34,8 @@ SEMANTIC_CODES = {
     "deck.points-total": "the ranks' card points do not add up to `deck.total_points`",
     "table.card-count": "hands and talons do not use exactly the whole pack",
     "table.active": "more active players than seated, or a sitter missing / superfluous",
+    "table.exchange": "the hands do not come out even after the talon and the exchange "
+    "(play would stall)",
     "marriages.unknown-suit": "a marriage value names a suit the deck does not have",
     "auction.step": "a bid value is not a multiple of the bid step",
     "auction.seat": "a seat number beyond the active players",
@@ -554,8 +556,10 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             (*base, "sitter"),
         )
     size = _deck_size(doc)
+    counted = False  # hands and talons use the whole pack (the exchange is checked then)
     if isinstance(hand, int) and size and all(isinstance(t, int) for t in talons):
         used = active * hand + sum(talons)
+        counted = used == size
         if used != size:
             talon_text = " + ".join(str(t) for t in talons) or "0"
             yield _diag(
@@ -572,6 +576,9 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
         # point at the override if the players entry sets it, else at the common section
         over = _get(entry, section, *field)
         return (*prefix, section, *field) if over is not None else (section, *field)
+
+    if counted and isinstance(hand, int):
+        yield from _check_exchange(doc, n, sections, active, hand, talons, where, leaf)
 
     suits = set(_suit_ids(doc))
     values = _get(sections, "marriages", "values", default={}) or {}
@@ -684,6 +691,76 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                     (*where(section, fld), i, "id"),
                 )
             seen.add(ident)
+
+
+def _check_exchange(
+    doc: Any,
+    n: str,
+    sections: Mapping[str, Any],
+    active: int,
+    hand: int,
+    talons: Sequence[int],
+    where: Any,
+    leaf: str | None,
+) -> Iterator[Diagnostic]:
+    """The hands must come out even after the declarer takes the talon and exchanges, or the
+    play stalls (a player runs out of cards while the others still hold some).
+
+    The declarer holds ``hand + T`` after taking ``T`` cards (every talon, or the one he
+    chooses of several under ``talon.take: choose_one``); a ``give_each`` exchange leaves him
+    ``hand + T - give_count × (active - 1)`` and each opponent ``hand + give_count``; a
+    ``discard`` exchange leaves him ``hand + T - discard_count``; none leaves ``hand + T``.
+    Even hands need ``T = give_count × active``, ``T = discard_count`` or ``T = 0``.
+    """
+    talon = sections.get("talon") or {}
+
+    def value(name: str) -> Any:
+        written = _get(talon, name)
+        return written if written is not None else _defaults("Talon", name)
+
+    take, exchange = value("take"), value("exchange")
+    give, discard = value("give_count"), value("discard_count")
+    sizes = sorted(set(talons)) if take == "choose_one" and len(talons) > 1 else [sum(talons)]
+    opponents = active - 1
+    for taken in sizes:
+        if exchange == "give_each":
+            declarer, others, needed = hand + taken - give * opponents, hand + give, give * active
+            how = f"gives {give} card(s) to each of {opponents} opponent(s)"
+            rule = f"`give_each` with `give_count: {give}` needs a talon of {give} × {active} = {needed}"
+            count_field = "give_count"
+        elif exchange == "discard":
+            declarer, others, needed = hand + taken - discard, hand, discard
+            how = f"discards {discard}"
+            rule = f"`discard` with `discard_count: {discard}` needs a talon of {discard}"
+            count_field = "discard_count"
+        else:
+            declarer, others, needed = hand + taken, hand, 0
+            how = "exchanges nothing"
+            rule = "no exchange needs no talon"
+            count_field = "exchange"
+        if declarer == others:
+            continue
+        talon_text = " + ".join(str(t) for t in talons) or "none"
+        took = "takes" if len(sizes) == 1 else "takes one talon of"
+        message = (
+            f"for {n} players the hands do not come out even: the declarer {took} {taken} "
+            f"card(s) (talons: {talon_text}) and {how}, ending with {declarer} cards against "
+            f"the opponents' {others}; play would stall"
+        )
+        # point at what the loaded file wrote: its talons, else its exchange, else the talons
+        candidates = [
+            ("players", n, "talons"),
+            where("talon", "exchange"),
+            where("talon", count_field),
+        ]
+        path: Path = candidates[0]
+        for candidate in candidates:
+            mark = mark_at(doc, candidate)
+            if leaf and mark and mark.file == leaf and _get(doc, *candidate) is not None:
+                path = candidate
+                break
+        players = f"{active} players" if active == int(n) else f"{active} players in each deal"
+        yield _diag("table.exchange", message, doc, path, f"{rule} card(s) for {players}")
 
 
 def _check_options(doc: Any) -> Iterator[Diagnostic]:
