@@ -213,3 +213,23 @@ def test_bid_steps_are_one_statement_for_the_auction_the_contract_and_the_outcom
     assert bids[0] == "bid 110" and bids[-2:] == ["bid 360", "pass"] and len(bids) == 27
     ru = bid_steps(load_ruleset("ru-online").form(3))
     assert (ru.step, ru.contract_step, ru.cap) == (5, 5, 420)
+
+
+@pytest.mark.parametrize("ruleset_id", ["pl-tysiac-hd", "cz-standard", "pl-online"])
+def test_first_lead_marriage_is_a_table_option(ruleset_id: str) -> None:
+    # Their sources are silent on a marriage led to the first trick (declared: the reading
+    # chosen); S002 and pagat forbid it: option `first_lead_marriage=false`.
+    for allowed in (True, False):
+        game = Game(load_ruleset(ruleset_id, options={"first_lead_marriage": allowed}), players=3, seed=0)
+        game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+        deal = game.deal
+        deal.phase, deal.declarer, deal.current = "play", 1, 1
+        legal = [str(a) for a in game.legal_actions()]
+        lead = "play QH marriage" if allowed else "play QH"  # automatic: the lead declares it
+        assert legal == [
+            "play AH", f"play KH{' marriage' * allowed}", lead, "play 9H", "play AS",
+            f"play KS{' marriage' * allowed}", f"play QS{' marriage' * allowed}",
+        ]
+        game.apply(parse_action(lead, game.ruleset.deck))
+        assert deal.marriages == ({1: 100} if allowed else {})
+        assert deal.trump == ("hearts" if allowed else None)
