@@ -149,3 +149,22 @@ def test_seeds_are_bounded_as_a_record_keeps_them() -> None:
     result = CliRunner().invoke(main, ["play", "pl-standard", "--seed", "1" + "0" * 18], input="")
     assert result.exit_code == 2
     assert "Invalid value for '--seed': 1000000000000000000 is not in the range 0<=x<=999999999999999999." in result.output
+
+
+def test_show_prints_null_for_nobody_and_deletes_with_the_marker(tmp_path: Path) -> None:
+    # In the merge language `null` is the value none (nobody is forced to open) and
+    # `{$delete: true}` removes the key, so the parent's seat 1 comes back.
+    from tysiac_spec import load_ruleset
+
+    for written, seat in (("null", None), ("{$delete: true}", 1)):
+        house = tmp_path / "house.yaml"
+        house.write_text(
+            "id: h\nkind: house\nextends: pl-standard\nname: {en: H}\n"
+            f"auction:\n  forced_seat: {written}\n",
+            encoding="utf-8",
+        )
+        code, out, err = run("show", str(house), "--players", "3")
+        assert code == 0, err
+        assert ("forced_seat: null" in out) is (seat is None)
+        assert ("forced_seat" in yaml.safe_load(out)["auction"]) is (seat is None)
+        assert load_ruleset(house).form(3).auction.forced_seat == seat

@@ -346,6 +346,20 @@ def test_house_all_pass_redeal() -> None:
     assert game.deal.declarer == 2 and game.phase == "exchange"
 
 
+def test_house_nobody_opens() -> None:
+    # examples/house/nobody-opens.yaml: `forced_seat: null` (nobody must open, the value none
+    # of the merge language) and `all_pass: redeal` over pl-standard (seat 1 opens at 100).
+    parent = _game("pl-standard")
+    assert parent.current_player == 1 and _legal(parent) == ["bid 100"]
+    game = _game(str(HOUSE / "nobody-opens.yaml"))
+    assert game.deal.forced is None
+    # Player 1 (hearts and spades marriages: 120 + 100 + 40) may bid 100..260 or pass.
+    assert game.current_player == 1
+    assert _legal(game) == [f"bid {b}" for b in range(100, 261, 10)] + ["pass"]
+    _do(game, "pass", "pass", "pass")
+    assert game.events[-1].kind == "redeal" and game.phase == "auction" and game.deal_scores == []
+
+
 def test_bidding_in_minus() -> None:
     # S002 "Торговля в минусе": a player with a negative score passes until his score is
     # no longer negative; the forced 100 of the player on the hundred stands.

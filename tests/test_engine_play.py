@@ -187,3 +187,49 @@ def test_a_claim_and_a_dark_cancel_read_the_marriage_ranks(tmp_path) -> None:  #
     assert sorted(play_mod.claim_marriages(form, deal)) == ["hearts", "spades"]
     assert auction._holds_marriage(form, list(deck.parse_many("KS JS")))
     assert not auction._holds_marriage(form, list(deck.parse_many("KS QS")))
+
+
+def test_bid_steps_are_one_statement_for_the_auction_the_contract_and_the_outcome() -> None:
+    from tysiac_spec.engine.auction import BidSteps, bid_steps
+    from tysiac_spec.engine.outcome import iter_bid_errors, iter_contract_errors
+
+    form = load_ruleset("pl-standard").form(3)
+    steps = bid_steps(form)
+    assert steps == BidSteps(step=10, min_bid=100, forced_bid=100, cap=360, contract_step=10)
+    assert (steps.lowest, steps.up(101), steps.up(110), steps.first_raise(105), steps.first_raise(110)) == (
+        100, 110, 110, 110, 120)
+    assert (steps.on_step(115), steps.over_cap(370), steps.over_cap(360)) == (False, True, False)
+    assert (steps.contract_on_step(105, 105), steps.contract_on_step(105, 115)) == (True, False)
+    # the outcome's checks say it in the same words as before
+    assert [e.diagnostic.message for e in iter_bid_errors(form, mode="normal", bid=375)] == [
+        "bids are multiples of 10 (got 375)", "no bid above 360 in this game (got 375)"]
+    assert [e.diagnostic.message for e in iter_contract_errors(form, bid=100, contract=115)] == [
+        "a raised contract is a multiple of 10 (got 115)"]
+    # the auction offers the same: from the forced 100 in tens up to the cap (bid_limit off)
+    game = Game(load_ruleset("pl-standard", options={"bid_limit": False}), players=3, seed=0)
+    game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    game.apply(parse_action("bid 100", game.ruleset.deck))
+    bids = [str(a) for a in game.legal_actions()]
+    assert bids[0] == "bid 110" and bids[-2:] == ["bid 360", "pass"] and len(bids) == 27
+    ru = bid_steps(load_ruleset("ru-online").form(3))
+    assert (ru.step, ru.contract_step, ru.cap) == (5, 5, 420)
+
+
+@pytest.mark.parametrize("ruleset_id", ["pl-tysiac-hd", "cz-standard", "pl-online"])
+def test_first_lead_marriage_is_a_table_option(ruleset_id: str) -> None:
+    # Their sources are silent on a marriage led to the first trick (declared: the reading
+    # chosen); S002 and pagat forbid it: option `first_lead_marriage=false`.
+    for allowed in (True, False):
+        game = Game(load_ruleset(ruleset_id, options={"first_lead_marriage": allowed}), players=3, seed=0)
+        game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+        deal = game.deal
+        deal.phase, deal.declarer, deal.current = "play", 1, 1
+        legal = [str(a) for a in game.legal_actions()]
+        lead = "play QH marriage" if allowed else "play QH"  # automatic: the lead declares it
+        assert legal == [
+            "play AH", f"play KH{' marriage' * allowed}", lead, "play 9H", "play AS",
+            f"play KS{' marriage' * allowed}", f"play QS{' marriage' * allowed}",
+        ]
+        game.apply(parse_action(lead, game.ruleset.deck))
+        assert deal.marriages == ({1: 100} if allowed else {})
+        assert deal.trump == ("hearts" if allowed else None)

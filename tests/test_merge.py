@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,25 +16,35 @@ from tysiac_spec.ruleset._yaml import Mark, YList, YMap, load_yaml, mark_at
 
 # --------------------------------------------------------------------------- merge
 
+DEL = {"$delete": True}
+"""The deletion marker of the merge language."""
+
 MERGES: list[tuple[Any, Any, Any]] = [
     # (base, over, expected)
     ({"a": 1, "b": 2}, {"b": 3}, {"a": 1, "b": 3}),
     ({"a": {"x": 1, "y": 2}}, {"a": {"y": 3, "z": 4}}, {"a": {"x": 1, "y": 3, "z": 4}}),
     ({"a": [1, 2, 3]}, {"a": [4]}, {"a": [4]}),
-    ({"a": 1, "b": 2}, {"b": None}, {"a": 1}),
-    ({"a": {"x": 1, "y": 2}}, {"a": {"x": None}}, {"a": {"y": 2}}),
-    ({"a": 1}, {"zz": None}, {"a": 1}),
+    ({"a": 1, "b": 2}, {"b": DEL}, {"a": 1}),
+    ({"a": {"x": 1, "y": 2}}, {"a": {"x": DEL}}, {"a": {"y": 2}}),
+    ({"a": 1}, {"zz": DEL}, {"a": 1}),
+    # null is the value none: kept, over a value or as a new key
+    ({"a": 1, "b": 2}, {"b": None}, {"a": 1, "b": None}),
+    ({"a": {"x": 1}}, {"a": {"x": None}}, {"a": {"x": None}}),
+    ({"a": 1}, {"zz": None}, {"a": 1, "zz": None}),
+    # a mapping with more than the marker, or a marker not `true`, is data
+    ({"a": 1}, {"a": {"$delete": True, "x": 1}}, {"a": {"$delete": True, "x": 1}}),
+    ({"a": 1}, {"a": {"$delete": False}}, {"a": {"$delete": False}}),
     ({"a": 1}, {"a": {"x": 1}}, {"a": {"x": 1}}),
     ({"a": {"x": 1}}, {"a": 5}, {"a": 5}),
     ({"a": {"x": 1}}, {"a": [1]}, {"a": [1]}),
-    ({}, {"a": {"x": None, "y": 1}}, {"a": {"y": 1}}),
-    ({"a": [{"x": 1}]}, {"a": [{"y": None}]}, {"a": [{"y": None}]}),  # lists are data
-    # an option's patch keeps its nulls: they remove keys when the option is chosen
-    ({}, {"options": {"o": {"set": {"false": {"auction": {"max_bid": None}}}}}},
-     {"options": {"o": {"set": {"false": {"auction": {"max_bid": None}}}}}}),
+    ({}, {"a": {"x": DEL, "y": 1}}, {"a": {"y": 1}}),
+    ({"a": [{"x": 1}]}, {"a": [{"y": DEL}]}, {"a": [{"y": DEL}]}),  # lists are data
+    # an option's patch keeps its markers: they remove keys when the option is chosen
+    ({}, {"options": {"o": {"set": {"false": {"auction": {"max_bid": DEL}}}}}},
+     {"options": {"o": {"set": {"false": {"auction": {"max_bid": DEL}}}}}}),
     ({"options": {"o": {"set": {"false": {"auction": {"cap": 1}}}}}},
-     {"options": {"o": {"set": {"false": {"auction": {"max_bid": None}}}}}},
-     {"options": {"o": {"set": {"false": {"auction": {"cap": 1, "max_bid": None}}}}}}),
+     {"options": {"o": {"set": {"false": {"auction": {"max_bid": DEL}}}}}},
+     {"options": {"o": {"set": {"false": {"auction": {"cap": 1, "max_bid": DEL}}}}}}),
     ({"a": 1}, 7, 7),
     (7, {"a": 1}, {"a": 1}),
     ({"a": False}, {"a": True}, {"a": True}),
@@ -106,8 +117,8 @@ def test_merge_plain_dicts_stay_plain() -> None:
     assert type(merge({"a": {"b": 1}}, {"a": {"c": 2}})["a"]) is dict
 
 
-# a JSON-like document with no None (None means "remove" in `over`)
-scalars = st.one_of(st.booleans(), st.integers(), st.text(max_size=5))
+# a JSON-like document (None is a value like any other; only {$delete: true} removes)
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))
 keys = st.text(min_size=1, max_size=4)
 documents = st.recursive(
     scalars,
@@ -139,10 +150,11 @@ def test_over_wins_for_its_keys(a: dict[str, Any], b: dict[str, Any]) -> None:
 
 
 @given(mappings, st.data())
-def test_none_removes(a: dict[str, Any], data: st.DataObject) -> None:
+def test_the_marker_removes_and_none_is_kept(a: dict[str, Any], data: st.DataObject) -> None:
     removed = data.draw(st.lists(st.sampled_from(sorted(a)), unique=True) if a else st.just([]))
-    result = merge(a, dict.fromkeys(removed))
+    result = merge(a, {key: DEL for key in removed})
     assert set(result) == set(a) - set(removed)
+    assert merge(a, dict.fromkeys(removed)) == {**a, **dict.fromkeys(removed)}
 
 
 # --------------------------------------------------------------------------- extends
@@ -153,7 +165,7 @@ FILES = {
         "auction:\n  step: 10\n  cap: 300\nranks: [9, J, Q]\n"
     ),
     "mid": "id: mid\nextends: base\nauction:\n  cap: 360\nmatch: {target: 1000}\n",
-    "house": "id: house\nextends: mid\nauction:\n  step: 5\nmatch: null\n",
+    "house": "id: house\nextends: mid\nauction:\n  step: 5\nmatch: {$delete: true}\n",
     "left": "id: left\nextra: [l]\nside: left\n",
     "right": "id: right\nside: right\n",
     "cyc-a": "id: cyc-a\nextends: cyc-b\n",
@@ -184,10 +196,21 @@ def resolve_errors(text: str) -> list[Diagnostic]:
 
 
 def test_no_extends_is_a_copy() -> None:
-    doc = load_yaml("id: x\na: {b: null}\n")
+    doc = load_yaml("id: x\na: {b: null, c: {$delete: true}}\n")
     result = resolve_extends(doc, file=None, lookup=lookup)
-    assert result == {"id": "x", "a": {"b": None}}
+    assert result == {"id": "x", "a": {"b": None}}  # nothing to delete from; null kept
     assert result is not doc
+
+
+def test_null_over_an_inherited_value_is_kept_and_points_at_the_child() -> None:
+    result = resolve("id: c\nextends: base\nauction:\n  cap: null\n")
+    assert result["auction"] == {"step": 10, "cap": None}
+    assert mark_at(result, ["auction", "cap"]) == Mark("child.yaml", 4, 8)
+
+
+def test_the_marker_removes_an_inherited_key_and_leaves_none_of_itself() -> None:
+    result = resolve("id: c\nextends: base\nauction:\n  cap: {$delete: true}\n  x: {$delete: true}\n")
+    assert result["auction"] == {"step": 10}
 
 
 def test_extends_chain() -> None:
@@ -382,3 +405,41 @@ def test_lookup_receives_the_extending_file() -> None:
         ("mid", "house.yaml"),
         ("base", "mid.yaml"),
     ]
+
+
+def _with_marks(node: Any) -> Any:
+    """``node`` as plain values, each mapping and list with the marks it keeps."""
+    if isinstance(node, YMap):
+        return ("map", node.mark, {k: (node.key_marks.get(k), node.value_marks.get(k),
+                                       _with_marks(v)) for k, v in node.items()})
+    if isinstance(node, YList):
+        return ("list", node.mark, node.item_marks, [_with_marks(v) for v in node])
+    if isinstance(node, dict):
+        return {k: _with_marks(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_with_marks(v) for v in node]
+    return node
+
+
+def test_resolve_extends_with_share_gives_the_same_document() -> None:
+    from tysiac_spec.ruleset._load import _lookup_in, _parsed
+    from tysiac_spec.ruleset.registry import entries
+
+    for entry in entries():
+        doc = _parsed(entry.path)
+        before = _with_marks(doc)
+        lookup = _lookup_in(str(entry.path.parent))
+        copied = resolve_extends(doc, file=str(entry.path), lookup=lookup)
+        shared = resolve_extends(doc, file=str(entry.path), lookup=lookup, share=True)
+        assert _with_marks(shared) == _with_marks(copied), entry.id
+        assert _with_marks(doc) == before  # the loaded file is unchanged
+        loaded = {id(n) for e in entries() for n in _nodes(_parsed(e.path))}
+        assert not loaded & {id(n) for n in _nodes(copied)}
+        assert loaded & {id(n) for n in _nodes(shared)}  # the parts no merge changes
+
+
+def _nodes(node: Any) -> Iterator[Any]:
+    if isinstance(node, dict | list):
+        yield node
+        for value in node.values() if isinstance(node, dict) else node:
+            yield from _nodes(value)

@@ -101,11 +101,62 @@ def test_quoted_formula_position_is_its_first_character() -> None:
     assert (f.line, f.column) == (21, 14)
 
 
-def test_option_patch_with_null_removes_an_inherited_formula() -> None:
-    """pl-standard's `bid_limit: false` removes the 120 + marriages limit (S000: the limit is
-    an agreement), although the null passes through `extends: core`."""
+def test_option_patch_with_null_replaces_an_inherited_formula() -> None:
+    """pl-standard's `bid_limit: false` sets the 120 + marriages limit to none (S000: the limit
+    is an agreement); the null is kept through `extends` and the option's patch."""
     from tysiac_spec import load_ruleset
 
     assert load_ruleset("pl-standard").form(3).auction.max_bid is not None
     assert load_ruleset("pl-standard", options={"bid_limit": False}).form(3).auction.max_bid is None
     assert load_ruleset("house-five-up", options={"bid_limit": False}).form(3).auction.max_bid is None
+
+
+
+_OPTION_VALUES = """id: option-values
+extends: core
+kind: variant
+name: {en: Option values}
+sources:
+  - {id: T1, title: Test source, language: en}
+players:
+  3:
+    hand_size: 7
+    talons: [3]
+options:
+  beat:
+    type: bool
+    default: true
+    set:
+      "false": {play: {must_beat: BEAT}}
+  bonus:
+    type: choice
+    choices: [none, some]
+    default: none
+    set:
+      some: {scoring: {declarer: "contract + BONUS"}}
+scoring:
+  made: "points >= contract"
+  declarer: "if made then contract else -contract"
+  defender: "round_to(points, 10)"
+"""
+
+
+@pytest.mark.parametrize(("beat", "bonus", "name", "value", "code"), [
+    ("alwyas", "10", "beat", False, "schema.enum"),
+    ("trick_winner", "bonus(points)", "bonus", "some", "dsl.unknown-function"),
+])
+def test_every_option_value_is_checked_as_load_ruleset_checks_it(
+    tmp_path: Path, beat: str, bonus: str, name: str, value: object, code: str
+) -> None:
+    from tysiac_spec import RulesetError
+    from tysiac_spec.ruleset import check_every_option
+
+    path = tmp_path / "option-values.yaml"
+    path.write_text(_OPTION_VALUES.replace("BEAT", beat).replace("BONUS", bonus), encoding="utf-8")
+    rules = load_ruleset(path)  # the defaults are valid
+    with pytest.raises(RulesetError) as checked:
+        check_every_option(rules)
+    with pytest.raises(RulesetError) as loaded:
+        load_ruleset(path, options={name: value})
+    assert checked.value.diagnostics == loaded.value.diagnostics
+    assert [d.code for d in checked.value.diagnostics] == [code]

@@ -76,6 +76,29 @@ def test_readme_house_rule_example_validates(tmp_path: Path) -> None:
     assert "give_face_up: true" in proc.stdout
 
 
+def test_readme_house_rule_changes_carry_no_parent_sources(tmp_path: Path) -> None:
+    # The house rule's own changes (cards given face up; through the option's default, raises
+    # of exactly one step) are not what pl-standard's S000 says: the rule book cites no source
+    # for them, while the rules it inherits keep pl-standard's sources.
+    from tysiac_spec import load_ruleset
+    from tysiac_spec.docs.fields import provenance_for
+
+    (text,) = [b for b in _blocks("yaml") if "kind: house" in b]
+    path = tmp_path / "my-table.yaml"
+    path.write_text(text, encoding="utf-8")
+    house, parent = load_ruleset(path), load_ruleset("pl-standard")
+    for parts in (("talon", "give_face_up"), ("auction", "raise_by")):
+        assert provenance_for(house, parts, 3).sources == ()
+        assert provenance_for(parent, parts, 3).sources == ("S000",)
+    assert provenance_for(house, ("talon", "take"), 3).sources == ("S000",)
+    # chosen at the table, pl-standard's option value keeps the section's source
+    chosen = load_ruleset(path, options={"graduated_auction": True})
+    assert provenance_for(chosen, ("auction", "raise_by"), 3).sources == ("S000",)
+    book = CliRunner().invoke(main, ["docs", str(path), "--players", "3"]).output
+    lines = [line for line in book.splitlines() if "`talon.give_face_up`" in line]
+    assert lines == ["- **Given cards shown**: yes · `talon.give_face_up`"]
+
+
 def test_readme_error_example_is_what_the_tool_prints(tmp_path: Path) -> None:
     (shown,) = _blocks("text")
     house = tmp_path / "house.yaml"

@@ -89,3 +89,23 @@ def test_formula_errors_point_into_the_yaml(tmp_path: Path) -> None:
         f"{bad}:17:18: error[dsl.unknown-function]: unknown function `marriage`; did you mean `marriages`?",
         f"{bad}:20:19: error[dsl.unknown-name]: unknown name `contrakt`; did you mean `contract`?",
     ]
+
+
+def test_forms_with_equal_deck_facts_share_one_compile_scope() -> None:
+    from tysiac_spec import dsl
+    from tysiac_spec.ruleset._convert import FormulaCompiler
+
+    rules = load_ruleset("pl-standard")
+
+    def facts() -> dsl.DeckInfo:
+        return dsl.DeckInfo(rank_points={r.id: r.points for r in rules.deck.ranks},
+                            marriage_values={}, suits=tuple(s.id for s in rules.deck.suits),
+                            ranks=tuple(r.id for r in rules.deck.ranks), pack=rules.deck.cards)
+    extra = dsl.ContextExtension(options={"o": dsl.ChoiceType(("a", "b"))})
+    first = FormulaCompiler(facts(), extra)._scope
+    again = FormulaCompiler(facts(), dsl.ContextExtension(options={"o": dsl.ChoiceType(("a", "b"))}))
+    assert again._scope is first  # the compiled formulas and section models are found by identity
+    other = FormulaCompiler(facts(), dsl.ContextExtension(options={"o": dsl.ChoiceType(("a", "c"))}))
+    assert other._scope != first
+    other_pack = dataclasses.replace(facts(), pack=object())
+    assert FormulaCompiler(other_pack, extra)._scope != first

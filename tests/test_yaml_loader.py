@@ -16,6 +16,7 @@ from tysiac_spec.ruleset._yaml import (
     Mark,
     YList,
     YMap,
+    is_mapping,
     load_yaml,
     load_yaml_file,
     mark_at,
@@ -520,6 +521,27 @@ def test_load_yaml_file(tmp_path: Path) -> None:
     doc = load_yaml_file(path)
     assert doc == {"a": 1}
     assert doc.mark.file == str(path)
+
+
+def test_is_mapping_is_isinstance_mapping() -> None:
+    import types
+    from collections.abc import Mapping
+
+    class Table(Mapping[str, int]):  # a Mapping that is no dict
+        def __getitem__(self, key: str) -> int:
+            raise KeyError(key)
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            return iter(())
+
+        def __len__(self) -> int:
+            return 0
+
+    mark = Mark(F, 1, 1)
+    values = [{}, YMap(mark=mark), types.MappingProxyType({}), Table(), [], YList(mark=mark), "a", 1,
+              True, None, (), b"x", 1.5, object()]
+    assert [is_mapping(v) for v in values] == [isinstance(v, Mapping) for v in values]
+    assert [is_mapping(v) for v in values].count(True) == 4
 
 
 def test_load_yaml_file_is_loaded_once_per_content(tmp_path: Path) -> None:

@@ -232,7 +232,9 @@ def provenance_for(ruleset: Ruleset, parts: Sequence[str | int], players: int | 
     ``parts`` is ``("auction", "cap")``, or ``("players", "3", "hand_size")`` for the table
     plan.  A field written under ``players.N`` takes its provenance from there first (the
     field, its elements, ``players.N`` itself), then from the top-level section; any other
-    field from itself and its enclosing elements.
+    field from itself and its enclosing elements -- only the elements written by the file that
+    wrote the field's value or by a file extending it (:attr:`Provenance.heirs`): a house
+    rule's own value never shows its parent's sources.
     """
     prov = ruleset.provenance
     parts = tuple(parts)
@@ -251,9 +253,13 @@ def provenance_for(ruleset: Ruleset, parts: Sequence[str | int], players: int | 
     status: str | None = None
     reason: str | None = None
     from_section = False
+    # the file that wrote the field, and those extending it: a parent's enclosing element
+    # does not speak for a value a later file changed
+    first = prov.get(chain[0]) if chain else None
+    heirs = first.heirs if first is not None else None
     for key in chain:
         p: Provenance | None = prov.get(key)
-        if p is None:
+        if p is None or (heirs is not None and p.file is not None and p.file not in heirs):
             continue
         if not sources and p.source:
             sources = p.source

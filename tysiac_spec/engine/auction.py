@@ -14,6 +14,7 @@ may still make the compulsory one (PAGx2: a silenced player bids only his compul
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .. import limits
@@ -24,8 +25,10 @@ from .actions import Action, ActionTable, Bid, CancelDark, Dark, Pass
 from .state import DealState
 
 __all__ = [
+    "BidSteps",
     "apply",
     "apply_dark",
+    "bid_steps",
     "ceiling",
     "compile_amounts",
     "compile_legal",
@@ -57,6 +60,62 @@ def ceiling(form: Form, deck_points: int) -> int:
     Bounds bids and contracts when the ruleset sets neither a cap nor a formula.
     """
     return deck_points + sum(form.marriages.values.values())
+
+
+@dataclass(frozen=True, slots=True)
+class BidSteps:
+    """How bids and contracts move, stated once (``form.auction``, ``form.contract``): read by
+    the auction (:func:`compile_amounts`, :func:`explain`), the contract
+    (:func:`~tysiac_spec.engine.talon.contract_amounts`) and the check of a deal's outcome
+    (:func:`~tysiac_spec.engine.outcome.iter_bid_errors`,
+    :func:`~tysiac_spec.engine.outcome.iter_contract_errors`).  Amounts are points.
+
+    Attributes:
+        step: ``auction.step``: every bid is a multiple of it.
+        min_bid: ``auction.min_bid``: the lowest bid but a forced opening.
+        forced_bid: ``auction.forced_bid`` when a seat must open (``forced_seat``), else ``None``.
+        cap: ``auction.cap``: no bid (nor contract) above it; ``None``: no fixed cap.
+        contract_step: ``contract.step``: a contract raised above the bid is a multiple of it.
+    """
+
+    step: int
+    min_bid: int
+    forced_bid: int | None
+    cap: int | None
+    contract_step: int
+
+    @property
+    def lowest(self) -> int:
+        """The lowest bid a normal deal can be won at: ``min_bid``, or the forced opening when
+        it is lower."""
+        return self.min_bid if self.forced_bid is None else min(self.min_bid, self.forced_bid)
+
+    def up(self, amount: int) -> int:
+        """The lowest bid at or above ``amount`` (the next multiple of :attr:`step`)."""
+        return -(-amount // self.step) * self.step
+
+    def on_step(self, bid: int) -> bool:
+        """Whether ``bid`` is a multiple of :attr:`step`."""
+        return bid % self.step == 0
+
+    def over_cap(self, amount: int) -> bool:
+        """Whether ``amount`` is above :attr:`cap`."""
+        return self.cap is not None and amount > self.cap
+
+    def first_raise(self, bid: int) -> int:
+        """The lowest contract raised above ``bid`` (the next multiple of :attr:`contract_step`)."""
+        return (bid // self.contract_step + 1) * self.contract_step
+
+    def contract_on_step(self, bid: int, contract: int) -> bool:
+        """Whether ``contract`` is the bid, or a raise by :attr:`contract_step` (a multiple of it)."""
+        return contract == bid or contract % self.contract_step == 0
+
+
+def bid_steps(form: Form) -> BidSteps:
+    """The :class:`BidSteps` of ``form``."""
+    a = form.auction
+    forced = a.forced_bid if a.forced_seat is not None else None
+    return BidSteps(a.step, a.min_bid, forced, a.cap, form.contract.step)
 
 
 def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
@@ -99,7 +158,8 @@ def compile_amounts(form: Form) -> Amounts:
     ``max_raise`` when the ruleset says so, each allowed by ``may_bid``; a forced opener left
     without a bid may still make the compulsory one."""
     a = form.auction
-    step, forced_bid, min_bid = a.step, a.forced_bid, a.min_bid
+    steps = bid_steps(form)
+    step, forced_bid, min_bid, up = steps.step, a.forced_bid, steps.min_bid, steps.up
     exactly_step = a.raise_by == "exactly_step"
     max_raise = a.max_raise if a.raise_by == "at_most" else None
     exact_opening = a.forced_opening == "exact"
@@ -114,7 +174,7 @@ def compile_amounts(form: Form) -> Amounts:
             lo = min_bid if deal.high_bidder is None else deal.high_bid + step
             if lo < min_bid:
                 lo = min_bid
-        lo = -(-lo // step) * step
+        lo = up(lo)
         hi = deal.max_bids[player]
         if deal.high_bidder is not None and not opening:
             if exactly_step:
@@ -174,8 +234,9 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
     amounts = _amounts(form, deal, deal.current, env)
     if not amounts:
         return "no bid is possible; pass"
-    if action.amount % form.auction.step:
-        return f"bids are multiples of {form.auction.step}"
+    steps = bid_steps(form)
+    if not steps.on_step(action.amount):
+        return f"bids are multiples of {steps.step}"
     if action.amount < amounts[0]:
         return f"the lowest bid now is {amounts[0]}"
     if action.amount > amounts[-1]:

@@ -22,6 +22,7 @@ from typing import Protocol
 
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
+from .auction import bid_steps
 from .scoring import DealOutcome
 from .seating import first_hand
 
@@ -163,35 +164,35 @@ def iter_mode_errors(form: Form, state: Standing, *, mode: str, declarer: int, d
 
 
 def iter_bid_errors(form: Form, *, mode: str, bid: int) -> Problems:
-    """A winning bid (points) the auction allows: not negative; in a normal deal at least
-    ``auction.min_bid`` (or the ``forced_bid`` when it is lower and a seat is forced), in a
-    golden deal at least the golden round's contract; a multiple of ``auction.step``; at most
-    ``auction.cap``.  A dark game's bid is its fixed contract and is not checked here."""
+    """A winning bid (points) the auction allows (:func:`~.auction.bid_steps`): not negative;
+    in a normal deal at least the lowest bid (``auction.min_bid``, or the ``forced_bid`` when
+    it is lower and a seat is forced), in a golden deal at least the golden round's contract;
+    a multiple of ``auction.step``; at most ``auction.cap``.  A dark game's bid is its fixed
+    contract and is not checked here."""
     if bid < 0:
         yield _problem(("bid",), f"the bid must not be negative (got {bid})")
         return
     if mode == "dark":
         return
-    a = form.auction
-    low = min(a.min_bid, a.forced_bid) if a.forced_seat is not None else a.min_bid
-    if mode == "golden":
-        low = form.special.golden_round.contract
+    steps = bid_steps(form)
+    low = form.special.golden_round.contract if mode == "golden" else steps.lowest
     if bid < low:
         yield _problem(("bid",), f"the bid must be at least {low} (got {bid})")
-    if bid % a.step:
-        yield _problem(("bid",), f"bids are multiples of {a.step} (got {bid})")
-    if a.cap is not None and bid > a.cap:
-        yield _problem(("bid",), f"no bid above {a.cap} in this game (got {bid})")
+    if not steps.on_step(bid):
+        yield _problem(("bid",), f"bids are multiples of {steps.step} (got {bid})")
+    if steps.over_cap(bid):
+        yield _problem(("bid",), f"no bid above {steps.cap} in this game (got {bid})")
 
 
 def iter_contract_errors(form: Form, *, bid: int, contract: int) -> Problems:
     """A contract (points) after the exchange: not below the bid; a raised one a multiple of
-    ``contract.step``."""
+    ``contract.step`` (:func:`~.auction.bid_steps`)."""
+    steps = bid_steps(form)
     if contract < bid:
         yield _problem(("contract",), f"the contract {contract} is below the bid {bid}")
-    elif contract != bid and contract % form.contract.step:
+    elif not steps.contract_on_step(bid, contract):
         yield _problem(
-            ("contract",), f"a raised contract is a multiple of {form.contract.step} (got {contract})"
+            ("contract",), f"a raised contract is a multiple of {steps.contract_step} (got {contract})"
         )
 
 

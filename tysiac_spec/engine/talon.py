@@ -20,7 +20,7 @@ from ..cards import Card
 from ..ruleset.model import Form
 from . import env as envs
 from .actions import Action, ActionTable, ChooseTalon, DeclareContract, Discard, Forfeit, GiveCard
-from .auction import ceiling
+from .auction import bid_steps, ceiling
 from .dealing import redeal_point
 from .state import DealState, remove_card
 
@@ -205,8 +205,9 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
 
 
 def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
-    """The contracts the declarer may announce: the bid, then multiples of the step up to
-    ``contract.max`` and the auction cap, filtered by ``contract.allowed``."""
+    """The contracts the declarer may announce: the bid, then multiples of ``contract.step``
+    above it (:func:`~.auction.bid_steps`) up to ``contract.max`` and the auction cap,
+    filtered by ``contract.allowed``."""
     c, bid = form.contract, deal.high_bid
     raise_allowed = c.raise_allowed
     if deal.mode == "dark":
@@ -217,15 +218,16 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
         return [bid]
     assert deal.declarer is not None
     b, hand = env(deal.declarer), tuple(deal.hands[deal.declarer])
-    tops = [] if form.auction.cap is None else [form.auction.cap]
+    steps = bid_steps(form)
+    tops = [] if steps.cap is None else [steps.cap]
     if c.max is not None:
         tops.append(int(c.max.compiled.function(envs.contract_max(b, hand, bid))))
     hi = max(bid, min(tops) if tops else ceiling(form, deal.deck_points))
-    first = (bid // c.step + 1) * c.step
-    if (hi - first) // c.step + 1 > limits.limit("bids"):
-        raise limits.exceeded("bids", (hi - first) // c.step + 1,
+    first, step = steps.first_raise(bid), steps.contract_step
+    if (hi - first) // step + 1 > limits.limit("bids"):
+        raise limits.exceeded("bids", (hi - first) // step + 1,
                               subject=f"the contracts the declarer may declare, {first} to {hi}")
-    out = [bid, *range(first, hi + 1, c.step)]
+    out = [bid, *range(first, hi + 1, step)]
     if c.allowed is not None:
         fn = c.allowed.compiled.function
         e = envs.contract_allowed(b, hand, bid, bid)

@@ -19,7 +19,7 @@ from .. import dsl
 from ..errors import Diagnostic, DslError
 from . import model
 from ._schema import META_KEYS, _hints
-from ._yaml import Mark, YList, YMap, to_plain
+from ._yaml import Mark, YList, YMap, is_mapping, to_plain
 from .model import Formula, Provenance
 
 Path = tuple[str | int, ...]
@@ -28,7 +28,7 @@ Path = tuple[str | int, ...]
 def is_annotated(value: Any) -> bool:
     """Whether ``value`` is the annotated form ``{value: …, source: …, …}`` of a rule value."""
     return (
-        isinstance(value, Mapping)
+        is_mapping(value)
         and "value" in value
         and all(k == "value" or k in META_KEYS for k in value)
     )
@@ -43,48 +43,88 @@ def deep_unwrap(value: Any) -> Any:
     """A plain copy of ``value`` with every annotated value replaced by its plain value and
     the provenance keys of rule elements dropped."""
     value = unwrap(value)
-    if isinstance(value, Mapping):
+    if is_mapping(value):
         return {k: deep_unwrap(v) for k, v in value.items() if k not in META_KEYS}
     if isinstance(value, list):
         return [deep_unwrap(v) for v in value]
     return value
 
 
-def _provenance(node: Mapping[str, Any]) -> Provenance | None:
+Heirs = Callable[[str | None], frozenset[str | None]]
+"""``heirs(file)``: the file and every file of the ruleset that extends it (see
+:attr:`model.Provenance.heirs`)."""
+
+
+def provenance_of(
+    node: Mapping[str, Any], file: str | None = None, heirs: Heirs | None = None
+) -> Provenance | None:
+    """The provenance an element writes itself (its ``source``/``status``/``reason``/``doc``
+    keys), ``None`` when it writes none; ``file`` wrote the element (the file of its first
+    provenance key wins when the loader's marks know it)."""
     if not any(k in node for k in META_KEYS):
         return None
     src = node.get("source", ())
     if isinstance(src, str):
         src = (src,)
+    if isinstance(node, YMap):
+        file = next(
+            (node.value_marks[k].file for k in META_KEYS if k in node and k in node.value_marks),
+            file,
+        )
     return Provenance(
         source=tuple(src),
         status=node.get("status"),
         reason=node.get("reason"),
         doc=types.MappingProxyType(dict(node.get("doc") or {})),
+        file=file,
+        heirs=heirs(file) if heirs is not None else None,
     )
 
 
-def collect_provenance(doc: Any, path: Path = ()) -> dict[Path, Provenance]:
+def collect_provenance(
+    doc: Any, path: Path = (), heirs: Heirs | None = None, file: str | None = None
+) -> dict[Path, Provenance]:
     """Every rule element carrying ``source``/``status``/``reason``/``doc``, by path.
 
     Shape: ``{("auction", "step"): Provenance(...), ("deck",): Provenance(...)}``.
     ``options`` and ``sources`` are skipped (their keys are part of their own format).
+
+    With ``heirs``, every written value without provenance of its own gets an empty entry
+    naming the file that wrote it (``file``, from the loader's marks), so a rule book knows
+    which enclosing elements speak for it (:attr:`model.Provenance.heirs`).
     """
     out: dict[Path, Provenance] = {}
-    if isinstance(doc, Mapping):
-        prov = _provenance(doc)
-        if prov is not None and path and path[0] not in ("options", "sources"):
-            out[path] = prov
+    if is_mapping(doc):
+        prov = provenance_of(doc, file, heirs)
+        if path and path[0] not in ("options", "sources"):
+            if prov is not None:
+                out[path] = prov
+            elif heirs is not None and is_annotated(doc):
+                out[path] = Provenance(file=file, heirs=heirs(file))
         if is_annotated(doc):
             return out
         for key, value in doc.items():
-            if not path and key in ("options", "sources"):
+            if (not path and key in ("options", "sources")) or key in META_KEYS:
                 continue
-            out.update(collect_provenance(value, (*path, key)))
+            mark = _mark_of(doc, key)
+            out.update(collect_provenance(value, (*path, key), heirs, mark.file if mark else file))
     elif isinstance(doc, list):
-        for i, value in enumerate(doc):
-            out.update(collect_provenance(value, (*path, i)))
+        items = [
+            collect_provenance(value, (*path, i), heirs, _file_of_item(doc, i, file))
+            for i, value in enumerate(doc)
+        ]
+        if heirs is not None and path and not any(isinstance(v, Mapping) for v in doc):
+            out[path] = Provenance(file=file, heirs=heirs(file))  # a list of values: one value
+        for found in items:
+            out.update(found)
+    elif heirs is not None and path and path[0] not in ("options", "sources"):
+        out[path] = Provenance(file=file, heirs=heirs(file))
     return out
+
+
+def _file_of_item(seq: Any, index: int, file: str | None) -> str | None:
+    mark = _item_mark(seq, index)
+    return mark.file if mark else file
 
 
 def _mark_of(mapping: Any, key: str) -> Mark | None:
@@ -189,7 +229,7 @@ class FormulaCompiler:
         self.deck = deck
         self.extra = extra
         self.problems: list[Diagnostic] = []
-        self._scope = _Scope(deck, extra)
+        self._scope = _scope(deck, extra)
 
     def compile(self, text: str, context: str, mark: Mark | None, path: Path) -> Any:
         origin = dsl.Origin(
@@ -207,31 +247,73 @@ class FormulaCompiler:
 
 class _Scope:
     """The deck facts and extension a formula is compiled with, as a key: equal when their
-    contents are equal and the pack is the same object (compiled card functions keep it)."""
+    contents are equal and the pack is the same object (compiled card functions keep it).
 
-    __slots__ = ("deck", "extra", "key")
+    Made through :func:`_scope`, which gives the one scope of each key, so that the caches
+    keyed by it (:func:`_compiled`, :func:`built_once`) find it by identity."""
+
+    __slots__ = ("_hash", "deck", "extra", "key")
 
     def __init__(self, deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> None:
         self.deck = deck
         self.extra = extra
-        self.key = (
-            id(deck.pack),
-            tuple(deck.rank_points.items()),
-            tuple(deck.marriage_values.items()),
-            deck.suits,
-            deck.ranks,
-            deck.marriage_ranks,
-            tuple(deck.card_bits.items()),
-            tuple((name, repr(kind)) for name, kind in extra.options.items()),
-            tuple((name, repr(kind)) for name, kind in extra.counters.items()),
-            tuple(extra.docs.items()),
-        )
+        self.key = _scope_key(deck, extra)
+        self._hash = hash(self.key)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Scope) and self.key == other.key
+        return self is other or (
+            isinstance(other, _Scope) and self._hash == other._hash and self.key == other.key
+        )
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash
+
+
+def _scope_key(deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> tuple[Any, ...]:
+    return (
+        id(deck.pack),
+        tuple(deck.rank_points.items()),
+        tuple(deck.marriage_values.items()),
+        deck.suits,
+        deck.ranks,
+        deck.marriage_ranks,
+        tuple(deck.card_bits.items()),
+        tuple((name, _type_text(kind)) for name, kind in extra.options.items()),
+        tuple((name, _type_text(kind)) for name, kind in extra.counters.items()),
+        tuple(extra.docs.items()),
+    )
+
+
+def _type_text(kind: Any) -> str:
+    """``repr(kind)``, once per type (the types of options and counters are hashable)."""
+    try:
+        return _type_repr(kind)
+    except TypeError:
+        return repr(kind)
+
+
+@functools.lru_cache(maxsize=256)
+def _type_repr(kind: Any) -> str:
+    return repr(kind)
+
+
+_SCOPES: dict[tuple[Any, ...], _Scope] = {}
+"""The scope of each key (:func:`_scope`); each keeps its pack alive, so ``id(pack)`` in
+the key is not reused."""
+
+_MOST_SCOPES = 256
+
+
+def _scope(deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> _Scope:
+    """The scope of ``deck`` and ``extra``: the one made before for an equal key."""
+    made = _Scope(deck, extra)
+    found = _SCOPES.get(made.key)
+    if found is not None:
+        return found
+    if len(_SCOPES) >= _MOST_SCOPES:
+        _SCOPES.clear()
+    _SCOPES[made.key] = made
+    return made
 
 
 @functools.lru_cache(maxsize=4096)
@@ -324,7 +406,7 @@ def built_once(key: Any, part: Any, make: Callable[[], tuple[Any, bool]]) -> Any
     ``make`` returns the value and whether to keep it (a section whose formulas have
     problems is built, and reported, every time).
     """
-    if not isinstance(part, Mapping | list):
+    if not (isinstance(part, list) or is_mapping(part)):
         return make()[0]
     entry = _BUILT.get((key, id(part)))
     if entry is not None and entry[0] is part:

@@ -10,9 +10,9 @@ import difflib
 import hashlib
 import json
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +30,11 @@ from ._convert import (
     is_annotated,
     kept,
     plain_document,
+    provenance_of,
     unwrap,
 )
 from ._merge import Lookup, merge, parents_of, resolve_extends
-from ._yaml import Mark, YList, YMap, load_yaml, load_yaml_file, mark_at, to_plain
+from ._yaml import Mark, YList, YMap, is_mapping, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import (
     changed_schema_errors,
     form_sections,
@@ -89,8 +90,11 @@ def _parsed_cached(path: str, mtime: int) -> Any:
     return load_yaml_file(path)
 
 
-def resolve_document(doc: Any, *, file: str | None) -> YMap:
+def resolve_document(doc: Any, *, file: str | None, share: bool = False) -> YMap:
     """Resolve the ``extends`` chain of a loaded document (no options applied, not validated).
+
+    With ``share``, the result shares the parts of the documents no merge changes (see
+    :func:`~._merge.resolve_extends`): nobody may change it below its top level.
 
     Raises:
         RulesetError: the document is not a mapping, or ``extends`` fails (unknown parent,
@@ -108,7 +112,7 @@ def resolve_document(doc: Any, *, file: str | None) -> YMap:
             )
         )
     lookup = _lookup_in(_root_of(file))
-    merged = resolve_extends(doc, file=file, lookup=lookup)
+    merged = resolve_extends(doc, file=file, lookup=lookup, share=share)
     if isinstance(doc.get("sources", []), list):
         sources = _chain_sources(doc, file, lookup, {})
         if sources:
@@ -250,7 +254,7 @@ def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> tuple[YMap
 
 
 def _leaves(node: Any, path: tuple[str | int, ...] = ()) -> Any:
-    if isinstance(node, Mapping) and not is_annotated(node):
+    if is_mapping(node) and not is_annotated(node):
         for key, value in node.items():
             yield from _leaves(value, (*path, key))
     else:
@@ -277,7 +281,7 @@ def _overridden_by_defaults(
             node: Any = own
             for part in path:
                 node = unwrap(node)
-                if not (isinstance(node, Mapping) and part in node):
+                if not (is_mapping(node) and part in node):
                     break
                 node = node[part]
             else:
@@ -333,13 +337,19 @@ def load_ruleset(
     if text is not None:
         file = str(ref)
         return _with_options(_checked(file, load_yaml(text, file=file)), options)
+    file, mtime = _file_of(ref)
+    chosen = tuple(sorted((options or {}).items()))
+    return _load_file(file, mtime, chosen, registry.extra_folders())
+
+
+def _file_of(ref: str | Path) -> tuple[str, int]:
+    """The file of the ruleset ``ref`` (:func:`registry.find`) and its modification time."""
     path = Path(ref) if isinstance(ref, Path) else registry.find(ref)
     try:
         mtime = path.stat().st_mtime_ns
     except OSError:
         mtime = 0
-    chosen = tuple(sorted((options or {}).items()))
-    return _load_file(str(path), mtime, chosen, registry.extra_folders())
+    return str(path), mtime
 
 
 def check_every_option(ruleset: model.Ruleset) -> None:
@@ -347,13 +357,18 @@ def check_every_option(ruleset: model.Ruleset) -> None:
     each choice and yes/no option, one option changed at a time.
 
     The document is resolved and checked once; each value costs its patches, the schema of
-    the sections they change, the semantic checks and compiling the forms: linear in the
-    number of option values.
+    the sections they change, the semantic checks and the forms -- what
+    ``load_ruleset(ruleset.file, options={name: value})`` checks, without making the rest of
+    the :class:`~tysiac_spec.ruleset.model.Ruleset`; the sections a value's patches leave
+    as they are, and their models, are shared with the other values: linear in the number
+    of option values.
 
     Raises:
         RulesetError: the first option value that makes the ruleset invalid, with its problems.
+        OptionError: as :func:`load_ruleset`.
     """
-    ref = ruleset.file or ruleset.id
+    file, mtime = _file_of(ruleset.file or ruleset.id)
+    checked = _checked_file(file, mtime, registry.extra_folders())
     for name, option in ruleset.options.items():
         if option.type == "choice":
             values: list[Any] = list(option.choices)
@@ -363,7 +378,7 @@ def check_every_option(ruleset: model.Ruleset) -> None:
             values = []
         for value in values:
             if value != option.default:
-                load_ruleset(ref, options={name: value})
+                _forms(_chosen(checked, {name: value})[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +389,9 @@ class _Checked:
     raw: Any
     doc: YMap
     content_hash: str
+    ancestors: Mapping[str | None, frozenset[str | None]]
+    """Each file of the ``extends`` tree (the loaded one included) -> the files it extends,
+    directly or not (:func:`_ancestry`)."""
 
 
 @lru_cache(maxsize=32)
@@ -445,7 +463,7 @@ def _check_sizes(doc: YMap) -> None:
 
 def _checked(file: str, raw: Any) -> _Checked:
     """Resolve ``extends``, bound the options, check the schema, the sizes and the semantics."""
-    doc = resolve_document(raw, file=file)
+    doc = resolve_document(raw, file=file, share=True)  # loaded files are shared, never changed
     _check_option_counts(doc)
     diags = changed_schema_errors(doc, doc.keys())  # each section checked once per content
     if not diags:
@@ -453,12 +471,48 @@ def _checked(file: str, raw: Any) -> _Checked:
         diags = list(semantic_errors(doc, leaf=file))
     if diags:
         raise RulesetError(sorted_diagnostics(diags))
-    return _Checked(file, raw, doc, _content_hash(doc))
+    ancestors = _ancestry(raw, file, _lookup_in(_root_of(file)), {})
+    return _Checked(file, raw, doc, _content_hash(doc), types.MappingProxyType(ancestors))
+
+
+def _ancestry(
+    doc: Any, file: str | None, lookup: Lookup, done: dict[str | None, frozenset[str | None]]
+) -> dict[str | None, frozenset[str | None]]:
+    """``done`` filled with each file of ``doc``'s ``extends`` tree -> the files it extends,
+    directly or not (the tree was resolved before: it is finite and every parent exists)."""
+    if file in done:
+        return done
+    done[file] = frozenset()  # (a cycle was reported already; stop at it)
+    found: set[str | None] = set()
+    for ref in dict.fromkeys(parents_of(doc)):
+        try:
+            parent, parent_file = lookup(ref, file)
+        except RulesetError:
+            continue
+        _ancestry(parent, parent_file, lookup, done)
+        found |= {parent_file, *done[parent_file]}
+    done[file] = frozenset(found)
+    return done
 
 
 def _with_options(checked: _Checked, options: Mapping[str, Any] | None) -> model.Ruleset:
     """The model of a checked document with its options chosen: the options' patches
     applied, the sections they change checked again, the forms compiled."""
+    patched, selected = _chosen(checked, options)
+    return _build(patched, checked, selected, set(options or {}))
+
+
+def _chosen(
+    checked: _Checked, options: Mapping[str, Any] | None
+) -> tuple[YMap, dict[str, OptionValue]]:
+    """A checked document with its options chosen (the patches applied, the sections they
+    change checked again) and the value of each option.
+
+    Raises:
+        OptionError: an unknown option or value.
+        RulesetError: a default patch overriding the file's own rules, or the patched
+            document's schema or semantic problems.
+    """
     doc, raw, file = checked.doc, checked.raw, checked.file
     ruleset_id = str(doc["id"])
     declared = {name: opt for name, opt in (doc.get("options") or {}).items()}
@@ -473,27 +527,17 @@ def _with_options(checked: _Checked, options: Mapping[str, Any] | None) -> model
         )
         if diags:
             raise RulesetError(sorted_diagnostics(diags))
-    return _build(patched, file, selected, checked.content_hash, raw)
+    return patched, selected
 
 
 def _build(
-    doc: YMap, file: str, selected: Mapping[str, OptionValue], content_hash: str, raw: YMap
+    doc: YMap, checked: _Checked, selected: Mapping[str, OptionValue], chosen: set[str]
 ) -> model.Ruleset:
+    """The model of ``doc`` (``checked.doc`` with the ``selected`` option values applied;
+    ``chosen`` are the options the caller chose, the others keep their defaults)."""
+    file, content_hash, raw = checked.file, checked.content_hash, checked.raw
+    deck_spec, deck, forms = _forms(doc)
     conv = Converter()
-    deck_spec: model.DeckSpec = built_once(
-        "deck", doc["deck"], lambda: (conv.build(model.DeckSpec, doc["deck"], ("deck",)), True)
-    ) if "deck" in doc else _inherit_core_deck()
-    deck = _deck(json.dumps(to_plain(doc["deck"]))) if "deck" in doc else core_deck()
-    forms: dict[int, model.Form] = {}
-    problems: list[Diagnostic] = []
-    extension_options = _option_types(doc.get("options") or {})
-    for n, entry in (unwrap(doc.get("players")) or {}).items():
-        sections = form_sections(doc, str(n))
-        compiler = _form_compiler(deck, sections, extension_options)
-        forms[int(n)] = build_form(int(n), sections, _table_part(entry), compiler)
-        problems.extend(p for p in compiler.problems if p not in problems)
-    if problems:
-        raise RulesetError(sorted_diagnostics(problems))
     options = built_once("options", doc.get("options"), lambda: ({
         name: conv.build(model.Option, opt, ("options", name))
         for name, opt in (doc.get("options") or {}).items()
@@ -515,7 +559,7 @@ def _build(
         forms=types.MappingProxyType(forms),
         options=types.MappingProxyType(options),
         selected=types.MappingProxyType(dict(selected)),
-        provenance=types.MappingProxyType(_provenance(doc)),
+        provenance=types.MappingProxyType(_provenance(doc, checked, selected, chosen)),
         file=file,
         content_hash=content_hash,
         parents=parent_ids,
@@ -523,15 +567,83 @@ def _build(
     )
 
 
-def _provenance(doc: YMap) -> dict[tuple[str | int, ...], model.Provenance]:
+def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
+    """The pack (as written and as cards) and the form of each player count of a checked
+    document with its options chosen, every formula compiled.
+
+    Raises:
+        RulesetError: every formula problem (``dsl.*``) of every form.
+    """
+    conv = Converter()
+    deck_spec: model.DeckSpec = built_once(
+        "deck", doc["deck"], lambda: (conv.build(model.DeckSpec, doc["deck"], ("deck",)), True)
+    ) if "deck" in doc else _inherit_core_deck()
+    deck = built_once(
+        "cards", doc["deck"], lambda: (_deck(json.dumps(to_plain(doc["deck"]))), True)
+    ) if "deck" in doc else core_deck()
+    forms: dict[int, model.Form] = {}
+    problems: list[Diagnostic] = []
+    extension_options = _option_types(doc.get("options") or {})
+    for n, entry in (unwrap(doc.get("players")) or {}).items():
+        sections = form_sections(doc, str(n))
+        compiler = _form_compiler(deck, sections, extension_options)
+        forms[int(n)] = build_form(int(n), sections, _table_part(entry), compiler)
+        problems.extend(p for p in compiler.problems if p not in problems)
+    if problems:
+        raise RulesetError(sorted_diagnostics(problems))
+    return deck_spec, deck, forms
+
+
+def _provenance(
+    doc: YMap, checked: _Checked, selected: Mapping[str, OptionValue], chosen: set[str]
+) -> dict[tuple[str | int, ...], model.Provenance]:
     """:func:`collect_provenance` of the document, section by section (each made once per
-    section document: :func:`built_once`)."""
+    section document: :func:`built_once`), each written value knowing the file that wrote it
+    and the files that extend that file (:attr:`model.Provenance.heirs`).
+
+    A value an option's patch sets is written where the patch is, unless a file extending
+    the one that declares the option changed its default (and the table did not choose the
+    value, ``chosen``): that file chose the value, which then carries the provenance the file
+    gives the default (an annotated ``default``), or none.
+    """
+    ancestors = checked.ancestors
+    heirs = _heirs_of(ancestors)
     out: dict[tuple[str | int, ...], model.Provenance] = {}
     for key, value in doc.items():
         if key not in ("options", "sources"):
-            made = partial(kept, collect_provenance, value, (key,))
-            out.update(built_once("provenance", value, made))
+            mark = doc.value_marks.get(key)
+            made = partial(
+                kept, collect_provenance, value, (key,), heirs, mark.file if mark else None
+            )
+            out.update(built_once(("provenance", checked.file, checked.content_hash), value, made))
+    for name, value in selected.items():
+        patch = _patch_of(doc, name, value)
+        if not patch:
+            continue
+        declared = mark_at(doc, ("options", name, "set"))
+        default = mark_at(doc, ("options", name, "default"))
+        if name in chosen or default is None or declared is None or default.file == declared.file:
+            continue  # the declaring file's patch, its marks and provenance as collected
+        written = (unwrap(doc["options"][name]) or {}).get("default")
+        own = provenance_of(written, default.file, heirs) if isinstance(written, Mapping) else None
+        prov = own or model.Provenance(file=default.file, heirs=heirs(default.file))
+        for path, _ in _leaves(patch):
+            found = out.get(path)
+            if found is None or not (found.source or found.status or found.reason or found.doc):
+                out[path] = prov  # a patched value citing its own provenance keeps it
     return out
+
+
+def _heirs_of(
+    ancestors: Mapping[str | None, frozenset[str | None]],
+) -> Callable[[str | None], frozenset[str | None]]:
+    """``heirs(file)``: ``file`` and the files of the tree that extend it."""
+
+    @cache
+    def heirs(file: str | None) -> frozenset[str | None]:
+        return frozenset({file, *(f for f, above in ancestors.items() if file in above)})
+
+    return heirs
 
 
 

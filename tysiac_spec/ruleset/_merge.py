@@ -1,8 +1,10 @@
 """Ruleset inheritance: deep merge and resolution of ``extends``.
 
 ``extends: <id>`` (or a list) takes another ruleset and
-overrides it -- mappings merge key by key, lists and scalars are replaced, and
-``null`` removes a key.  Merged documents keep the source marks of whichever
+overrides it -- mappings merge key by key, lists and scalars are replaced,
+``{$delete: true}`` removes a key (the field's default comes back), and ``null`` is
+the value *none*, kept like any other value (``auction: {forced_seat: null}``: nobody
+is forced to open).  Merged documents keep the source marks of whichever
 file wrote each key and value, so a later diagnostic still points at the line
 that set the value.
 """
@@ -15,9 +17,10 @@ from typing import Any
 
 from tysiac_spec import limits
 from tysiac_spec.errors import Diagnostic, DiagnosticSink, LimitError, RulesetError
-from tysiac_spec.ruleset._yaml import Mark, YList, YMap, mark_at
+from tysiac_spec.ruleset._yaml import Mark, YList, YMap, is_mapping, mark_at
 
 __all__ = [
+    "DELETE",
     "MAX_EXTENDS_DEPTH",
     "NOT_INHERITED",
     "Lookup",
@@ -29,6 +32,11 @@ __all__ = [
 MAX_EXTENDS_DEPTH = limits.LIMITS["extends_depth"].default
 """Longest ``extends`` chain (a ruleset, its parent, its grandparent, ...) that is resolved by
 default (limit ``extends_depth`` in :mod:`tysiac_spec.limits`)."""
+
+DELETE = "$delete"
+"""The key of the deletion marker: ``{$delete: true}`` written as a value removes that key
+from what the parents (or, in an option's patch, the ruleset) wrote.  ``null`` is no
+deletion: it is the value none, for the fields whose schema allows it."""
 
 NOT_INHERITED = frozenset({"id", "name", "aliases"})
 """Top-level keys a ruleset never takes from its parents: they identify the ruleset itself."""
@@ -45,12 +53,13 @@ def merge(base: Any, over: Any, *, share: bool = False, once: bool = False) -> A
     """Deep merge of ``over`` onto ``base``; neither input is changed.
 
     Mappings merge key by key, recursively; lists and scalars in ``over`` replace those in
-    ``base``; a ``None`` value in ``over`` removes the key (inside a mapping that is new in
-    ``over`` too, so ``None`` never reaches the result through a mapping of ``over``).  A
-    mapping replacing a scalar, or the other way round, simply replaces it.
+    ``base``; the deletion marker ``{$delete: true}`` (:func:`is_deletion`) as a value in
+    ``over`` removes the key (inside a mapping that is new in ``over`` too, so a marker never
+    reaches the result through a mapping of ``over``).  ``None`` is a value like any other
+    and is kept.  A mapping replacing a scalar, or the other way round, simply replaces it.
 
     The patches of an option (``options.<name>.set``) are data applied later, when the
-    option's value is chosen: inside them a ``None`` is kept (it will remove a key then).
+    option's value is chosen: inside them a marker is kept (it will remove a key then).
 
     Args:
         base: a document (``YMap``/``dict``, ``YList``/``list`` or a scalar).
@@ -78,9 +87,23 @@ def merge(base: Any, over: Any, *, share: bool = False, once: bool = False) -> A
     return _merge(base, over, (), share)
 
 
+def is_deletion(value: Any) -> bool:
+    """Whether ``value`` is the deletion marker ``{$delete: true}`` (that key alone)."""
+    return is_mapping(value) and len(value) == 1 and value.get(DELETE) is True
+
+
+def _holds_deletion(doc: Any) -> bool:
+    """Whether a deletion marker is anywhere in ``doc``."""
+    if is_mapping(doc):
+        return is_deletion(doc) or any(_holds_deletion(v) for v in doc.values())
+    if isinstance(doc, list):
+        return any(_holds_deletion(v) for v in doc)
+    return False
+
+
 def _merge(base: Any, over: Any, path: tuple[str, ...], share: bool) -> Any:
-    if isinstance(over, Mapping):
-        return _merge_maps(base if isinstance(base, Mapping) else None, over, path, share)
+    if is_mapping(over):
+        return _merge_maps(base if is_mapping(base) else None, over, path, share)
     return _copy(over)
 
 
@@ -98,9 +121,9 @@ def _merge_once(base: Any, over: Any, path: tuple[str, ...], levels: int) -> Any
     kept = _ONCE.get(key)
     if kept is not None and kept[0] is base and kept[1] is over:
         return kept[2]
-    if levels > 1 and isinstance(over, Mapping):
+    if levels > 1 and is_mapping(over):
         merged = _merge_maps(
-            base if isinstance(base, Mapping) else None, over, path, True,
+            base if is_mapping(base) else None, over, path, True,
             lambda b, o, p: _merge_once(b, o, p, levels - 1),
         )
     else:
@@ -132,7 +155,7 @@ def _merge_maps(
         if key not in over:
             result[key] = value if share else _copy(value)
             _copy_marks(base, key, result)
-        elif over[key] is not None or _in_option_patch((*path, str(key))):
+        elif not is_deletion(over[key]) or _in_option_patch((*path, str(key))):
             sub = (*path, str(key))
             result[key] = (
                 _merge(value, over[key], sub, share) if merge_key is None
@@ -140,7 +163,7 @@ def _merge_maps(
             )
             _copy_marks(over, key, result)
     for key, value in over.items():
-        if key not in base and (value is not None or _in_option_patch((*path, str(key)))):
+        if key not in base and (not is_deletion(value) or _in_option_patch((*path, str(key)))):
             sub = (*path, str(key))
             result[key] = (
                 _merge(None, value, sub, share) if merge_key is None else merge_key(None, value, sub)
@@ -205,12 +228,14 @@ def parents_of(doc: Any) -> list[str]:
     raise RulesetError(_diag("merge.bad-extends", message, mark_at(doc, bad), bad))
 
 
-def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup) -> YMap:
+def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup, share: bool = False) -> YMap:
     """Apply ``doc``'s ``extends``: merge its parents (left to right, each resolved first), then
     ``doc`` over them (see :func:`merge`).
 
     The result has no ``extends`` key, and the keys in :data:`NOT_INHERITED` (``id``, ``name``,
-    ``aliases``) come from ``doc`` only.  A document without ``extends`` comes back as a copy.
+    ``aliases``) come from ``doc`` only.  A document without ``extends`` comes back as a copy
+    (with ``share``, its top-level mapping only), without its deletion markers: deleting from
+    nothing leaves nothing.
 
     Each distinct file is read and resolved once, however often the tree names it (a parent
     named twice in one list is merged once, at its first place), so the work is linear in
@@ -222,6 +247,10 @@ def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup) -> YMap:
         file: the file ``doc`` was read from (``None`` for API input); passed to ``lookup`` so
             relative paths resolve next to it.
         lookup: ``lookup(ref, from_file) -> (parent document, parent file)``.
+        share: keep the parts of the documents that no merge changes as they are, instead of
+            copying them (see :func:`merge`): for documents nobody changes afterwards, such as
+            the loader's (its files are loaded once and shared); only the result's top-level
+            mapping is its own.
 
     Raises:
         RulesetError: every problem found: ``merge.unknown-parent`` at the ``extends`` item
@@ -234,17 +263,18 @@ def resolve_extends(doc: YMap, *, file: str | None, lookup: Lookup) -> YMap:
     own_id = doc.get("id")
     label = own_id if isinstance(own_id, str) else (file or "<input>")
     identity = _identity(file, doc)
-    return _resolve(doc, file, _Walk(lookup, {identity[0]}), [(identity, label)])
+    return _resolve(doc, file, _Walk(lookup, {identity[0]}, share), [(identity, label)])
 
 
 class _Walk:
     """What one resolution has seen: the lookup, the files read, each file's result."""
 
-    __slots__ = ("done", "files", "lookup", "max_depth")
+    __slots__ = ("done", "files", "lookup", "max_depth", "share")
 
-    def __init__(self, lookup: Lookup, files: set[str | None]) -> None:
+    def __init__(self, lookup: Lookup, files: set[str | None], share: bool) -> None:
         self.lookup = lookup
         self.files = files
+        self.share = share
         self.done: dict[_Identity, YMap | RulesetError] = {}
         self.max_depth = limits.limit("extends_depth")
 
@@ -299,13 +329,19 @@ def _resolve(doc: YMap, file: str | None, walk: _Walk, chain: list[tuple[_Identi
         if identity in merged:  # the same file under another name: merged once
             continue
         merged.add(identity)
-        inherited = parent if inherited is None else merge(inherited, parent)
+        inherited = parent if inherited is None else merge(inherited, parent, share=walk.share)
     sink.raise_if_any()
-    own: YMap = _copy(doc)
+    own: YMap = (
+        YMap(doc, mark=doc.mark, key_marks=doc.key_marks, value_marks=doc.value_marks)
+        if walk.share else _copy(doc)
+    )
     _drop(own, "extends")
     if inherited is None:
-        return own
-    result: YMap = merge(inherited, own)
+        if not _holds_deletion(own):
+            return own
+        stripped: YMap = merge({}, own, share=walk.share)  # markers outside options' patches go
+        return stripped
+    result: YMap = merge(inherited, own, share=walk.share)
     for key in NOT_INHERITED:  # the ruleset's own identity, never merged with a parent's
         if key in own:
             result[key] = own[key]

@@ -230,8 +230,9 @@ def ruleset_schema() -> dict[str, Any]:
         },
         "extends": {
             "description": "Parent ruleset(s): an id or a path, or a list of them, merged left "
-            "to right; mappings merge key by key, lists and scalars are replaced, `null` removes "
-            "a key.",
+            "to right; mappings merge key by key, lists and scalars are replaced, "
+            "`{$delete: true}` removes a key (its default comes back), `null` is the value none "
+            "(for the fields that allow it, e.g. `auction.forced_seat: null`: nobody opens).",
             "anyOf": [
                 {"type": "string"},
                 {"type": "array", "items": {"type": "string"}, "minItems": 1},

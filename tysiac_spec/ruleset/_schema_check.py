@@ -66,6 +66,26 @@ _TYPES: dict[str, Check] = {
 }
 
 
+def _all_of(checks: tuple[Check, ...]) -> Check:
+    def check(value: Any) -> bool:
+        for one in checks:
+            if not one(value):
+                return False
+        return True
+
+    return check
+
+
+def _any_of(checks: tuple[Check, ...]) -> Check:
+    def check(value: Any) -> bool:
+        for one in checks:
+            if one(value):
+                return True
+        return False
+
+    return check
+
+
 def _always(_value: Any) -> bool:
     return True
 
@@ -126,7 +146,7 @@ class Checker:
             return _always
         if len(checks) == 1:
             return checks[0]
-        return lambda value: all(check(value) for check in checks)
+        return _all_of(tuple(checks))
 
     def keyword(self, key: str, value: Any, schema: Mapping[str, Any]) -> Check:
         if key == "type":
@@ -134,7 +154,7 @@ class Checker:
             if not isinstance(names, list) or not all(n in _TYPES for n in names):
                 raise UnsupportedSchema(f"type {value!r}")
             tests = tuple(_TYPES[n] for n in names)
-            return tests[0] if len(tests) == 1 else lambda v: any(t(v) for t in tests)
+            return tests[0] if len(tests) == 1 else _any_of(tests)
         if key == "enum":
             if not isinstance(value, list):
                 raise UnsupportedSchema("enum")
@@ -157,7 +177,15 @@ class Checker:
             if "prefixItems" in schema:
                 raise UnsupportedSchema("prefixItems")
             item_ok = self.compile(value)
-            return lambda v: not isinstance(v, list) or all(item_ok(i) for i in v)
+
+            def items(v: Any) -> bool:
+                if isinstance(v, list):
+                    for item in v:
+                        if not item_ok(item):
+                            return False
+                return True
+
+            return items
         if key == "minItems":
             return lambda v: not isinstance(v, list) or len(v) >= value
         if key == "minLength":
@@ -175,9 +203,7 @@ class Checker:
             return lambda v: not _is_number(v) or not v % value
         if key in ("anyOf", "allOf"):
             subs = tuple(self.compile(s) for s in value)
-            if key == "anyOf":
-                return lambda v: any(s(v) for s in subs)
-            return lambda v: all(s(v) for s in subs)
+            return _any_of(subs) if key == "anyOf" else _all_of(subs)
         if key == "$ref":
             return self.ref(value)
         if key == "if":

@@ -141,12 +141,20 @@ class Provenance:
 
     ``status`` is ``verified`` (a cited source states it) or ``assumed`` (the
     sources are silent or ambiguous; ``reason`` says why this value was chosen).
+
+    ``file`` is the ruleset file that wrote the element's provenance (for a written value
+    without any, the value itself); ``heirs`` are the files whose provenance on an enclosing
+    element still speaks for this value: its own file and the files that extend it.  A value
+    a file changes thus never carries the provenance of a parent's section it overrides
+    (``None``: not known, every enclosing element speaks for it).
     """
 
     source: tuple[str, ...] = ()
     status: Literal["verified", "assumed"] | None = None
     reason: str | None = None
     doc: LangText = field(default_factory=dict)
+    file: str | None = None
+    heirs: frozenset[str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

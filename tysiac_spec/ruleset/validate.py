@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Diagnostic, format_path
 from ._convert import built_once, is_annotated, kept, plain_document, unwrap
-from ._merge import merge
+from ._merge import DELETE, merge
 from ._schema import ruleset_schema
 from ._schema_check import Check, Checker, UnsupportedSchema
-from ._yaml import Mark, mark_at, to_plain
+from ._yaml import Mark, is_mapping, mark_at, to_plain
 
 if TYPE_CHECKING:
     import jsonschema
@@ -34,6 +34,8 @@ SEMANTIC_CODES = {
     "deck.points-total": "the ranks' card points do not add up to `deck.total_points`",
     "table.card-count": "hands and talons do not use exactly the whole pack",
     "table.active": "more active players than seated, or a sitter missing / superfluous",
+    "table.exchange": "the hands do not come out even after the talon and the exchange "
+    "(play would stall)",
     "marriages.unknown-suit": "a marriage value names a suit the deck does not have",
     "auction.step": "a bid value is not a multiple of the bid step",
     "auction.seat": "a seat number beyond the active players",
@@ -159,11 +161,9 @@ def _leaf_errors(error: Any) -> Iterator[Any]:
     """Descend through ``anyOf`` to the errors of the branch the user meant."""
     if error.validator == "anyOf" and error.context:
         instance = error.instance
-        plain_branch, other = 0, 1
+        plain_branch = 0
         if isinstance(instance, Mapping) and "value" in instance:
             plain_branch = 1  # meant as the annotated form {value: …, source: …}
-        elif instance is None:
-            plain_branch = other
         by_branch: dict[Any, list[Any]] = {}
         for sub in error.context:
             by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
@@ -264,7 +264,14 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         names = [_TYPE_NAMES.get(t, t) for t in dict.fromkeys(flat) if t != "null"]
         expected = " or ".join(names) or "something else"
         message = f"{where} must be {expected} (got {_describe(instance)})"
-        return _make("schema.type", message, doc, path, _field_hint(error))
+        if instance is None:
+            hint = (
+                "`null` is the value none, which this field does not take; "
+                "`{$delete: true}` removes a key a parent ruleset wrote"
+            )
+        elif isinstance(instance, Mapping) and DELETE in instance:
+            hint = "the deletion marker is written alone: `{$delete: true}`"
+        return _make("schema.type", message, doc, path, hint or _field_hint(error))
     if kw == "enum":
         choices = ", ".join(_describe(v).strip('"') for v in error.validator_value)
         message = f"{where} must be one of {choices} (got {_describe(instance)})"
@@ -350,7 +357,7 @@ def _diag(
 def _get(doc: Any, *path: str | int, default: Any = None) -> Any:
     node = doc
     for p in path:
-        if isinstance(node, Mapping) and p in node:
+        if is_mapping(node) and p in node:
             node = unwrap(node[p])
         elif isinstance(node, list) and isinstance(p, int) and p < len(node):
             node = unwrap(node[p])
@@ -377,8 +384,8 @@ def form_sections(doc: Any, players: str) -> dict[str, Any]:
     entry = _get(doc, "players", players, default={}) or {}
     out: dict[str, Any] = {}
     for name in SECTIONS:
-        base = doc.get(name) if isinstance(doc, Mapping) else None
-        over = entry.get(name) if isinstance(entry, Mapping) else None
+        base = doc.get(name) if is_mapping(doc) else None
+        over = entry.get(name) if is_mapping(entry) else None
         if base is None:
             out[name] = over
         elif over is None:
@@ -410,12 +417,12 @@ def semantic_errors(doc: Any, *, leaf: str | None = None) -> Iterator[Diagnostic
 def _all_cited(doc: Any) -> Iterator[tuple[Path, str]]:
     """Every ``source:`` citation of the document with its path, section by section (each
     section's list made once per section document: :func:`._convert.built_once`)."""
-    if not isinstance(doc, Mapping):
+    if not is_mapping(doc):
         return
     for key, value in doc.items():
         if key == "source":  # the ruleset's own citation
             yield from _cited({key: value}, ())
-        elif isinstance(value, Mapping | list):
+        elif isinstance(value, list) or is_mapping(value):
             yield from built_once("cited", value, partial(kept, _cited_list, value, (key,)))
 
 
@@ -424,7 +431,7 @@ def _cited_list(node: Any, path: Path) -> list[tuple[Path, str]]:
 
 
 def _cited(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
-    if isinstance(node, Mapping):
+    if is_mapping(node):
         for key, value in node.items():
             if key == "source" and path[:1] != ("sources",):
                 ids = value if isinstance(value, list) else [value]
@@ -549,8 +556,10 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             (*base, "sitter"),
         )
     size = _deck_size(doc)
+    counted = False  # hands and talons use the whole pack (the exchange is checked then)
     if isinstance(hand, int) and size and all(isinstance(t, int) for t in talons):
         used = active * hand + sum(talons)
+        counted = used == size
         if used != size:
             talon_text = " + ".join(str(t) for t in talons) or "0"
             yield _diag(
@@ -567,6 +576,9 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
         # point at the override if the players entry sets it, else at the common section
         over = _get(entry, section, *field)
         return (*prefix, section, *field) if over is not None else (section, *field)
+
+    if counted and isinstance(hand, int):
+        yield from _check_exchange(doc, n, sections, active, hand, talons, where, leaf)
 
     suits = set(_suit_ids(doc))
     values = _get(sections, "marriages", "values", default={}) or {}
@@ -679,6 +691,76 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                     (*where(section, fld), i, "id"),
                 )
             seen.add(ident)
+
+
+def _check_exchange(
+    doc: Any,
+    n: str,
+    sections: Mapping[str, Any],
+    active: int,
+    hand: int,
+    talons: Sequence[int],
+    where: Any,
+    leaf: str | None,
+) -> Iterator[Diagnostic]:
+    """The hands must come out even after the declarer takes the talon and exchanges, or the
+    play stalls (a player runs out of cards while the others still hold some).
+
+    The declarer holds ``hand + T`` after taking ``T`` cards (every talon, or the one he
+    chooses of several under ``talon.take: choose_one``); a ``give_each`` exchange leaves him
+    ``hand + T - give_count × (active - 1)`` and each opponent ``hand + give_count``; a
+    ``discard`` exchange leaves him ``hand + T - discard_count``; none leaves ``hand + T``.
+    Even hands need ``T = give_count × active``, ``T = discard_count`` or ``T = 0``.
+    """
+    talon = sections.get("talon") or {}
+
+    def value(name: str) -> Any:
+        written = _get(talon, name)
+        return written if written is not None else _defaults("Talon", name)
+
+    take, exchange = value("take"), value("exchange")
+    give, discard = value("give_count"), value("discard_count")
+    sizes = sorted(set(talons)) if take == "choose_one" and len(talons) > 1 else [sum(talons)]
+    opponents = active - 1
+    for taken in sizes:
+        if exchange == "give_each":
+            declarer, others, needed = hand + taken - give * opponents, hand + give, give * active
+            how = f"gives {give} card(s) to each of {opponents} opponent(s)"
+            rule = f"`give_each` with `give_count: {give}` needs a talon of {give} × {active} = {needed}"
+            count_field = "give_count"
+        elif exchange == "discard":
+            declarer, others, needed = hand + taken - discard, hand, discard
+            how = f"discards {discard}"
+            rule = f"`discard` with `discard_count: {discard}` needs a talon of {discard}"
+            count_field = "discard_count"
+        else:
+            declarer, others, needed = hand + taken, hand, 0
+            how = "exchanges nothing"
+            rule = "no exchange needs no talon"
+            count_field = "exchange"
+        if declarer == others:
+            continue
+        talon_text = " + ".join(str(t) for t in talons) or "none"
+        took = "takes" if len(sizes) == 1 else "takes one talon of"
+        message = (
+            f"for {n} players the hands do not come out even: the declarer {took} {taken} "
+            f"card(s) (talons: {talon_text}) and {how}, ending with {declarer} cards against "
+            f"the opponents' {others}; play would stall"
+        )
+        # point at what the loaded file wrote: its talons, else its exchange, else the talons
+        candidates = [
+            ("players", n, "talons"),
+            where("talon", "exchange"),
+            where("talon", count_field),
+        ]
+        path: Path = candidates[0]
+        for candidate in candidates:
+            mark = mark_at(doc, candidate)
+            if leaf and mark and mark.file == leaf and _get(doc, *candidate) is not None:
+                path = candidate
+                break
+        players = f"{active} players" if active == int(n) else f"{active} players in each deal"
+        yield _diag("table.exchange", message, doc, path, f"{rule} card(s) for {players}")
 
 
 def _check_options(doc: Any) -> Iterator[Diagnostic]:
