@@ -190,13 +190,13 @@ def test_a_claim_and_a_dark_cancel_read_the_marriage_ranks(tmp_path) -> None:  #
 
 
 def test_bid_steps_are_one_statement_for_the_auction_the_contract_and_the_outcome() -> None:
-    from tysiac_spec.engine.auction import BidSteps, bid_steps
+    from tysiac_spec.engine.auction import BidSteps, bid_steps, round_up
     from tysiac_spec.engine.outcome import iter_bid_errors, iter_contract_errors
 
     form = load_ruleset("pl-standard").form(3)
     steps = bid_steps(form)
     assert steps == BidSteps(step=10, min_bid=100, forced_bid=100, cap=360, contract_step=10)
-    assert (steps.lowest, steps.up(101), steps.up(110), steps.first_raise(105), steps.first_raise(110)) == (
+    assert (steps.lowest, round_up(101, 10), round_up(110, 10), round_up(105 + 1, 10), round_up(110 + 1, 10)) == (
         100, 110, 110, 110, 120)
     assert (steps.on_step(115), steps.over_cap(370), steps.over_cap(360)) == (False, True, False)
     assert (steps.contract_on_step(105, 105), steps.contract_on_step(105, 115)) == (True, False)

@@ -119,10 +119,9 @@ class Card:
     """
 
     __slots__ = (
-        "_deck", "_hash", "bit", "index", "points", "rank", "strength", "suit", "suit_bits", "suit_id",
+        "_hash", "bit", "index", "pack", "points", "rank", "strength", "suit", "suit_bits", "suit_id",
     )
 
-    _deck: Deck | None
     _hash: int
     rank: Rank
     suit: Suit
@@ -132,16 +131,26 @@ class Card:
     points: int
     bit: int
     suit_bits: int
+    pack: tuple[Card, ...]
+    """The cards of its :class:`Deck` (``deck.cards``; ``()`` outside a deck): bits are
+    comparable between cards of one pack."""
 
     def __init__(
-        self, rank: Rank, suit: Suit, index: int = -1, *, suit_bits: int = 0, deck: Deck | None = None
+        self, rank: Rank, suit: Suit, index: int = -1, *, suit_bits: int = 0, pack: tuple[Card, ...] = ()
     ) -> None:
         """A card of ``rank`` and ``suit``; a :class:`Deck` gives each of its cards its
-        ``index``, the ``suit_bits`` of its suit and itself (``deck``, whose cards are
-        :attr:`pack`)."""
+        ``index``, the ``suit_bits`` of its suit and the ``pack`` (its cards, this one among
+        them: the Deck makes the card objects first and then builds each one with this
+        constructor, once).
+
+        Raises:
+            FrozenInstanceError: the card was built already.
+        """
+        if hasattr(self, "rank"):
+            raise FrozenInstanceError("a card is built once")
         values = (
-            ("_deck", deck), ("_hash", hash((rank.id, suit.id))), ("bit", 1 << index if index >= 0 else 0),
-            ("index", index), ("points", rank.points), ("rank", rank), ("strength", rank.strength),
+            ("_hash", hash((rank.id, suit.id))), ("bit", 1 << index if index >= 0 else 0), ("index", index),
+            ("pack", pack), ("points", rank.points), ("rank", rank), ("strength", rank.strength),
             ("suit", suit), ("suit_bits", suit_bits), ("suit_id", suit.id),
         )
         for name, value in values:
@@ -160,13 +169,6 @@ class Card:
         """A copy or an unpickled card (``copy.copy``, ``pickle``): the values of the original."""
         for name, value in zip(Card.__slots__, state, strict=True):
             object.__setattr__(self, name, value)
-
-    @property
-    def pack(self) -> tuple[Card, ...]:
-        """The cards of its :class:`Deck` (``deck.cards``; ``()`` outside a deck): bits are
-        comparable between cards of one pack."""
-        deck = self._deck
-        return deck.cards if deck is not None else ()
 
     def __eq__(self, other: object) -> bool:
         if self is other:  # the usual case: the cards of one deck are shared objects
@@ -231,11 +233,12 @@ class Deck:
         for i, suit in enumerate(self.suits):  # the cards' indexes, as laid out below
             bits = ((1 << per_suit) - 1) << (i * per_suit)
             self.suit_bits[suit.id] = self.suit_bits.get(suit.id, 0) | bits
-        cards: list[Card] = []
-        for suit in self.suits:
-            for rank in self.ranks:
-                cards.append(Card(rank, suit, len(cards), suit_bits=self.suit_bits[suit.id], deck=self))
-        self.cards: tuple[Card, ...] = tuple(cards)
+        # every card object first, so that each is built complete with its pack (the tuple of
+        # them all), by its constructor
+        layout = [(rank, suit) for suit in self.suits for rank in self.ranks]
+        self.cards: tuple[Card, ...] = tuple(Card.__new__(Card) for _ in layout)
+        for index, (card, (rank, suit)) in enumerate(zip(self.cards, layout, strict=True)):
+            card.__init__(rank, suit, index, suit_bits=self.suit_bits[suit.id], pack=self.cards)  # type: ignore[misc]
         lookup: dict[str, Card] = {}
         for card in self.cards:
             rank_spellings = {card.rank.letter, *card.rank.aliases}

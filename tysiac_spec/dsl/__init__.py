@@ -13,13 +13,14 @@ Typical use by a host::
     cap({"hand": cards, "player": {"score": 0}, "players": 3, "options": {}})
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .check import Checked, check_effects, check_expression
 from .compile import Effects, Formula, compile_effects, compile_formula
 from .contexts import CONTEXTS, Context, ContextExtension, NameSpec, get_context
 from .library import FUNCTIONS, DeckInfo, FunctionSpec
 from .nodes import Expr, Origin, Span, Stmt
 from .parse import MAX_DEPTH, MAX_LENGTH, parse_effects, parse_expression
-from .render import LANGUAGES, effects_to_text, effects_to_words, to_text, to_words
 from .types import (
     BOOL,
     CARDS,
@@ -36,6 +37,21 @@ from .types import (
     SuitType,
     Type,
 )
+
+if TYPE_CHECKING:
+    from .render import LANGUAGES, effects_to_text, effects_to_words, to_text, to_words
+
+_RENDER = ("LANGUAGES", "effects_to_text", "effects_to_words", "to_text", "to_words")
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :mod:`.render`, imported on first use (loading a ruleset needs none)."""
+    if name in _RENDER:
+        from . import render
+
+        return getattr(render, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "BOOL",

@@ -41,7 +41,6 @@ from .nodes import (
     StrLit,
     Unary,
 )
-from .render import to_text
 from .types import (
     BOOL,
     INT,
@@ -57,6 +56,15 @@ from .types import (
 )
 
 __all__ = ["Checked", "check_effects", "check_expression"]
+
+
+def to_text(node: Expr) -> str:
+    """:func:`.render.to_text`, imported when a problem is reported (rarely: loading a valid
+    ruleset does not need the renderer)."""
+    from .render import to_text as render
+
+    return render(node)
+
 
 ARITHMETIC = frozenset({"+", "-", "*", "//", "%"})
 ORDERING = frozenset({"<", "<=", ">", ">="})

@@ -14,8 +14,7 @@ may still make the compulsory one (PAGx2: a silenced player bids only his compul
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import limits
 from ..cards import Card
@@ -35,6 +34,7 @@ __all__ = [
     "explain",
     "explain_dark",
     "legal_dark",
+    "round_up",
     "seat_player",
     "start",
     "start_barrel",
@@ -62,13 +62,19 @@ def ceiling(form: Form, deck_points: int) -> int:
     return deck_points + sum(form.marriages.values.values())
 
 
-@dataclass(frozen=True, slots=True)
-class BidSteps:
+def round_up(amount: int, step: int) -> int:
+    """The lowest multiple of ``step`` at or above ``amount`` (points): bids move in
+    ``auction.step``, raised contracts in ``contract.step``."""
+    return -(-amount // step) * step
+
+
+class BidSteps(NamedTuple):
     """How bids and contracts move, stated once (``form.auction``, ``form.contract``): read by
-    the auction (:func:`compile_amounts`, :func:`explain`), the contract
-    (:func:`~tysiac_spec.engine.talon.contract_amounts`) and the check of a deal's outcome
+    the auction (:func:`compile_amounts`, :func:`explain`) and the check of a deal's outcome
     (:func:`~tysiac_spec.engine.outcome.iter_bid_errors`,
-    :func:`~tysiac_spec.engine.outcome.iter_contract_errors`).  Amounts are points.
+    :func:`~tysiac_spec.engine.outcome.iter_contract_errors`); the steps themselves are
+    :func:`round_up`'s, which the auction and the contract
+    (:func:`~tysiac_spec.engine.talon.contract_amounts`) call.  Amounts are points.
 
     Attributes:
         step: ``auction.step``: every bid is a multiple of it.
@@ -90,25 +96,17 @@ class BidSteps:
         it is lower."""
         return self.min_bid if self.forced_bid is None else min(self.min_bid, self.forced_bid)
 
-    def up(self, amount: int) -> int:
-        """The lowest bid at or above ``amount`` (the next multiple of :attr:`step`)."""
-        return -(-amount // self.step) * self.step
-
     def on_step(self, bid: int) -> bool:
         """Whether ``bid`` is a multiple of :attr:`step`."""
-        return bid % self.step == 0
+        return round_up(bid, self.step) == bid
 
     def over_cap(self, amount: int) -> bool:
         """Whether ``amount`` is above :attr:`cap`."""
         return self.cap is not None and amount > self.cap
 
-    def first_raise(self, bid: int) -> int:
-        """The lowest contract raised above ``bid`` (the next multiple of :attr:`contract_step`)."""
-        return (bid // self.contract_step + 1) * self.contract_step
-
     def contract_on_step(self, bid: int, contract: int) -> bool:
         """Whether ``contract`` is the bid, or a raise by :attr:`contract_step` (a multiple of it)."""
-        return contract == bid or contract % self.contract_step == 0
+        return contract == bid or round_up(contract, self.contract_step) == contract
 
 
 def bid_steps(form: Form) -> BidSteps:
@@ -158,8 +156,7 @@ def compile_amounts(form: Form) -> Amounts:
     ``max_raise`` when the ruleset says so, each allowed by ``may_bid``; a forced opener left
     without a bid may still make the compulsory one."""
     a = form.auction
-    steps = bid_steps(form)
-    step, forced_bid, min_bid, up = steps.step, a.forced_bid, steps.min_bid, steps.up
+    step, forced_bid, min_bid = a.step, a.forced_bid, a.min_bid
     exactly_step = a.raise_by == "exactly_step"
     max_raise = a.max_raise if a.raise_by == "at_most" else None
     exact_opening = a.forced_opening == "exact"
@@ -174,7 +171,7 @@ def compile_amounts(form: Form) -> Amounts:
             lo = min_bid if deal.high_bidder is None else deal.high_bid + step
             if lo < min_bid:
                 lo = min_bid
-        lo = up(lo)
+        lo = round_up(lo, step)
         hi = deal.max_bids[player]
         if deal.high_bidder is not None and not opening:
             if exactly_step:

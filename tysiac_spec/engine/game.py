@@ -56,16 +56,6 @@ def _no_actions(deal: DealState) -> list[Action]:
     return []
 
 
-class _ByPhase(dict[str, Callable[[DealState], list[Action]]]):
-    """The legal actions of each phase, as a function of the deal; a phase it lacks (one set
-    by hand in a test) has none (:func:`_no_actions`)."""
-
-    __slots__ = ()
-
-    def __missing__(self, phase: str) -> Callable[[DealState], list[Action]]:
-        return _no_actions
-
-
 @dataclass(frozen=True, slots=True)
 class View:
     """What one player sees at the table: own hand, public cards, no hidden card of others.
@@ -143,7 +133,7 @@ class Game:
         self._table = table = self.compiled.table
         self._play_legal, self._play_apply = self.compiled.play_legal, self.compiled.play_apply
         form = self.form
-        self._legal_of = _ByPhase({
+        self._legal_of: dict[str, Callable[[DealState], list[Action]]] = {
             "play": self._play_legal,
             "auction": auction.compile_legal(form, table, self._env),
             "talon": talon.legal_choice,
@@ -153,7 +143,7 @@ class Game:
             "redeal": lambda deal: [Redeal(), Pass()],
             "over": _no_actions,
             "redealt": _no_actions,
-        })
+        }
         """The legal actions of each phase (:data:`~tysiac_spec.engine.state.PHASES`), as a
         function of the deal (a list not to be changed)."""
         self._legal_deal: DealState | None = None
@@ -426,7 +416,11 @@ class Game:
             return []
         deal = self.deal
         phase = deal.phase
-        legal = self._legal_of[phase](deal)
+        try:
+            legal_of = self._legal_of[phase]
+        except KeyError:  # a phase set by hand (tests): nothing to do
+            legal_of = _no_actions
+        legal = legal_of(deal)
         self._legal_deal, self._legal_count, self._legal = deal, deal.actions, legal
         self._legal_current, self._legal_phase = deal.current, phase
         return legal[:]
@@ -509,27 +503,19 @@ class Game:
         # the last legal_actions() for this very position (the deal, its action count, the
         # player to act, the phase) is legal without computing the list again; any other
         # action is compared by value with a freshly computed list.
-        listed = (
+        if (
             self._legal_deal is deal
             and self._legal_count == deal.actions
             and self._legal_current == deal.current
             and self._legal_phase == phase
-        )
-        if listed:
+        ):
             for allowed in self._legal:
                 if allowed is action:
                     break
             else:
-                listed = False
-        if not listed and action not in self._legal_of[phase](deal):
-            raise IllegalActionError(
-                Diagnostic(
-                    "action.illegal",
-                    f"`{action}` is not legal for player {deal.current} in the "
-                    f"{phase} phase: {self._reason(action)}",
-                    hint=self.state_text(),
-                )
-            )
+                self._refuse_unless_legal(action)
+        else:
+            self._refuse_unless_legal(action)
         # the action is legal: the one step of every phase
         text = action.text
         self.history.append(text)
@@ -569,6 +555,20 @@ class Game:
             self.deal = self._new_deal()
         elif deal.phase == "over":
             self._end_deal()
+
+    def _refuse_unless_legal(self, action: Action) -> None:
+        """Raise ``action.illegal`` unless ``action`` equals one of the legal actions now
+        (:meth:`legal_actions`, which keeps that list for the identity fast path)."""
+        deal = self.deal
+        if action not in self.legal_actions():
+            raise IllegalActionError(
+                Diagnostic(
+                    "action.illegal",
+                    f"`{action}` is not legal for player {deal.current} in the "
+                    f"{deal.phase} phase: {self._reason(action)}",
+                    hint=self.state_text(),
+                )
+            )
 
     def _answer_redeal(self, deal: DealState, action: Action) -> None:
         """``redeal`` abandons the deal; ``pass`` declines, and play resumes after the last

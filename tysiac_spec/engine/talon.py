@@ -20,7 +20,7 @@ from ..cards import Card
 from ..ruleset.model import Form
 from . import env as envs
 from .actions import Action, ActionTable, ChooseTalon, DeclareContract, Discard, Forfeit, GiveCard
-from .auction import bid_steps, ceiling
+from .auction import ceiling, round_up
 from .dealing import redeal_point
 from .state import DealState, remove_card
 
@@ -206,7 +206,7 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
 
 def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     """The contracts the declarer may announce: the bid, then multiples of ``contract.step``
-    above it (:func:`~.auction.bid_steps`) up to ``contract.max`` and the auction cap,
+    above it (:func:`~.auction.round_up`) up to ``contract.max`` and the auction cap,
     filtered by ``contract.allowed``."""
     c, bid = form.contract, deal.high_bid
     raise_allowed = c.raise_allowed
@@ -218,12 +218,12 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
         return [bid]
     assert deal.declarer is not None
     b, hand = env(deal.declarer), tuple(deal.hands[deal.declarer])
-    steps = bid_steps(form)
-    tops = [] if steps.cap is None else [steps.cap]
+    tops = [] if form.auction.cap is None else [form.auction.cap]
     if c.max is not None:
         tops.append(int(c.max.compiled.function(envs.contract_max(b, hand, bid))))
     hi = max(bid, min(tops) if tops else ceiling(form, deal.deck_points))
-    first, step = steps.first_raise(bid), steps.contract_step
+    step = c.step
+    first = round_up(bid + 1, step)  # the lowest raise
     if (hi - first) // step + 1 > limits.limit("bids"):
         raise limits.exceeded("bids", (hi - first) // step + 1,
                               subject=f"the contracts the declarer may declare, {first} to {hi}")

@@ -85,7 +85,8 @@ def _quick_check(key: str | None) -> Check | None:
     """The yes/no check of the section ``key`` (``None``: the document's own keywords), or
     ``None`` for a key the schema does not have."""
     if key is None:
-        return Checker(_root_schema()).compile(_root_schema())
+        root = _root_schema()
+        return Checker(root).compile(root)
     subschema = ruleset_schema()["properties"].get(key)
     return None if subschema is None else _checker().compile(subschema)
 
