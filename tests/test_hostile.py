@@ -302,6 +302,7 @@ def zygote() -> None:
     for module in ("engine", "docs.compare", "docs.book", "docs.site", "docs.examples", "scenarios",
                    "scoresheet", "simulate", "bots", "dsl.reference"):
         __import__(f"tysiac_spec.{module}")
+    import jsonschema  # noqa: F401  (ruleset.validate imports it to explain an invalid ruleset)
     for line in requests:
         req = json.loads(line)
         start = time.monotonic()
