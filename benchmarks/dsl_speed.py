@@ -29,6 +29,7 @@ DECK = DeckInfo(
     marriage_values={"spades": 40, "clubs": 60, "diamonds": 80, "hearts": 100},
     suits=("spades", "clubs", "diamonds", "hearts"),
     ranks=("nine", "jack", "queen", "king", "ten", "ace"),
+    marriage_ranks=("king", "queen"),
 )
 EXTRA = ContextExtension(
     options={"five_rounds": ChoiceType(("down", "up"))}, counters={"bolts": INT}

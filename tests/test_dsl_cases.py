@@ -43,7 +43,10 @@ def cards(text: str) -> list[Card]:
 
 def deck() -> DeckInfo:
     d = DATA["deck"]
-    return DeckInfo(d["rank_points"], d["marriage_values"], tuple(d["suits"]), tuple(d["ranks"]))
+    return DeckInfo(
+        d["rank_points"], d["marriage_values"], tuple(d["suits"]), tuple(d["ranks"]),
+        tuple(d["marriage_ranks"]),
+    )
 
 
 def extension() -> ContextExtension:

@@ -233,3 +233,15 @@ def test_first_lead_marriage_is_a_table_option(ruleset_id: str) -> None:
         game.apply(parse_action(lead, game.ruleset.deck))
         assert deal.marriages == ({1: 100} if allowed else {})
         assert deal.trump == ("hearts" if allowed else None)
+
+
+def test_the_bid_cap_formula_counts_the_rulesets_marriages(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """pl-standard's cap ``120 + marriages(hand)`` reads ``marriages.ranks``: holding K♥ J♥ and
+    K♠ Q♠, the cap is 120 + 100 (hearts) with king and jack, 120 + 40 (spades) with king and queen."""
+    king_jack = _king_jack(tmp_path)
+    standard = _game("pl-standard")
+    hand = standard.ruleset.deck.parse_many("KH JH KS QS 9C")
+    env = {"hand": hand, "player": {"score": 0}, "players": 3, "options": {}}
+    assert king_jack.form.auction.max_bid is not None and standard.form.auction.max_bid is not None
+    assert king_jack.form.auction.max_bid(env) == 220
+    assert standard.form.auction.max_bid(env) == 160

@@ -100,7 +100,8 @@ def test_forms_with_equal_deck_facts_share_one_compile_scope() -> None:
     def facts() -> dsl.DeckInfo:
         return dsl.DeckInfo(rank_points={r.id: r.points for r in rules.deck.ranks},
                             marriage_values={}, suits=tuple(s.id for s in rules.deck.suits),
-                            ranks=tuple(r.id for r in rules.deck.ranks), pack=rules.deck.cards)
+                            ranks=tuple(r.id for r in rules.deck.ranks),
+                            marriage_ranks=("king", "queen"), pack=rules.deck.cards)
     extra = dsl.ContextExtension(options={"o": dsl.ChoiceType(("a", "b"))})
     first = FormulaCompiler(facts(), extra)._scope
     again = FormulaCompiler(facts(), dsl.ContextExtension(options={"o": dsl.ChoiceType(("a", "b"))}))

@@ -45,7 +45,8 @@ class DeckInfo:
         marriage_values: marriage value per suit id (``{"hearts": 100, ...}``), points.
         suits: the suit ids, which formulas may name (``hearts``).
         ranks: the rank ids, which formulas may name (``ace``).
-        marriage_ranks: the two rank ids that form a marriage (king, queen).
+        marriage_ranks: the two rank ids whose cards of one suit make a marriage
+            (the ruleset's ``marriages.ranks``, such as ``("king", "queen")``).
         card_bits: each card's bit (``card.bit``) by ``(rank id, suit id)``, when the host's
             cards carry one (:class:`~tysiac_spec.cards.Card`): card functions then work on
             bit sets for cards of ``pack`` (empty: by rank and suit only).
@@ -57,7 +58,7 @@ class DeckInfo:
     marriage_values: Mapping[str, int]
     suits: tuple[str, ...]
     ranks: tuple[str, ...]
-    marriage_ranks: tuple[str, str] = ("king", "queen")
+    marriage_ranks: tuple[str, str]
     card_bits: Mapping[tuple[str, str], int] = field(default_factory=dict)
     pack: object = None
 

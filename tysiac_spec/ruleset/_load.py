@@ -670,14 +670,17 @@ def _option_types(options: Mapping[str, Any]) -> dict[str, dsl.Type]:
 def _form_compiler(
     deck: Deck, sections: Mapping[str, Any], options: Mapping[str, dsl.Type]
 ) -> FormulaCompiler:
-    """A DSL compiler for one player form: its marriage values and counters."""
-    values = unwrap((unwrap(sections.get("marriages")) or {}).get("values")) or {}
+    """A DSL compiler for one player form: its marriage values and ranks, and counters."""
+    marriages = unwrap(sections.get("marriages")) or {}
+    values = unwrap(marriages.get("values")) or {}
+    ranks: Any = unwrap(marriages.get("ranks")) or model.Marriages.__dataclass_fields__["ranks"].default
     counters = unwrap((unwrap(sections.get("match")) or {}).get("counters")) or []
     deck_info = dsl.DeckInfo(
         rank_points={r.id: r.points for r in deck.ranks},
         marriage_values={str(k): int(unwrap(v)) for k, v in values.items()},
         suits=tuple(s.id for s in deck.suits),
         ranks=tuple(r.id for r in deck.ranks),
+        marriage_ranks=(str(unwrap(ranks[0])), str(unwrap(ranks[1]))),
         card_bits={(c.rank.id, c.suit.id): c.bit for c in deck.cards},
         pack=deck.cards,
     )

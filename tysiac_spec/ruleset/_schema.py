@@ -167,9 +167,14 @@ class _Builder:
             kinds = {bool: "boolean", int: "integer", str: "string"}
             return {"type": [kinds[a] for a in get_args(tp)]}
         if origin is tuple:
-            item = get_args(tp)[0]
+            args = get_args(tp)
             bounds = {k: meta[k] for k in ("minimum", "maximum") if meta.get(k) is not None}
-            return {"type": "array", "items": self.type_schema(item, bounds, partial)}
+            out: dict[str, Any] = {
+                "type": "array", "items": self.type_schema(args[0], bounds, partial)
+            }
+            if Ellipsis not in args:  # tuple[str, str]: exactly that many items
+                out.update(minItems=len(args), maxItems=len(args))
+            return out
         if origin in (Mapping, dict, typing.Mapping):
             _key_tp, val_tp = get_args(tp)
             if val_tp is str:

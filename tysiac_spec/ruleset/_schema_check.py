@@ -188,6 +188,8 @@ class Checker:
             return items
         if key == "minItems":
             return lambda v: not isinstance(v, list) or len(v) >= value
+        if key == "maxItems":
+            return lambda v: not isinstance(v, list) or len(v) <= value
         if key == "minLength":
             return lambda v: not isinstance(v, str) or len(v) >= value
         if key == "pattern":

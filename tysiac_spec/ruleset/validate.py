@@ -37,6 +37,7 @@ SEMANTIC_CODES = {
     "table.exchange": "the hands do not come out even after the talon and the exchange "
     "(play would stall)",
     "marriages.unknown-suit": "a marriage value names a suit the deck does not have",
+    "marriages.ranks": "the marriage ranks are not two different ranks of the deck",
     "auction.step": "a bid value is not a multiple of the bid step",
     "auction.seat": "a seat number beyond the active players",
     "contract.step": "the contract step does not divide the bid step",
@@ -294,6 +295,15 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
             f"{where} must match `{error.validator_value}` (got {_describe(instance)})"
         )
         return _make("schema.pattern", message, doc, path, _field_hint(error))
+    if kw in ("minItems", "maxItems") and error.schema.get("minItems") == error.schema.get(
+        "maxItems"
+    ):
+        count = error.validator_value
+        message = f"{where} must list exactly {count} items (got {len(instance)})"
+        return _make("schema.items", message, doc, path, _field_hint(error))
+    if kw == "maxItems":
+        message = f"{where} must list at most {error.validator_value} items (got {len(instance)})"
+        return _make("schema.items", message, doc, path, _field_hint(error))
     if kw in ("minItems", "minProperties"):
         message = f"{where} must not be empty"
         return _make("schema.empty", message, doc, path, _field_hint(error))
@@ -594,6 +604,18 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                 _did_you_mean(str(suit), suits),
                 key=True,
             )
+    ranks = [str(_get(r, "id")) for r in _get(doc, "deck", "ranks", default=[]) or []]
+    pair = [str(unwrap(r)) for r in _get(sections, "marriages", "ranks", default=[]) or []]
+    unknown = [r for r in pair if r not in ranks]
+    if len(pair) == 2 and (pair[0] == pair[1] or unknown):
+        yield _diag(
+            "marriages.ranks",
+            f"`marriages.ranks` must name two different ranks of the deck "
+            f"(ranks: {', '.join(ranks)}); got [{', '.join(pair)}]",
+            doc,
+            where("marriages", "ranks"),
+            _did_you_mean(unknown[0], ranks) if unknown else None,
+        )
     auction = sections.get("auction") or {}
     step = _get(auction, "step") or _defaults("Auction", "step")
     def count(path: Path) -> str:
