@@ -49,8 +49,6 @@ def test_shipped_scenario(path: Path, name: str | None, problem: str | None) -> 
     loaded = _load(path)
     scenario = next(s for s in loaded.scenarios if s.name == name)
     result = run_scenario(scenario, loaded.ruleset)
-    if result.status == "unsupported":
-        pytest.skip(result.message)
     assert result.passed, result.explain()
 
 
@@ -177,15 +175,6 @@ def test_a_wrong_stacked_deal_is_an_error_at_its_line(tmp_path: Path) -> None:
         "s.yaml:10:16: error[scenario.deal]: AH is dealt twice: in player 1's hand and in talon 0"
     ]
 
-
-def test_match_state_without_engine_support_is_unsupported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delattr(Game, "set_match_state")
-    body = _scenario("- expect: {scores: [0, 870, 0]}\n").replace(
-        "  players: 3\n", "  players: 3\n  match: {scores: [0, 870, 0]}\n"
-    )
-    [result] = run_file(load_scenarios(_file(tmp_path, body)))
-    assert result.status == "unsupported"
-    assert "set_match_state" in result.message
 
 
 def test_names_select_scenarios(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ ids, player counts, unique names, cards of the deck, action texts); every proble
 :class:`~tysiac_spec.errors.Diagnostic` with ``file:line:col``, raised together in one
 :class:`~tysiac_spec.errors.ScenarioError`.  Running never raises for a failing
 scenario: each gives a :class:`Result` (``passed``, ``failed`` with the expected and
-actual value per key, ``error``, or ``unsupported``).
+actual value per key, or ``error``).
 
 Usage::
 
@@ -61,7 +61,7 @@ EXPECT_KEYS = (
 )
 """The keys an ``expect`` step may check, in the order they are compared."""
 
-Status = Literal["passed", "failed", "error", "unsupported"]
+Status = Literal["passed", "failed", "error"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +128,7 @@ class Result:
     ``status``: ``passed``; ``failed`` (``mismatches`` at step ``step``, 0-based, or
     ``message`` for an illegal step that was accepted or changed the state); ``error``
     (an action of a ``do`` step, the stacked deal or the match state was refused:
-    ``message``); ``unsupported`` (the engine lacks a mechanism the scenario needs).
+    ``message``).
     ``state`` is the game's state text where the scenario stopped.
     """
 
@@ -488,6 +488,28 @@ def _normal(key: str, value: Any) -> Any:
     return value
 
 
+def start_game(scenario: Scenario, ruleset: Ruleset) -> Any:
+    """The scenario's starting position, the one set-up every tool replays a scenario from:
+    ``Game(ruleset, players=, seed=0, options=)``, then its ``match:`` state
+    (``Game.set_match_state``) and its ``deal:`` (``Game.start_deal``).
+
+    Returns:
+        the :class:`~tysiac_spec.engine.game.Game`, ready for the scenario's first step.
+
+    Raises:
+        TysiacError: the players, options, match state or cards are refused by the engine.
+    """
+    from .engine.game import Game
+
+    game = Game(ruleset, players=scenario.players, seed=0, options=dict(scenario.options) or None)
+    if scenario.match is not None:
+        game.set_match_state(**scenario.match)
+    if scenario.deal is not None:
+        game.start_deal(hands=scenario.deal["hands"], talons=scenario.deal["talons"],
+                        dealer=scenario.deal["dealer"])
+    return game
+
+
 def run_scenario(scenario: Scenario, ruleset: Ruleset) -> Result:
     """Run one scenario on ``Game(ruleset, players=, seed=0, options=)``; never raises for a
     failing scenario (see :class:`Result`).  A crash of the engine (a bug, not a user error)
@@ -511,16 +533,7 @@ def _run(scenario: Scenario, ruleset: Ruleset) -> Result:
 
     game: Game | None = None
     try:
-        game = Game(ruleset, players=scenario.players, seed=0, options=dict(scenario.options) or None)
-        if scenario.match is not None:
-            setter = getattr(game, "set_match_state", None)
-            if setter is None:
-                return result("unsupported", message="the engine cannot set a starting match state yet "
-                              "(Game.set_match_state)")
-            setter(**scenario.match)
-        if scenario.deal is not None:
-            game.start_deal(hands=scenario.deal["hands"], talons=scenario.deal["talons"],
-                            dealer=scenario.deal["dealer"])
+        game = start_game(scenario, ruleset)
     except TysiacError as exc:
         return result("error", message=f"setting up: {exc}")
     deck = game.ruleset.deck

@@ -36,9 +36,6 @@ def render_result(result: Result) -> list[str]:
     sc = result.scenario
     if result.passed:
         return [f"[green]✓[/green] {escape(sc.name)}"]
-    if result.status == "unsupported":
-        why = escape(result.message)
-        return [f"[yellow]–[/yellow] {escape(sc.name)} [yellow](not supported: {why})[/yellow]"]
     lines = [f"[red]✗[/red] {escape(sc.name)} [dim]({escape(sc.location)})[/dim]"]
     where = "setting up"
     if result.step is not None:
@@ -111,7 +108,7 @@ def check(rulesets: tuple[str, ...], files: tuple[Path, ...], names: tuple[str, 
     @user_errors
     def run() -> int:
         console = Console(highlight=False, soft_wrap=True)
-        counts = {"passed": 0, "failed": 0, "error": 0, "unsupported": 0}
+        counts = {"passed": 0, "failed": 0, "error": 0}
         broken = 0
         seen_names: set[str] = set()
         for label, path, rules in _files_for(rulesets, files):
@@ -133,7 +130,7 @@ def check(rulesets: tuple[str, ...], files: tuple[Path, ...], names: tuple[str, 
                 console.print(f"[bold]{escape(loaded.ruleset.id)}[/bold] [dim]{escape(str(path))}[/dim]")
             for result in results:
                 counts[result.status] += 1
-                if quiet and result.status in ("passed", "unsupported"):
+                if quiet and result.passed:
                     continue
                 for line in render_result(result):
                     console.print(line)
@@ -142,7 +139,7 @@ def check(rulesets: tuple[str, ...], files: tuple[Path, ...], names: tuple[str, 
             console.print(f"[red]{escape(missing_scenario_message(name, seen_names))}[/red]")
         total = sum(counts.values())
         summary = f"{counts['passed']} of {total} scenario(s) passed"
-        extra = [f"{counts[k]} {k}" for k in ("failed", "error", "unsupported") if counts[k]]
+        extra = [f"{counts[k]} {k}" for k in ("failed", "error") if counts[k]]
         if broken:
             extra.append(f"{broken} scenario file(s) invalid")
         if extra:

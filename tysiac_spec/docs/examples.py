@@ -298,17 +298,12 @@ class _Replay:
     step is refused (the rest is told without names)."""
 
     def __init__(self, ruleset: Ruleset, sc: Any) -> None:
-        from ..engine.game import Game
+        from ..scenarios import start_game
 
         self.game: Any = None
         try:
-            game = Game(ruleset, players=sc.players, seed=0, options=dict(sc.options) or None)
-            if sc.match is not None:
-                game.set_match_state(**sc.match)
-            if sc.deal is not None:
-                game.start_deal(hands=sc.deal["hands"], talons=sc.deal["talons"], dealer=sc.deal["dealer"])
-            self.game = game
-        except Exception:  # any failure (even an engine bug) only loses the players' names
+            self.game = start_game(sc, ruleset)
+        except TysiacError:  # a set-up the engine refuses (`tysiac check` reports it): no names
             self.game = None
 
     def actor(self) -> Any:
@@ -328,7 +323,7 @@ class _Replay:
             return
         try:
             self.game.apply(parse_action(text, self.game.ruleset.deck))
-        except Exception:  # a refused step (or an engine bug): tell the rest without names
+        except TysiacError:  # a refused step (`tysiac check` reports it): the rest without names
             self.game = None
 
     def trick_winner(self) -> Any:
