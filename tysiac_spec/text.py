@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import unicodedata
 
+LANGUAGES = ("en", "pl", "ru", "cs")
+"""The languages of rule books, formulas in words and the site, in their order: the one list
+(``docs.terms.LANGS``, ``ruleset.model.LANGS`` and ``dsl.LANGUAGES`` are this tuple)."""
+
 __all__ = ["has_control", "printable", "shorten"]
 
 _SHORT = 60

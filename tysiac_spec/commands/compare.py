@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..text import LANGUAGES
 from ._common import emit, user_errors
 
 __all__ = ["compare_cmd"]
@@ -18,7 +19,7 @@ __all__ = ["compare_cmd"]
 @click.option("--format", "fmt", type=click.Choice(["text", "md", "html", "json"]), default="text",
               show_default=True, help="Plain text, Markdown, a standalone HTML page, or JSON.")
 @click.option("--full", is_flag=True, help="Show identical rules too (marked =).")
-@click.option("--lang", "-l", type=click.Choice(["en", "pl", "ru", "cs"]), default="en", show_default=True,
+@click.option("--lang", "-l", type=click.Choice(LANGUAGES), default="en", show_default=True,
               help="Language of the labels and values.")
 @click.option(
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..text import LANGUAGES
 from ._common import emit, parse_option_args, user_errors
 
 __all__ = ["docs"]
@@ -18,7 +19,7 @@ __all__ = ["docs"]
     "--option", "-O", "options", multiple=True, metavar="NAME=VALUE",
     help="Set a table option of the ruleset (repeatable), e.g. -O five_rounds=up.",
 )
-@click.option("--lang", "-l", type=click.Choice(["en", "pl", "ru", "cs"]), default="en", show_default=True,
+@click.option("--lang", "-l", type=click.Choice(LANGUAGES), default="en", show_default=True,
               help="Language of the rule book.")
 @click.option("--format", "fmt", type=click.Choice(["md", "html"]), default="md", show_default=True,
               help="Markdown, or a standalone HTML page (works offline).")

@@ -8,7 +8,10 @@ A test checks that every field of the model has a label in every language.
 
 from __future__ import annotations
 
-LANGS = ("en", "pl", "ru", "cs")
+from ..text import LANGUAGES
+
+LANGS = LANGUAGES
+"""The rule books' languages (:data:`tysiac_spec.text.LANGUAGES`)."""
 
 LANG_NAMES = {"en": "English", "pl": "Polski", "ru": "Русский", "cs": "Čeština"}
 

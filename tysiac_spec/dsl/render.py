@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..text import LANGUAGES
 from .nodes import (
     Assign,
     Attr,
@@ -28,8 +29,6 @@ from .nodes import (
 
 __all__ = ["LANGUAGES", "effects_to_text", "effects_to_words", "to_text", "to_words"]
 
-LANGUAGES = ("en", "pl", "ru", "cs")
-"""The languages :func:`to_words` speaks."""
 
 _PREC = {
     "or": 1,

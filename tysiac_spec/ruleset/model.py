@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..cards import Deck
+from ..text import LANGUAGES
 
 __all__ = [
     "AceMarriage",
@@ -54,8 +55,8 @@ __all__ = [
     "Threshold",
 ]
 
-LANGS = ("en", "pl", "ru", "cs")
-"""Languages for names and documentation."""
+LANGS = LANGUAGES
+"""Languages for names and documentation (:data:`tysiac_spec.text.LANGUAGES`)."""
 
 LangText = Mapping[str, str]
 """Text per language code (``en``, ``pl``, ``ru``, ``cs``)."""
