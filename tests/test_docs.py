@@ -363,3 +363,18 @@ def test_marriage_ranks_in_the_rule_book(tmp_path: Path) -> None:
     assert "The two cards named under `marriages.ranks` of one suit in one hand form a marriage" in mixed
     assert ("- **The two cards of a marriage** · `marriages.ranks` · Sources: S000\n"
             "  - 2 players: king + jack\n  - 3, 4 players: king + queen\n") in mixed
+
+
+def test_rules_of_a_forced_opening_are_left_out_when_nobody_must_open() -> None:
+    """``auction.forced_seat: null`` (examples/house/nobody-opens.yaml): no compulsory bid, no
+    forced player to speak first, so the book leaves those three rules out; pl-standard, where the
+    dealer's left must open at 100, keeps them."""
+    forced = ("auction.forced_bid", "auction.first_to_speak", "auction.forced_opening")
+    standard = render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md")
+    house = render_book(
+        build_book(load_ruleset(HERE.parent / "examples" / "house" / "nobody-opens.yaml"), lang="en"), "md"
+    )
+    assert [f"`{p}`" in standard for p in forced] == [True, True, True]
+    assert [f"`{p}`" in house for p in forced] == [False, False, False]
+    assert "nobody is obliged to open · `auction.forced_seat`" in house
+    assert "> Anyone may open or pass; bids are multiples of 10" in house

@@ -19,7 +19,16 @@ from ..ruleset.model import Marriages, Ruleset, TablePlan
 from . import terms
 from .examples import Example, scenario_file
 from .examples import examples as _examples
-from .fields import SECTION_ORDER, SHOWN_WHEN_CHANGED, Node, form_nodes, is_default, provenance_for
+from .fields import (
+    SECTION_ORDER,
+    SHOWN_WHEN_CHANGED,
+    SHOWN_WHEN_SET,
+    Node,
+    form_nodes,
+    is_default,
+    provenance_for,
+    value_at,
+)
 from .render import render_template
 
 __all__ = ["Book", "Cell", "Example", "Rule", "Section", "build_book", "render_book", "scenario_file"]
@@ -348,6 +357,9 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
                 continue
             model = first.model
             if model in SHOWN_WHEN_CHANGED and all(is_default(ruleset.form(n), model) for n in nodes):
+                continue
+            needs = SHOWN_WHEN_SET.get(model)
+            if needs is not None and all(value_at(ruleset.form(n), needs) is None for n in nodes):
                 continue
             sec.rules.append(_rule(ruleset, first, nodes, counts, lang, seen, by_option))
         if not counts:  # a base ruleset: the rules it writes, chapters it leaves empty skipped

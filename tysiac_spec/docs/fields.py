@@ -25,12 +25,14 @@ __all__ = [
     "RANK_LISTS",
     "SECTION_ORDER",
     "SHOWN_WHEN_CHANGED",
+    "SHOWN_WHEN_SET",
     "FieldValue",
     "Node",
     "form_nodes",
     "is_default",
     "model_path",
     "provenance_for",
+    "value_at",
     "value_key",
     "words",
 ]
@@ -54,6 +56,15 @@ SHOWN_WHEN_CHANGED = frozenset({"marriages.ranks"})
 model's default (:func:`is_default`): the marriages chapter's first sentence already names
 the ranks of a marriage (``terms.marriage_pair``), and every shipped ruleset keeps the
 default.  The comparison shows them always."""
+
+SHOWN_WHEN_SET = {
+    "auction.forced_bid": "auction.forced_seat",
+    "auction.first_to_speak": "auction.forced_seat",
+    "auction.forced_opening": "auction.forced_seat",
+}
+"""Model paths of fields that apply only when another field is not none, by that field: a
+rule book leaves them out when that field is none in every form (``auction.forced_seat:
+null``, nobody must open: then there is no forced bid and no forced player to speak first)."""
 
 RANK_LISTS = frozenset({"marriages.ranks"})
 """Model paths of fields holding rank ids, shown by the ranks' names (``deck.ranks``)."""
@@ -86,6 +97,14 @@ class Node:
     kind: str
     depth: int
     value: FieldValue | None
+
+
+def value_at(form: Form, model: str) -> Any:
+    """The value of the field at ``model`` (a model path, ``auction.forced_seat``) in ``form``."""
+    obj: Any = form
+    for part in model.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 def is_default(form: Form, model: str) -> bool:
