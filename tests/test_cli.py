@@ -161,7 +161,7 @@ def test_show_prints_null_for_nobody_and_deletes_with_the_marker(tmp_path: Path)
         house = tmp_path / "house.yaml"
         house.write_text(
             "id: h\nkind: house\nextends: pl-standard\nname: {en: H}\n"
-            f"auction:\n  forced_seat: {written}\n",
+            f"auction:\n  forced_seat: {written}\n  all_pass: redeal\n",
             encoding="utf-8",
         )
         code, out, err = run("show", str(house), "--players", "3")
