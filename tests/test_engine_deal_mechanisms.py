@@ -246,6 +246,36 @@ def test_house_mandatory_redeal_is_automatic() -> None:
     assert game.deal.hands[2] != sorted(game.ruleset.deck.parse_many(NINES[2]), key=lambda c: c.index)
 
 
+def test_house_redeal_passes_the_deal_on() -> None:
+    # examples/house/redeal-passes-on.yaml (`deal.redeal_dealer: next`, GLI's spoilt deal
+    # passing on): the abandoned deal of dealer 0 is followed by player 1's deal, and the
+    # match goes on from there (player 2 deals the deal after it).
+    game = _game(str(HOUSE / "redeal-passes-on.yaml"), hands=NINES, talons=NINES_TALON)
+    _do(game, "bid 100", "pass", "pass", "give QC to 2", "give JC to 0", "redeal")
+    assert game.events[-1].kind == "redeal" and game.deal_scores == []
+    assert game.deal.dealer == 1 and game.deal.order == [2, 0, 1] and game.current_player == 2
+    # Every deal after a redeal is dealt by the next dealer: a mandatory redeal too.
+    house = load_ruleset(str(HOUSE / "redeal-passes-on.yaml"))
+    assert house.form(3).deal.redeal_dealer == "next"
+    assert load_ruleset("ru-classic").form(3).deal.redeal_dealer == "same"
+
+
+def test_redeal_dealer_next_with_an_all_pass_redeal(tmp_path: Path) -> None:
+    # `deal.redeal_dealer: next` over examples/house/all-pass-redeal.yaml: everyone passes,
+    # the deal is abandoned and player 1 deals; the same dealer with the default.
+    house = tmp_path / "next.yaml"
+    house.write_text(
+        "id: next\nkind: house\nextends: pl-standard\nname: {en: next}\n"
+        "auction: {all_pass: redeal}\ndeal: {redeal_dealer: next}\n",
+        encoding="utf-8",
+    )
+    for path, dealer in ((house, 1), (HOUSE / "all-pass-redeal.yaml", 0)):
+        game = _game(str(path))
+        _do(game, "bid 100", "pass", "pass")
+        assert game.events[-1].kind == "redeal" and game.deal.dealer == dealer
+        assert game.current_player == (dealer + 1) % 3
+
+
 # --------------------------------------------------------------------------- dealing
 
 

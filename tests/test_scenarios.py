@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tysiac_spec import load_ruleset
 from tysiac_spec._paths import RULESETS_DIR
 from tysiac_spec.cli import main
 from tysiac_spec.engine.game import Game
@@ -25,15 +26,20 @@ from tysiac_spec.scenarios import (
     shipped_scenario_files,
 )
 
+HOUSE_SCENARIOS = Path(__file__).parent.parent / "examples" / "house" / "scenarios"
+"""Scenarios of the house-rule examples (``examples/house/scenarios/<file stem>.yaml``)."""
+
 
 @cache
 def _load(path: Path) -> ScenarioFile:
+    if path.parent == HOUSE_SCENARIOS:
+        return load_scenarios(path, ruleset=load_ruleset(str(HOUSE_SCENARIOS.parent / f"{path.stem}.yaml")))
     return load_scenarios(path)
 
 
 def _cases() -> list[object]:
     out: list[object] = []
-    for path in shipped_scenario_files():
+    for path in [*shipped_scenario_files(), *sorted(HOUSE_SCENARIOS.glob("*.yaml"))]:
         try:
             loaded = _load(path)
         except TysiacError as exc:
@@ -50,6 +56,11 @@ def test_shipped_scenario(path: Path, name: str | None, problem: str | None) -> 
     scenario = next(s for s in loaded.scenarios if s.name == name)
     result = run_scenario(scenario, loaded.ruleset)
     assert result.passed, result.explain()
+
+
+def test_every_house_example_scenario_file_names_its_example() -> None:
+    for path in sorted(HOUSE_SCENARIOS.glob("*.yaml")):
+        assert scenario_file_for(HOUSE_SCENARIOS.parent / f"{path.stem}.yaml") == path
 
 
 def test_every_shipped_scenario_file_names_a_shipped_ruleset() -> None:

@@ -42,7 +42,7 @@ from .compiled import CompiledForm, compile_form
 from .events import MatchEvent
 from .match import MatchState, settle_valid_deal
 from .record import Record, record_of
-from .seating import direction
+from .seating import direction, redeal_dealer
 from .seating import seating as seating_of
 from .state import DealState, cards_text
 
@@ -335,7 +335,8 @@ class Game:
             self._start_play(deal)
 
     def _redealt(self, deal: DealState) -> None:
-        """Record an abandoned deal (event ``redeal``) and charge the caller's penalty."""
+        """Record an abandoned deal (event ``redeal``), charge the caller's penalty and pass
+        the deal on when ``deal.redeal_dealer`` says so."""
         caller, penalty = deal.redeal_caller, 0
         for r in self.form.deal.redeals:
             if r.id == deal.redeal_id:
@@ -348,6 +349,7 @@ class Game:
             scores = list(self._match.scores)
             scores[caller] -= penalty
             self._match = self._match.with_values(self.form, scores=scores)
+        self._dealer = redeal_dealer(self.form, deal.dealer)
 
     def start_deal(
         self,

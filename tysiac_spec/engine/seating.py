@@ -19,6 +19,7 @@ __all__ = [
     "direction",
     "first_hand",
     "next_dealer",
+    "redeal_dealer",
     "seating",
     "sitter_of",
 ]
@@ -70,6 +71,12 @@ def first_hand(form: Form, dealer: int) -> int:
 def next_dealer(form: Form, dealer: int) -> int:
     """The dealer of the deal after ``dealer``'s: the next seat in the direction of play."""
     return (dealer + direction(form)) % form.players
+
+
+def redeal_dealer(form: Form, dealer: int) -> int:
+    """The dealer of the deal that replaces an abandoned deal dealt by ``dealer``
+    (``deal.redeal_dealer``): ``dealer`` again (``same``), or :func:`next_dealer` (``next``)."""
+    return next_dealer(form, dealer) if form.deal.redeal_dealer == "next" else dealer
 
 
 def active_players(form: Form, dealer: int) -> list[int]:

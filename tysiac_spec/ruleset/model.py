@@ -315,6 +315,12 @@ class DealRules:
         maximum=MAX_COUNT,
     )
     redeals: tuple[Redeal, ...] = rule("Conditions for abandoning and redealing a deal.", ())
+    redeal_dealer: Literal["same", "next"] = rule(
+        "Who deals after a deal is abandoned (a redeal condition, everyone passing under "
+        "`auction.all_pass: redeal`, a cancelled dark game): the same dealer again; or the "
+        "next dealer in the direction of play, as if the deal had been played.",
+        "same",
+    )
 
 
 # --------------------------------------------------------------------------- auction
