@@ -376,6 +376,59 @@ def test_tie_highest_and_continue() -> None:
         assert settle_deal(f, start, outcome)[0].winner == winner
 
 
+def test_tie_raises_the_target() -> None:
+    # examples/house/tie-raises-target.yaml (MEK house rule 57, "continuation"): two
+    # defenders reach 1000 in one deal -> nobody wins, the target rises to 1500.
+    form, state = _setup(_house("tie-raises-target"))
+    assert form.match.finishing.tie_raise == 500 and state.target(form) == 1000
+    start = state.with_values(form, scores=[900, 0, 900])
+    failed = DealOutcome(
+        declarer=1, bid=100, contract=100, card_points={1: 13, 2: 44, 0: 63},
+        marriages={1: 40, 2: 80, 0: 60}, tricks={1: 1, 2: 3, 0: 4},
+    )
+    tied, events = settle_deal(form, start, failed)
+    assert tied.scores == (1025, -100, 1025) and tied.winner is None
+    assert tied.raised == 500 and tied.target(form) == 1500
+    assert [(e.kind, e.value, e.text) for e in events][-1] == (
+        "match.target", 1500, "a tie at the target: play goes on to 1500"
+    )
+    # The next deal: 1025 + 125 = 1150 is no win any more; 1400 + 125 = 1525 is.
+    again, events = settle_deal(form, tied, failed)
+    assert again.scores == (1150, -200, 1150) and again.winner is None and again.raised == 500
+    assert "match.target" not in [e.kind for e in events]
+    won, _ = settle_deal(form, tied.with_values(form, scores=[1400, -100, 1025]), failed)
+    assert won.scores == (1525, -200, 1150) and won.winner == 0
+    # Off (cz-standard's own `tie: declarer` with no declarer among them): the match goes on
+    # at 1000 and the tie decides nothing.
+    off = dataclasses.replace(form.match.finishing, tie_raise=0)
+    f = dataclasses.replace(form, match=dataclasses.replace(form.match, finishing=off))
+    kept, events = settle_deal(f, start, failed)
+    assert kept.scores == (1025, -100, 1025) and kept.winner is None and kept.raised == 0
+    assert "match.target" not in [e.kind for e in events]
+
+
+def test_raised_target_moves_the_cap_and_the_barrel() -> None:
+    # `finishing.cap` and `barrel.threshold` rise with the target: on pl-standard a
+    # defender is capped at 990 + 500 = 1490; on ru-online the barrel starts at 880 + 500.
+    form, state = _setup("pl-standard")
+    start = dataclasses.replace(state.with_values(form, scores=[1450, 900, 0]), raised=500)
+    new, _ = settle_deal(form, start, DealOutcome(
+        declarer=1, bid=100, contract=100, card_points={1: 100, 2: 0, 0: 20}, tricks={1: 5, 2: 0, 0: 3},
+    ))
+    assert new.scores == (1470, 1000, 0) and new.winner is None
+    capped, _ = settle_deal(form, dataclasses.replace(start, scores=(1480, 900, 0)), DealOutcome(
+        declarer=1, bid=100, contract=100, card_points={1: 100, 2: 0, 0: 20}, tricks={1: 5, 2: 0, 0: 3},
+    ))
+    assert capped.scores == (1490, 1000, 0)
+    form, state = _setup("ru-online")
+    start = dataclasses.replace(state.with_values(form, scores=[0, 1300, 0]), raised=500)
+    up, events = settle_deal(form, start, DealOutcome(
+        declarer=1, bid=100, contract=100, card_points={1: 100, 2: 20, 0: 0}, tricks={1: 5, 2: 3, 0: 0},
+    ))
+    assert up.scores[1] == 1400 and up.barrel[1].on is True
+    assert [e.value for e in events if e.kind == "barrel.enter"] == [1400]
+
+
 # --------------------------------------------------------------------------- barrel
 
 

@@ -51,12 +51,12 @@ SECTION_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-SHOWN_WHEN_CHANGED = frozenset({"marriages.ranks", "deal.redeal_dealer"})
+SHOWN_WHEN_CHANGED = frozenset({"marriages.ranks", "deal.redeal_dealer", "match.finishing.tie_raise"})
 """Model paths of fields a rule book shows only when some form's value differs from the
 model's default (:func:`is_default`): the marriages chapter's first sentence already names
-the ranks of a marriage (``terms.marriage_pair``); the match-flow switches of issue 14
-(``deal.redeal_dealer``, …) are off in every shipped ruleset, whose sources are silent on
-them.  The comparison shows them always."""
+the ranks of a marriage (``terms.marriage_pair``); the match-flow switches of issue 14 are
+off in every shipped ruleset, whose sources are silent on them.  The comparison shows them
+always."""
 
 SHOWN_WHEN_SET = {
     "auction.forced_bid": "auction.forced_seat",

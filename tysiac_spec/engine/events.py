@@ -28,7 +28,8 @@ class MatchEvent:
     ``barrel.sitter``, ``barrel.frozen``, ``finish.capped``, ``finish.no_score``, ``bolt``
     (value: the player's bolts), ``bolt.penalty``, ``rule.<id>`` (a match rule fired;
     value: the new score), ``barrel.enter``, ``barrel.leave``, ``barrel.collision``,
-    ``golden.end``, ``golden.reset``, ``match.won`` (value: the winning score).  The
+    ``golden.end``, ``golden.reset``, ``match.target`` (a tie raised the target; value: the
+    new target), ``match.won`` (value: the winning score).  The
     engine adds ``redeal`` and others for events inside a deal.
     """
 

@@ -25,7 +25,8 @@ Order of settlement (each step sees the result of the previous one):
 7. the scores are added; then bolts (``special.bolts``, ``special.dark.bolt_count``);
 8. the match rules (``match.rules``), in order, for each player (e.g. 555 → 0);
 9. barrel entries, exits and collisions; 10. golden-round bookkeeping;
-11. the winner (``match.target``, ``finishing.tie``); the dealer moves on.
+11. the winner (``match.target``, ``finishing.tie``; a tie no rule breaks raises the target by
+    ``finishing.tie_raise``); the dealer moves on.
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ class MatchState:
         winner: the winner once the match is over, else ``None``.
         golden_left: deals left in the golden round (0: the golden round is not on).
         golden_made: whether a declarer made the contract in the current golden round.
+        raised: points the target has risen by in this match (``finishing.tie_raise``); the
+            target in force is :meth:`target`.
         options: the table's option values (``ruleset.selected``), read by formulas.
         deck_points: card points in the pack (120), for validating outcomes.
     """
@@ -100,6 +103,7 @@ class MatchState:
     winner: int | None = None
     golden_left: int = 0
     golden_made: bool = False
+    raised: int = 0
     options: Mapping[str, Any] = field(default_factory=dict)
     deck_points: int = 120
     _records: dict[int, dict[str, Any]] = field(init=False, default_factory=dict, compare=False, repr=False)
@@ -139,6 +143,10 @@ class MatchState:
             options=dict(options or {}),
             deck_points=deck_points,
         )
+
+    def target(self, form: Form) -> int:
+        """The target in force (points): ``match.target`` plus what ties have raised it by."""
+        return form.match.target + self.raised
 
     def player_record(self, player: int) -> dict[str, Any]:
         """The formula record ``player`` of a player: ``score``, each counter, ``forfeits``,
@@ -379,9 +387,11 @@ def _step_barrel(w: _Work, seats: list[BarrelSeat], fell: set[int]) -> None:
 
 
 def _step_finishing(w: _Work) -> None:
-    f, o, target = w.form.match.finishing, w.outcome, w.form.match.target
+    f, o = w.form.match.finishing, w.outcome
     if f.who == "anyone":
         return
+    raised = w.state.raised
+    target, cap = w.form.match.target + raised, f.cap + raised
     for p, d in w.delta.items():
         if p == o.declarer and w.made:
             continue
@@ -391,7 +401,7 @@ def _step_finishing(w: _Work) -> None:
         if d <= 0 or not crosses or before >= target:
             continue
         if f.others == "cap":
-            capped = max(min(after, f.cap), before)
+            capped = max(min(after, cap), before)
             w.delta[p] = capped - before
             w.event("finish.capped", p, capped, f"only the declarer may finish: {after} → {capped}")
         else:
@@ -462,7 +472,7 @@ def _step_rules(
                 contract=o.contract,
                 tricks=(o.tricks or {}).get(p, 0),
                 forfeited=o.forfeited,
-                target=form.match.target,
+                target=form.match.target + w.state.raised,
             )
             if not rule.when(env):
                 continue
@@ -484,18 +494,19 @@ def _step_rules(
 
 
 def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fell: set[int]) -> None:
-    b, target = w.form.special.barrel, w.form.match.target
+    b, raised = w.form.special.barrel, w.state.raised
     if not b.enabled:
         return
+    target, threshold = w.form.match.target + raised, b.threshold + raised
     before_on = {p for p in range(len(seats)) if seats[p].on}
     newcomers = []
     for p in range(len(seats)):
-        if seats[p].on and scores[p] < b.threshold:
+        if seats[p].on and scores[p] < threshold:
             seats[p] = BarrelSeat()
             w.event("barrel.leave", p, scores[p], f"off the barrel at {scores[p]}")
         elif seats[p].on and scores[p] >= target:
             seats[p] = BarrelSeat()
-        elif not seats[p].on and p not in fell and b.threshold <= scores[p] < target:
+        elif not seats[p].on and p not in fell and threshold <= scores[p] < target:
             seats[p] = BarrelSeat(True, 0)
             newcomers.append(p)
             w.event("barrel.enter", p, scores[p], f"on the barrel at {scores[p]}")
@@ -520,7 +531,8 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
 
 
 def _winner(w: _Work, scores: Sequence[int]) -> int | None:
-    target, tie, o = w.form.match.target, w.form.match.finishing.tie, w.outcome
+    tie, o = w.form.match.finishing.tie, w.outcome
+    target = w.form.match.target + w.state.raised
     if max(scores) < target:
         return None
     crossed = [p for p, s in enumerate(scores) if s >= target]
@@ -644,8 +656,17 @@ def settle_valid_deal(
                     )
                 golden_made = False
     winner = _winner(w, scores)
+    raised = state.raised
     if winner is not None:
         w.event("match.won", winner, scores[winner], f"player {winner} wins with {scores[winner]}")
+    elif form.match.finishing.tie_raise and max(scores) >= form.match.target + raised:
+        raised += form.match.finishing.tie_raise
+        w.event(
+            "match.target",
+            None,
+            form.match.target + raised,
+            f"a tie at the target: play goes on to {form.match.target + raised}",
+        )
     # every field of MatchState (as dataclasses.replace would, without its cost)
     new = MatchState(
         scores=tuple(scores),
@@ -658,6 +679,7 @@ def settle_valid_deal(
         winner=winner,
         golden_left=golden_left,
         golden_made=golden_made,
+        raised=raised,
         options=state.options,
         deck_points=state.deck_points,
     )

@@ -662,6 +662,15 @@ class Finishing:
         "play continues.",
         "declarer",
     )
+    tie_raise: int = rule(
+        "Points the target rises by when two or more players reach it in one deal and `tie` "
+        "names no winner (`continue`, or a tie it cannot break): play goes on to the raised "
+        "target, the scores stay as they are, and `cap` and the barrel's `threshold` rise "
+        "with it (0: the target stays).",
+        0,
+        minimum=0,
+        maximum=MAX_POINTS,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
