@@ -722,11 +722,18 @@ def test_forfeit_on_the_barrel_falls() -> None:
 
 
 @pytest.mark.parametrize(
-    ("collision", "expected"), [("last_stays", (0, 760, 900)), ("first_stays", (0, 880, 780))]
+    ("collision", "expected"),
+    [
+        ("last_stays", (0, 760, 900)),
+        ("first_stays", (0, 880, 780)),
+        ("everyone_falls", (0, 760, 780)),
+        ("all_fall", (0, 880, 900)),
+    ],
 )
 def test_barrel_collision_modes(collision: str, expected: tuple[int, ...]) -> None:
     # Player 1 already on the barrel; player 2 gets on: the earlier one falls (last_stays) or
-    # the newcomer (first_stays), −120 (S002's collision penalty).
+    # the newcomer (first_stays), −120 (S002's collision penalty); both (everyone_falls, MEKH
+    # house rule 48); nobody under `all_fall`, which takes players reaching it together.
     form, state = _setup("ru-online")
     start = state.with_values(form, scores=[0, 880, 800], barrel=[False, True, False], golden=0)
     outcome = DealOutcome(
@@ -734,6 +741,41 @@ def test_barrel_collision_modes(collision: str, expected: tuple[int, ...]) -> No
     )
     new = settle_deal(_with(form, "special", "barrel", collision=collision), start, outcome)[0]
     assert new.scores == expected
+
+
+def test_every_third_fall_resets_the_score() -> None:
+    # examples/house/barrel-falls.yaml (`barrel.falls_reset: 3`, MEKH house rule 50): falls are
+    # counted over the match; the third sets the score to 0 and the count starts again.
+    form, state = _setup(_house("barrel-falls"))
+    failed = DealOutcome(
+        declarer=1, bid=120, contract=125, card_points={1: 6, 2: 49, 0: 65},
+        marriages={1: 40, 2: 80}, tricks={1: 1, 2: 3, 0: 4},
+    )
+    start = state.with_values(form, scores=[0, 900, 0], barrel=[False, 2, False], golden=0)
+    first, events = settle_deal(form, start, failed)
+    assert first.scores == (65, 779, 129) and first.falls == (0, 1, 0)
+    assert [e.kind for e in events] == ["contract.failed", "barrel.fall"]
+    third, events = settle_deal(form, start.with_values(form, falls=[0, 2, 0]), failed)
+    assert third.scores == (65, 0, 129) and third.falls == (0, 0, 0) and not third.barrel[1].on
+    assert (events[-1].kind, events[-1].player, events[-1].value, events[-1].text) == (
+        "barrel.reset", 1, 0, "fell off the barrel: fall 3 of 3, score reset to 0"
+    )
+    # A collision counts as a fall too: player 2's third fall is a reset, player 1's first
+    # costs the collision penalty.
+    meet = start.with_values(form, scores=[0, 880, 800], barrel=[False, True, False], falls=[0, 0, 2])
+    both, events = settle_deal(form, meet, DealOutcome(
+        declarer=2, bid=100, contract=100, card_points={2: 100, 1: 20, 0: 0}, tricks={2: 5, 1: 3, 0: 0}
+    ))
+    assert both.scores == (0, 760, 0) and both.falls == (0, 1, 0)
+    assert [(e.kind, e.player) for e in events][-2:] == [("barrel.collision", 1), ("barrel.reset", 2)]
+    # Off (ru-online): no count is kept, and a count cannot be set.
+    plain, state = _setup("ru-online")
+    assert settle_deal(plain, state.with_values(plain, scores=[0, 900, 0], barrel=[False, 2, False],
+                                                golden=0), failed)[0].falls == ()
+    with pytest.raises(MatchError, match="counts no falls from the barrel"):
+        state.with_values(plain, falls=[0, 0, 0])
+    with pytest.raises(MatchError, match=r"`falls` values must be 0\.\.2 \(got 3\)"):
+        start.with_values(form, falls=[0, 3, 0])
 
 
 def test_settle_deal_is_pure_and_stops_after_the_winner() -> None:

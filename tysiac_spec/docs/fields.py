@@ -51,7 +51,9 @@ SECTION_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-SHOWN_WHEN_CHANGED = frozenset({"marriages.ranks", "deal.redeal_dealer", "match.finishing.tie_raise"})
+SHOWN_WHEN_CHANGED = frozenset(
+    {"marriages.ranks", "deal.redeal_dealer", "match.finishing.tie_raise", "special.barrel.falls_reset"}
+)
 """Model paths of fields a rule book shows only when some form's value differs from the
 model's default (:func:`is_default`): the marriages chapter's first sentence already names
 the ranks of a marriage (``terms.marriage_pair``); the match-flow switches of issue 14 are

@@ -27,7 +27,8 @@ class MatchEvent:
     rule withheld points), ``barrel.made``, ``barrel.attempt``, ``barrel.fall``,
     ``barrel.sitter``, ``barrel.frozen``, ``finish.capped``, ``finish.no_score``, ``bolt``
     (value: the player's bolts), ``bolt.penalty``, ``rule.<id>`` (a match rule fired;
-    value: the new score), ``barrel.enter``, ``barrel.leave``, ``barrel.collision``,
+    value: the new score), ``barrel.enter``, ``barrel.leave``, ``barrel.collision``, ``barrel.reset`` (the
+    counted fall that sets the score to 0; value 0),
     ``golden.end``, ``golden.reset``, ``match.target`` (a tie raised the target; value: the
     new target), ``match.won`` (value: the winning score).  The
     engine adds ``redeal`` and others for events inside a deal.

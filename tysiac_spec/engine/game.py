@@ -203,10 +203,12 @@ class Game:
         forfeits: Sequence[int] | None = None,
         bolts: Sequence[int] | None = None,
         golden: int | None = None,
+        falls: Sequence[int] | None = None,
     ) -> None:
         """Set a starting match state (scenarios, tests): lists by player, counters as
         ``{name: [per player]}``, ``barrel`` per player ``true``/``false`` or failed attempts,
-        ``golden`` the golden-round deals left (0: no golden round).
+        ``golden`` the golden-round deals left (0: no golden round), ``falls`` the falls from
+        the barrel counted towards ``barrel.falls_reset``.
 
         The current deal is restarted with the same cards (with a new dealer: dealt anew),
         so that the auction sees the new state; allowed only before its first action.
@@ -225,6 +227,7 @@ class Game:
             forfeits=forfeits,
             bolts=bolts,
             golden=golden,
+            falls=falls,
         )
         deal = self.deal if hasattr(self, "deal") else None
         started = deal is not None and deal.actions > 0

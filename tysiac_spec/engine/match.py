@@ -87,6 +87,8 @@ class MatchState:
         winner: the winner once the match is over, else ``None``.
         golden_left: deals left in the golden round (0: the golden round is not on).
         golden_made: whether a declarer made the contract in the current golden round.
+        falls: falls from the barrel by player since his last reset (``barrel.falls_reset``;
+            empty when falls are not counted).
         raised: points the target has risen by in this match (``finishing.tie_raise``); the
             target in force is :meth:`target`.
         options: the table's option values (``ruleset.selected``), read by formulas.
@@ -104,6 +106,7 @@ class MatchState:
     golden_left: int = 0
     golden_made: bool = False
     raised: int = 0
+    falls: tuple[int, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     deck_points: int = 120
     _records: dict[int, dict[str, Any]] = field(init=False, default_factory=dict, compare=False, repr=False)
@@ -175,16 +178,19 @@ class MatchState:
         forfeits: Sequence[int] | None = None,
         bolts: Sequence[int] | None = None,
         golden: int | None = None,
+        falls: Sequence[int] | None = None,
     ) -> MatchState:
         """A copy with the given values (lists by player), validated.
 
         ``barrel`` gives per player ``False``/``None`` (off), ``True`` (on, no attempt used),
         an int (on, that many failed attempts) or ``{"on": bool, "attempts": int}``.
-        ``golden`` is the number of golden-round deals left (0: none).
+        ``golden`` is the number of golden-round deals left (0: none); ``falls`` the falls
+        from the barrel counted towards ``barrel.falls_reset``, each below it.
 
         Raises:
             MatchError: ``match.state`` — a list of the wrong length, an unknown counter, a
-                dealer outside the table, a negative count, the barrel when it is off.
+                dealer outside the table, a negative count, the barrel when it is off, falls
+                when they are not counted.
         """
         n = self.players
 
@@ -232,6 +238,15 @@ class MatchState:
             if golden and not form.special.golden_round.enabled:
                 raise _fail("`golden`: the ruleset has no golden round", "match.state")
             new = replace(new, golden_left=golden, golden_made=False)
+        if falls is not None:
+            every = form.special.barrel.falls_reset
+            counted = ints("falls", falls, minimum=0)
+            if not every or not form.special.barrel.enabled:
+                raise _fail("`falls`: the ruleset (with these options) counts no falls from the barrel",
+                            "match.state")
+            if max(counted) >= every:
+                raise _fail(f"`falls` values must be 0..{every - 1} (got {max(counted)})", "match.state")
+            new = replace(new, falls=counted)
         return new
 
 
@@ -280,9 +295,24 @@ class _Work:
     events: list[MatchEvent]
     delta: dict[int, int]
     made: bool
+    falls: list[int] | None = None
+    """Falls from the barrel by player in the match, when ``barrel.falls_reset`` counts them."""
 
     def event(self, kind: str, player: int | None = None, value: int | None = None, text: str = "") -> None:
         self.events.append(MatchEvent(self.state.deals, kind, player, value, text))
+
+
+def _counted_fall(w: _Work, p: int) -> bool:
+    """Count a fall of ``p`` from the barrel; True when it is the one that resets his score
+    to 0 (``barrel.falls_reset``; the count then starts again)."""
+    falls, every = w.falls, w.form.special.barrel.falls_reset
+    if falls is None or not every:
+        return False
+    falls[p] += 1
+    if falls[p] < every:
+        return False
+    falls[p] = 0
+    return True
 
 
 def _multiplier(form: Form, outcome: DealOutcome) -> int:
@@ -360,12 +390,18 @@ def _step_barrel(w: _Work, seats: list[BarrelSeat], fell: set[int]) -> None:
             # source ids are keys of a ruleset's `sources:` list).
             seats[p] = BarrelSeat()
             fell.add(p)
-            w.event("barrel.fall", p, d, f"fell off the barrel ({thrown}) {_signed(d)}")
+            if _counted_fall(w, p):
+                _reset_fall(w, p, f"fell off the barrel ({thrown})")
+            else:
+                w.event("barrel.fall", p, d, f"fell off the barrel ({thrown}) {_signed(d)}")
         elif not b.attempts_unlimited and used >= b.attempts:
-            w.delta[p] = -b.penalty
             seats[p] = BarrelSeat()
             fell.add(p)
-            w.event("barrel.fall", p, -b.penalty, f"fell off the barrel{as_defender} −{b.penalty}")
+            if _counted_fall(w, p):
+                _reset_fall(w, p, f"fell off the barrel{as_defender}")
+            else:
+                w.delta[p] = -b.penalty
+                w.event("barrel.fall", p, -b.penalty, f"fell off the barrel{as_defender} −{b.penalty}")
         elif b.attempts_unlimited or used <= b.free_failures:
             w.delta[p] = 0
             seats[p] = BarrelSeat(True, used)
@@ -384,6 +420,13 @@ def _step_barrel(w: _Work, seats: list[BarrelSeat], fell: set[int]) -> None:
                 -b.penalty,
                 f"on the barrel: attempt {used}{of} failed{as_defender} −{b.penalty}",
             )
+
+
+def _reset_fall(w: _Work, p: int, how: str) -> None:
+    """The fall of ``p`` that resets his score to 0 (event ``barrel.reset``, value 0)."""
+    w.delta[p] = -w.state.scores[p]
+    every = w.form.special.barrel.falls_reset
+    w.event("barrel.reset", p, 0, f"{how}: fall {every} of {every}, score reset to 0")
 
 
 def _step_finishing(w: _Work) -> None:
@@ -518,10 +561,18 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
         falling = staying
     elif b.collision == "first_stays" and newcomers and staying:
         falling = newcomers
+    elif b.collision == "everyone_falls" and newcomers and len(newcomers) + len(staying) >= 2:
+        falling = sorted({*newcomers, *staying})
     for p in falling:
-        scores[p] -= b.collision_penalty
         seats[p] = BarrelSeat()
         others = ", ".join(str(q) for q in sorted({*newcomers, *staying}) if q != p)
+        if _counted_fall(w, p):
+            scores[p] = 0
+            every = b.falls_reset
+            w.event("barrel.reset", p, 0, f"fell off the barrel (with player {others}): "
+                    f"fall {every} of {every}, score reset to 0")
+            continue
+        scores[p] -= b.collision_penalty
         w.event(
             "barrel.collision",
             p,
@@ -595,6 +646,8 @@ def settle_valid_deal(
         form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer]
     )
     w = _Work(form, state, o, [], {}, made)
+    if form.special.barrel.falls_reset:
+        w.falls = list(state.falls) or [0] * n
     mult = _multiplier(form, o)
     w.delta = dict(base) if mult == 1 else {p: d * mult for p, d in base.items()}
     if o.forfeited:
@@ -680,6 +733,7 @@ def settle_valid_deal(
         golden_left=golden_left,
         golden_made=golden_made,
         raised=raised,
+        falls=state.falls if w.falls is None else tuple(w.falls),
         options=state.options,
         deck_points=state.deck_points,
     )

@@ -754,9 +754,10 @@ class Barrel:
     fail_own_bid_falls: bool = rule(
         "Failing his own contract throws him off the barrel at once.", True
     )
-    collision: Literal["all_fall", "coexist", "last_stays", "first_stays"] = rule(
-        "Several players reaching the barrel: all fall off; all stay; the last one stays; the "
-        "first one stays.",
+    collision: Literal["all_fall", "coexist", "last_stays", "first_stays", "everyone_falls"] = rule(
+        "Several players reaching the barrel: all fall off (two or more reaching it in the same "
+        "deal); all stay; the last one stays; the first one stays; everyone falls (a player "
+        "reaching it where another already sits, or with another, and every one of them falls).",
         "coexist",
     )
     collision_penalty: int = rule(
@@ -766,6 +767,14 @@ class Barrel:
         maximum=MAX_POINTS,
     )
     forfeit_falls: bool = rule("A forfeit on the barrel throws the player off.", False)
+    falls_reset: int = rule(
+        "Every Nth fall of a player from the barrel in the match (after the last attempt, "
+        "thrown off, or in a collision) sets his score to 0 in place of what that fall costs, "
+        "and his count starts again (0: falls are not counted).",
+        0,
+        minimum=0,
+        maximum=MAX_COUNT,
+    )
     defender_scores: bool = rule(
         "Whether the points a player on the barrel takes as a defender count: if they reach "
         "`goal`, he makes it (true); or (false) on the barrel only his own contract counts, "
