@@ -246,6 +246,50 @@ def test_house_mandatory_redeal_is_automatic() -> None:
     assert game.deal.hands[2] != sorted(game.ruleset.deck.parse_many(NINES[2]), key=lambda c: c.index)
 
 
+def test_house_four_nines_bonus_instead_of_a_redeal() -> None:
+    # examples/house/four-nines-bonus.yaml (`effect: play_on`, penalty -50): claiming the
+    # four nines pays 50 at once and the deal goes on with the same cards.
+    game = _game(str(HOUSE / "four-nines-bonus.yaml"), hands=NINES, talons=NINES_TALON)
+    assert game.phase == "redeal" and game.current_player == 2 and _legal(game) == ["redeal", "pass"]
+    hands = {p: list(h) for p, h in game.deal.hands.items()}
+    _do(game, "redeal")
+    assert game.scores == [0, 0, 50] and game.phase == "auction" and game.current_player == 1
+    assert game.deal.hands == hands and game.deal.dealer == 0
+    last = game.events[-1]
+    assert (last.kind, last.player, last.value, last.text) == ("redeal.play_on", 2, 50, "four-nines: played on, player 2 +50")
+    # The bonus is written before the deal is scored: it stays whatever the deal brings.
+    _do(game, "bid 100", "pass", "pass")
+    assert game.deal.declarer == 1 and game.scores == [0, 0, 50]
+
+
+def _play_on_house(tmp_path: Path, timing: str, mandatory: bool) -> Path:
+    house = tmp_path / "play-on.yaml"
+    house.write_text(
+        "id: play-on\nkind: house\nextends: pl-standard\nname: {en: play on}\n"
+        "deal:\n  redeals:\n    - {id: nines, when: 'count(hand, nine) == 4', who: holder, "
+        f"timing: {timing}, mandatory: {str(mandatory).lower()}, penalty: 30, effect: play_on}}\n",
+        encoding="utf-8",
+    )
+    return house
+
+
+def test_mandatory_play_on_condition_charges_and_goes_on(tmp_path: Path) -> None:
+    # A mandatory `play_on` condition needs no answer: the holder is charged (penalty 30,
+    # a loss) as dealt and the auction starts at once with the same cards.
+    game = _game(str(_play_on_house(tmp_path, "after_deal", True)), hands=NINES, talons=NINES_TALON)
+    assert game.phase == "auction" and game.current_player == 1 and game.scores == [0, 0, -30]
+    assert game.events[-1].text == "nines: played on, player 2 −30"
+    assert "redeal" not in [e.kind for e in game.events]
+
+
+def test_mandatory_play_on_after_the_exchange_starts_play(tmp_path: Path) -> None:
+    # Checked after the exchange: player 2 still holds his four nines, is charged, and the
+    # declarer goes on to announce his contract.
+    game = _game(str(_play_on_house(tmp_path, "after_exchange", True)), hands=NINES, talons=NINES_TALON)
+    _do(game, "bid 100", "pass", "pass", "give QC to 2", "give JC to 0")
+    assert game.scores == [0, 0, -30] and game.phase == "contract" and game.current_player == 1
+
+
 def test_house_redeal_passes_the_deal_on() -> None:
     # examples/house/redeal-passes-on.yaml (`deal.redeal_dealer: next`, GLI's spoilt deal
     # passing on): the abandoned deal of dealer 0 is followed by player 1's deal, and the

@@ -52,7 +52,13 @@ SECTION_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 SHOWN_WHEN_CHANGED = frozenset(
-    {"marriages.ranks", "deal.redeal_dealer", "match.finishing.tie_raise", "special.barrel.falls_reset"}
+    {
+        "marriages.ranks",
+        "deal.redeal_dealer",
+        "deal.redeals.effect",
+        "match.finishing.tie_raise",
+        "special.barrel.falls_reset",
+    }
 )
 """Model paths of fields a rule book shows only when some form's value differs from the
 model's default (:func:`is_default`): the marriages chapter's first sentence already names
@@ -111,12 +117,17 @@ def value_at(form: Form, model: str) -> Any:
 
 
 def is_default(form: Form, model: str) -> bool:
-    """Whether the field at ``model`` (a model path of a section, ``marriages.ranks``) holds the
-    model's default in ``form``."""
-    *parents, name = model.split(".")
-    obj: Any = form
-    for part in parents:
-        obj = getattr(obj, part)
+    """Whether the field at ``model`` (a model path of a section, ``marriages.ranks``; in a
+    list, ``deal.redeals.effect``, in every entry) holds the model's default in ``form``."""
+    return _holds_default(form, model.split("."))
+
+
+def _holds_default(obj: Any, parts: Sequence[str]) -> bool:
+    if isinstance(obj, tuple):
+        return all(_holds_default(item, parts) for item in obj)
+    name = parts[0]
+    if len(parts) > 1:
+        return _holds_default(getattr(obj, name), parts[1:])
     spec = {f.name: f for f in dataclasses.fields(obj)}[name]
     return bool(getattr(obj, name) == spec.default)
 

@@ -301,6 +301,7 @@ LABELS: dict[str, T4] = {
                                 "Прикуп сдаётся среди первых карт", "Talon jen mezi prvními kartami"),
     "deal.redeals": ("Redeals", "Ponowne rozdanie", "Пересдача", "Nové rozdání"),
     "deal.redeals.id": ("Name", "Nazwa", "Название", "Název"),
+    "deal.redeals.effect": ("What calling it does", "Co daje zgłoszenie", "Что даёт заявка", "Co ohlášení způsobí"),
     "deal.redeal_dealer": ("Who deals after a redeal", "Kto rozdaje po ponownym rozdaniu",
                            "Кто сдаёт после пересдачи", "Kdo rozdává po novém rozdání"),
     "deal.redeals.when": ("When", "Kiedy", "Когда", "Kdy"),
@@ -570,6 +571,16 @@ CHOICES: dict[str, T4] = {
                                  "po směru hodinových ručiček"),
     "deal.direction=counterclockwise": ("counter-clockwise", "przeciwnie do ruchu wskazówek zegara",
                                         "против часовой стрелки", "proti směru hodinových ručiček"),
+    "deal.redeals.effect=redeal": ("the cards are dealt again", "rozdanie od nowa", "пересдача",
+                                   "rozdává se znovu"),
+    "deal.redeals.effect=play_on": ("no redeal: the caller only loses the points given (below 0: gains "
+                                    "them) and the deal is played on",
+                                    "bez ponownego rozdania: zgłaszający tylko traci podane punkty (poniżej 0: "
+                                    "zyskuje je) i gra się dalej",
+                                    "без пересдачи: заявивший лишь теряет указанные очки (меньше 0 — получает их), "
+                                    "раздача продолжается",
+                                    "bez nového rozdání: ohlašující jen ztratí uvedené body (pod 0: získá je) "
+                                    "a hraje se dál"),
     "deal.redeal_dealer=same": ("the same dealer", "ten sam rozdający", "тот же сдающий",
                                 "tentýž rozdávající"),
     "deal.redeal_dealer=next": ("the next player, as after a played deal", "następny gracz, jak po rozegranym rozdaniu",

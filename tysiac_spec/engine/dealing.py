@@ -219,8 +219,9 @@ def redeal_check(
 def redeal_point(form: Form, deal: DealState, env: Env, timing: str) -> bool:
     """Check the redeal conditions of ``timing``; returns whether the deal stops here.
 
-    A mandatory condition ends the deal (``deal.phase`` → ``redealt``, the caller and the
-    condition's id recorded); optional ones put the deal in the ``redeal`` phase, each
+    A mandatory condition ends the deal (``deal.phase`` → ``redealt``, the caller, the
+    condition's id and where to resume recorded; the game plays on instead for an
+    ``effect: play_on`` condition); optional ones put the deal in the ``redeal`` phase, each
     offered player answering ``redeal`` or ``pass`` in turn, after which play resumes at
     ``timing`` (``deal.resume_phase``) with the player who was to act.
     """
@@ -230,6 +231,7 @@ def redeal_point(form: Form, deal: DealState, env: Env, timing: str) -> bool:
     if mandatory is not None:
         deal.redeal_caller, index = mandatory
         deal.redeal_id = form.deal.redeals[index].id
+        deal.resume_phase, deal.resume_current = timing, deal.current
         deal.phase = "redealt"
         return True
     if offers:

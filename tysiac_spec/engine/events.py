@@ -31,7 +31,8 @@ class MatchEvent:
     counted fall that sets the score to 0; value 0),
     ``golden.end``, ``golden.reset``, ``match.target`` (a tie raised the target; value: the
     new target), ``match.won`` (value: the winning score).  The
-    engine adds ``redeal`` and others for events inside a deal.
+    engine adds ``redeal``, ``redeal.play_on`` (a condition played on; value: the points the
+    caller gains) and others for events inside a deal.
     """
 
     deal: int

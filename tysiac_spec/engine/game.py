@@ -86,6 +86,11 @@ class View:
     scores: tuple[int, ...]
 
 
+def _points(value: int) -> str:
+    """A change of score as written in event texts: ``+50``, ``−10`` (a minus sign)."""
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
 class Game:
     """A match: ``Game(rules, players=3, seed=7)``; drive it with :meth:`legal_actions` and
     :meth:`apply` until :attr:`is_over`.
@@ -277,7 +282,7 @@ class Game:
         mandatory redeal deals again at once (event ``redeal``)."""
         deal = self._dealt(hands, talons)
         for _ in range(self._MAX_REDEALS):
-            if deal.phase != "redealt":
+            if deal.phase != "redealt" or self._plays_on(deal):
                 break
             self._redealt(deal)
             deal = self._dealt(None, None)
@@ -345,14 +350,50 @@ class Game:
             if r.id == deal.redeal_id:
                 penalty = r.penalty
         charged = bool(penalty) and caller is not None
-        text = f"{deal.redeal_id}: dealt again" + (f", player {caller} −{penalty}" if charged else "")
+        text = f"{deal.redeal_id}: dealt again"
+        if charged:
+            text += f", player {caller} {_points(-penalty)}"
         self._event("redeal", caller, -penalty if charged else None, text)
         if charged:
             assert caller is not None
-            scores = list(self._match.scores)
-            scores[caller] -= penalty
-            self._match = self._match.with_values(self.form, scores=scores)
+            self._charge(caller, penalty)
         self._dealer = redeal_dealer(self.form, deal.dealer)
+
+    def _charge(self, player: int, penalty: int) -> None:
+        """Take ``penalty`` points off ``player``'s match score (a negative one adds)."""
+        scores = list(self._match.scores)
+        scores[player] -= penalty
+        self._match = self._match.with_values(self.form, scores=scores)
+
+    def _called_on(self, deal: DealState, player: int, index: int) -> None:
+        """``player`` called the ``effect: play_on`` condition ``index``: charge its penalty
+        (event ``redeal.play_on``; value: the points he gains, negative for a loss)."""
+        r = self.form.deal.redeals[index]
+        text = f"{r.id}: played on" + (f", player {player} {_points(-r.penalty)}" if r.penalty else "")
+        self._event("redeal.play_on", player, -r.penalty if r.penalty else None, text)
+        if r.penalty:
+            self._charge(player, r.penalty)
+
+    def _plays_on(self, deal: DealState) -> bool:
+        """For a mandatory condition with ``effect: play_on`` (``deal.phase`` ``redealt``):
+        charge the caller and resume the deal where it was checked; False for a redeal."""
+        for index, r in enumerate(self.form.deal.redeals):
+            if r.id == deal.redeal_id and r.effect == "play_on":
+                assert deal.redeal_caller is not None
+                self._called_on(deal, deal.redeal_caller, index)
+                deal.redeal_caller, deal.redeal_id = None, ""
+                self._resume(deal)
+                return True
+        return False
+
+    def _resume(self, deal: DealState) -> None:
+        """Play on after the redeal checks of ``deal.resume_phase`` (``after_deal``: the golden
+        round, the dark game or the auction; later: where the talon step stopped)."""
+        if deal.resume_phase == "after_deal":
+            deal.phase, deal.current = "auction", deal.resume_current
+            self._open(deal)
+        else:
+            talon.resume(self.form, deal, self._env)
 
     def start_deal(
         self,
@@ -556,8 +597,12 @@ class Game:
         if deal.phase == "play" and phase != "play":
             self._start_play(deal)
         elif deal.phase == "redealt":
-            self._redealt(deal)
-            self.deal = self._new_deal()
+            if self._plays_on(deal):
+                if deal.phase == "play":
+                    self._start_play(deal)
+            else:
+                self._redealt(deal)
+                self.deal = self._new_deal()
         elif deal.phase == "over":
             self._end_deal()
 
@@ -576,22 +621,22 @@ class Game:
             )
 
     def _answer_redeal(self, deal: DealState, action: Action) -> None:
-        """``redeal`` abandons the deal; ``pass`` declines, and play resumes after the last
+        """``redeal`` abandons the deal (or, for an ``effect: play_on`` condition, charges the
+        caller and goes on like ``pass``); ``pass`` declines, and play resumes after the last
         offer (``after_deal``: the golden round, the dark game or the auction)."""
         player, index = deal.redeal_offers.pop(0)
         if isinstance(action, Redeal):
-            deal.redeal_caller, deal.redeal_id = player, self.form.deal.redeals[index].id
-            deal.redeal_offers = []
-            deal.phase = "redealt"
-            return
+            if self.form.deal.redeals[index].effect == "play_on":
+                self._called_on(deal, player, index)
+            else:
+                deal.redeal_caller, deal.redeal_id = player, self.form.deal.redeals[index].id
+                deal.redeal_offers = []
+                deal.phase = "redealt"
+                return
         if deal.redeal_offers:
             deal.current = deal.redeal_offers[0][0]
             return
-        if deal.resume_phase == "after_deal":
-            deal.phase, deal.current = "auction", deal.resume_current
-            self._open(deal)
-        else:
-            talon.resume(self.form, deal, self._env)
+        self._resume(deal)
 
     def _start_play(self, deal: DealState | None = None) -> None:
         deal = self.deal if deal is None else deal

@@ -278,7 +278,15 @@ class Redeal:
     )
     mandatory: bool = rule("The redeal happens even if the holder would rather play.", False)
     penalty: int = rule(
-        "Points the caller loses (0 for none).", 0, minimum=-MAX_POINTS, maximum=MAX_POINTS
+        "Points the caller loses (0 for none; below 0, points he gains).",
+        0,
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS,
+    )
+    effect: Literal["redeal", "play_on"] = rule(
+        "What calling it does: the deal is abandoned and dealt again; or the caller is only "
+        "charged `penalty` (a negative penalty pays him a bonus) and the deal is played on.",
+        "redeal",
     )
 
 
