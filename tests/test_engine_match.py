@@ -592,6 +592,31 @@ def test_golden_round_nobody_makes_it_resets() -> None:
     assert hstate.scores == (0, 0, 0) and hstate.golden_left == 0
 
 
+def test_golden_round_length_and_kept_scores() -> None:
+    # examples/house/golden-kept.yaml (MEKH house rule 46): six golden deals; nobody makes
+    # 120 in them -> the scores stand and the normal game starts.
+    house = load_ruleset(_house("golden-kept"))
+    form = house.form(3)
+    state = MatchState.new(form, options=house.selected)
+    assert state.golden_left == 6 and MatchState.new(load_ruleset("ru-online").form(3)).golden_left == 3
+    fail = {"bid": 120, "contract": 120, "mode": "golden", "card_points": {0: 40, 1: 40, 2: 40},
+            "tricks": {0: 3, 1: 3, 2: 2}}
+    for k, declarer in enumerate((1, 2, 0, 1, 2, 0)):
+        state, events = settle_deal(form, state, DealOutcome(declarer=declarer, **fail))
+        assert state.golden_left == 5 - k
+    # each player failed twice (-240) and defended four times (+80)
+    assert state.scores == (-160, -160, -160)
+    assert [(e.kind, e.text) for e in events][-1] == (
+        "golden.end", "nobody made 120 in the golden round: scores kept"
+    )
+    # `replay`: the scores stand and the golden round starts again.
+    g = dataclasses.replace(form.special.golden_round, if_nobody_makes_it="replay", deals=1)
+    f = dataclasses.replace(form, special=dataclasses.replace(form.special, golden_round=g))
+    again, events = settle_deal(f, MatchState.new(f, options=house.selected), DealOutcome(declarer=1, **fail))
+    assert again.scores == (80, -240, 80) and again.golden_left == 1
+    assert events[-1].text == "nobody made 120 in the golden round: scores kept; the golden round starts again"
+
+
 def test_golden_round_made_doubles_and_ends() -> None:
     # S002: all points doubled: 120 made → +240, a defender's 40 → 80.
     rules = load_ruleset("ru-online")

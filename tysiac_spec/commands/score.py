@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..engine.match import MatchState
+from ..engine.match import MatchState, golden_deals
 from ..engine.record import ruleset_file_from
 from ..errors import Diagnostic, EntryError, TysiacError
 from ..ruleset.model import Form, Ruleset
@@ -156,7 +156,7 @@ class Session:
         if sitter is not None:
             head += f", {self.sheet.name(sitter)} sits out"
         if state.golden_left:
-            n_golden = self.form.players
+            n_golden = golden_deals(self.form)
             head += f", golden round: deal {n_golden - state.golden_left + 1} of {n_golden}"
         self.say(f"── deal {number} ({head}) ──", "bold")
         answers: dict[str, Any] = {}

@@ -58,6 +58,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "deal.redeals.effect",
         "match.finishing.tie_raise",
         "special.barrel.falls_reset",
+        "special.golden_round.deals",
     }
 )
 """Model paths of fields a rule book shows only when some form's value differs from the

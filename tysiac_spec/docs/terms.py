@@ -548,6 +548,8 @@ LABELS: dict[str, T4] = {
                                            "Заказ можно повысить", "Závazek lze zvýšit"),
     "special.golden_round.if_nobody_makes_it": ("If nobody makes it", "Gdy nikt nie ugra",
                                                 "Если никто не сыграл", "Když nikdo nesplní"),
+    "special.golden_round.deals": ("Deals in the golden round", "Rozdań w złotej rundzie",
+                                   "Раздач в золотом круге", "Rozdání ve zlatém kole"),
 }
 
 # --------------------------------------------------------------------------- choices
@@ -737,6 +739,14 @@ CHOICES: dict[str, T4] = {
                                                             "wyzerować wyniki i grać normalnie",
                                                             "обнулить счёт и играть обычно",
                                                             "vynulovat skóre a hrát normálně"),
+    "special.golden_round.if_nobody_makes_it=replay": ("keep the scores and play it again",
+                                                       "zachować wyniki i rozegrać ją ponownie",
+                                                       "сохранить счёт и сыграть его снова",
+                                                       "ponechat skóre a hrát je znovu"),
+    "special.golden_round.if_nobody_makes_it=continue": ("keep the scores and play the normal game",
+                                                         "zachować wyniki i grać normalnie",
+                                                         "сохранить счёт и играть обычную игру",
+                                                         "ponechat skóre a hrát normální hru"),
 }
 
 

@@ -43,7 +43,7 @@ from .outcome import validate_outcome
 from .scoring import DealOutcome, forfeit_cost, scores_and_made
 from .seating import next_dealer
 
-__all__ = ["BarrelSeat", "DealOutcome", "MatchState", "settle_deal", "settle_valid_deal"]
+__all__ = ["BarrelSeat", "DealOutcome", "MatchState", "golden_deals", "settle_deal", "settle_valid_deal"]
 
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
 
@@ -58,6 +58,11 @@ def ordinal(n: int) -> str:
 
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
+
+
+def golden_deals(form: Form) -> int:
+    """Deals in a golden round (``golden_round.deals``; 0 there: one per seated player)."""
+    return form.special.golden_round.deals or form.players
 
 
 def _fail(message: str, code: str = "match.outcome") -> MatchError:
@@ -142,7 +147,7 @@ class MatchState:
             forfeits=(0,) * n,
             bolts=(0,) * n,
             dealer=dealer % n,
-            golden_left=n if golden.enabled else 0,
+            golden_left=golden_deals(form) if golden.enabled else 0,
             options=dict(options or {}),
             deck_points=deck_points,
         )
@@ -618,9 +623,9 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
     a forfeited deal gives no bolts; ``collision: all_fall`` applies to two or more players
     reaching the barrel in the same deal (``last_stays`` / ``first_stays`` to a newcomer
     meeting a player already on it); a sitter's deal is no barrel attempt; the golden round
-    lasts one deal per seated player, a reset sets the scores (only) to 0, and a normal deal
-    settled while it is on ends it; a tie the rule cannot break (equal scores, no declarer
-    among them) leaves the match going.
+    lasts ``golden_round.deals`` deals (0: one per seated player), a reset sets the scores
+    (only) to 0, and a normal deal settled while it is on ends it; a tie the rule cannot
+    break (equal scores, no declarer among them) leaves the match going.
 
     Raises:
         MatchError: the outcome is impossible (see
@@ -697,16 +702,20 @@ def settle_valid_deal(
                 if golden_made:
                     w.event("golden.end", None, None, "golden round over")
                 else:
-                    scores = [0] * n
-                    again = g.if_nobody_makes_it == "repeat"
-                    golden_left = n if again else 0
-                    w.event(
-                        "golden.reset",
-                        None,
-                        0,
-                        f"nobody made {g.contract} in the golden round: scores reset"
-                        + ("; the golden round starts again" if again else ""),
-                    )
+                    again = g.if_nobody_makes_it in ("repeat", "replay")
+                    golden_left = golden_deals(form) if again else 0
+                    after = "; the golden round starts again" if again else ""
+                    if g.if_nobody_makes_it in ("repeat", "normal_game"):
+                        scores = [0] * n
+                        w.event(
+                            "golden.reset",
+                            None,
+                            0,
+                            f"nobody made {g.contract} in the golden round: scores reset{after}",
+                        )
+                    else:
+                        w.event("golden.end", None, None,
+                                f"nobody made {g.contract} in the golden round: scores kept{after}")
                 golden_made = False
     winner = _winner(w, scores)
     raised = state.raised

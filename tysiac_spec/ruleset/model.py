@@ -855,9 +855,17 @@ class GoldenRound:
         "Points of golden deals are multiplied by this.", 2, minimum=1, maximum=MAX_COUNT
     )
     raise_allowed: bool = rule("Whether the contract may be raised.", False)
-    if_nobody_makes_it: Literal["repeat", "normal_game"] = rule(
-        "If nobody makes the contract: reset the scores and play the golden round again; or "
-        "reset and play the normal game.",
+    deals: int = rule(
+        "Deals in the golden round, the first hand of each playing the contract (0: one per "
+        "seated player, so that each plays it once).",
+        0,
+        minimum=0,
+        maximum=MAX_COUNT,
+    )
+    if_nobody_makes_it: Literal["repeat", "normal_game", "replay", "continue"] = rule(
+        "If nobody makes the contract: reset the scores and play the golden round again; "
+        "reset and play the normal game; keep the scores and play the golden round again; "
+        "keep the scores and play the normal game.",
         "repeat",
     )
 
