@@ -107,6 +107,29 @@ def test_sheet_json_round_trip_and_version_check(tmp_path: Path) -> None:
     assert row.scores == (20, 120, 20)
 
 
+def test_a_redeal_passes_the_deal_on_in_the_sheet() -> None:
+    # examples/house/redeal-passes-on.yaml (`deal.redeal_dealer: next`): a sheet deal written
+    # after one abandoned deal is dealt by the player after the due dealer, and the deal
+    # after it by the next one; the sheet asks the engine (seating.redeal_dealer).
+    house = Path(__file__).parent.parent / "examples" / "house" / "redeal-passes-on.yaml"
+    rules = load_ruleset(str(house))
+    sheet = Sheet(ruleset=str(house), players=3)
+    sheet.deals.append(DealEntry(1, 2, 100, 100, (10, 10, 100), redeals=1))
+    sheet.deals.append(DealEntry(2, 0, 100, 100, (100, 10, 10)))
+    again = Sheet.from_json(sheet.to_json())
+    assert again == sheet and json.loads(sheet.to_json())["deals"][0]["redeals"] == 1
+    rows = settle_sheet(rules, rules.form(3), again)
+    assert [r.scores for r in rows] == [(10, 10, 100), (110, 20, 110)]
+    assert rows[-1].state.dealer == 0
+    wrong = Sheet(ruleset=str(house), players=3, deals=[DealEntry(0, 2, 100, 100, (10, 10, 100), redeals=1)])
+    with pytest.raises(EntryError, match=r"deal 1: the dealer is 0, but player 1 deals this deal after 1 redeal"):
+        settle_sheet(rules, rules.form(3), wrong)
+    # ru-classic: the same dealer deals again after a redeal.
+    parent = load_ruleset("ru-classic")
+    with pytest.raises(EntryError, match=r"the dealer is 1, but player 0 deals this deal after 1 redeal"):
+        settle_sheet(parent, parent.form(3), sheet)
+
+
 # --------------------------------------------------------------------------- one sheet per ruleset
 #
 # Seats: P0 P1 P2; deal k is dealt by P(k-1 mod 3).  Each deal is the list of answers to the

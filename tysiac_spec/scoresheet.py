@@ -34,7 +34,7 @@ from .engine import outcome as rules_of
 from .engine.events import MatchEvent
 from .engine.match import MatchState, settle_deal
 from .engine.scoring import DealOutcome
-from .engine.seating import active_players, first_hand, sitter_of
+from .engine.seating import active_players, first_hand, redeal_dealer, sitter_of
 from .errors import Diagnostic, EntryError, MatchError, NotationError
 from .ruleset.model import Form, Ruleset
 from .text import printable, shorten
@@ -93,6 +93,8 @@ class DealEntry:
         mode: ``normal``, ``dark`` (a dark / blind game) or ``golden`` (a golden-round deal).
         no_trick: players who took no trick (for bolts), when the ruleset counts them.
         talon: the talon as dealt (card notation), when the sitter's score needs it.
+        redeals: deals abandoned (redealt) since the last deal scored; each passes the deal
+            to :func:`~tysiac_spec.engine.seating.redeal_dealer` (``deal.redeal_dealer``).
     """
 
     dealer: int
@@ -105,6 +107,7 @@ class DealEntry:
     mode: str = "normal"
     no_trick: tuple[int, ...] = ()
     talon: tuple[str, ...] = ()
+    redeals: int = 0
 
     def to_data(self) -> dict[str, Any]:
         """A JSON-ready mapping (the inverse of :meth:`from_data`)."""
@@ -119,6 +122,7 @@ class DealEntry:
             "mode": self.mode,
             "no_trick": list(self.no_trick),
             "talon": list(self.talon),
+            "redeals": self.redeals,
         }
 
     @classmethod
@@ -149,11 +153,13 @@ class DealEntry:
             mode=_str(data.get("mode", "normal"), "mode"),
             no_trick=tuple(_int(p, "no_trick") for p in _list(data.get("no_trick", []), "no_trick")),
             talon=tuple(_str(c, "talon") for c in _list(data.get("talon", []), "talon")),
+            redeals=_int(data.get("redeals", 0), "redeals"),
         )
 
 
 _DEAL_FIELDS = (
     "dealer", "declarer", "bid", "contract", "points", "marriages", "forfeit", "mode", "no_trick", "talon",
+    "redeals",
 )
 _DEAL_KEYS = frozenset(_DEAL_FIELDS)
 MODES = ("normal", "dark", "golden")
@@ -793,20 +799,23 @@ def iter_entry_errors(
     settlement accepts it."""
     n = form.players
     shape: list[EntryError] = []
-    if entry.dealer != state.dealer:
-        due = state.dealer
-        shape.append(_err("sheet", f"the dealer is {entry.dealer}, but player {due} deals this deal"))
+    due = dealer_due(form, state, entry)
+    if entry.redeals < 0:
+        shape.append(_err("sheet", f"`redeals` must be 0 or more (got {entry.redeals})"))
+    elif entry.dealer != due:
+        after = f" after {entry.redeals} redeal(s)" if entry.redeals else ""
+        shape.append(_err("sheet", f"the dealer is {entry.dealer}, but player {due} deals this deal{after}"))
     if entry.mode not in MODES:
         shape.append(_err("sheet", f"the mode `{shorten(entry.mode)}` is not one of {', '.join(MODES)}"))
     if len(entry.points) != n:
         shape.append(_err("points", f"give the card points of {n} players (got {len(entry.points)})"))
     else:
-        sitter = sitter_of(form, state.dealer)
+        sitter = sitter_of(form, due)
         if sitter is not None and entry.points[sitter]:
             shape.append(_err("points", f"player {sitter} sits out this deal: no card points "
                               f"(got {entry.points[sitter]})"))
     shape.extend(_iter_marriage_notation_errors(form, entry.marriages))
-    active = active_players(form, state.dealer)
+    active = active_players(form, due)
     for p in entry.no_trick:
         if p not in active or entry.no_trick.count(p) > 1:
             problem = f"player {p} in `no_trick` does not play this deal or is named twice"
@@ -817,8 +826,24 @@ def iter_entry_errors(
     if shape:
         return
     outcome = outcome_of_entry(rules, form, entry)
-    for error in rules_of.iter_outcome_errors(form, state, outcome):
+    for error in rules_of.iter_outcome_errors(form, dealt_state(form, state, entry), outcome):
         yield _entry_error(error, mode=entry.mode)
+
+
+def dealer_due(form: Form, state: MatchState, entry: DealEntry) -> int:
+    """The player who deals ``entry``'s deal: the match's next dealer, passed on once per
+    abandoned deal (``entry.redeals``) by the engine's
+    :func:`~tysiac_spec.engine.seating.redeal_dealer`."""
+    dealer = state.dealer
+    for _ in range(max(entry.redeals, 0)):
+        dealer = redeal_dealer(form, dealer)
+    return dealer
+
+
+def dealt_state(form: Form, state: MatchState, entry: DealEntry) -> MatchState:
+    """``state`` with the dealer of ``entry``'s deal (:func:`dealer_due`), as settled."""
+    due = dealer_due(form, state, entry)
+    return state if due == state.dealer else replace(state, dealer=due)
 
 
 def check_entry(rules: Ruleset, form: Form, entry: DealEntry, state: MatchState) -> None:
@@ -853,7 +878,8 @@ def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet, *, numbered: bool = F
         except EntryError as exc:
             raise _err("sheet", f"deal {number}: {exc.diagnostic.message}") from None
         try:
-            new, events = settle_deal(form, state, outcome_of_entry(rules, form, entry))
+            dealt = dealt_state(form, state, entry)
+            new, events = settle_deal(form, dealt, outcome_of_entry(rules, form, entry))
         except (MatchError, NotationError) as exc:
             if not numbered:
                 raise
