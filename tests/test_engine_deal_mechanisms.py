@@ -290,6 +290,50 @@ def test_mandatory_play_on_after_the_exchange_starts_play(tmp_path: Path) -> Non
     assert game.scores == [0, 0, -30] and game.phase == "contract" and game.current_player == 1
 
 
+def _cut_events(game: Game) -> list[tuple[str, int | None, int | None, str]]:
+    return [(e.kind, e.player, e.value, e.text) for e in game.events if e.kind.startswith("cut.")]
+
+
+def test_house_cut_nines() -> None:
+    # examples/house/cut-nines.yaml (WIK, AYT: a nine at the bottom of the cut means cutting
+    # again; the third in a row costs the cutter 120). Seed 8: dealer 0, the player on his
+    # right (2) cuts 9D to the bottom once; the pack is shuffled and cut again.
+    rules = load_ruleset(str(HOUSE / "cut-nines.yaml"))
+    game = Game(rules, players=3, seed=8)
+    assert game.deal.dealer == 0
+    assert _cut_events(game) == [("cut.bad", 2, None, "bad cut by player 2: 9D at the bottom")]
+    assert game.scores == [0, 0, 0]
+    # Seed 189: dealer 1; player 0 cuts a nine three times in a row and pays 120; the pack
+    # is then dealt as it lies.
+    game = Game(rules, players=3, seed=189)
+    assert game.deal.dealer == 1 and game.scores == [-120, 0, 0]
+    assert _cut_events(game) == [
+        ("cut.bad", 0, None, "bad cut by player 0: 9S at the bottom"),
+        ("cut.bad", 0, None, "bad cut by player 0: 9D at the bottom"),
+        ("cut.bad", 0, None, "bad cut by player 0: 9C at the bottom"),
+        ("cut.penalty", 0, -120, "bad cut 3 in a row: player 0 −120"),
+    ]
+    # Off (ru-classic): no cut, and the same seed deals from the same random draws.
+    assert _cut_events(Game(load_ruleset("ru-classic"), players=3, seed=189)) == []
+
+
+def test_cut_passes_on_and_the_dealer_pays(tmp_path: Path) -> None:
+    # `recut_by: next` (MEKH: the next seat re-cuts) and `payer: dealer`, `penalised: 3` over
+    # seed 189: the cutters go 0, 2, 1 (away from dealer 1), and the dealer pays.
+    (tmp_path / "cut-nines.yaml").write_text((HOUSE / "cut-nines.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    house = tmp_path / "cut.yaml"
+    house.write_text(
+        "id: cut\nkind: house\nextends: cut-nines.yaml\nname: {en: cut}\n"
+        "deal: {cut: {recut_by: next, payer: dealer}}\n",
+        encoding="utf-8",
+    )
+    game = Game(load_ruleset(str(house)), players=3, seed=189)
+    assert [(k, p) for k, p, _, _ in _cut_events(game)] == [
+        ("cut.bad", 0), ("cut.bad", 2), ("cut.bad", 1), ("cut.penalty", 1)
+    ]
+    assert game.scores == [0, -120, 0]
+
+
 def test_house_redeal_passes_the_deal_on() -> None:
     # examples/house/redeal-passes-on.yaml (`deal.redeal_dealer: next`, GLI's spoilt deal
     # passing on): the abandoned deal of dealer 0 is followed by player 1's deal, and the

@@ -55,6 +55,8 @@ SHOWN_WHEN_CHANGED = frozenset(
     {
         "marriages.ranks",
         "deal.redeal_dealer",
+        "deal.cut",
+        "deal.cut.enabled",
         "deal.redeals.effect",
         "match.finishing.tie_raise",
         "special.barrel.falls_reset",
@@ -130,6 +132,8 @@ def _holds_default(obj: Any, parts: Sequence[str]) -> bool:
     if len(parts) > 1:
         return _holds_default(getattr(obj, name), parts[1:])
     spec = {f.name: f for f in dataclasses.fields(obj)}[name]
+    if spec.default is dataclasses.MISSING and spec.default_factory is not dataclasses.MISSING:
+        return bool(getattr(obj, name) == spec.default_factory())
     return bool(getattr(obj, name) == spec.default)
 
 

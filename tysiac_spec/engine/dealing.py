@@ -22,6 +22,7 @@ from typing import Any, cast
 from ..cards import Card
 from ..ruleset.model import Form
 from . import env as envs
+from .seating import direction
 from .state import DealState
 
 __all__ = [
@@ -177,6 +178,33 @@ def first_ace_dealer(cards: Sequence[Card], players: int, direction: int, ace: s
         if card.rank.id == ace:
             return (direction * i) % players
     return 0
+
+
+def cut_pack(
+    form: Form, cards: list[Card], rng: random.Random, dealer: int
+) -> tuple[list[tuple[int, Card]], bool]:
+    """Cut the shuffled ``cards`` (``deal.cut``): while the bottom card (``cards[-1]``, the
+    last dealt) has a rank of ``bad_ranks``, the cut is bad and the pack is shuffled again
+    (in place, with ``rng``) and cut by ``recut_by``'s player, up to the ``penalised``-th
+    bad cut in a row, after which the pack is dealt as it lies.
+
+    Returns the bad cuts in order as ``(cutter, bottom card)`` and whether the last one was
+    the penalised one.  Seats are counted from ``dealer`` in ``deal.direction``
+    (AYT, CHP, WIK: a nine at the bottom means cutting again; MEKH: the third bad cut costs 120).
+    """
+    cut, n, d = form.deal.cut, form.players, direction(form)
+    step = -d if cut.cutter == "before_dealer" else d
+    cutter = (dealer + step) % n
+    bad = frozenset(cut.bad_ranks)
+    cuts: list[tuple[int, Card]] = []
+    while cards[-1].rank.id in bad:
+        cuts.append((cutter, cards[-1]))
+        if len(cuts) >= cut.penalised:
+            return cuts, True
+        shuffle(cards, rng)
+        if cut.recut_by == "next":
+            cutter = (cutter + step) % n
+    return cuts, False
 
 
 def redeal_check(

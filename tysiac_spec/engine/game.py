@@ -299,6 +299,8 @@ class Game:
         if hands is None or talons is None:
             cards = list(self._deck_cards)
             dealing.shuffle(cards, self._rng)
+            if self.form.deal.cut.enabled:
+                self._cut(cards)
             plan = self._dealing_plan
             if plan is not None and len(order) == self.form.active:
                 hands, talons = plan.deal(cards, order)
@@ -358,6 +360,20 @@ class Game:
             assert caller is not None
             self._charge(caller, penalty)
         self._dealer = redeal_dealer(self.form, deal.dealer)
+
+    def _cut(self, cards: list[Card]) -> None:
+        """Cut the shuffled pack (:func:`~tysiac_spec.engine.dealing.cut_pack`): an event
+        ``cut.bad`` per bad cut, and ``cut.penalty`` (value: minus the penalty) charged to
+        ``deal.cut.payer`` for the penalised one."""
+        cut = self.form.deal.cut
+        bad, penalised = dealing.cut_pack(self.form, cards, self._rng, self._dealer)
+        for cutter, card in bad:
+            self._event("cut.bad", cutter, None, f"bad cut by player {cutter}: {card} at the bottom")
+        if penalised:
+            payer = bad[-1][0] if cut.payer == "cutter" else self._dealer
+            self._event("cut.penalty", payer, -cut.penalty,
+                        f"bad cut {len(bad)} in a row: player {payer} {_points(-cut.penalty)}")
+            self._charge(payer, cut.penalty)
 
     def _charge(self, player: int, penalty: int) -> None:
         """Take ``penalty`` points off ``player``'s match score (a negative one adds)."""

@@ -26,6 +26,7 @@ __all__ = [
     "Barrel",
     "Bolts",
     "Contract",
+    "Cut",
     "DarkGame",
     "DealRules",
     "DeckSpec",
@@ -291,6 +292,40 @@ class Redeal:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Cut:
+    """The cut before the deal: a bad card at the bottom of the pack means cutting again."""
+
+    enabled: bool = rule("Whether the bottom card of the cut pack is checked.", False)
+    bad_ranks: tuple[str, ...] = rule(
+        "Ranks (ids of `deck.ranks`) that may not lie at the bottom of the pack after the "
+        "cut (the last card dealt): such a cut is bad and the pack is shuffled and cut again.",
+        ("nine",),
+    )
+    cutter: Literal["before_dealer", "after_dealer"] = rule(
+        "Who cuts: the player before the dealer in the direction of play (on his right when "
+        "dealing clockwise); the player after him.",
+        "before_dealer",
+    )
+    recut_by: Literal["same", "next"] = rule(
+        "Who cuts again after a bad cut: the same player; the next player away from the dealer "
+        "(against the direction of play from `before_dealer`, along it from `after_dealer`).",
+        "same",
+    )
+    penalised: int = rule(
+        "The bad cut in a row that is penalised; the pack is then dealt as it lies.",
+        3,
+        minimum=1,
+        maximum=MAX_COUNT,
+    )
+    penalty: int = rule(
+        "Points lost for the penalised bad cut.", 120, minimum=-MAX_POINTS, maximum=MAX_POINTS
+    )
+    payer: Literal["cutter", "dealer"] = rule(
+        "Who loses `penalty`: the player who made that cut; the dealer.", "cutter"
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DealRules:
     """Dealing: first dealer, rotation, where talon cards may fall, redeals."""
 
@@ -323,6 +358,7 @@ class DealRules:
         maximum=MAX_COUNT,
     )
     redeals: tuple[Redeal, ...] = rule("Conditions for abandoning and redealing a deal.", ())
+    cut: Cut = rule("The cut before the deal and a bad card at the bottom.", Cut)
     redeal_dealer: Literal["same", "next"] = rule(
         "Who deals after a deal is abandoned (a redeal condition, everyone passing under "
         "`auction.all_pass: redeal`, a cancelled dark game): the same dealer again; or the "

@@ -618,6 +618,16 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             where("marriages", "ranks"),
             _did_you_mean(unknown[0], ranks) if unknown else None,
         )
+    for k, rank in enumerate(_get(sections, "deal", "cut", "bad_ranks", default=[]) or []):
+        if str(unwrap(rank)) not in ranks:
+            yield _diag(
+                "deal.cut",
+                f"`deal.cut.bad_ranks` names rank `{unwrap(rank)}`, which the deck does not have "
+                f"(ranks: {', '.join(ranks)})",
+                doc,
+                (*where("deal", "cut", "bad_ranks"), k),
+                _did_you_mean(str(unwrap(rank)), ranks),
+            )
     auction = sections.get("auction") or {}
     step = _get(auction, "step") or _defaults("Auction", "step")
     def count(path: Path) -> str:
