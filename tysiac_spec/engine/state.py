@@ -79,6 +79,9 @@ class DealState:
     declarer: int | None = None
     taken: list[Card] = field(default_factory=list)
     talon_shown: bool = False
+    """The taken talon is shown to everyone."""
+    talon_public: bool = False
+    """The talons on the table were turned face up before being taken (``talon.shown_from``)."""
     leftover: list[Card] = field(default_factory=list)
     discards: list[Card] = field(default_factory=list)
     given: dict[int, int] = field(default_factory=dict)

@@ -40,7 +40,9 @@ __all__ = [
     "may_forfeit",
     "next_receiver",
     "resume",
+    "reveal_in_auction",
     "start",
+    "visible_talon",
 ]
 
 Env = Callable[[int], dict[str, Any]]
@@ -51,12 +53,38 @@ def _take(form: Form, deal: DealState, cards: list[Any], env: Env) -> None:
     deal.taken = list(cards)
     deal.hands[deal.declarer] += cards
     deal.hands[deal.declarer].sort(key=_INDEX)
-    deal.talon_shown = (
+    deal.talon_shown = deal.talon_public or (
         form.talon.shown
         and deal.mode != "dark"
         and (deal.contested or form.talon.shown_when_unopposed)
     )
     deal.may_forfeit = may_forfeit(form, deal, env)
+
+
+def reveal_in_auction(deal: DealState) -> None:
+    """With ``talon.shown_from: second_round``: turn the talons face up once the auction,
+    still going on, comes round to a player who has already bid or passed in it (the forced
+    player's standing bid counts).  Call after each auction action."""
+    if deal.talon_public or deal.phase != "auction":
+        return
+    current = deal.current
+    for p, _ in deal.bids:
+        if p == current:
+            deal.talon_public = True
+            return
+
+
+def visible_talon(deal: DealState, player: int) -> tuple[Card, ...]:
+    """The talon cards ``player`` sees: the taken talon when it is shown (or to the declarer
+    who took it); before it is taken, every talon on the table once turned face up
+    (``talon.shown_from``); else nothing."""
+    if deal.taken:
+        if deal.talon_shown or player == deal.declarer:
+            return tuple(deal.taken)
+        return ()
+    if deal.talon_public:
+        return tuple([c for t in deal.talons for c in t])
+    return ()
 
 
 def may_forfeit(form: Form, deal: DealState, env: Env) -> bool:

@@ -406,6 +406,14 @@ class Talon:
         "The declarer takes every talon; or chooses one of several (2-player game).", "all"
     )
     shown: bool = rule("The taken talon is turned face up for everyone to see.", True)
+    shown_from: Literal["taking", "second_round", "deal"] = rule(
+        "When the talon on the table is turned face up for everyone: only when the declarer "
+        "takes it (`shown` and `shown_when_unopposed` decide); once the auction comes round to "
+        "a player who has already bid or passed in it (the forced player's standing bid counts), "
+        "its second round; or as soon as it is dealt, before the auction (and any dark-game "
+        "offer).  A talon turned up before it is taken stays shown after it is taken.",
+        "taking",
+    )
     shown_when_unopposed: bool = rule(
         "Whether it is shown when the declarer won only because everyone passed.", True
     )

@@ -1,0 +1,93 @@
+"""Phase hooks and visibility (issue 14, group 3): when the talon is turned face up
+(``talon.shown_from``), as each player's view shows it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.engine.actions import parse_action
+from tysiac_spec.engine.game import Game
+from tysiac_spec.scenarios import load_scenarios, run_scenario, scenario_file_for
+
+HOUSE = Path(__file__).parent.parent / "examples" / "house"
+HANDS = {1: "AH KH AD KD QD 9C QC", 2: "TH QH 9H TD JD AC AS", 0: "JH TC KC JC TS JS 9S"}
+TALON = ["KS QS 9D"]
+
+
+def _game(ruleset: str | Path) -> Game:
+    game = Game(load_ruleset(str(ruleset)), players=3, seed=0)
+    game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    return game
+
+
+def _do(game: Game, *texts: str) -> None:
+    for text in texts:
+        game.apply(parse_action(text, game.ruleset.deck))
+
+
+def _seen(game: Game) -> dict[int, str]:
+    return {p: " ".join(str(c) for c in game.view(p).talon) or "-" for p in range(3)}
+
+
+def _house(tmp_path: Path, shown_from: str) -> Path:
+    path = tmp_path / "shown.yaml"
+    path.write_text(
+        "id: house-shown\nkind: house\nname: {en: shown}\nextends: pl-standard\n"
+        f"talon:\n  shown_from: {{value: {shown_from}, reason: test}}\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_default_talon_hidden_until_taken_and_unopposed_stays_hidden() -> None:
+    game = _game("pl-standard")
+    assert game.form.talon.shown_from == "taking"
+    assert _seen(game) == {0: "-", 1: "-", 2: "-"}
+    _do(game, "bid 100", "pass", "pass")
+    # pl-standard (S000): a musik taken unopposed is seen by its declarer only
+    assert game.phase == "exchange"
+    assert _seen(game) == {0: "-", 1: "KS QS 9D", 2: "-"}
+
+
+def test_public_talon_seen_from_the_deal_and_after_taking() -> None:
+    game = _game(HOUSE / "talon-face-up.yaml")
+    assert _seen(game) == {0: "KS QS 9D", 1: "KS QS 9D", 2: "KS QS 9D"}
+    _do(game, "bid 100", "pass", "pass")
+    assert _seen(game) == {0: "KS QS 9D", 1: "KS QS 9D", 2: "KS QS 9D"}
+    _do(game, "give 9C to 2", "give QC to 0")
+    # after the exchange the declarer's talon stays public; the gifts are not
+    assert _seen(game)[0] == "KS QS 9D"
+    assert [str(c) for _, c in game.view(0).given] == ["QC"]
+
+
+def test_second_round_turns_the_talon_up_when_the_auction_comes_back(tmp_path: Path) -> None:
+    game = _game(_house(tmp_path, "second_round"))
+    _do(game, "bid 100", "bid 110")
+    assert _seen(game) == {0: "-", 1: "-", 2: "-"}  # first round: 1 and 2 have spoken, 0 not yet
+    _do(game, "pass")  # back to player 1, who has already bid: the second round
+    assert game.current_player == 1
+    assert _seen(game) == {0: "KS QS 9D", 1: "KS QS 9D", 2: "KS QS 9D"}
+    _do(game, "pass")
+    assert game.deal.declarer == 2 and _seen(game)[0] == "KS QS 9D"
+
+
+def test_second_round_never_reached_leaves_the_talon_to_the_taking_rules(tmp_path: Path) -> None:
+    game = _game(_house(tmp_path, "second_round"))
+    _do(game, "bid 100", "pass", "pass")
+    assert _seen(game) == {0: "-", 1: "KS QS 9D", 2: "-"}
+
+
+def test_house_example_scenario_passes() -> None:
+    path = scenario_file_for(HOUSE / "talon-face-up.yaml")
+    assert path is not None
+    loaded = load_scenarios(path, ruleset=load_ruleset(str(HOUSE / "talon-face-up.yaml")))
+    results = [run_scenario(s, loaded.ruleset) for s in loaded.scenarios]
+    assert [r.status for r in results] == ["passed"]
+
+
+@pytest.mark.parametrize("value", ["taking", "second_round", "deal"])
+def test_shown_from_values_validate(tmp_path: Path, value: str) -> None:
+    assert load_ruleset(str(_house(tmp_path, value))).forms[3].talon.shown_from == value
