@@ -63,8 +63,9 @@ class View:
     ``talon`` holds the taken talon's cards only when they were shown (or to the
     declarer who took them), and before it is taken the talons on the table once turned
     face up (``talon.shown_from``, :func:`.talon.visible_talon`); ``given`` the exchange's
-    given cards as ``(receiver, card)`` pairs in the order given, all of them when ``talon.give_face_up`` (and to the
-    declarer), else only those this player received (:func:`.talon.gifts_seen`);
+    given cards as ``(receiver, card)`` pairs in the order given, all of them when
+    ``talon.give_face_up`` (and to the declarer), else only those this player received
+    (:func:`.talon.gifts_seen`);
     ``hand_sizes`` and ``tricks`` are ``(player, n)`` pairs.
     """
 
