@@ -10,6 +10,7 @@ import pytest
 from tysiac_spec import load_ruleset
 from tysiac_spec.engine.actions import parse_action
 from tysiac_spec.engine.game import Game
+from tysiac_spec.errors import IllegalActionError
 from tysiac_spec.scenarios import load_scenarios, run_scenario, scenario_file_for
 
 HOUSE = Path(__file__).parent.parent / "examples" / "house"
@@ -91,3 +92,84 @@ def test_house_example_scenario_passes() -> None:
 @pytest.mark.parametrize("value", ["taking", "second_round", "deal"])
 def test_shown_from_values_validate(tmp_path: Path, value: str) -> None:
     assert load_ruleset(str(_house(tmp_path, value))).forms[3].talon.shown_from == value
+
+
+# --------------------------------------------------------------------------- marriage timing
+
+MARRIAGE_HANDS = {1: "AH KH AD KD QD 9C QS", 2: "TH QH 9H TD JD AC AS", 0: "9D KC QC JC TS JS 9S"}
+MARRIAGE_TALON = ["JH TC KS"]
+
+
+def _marriage_game(path: Path) -> Game:
+    game = Game(load_ruleset(str(path)), players=3, seed=0)
+    game.start_deal(hands=MARRIAGE_HANDS, talons=MARRIAGE_TALON, dealer=0)
+    _do(game, "bid 100", "pass", "pass", "give 9C to 2", "give JH to 0", "contract 100")
+    return game
+
+
+def _marriage_house(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "timing.yaml"
+    path.write_text(
+        "id: house-timing\nkind: house\nname: {en: timing}\nextends: pl-standard\n" + body,
+        encoding="utf-8",
+    )
+    return path
+
+
+def _legal(game: Game) -> list[str]:
+    return [str(a) for a in game.legal_actions()]
+
+
+def test_from_trick_bars_the_first_trick_for_everyone() -> None:
+    game = _marriage_game(HOUSE / "marriage-not-first-trick.yaml")
+    assert game.form.marriages.from_trick == 2
+    assert _legal(game) == ["play AH", "play KH", "play AD", "play KD", "play QD", "play TC", "play KS", "play QS"]
+    with pytest.raises(IllegalActionError, match="KD cannot declare a marriage before trick 2"):
+        game.apply(parse_action("play KD marriage", game.ruleset.deck))
+    _do(game, "play AD", "play JD", "play 9D")
+    assert "play KD marriage" in _legal(game) and "play QS marriage" in _legal(game)
+    _do(game, "play KD marriage")
+    assert game.deal.trump == "diamonds" and game.deal.marriages == {1: 80}
+
+
+def test_min_cards_bars_declaring_with_a_short_hand(tmp_path: Path) -> None:
+    game = _marriage_game(_marriage_house(tmp_path, "marriages:\n  min_cards: {value: 7, reason: test}\n"))
+    assert len(game.deal.hands[1]) == 8 and "play KD marriage" in _legal(game)
+    _do(game, "play AD", "play JD", "play 9D")  # 7 cards left: still allowed
+    assert "play KD marriage" in _legal(game)
+    _do(game, "play AH", "play 9H", "play JH")  # 6 cards left
+    assert game.current_player == 1 and len(game.deal.hands[1]) == 6
+    assert [a for a in _legal(game) if "marriage" in a] == []
+    with pytest.raises(IllegalActionError, match="KD cannot declare a marriage with fewer than 7 cards in hand"):
+        game.apply(parse_action("play KD marriage", game.ruleset.deck))
+
+
+def test_claim_credits_only_the_marriages_the_timing_allows(tmp_path: Path) -> None:
+    from tysiac_spec.engine import play as play_mod
+
+    def credited(body: str) -> list[str]:
+        game = Game(load_ruleset(str(_marriage_house(tmp_path, body))), players=3, seed=0)
+        deck, deal = game.ruleset.deck, game.deal
+        deal.phase, deal.declarer, deal.trump, deal.trick_number, deal.current = "play", 0, None, 0, 0
+        deal.hands = {
+            0: list(deck.parse_many("KH QH KD QD AH TH 9C 9S")),
+            1: list(deck.parse_many("AC TC KC QC JC AS")),
+            2: list(deck.parse_many("TS KS QS JS")),
+        }
+        return play_mod.claim_marriages(game.form, deal)
+
+    # no opponent holds hearts or diamonds: both marriages are safe to declare
+    tests = {
+        "": ["hearts", "diamonds"],
+        # from trick 5: four leads before, made with the four other cards
+        "marriages:\n  from_trick: {value: 5, reason: t}\n": ["hearts", "diamonds"],
+        # from trick 6: a fifth lead before needs a marriage card: diamonds (the smaller) is given up
+        "marriages:\n  from_trick: {value: 6, reason: t}\n": ["hearts"],
+        "marriages:\n  from_trick: {value: 8, reason: t}\n": [],
+        # at least 7 cards: the first two leads; at least 8: the first lead only; 9: none
+        "marriages:\n  min_cards: {value: 7, reason: t}\n": ["hearts", "diamonds"],
+        "marriages:\n  min_cards: {value: 8, reason: t}\n": ["hearts"],
+        "marriages:\n  min_cards: {value: 9, reason: t}\n": [],
+    }
+    for body, expected in tests.items():
+        assert credited(body) == expected, body

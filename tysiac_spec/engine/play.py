@@ -144,13 +144,33 @@ def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], 
     return [c for c in hand if c.bit & legal], duty, about
 
 
-def _may_marry_now(m: Marriages, deal: DealState, player: int) -> bool:
-    """The timing of a marriage declared by ``player`` leading now: after winning a trick when
-    ``marriages.requires_won_trick``; not on the declarer's first lead unless
-    ``marriages.declarer_first_lead``."""
-    if m.requires_won_trick and not deal.tricks.get(player):
-        return False
-    return not (deal.trick_number == 0 and player == deal.declarer and not m.declarer_first_lead)
+MarriageBar = Callable[[DealState, int], str]
+"""``bar(deal, player)``: why ``player``, leading now, may not declare a marriage (``""``
+when he may)."""
+
+
+def compile_marriage_bar(m: Marriages) -> MarriageBar:
+    """The timing of a marriage declared by ``player`` leading now, as the reason it is barred
+    (``""`` when allowed; a predicate for the card: ``cannot declare a marriage now``): after
+    winning a trick when ``marriages.requires_won_trick``; not on the declarer's first lead
+    unless ``marriages.declarer_first_lead``; not before trick ``marriages.from_trick``
+    (1-based); not with fewer than ``marriages.min_cards`` cards in hand (before leading).
+    Compiled once per form: a check that is off costs one test of a local flag."""
+    won, first = m.requires_won_trick, m.declarer_first_lead
+    from_trick, min_cards = m.from_trick - 1, m.min_cards
+
+    def bar(deal: DealState, player: int) -> str:
+        if won and not deal.tricks.get(player):
+            return "cannot declare a marriage now"  # (the text shipped rulesets' refusals keep)
+        if not first and deal.trick_number == 0 and player == deal.declarer:
+            return "cannot declare a marriage now"
+        if from_trick and deal.trick_number < from_trick:
+            return f"cannot declare a marriage before trick {from_trick + 1}"
+        if min_cards and len(deal.hands[player]) < min_cards:
+            return f"cannot declare a marriage with fewer than {min_cards} cards in hand"
+        return ""
+
+    return bar
 
 
 def _may_marry_aces_now(am: AceMarriage, deal: DealState, player: int) -> bool:
@@ -163,7 +183,7 @@ def compile_legal(
 ) -> Callable[[DealState], list[Action]]:
     """The legal plays of ``form`` as a function of the deal: the plays of the player to move,
     in deck order; a lead that may declare a marriage (both ``marriages.ranks`` of a suit of
-    ``marriages.values`` held, at a time :func:`_may_marry_now` allows) is offered with the
+    ``marriages.values`` held, at a time :func:`compile_marriage_bar` allows) is offered with the
     declaration (and, when spoken, also without it), a lead of an ace with the ace marriage
     when all the aces are held; the declarer's claim last when :func:`may_claim`.  The
     actions are the shared objects of ``table``, and the list may be shared (not to be
@@ -171,7 +191,7 @@ def compile_legal(
     cards, ``card.bit`` set; any order, and a deal built by hand may lack some).
 
     The duties are :func:`compile_duties`'s and the timing of marriages
-    :func:`_may_marry_now`'s (one statement of each rule).  Cards are handled as bit sets
+    :func:`compile_marriage_bar`'s (one statement of each rule).  Cards are handled as bit sets
     (``card.bit``): the legal cards of each suit are looked up in tables made once, one list
     of actions per subset of the suit's cards — plain plays, and for a lead with a marriage
     allowed, the declarations of the marriages the subset holds.
@@ -182,6 +202,7 @@ def compile_legal(
     """
     duties = compile_duties(form.play)
     m = form.marriages
+    marriage_bar = compile_marriage_bar(m)
     automatic = m.announcement == "automatic"
     am = m.ace_marriage
     claim_allowed = form.contract.claim_allowed
@@ -228,7 +249,7 @@ def compile_legal(
                 shift, full, one_suit = suit_table[suit]
                 return one_suit[(bits >> shift) & full]
             tables = plain_tables
-        elif _may_marry_now(m, deal, player):
+        elif not marriage_bar(deal, player):
             tables = lead_tables
         else:
             tables = plain_tables
@@ -335,9 +356,12 @@ def may_claim(deal: DealState) -> bool:
 def claim_marriages(form: Form, deal: DealState) -> list[str]:
     """Suits of the marriages a claiming declarer is credited with: those in his hand whose
     suit no opponent holds (declaring them cannot give an opponent a trump), which he may
-    still declare — after the first claimed trick when he may not on this lead
-    (``requires_won_trick``, ``declarer_first_lead``), which costs the smallest one if every
-    card he holds belongs to such a marriage.  The ace marriage is not credited."""
+    still declare.  He leads every claimed trick; a marriage may be declared on the leads
+    from the first one allowed (the second when he may not on this one: ``requires_won_trick``,
+    ``declarer_first_lead``; not before ``from_trick``) to the last one with ``min_cards``
+    cards in hand, one marriage per lead.  The leads before the first allowed one are made
+    with his other cards, and when there are too few, with marriages given up; the smallest
+    marriages are the ones not credited.  The ace marriage is not credited."""
     player = deal.current
     hand = deal.hands[player]
     others = {c.suit.id for c in _opponent_cards(deal)}
@@ -345,10 +369,19 @@ def claim_marriages(form: Form, deal: DealState) -> list[str]:
     m = form.marriages
     first, second = m.ranks
     suits = [s for s in m.values if (s, first) in held and (s, second) in held and s not in others]
-    now = _may_marry_now(m, deal, player)
-    if suits and not now and len(hand) == 2 * len(suits):
-        suits.remove(min(suits, key=lambda s: m.values[s]))
-    return suits
+    if not suits:
+        return suits
+    size = len(hand)
+    start = max(0, m.from_trick - 1 - deal.trick_number)  # lead t is trick trick_number + t + 1
+    if compile_marriage_bar(m)(deal, player):
+        start = max(start, 1)  # barred now; after the first claimed trick he has won one
+    last = size - max(m.min_cards, 1)  # the last lead (0-based) with min_cards cards in hand
+    others_count = size - 2 * len(suits)
+    given_up = max(0, -(-(start - others_count) // 2))  # marriages broken to lead before `start`
+    keep = max(0, min(len(suits) - given_up, last - start + 1))
+    suits.sort(key=lambda s: -m.values[s])
+    kept = set(suits[:keep])
+    return [s for s in m.values if s in kept]
 
 
 def apply_claim(form: Form, deal: DealState) -> None:
@@ -392,7 +425,8 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
     if action.marriage:
         if deal.trick:
             return "a marriage is declared only when leading"
-        return f"{action.card} cannot declare a marriage now"
+        why = compile_marriage_bar(form.marriages)(deal, deal.current) or "cannot declare a marriage now"
+        return f"{action.card} {why}"
     if action.aces:
         if deal.trick:
             return "the ace marriage is declared only when leading"

@@ -584,6 +584,20 @@ class Marriages:
     declarer_first_lead: bool = rule(
         "Whether the declarer may declare on the lead to the first trick.", True
     )
+    from_trick: int = rule(
+        "A marriage may be declared only on the lead to this trick of the deal or a later one "
+        "(1-based; 1: from the first trick).  Not the ace marriage.",
+        1,
+        minimum=1,
+        maximum=MAX_COUNT,
+    )
+    min_cards: int = rule(
+        "A marriage may be declared only by a player holding at least this many cards before "
+        "leading (0: no minimum; n + 1 bars the last n tricks).  Not the ace marriage.",
+        0,
+        minimum=0,
+        maximum=MAX_COUNT,
+    )
     sets_trump: bool = rule("A declared marriage makes its suit trump.", True)
     trump_change: Literal["every", "first_only"] = rule(
         "Every new marriage changes trump; or only the first one sets it.", "every"
