@@ -67,6 +67,7 @@ def _inputs() -> dict[str, Callable[[], Mapping[str, Any]]]:
         "scoring.sitter": lambda: envs.scoring_sitter(record, players, options, talon),
         "forfeit.declarer": lambda: envs.forfeit_declarer(record, players, options, 110, 110, 1),
         "forfeit.defender": lambda: envs.forfeit_defender(record, players, options, 110, 110, 1),
+        "marriage.value": lambda: envs.marriage_value(80, True, False, True, 1, players),
         "match.rule": lambda: envs.match_rule(
             record, players, options, delta=-110, declarer=True, made=False, contract=110,
             tricks=3, forfeited=False, target=FORM.match.target,

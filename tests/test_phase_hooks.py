@@ -173,3 +173,44 @@ def test_claim_credits_only_the_marriages_the_timing_allows(tmp_path: Path) -> N
     }
     for body, expected in tests.items():
         assert credited(body) == expected, body
+
+
+# --------------------------------------------------------------------------- marriage values
+
+
+def test_first_marriage_double_scores_the_house_scenario() -> None:
+    path = HOUSE / "first-marriage-double.yaml"
+    loaded = load_scenarios(HOUSE / "scenarios" / "first-marriage-double.yaml", ruleset=load_ruleset(str(path)))
+    assert [run_scenario(s, loaded.ruleset).status for s in loaded.scenarios] == ["passed"]
+
+
+def test_marriage_value_formula_reads_role_order_and_trump(tmp_path: Path) -> None:
+    from tysiac_spec.engine import play as play_mod
+
+    formula = "(if declarer then 0 else 1000) + (if sets_trump then 100 else 0) + number * 10 + value"
+    game = _marriage_game(
+        _marriage_house(
+            tmp_path,
+            f'marriages:\n  trump_change: {{value: first_only, reason: t}}\n  value: {{value: "{formula}", reason: t}}\n',
+        )
+    )
+    m, deal = game.form.marriages, game.deal
+    assert deal.declarer == 1
+    # the declarer's first marriage sets trump: 0 + 100 + 0 + 80
+    assert play_mod.marriage_points(m, deal, 1, "diamonds") == 180
+    _do(game, "play KD marriage")
+    assert deal.marriages == {1: 180} and deal.trump == "diamonds"
+    # a defender's second marriage, trump already set (first_only): 1000 + 0 + 10 + 100
+    assert play_mod.marriage_points(m, deal, 2, "hearts") == 1110
+
+
+def test_scoresheet_accepts_formula_marriage_points() -> None:
+    from tysiac_spec.engine.outcome import iter_marriage_errors
+
+    plain = load_ruleset("pl-standard").forms[3]
+    double = load_ruleset(str(HOUSE / "first-marriage-double.yaml")).forms[3]
+    assert [str(p.diagnostic.message) for p in iter_marriage_errors(plain, marriages={1: 170}, active=[0, 1, 2])] == [
+        "marriage points of player 1 must be a sum of marriages: "
+        "0, 40, 60, 80, 100, 120, 140, 160, 180, 200, 220, 240, 280 (got 170)"
+    ]
+    assert list(iter_marriage_errors(double, marriages={1: 170}, active=[0, 1, 2])) == []

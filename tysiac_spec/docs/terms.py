@@ -409,6 +409,8 @@ LABELS: dict[str, T4] = {
                                "Hlášení"),
     "marriages.requires_won_trick": ("Marriage only after winning a trick", "Meldunek dopiero po wzięciu lewy",
                                      "Марьяж только после взятой взятки", "Hláška až po získaném zdvihu"),
+    "marriages.value": ("Points of a declared marriage", "Wartość zgłoszonego meldunku",
+                        "Очки объявленного марьяжа", "Body ohlášené hlášky"),
     "marriages.from_trick": ("Marriages from trick", "Meldunki od lewy", "Марьяж с взятки", "Hlášky od zdvihu"),
     "marriages.min_cards": ("Cards in hand needed to declare", "Kart na ręce potrzebnych do meldunku",
                             "Карт на руке для марьяжа", "Karet v ruce pro hlášku"),

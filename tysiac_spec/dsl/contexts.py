@@ -184,6 +184,10 @@ _COMMON: dict[str, tuple[Type, str]] = {
     "forfeited": (BOOL, "whether the deal was forfeited"),
     "target": (POINTS, "the score that wins the match"),
     "count": (COUNT, "the forfeits this player has made, this one included"),
+    "value": (POINTS, "the marriage's points by its suit (`marriages.values`)"),
+    "first": (BOOL, "whether it is the first marriage declared in the deal"),
+    "sets_trump": (BOOL, "whether declaring it makes its suit trump"),
+    "number": (COUNT, "the marriages declared in the deal before it"),
 }
 
 # The standard contexts: id, description, result, names (name or (name, doc)), extras.
@@ -325,6 +329,20 @@ _TABLE: tuple[dict[str, object], ...] = (
         "counters_assignable": True,
         "example": "player.score == 555 and delta != 0",
         "effects_example": "player.score = 0",
+    },
+    {
+        "id": "marriage.value",
+        "doc": "The points of a marriage as it is declared in play.",
+        "result": POINTS,
+        "names": [
+            "value",
+            ("declarer", "whether the declaring player is the deal's declarer"),
+            "first",
+            "sets_trump",
+            "number",
+            "players",
+        ],
+        "example": "if sets_trump then value * 2 else value",
     },
     {
         "id": "forfeit.declarer",

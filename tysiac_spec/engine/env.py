@@ -32,6 +32,7 @@ __all__ = [
     "deal_redeal",
     "forfeit_declarer",
     "forfeit_defender",
+    "marriage_value",
     "match_rule",
     "player_record",
     "scoring_declarer",
@@ -236,6 +237,25 @@ def match_rule(
     }
 
 
+# ------------------------------------------------------------------ play
+
+
+def marriage_value(
+    value: int, declarer: bool, first: bool, sets_trump: bool, number: int, players: int
+) -> Env:
+    """``marriage.value``: the marriage's ``value`` by suit, whether the declaring player is the
+    ``declarer``, whether it is the ``first`` marriage of the deal, whether it ``sets_trump``,
+    the ``number`` of marriages declared before it in the deal, and the active ``players``."""
+    return {
+        "value": value,
+        "declarer": declarer,
+        "first": first,
+        "sets_trump": sets_trump,
+        "number": number,
+        "players": players,
+    }
+
+
 BUILDERS: Mapping[str, Callable[..., Env]] = {
     "auction.max_bid": auction_max_bid,
     "auction.may_bid": auction_may_bid,
@@ -249,5 +269,6 @@ BUILDERS: Mapping[str, Callable[..., Env]] = {
     "forfeit.declarer": forfeit_declarer,
     "forfeit.defender": forfeit_defender,
     "match.rule": match_rule,
+    "marriage.value": marriage_value,
 }
 """Each context id (:data:`tysiac_spec.dsl.contexts.CONTEXTS`) and its builder."""

@@ -24,6 +24,7 @@ from operator import itemgetter
 
 from ..cards import Card
 from ..ruleset.model import AceMarriage, Form, Leftover, Marriages, Play
+from . import env as envs
 from .actions import Action, ActionTable, Claim, PlayCard
 from .state import DealState
 
@@ -33,8 +34,10 @@ __all__ = [
     "compile_apply",
     "compile_duties",
     "compile_legal",
+    "compile_marriage_bar",
     "explain",
     "legal_cards",
+    "marriage_points",
     "may_claim",
     "trick_winner",
 ]
@@ -388,8 +391,10 @@ def apply_claim(form: Form, deal: DealState) -> None:
     """The declarer takes every remaining card as won tricks, with the marriages of
     :func:`claim_marriages`; the deal is over (``deal.phase`` → ``over``)."""
     p = deal.current
+    m = form.marriages
     for suit in claim_marriages(form, deal):
-        deal.marriages[p] = deal.marriages.get(p, 0) + form.marriages.values[suit]
+        points = m.values[suit] if m.value is None else marriage_points(m, deal, p, suit)
+        deal.marriages[p] = deal.marriages.get(p, 0) + points
         deal.declared.append((p, suit))
     remaining = len(deal.hands[p])
     won = deal.won.setdefault(p, [])
@@ -460,6 +465,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     awarded and ``deal.phase`` becomes ``over`` (the game scores it)."""
     am = form.marriages.ace_marriage
     m = form.marriages
+    value_formula = m.value
     leftover = form.talon.leftover
     award = leftover.to != "nobody"
     # (the function keeps parts of the form, not the form: a game's compilation is shared
@@ -482,7 +488,8 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
                 _set_trump(m, deal, card.suit.id)
         if action.marriage:
             suit = card.suit.id
-            deal.marriages[p] = deal.marriages.get(p, 0) + m.values[suit]
+            points = m.values[suit] if value_formula is None else marriage_points(m, deal, p, suit)
+            deal.marriages[p] = deal.marriages.get(p, 0) + points
             deal.declared.append((p, suit))
             if m.sets_trump:
                 _set_trump(m, deal, suit)
@@ -514,8 +521,30 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     return apply_card
 
 
-def _set_trump(m: Marriages, deal: DealState, suit: str) -> None:
+def _sets_trump(m: Marriages, deal: DealState) -> bool:
+    """Whether a marriage declared now makes its suit trump: ``marriages.sets_trump``, and with
+    ``trump_change: first_only`` only while no marriage has set a trump."""
     if m.trump_change == "first_only" and (deal.trump is not None or deal.pending_trump is not None):
+        return False
+    return m.sets_trump
+
+
+def marriage_points(m: Marriages, deal: DealState, player: int, suit: str) -> int:
+    """The points of the marriage of ``suit`` that ``player`` declares now, by the formula
+    ``marriages.value`` (context ``marriage.value``; the caller uses ``marriages.values`` when
+    there is none): its suit's points, whether ``player`` is the deal's declarer, whether it is
+    the first marriage of the deal (the ace marriage does not count), whether it sets trump
+    (:func:`_sets_trump`) and how many marriages were declared before it."""
+    assert m.value is not None
+    number = sum(1 for _, s in deal.declared if s != ACE)
+    e = envs.marriage_value(
+        m.values[suit], player == deal.declarer, number == 0, _sets_trump(m, deal), number, len(deal.order)
+    )
+    return int(m.value(e))
+
+
+def _set_trump(m: Marriages, deal: DealState, suit: str) -> None:
+    if not _sets_trump(m, deal):
         return
     if m.trump_from == "this_trick":
         deal.trump = suit

@@ -578,6 +578,14 @@ class Marriages:
         "automatically; or the player must say it, or it counts for nothing.",
         "automatic",
     )
+    value: Formula | None = rule(
+        "The points of a marriage as it is declared in play, when they depend on the deal "
+        "(context `marriage.value`: its suit's points `value`, whether the declaring player "
+        "is the `declarer`, whether it is the `first` of the deal, whether it `sets_trump`); "
+        "none: `values` of its suit.  Not the ace marriage, nor the marriages counted in the "
+        "auction.",
+        formula="marriage.value",
+    )
     requires_won_trick: bool = rule(
         "Only a player who has already won a trick in this deal may declare.", False
     )
