@@ -214,3 +214,28 @@ def test_scoresheet_accepts_formula_marriage_points() -> None:
         "0, 40, 60, 80, 100, 120, 140, 160, 180, 200, 220, 240, 280 (got 170)"
     ]
     assert list(iter_marriage_errors(double, marriages={1: 170}, active=[0, 1, 2])) == []
+
+
+# --------------------------------------------------------------------------- forfeit before the talon
+
+
+def test_bomb_before_talon_house_scenarios_pass() -> None:
+    path = HOUSE / "bomb-before-talon.yaml"
+    loaded = load_scenarios(HOUSE / "scenarios" / "bomb-before-talon.yaml", ruleset=load_ruleset(str(path)))
+    assert [run_scenario(s, loaded.ruleset).status for s in loaded.scenarios] == ["passed", "passed"]
+
+
+def test_bomb_before_talon_only_for_the_stuck_player() -> None:
+    game = Game(load_ruleset(str(HOUSE / "bomb-before-talon.yaml")), players=3, seed=0)
+    game.start_deal(hands=MARRIAGE_HANDS, talons=MARRIAGE_TALON, dealer=0)
+    assert game.form.contract.forfeit.when == "before_talon"
+    _do(game, "bid 110", "pass", "pass")  # player 2 outbids the compulsory 100: no bomb, no choice
+    assert game.phase == "exchange" and game.deal.declarer == 2
+    assert "forfeit" not in _legal(game)
+
+
+def test_until_contract_forfeit_is_still_offered_after_the_talon() -> None:
+    game = Game(load_ruleset("cz-standard"), players=3, seed=0)
+    game.start_deal(hands=MARRIAGE_HANDS, talons=MARRIAGE_TALON, dealer=0)
+    _do(game, "pass", "pass")
+    assert game.phase == "exchange" and "forfeit" in _legal(game)

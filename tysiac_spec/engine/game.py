@@ -138,7 +138,7 @@ class Game:
         self._legal_of: dict[str, Callable[[DealState], list[Action]]] = {
             "play": self._play_legal,
             "auction": auction.compile_legal(form, table, self._env),
-            "talon": talon.legal_choice,
+            "talon": lambda deal: talon.legal_choice(deal, table),
             "exchange": lambda deal: talon.legal_exchange(form, deal, table),
             "contract": lambda deal: talon.legal_contract(form, deal, self._env, table),
             "dark": auction.legal_dark,

@@ -476,10 +476,12 @@ class Forfeit:
     only_when_forced: bool = rule(
         "Only a declarer stuck with the compulsory bid (everyone passed) may forfeit.", False
     )
-    when: Literal["until_contract", "before_exchange"] = rule(
+    when: Literal["until_contract", "before_exchange", "before_talon"] = rule(
         "When: from taking the talon until the contract is fixed (during the exchange and at "
-        "the contract, which is then asked for even when it cannot be raised), or only on "
-        "seeing the talon, before the first card of the exchange.",
+        "the contract, which is then asked for even when it cannot be raised); only on "
+        "seeing the talon, before the first card of the exchange; or only before taking the "
+        "talon (its cards unseen unless turned up, `talon.shown_from`): the declarer takes it "
+        "(`talon 0`, or chooses one) or forfeits.",
         "until_contract",
     )
     declarer: Formula | None = rule(
