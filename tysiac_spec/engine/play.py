@@ -6,6 +6,9 @@ within it beat the led card or the trick's best card of that suit (``must_beat``
 unless the trick has been trumped and ``beat_when_trumped`` is false; when void,
 play a trump (``must_trump``), above the best trump on the trick when able
 (``must_overtrump``), otherwise any trump or any card (``cannot_overtrump``).
+A beat or trump duty may be narrowed to the highest card of that suit held
+(``beat_with_highest``, ``trump_with_highest``); the beat, overtrump and highest-card
+duties bind every player, or only the defenders or only the declarer (``duties_bind``).
 
 The ace marriage (``marriages.ace_marriage``, S002 variation; source ids
 such as ``S002`` are keys of a ruleset's ``sources:`` list): declared by leading an
@@ -29,6 +32,7 @@ from .state import DealState
 
 __all__ = [
     "apply_claim",
+    "binds",
     "claim_marriages",
     "compile_apply",
     "compile_duties",
@@ -46,15 +50,20 @@ ACE = "ace"
 def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], str]:
     """The cards ``player`` may play now, and the duty that restricts them (or ``""``)."""
     cards, duty, about = _legal_cards(form, deal, player)
+    rules = form.play
+    bound = binds(rules, declarer=player == deal.declarer)
     if duty == _BEAT:
         assert isinstance(about, Card)
+        if rules.beat_with_highest and bound:
+            return cards, f"must beat {about} with the highest {about.suit.id} card held, {cards[0]}"
         return cards, f"must beat {about} with a higher {about.suit.id} card"
+    highest = f", with the highest trump held, {cards[0]}" if rules.trump_with_highest and bound else ""
     if duty == _FOLLOW:
         return cards, f"must follow {about}"
     if duty == _OVERTRUMP:
-        return cards, f"must overtrump {about}"
+        return cards, f"must overtrump {about}{highest}"
     if duty == _TRUMP:
-        return cards, f"must play a trump ({about})"
+        return cards, f"must play a trump ({about}){highest}"
     return cards, ""
 
 
@@ -67,8 +76,19 @@ Duties = Callable[
 """``duties(hand, trick, trump, suit_bits)`` -> ``(legal, duty, about)``: see :func:`compile_duties`."""
 
 
-def compile_duties(rules: Play) -> Duties:
-    """The duties of ``form.play`` as one function, read once from the rules.
+def binds(rules: Play, *, declarer: bool) -> bool:
+    """Whether the beat, overtrump and highest-card duties of ``rules`` bind the declarer
+    (``declarer``) or a defender (``play.duties_bind``)."""
+    return rules.duties_bind == "everyone" or (rules.duties_bind == "declarer") == declarer
+
+
+def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
+    """The duties of ``form.play`` as one function, read once from the rules, for the
+    declarer (``declarer``) or a defender: ``duties_bind`` says whom the beat, overtrump and
+    highest-card duties bind; a player they do not bind need only follow suit and trump.
+    ``beat_with_highest`` and ``trump_with_highest`` narrow a beat or a trump duty to the
+    player's highest card of that suit (the strongest card has the lowest bit, so it is
+    ``legal & -legal``); with both off the function is the plain one, at no cost.
 
     ``duties(hand, trick, trump, suit_bits)``: ``hand`` is a bit set of the cards held
     (``card.bit``), ``trick`` the ``(player, card)`` pairs played (not empty), ``trump`` the
@@ -78,8 +98,10 @@ def compile_duties(rules: Play) -> Duties:
     to follow or to trump).  Within a suit the pack's stronger card has the lower bit
     (:class:`~tysiac_spec.cards.Deck`), so "higher than ``c``" is ``bits & (c.bit - 1)``.
     """
-    must_follow, must_trump, must_overtrump = rules.must_follow, rules.must_trump, rules.must_overtrump
-    must_beat, beat_best = rules.must_beat != "no", rules.must_beat != "led_card"
+    bound = binds(rules, declarer=declarer)
+    must_follow, must_trump = rules.must_follow, rules.must_trump
+    must_overtrump = rules.must_overtrump and bound
+    must_beat, beat_best = rules.must_beat != "no" and bound, rules.must_beat != "led_card"
     beat_when_trumped = rules.beat_when_trumped
     any_card = rules.cannot_overtrump == "any_card"
 
@@ -125,7 +147,21 @@ def compile_duties(rules: Play) -> Duties:
                 return trumps, _TRUMP, trump
         return hand, _FREE, None
 
-    return duties
+    highest_beat, highest_trump = rules.beat_with_highest and bound, rules.trump_with_highest and bound
+    if not (highest_beat or highest_trump):
+        return duties
+    # the duty narrowed to its highest card: ``(legal, duty, about)`` with ``legal`` one card
+    narrowed = frozenset(((_BEAT,) if highest_beat else ()) + ((_TRUMP, _OVERTRUMP) if highest_trump else ()))
+
+    def highest(
+        hand: int, trick: Sequence[tuple[int, Card]], trump: str | None, suit_bits: Mapping[str, int]
+    ) -> tuple[int, int, Card | str | None]:
+        legal, duty, about = duties(hand, trick, trump, suit_bits)
+        if duty in narrowed:
+            return legal & -legal, duty, about
+        return legal, duty, about
+
+    return highest
 
 
 def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], int, Card | str | None]:
@@ -138,7 +174,7 @@ def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], 
     for c in hand:
         bits |= c.bit
     # the suits of the hand are all the duties need (a trump not held gives no trump to play)
-    legal, duty, about = compile_duties(form.play)(
+    legal, duty, about = compile_duties(form.play, declarer=player == deal.declarer)(
         bits, deal.trick, deal.trump, {c.suit_id: c.suit_bits for c in hand}
     )
     return [c for c in hand if c.bit & legal], duty, about
@@ -181,6 +217,9 @@ def compile_legal(
             contiguous bits (not as a :class:`~tysiac_spec.cards.Deck` lays them out).
     """
     duties = compile_duties(form.play)
+    # the declarer's duties differ only when `duties_bind` names one side (compile_duties)
+    by_role = form.play.duties_bind != "everyone"
+    declarer_duties = compile_duties(form.play, declarer=True)
     m = form.marriages
     automatic = m.announcement == "automatic"
     am = m.ace_marriage
@@ -222,7 +261,10 @@ def compile_legal(
         trick = deal.trick
         if trick:
             # no claim once a trick is under way (may_claim)
-            bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
+            if by_role and player == deal.declarer:
+                bits, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
+            else:
+                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
             if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)
                 suit = trick[0][1].suit_id if duty < _OVERTRUMP else (deal.trump or "")
                 shift, full, one_suit = suit_table[suit]

@@ -536,6 +536,22 @@ class Play:
         "must still play a trump.",
         "any_trump",
     )
+    beat_with_highest: bool = rule(
+        "When the beat duty binds (a higher card of the suit led is held), the player must play "
+        "his highest card of that suit (Polish \"przebijanie\" in full); off: any card that beats.",
+        False,
+    )
+    trump_with_highest: bool = rule(
+        "When a player must trump or overtrump, he must play his highest trump; off: any trump "
+        "the duty allows.",
+        False,
+    )
+    duties_bind: Literal["everyone", "defenders", "declarer"] = rule(
+        "Whom the beat, overtrump and highest-card duties bind: every player; only the "
+        "defenders; only the declarer. The others need only follow suit and trump when void "
+        "(`must_follow`, `must_trump`).",
+        "everyone",
+    )
 
 
 # --------------------------------------------------------------------------- marriages

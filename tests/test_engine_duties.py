@@ -1,0 +1,137 @@
+"""The highest-card duties and whom the duties bind (``play.beat_with_highest``,
+``play.trump_with_highest``, ``play.duties_bind``): exact legal cards and refusals, on the
+house examples examples/house/beat-with-highest.yaml and defenders-beat.yaml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tysiac_spec import IllegalActionError, load_ruleset
+from tysiac_spec.engine import Game, parse_action
+
+HOUSE = Path(__file__).parent.parent / "examples" / "house"
+HANDS = {1: "AH KH QH 9H AS KS QS", 2: "TH JH TS JS 9S AD TD", 0: "KD QD JD 9D AC TC KC"}
+TALON = ["QC JC 9C"]
+
+
+def _game(ref: str, text: str | None = None) -> Game:
+    rules = load_ruleset(HOUSE / f"{ref}.yaml") if text is None else load_ruleset(ref, text=text)
+    game = Game(rules, players=3, seed=0)
+    game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    return game
+
+
+def _position(game: Game, *, declarer: int, trump: str | None, trick: str, hand: str) -> list[str]:
+    """Legal actions of player 0 holding ``hand`` after ``trick`` (played by 1 then 2)."""
+    deck, deal = game.ruleset.deck, game.deal
+    deal.phase, deal.declarer, deal.trump, deal.trick_number = "play", declarer, trump, 3
+    deal.trick = list(zip((1, 2), deck.parse_many(trick), strict=False))
+    deal.hands[0] = sorted(deck.parse_many(hand), key=lambda c: c.index)
+    deal.current = 0
+    return [str(a) for a in game.legal_actions()]
+
+
+@pytest.mark.parametrize(
+    ("trump", "trick", "hand", "expected"),
+    [
+        # beat: pl-standard allows AH, TH or KH over QH; only the highest heart here.
+        (None, "QH", "AH TH KH 9H 9S", ["play AH"]),
+        (None, "9H KH", "TH AH QH 9S", ["play AH"]),
+        # cannot beat: any card of the suit led, as before.
+        (None, "AH", "KH 9H 9S", ["play KH", "play 9H"]),
+        # trumped trick (`beat_when_trumped: false`): follow with any heart.
+        ("spades", "QH 9S", "AH KH 9C", ["play AH", "play KH"]),
+        # must trump: the highest trump, not any trump.
+        ("spades", "AH", "KS 9S 9C", ["play KS"]),
+        # must overtrump: the highest trump (AS), not only one above KS.
+        ("spades", "AH KS", "AS TS 9S 9C", ["play AS"]),
+        # only lower trumps (S000: any card): unchanged.
+        ("spades", "AH KS", "QS 9S 9C", ["play 9C", "play QS", "play 9S"]),
+    ],
+)
+def test_beat_with_highest(trump: str | None, trick: str, hand: str, expected: list[str]) -> None:
+    game = _game("beat-with-highest")
+    assert _position(game, declarer=1, trump=trump, trick=trick, hand=hand) == expected
+
+
+def test_shipped_duties_unchanged() -> None:
+    game = Game(load_ruleset("pl-standard"), players=3, seed=0)
+    game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    assert _position(game, declarer=1, trump=None, trick="QH", hand="AH TH KH 9H 9S") == [
+        "play AH",
+        "play TH",
+        "play KH",
+    ]
+    assert _position(game, declarer=1, trump="spades", trick="AH KS", hand="AS TS 9S 9C") == [
+        "play AS",
+        "play TS",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        ("play TH", "must beat QH with the highest hearts card held, AH"),
+        ("play 9H", "must beat QH with the highest hearts card held, AH"),
+    ],
+)
+def test_highest_refusal(action: str, reason: str) -> None:
+    game = _game("beat-with-highest")
+    _position(game, declarer=1, trump=None, trick="QH", hand="AH TH 9H 9S")
+    before = game.snapshot()
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(parse_action(action, game.ruleset.deck))
+    assert str(info.value).startswith(
+        f"error[action.illegal]: `{action}` is not legal for player 0 in the play phase: {reason}"
+    )
+    assert game.snapshot() == before
+
+
+def test_highest_trump_refusal() -> None:
+    game = _game("beat-with-highest")
+    _position(game, declarer=1, trump="spades", trick="AH KS", hand="AS TS 9S 9C")
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(parse_action("play TS", game.ruleset.deck))
+    assert "must overtrump KS, with the highest trump held, AS" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("declarer", "trump", "trick", "hand", "expected"),
+    [
+        # player 0 is a defender: beat and overtrump as in pl-standard.
+        (1, None, "QH", "AH TH 9H 9S", ["play AH", "play TH"]),
+        (1, "spades", "AH KS", "AS 9S 9C", ["play AS"]),
+        # player 0 is the declarer: follow suit only; trump when void, any trump.
+        (0, None, "QH", "AH TH 9H 9S", ["play AH", "play TH", "play 9H"]),
+        (0, "spades", "AH KS", "AS 9S 9C", ["play AS", "play 9S"]),
+        # the declarer must still follow suit and trump when void.
+        (0, "spades", "AH", "9S 9C", ["play 9S"]),
+    ],
+)
+def test_defenders_bound(
+    declarer: int, trump: str | None, trick: str, hand: str, expected: list[str]
+) -> None:
+    game = _game("defenders-beat")
+    assert _position(game, declarer=declarer, trump=trump, trick=trick, hand=hand) == expected
+
+
+DECLARER_ONLY = (
+    "id: declarer-beats\nkind: house\nextends: pl-standard\nname: {en: Declarer beats}\n"
+    "play: {duties_bind: declarer, beat_with_highest: true}\n"
+)
+
+
+def test_declarer_bound() -> None:
+    game = _game("declarer-beats.yaml", text=DECLARER_ONLY)
+    # the declarer beats with his highest heart; a defender need only follow
+    assert _position(game, declarer=0, trump=None, trick="QH", hand="AH TH 9H 9S") == ["play AH"]
+    assert _position(game, declarer=1, trump=None, trick="QH", hand="AH TH 9H 9S") == [
+        "play AH",
+        "play TH",
+        "play 9H",
+    ]
+    game.deal.declarer = 0
+    with pytest.raises(IllegalActionError, match="must beat QH with the highest hearts card held, AH"):
+        game.apply(parse_action("play 9H", game.ruleset.deck))
