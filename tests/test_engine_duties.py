@@ -135,3 +135,76 @@ def test_declarer_bound() -> None:
     game.deal.declarer = 0
     with pytest.raises(IllegalActionError, match="must beat QH with the highest hearts card held, AH"):
         game.apply(parse_action("play 9H", game.ruleset.deck))
+
+
+# ---------------------------------------------------------------- the lead after a marriage
+DEAL = {1: "AH KH AD KD QD 9C QS", 2: "TH QH 9H TD JD AC AS", 0: "9D KC QC JC TS JS 9S"}
+OPENING = ["bid 100", "pass", "pass", "give 9C to 2", "give QS to 0", "contract 100", "play KD marriage"]
+
+
+def _after_marriage(text: str) -> Game:
+    """Player 1 declares diamonds (KD) in the first trick; player 2 wins it with TD and leads."""
+    game = Game(load_ruleset("lead.yaml", text=text), players=3, seed=0)
+    game.start_deal(hands=DEAL, talons=["JH TC KS"], dealer=0)
+    for action in [*OPENING, "play TD", "play 9D"]:
+        game.apply(parse_action(action, game.ruleset.deck))
+    return game
+
+
+LEAD = "id: lead\nkind: house\nextends: pl-standard\nname: {{en: Lead}}\nplay: {{lead_after_marriage: {}}}\n"
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        ("any", ["play TH", "play QH", "play 9H", "play JD", "play AC", "play 9C", "play AS"]),
+        ("trump", ["play JD"]),
+        ("not_trump", ["play TH", "play QH", "play 9H", "play AC", "play 9C", "play AS"]),
+    ],
+)
+def test_lead_after_marriage(rule: str, expected: list[str]) -> None:
+    game = _after_marriage(LEAD.format(rule))
+    assert game.current_player == 2 and game.deal.trump == "diamonds"
+    assert [str(a) for a in game.legal_actions()] == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "action", "reason"),
+    [
+        ("trump", "play AS", "after a marriage the lead must be a trump (diamonds)"),
+        ("not_trump", "play JD", "after a marriage the lead must not be a trump (diamonds)"),
+    ],
+)
+def test_lead_after_marriage_refusal(rule: str, action: str, reason: str) -> None:
+    game = _after_marriage(LEAD.format(rule))
+    before = game.snapshot()
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(parse_action(action, game.ruleset.deck))
+    assert str(info.value).startswith(
+        f"error[action.illegal]: `{action}` is not legal for player 2 in the play phase: {reason}"
+    )
+    assert game.snapshot() == before
+
+
+def test_lead_after_marriage_binds_one_trick() -> None:
+    game = _after_marriage(LEAD.format("trump"))
+    for action in ["play JD", "play KC", "play AD"]:
+        game.apply(parse_action(action, game.ruleset.deck))
+    # trick 1 had no marriage: player 1 leads freely (trumps and others)
+    assert [str(a) for a in game.legal_actions()] == [
+        "play AH",
+        "play KH",
+        "play JH",
+        "play QD",
+        "play TC",
+        "play KS",
+    ]
+    assert game.deal.marriage_trick == 0 and game.deal.trick_number == 2
+
+
+def test_lead_after_marriage_without_trumps_held() -> None:
+    # the leader holds no trump: any card (mekedron: "if the leader holds one")
+    game = _after_marriage(LEAD.format("trump"))
+    deck, deal = game.ruleset.deck, game.deal
+    deal.hands[2] = sorted(deck.parse_many("TH QH 9H AC AS"), key=lambda c: c.index)
+    assert [str(a) for a in game.legal_actions()] == ["play TH", "play QH", "play 9H", "play AC", "play AS"]

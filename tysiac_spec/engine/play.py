@@ -9,6 +9,8 @@ play a trump (``must_trump``), above the best trump on the trick when able
 A beat or trump duty may be narrowed to the highest card of that suit held
 (``beat_with_highest``, ``trump_with_highest``); the beat, overtrump and highest-card
 duties bind every player, or only the defenders or only the declarer (``duties_bind``).
+The lead to the trick after a marriage may be bound to a trump or to another suit
+(``lead_after_marriage``, :func:`lead_after_marriage`).
 
 The ace marriage (``marriages.ace_marriage``, S002 variation; source ids
 such as ``S002`` are keys of a ruleset's ``sources:`` list): declared by leading an
@@ -38,6 +40,7 @@ __all__ = [
     "compile_duties",
     "compile_legal",
     "explain",
+    "lead_after_marriage",
     "legal_cards",
     "may_claim",
     "trick_winner",
@@ -57,17 +60,22 @@ def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], s
         if rules.beat_with_highest and bound:
             return cards, f"must beat {about} with the highest {about.suit.id} card held, {cards[0]}"
         return cards, f"must beat {about} with a higher {about.suit.id} card"
-    highest = f", with the highest trump held, {cards[0]}" if rules.trump_with_highest and bound else ""
     if duty == _FOLLOW:
         return cards, f"must follow {about}"
+    highest = (
+        f", with the highest trump held, {cards[0]}" if rules.trump_with_highest and bound and cards else ""
+    )
     if duty == _OVERTRUMP:
         return cards, f"must overtrump {about}{highest}"
     if duty == _TRUMP:
         return cards, f"must play a trump ({about}){highest}"
+    if duty == _LEAD:
+        not_ = "not " if rules.lead_after_marriage == "not_trump" else ""
+        return cards, f"after a marriage the lead must {not_}be a trump ({about})"
     return cards, ""
 
 
-_FREE, _BEAT, _FOLLOW, _OVERTRUMP, _TRUMP = range(5)
+_FREE, _BEAT, _FOLLOW, _OVERTRUMP, _TRUMP, _LEAD = range(6)
 """The duty restricting the legal cards (see :func:`compile_duties`)."""
 
 Duties = Callable[
@@ -164,11 +172,33 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     return highest
 
 
+def lead_after_marriage(rules: Play, deal: DealState, hand: int, suit_bits: Mapping[str, int]) -> int:
+    """The cards that may be led now under ``play.lead_after_marriage``, as a bit set of the
+    ``hand`` bit set (``card.bit``; ``suit_bits`` as in :func:`compile_duties`, the trump
+    suit read): after a trick in which a marriage was declared (``deal.marriage_trick``),
+    only trumps (``trump``) or only other cards (``not_trump``) when the leader holds
+    such a card and a trump is set; otherwise the whole hand."""
+    rule, trump = rules.lead_after_marriage, deal.trump
+    if rule == "any" or trump is None or deal.marriage_trick != deal.trick_number - 1:
+        return hand
+    trumps = hand & suit_bits.get(trump, 0)
+    if rule == "trump":
+        return trumps or hand
+    return (hand & ~trumps) or hand
+
+
 def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], int, Card | str | None]:
     """The legal cards (in hand order), the duty that restricts them and what it is about
-    (:func:`compile_duties`); the reason text is built only when needed (:func:`legal_cards`)."""
+    (:func:`compile_duties`, :func:`lead_after_marriage`); the reason text is built only when
+    needed (:func:`legal_cards`)."""
     hand = deal.hands[player]
     if not deal.trick:
+        bits = 0
+        for c in hand:
+            bits |= c.bit
+        lead = lead_after_marriage(form.play, deal, bits, {c.suit_id: c.suit_bits for c in hand})
+        if lead != bits:
+            return [c for c in hand if c.bit & lead], _LEAD, deal.trump
         return list(hand), _FREE, None
     bits = 0
     for c in hand:
@@ -220,6 +250,8 @@ def compile_legal(
     # the declarer's duties differ only when `duties_bind` names one side (compile_duties)
     by_role = form.play.duties_bind != "everyone"
     declarer_duties = compile_duties(form.play, declarer=True)
+    lead_rule = form.play.lead_after_marriage != "any"
+    rules = form.play
     m = form.marriages
     automatic = m.announcement == "automatic"
     am = m.ace_marriage
@@ -259,6 +291,9 @@ def compile_legal(
         for c in deal.hands[player]:
             bits |= c.bit
         trick = deal.trick
+        held = bits  # the whole hand (the ace marriage needs all the aces held)
+        if lead_rule and not trick:
+            bits = lead_after_marriage(rules, deal, bits, suit_bits)
         if trick:
             # no claim once a trick is under way (may_claim)
             if by_role and player == deal.declarer:
@@ -279,7 +314,7 @@ def compile_legal(
             out += subsets[(bits >> shift) & full]
         if trick:
             return out
-        if am.enabled and (bits & aces_bits).bit_count() == deal.aces:
+        if am.enabled and (held & aces_bits).bit_count() == deal.aces:
             # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
             if _may_marry_aces_now(am, deal, player):
@@ -424,6 +459,8 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
         return f"{action.card} is not in player {deal.current}'s hand"
     cards, reason = legal_cards(form, deal, deal.current)
     if action.card not in cards:
+        if not deal.trick:
+            return reason
         led = deal.trick[0][1].suit
         holds_led = any(c.suit == led for c in deal.hands[deal.current])
         if form.play.must_follow and holds_led and action.card.suit != led:
@@ -486,12 +523,14 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
         if action.aces:
             deal.marriages[p] = deal.marriages.get(p, 0) + am.value
             deal.declared.append((p, ACE))
+            deal.marriage_trick = deal.trick_number
             if am.sets_trump:
                 _set_trump(m, deal, card.suit.id)
         if action.marriage:
             suit = card.suit.id
             deal.marriages[p] = deal.marriages.get(p, 0) + m.values[suit]
             deal.declared.append((p, suit))
+            deal.marriage_trick = deal.trick_number
             if m.sets_trump:
                 _set_trump(m, deal, suit)
         trick = deal.trick

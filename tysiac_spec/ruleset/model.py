@@ -552,6 +552,12 @@ class Play:
         "(`must_follow`, `must_trump`).",
         "everyone",
     )
+    lead_after_marriage: Literal["any", "trump", "not_trump"] = rule(
+        "The lead to the trick after one in which a marriage (or the ace marriage) was "
+        "declared, whoever leads it: any card; a trump when the leader holds one; a card "
+        "other than a trump when the leader holds one.",
+        "any",
+    )
 
 
 # --------------------------------------------------------------------------- marriages
