@@ -208,3 +208,24 @@ def test_lead_after_marriage_without_trumps_held() -> None:
     deck, deal = game.ruleset.deck, game.deal
     deal.hands[2] = sorted(deck.parse_many("TH QH 9H AC AS"), key=lambda c: c.index)
     assert [str(a) for a in game.legal_actions()] == ["play TH", "play QH", "play 9H", "play AC", "play AS"]
+
+
+# ---------------------------------------------------------------- a defender's discard
+@pytest.mark.parametrize(
+    ("declarer", "hand", "expected"),
+    [
+        # a defender whose trumps cannot beat KS: any card (pl-tysiac-hd: still a trump)
+        (1, "9S 9C AD", ["play AD", "play 9C", "play 9S"]),
+        # the declarer: still a trump
+        (0, "9S 9C AD", ["play 9S"]),
+        # a defender who can overtrump must still do it
+        (1, "AS 9S 9C", ["play AS"]),
+    ],
+)
+def test_defenders_may_discard(declarer: int, hand: str, expected: list[str]) -> None:
+    game = _game("partial-trumping")
+    assert _position(game, declarer=declarer, trump="spades", trick="AH KS", hand=hand) == expected
+    base = Game(load_ruleset("pl-tysiac-hd"), players=3, seed=0)
+    base.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    if declarer == 1 and hand.startswith("9S"):
+        assert _position(base, declarer=declarer, trump="spades", trick="AH KS", hand=hand) == ["play 9S"]

@@ -57,15 +57,16 @@ SHOWN_WHEN_CHANGED = frozenset(
         "play.beat_with_highest",
         "play.trump_with_highest",
         "play.duties_bind",
+        "play.defenders_may_discard",
         "play.lead_after_marriage",
     }
 )
 """Model paths of fields a rule book shows only when some form's value differs from the
 model's default (:func:`is_default`): the marriages chapter's first sentence already names
 the ranks of a marriage (``terms.marriage_pair``), and every shipped ruleset keeps the
-default; the highest-card duties, whom the duties bind and the lead after a marriage
-(``play``) are house agreements no shipped ruleset states.  The comparison shows them
-always."""
+default; the highest-card duties, whom the duties bind, a defender's discard and the lead
+after a marriage (``play``) are house agreements no shipped ruleset states.  The
+comparison shows them always."""
 
 SHOWN_WHEN_SET = {
     "auction.forced_bid": "auction.forced_seat",

@@ -405,6 +405,10 @@ LABELS: dict[str, T4] = {
                                 "Бить старшим козырем", "Trumfovat nejvyšším trumfem"),
     "play.duties_bind": ("Whom the beat duties bind", "Kogo obowiązuje przebijanie",
                          "Кого обязывает перебивать", "Koho váže povinnost přebíjet"),
+    "play.defenders_may_discard": ("Defenders may discard instead of under-trumping",
+                                   "Obrońca bez wyższego atutu może zrzucić dowolną kartę",
+                                   "Вистующий без старшего козыря может сбросить любую карту",
+                                   "Obránce bez vyššího trumfu smí odhodit libovolnou kartu"),
     "play.lead_after_marriage": ("Lead after a marriage", "Wyjście po meldunku", "Ход после марьяжа",
                                  "Výnos po hlášce"),
     # marriages

@@ -5,7 +5,8 @@ The duties are applied in this order: follow the suit led;
 within it beat the led card or the trick's best card of that suit (``must_beat``),
 unless the trick has been trumped and ``beat_when_trumped`` is false; when void,
 play a trump (``must_trump``), above the best trump on the trick when able
-(``must_overtrump``), otherwise any trump or any card (``cannot_overtrump``).
+(``must_overtrump``), otherwise any trump or any card (``cannot_overtrump``; any card
+for a defender when ``defenders_may_discard``).
 A beat or trump duty may be narrowed to the highest card of that suit held
 (``beat_with_highest``, ``trump_with_highest``); the beat, overtrump and highest-card
 duties bind every player, or only the defenders or only the declarer (``duties_bind``).
@@ -96,7 +97,8 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     highest-card duties bind; a player they do not bind need only follow suit and trump.
     ``beat_with_highest`` and ``trump_with_highest`` narrow a beat or a trump duty to the
     player's highest card of that suit (the strongest card has the lowest bit, so it is
-    ``legal & -legal``); with both off the function is the plain one, at no cost.
+    ``legal & -legal``); with both off the function is the plain one, at no cost.  A defender
+    who cannot overtrump may play any card when ``defenders_may_discard``.
 
     ``duties(hand, trick, trump, suit_bits)``: ``hand`` is a bit set of the cards held
     (``card.bit``), ``trick`` the ``(player, card)`` pairs played (not empty), ``trump`` the
@@ -111,7 +113,7 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     must_overtrump = rules.must_overtrump and bound
     must_beat, beat_best = rules.must_beat != "no" and bound, rules.must_beat != "led_card"
     beat_when_trumped = rules.beat_when_trumped
-    any_card = rules.cannot_overtrump == "any_card"
+    any_card = rules.cannot_overtrump == "any_card" or (rules.defenders_may_discard and not declarer)
 
     def duties(
         hand: int, trick: Sequence[tuple[int, Card]], trump: str | None, suit_bits: Mapping[str, int]
@@ -247,8 +249,9 @@ def compile_legal(
             contiguous bits (not as a :class:`~tysiac_spec.cards.Deck` lays them out).
     """
     duties = compile_duties(form.play)
-    # the declarer's duties differ only when `duties_bind` names one side (compile_duties)
-    by_role = form.play.duties_bind != "everyone"
+    # the declarer's duties differ only when `duties_bind` names one side or defenders may
+    # discard (compile_duties)
+    by_role = form.play.duties_bind != "everyone" or form.play.defenders_may_discard
     declarer_duties = compile_duties(form.play, declarer=True)
     lead_rule = form.play.lead_after_marriage != "any"
     rules = form.play

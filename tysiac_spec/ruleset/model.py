@@ -552,6 +552,11 @@ class Play:
         "(`must_follow`, `must_trump`).",
         "everyone",
     )
+    defenders_may_discard: bool = rule(
+        "A defender void in the suit led whose trumps are all lower than a trump on the trick "
+        "may play any card, whatever `cannot_overtrump` says for the declarer (partial trumping).",
+        False,
+    )
     lead_after_marriage: Literal["any", "trump", "not_trump"] = rule(
         "The lead to the trick after one in which a marriage (or the ace marriage) was "
         "declared, whoever leads it: any card; a trump when the leader holds one; a card "
