@@ -229,3 +229,17 @@ def test_defenders_may_discard(declarer: int, hand: str, expected: list[str]) ->
     base.start_deal(hands=HANDS, talons=TALON, dealer=0)
     if declarer == 1 and hand.startswith("9S"):
         assert _position(base, declarer=declarer, trump="spades", trick="AH KS", hand=hand) == ["play 9S"]
+
+
+@pytest.mark.parametrize(
+    "name", ["beat-with-highest", "defenders-beat", "lead-trump-after-marriage", "partial-trumping"]
+)
+def test_house_scenarios_pass(name: str) -> None:
+    # the scenarios of the house examples (examples/house/scenarios/), as `tysiac check` runs them
+    from tysiac_spec.scenarios import load_scenarios, run_file
+
+    scenario_file = load_scenarios(
+        HOUSE / "scenarios" / f"{name}.yaml", ruleset=load_ruleset(HOUSE / f"{name}.yaml")
+    )
+    results = run_file(scenario_file)
+    assert results and all(r.passed for r in results), [r.explain() for r in results]
