@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -160,7 +161,7 @@ def test_show_prints_null_for_nobody_and_deletes_with_the_marker(tmp_path: Path)
         house = tmp_path / "house.yaml"
         house.write_text(
             "id: h\nkind: house\nextends: pl-standard\nname: {en: H}\n"
-            f"auction:\n  forced_seat: {written}\n",
+            f"auction:\n  forced_seat: {written}\n  all_pass: redeal\n",
             encoding="utf-8",
         )
         code, out, err = run("show", str(house), "--players", "3")
@@ -168,3 +169,14 @@ def test_show_prints_null_for_nobody_and_deletes_with_the_marker(tmp_path: Path)
         assert ("forced_seat: null" in out) is (seat is None)
         assert ("forced_seat" in yaml.safe_load(out)["auction"]) is (seat is None)
         assert load_ruleset(house).form(3).auction.forced_seat == seat
+
+
+@pytest.mark.parametrize("command", ["play", "score"])
+def test_a_base_ruleset_is_not_played(command: str) -> None:
+    """``core`` defines no player count: play and score say so instead of a traceback."""
+    code, _, err = run(command, "core")
+    assert code == 1
+    assert err.strip().endswith(
+        "error[option.players]: ruleset `core` defines no player count: it is a base for other "
+        "rulesets to extend, not a game to play"
+    )

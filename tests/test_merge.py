@@ -209,8 +209,18 @@ def test_null_over_an_inherited_value_is_kept_and_points_at_the_child() -> None:
 
 
 def test_the_marker_removes_an_inherited_key_and_leaves_none_of_itself() -> None:
-    result = resolve("id: c\nextends: base\nauction:\n  cap: {$delete: true}\n  x: {$delete: true}\n")
+    result = resolve("id: c\nextends: base\nauction:\n  cap: {$delete: true}\n")
     assert result["auction"] == {"step": 10}
+
+
+def test_deleting_a_key_the_parent_lacks_is_refused() -> None:
+    """A marker on a key the parent does not have deletes nothing: most often a misspelled key,
+    so it is an error (with the closest key), not silently nothing."""
+    [diag] = resolve_errors("id: c\nextends: base\nauction:\n  cap: {$delete: true}\n  stpe: {$delete: true}\n")
+    assert (diag.code, diag.line, diag.column, diag.path, diag.hint) == (
+        "merge.nothing-to-delete", 5, 3, ("auction", "stpe"), "did you mean `step`?"
+    )
+    assert diag.message == "`auction.stpe` is not in the ruleset this file extends: nothing to delete"
 
 
 def test_extends_chain() -> None:

@@ -461,7 +461,8 @@ def test_control_characters_in_texts_are_refused(text: str, name: str, position:
             1,
             7,
             f"the text holds the control character {name} at position {position}; rulesets hold "
-            "printable text only (escape codes, lone surrogates and direction overrides are refused)",
+            "printable text only (escape codes, lone surrogates, direction overrides and invisible "
+            "characters are refused)",
         )
     ]
 

@@ -42,13 +42,22 @@ def _is_control(char: str, *, keep_newlines: bool) -> bool:
     category = unicodedata.category(char)
     if category in ("Cc", "Cs"):
         return True
-    # bidirectional overrides and isolates (they reorder the text around them on a terminal)
-    return "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069"
+    # bidirectional overrides and isolates (they reorder the text around them on a terminal),
+    # and the invisible ones: zero-width space, joiners and marks, word joiner, BOM (a key or
+    # an id holding one looks like another: "pl-standard\u200b")
+    return (
+        "\u202a" <= char <= "\u202e"
+        or "\u2066" <= char <= "\u2069"
+        or "\u200b" <= char <= "\u200f"
+        or "\u2060" <= char <= "\u2064"
+        or char == "\ufeff"
+    )
 
 
 def has_control(text: str, *, keep_newlines: bool = True) -> str | None:
     """The first control character in ``text`` (C0/C1 controls, lone surrogates,
-    bidirectional overrides), or ``None``; tab, and newline when ``keep_newlines``, are
+    bidirectional overrides, zero-width and other
+    invisible characters), or ``None``; tab, and newline when ``keep_newlines``, are
     allowed."""
     for char in text:
         if (char < " " or char >= "\x7f") and _is_control(char, keep_newlines=keep_newlines):

@@ -422,7 +422,8 @@ def run_match(
 
 @click.command("play")
 @click.argument("ruleset", metavar="ID|PATH", required=False)
-@click.option("--players", "-p", type=int, help="Players at the table (default: the ruleset's first count).")
+@click.option("--players", "-p", type=int, help="Players at the table (default: 3 if the ruleset has a "
+              "3-player form, else its smallest count).")
 @click.option(
     "--seat", type=int,
     help="Your seat (0 = first player; default 0, or the resumed record's seat).",
@@ -501,7 +502,7 @@ def play(
         if ruleset is None:
             raise click.UsageError("give a ruleset id or path, or --resume FILE")
         rules = load_ruleset(ruleset, options=parse_option_args(options))
-        n = players if players is not None else (3 if 3 in rules.player_counts else rules.player_counts[0])
+        n = players if players is not None else rules.default_players()
         seed = seed if seed is not None else secrets.randbelow(10**6)
         seat = seat if seat is not None else 0
         bots = bots or "heuristic"

@@ -308,7 +308,7 @@ def open_sheet(
     if ruleset is None:
         raise click.UsageError("give a ruleset id or path to start a new sheet")
     rules = load_ruleset(ruleset, options=options)
-    n = players if players is not None else (3 if 3 in rules.player_counts else rules.player_counts[0])
+    n = players if players is not None else rules.default_players()
     form = rules.form(n)
     if len(names) not in (0, n):
         raise click.BadParameter(f"give {n} names (got {len(names)})", param_hint="--names")
@@ -358,7 +358,8 @@ def _is_shipped(rules: Ruleset) -> bool:
 
 @click.command("score")
 @click.argument("ruleset", metavar="ID|PATH", required=False)
-@click.option("--players", "-p", type=int, help="Players at the table (default 3).")
+@click.option("--players", "-p", type=int, help="Players at the table (default: 3 if the ruleset has a "
+              "3-player form, else its smallest count).")
 @click.option(
     "--option", "-O", "options", multiple=True, metavar="NAME=VALUE",
     help="Set a table option of the ruleset (repeatable), e.g. -O rospis=only_3.",

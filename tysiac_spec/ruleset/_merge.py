@@ -11,8 +11,9 @@ that set the value.
 
 from __future__ import annotations
 
+import difflib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from tysiac_spec import limits
@@ -55,7 +56,8 @@ def merge(base: Any, over: Any, *, share: bool = False, once: bool = False) -> A
     Mappings merge key by key, recursively; lists and scalars in ``over`` replace those in
     ``base``; the deletion marker ``{$delete: true}`` (:func:`is_deletion`) as a value in
     ``over`` removes the key (inside a mapping that is new in ``over`` too, so a marker never
-    reaches the result through a mapping of ``over``).  ``None`` is a value like any other
+    reaches the result through a mapping of ``over``; :func:`resolve_extends` refuses a marker
+    whose key the parent lacks, ``merge.nothing-to-delete``).  ``None`` is a value like any other
     and is kept.  A mapping replacing a scalar, or the other way round, simply replaces it.
 
     The patches of an option (``options.<name>.set``) are data applied later, when the
@@ -341,6 +343,10 @@ def _resolve(doc: YMap, file: str | None, walk: _Walk, chain: list[tuple[_Identi
             return own
         stripped: YMap = merge({}, own, share=walk.share)  # markers outside options' patches go
         return stripped
+    stray = [_diag("merge.nothing-to-delete", message, mark, where, hint=hint)
+             for where, message, mark, hint in _stray_deletions(inherited, own, ())]
+    if stray:
+        raise RulesetError(stray)
     result: YMap = merge(inherited, own, share=walk.share)
     for key in NOT_INHERITED:  # the ruleset's own identity, never merged with a parent's
         if key in own:
@@ -349,6 +355,30 @@ def _resolve(doc: YMap, file: str | None, walk: _Walk, chain: list[tuple[_Identi
         else:
             _drop(result, key)
     return result
+
+
+def _stray_deletions(
+    base: Any, over: Mapping[str, Any], path: tuple[str, ...]
+) -> Iterator[tuple[tuple[str, ...], str, Mark | None, str | None]]:
+    """The deletion markers of ``over`` (outside options' patches) whose key ``base`` does not
+    have -- a misspelled key, most often: ``(path, message, mark of the key, hint)`` each."""
+    for key, value in over.items():
+        sub = (*path, str(key))
+        if _in_option_patch(sub):
+            continue
+        there = is_mapping(base) and key in base
+        if is_deletion(value) and not there:
+            known = sorted(str(k) for k in base) if is_mapping(base) else []
+            close = difflib.get_close_matches(str(key), known, n=1)
+            mark = over.key_marks.get(key) if isinstance(over, YMap) else None
+            yield (
+                sub,
+                f"`{'.'.join(sub)}` is not in the ruleset this file extends: nothing to delete",
+                mark,
+                f"did you mean `{close[0]}`?" if close else None,
+            )
+        elif is_mapping(value):
+            yield from _stray_deletions(base[key] if there else None, value, sub)
 
 
 def _drop(doc: YMap, key: str) -> None:

@@ -669,8 +669,8 @@ class _Builder:
             return (
                 "yaml.control-character",
                 f"the text holds the control character {name} at position {text.index(bad) + 1}; "
-                "rulesets hold printable text only (escape codes, lone surrogates and "
-                "direction overrides are refused)",
+                "rulesets hold printable text only (escape codes, lone surrogates, direction "
+                "overrides and invisible characters are refused)",
             )
         return None
 

@@ -1017,6 +1017,29 @@ class Ruleset:
                 )
             ) from None
 
+    def default_players(self) -> int:
+        """The player count a tool starts with when none is given: 3 when the ruleset has a
+        3-player form, else its smallest count.
+
+        Raises:
+            OptionError: the ruleset defines no form (``players:`` is empty), as a base made
+                only to be extended (``core``).
+        """
+        if 3 in self.forms:
+            return 3
+        if self.forms:
+            return self.player_counts[0]
+        from ..errors import Diagnostic, OptionError
+
+        raise OptionError(
+            Diagnostic(
+                "option.players",
+                f"ruleset `{self.id}` defines no player count: it is a base for other rulesets "
+                "to extend, not a game to play",
+                file=self.file,
+            )
+        )
+
     def title(self, lang: str = "en") -> str:
         """The ruleset's name in ``lang``, falling back to English, then to the id."""
         return self.name.get(lang) or self.name.get("en") or self.id

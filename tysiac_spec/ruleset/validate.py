@@ -40,6 +40,8 @@ SEMANTIC_CODES = {
     "marriages.ranks": "the marriage ranks are not two different ranks of the deck",
     "auction.step": "a bid value is not a multiple of the bid step",
     "auction.seat": "a seat number beyond the active players",
+    "auction.all-pass": "nobody is forced to open, but a deal everyone passes is to be played "
+    "by the forced player",
     "play.inert-duty": "a play duty field that changes nothing with the other duties",
     "contract.step": "the contract step does not divide the bid step",
     "option.default": "an option's default is not one of its values",
@@ -656,6 +658,17 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             f"({n} players)",
             doc,
             where("auction", "forced_seat"),
+        )
+    all_pass = _get(auction, "all_pass") or _defaults("Auction", "all_pass")
+    if is_mapping(auction) and "forced_seat" in auction and seat is None and all_pass == "forced_plays":
+        yield _diag(
+            "auction.all-pass",
+            "nobody is obliged to open (`auction.forced_seat` is none), but `auction.all_pass` "
+            "is `forced_plays`: when everyone passes, the forced player plays"
+            + count(where("auction", "forced_seat")),
+            doc,
+            where("auction", "forced_seat"),
+            "set `auction.all_pass` to `redeal` or `dealer_plays` as well",
         )
     contract = sections.get("contract") or {}
     written = _get(contract, "step")
