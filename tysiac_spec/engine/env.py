@@ -114,13 +114,25 @@ def deal_redeal(b: Mapping[str, Any], hand: Hand, talon: Hand) -> Env:
 
 # ------------------------------------------------------------------ scoring
 
+NO_FACTS: Mapping[str, Any] = {}
+"""The deal facts (:data:`~tysiac_spec.dsl.contexts.DEAL_FACTS`) of a form whose scoring
+formulas read none of them."""
+
 
 def scoring_made(
-    players: int, options: Options, card_points: int, marriages: int, tricks: int, contract: int
+    players: int,
+    options: Options,
+    card_points: int,
+    marriages: int,
+    tricks: int,
+    contract: int,
+    facts: Mapping[str, Any] = NO_FACTS,
 ) -> Env:
     """``scoring.made``: the declarer's card points, marriages (and their sum, ``points``),
-    tricks, and the contract."""
-    return {
+    tricks, and the contract; ``facts``: the deal facts the form's scoring formulas read
+    (``won``, ``last_trick``, ``declared``, ``others_points``, ``mode``; built by
+    :func:`tysiac_spec.engine.scoring.deal_facts`)."""
+    e = {
         "players": players,
         "options": options,
         "card_points": card_points,
@@ -129,6 +141,9 @@ def scoring_made(
         "tricks": tricks,
         "contract": contract,
     }
+    if facts:
+        e.update(facts)
+    return e
 
 
 def scoring_declarer(
@@ -140,9 +155,11 @@ def scoring_declarer(
     tricks: int,
     contract: int,
     made: bool,
+    facts: Mapping[str, Any] = NO_FACTS,
 ) -> Env:
-    """``scoring.declarer``: :func:`scoring_made`'s names, ``made`` and the declarer's record."""
-    return {
+    """``scoring.declarer``: :func:`scoring_made`'s names (``facts`` included), ``made`` and
+    the declarer's record."""
+    e = {
         "player": player,
         "players": players,
         "options": options,
@@ -153,6 +170,9 @@ def scoring_declarer(
         "contract": contract,
         "made": made,
     }
+    if facts:
+        e.update(facts)
+    return e
 
 
 def scoring_defender(
@@ -163,10 +183,13 @@ def scoring_defender(
     marriages: int,
     tricks: int,
     contract: int,
+    made: bool,
+    facts: Mapping[str, Any] = NO_FACTS,
 ) -> Env:
     """``scoring.defender``: a defender's record, card points, marriages, ``points``, tricks,
-    and the contract."""
-    return {
+    the contract, whether the declarer ``made`` it, and ``facts`` as in :func:`scoring_made`
+    (with ``declarer_points``)."""
+    e = {
         "player": player,
         "players": players,
         "options": options,
@@ -175,7 +198,11 @@ def scoring_defender(
         "points": card_points + marriages,
         "tricks": tricks,
         "contract": contract,
+        "made": made,
     }
+    if facts:
+        e.update(facts)
+    return e
 
 
 def scoring_sitter(player: Record, players: int, options: Options, talon: Hand) -> Env:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..cards import Card
+from ..dsl.contexts import DEAL_FACTS
+from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
 from . import env as envs
 from .state import DealState
@@ -23,6 +25,8 @@ from .state import DealState
 __all__ = [
     "DealOutcome",
     "ForfeitCost",
+    "deal_facts",
+    "facts_read",
     "forfeit_cost",
     "outcome_of",
     "scores_and_made",
@@ -53,6 +57,13 @@ class DealOutcome:
         sitter_talon: the dealt talon the sitter scores (``table.sitter.score``), or
         sitter_points: the sitter's score given directly (points), instead of the talon.
         players: the active players; by default every player at the table but the sitter.
+        won: the cards each player won in tricks (leftover cards included); ``None`` when
+            not recorded (then a scoring formula reading ``won`` raises
+            :class:`~tysiac_spec.errors.MatchError`).
+        last_trick: the player who won the last trick; ``None`` when not recorded (likewise
+            for ``last_trick``).
+        declared: the number of marriages each player declared; ``None``: not recorded
+            (likewise for ``declared``).
     """
 
     declarer: int
@@ -68,6 +79,9 @@ class DealOutcome:
     sitter_talon: tuple[Card, ...] | None = None
     sitter_points: int | None = None
     players: tuple[int, ...] = ()
+    won: Mapping[int, tuple[Card, ...]] | None = None
+    last_trick: int | None = None
+    declared: Mapping[int, int] | None = None
 
     def active(self, seated: int) -> tuple[int, ...]:
         """The active players, ascending, of a table of ``seated`` players."""
@@ -111,6 +125,55 @@ def forfeit_cost(form: Form, count: int) -> ForfeitCost:
     return ForfeitCost("formula", count)
 
 
+def facts_read(form: Form) -> frozenset[str]:
+    """The deal facts (:data:`~tysiac_spec.dsl.contexts.DEAL_FACTS`) that ``form``'s scoring
+    formulas read; empty for every form that reads none (no fact is then built)."""
+    s = form.scoring
+    reads: frozenset[str] = s.made.compiled.reads | s.declarer.compiled.reads | s.defender.compiled.reads
+    return reads & _FACTS
+
+
+_FACTS = frozenset(DEAL_FACTS)
+
+
+def deal_facts(
+    outcome: DealOutcome, player: int, active: tuple[int, ...], need: frozenset[str]
+) -> dict[str, Any]:
+    """The deal facts named in ``need`` about ``player`` (one of the ``active`` players), for
+    the scoring contexts: ``won`` (cards), ``last_trick`` (bool), ``declared`` (count),
+    ``others_points`` and ``declarer_points`` (points), ``mode``.
+
+    Raises:
+        MatchError: (code ``match.outcome``) when a needed fact is not in ``outcome`` (a
+            scoresheet that does not record the cards won, the last trick or the declarations).
+    """
+    out: dict[str, Any] = {}
+    for name in need:
+        if name == "mode":
+            out[name] = outcome.mode
+        elif name == "others_points":
+            out[name] = sum(outcome.points(q) for q in active if q != player)
+        elif name == "declarer_points":
+            out[name] = outcome.points(outcome.declarer)
+        else:
+            recorded = getattr(outcome, name)
+            if recorded is None:
+                raise MatchError(
+                    Diagnostic(
+                        "match.outcome",
+                        f"the ruleset's scoring formulas read `{name}`, which this deal's "
+                        "record does not give",
+                    )
+                )
+            if name == "won":
+                out[name] = tuple(recorded.get(player, ()))
+            elif name == "declared":
+                out[name] = recorded.get(player, 0)
+            else:
+                out[name] = recorded == player
+    return out
+
+
 def scores_and_made(
     form: Form,
     outcome: DealOutcome,
@@ -151,15 +214,20 @@ def scores_and_made(
     else:
         s = form.scoring
         tricks = outcome.tricks or {}
+        need = facts_read(form)
+        d = outcome.declarer
+        facts = deal_facts(outcome, d, active, need) if need else envs.NO_FACTS
+        cp, m, t = outcome.card_points.get(d, 0), outcome.marriages.get(d, 0), tricks.get(d, 0)
+        made = bool(s.made.compiled(envs.scoring_made(players, options, cp, m, t, contract, facts)))
         for p in active:
             cp, m, t = outcome.card_points.get(p, 0), outcome.marriages.get(p, 0), tricks.get(p, 0)
-            if p == outcome.declarer:
-                if made is None:
-                    made = bool(s.made.compiled(envs.scoring_made(players, options, cp, m, t, contract)))
-                e = envs.scoring_declarer(player_env(p), players, options, cp, m, t, contract, made)
+            if p == d:
+                e = envs.scoring_declarer(player_env(p), players, options, cp, m, t, contract, made, facts)
                 out[p] = int(s.declarer.compiled(e))
             else:
-                e = envs.scoring_defender(player_env(p), players, options, cp, m, t, contract)
+                if need:
+                    facts = deal_facts(outcome, p, active, need)
+                e = envs.scoring_defender(player_env(p), players, options, cp, m, t, contract, made, facts)
                 out[p] = int(s.defender.compiled(e))
     if outcome.sitter is not None:
         out[outcome.sitter] = sitter_score(form, outcome, player_env, options)
@@ -188,14 +256,18 @@ def sitter_score(
 def outcome_of(deal: DealState) -> DealOutcome:
     """The :class:`DealOutcome` of a finished (or forfeited) engine deal."""
     assert deal.declarer is not None
-    card_points, marriages, tricks = {}, {}, {}
+    card_points, marriages, tricks, won, declared = {}, {}, {}, {}, {}
     for p in deal.order:
         total = 0
-        for c in deal.won.get(p, ()):
+        cards = won[p] = tuple(deal.won.get(p, ()))
+        for c in cards:
             total += c.points
         card_points[p] = total
         marriages[p] = deal.marriages.get(p, 0)
         tricks[p] = deal.tricks.get(p, 0)
+        declared[p] = 0
+    for p, _suit in deal.declared:
+        declared[p] += 1
     return DealOutcome(
         declarer=deal.declarer,
         bid=deal.high_bid,
@@ -209,5 +281,8 @@ def outcome_of(deal: DealState) -> DealOutcome:
         sitter=deal.sitter,
         sitter_talon=deal.dealt_talon if deal.sitter is not None else None,
         players=tuple(deal.order),
+        won=won,
+        last_trick=deal.last_trick_winner,
+        declared=declared,
     )
 

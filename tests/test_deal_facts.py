@@ -1,0 +1,147 @@
+"""The played deal's facts in the scoring contexts (issue 14, group 1): ``won``,
+``last_trick``, ``declared``, ``others_points``, ``declarer_points``, ``mode`` and the
+defender's ``made``.  Built only when a scoring formula of the form reads them
+(:attr:`Formula.reads <tysiac_spec.dsl.Formula.reads>`); the house examples
+``examples/house/last-trick-ten.yaml`` and ``deal-mode-scoring.yaml`` use them, and their
+scenario files (``examples/house/scenarios/``) hold the deals with the sources' values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.dsl.contexts import DEAL_FACTS
+from tysiac_spec.engine import Game, parse_action
+from tysiac_spec.engine import env as envs
+from tysiac_spec.engine.scoring import DealOutcome, deal_facts, facts_read, outcome_of, scores_and_made
+from tysiac_spec.errors import MatchError
+from tysiac_spec.ruleset.model import Form
+from tysiac_spec.scenarios import load_scenarios, run_file
+
+HOUSE = Path(__file__).parent.parent / "examples" / "house"
+LAST_TRICK = HOUSE / "last-trick-ten.yaml"
+MODE = HOUSE / "deal-mode-scoring.yaml"
+
+
+def _form(ref: str | Path) -> tuple[Form, dict[str, object]]:
+    game = Game(load_ruleset(ref), players=3, seed=0)
+    return game.form, dict(game.ruleset.selected)
+
+
+def _scores(ref: str | Path, outcome: DealOutcome) -> tuple[dict[int, int], bool]:
+    form, options = _form(ref)
+    return scores_and_made(form, outcome, lambda p: envs.player_record(0, 0, 0, False), options)
+
+
+# S000's deal (rulesets/scenarios/house-five-up.yaml): player 1 plays 150 with 67 card
+# points and the diamond marriage (80) = 147; player 0 has 25, player 2 has 28.
+S000_DEAL = DealOutcome(
+    declarer=1, bid=100, contract=150,
+    card_points={0: 25, 1: 67, 2: 28}, marriages={1: 80}, tricks={0: 2, 1: 4, 2: 2},
+    won={0: (), 1: (), 2: ()}, last_trick=1, declared={1: 1}, players=(0, 1, 2),
+)
+
+
+def test_a_formula_knows_the_names_it_reads() -> None:
+    form, _ = _form(LAST_TRICK)
+    assert form.scoring.made.compiled.reads == {"points", "last_trick", "contract"}
+    assert form.scoring.defender.compiled.reads == {"points", "last_trick", "options"}
+    assert form.scoring.declarer.compiled.reads == {"made", "contract"}
+
+
+@pytest.mark.parametrize(
+    ("ref", "facts"),
+    [("pl-standard", set()), ("ru-online", set()), (LAST_TRICK, {"last_trick"}), (MODE, {"mode"})],
+)
+def test_only_the_facts_a_form_reads_are_built(ref: str | Path, facts: set[str]) -> None:
+    form, _ = _form(ref)
+    assert facts_read(form) == facts
+
+
+def test_the_last_trick_makes_the_contract_only_in_the_house() -> None:
+    assert _scores("pl-standard", S000_DEAL) == ({0: 20, 1: -150, 2: 30}, False)
+    assert _scores(LAST_TRICK, S000_DEAL) == ({0: 20, 1: 150, 2: 30}, True)
+
+
+def test_a_defender_with_the_last_trick_adds_ten_before_rounding() -> None:
+    outcome = DealOutcome(
+        declarer=2, bid=110, contract=110, card_points={0: 45, 1: 24, 2: 51}, marriages={2: 80},
+        won={0: (), 1: (), 2: ()}, last_trick=0, declared={2: 1}, players=(0, 1, 2),
+    )
+    assert _scores("pl-standard", outcome)[0] == {0: 40, 1: 20, 2: 110}
+    assert _scores(LAST_TRICK, outcome)[0] == {0: 50, 1: 20, 2: 110}
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        # golden: card points and the contract double, marriages do not (M1)
+        ("golden", {0: 130, 1: -240, 2: 178}),
+        # dark: only the declarer's result doubles
+        ("dark", {0: 65, 1: -240, 2: 129}),
+        ("normal", {0: 65, 1: -120, 2: 129}),
+    ],
+)
+def test_the_deal_mode_in_the_formulas(mode: str, expected: dict[int, int]) -> None:
+    outcome = DealOutcome(
+        declarer=1, bid=120, contract=120, card_points={0: 65, 1: 6, 2: 49},
+        marriages={1: 40, 2: 80}, mode=mode,  # type: ignore[arg-type]
+        multiplier=1, players=(0, 1, 2),
+    )
+    assert _scores(MODE, outcome) == (expected, False)
+
+
+def test_deal_facts_values() -> None:
+    deck = load_ruleset("pl-standard").deck
+    won = {0: deck.parse_many("AH TH KH"), 1: deck.parse_many("9S JS QS"), 2: ()}
+    outcome = DealOutcome(
+        declarer=1, bid=100, contract=100, card_points={0: 25, 1: 5, 2: 0},
+        marriages={0: 100, 1: 40}, won=won, last_trick=0, declared={0: 1, 1: 1, 2: 0},
+        mode="golden", players=(0, 1, 2),
+    )
+    assert deal_facts(outcome, 0, (0, 1, 2), frozenset(DEAL_FACTS)) == {
+        "won": won[0], "last_trick": True, "declared": 1, "others_points": 45,
+        "declarer_points": 45, "mode": "golden",
+    }
+    assert deal_facts(outcome, 2, (0, 1, 2), frozenset({"others_points", "last_trick"})) == {
+        "others_points": 170, "last_trick": False,
+    }
+
+
+def test_a_record_without_the_fact_a_formula_reads_is_refused() -> None:
+    outcome = DealOutcome(
+        declarer=1, bid=100, contract=150, card_points={0: 25, 1: 67, 2: 28}, marriages={1: 80},
+    )
+    with pytest.raises(MatchError) as caught:
+        _scores(LAST_TRICK, outcome)
+    assert caught.value.diagnostic.code == "match.outcome"
+    assert caught.value.diagnostic.message == (
+        "the ruleset's scoring formulas read `last_trick`, which this deal's record does not give"
+    )
+    # a form that reads no fact needs none of them
+    assert _scores("pl-standard", outcome) == ({0: 20, 1: -150, 2: 30}, False)
+
+
+def test_a_played_deal_records_the_facts() -> None:
+    game = Game(load_ruleset(LAST_TRICK), players=3, seed=0)
+    game.start_deal(
+        hands={1: "AH KH AD KD QD 9C QS", 2: "TH QH 9H TD JD AC AS", 0: "9D KC QC JC TS JS 9S"},
+        talons=["JH TC KS"], dealer=0,
+    )
+    for text in ["bid 100", "pass", "pass", "give 9C to 2", "give JH to 0", "contract 150",
+                 "play KD marriage", "play TD", "play 9D", "play AS", "play 9S", "play QS"]:
+        game.apply(parse_action(text, game.ruleset.deck))
+    deal = game.deal
+    outcome = outcome_of(deal)
+    assert outcome.declared == {0: 0, 1: 1, 2: 0}
+    assert outcome.last_trick == 2
+    assert game.ruleset.deck.format(outcome.won[2] if outcome.won else ()) == "KD TD 9D AS 9S QS"
+
+
+@pytest.mark.parametrize("path", sorted((HOUSE / "scenarios").glob("*.yaml")), ids=lambda p: p.stem)
+def test_house_example_scenarios_pass(path: Path) -> None:
+    # as `tysiac check examples/house/<x>.yaml` runs examples/house/scenarios/<x>.yaml
+    results = list(run_file(load_scenarios(path, ruleset=load_ruleset(HOUSE / path.name))))
+    assert results and all(r.passed for r in results), [r.explain() for r in results if not r.passed]
