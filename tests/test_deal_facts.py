@@ -40,7 +40,7 @@ def _scores(ref: str | Path, outcome: DealOutcome) -> tuple[dict[int, int], bool
 S000_DEAL = DealOutcome(
     declarer=1, bid=100, contract=150,
     card_points={0: 25, 1: 67, 2: 28}, marriages={1: 80}, tricks={0: 2, 1: 4, 2: 2},
-    won={0: (), 1: (), 2: ()}, last_trick=1, declared={1: 1}, players=(0, 1, 2),
+    won={0: (), 1: (), 2: ()}, last_trick=1, declarations=((1, "diamonds"),), players=(0, 1, 2),
 )
 
 
@@ -68,7 +68,8 @@ def test_the_last_trick_makes_the_contract_only_in_the_house() -> None:
 def test_a_defender_with_the_last_trick_adds_ten_before_rounding() -> None:
     outcome = DealOutcome(
         declarer=2, bid=110, contract=110, card_points={0: 45, 1: 24, 2: 51}, marriages={2: 80},
-        won={0: (), 1: (), 2: ()}, last_trick=0, declared={2: 1}, players=(0, 1, 2),
+        won={0: (), 1: (), 2: ()}, last_trick=0, declarations=((2, "diamonds"),),
+        players=(0, 1, 2),
     )
     assert _scores("pl-standard", outcome)[0] == {0: 40, 1: 20, 2: 110}
     assert _scores(LAST_TRICK, outcome)[0] == {0: 50, 1: 20, 2: 110}
@@ -94,19 +95,29 @@ def test_the_deal_mode_in_the_formulas(mode: str, expected: dict[int, int]) -> N
 
 
 def test_deal_facts_values() -> None:
+    form, _ = _form("pl-standard")
     deck = load_ruleset("pl-standard").deck
-    won = {0: deck.parse_many("AH TH KH"), 1: deck.parse_many("9S JS QS"), 2: ()}
+    # player 0 declared hearts (100) and spades (40); player 1 won the queen of hearts
+    won = {0: deck.parse_many("AH TH KH"), 1: deck.parse_many("9S JS QH"), 2: deck.parse_many("AC")}
     outcome = DealOutcome(
-        declarer=1, bid=100, contract=100, card_points={0: 25, 1: 5, 2: 0},
-        marriages={0: 100, 1: 40}, won=won, last_trick=0, declared={0: 1, 1: 1, 2: 0},
-        mode="golden", players=(0, 1, 2),
+        declarer=1, bid=100, contract=100, card_points={0: 25, 1: 5, 2: 11},
+        marriages={0: 140}, won=won, last_trick=0,
+        declarations=((0, "hearts"), (0, "spades")), mode="golden", players=(0, 1, 2),
     )
-    assert deal_facts(outcome, 0, (0, 1, 2), frozenset(DEAL_FACTS)) == {
-        "won": won[0], "last_trick": True, "declared": 1, "others_points": 45,
-        "declarer_points": 45, "mode": "golden",
+    assert deal_facts(form, outcome, 0, (0, 1, 2), frozenset(DEAL_FACTS)) == {
+        "won": won[0], "last_trick": True, "declared": 2, "drowned": 100, "others_points": 16,
+        "declarer_points": 5, "mode": "golden",
     }
-    assert deal_facts(outcome, 2, (0, 1, 2), frozenset({"others_points", "last_trick"})) == {
+    assert deal_facts(form, outcome, 2, (0, 1, 2), frozenset({"others_points", "last_trick"})) == {
         "others_points": 170, "last_trick": False,
+    }
+    # the ace marriage is never drowned
+    aces = DealOutcome(
+        declarer=0, bid=100, contract=100, card_points={0: 25}, marriages={0: 200},
+        won={0: (), 1: deck.parse_many("AH AD")}, declarations=((0, "ace"),), players=(0, 1, 2),
+    )
+    assert deal_facts(form, aces, 0, (0, 1, 2), frozenset({"drowned", "declared"})) == {
+        "drowned": 0, "declared": 1,
     }
 
 
@@ -135,7 +146,7 @@ def test_a_played_deal_records_the_facts() -> None:
         game.apply(parse_action(text, game.ruleset.deck))
     deal = game.deal
     outcome = outcome_of(deal)
-    assert outcome.declared == {0: 0, 1: 1, 2: 0}
+    assert outcome.declarations == ((1, "diamonds"),)
     assert outcome.last_trick == 2
     assert game.ruleset.deck.format(outcome.won[2] if outcome.won else ()) == "KD TD 9D AS 9S QS"
 
@@ -145,3 +156,40 @@ def test_house_example_scenarios_pass(path: Path) -> None:
     # as `tysiac check examples/house/<x>.yaml` runs examples/house/scenarios/<x>.yaml
     results = list(run_file(load_scenarios(path, ruleset=load_ruleset(HOUSE / path.name))))
     assert results and all(r.passed for r in results), [r.explain() for r in results if not r.passed]
+
+
+DROWNED = HOUSE / "drowned-marriage.yaml"
+
+
+def test_a_defender_scores_twenty_per_king_and_queen_won() -> None:
+    deck = load_ruleset("pl-standard").deck
+    # player 1 declares hearts (100) and keeps it; player 0 wins KD QD and KC QC (20 + 20);
+    # player 2 wins only the queen of spades
+    won = {
+        0: deck.parse_many("KD QD 9D KC QC 9C JD"),  # 4 + 3 + 4 + 3 + 2 = 16
+        1: deck.parse_many("AH TH KH QH AD TD AC TC AS KS JH"),
+        2: deck.parse_many("QS 9S JS JC TS 9H"),
+    }
+    outcome = DealOutcome(
+        declarer=1, bid=100, contract=120, card_points={0: 16, 1: 87, 2: 17}, marriages={1: 100},
+        won=won, last_trick=1, declarations=((1, "hearts"),), players=(0, 1, 2),
+    )
+    assert _scores("pl-standard", outcome) == ({0: 20, 1: 120, 2: 20}, True)
+    assert _scores(DROWNED, outcome) == ({0: 60, 1: 120, 2: 20}, True)
+
+
+def test_a_marriage_loses_its_value_when_its_king_is_won_by_another() -> None:
+    deck = load_ruleset("pl-standard").deck
+    won = {
+        0: deck.parse_many("KH AH 9H"),  # player 0 took the led king of hearts with the ace
+        1: deck.parse_many("QH TH JH AD TD AC TC AS TS"),
+        2: deck.parse_many("KD QD"),
+    }
+    outcome = DealOutcome(
+        declarer=1, bid=100, contract=160, card_points={0: 15, 1: 78, 2: 7}, marriages={1: 100},
+        won=won, last_trick=1, declarations=((1, "hearts"),), players=(0, 1, 2),
+    )
+    # 78 + 100 = 178 makes 160 in the standard game; drowned, 78 does not
+    assert _scores("pl-standard", outcome) == ({0: 10, 1: 160, 2: 10}, True)
+    # player 2 won the king and the queen of diamonds: 7 → 10, and 20
+    assert _scores(DROWNED, outcome) == ({0: 10, 1: -160, 2: 30}, False)

@@ -57,11 +57,11 @@ def _inputs() -> dict[str, Callable[[], Mapping[str, Any]]]:
     talon = tuple(deal.dealt_talon)
     outcome = scoring.DealOutcome(
         declarer=p, bid=110, contract=110, card_points={p: 60}, marriages={p: 20},
-        won={p: hand}, last_trick=p, declared={p: 1}, players=tuple(deal.order),
+        won={p: hand}, last_trick=p, declarations=((p, "hearts"),), players=tuple(deal.order),
     )
     every = frozenset(ctx.DEAL_FACTS)
-    facts = scoring.deal_facts(outcome, p, tuple(deal.order), every - {"declarer_points"})
-    defender_facts = scoring.deal_facts(outcome, deal.order[1], tuple(deal.order), every)
+    facts = scoring.deal_facts(FORM, outcome, p, tuple(deal.order), every - {"declarer_points"})
+    defender_facts = scoring.deal_facts(FORM, outcome, deal.order[1], tuple(deal.order), every)
     scored = (record, players, options, 60, 20, 3, 110)
     return {
         "auction.max_bid": lambda: envs.auction_max_bid(base, hand),

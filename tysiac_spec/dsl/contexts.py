@@ -194,12 +194,17 @@ _COMMON: dict[str, tuple[Type, str]] = {
         "the other active players' points (card points plus declared marriages) together",
     ),
     "declarer_points": (POINTS, "the declarer's card points plus declared marriages"),
+    "drowned": (
+        POINTS,
+        "the value of the side's declared king-queen marriages of which another player won "
+        "the king or the queen",
+    ),
     "mode": (
         DEAL_MODE,
         'the deal\'s mode: "normal", "dark" (a dark game) or "golden" (a golden-round deal)',
     ),
 }
-DEAL_FACTS = ("won", "last_trick", "declared", "others_points", "declarer_points", "mode")
+DEAL_FACTS = ("won", "last_trick", "declared", "drowned", "others_points", "declarer_points", "mode")
 """The names of the played deal's facts in the scoring contexts, which the engine builds only
 when a formula of the form reads them (:attr:`tysiac_spec.dsl.Formula.reads`)."""
 
@@ -211,6 +216,8 @@ def _facts(side: str) -> list[tuple[str, str]]:
         ("won", f"the cards the {side} won in tricks (leftover cards given to him included)"),
         ("last_trick", f"whether the {side} won the last trick of the deal"),
         ("declared", f"the number of marriages the {side} declared"),
+        ("drowned", f"the value of the king-queen marriages the {side} declared of which another "
+         "player won the king or the queen in a trick"),
         ("others_points", f"the points of every other active player but the {side}, together "
          "(card points plus declared marriages)"),
         ("mode", _COMMON["mode"][1]),

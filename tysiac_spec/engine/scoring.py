@@ -62,8 +62,9 @@ class DealOutcome:
             :class:`~tysiac_spec.errors.MatchError`).
         last_trick: the player who won the last trick; ``None`` when not recorded (likewise
             for ``last_trick``).
-        declared: the number of marriages each player declared; ``None``: not recorded
-            (likewise for ``declared``).
+        declarations: the marriages declared, in order: the player and the suit id (``ace``
+            for the ace marriage); ``None``: not recorded (then a formula reading
+            ``declared`` or ``drowned`` raises :class:`~tysiac_spec.errors.MatchError`).
     """
 
     declarer: int
@@ -81,7 +82,7 @@ class DealOutcome:
     players: tuple[int, ...] = ()
     won: Mapping[int, tuple[Card, ...]] | None = None
     last_trick: int | None = None
-    declared: Mapping[int, int] | None = None
+    declarations: tuple[tuple[int, str], ...] | None = None
 
     def active(self, seated: int) -> tuple[int, ...]:
         """The active players, ascending, of a table of ``seated`` players."""
@@ -137,11 +138,15 @@ _FACTS = frozenset(DEAL_FACTS)
 
 
 def deal_facts(
-    outcome: DealOutcome, player: int, active: tuple[int, ...], need: frozenset[str]
+    form: Form, outcome: DealOutcome, player: int, active: tuple[int, ...], need: frozenset[str]
 ) -> dict[str, Any]:
     """The deal facts named in ``need`` about ``player`` (one of the ``active`` players), for
     the scoring contexts: ``won`` (cards), ``last_trick`` (bool), ``declared`` (count),
-    ``others_points`` and ``declarer_points`` (points), ``mode``.
+    ``drowned``, ``others_points`` and ``declarer_points`` (points), ``mode``.
+
+    ``drowned`` is the value (``form.marriages.values``) of the king–queen marriages
+    ``player`` declared of which another player won the king or the queen in a trick (the
+    ace marriage is never drowned).
 
     Raises:
         MatchError: (code ``match.outcome``) when a needed fact is not in ``outcome`` (a
@@ -155,23 +160,39 @@ def deal_facts(
             out[name] = sum(outcome.points(q) for q in active if q != player)
         elif name == "declarer_points":
             out[name] = outcome.points(outcome.declarer)
-        else:
-            recorded = getattr(outcome, name)
-            if recorded is None:
-                raise MatchError(
-                    Diagnostic(
-                        "match.outcome",
-                        f"the ruleset's scoring formulas read `{name}`, which this deal's "
-                        "record does not give",
-                    )
-                )
-            if name == "won":
-                out[name] = tuple(recorded.get(player, ()))
-            elif name == "declared":
-                out[name] = recorded.get(player, 0)
-            else:
-                out[name] = recorded == player
+        elif name == "won":
+            out[name] = tuple(_recorded(outcome.won, name).get(player, ()))
+        elif name == "last_trick":
+            out[name] = _recorded(outcome.last_trick, name) == player
+        elif name == "declared":
+            out[name] = sum(1 for q, _ in _recorded(outcome.declarations, name) if q == player)
+        else:  # drowned
+            out[name] = _drowned(form, outcome, player)
     return out
+
+
+def _recorded(value: Any, name: str) -> Any:
+    if value is None:
+        raise MatchError(
+            Diagnostic(
+                "match.outcome",
+                f"the ruleset's scoring formulas read `{name}`, which this deal's record does not give",
+            )
+        )
+    return value
+
+
+def _drowned(form: Form, outcome: DealOutcome, player: int) -> int:
+    values, ranks = form.marriages.values, form.marriages.ranks
+    won = _recorded(outcome.won, "drowned")
+    lost = {
+        c.suit.id for q, cards in won.items() if q != player for c in cards if c.rank.id in ranks
+    }
+    return sum(
+        values[suit]
+        for q, suit in _recorded(outcome.declarations, "drowned")
+        if q == player and suit in values and suit in lost
+    )
 
 
 def scores_and_made(
@@ -216,7 +237,7 @@ def scores_and_made(
         tricks = outcome.tricks or {}
         need = facts_read(form)
         d = outcome.declarer
-        facts = deal_facts(outcome, d, active, need) if need else envs.NO_FACTS
+        facts = deal_facts(form, outcome, d, active, need) if need else envs.NO_FACTS
         cp, m, t = outcome.card_points.get(d, 0), outcome.marriages.get(d, 0), tricks.get(d, 0)
         made = bool(s.made.compiled(envs.scoring_made(players, options, cp, m, t, contract, facts)))
         for p in active:
@@ -226,7 +247,7 @@ def scores_and_made(
                 out[p] = int(s.declarer.compiled(e))
             else:
                 if need:
-                    facts = deal_facts(outcome, p, active, need)
+                    facts = deal_facts(form, outcome, p, active, need)
                 e = envs.scoring_defender(player_env(p), players, options, cp, m, t, contract, made, facts)
                 out[p] = int(s.defender.compiled(e))
     if outcome.sitter is not None:
@@ -256,7 +277,7 @@ def sitter_score(
 def outcome_of(deal: DealState) -> DealOutcome:
     """The :class:`DealOutcome` of a finished (or forfeited) engine deal."""
     assert deal.declarer is not None
-    card_points, marriages, tricks, won, declared = {}, {}, {}, {}, {}
+    card_points, marriages, tricks, won = {}, {}, {}, {}
     for p in deal.order:
         total = 0
         cards = won[p] = tuple(deal.won.get(p, ()))
@@ -265,9 +286,6 @@ def outcome_of(deal: DealState) -> DealOutcome:
         card_points[p] = total
         marriages[p] = deal.marriages.get(p, 0)
         tricks[p] = deal.tricks.get(p, 0)
-        declared[p] = 0
-    for p, _suit in deal.declared:
-        declared[p] += 1
     return DealOutcome(
         declarer=deal.declarer,
         bid=deal.high_bid,
@@ -283,6 +301,6 @@ def outcome_of(deal: DealState) -> DealOutcome:
         players=tuple(deal.order),
         won=won,
         last_trick=deal.last_trick_winner,
-        declared=declared,
+        declarations=tuple(deal.declared),
     )
 
