@@ -15,7 +15,14 @@ from tysiac_spec import load_ruleset
 from tysiac_spec.dsl.contexts import DEAL_FACTS
 from tysiac_spec.engine import Game, parse_action
 from tysiac_spec.engine import env as envs
-from tysiac_spec.engine.scoring import DealOutcome, deal_facts, facts_read, outcome_of, scores_and_made
+from tysiac_spec.engine.scoring import (
+    DealOutcome,
+    deal_facts,
+    facts_read,
+    outcome_of,
+    scores_and_made,
+    seat_after,
+)
 from tysiac_spec.errors import MatchError
 from tysiac_spec.ruleset.model import Form
 from tysiac_spec.scenarios import load_scenarios, run_file
@@ -106,10 +113,10 @@ def test_deal_facts_values() -> None:
     )
     assert deal_facts(form, outcome, 0, (0, 1, 2), frozenset(DEAL_FACTS)) == {
         "won": won[0], "last_trick": True, "declared": 2, "drowned": 100, "others_points": 16,
-        "declarer_points": 5, "mode": "golden",
+        "declarer_points": 5, "seat": 2, "mode": "golden",
     }
-    assert deal_facts(form, outcome, 2, (0, 1, 2), frozenset({"others_points", "last_trick"})) == {
-        "others_points": 170, "last_trick": False,
+    assert deal_facts(form, outcome, 2, (0, 1, 2), frozenset({"others_points", "last_trick", "seat"})) == {
+        "others_points": 170, "last_trick": False, "seat": 1,
     }
     # the ace marriage is never drowned
     aces = DealOutcome(
@@ -193,3 +200,38 @@ def test_a_marriage_loses_its_value_when_its_king_is_won_by_another() -> None:
     assert _scores("pl-standard", outcome) == ({0: 10, 1: 160, 2: 10}, True)
     # player 2 won the king and the queen of diamonds: 7 → 10, and 20
     assert _scores(DROWNED, outcome) == ({0: 10, 1: -160, 2: 30}, False)
+
+
+@pytest.mark.parametrize(
+    ("direction", "players", "declarer", "sitter", "seats"),
+    [
+        ("clockwise", 3, 1, None, {1: 0, 2: 1, 0: 2}),
+        ("clockwise", 4, 3, 0, {3: 0, 1: 1, 2: 2}),  # the sitter 0 is skipped
+        ("counterclockwise", 3, 1, None, {1: 0, 0: 1, 2: 2}),
+    ],
+)
+def test_a_defender_seat_counts_from_the_declarer(
+    tmp_path: Path, direction: str, players: int, declarer: int, sitter: int | None,
+    seats: dict[int, int],
+) -> None:
+    house = tmp_path / "turned.yaml"
+    house.write_text(
+        f"id: turned\nkind: house\nextends: pl-standard\nname: {{en: turned}}\n"
+        f"deal:\n  direction: {direction}\n",
+        encoding="utf-8",
+    )
+    form = Game(load_ruleset(house), players=players, seed=0).form
+    active = tuple(p for p in range(players) if p != sitter)
+    outcome = DealOutcome(declarer=declarer, bid=100, contract=100, sitter=sitter, players=active)
+    assert {p: seat_after(form, outcome, p) for p in active} == seats
+
+
+def test_a_redeal_condition_reads_the_winning_bid() -> None:
+    ruleset = load_ruleset(HOUSE / "redeal-bad-talon-at-100.yaml")
+    (redeal,) = Game(ruleset, players=3, seed=0).form.deal.redeals
+    assert redeal.when.compiled.reads == {"talon", "bid"}
+    base = envs.base(envs.player_record(0, 0, 0, False), 3, ruleset.selected)
+    talon = ruleset.deck.parse_many("JH 9C 9H")
+    assert redeal.when.compiled(envs.deal_redeal(base, (), talon, 100, 0)) is True
+    assert redeal.when.compiled(envs.deal_redeal(base, (), talon, 110, 0)) is False
+    assert redeal.when.compiled(envs.deal_redeal(base, (), ruleset.deck.parse_many("JH 9C KH"), 100, 0)) is False

@@ -194,6 +194,11 @@ _COMMON: dict[str, tuple[Type, str]] = {
         "the other active players' points (card points plus declared marriages) together",
     ),
     "declarer_points": (POINTS, "the declarer's card points plus declared marriages"),
+    "seat": (
+        COUNT,
+        "the defender's place after the declarer in the direction of play (1: the next "
+        "active player, 2: the one after him, …)",
+    ),
     "drowned": (
         POINTS,
         "the value of the side's declared king-queen marriages of which another player won "
@@ -204,7 +209,9 @@ _COMMON: dict[str, tuple[Type, str]] = {
         'the deal\'s mode: "normal", "dark" (a dark game) or "golden" (a golden-round deal)',
     ),
 }
-DEAL_FACTS = ("won", "last_trick", "declared", "drowned", "others_points", "declarer_points", "mode")
+DEAL_FACTS = (
+    "won", "last_trick", "declared", "drowned", "others_points", "declarer_points", "seat", "mode"
+)
 """The names of the played deal's facts in the scoring contexts, which the engine builds only
 when a formula of the form reads them (:attr:`tysiac_spec.dsl.Formula.reads`)."""
 
@@ -325,6 +332,7 @@ _TABLE: tuple[dict[str, object], ...] = (
             ("made", "whether the declarer made the contract"),
             *_facts("defender"),
             "declarer_points",
+            "seat",
         ],
         "example": 'round_to(points, 10, half="up")',
     },
@@ -344,8 +352,16 @@ _TABLE: tuple[dict[str, object], ...] = (
         "id": "deal.redeal",
         "doc": "Whether the player may (or must) ask for a new deal after seeing the hand.",
         "result": BOOL,
-        "names": [("hand", "the player's hand"), "talon", "player", "players", "options"],
-        "example": "count(hand, nine) == 4 or points(talon) < 5",
+        "names": [
+            ("hand", "the player's hand"),
+            "talon",
+            "player",
+            "players",
+            "options",
+            ("bid", "the winning bid (0 before the auction has ended)"),
+            ("contract", "the declarer's contract (0 before it is announced)"),
+        ],
+        "example": "count(hand, nine) == 4 or (points(talon) < 5 and bid == 100)",
     },
     {
         "id": "match.rule",
@@ -394,6 +410,7 @@ _TABLE: tuple[dict[str, object], ...] = (
             ("player", "the defender"),
             "players",
             "options",
+            "seat",
         ],
         "example": "round_up(bid // 2, 10)",
     },

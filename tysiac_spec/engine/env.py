@@ -101,14 +101,17 @@ def contract_allowed(b: Mapping[str, Any], hand: Hand, bid: int, contract: int) 
     }
 
 
-def deal_redeal(b: Mapping[str, Any], hand: Hand, talon: Hand) -> Env:
-    """``deal.redeal``: the player's base and hand, and the dealt ``talon``."""
+def deal_redeal(b: Mapping[str, Any], hand: Hand, talon: Hand, bid: int, contract: int) -> Env:
+    """``deal.redeal``: the player's base and hand, the dealt ``talon``, the winning ``bid``
+    (0 before the auction has ended) and the ``contract`` (0 before it is announced)."""
     return {
         "player": b["player"],
         "players": b["players"],
         "options": b["options"],
         "hand": hand,
         "talon": talon,
+        "bid": bid,
+        "contract": contract,
     }
 
 
@@ -225,9 +228,20 @@ def forfeit_declarer(
     }
 
 
-forfeit_defender = forfeit_declarer
-"""``forfeit.defender``: as :func:`forfeit_declarer`, with a defender's record (``count`` is
-still the declarer's forfeits)."""
+def forfeit_defender(
+    player: Record, players: int, options: Options, bid: int, contract: int, count: int, seat: int
+) -> Env:
+    """``forfeit.defender``: as :func:`forfeit_declarer`, with a defender's record (``count`` is
+    still the declarer's forfeits) and his ``seat`` after the declarer (1: the next player)."""
+    return {
+        "player": player,
+        "players": players,
+        "options": options,
+        "bid": bid,
+        "contract": contract,
+        "count": count,
+        "seat": seat,
+    }
 
 
 # ------------------------------------------------------------------ match

@@ -20,6 +20,7 @@ from ..dsl.contexts import DEAL_FACTS
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
 from . import env as envs
+from .seating import direction
 from .state import DealState
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "forfeit_cost",
     "outcome_of",
     "scores_and_made",
+    "seat_after",
 ]
 
 Mode = Literal["normal", "dark", "golden"]
@@ -142,7 +144,8 @@ def deal_facts(
 ) -> dict[str, Any]:
     """The deal facts named in ``need`` about ``player`` (one of the ``active`` players), for
     the scoring contexts: ``won`` (cards), ``last_trick`` (bool), ``declared`` (count),
-    ``drowned``, ``others_points`` and ``declarer_points`` (points), ``mode``.
+    ``drowned``, ``others_points`` and ``declarer_points`` (points), ``seat`` (count: see
+    :func:`seat_after`), ``mode``.
 
     ``drowned`` is the value (``form.marriages.values``) of the king–queen marriages
     ``player`` declared of which another player won the king or the queen in a trick (the
@@ -164,11 +167,28 @@ def deal_facts(
             out[name] = tuple(_recorded(outcome.won, name).get(player, ()))
         elif name == "last_trick":
             out[name] = _recorded(outcome.last_trick, name) == player
+        elif name == "seat":
+            out[name] = seat_after(form, outcome, player)
         elif name == "declared":
             out[name] = sum(1 for q, _ in _recorded(outcome.declarations, name) if q == player)
         else:  # drowned
             out[name] = _drowned(form, outcome, player)
     return out
+
+
+def seat_after(form: Form, outcome: DealOutcome, player: int) -> int:
+    """``player``'s place after the declarer in the direction of play (``deal.direction``),
+    counting only the deal's active players: 1 for the next one, 2 for the one after; 0
+    for the declarer himself."""
+    active, n, d = outcome.active(form.players), form.players, direction(form)
+    steps, q = 0, outcome.declarer
+    while q != player:
+        q = (q + d) % n
+        if q in active:
+            steps += 1
+        if steps > n:  # pragma: no cover - a player not at the table
+            raise MatchError(Diagnostic("match.outcome", f"player {player} is not in the deal"))
+    return steps
 
 
 def _recorded(value: Any, name: str) -> Any:
@@ -221,8 +241,10 @@ def scores_and_made(
     if outcome.forfeited:
         f = form.contract.forfeit
         for p in active:
-            e = envs.forfeit_declarer(player_env(p), players, options, outcome.bid, contract, forfeit_count)
             if p == outcome.declarer:
+                e = envs.forfeit_declarer(
+                    player_env(p), players, options, outcome.bid, contract, forfeit_count
+                )
                 cost = forfeit_cost(form, forfeit_count)
                 if cost.kind == "free":
                     out[p] = 0
@@ -230,8 +252,14 @@ def scores_and_made(
                     out[p] = -f.mode.penalty
                 else:
                     out[p] = int(f.declarer(e)) if f.declarer is not None else -contract
+            elif f.defender is None:
+                out[p] = 0
             else:
-                out[p] = int(f.defender(e)) if f.defender is not None else 0
+                seat = seat_after(form, outcome, p)
+                e = envs.forfeit_defender(
+                    player_env(p), players, options, outcome.bid, contract, forfeit_count, seat
+                )
+                out[p] = int(f.defender(e))
     else:
         s = form.scoring
         tricks = outcome.tricks or {}
