@@ -13,6 +13,8 @@ import pytest
 
 from tysiac_spec import load_ruleset
 from tysiac_spec.dsl.contexts import DEAL_FACTS
+from tysiac_spec.dsl.parse import parse_expression
+from tysiac_spec.dsl.render import to_words
 from tysiac_spec.engine import Game, parse_action
 from tysiac_spec.engine import env as envs
 from tysiac_spec.engine.scoring import (
@@ -235,3 +237,12 @@ def test_a_redeal_condition_reads_the_winning_bid() -> None:
     assert redeal.when.compiled(envs.deal_redeal(base, (), talon, 100, 0)) is True
     assert redeal.when.compiled(envs.deal_redeal(base, (), talon, 110, 0)) is False
     assert redeal.when.compiled(envs.deal_redeal(base, (), ruleset.deck.parse_many("JH 9C KH"), 100, 0)) is False
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "ru", "cs"])
+def test_the_deal_facts_have_words_in_every_language(lang: str) -> None:
+    for name in DEAL_FACTS:
+        words = to_words(parse_expression(name), lang)
+        assert "`" not in words and words != name, (name, words)
+    assert to_words(parse_expression("not last_trick"), "en") == "the side did not take the last trick"
+    assert to_words(parse_expression("count(won, king)"), "pl") == "liczba króli we wziętych kartach"
