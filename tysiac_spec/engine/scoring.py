@@ -11,7 +11,7 @@ applied afterwards by :func:`tysiac_spec.engine.match.settle_deal`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -82,7 +82,7 @@ class DealOutcome:
     sitter_talon: tuple[Card, ...] | None = None
     sitter_points: int | None = None
     players: tuple[int, ...] = ()
-    won: Mapping[int, tuple[Card, ...]] | None = None
+    won: Mapping[int, Sequence[Card]] | None = None
     last_trick: int | None = None
     declarations: tuple[tuple[int, str], ...] | None = None
 
@@ -263,7 +263,8 @@ def scores_and_made(
     else:
         s = form.scoring
         tricks = outcome.tricks or {}
-        need = facts_read(form)
+        compiled = form.compiled  # the engine's CompiledForm keeps facts_read(form)
+        need = compiled.scoring_facts if compiled is not None else facts_read(form)
         d = outcome.declarer
         facts = deal_facts(form, outcome, d, active, need) if need else envs.NO_FACTS
         cp, m, t = outcome.card_points.get(d, 0), outcome.marriages.get(d, 0), tricks.get(d, 0)
@@ -305,11 +306,10 @@ def sitter_score(
 def outcome_of(deal: DealState) -> DealOutcome:
     """The :class:`DealOutcome` of a finished (or forfeited) engine deal."""
     assert deal.declarer is not None
-    card_points, marriages, tricks, won = {}, {}, {}, {}
+    card_points, marriages, tricks = {}, {}, {}
     for p in deal.order:
         total = 0
-        cards = won[p] = tuple(deal.won.get(p, ()))
-        for c in cards:
+        for c in deal.won.get(p, ()):
             total += c.points
         card_points[p] = total
         marriages[p] = deal.marriages.get(p, 0)
@@ -327,7 +327,7 @@ def outcome_of(deal: DealState) -> DealOutcome:
         sitter=deal.sitter,
         sitter_talon=deal.dealt_talon if deal.sitter is not None else None,
         players=tuple(deal.order),
-        won=won,
+        won=deal.won,  # the finished deal's piles, not copied (read only)
         last_trick=deal.last_trick_winner,
         declarations=tuple(deal.declared),
     )
