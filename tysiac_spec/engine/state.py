@@ -101,6 +101,9 @@ class DealState:
     tricks: dict[int, int] = field(default_factory=dict)
     marriages: dict[int, int] = field(default_factory=dict)
     declared: list[tuple[int, str]] = field(default_factory=list)
+    marriage_trick: int | None = None
+    """The number of the trick (from 0) in which the last marriage or ace marriage was
+    declared; ``None`` before any (read by ``play.lead_after_marriage``)."""
     last_trick_winner: int | None = None
     # redeals offered: (player, redeal index) still to answer, and where play resumes
     redeal_offers: list[tuple[int, int]] = field(default_factory=list)

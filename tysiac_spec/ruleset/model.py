@@ -546,6 +546,33 @@ class Play:
         "must still play a trump.",
         "any_trump",
     )
+    beat_with_highest: bool = rule(
+        "When the beat duty binds (a higher card of the suit led is held), the player must play "
+        "his highest card of that suit (Polish \"przebijanie\" in full); off: any card that beats.",
+        False,
+    )
+    trump_with_highest: bool = rule(
+        "When a player must trump or overtrump, he must play his highest trump; off: any trump "
+        "the duty allows.",
+        False,
+    )
+    duties_bind: Literal["everyone", "defenders", "declarer"] = rule(
+        "Whom the beat, overtrump and highest-card duties bind: every player; only the "
+        "defenders; only the declarer. The others need only follow suit and trump when void "
+        "(`must_follow`, `must_trump`).",
+        "everyone",
+    )
+    defenders_may_discard: bool = rule(
+        "A defender void in the suit led whose trumps are all lower than a trump on the trick "
+        "may play any card, whatever `cannot_overtrump` says for the declarer (partial trumping).",
+        False,
+    )
+    lead_after_marriage: Literal["any", "trump", "not_trump"] = rule(
+        "The lead to the trick after one in which a marriage (or the ace marriage) was "
+        "declared, whoever leads it: any card; a trump when the leader holds one; a card "
+        "other than a trump when the leader holds one.",
+        "any",
+    )
 
 
 # --------------------------------------------------------------------------- marriages
