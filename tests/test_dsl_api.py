@@ -59,6 +59,7 @@ def test_standard_context_ids() -> None:
         "match.rule",
         "forfeit.declarer",
         "forfeit.defender",
+        "marriage.value",
     }
 
 

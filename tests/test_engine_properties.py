@@ -56,7 +56,7 @@ def _cards_in(value: Any) -> Iterator[Card]:
 
 def _may_see(game: Game, player: int) -> set[Card]:
     """The cards ``player`` may know of: own hand, cards on the table or already played,
-    a talon shown to everyone, what the declarer took, gave and discarded, and the given
+    a talon shown to everyone (taken, or turned up before), what the declarer took, gave and discarded, and the given
     cards shown to everyone (``talon.give_face_up``) or received."""
     deal = game.deal
     seen = set(deal.hands.get(player, ()))
@@ -64,6 +64,8 @@ def _may_see(game: Game, player: int) -> set[Card]:
     seen |= {c for p in deal.order for c in deal.won.get(p, [])}
     if deal.talon_shown:
         seen |= set(deal.taken)
+    if deal.talon_public:  # turned face up before it was taken (talon.shown_from)
+        seen |= set(deal.dealt_talon)
     if player == deal.declarer:
         seen |= set(deal.taken) | set(deal.discards) | set(deal.dealt_talon)
     face_up = game.form.talon.give_face_up

@@ -24,6 +24,7 @@ from tysiac_spec.dsl.types import (
     Type,
 )
 from tysiac_spec.engine import env as envs
+from tysiac_spec.engine import scoring
 from tysiac_spec.ruleset import model
 
 
@@ -54,19 +55,27 @@ def _inputs() -> dict[str, Callable[[], Mapping[str, Any]]]:
     record, players, options = base["player"], base["players"], base["options"]
     hand = tuple(deal.hands[p])
     talon = tuple(deal.dealt_talon)
+    outcome = scoring.DealOutcome(
+        declarer=p, bid=110, contract=110, card_points={p: 60}, marriages={p: 20},
+        won={p: hand}, last_trick=p, declarations=((p, "hearts"),), players=tuple(deal.order),
+    )
+    every = frozenset(ctx.DEAL_FACTS)
+    facts = scoring.deal_facts(FORM, outcome, p, tuple(deal.order), every - {"declarer_points", "seat"})
+    defender_facts = scoring.deal_facts(FORM, outcome, deal.order[1], tuple(deal.order), every)
     scored = (record, players, options, 60, 20, 3, 110)
     return {
         "auction.max_bid": lambda: envs.auction_max_bid(base, hand),
         "auction.may_bid": lambda: envs.auction_may_bid(base, hand, 110, deal.high_bid, p == deal.forced),
         "contract.max": lambda: envs.contract_max(base, hand, 110),
         "contract.allowed": lambda: envs.contract_allowed(base, hand, 110, 120),
-        "deal.redeal": lambda: envs.deal_redeal(base, hand, talon),
-        "scoring.made": lambda: envs.scoring_made(players, options, 60, 20, 3, 110),
-        "scoring.declarer": lambda: envs.scoring_declarer(*scored, False),
-        "scoring.defender": lambda: envs.scoring_defender(*scored),
+        "deal.redeal": lambda: envs.deal_redeal(base, hand, talon, 100, 0),
+        "scoring.made": lambda: envs.scoring_made(players, options, 60, 20, 3, 110, facts),
+        "scoring.declarer": lambda: envs.scoring_declarer(*scored, False, facts),
+        "scoring.defender": lambda: envs.scoring_defender(*scored, False, defender_facts),
         "scoring.sitter": lambda: envs.scoring_sitter(record, players, options, talon),
         "forfeit.declarer": lambda: envs.forfeit_declarer(record, players, options, 110, 110, 1),
-        "forfeit.defender": lambda: envs.forfeit_defender(record, players, options, 110, 110, 1),
+        "forfeit.defender": lambda: envs.forfeit_defender(record, players, options, 110, 110, 1, 2),
+        "marriage.value": lambda: envs.marriage_value(80, True, False, True, 1, players),
         "match.rule": lambda: envs.match_rule(
             record, players, options, delta=-110, declarer=True, made=False, contract=110,
             tricks=3, forfeited=False, target=FORM.match.target,

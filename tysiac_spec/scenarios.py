@@ -57,7 +57,7 @@ SCENARIOS_DIR = RULESETS_DIR / "scenarios"
 
 EXPECT_KEYS = (
     "phase", "current_player", "legal", "trump", "declarer", "contract", "trick_winner",
-    "tricks", "deal_scores", "scores", "counters", "events", "is_over", "winner",
+    "tricks", "talon_seen", "deal_scores", "scores", "counters", "events", "is_over", "winner",
 )
 """The keys an ``expect`` step may check, in the order they are compared."""
 
@@ -468,6 +468,8 @@ def actual_value(game: Any, key: str, expected: Any = None) -> Any:
         return game.is_over
     if key == "winner":
         return game.match.winner
+    if key == "talon_seen":  # the deal being played, as each player's view shows it
+        return {p: " ".join(str(c) for c in game.view(p).talon) or "-" for p in game.deal.order}
     deal = _deal_of(game)
     if key == "trump":
         return deal.trump
@@ -483,7 +485,7 @@ def actual_value(game: Any, key: str, expected: Any = None) -> Any:
 
 
 def _normal(key: str, value: Any) -> Any:
-    if key == "tricks" and isinstance(value, Mapping):
+    if key in ("tricks", "talon_seen") and isinstance(value, Mapping):
         return {int(k): v for k, v in value.items()}
     return value
 

@@ -758,7 +758,9 @@ def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcom
     """The engine's :class:`~tysiac_spec.engine.scoring.DealOutcome` of a sheet entry.
 
     Tricks are given only when the ruleset counts deals without a trick as bolts: no trick
-    for the players listed in ``no_trick``, at least one for the others.
+    for the players listed in ``no_trick``, at least one for the others.  The declared
+    marriages are the outcome's ``declarations``; the cards won and the last trick are not
+    on a sheet (a ruleset whose scoring formulas read them cannot be kept on one).
     """
     active = tuple(active_players(form, entry.dealer))
     sitter = sitter_of(form, entry.dealer)
@@ -783,6 +785,7 @@ def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcom
         sitter=sitter,
         sitter_talon=talon if sitter is not None else None,
         players=active,
+        declarations=tuple(entry.marriages) if not entry.forfeit else (),
     )
 
 

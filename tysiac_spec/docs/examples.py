@@ -217,6 +217,8 @@ def _expect(key: str, value: Any, lang: str, cards: _Cards) -> str:
         return _w("x.trick_winner", lang, who=_player(value, lang))
     if key == "tricks":
         return _w("x.tricks", lang, list=_by_player(value, lang))
+    if key == "talon_seen":
+        return _w("x.talon_seen", lang, list=_by_player(value, lang))
     if key == "deal_scores":
         return _w("x.deal_scores", lang, list=_by_player(value, lang, signed=True))
     if key == "scores":

@@ -54,6 +54,15 @@ SECTION_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
 SHOWN_WHEN_CHANGED = frozenset(
     {
         "marriages.ranks",
+        "marriages.from_trick",
+        "marriages.min_cards",
+        "marriages.value",
+        "talon.shown_from",
+        "play.beat_with_highest",
+        "play.trump_with_highest",
+        "play.duties_bind",
+        "play.defenders_may_discard",
+        "play.lead_after_marriage",
         "deal.redeal_dealer",
         "deal.cut",
         "deal.cut.enabled",
@@ -65,9 +74,14 @@ SHOWN_WHEN_CHANGED = frozenset(
 )
 """Model paths of fields a rule book shows only when some form's value differs from the
 model's default (:func:`is_default`): the marriages chapter's first sentence already names
-the ranks of a marriage (``terms.marriage_pair``); the match-flow switches of issue 14 are
-off in every shipped ruleset, whose sources are silent on them.  The comparison shows them
-always."""
+the ranks of a marriage (``terms.marriage_pair``); the talon's default moment of being shown
+(``talon.shown_from: taking``) is what ``talon.shown`` already says; marriage timing limits
+that are off (``marriages.from_trick: 1``, ``min_cards: 0``) and marriage points by suit alone
+(``marriages.value`` none: ``values``) say nothing; the highest-card duties, whom the duties
+bind, a defender's discard and the lead after a marriage (``play``) are house agreements no
+shipped ruleset states; the match-flow switches (``deal``, ``match``, ``special``) are off
+in every shipped ruleset, whose sources are silent on them.  Every shipped ruleset keeps these
+defaults.  The comparison shows them always."""
 
 SHOWN_WHEN_SET = {
     "auction.forced_bid": "auction.forced_seat",

@@ -12,8 +12,8 @@ reads attributes of run-time values (only the card functions in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
 from operator import itemgetter
 from typing import Any
 
@@ -44,7 +44,7 @@ from .nodes import (
 from .parse import parse_effects, parse_expression
 from .types import IntType, Type
 
-__all__ = ["Effects", "Env", "Formula", "compile_effects", "compile_formula"]
+__all__ = ["Effects", "Env", "Formula", "compile_effects", "compile_formula", "names_read"]
 
 Env = Mapping[str, Any]
 Fn = Callable[[Env], Any]
@@ -415,6 +415,18 @@ def _all_constant(node: Expr, checked: Checked) -> bool:
     return False  # pragma: no cover
 
 
+def names_read(node: Node) -> Iterator[str]:
+    """Every context name read in ``node``'s tree (a record's name for its fields)."""
+    if isinstance(node, Name):
+        yield node.name
+        return
+    for f in fields(node):
+        value = getattr(node, f.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, Node):
+                yield from names_read(item)
+
+
 def _missing(origin: Origin, exc: KeyError) -> DslError:
     key = exc.args[0] if exc.args else "?"
     return dsl_error(
@@ -432,6 +444,8 @@ class Formula:
         context: the (extended) context it was checked in.
         result_type: the type of its value.
         origin: where its text sits in its file.
+        reads: the context names the formula reads (``player`` for ``player.score``), so
+            a host may build only those names of a costly environment.
 
     Calling raises :class:`~tysiac_spec.errors.DslError` (code ``dsl.runtime``)
     on a run-time fault at the fault's position: a division by zero, a rounding unit
@@ -445,6 +459,7 @@ class Formula:
     result_type: Type
     origin: Origin = field(default_factory=Origin)
     _fn: Fn = field(default=lambda env: None, repr=False, compare=False)
+    reads: frozenset[str] = field(default=frozenset(), compare=False)
 
     def __call__(self, env: Env) -> Any:
         try:
@@ -563,7 +578,7 @@ def compile_formula(
     checked = check_expression(ast, ctx, deck, origin)
     assert checked.result is not None
     fn = _Compiler(text, checked, deck, origin).expr(ast).fn
-    return Formula(text, ast, ctx, checked.result, origin, fn)
+    return Formula(text, ast, ctx, checked.result, origin, fn, frozenset(names_read(ast)))
 
 
 def compile_effects(

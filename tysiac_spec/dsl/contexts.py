@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..errors import Diagnostic, DslError
 from .types import BOOL, CARDS, BoolType, ChoiceType, FieldSpec, IntType, RecordType, Type
 
-__all__ = ["CONTEXTS", "Context", "ContextExtension", "NameSpec", "get_context"]
+__all__ = ["CONTEXTS", "DEAL_FACTS", "DEAL_MODE", "Context", "ContextExtension", "NameSpec", "get_context"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +159,8 @@ _MATCH_FIELDS = (
     FieldSpec("bolts", COUNT, "the bolts the player has collected in the match"),
     FieldSpec("on_barrel", BOOL, "whether the player is on the barrel"),
 )
+DEAL_MODE = ChoiceType(("normal", "dark", "golden"))
+"""The type of ``mode``: how the deal was played."""
 READ_ONLY = ("score", *(f.name for f in _MATCH_FIELDS))
 """Fields of ``player`` the engine keeps; effects may not assign them (the score is assigned
 as ``player.score`` where a context allows it).  A counter of the same name replaces one."""
@@ -184,7 +186,54 @@ _COMMON: dict[str, tuple[Type, str]] = {
     "forfeited": (BOOL, "whether the deal was forfeited"),
     "target": (POINTS, "the score that wins the match"),
     "count": (COUNT, "the forfeits this player has made, this one included"),
+    "value": (POINTS, "the marriage's points by its suit (`marriages.values`)"),
+    "first": (BOOL, "whether it is the first marriage declared in the deal"),
+    "sets_trump": (BOOL, "whether declaring it makes its suit trump"),
+    "number": (COUNT, "the marriages declared in the deal before it"),
+    "won": (CARDS, "the cards the side won in tricks (leftover cards it was given included)"),
+    "last_trick": (BOOL, "whether the side won the last trick of the deal"),
+    "declared": (COUNT, "the number of marriages the side declared"),
+    "others_points": (
+        POINTS,
+        "the other active players' points (card points plus declared marriages) together",
+    ),
+    "declarer_points": (POINTS, "the declarer's card points plus declared marriages"),
+    "seat": (
+        COUNT,
+        "the defender's place after the declarer in the direction of play (1: the next "
+        "active player, 2: the one after him, …)",
+    ),
+    "drowned": (
+        POINTS,
+        "the value of the side's declared king-queen marriages of which another player won "
+        "the king or the queen",
+    ),
+    "mode": (
+        DEAL_MODE,
+        'the deal\'s mode: "normal", "dark" (a dark game) or "golden" (a golden-round deal)',
+    ),
 }
+DEAL_FACTS = (
+    "won", "last_trick", "declared", "drowned", "others_points", "declarer_points", "seat", "mode"
+)
+"""The names of the played deal's facts in the scoring contexts, which the engine builds only
+when a formula of the form reads them (:attr:`tysiac_spec.dsl.Formula.reads`)."""
+
+
+
+def _facts(side: str) -> list[tuple[str, str]]:
+    """The played deal's facts about ``side`` (``declarer`` or ``defender``), with docs."""
+    return [
+        ("won", f"the cards the {side} won in tricks (leftover cards given to him included)"),
+        ("last_trick", f"whether the {side} won the last trick of the deal"),
+        ("declared", f"the number of marriages the {side} declared"),
+        ("drowned", f"the value of the king-queen marriages the {side} declared of which another "
+         "player won the king or the queen in a trick"),
+        ("others_points", f"the points of every other active player but the {side}, together "
+         "(card points plus declared marriages)"),
+        ("mode", _COMMON["mode"][1]),
+    ]
+
 
 # The standard contexts: id, description, result, names (name or (name, doc)), extras.
 _TABLE: tuple[dict[str, object], ...] = (
@@ -249,6 +298,7 @@ _TABLE: tuple[dict[str, object], ...] = (
             ("tricks", "the number of tricks the declarer won"),
             "players",
             "options",
+            *_facts("declarer"),
         ],
         "example": "points >= contract",
     },
@@ -266,6 +316,7 @@ _TABLE: tuple[dict[str, object], ...] = (
             "options",
             "made",
             ("player", "the declarer"),
+            *_facts("declarer"),
         ],
         "example": "if made then contract else -contract",
     },
@@ -282,6 +333,10 @@ _TABLE: tuple[dict[str, object], ...] = (
             "players",
             "options",
             ("player", "the defender"),
+            ("made", "whether the declarer made the contract"),
+            *_facts("defender"),
+            "declarer_points",
+            "seat",
         ],
         "example": 'round_to(points, 10, half="up")',
     },
@@ -301,8 +356,16 @@ _TABLE: tuple[dict[str, object], ...] = (
         "id": "deal.redeal",
         "doc": "Whether the player may (or must) ask for a new deal after seeing the hand.",
         "result": BOOL,
-        "names": [("hand", "the player's hand"), "talon", "player", "players", "options"],
-        "example": "count(hand, nine) == 4 or points(talon) < 5",
+        "names": [
+            ("hand", "the player's hand"),
+            "talon",
+            "player",
+            "players",
+            "options",
+            ("bid", "the winning bid (0 before the auction has ended)"),
+            ("contract", "the declarer's contract (0 before it is announced)"),
+        ],
+        "example": "count(hand, nine) == 4 or (points(talon) < 5 and bid == 100)",
     },
     {
         "id": "match.rule",
@@ -325,6 +388,20 @@ _TABLE: tuple[dict[str, object], ...] = (
         "counters_assignable": True,
         "example": "player.score == 555 and delta != 0",
         "effects_example": "player.score = 0",
+    },
+    {
+        "id": "marriage.value",
+        "doc": "The points of a marriage as it is declared in play.",
+        "result": POINTS,
+        "names": [
+            "value",
+            ("declarer", "whether the declaring player is the deal's declarer"),
+            "first",
+            "sets_trump",
+            "number",
+            "players",
+        ],
+        "example": "if sets_trump then value * 2 else value",
     },
     {
         "id": "forfeit.declarer",
@@ -351,6 +428,7 @@ _TABLE: tuple[dict[str, object], ...] = (
             ("player", "the defender"),
             "players",
             "options",
+            "seat",
         ],
         "example": "round_up(bid // 2, 10)",
     },

@@ -280,6 +280,14 @@ _NAMES: dict[str, dict[str, str]] = {
         "target": "the target score",
         "count": "the number of forfeits",
         "player.score": "the player's score",
+        "won": "the cards won",
+        "last_trick": "the side took the last trick",
+        "declared": "the number of declared marriages",
+        "drowned": "the drowned marriages",
+        "seat": "the defender's seat after the declarer",
+        "others_points": "the other players' point total",
+        "declarer_points": "the declarer's point total",
+        "mode": "the deal's mode",
     },
     "pl": {
         "hand": "ręka",
@@ -302,6 +310,14 @@ _NAMES: dict[str, dict[str, str]] = {
         "target": "wynik docelowy",
         "count": "liczba oddanych rozdań",
         "player.score": "wynik gracza",
+        "won": "wzięte karty",
+        "last_trick": "strona wzięła ostatnią lewę",
+        "declared": "liczba zgłoszonych meldunków",
+        "drowned": "utopione meldunki",
+        "seat": "miejsce obrońcy za grającym",
+        "others_points": "suma punktów pozostałych graczy",
+        "declarer_points": "suma punktów grającego",
+        "mode": "rodzaj rozdania",
     },
     "ru": {
         "hand": "рука",
@@ -324,6 +340,14 @@ _NAMES: dict[str, dict[str, str]] = {
         "target": "счёт для победы",
         "count": "число росписей",
         "player.score": "счёт игрока",
+        "won": "взятые карты",
+        "last_trick": "сторона взяла последнюю взятку",
+        "declared": "число объявленных марьяжей",
+        "drowned": "утопленные марьяжи",
+        "seat": "место защитника после разыгрывающего",
+        "others_points": "очки остальных игроков",
+        "declarer_points": "очки разыгрывающего",
+        "mode": "вид раздачи",
     },
     "cs": {
         "hand": "ruka",
@@ -346,22 +370,46 @@ _NAMES: dict[str, dict[str, str]] = {
         "target": "cílové skóre",
         "count": "počet vzdaných her",
         "player.score": "skóre hráče",
+        "won": "získané karty",
+        "last_trick": "strana vzala poslední zdvih",
+        "declared": "počet ohlášených hlášek",
+        "drowned": "utopené hlášky",
+        "seat": "místo obránce za hráčem se závazkem",
+        "others_points": "součet bodů ostatních hráčů",
+        "declarer_points": "součet bodů hráče se závazkem",
+        "mode": "druh rozdání",
     },
 }
 
 _NEGATED: dict[str, dict[str, str]] = {
-    "en": {"made": "the contract is not made", "forced": "the bidder is not the forced opener"},
-    "pl": {"made": "kontrakt nie jest ugrany", "forced": "licytujący nie musi otwierać"},
-    "ru": {"made": "заказ не выполнен", "forced": "игрок не обязан открывать торговлю"},
-    "cs": {"made": "závazek není splněn", "forced": "hráč nemusí zahájit licitování"},
+    "en": {
+        "made": "the contract is not made",
+        "last_trick": "the side did not take the last trick",
+        "forced": "the bidder is not the forced opener",
+    },
+    "pl": {
+        "made": "kontrakt nie jest ugrany",
+        "last_trick": "strona nie wzięła ostatniej lewy",
+        "forced": "licytujący nie musi otwierać",
+    },
+    "ru": {
+        "made": "заказ не выполнен",
+        "last_trick": "сторона не взяла последнюю взятку",
+        "forced": "игрок не обязан открывать торговлю",
+    },
+    "cs": {
+        "made": "závazek není splněn",
+        "last_trick": "strana nevzala poslední zdvih",
+        "forced": "hráč nemusí zahájit licitování",
+    },
 }
 
 # Card sets, as "in X" (locative).
 _IN: dict[str, dict[str, str]] = {
-    "en": {"hand": "in the hand", "talon": "in the talon"},
-    "pl": {"hand": "w ręce", "talon": "w musiku"},
-    "ru": {"hand": "на руке", "talon": "в прикупе"},
-    "cs": {"hand": "v ruce", "talon": "v talonu"},
+    "en": {"hand": "in the hand", "talon": "in the talon", "won": "in the cards won"},
+    "pl": {"hand": "w ręce", "talon": "w musiku", "won": "we wziętych kartach"},
+    "ru": {"hand": "на руке", "talon": "в прикупе", "won": "во взятых картах"},
+    "cs": {"hand": "v ruce", "talon": "v talonu", "won": "v získaných kartách"},
 }
 
 # Suits and ranks: the name, and the plural used by count().

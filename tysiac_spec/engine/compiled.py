@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..ruleset.model import Form
-from . import play
+from . import play, scoring
 from .actions import Action, ActionTable, PlayCard
 from .state import DealState
 
@@ -24,8 +24,9 @@ __all__ = ["CompiledForm", "compile_form"]
 
 @dataclass(frozen=True, slots=True, eq=False)
 class CompiledForm:
-    """A form compiled with its pack: the action objects and the play phase's legal plays
-    and play (:func:`.play.compile_legal`, :func:`.play.compile_apply`).
+    """A form compiled with its pack: the action objects, the play phase's legal plays
+    and play (:func:`.play.compile_legal`, :func:`.play.compile_apply`), and the deal facts
+    its scoring formulas read.
 
     ``table`` hands out one object per action, which :meth:`Game.apply
     <tysiac_spec.engine.game.Game.apply>` recognises by identity.
@@ -35,6 +36,8 @@ class CompiledForm:
     table: ActionTable
     play_legal: Callable[[DealState], list[Action]]
     play_apply: Callable[[DealState, PlayCard], None]
+    scoring_facts: frozenset[str]
+    """The deal facts the form's scoring formulas read (:func:`.scoring.facts_read`)."""
 
 
 def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
@@ -50,6 +53,7 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
         table=table,
         play_legal=play.compile_legal(form, table, pack),
         play_apply=play.compile_apply(form),
+        scoring_facts=scoring.facts_read(form),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made

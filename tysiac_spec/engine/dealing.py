@@ -231,9 +231,11 @@ def redeal_check(
         else:
             candidates = list(deal.order)
         fn = r.when.compiled.function
+        bid = deal.high_bid if deal.declarer is not None else 0
         holders = []
         for p in candidates:
-            if fn(envs.deal_redeal(env(p), tuple(deal.hands[p]), deal.dealt_talon)):
+            e = envs.deal_redeal(env(p), tuple(deal.hands[p]), deal.dealt_talon, bid, deal.contract)
+            if fn(e):
                 holders.append(p)
         if not holders:
             continue

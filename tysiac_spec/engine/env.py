@@ -32,6 +32,7 @@ __all__ = [
     "deal_redeal",
     "forfeit_declarer",
     "forfeit_defender",
+    "marriage_value",
     "match_rule",
     "player_record",
     "scoring_declarer",
@@ -101,26 +102,41 @@ def contract_allowed(b: Mapping[str, Any], hand: Hand, bid: int, contract: int) 
     }
 
 
-def deal_redeal(b: Mapping[str, Any], hand: Hand, talon: Hand) -> Env:
-    """``deal.redeal``: the player's base and hand, and the dealt ``talon``."""
+def deal_redeal(b: Mapping[str, Any], hand: Hand, talon: Hand, bid: int, contract: int) -> Env:
+    """``deal.redeal``: the player's base and hand, the dealt ``talon``, the winning ``bid``
+    (0 before the auction has ended) and the ``contract`` (0 before it is announced)."""
     return {
         "player": b["player"],
         "players": b["players"],
         "options": b["options"],
         "hand": hand,
         "talon": talon,
+        "bid": bid,
+        "contract": contract,
     }
 
 
 # ------------------------------------------------------------------ scoring
 
+NO_FACTS: Mapping[str, Any] = {}
+"""The deal facts (:data:`~tysiac_spec.dsl.contexts.DEAL_FACTS`) of a form whose scoring
+formulas read none of them."""
+
 
 def scoring_made(
-    players: int, options: Options, card_points: int, marriages: int, tricks: int, contract: int
+    players: int,
+    options: Options,
+    card_points: int,
+    marriages: int,
+    tricks: int,
+    contract: int,
+    facts: Mapping[str, Any] = NO_FACTS,
 ) -> Env:
     """``scoring.made``: the declarer's card points, marriages (and their sum, ``points``),
-    tricks, and the contract."""
-    return {
+    tricks, and the contract; ``facts``: the deal facts the form's scoring formulas read
+    (``won``, ``last_trick``, ``declared``, ``others_points``, ``mode``; built by
+    :func:`tysiac_spec.engine.scoring.deal_facts`)."""
+    e = {
         "players": players,
         "options": options,
         "card_points": card_points,
@@ -129,6 +145,9 @@ def scoring_made(
         "tricks": tricks,
         "contract": contract,
     }
+    if facts:
+        e.update(facts)
+    return e
 
 
 def scoring_declarer(
@@ -140,9 +159,11 @@ def scoring_declarer(
     tricks: int,
     contract: int,
     made: bool,
+    facts: Mapping[str, Any] = NO_FACTS,
 ) -> Env:
-    """``scoring.declarer``: :func:`scoring_made`'s names, ``made`` and the declarer's record."""
-    return {
+    """``scoring.declarer``: :func:`scoring_made`'s names (``facts`` included), ``made`` and
+    the declarer's record."""
+    e = {
         "player": player,
         "players": players,
         "options": options,
@@ -153,6 +174,9 @@ def scoring_declarer(
         "contract": contract,
         "made": made,
     }
+    if facts:
+        e.update(facts)
+    return e
 
 
 def scoring_defender(
@@ -163,10 +187,13 @@ def scoring_defender(
     marriages: int,
     tricks: int,
     contract: int,
+    made: bool,
+    facts: Mapping[str, Any] = NO_FACTS,
 ) -> Env:
     """``scoring.defender``: a defender's record, card points, marriages, ``points``, tricks,
-    and the contract."""
-    return {
+    the contract, whether the declarer ``made`` it, and ``facts`` as in :func:`scoring_made`
+    (with ``declarer_points``)."""
+    e = {
         "player": player,
         "players": players,
         "options": options,
@@ -175,7 +202,11 @@ def scoring_defender(
         "points": card_points + marriages,
         "tricks": tricks,
         "contract": contract,
+        "made": made,
     }
+    if facts:
+        e.update(facts)
+    return e
 
 
 def scoring_sitter(player: Record, players: int, options: Options, talon: Hand) -> Env:
@@ -198,9 +229,20 @@ def forfeit_declarer(
     }
 
 
-forfeit_defender = forfeit_declarer
-"""``forfeit.defender``: as :func:`forfeit_declarer`, with a defender's record (``count`` is
-still the declarer's forfeits)."""
+def forfeit_defender(
+    player: Record, players: int, options: Options, bid: int, contract: int, count: int, seat: int
+) -> Env:
+    """``forfeit.defender``: as :func:`forfeit_declarer`, with a defender's record (``count`` is
+    still the declarer's forfeits) and his ``seat`` after the declarer (1: the next player)."""
+    return {
+        "player": player,
+        "players": players,
+        "options": options,
+        "bid": bid,
+        "contract": contract,
+        "count": count,
+        "seat": seat,
+    }
 
 
 # ------------------------------------------------------------------ match
@@ -236,6 +278,25 @@ def match_rule(
     }
 
 
+# ------------------------------------------------------------------ play
+
+
+def marriage_value(
+    value: int, declarer: bool, first: bool, sets_trump: bool, number: int, players: int
+) -> Env:
+    """``marriage.value``: the marriage's ``value`` by suit, whether the declaring player is the
+    ``declarer``, whether it is the ``first`` marriage of the deal, whether it ``sets_trump``,
+    the ``number`` of marriages declared before it in the deal, and the active ``players``."""
+    return {
+        "value": value,
+        "declarer": declarer,
+        "first": first,
+        "sets_trump": sets_trump,
+        "number": number,
+        "players": players,
+    }
+
+
 BUILDERS: Mapping[str, Callable[..., Env]] = {
     "auction.max_bid": auction_max_bid,
     "auction.may_bid": auction_may_bid,
@@ -249,5 +310,6 @@ BUILDERS: Mapping[str, Callable[..., Env]] = {
     "forfeit.declarer": forfeit_declarer,
     "forfeit.defender": forfeit_defender,
     "match.rule": match_rule,
+    "marriage.value": marriage_value,
 }
 """Each context id (:data:`tysiac_spec.dsl.contexts.CONTEXTS`) and its builder."""

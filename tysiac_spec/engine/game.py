@@ -61,9 +61,11 @@ class View:
     """What one player sees at the table: own hand, public cards, no hidden card of others.
 
     ``talon`` holds the taken talon's cards only when they were shown (or to the
-    declarer who took them); ``given`` the exchange's given cards as ``(receiver, card)``
-    pairs in the order given, all of them when ``talon.give_face_up`` (and to the
-    declarer), else only those this player received (:func:`.talon.gifts_seen`);
+    declarer who took them), and before it is taken the talons on the table once turned
+    face up (``talon.shown_from``, :func:`.talon.visible_talon`); ``given`` the exchange's
+    given cards as ``(receiver, card)`` pairs in the order given, all of them when
+    ``talon.give_face_up`` (and to the declarer), else only those this player received
+    (:func:`.talon.gifts_seen`);
     ``hand_sizes`` and ``tricks`` are ``(player, n)`` pairs.
     """
 
@@ -141,7 +143,7 @@ class Game:
         self._legal_of: dict[str, Callable[[DealState], list[Action]]] = {
             "play": self._play_legal,
             "auction": auction.compile_legal(form, table, self._env),
-            "talon": talon.legal_choice,
+            "talon": lambda deal: talon.legal_choice(deal, table),
             "exchange": lambda deal: talon.legal_exchange(form, deal, table),
             "contract": lambda deal: talon.legal_contract(form, deal, self._env, table),
             "dark": auction.legal_dark,
@@ -161,6 +163,9 @@ class Game:
         self._deck_cards = ruleset.deck.cards
         self._dealing_plan = dealing.dealing_plan(self.form)
         self._aces = sum(1 for c in ruleset.deck.cards if c.rank.id == play.ACE)
+        shown_from = self.form.talon.shown_from
+        self._talon_from_deal = shown_from == "deal"
+        self._talon_from_round = shown_from == "second_round"
         self._dealer = self._first_dealer()
         self._match = MatchState.new(
             self.form, options=self._options, dealer=self._dealer, deck_points=ruleset.deck.total_points
@@ -315,6 +320,7 @@ class Game:
             dealt_talon=tuple([c for t in talons for c in t]),
             deck_points=self._deck_points,
             aces=self._aces,
+            talon_public=self._talon_from_deal,
         )
         auction.start(self.form, deal, self._env, self._direction)
         if not dealing.redeal_point(self.form, deal, self._env, "after_deal"):
@@ -500,9 +506,6 @@ class Game:
         """What ``player`` sees: own hand, public cards (a shown talon, cards given face up);
         other hands, hidden talons and cards given face down to others hidden."""
         d = self.deal
-        visible_talon: tuple[Card, ...] = ()
-        if d.taken and (d.talon_shown or player == d.declarer):
-            visible_talon = tuple(d.taken)
         hands, tricks, order = d.hands, d.tricks, d.order
         unseen = d.phase == "dark" and self._hand_unseen(player)
         return View(
@@ -513,7 +516,7 @@ class Game:
             sitter=d.sitter,
             hand=() if unseen else tuple(hands.get(player, ())),
             hand_sizes=tuple([(p, len(hands[p])) for p in order]),
-            talon=visible_talon,
+            talon=talon.visible_talon(d, player),
             given=talon.gifts_seen(self.form, d, player),
             bids=tuple(d.bids),
             declarer=d.declarer,
@@ -595,6 +598,8 @@ class Game:
         elif phase in ("auction", "dark"):
             if phase == "auction":
                 auction.apply(form, deal, action, text)
+                if self._talon_from_round:
+                    talon.reveal_in_auction(deal)
             else:
                 auction.apply_dark(form, deal, action)
             if deal.phase == "talon":

@@ -246,20 +246,25 @@ def iter_card_point_errors(
 
 def iter_marriage_errors(form: Form, *, marriages: Mapping[int, int], active: Sequence[int]) -> Problems:
     """Declared marriage points by player (points): only for active players, each a sum of
-    distinct marriages (:func:`marriage_sums`), all together not more than every marriage."""
+    distinct marriages (:func:`marriage_sums`), all together not more than every marriage —
+    unless ``marriages.value`` makes a marriage's points depend on the deal, when only the
+    players are checked."""
+    by_formula = form.marriages.value is not None
     sums = marriage_sums(form)
     for p, m in marriages.items():
         if p not in active:
             yield _problem(
                 ("marriages", p), f"marriage points given for player {p}, who does not play the deal"
             )
+        elif by_formula:
+            continue
         elif m not in sums:
             allowed = ", ".join(str(v) for v in sorted(sums))
             yield _problem(
                 ("marriages", p),
                 f"marriage points of player {p} must be a sum of marriages: {allowed} (got {m})",
             )
-    if sum(marriages.values()) > max(sums):
+    if not by_formula and sum(marriages.values()) > max(sums):
         yield _problem(
             ("marriages",), f"marriage points of all players exceed every marriage there is ({max(sums)})"
         )

@@ -5,7 +5,13 @@ The duties are applied in this order: follow the suit led;
 within it beat the led card or the trick's best card of that suit (``must_beat``),
 unless the trick has been trumped and ``beat_when_trumped`` is false; when void,
 play a trump (``must_trump``), above the best trump on the trick when able
-(``must_overtrump``), otherwise any trump or any card (``cannot_overtrump``).
+(``must_overtrump``), otherwise any trump or any card (``cannot_overtrump``; any card
+for a defender when ``defenders_may_discard``).
+A beat or trump duty may be narrowed to the highest card of that suit held
+(``beat_with_highest``, ``trump_with_highest``); the beat, overtrump and highest-card
+duties bind every player, or only the defenders or only the declarer (``duties_bind``).
+The lead to the trick after a marriage may be bound to a trump or to another suit
+(``lead_after_marriage``, :func:`lead_after_marriage`).
 
 The ace marriage (``marriages.ace_marriage``, S002 variation; source ids
 such as ``S002`` are keys of a ruleset's ``sources:`` list): declared by leading an
@@ -24,17 +30,22 @@ from operator import itemgetter
 
 from ..cards import Card
 from ..ruleset.model import AceMarriage, Form, Leftover, Marriages, Play
+from . import env as envs
 from .actions import Action, ActionTable, Claim, PlayCard
 from .state import DealState
 
 __all__ = [
     "apply_claim",
+    "binds",
     "claim_marriages",
     "compile_apply",
     "compile_duties",
     "compile_legal",
+    "compile_marriage_bar",
     "explain",
+    "lead_after_marriage",
     "legal_cards",
+    "marriage_points",
     "may_claim",
     "trick_winner",
 ]
@@ -46,19 +57,29 @@ ACE = "ace"
 def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], str]:
     """The cards ``player`` may play now, and the duty that restricts them (or ``""``)."""
     cards, duty, about = _legal_cards(form, deal, player)
+    rules = form.play
+    bound = binds(rules, declarer=player == deal.declarer)
     if duty == _BEAT:
         assert isinstance(about, Card)
+        if rules.beat_with_highest and bound:
+            return cards, f"must beat {about} with the highest {about.suit.id} card held, {cards[0]}"
         return cards, f"must beat {about} with a higher {about.suit.id} card"
     if duty == _FOLLOW:
         return cards, f"must follow {about}"
+    highest = (
+        f", with the highest trump held, {cards[0]}" if rules.trump_with_highest and bound and cards else ""
+    )
     if duty == _OVERTRUMP:
-        return cards, f"must overtrump {about}"
+        return cards, f"must overtrump {about}{highest}"
     if duty == _TRUMP:
-        return cards, f"must play a trump ({about})"
+        return cards, f"must play a trump ({about}){highest}"
+    if duty == _LEAD:
+        not_ = "not " if rules.lead_after_marriage == "not_trump" else ""
+        return cards, f"after a marriage the lead must {not_}be a trump ({about})"
     return cards, ""
 
 
-_FREE, _BEAT, _FOLLOW, _OVERTRUMP, _TRUMP = range(5)
+_FREE, _BEAT, _FOLLOW, _OVERTRUMP, _TRUMP, _LEAD = range(6)
 """The duty restricting the legal cards (see :func:`compile_duties`)."""
 
 Duties = Callable[
@@ -67,8 +88,20 @@ Duties = Callable[
 """``duties(hand, trick, trump, suit_bits)`` -> ``(legal, duty, about)``: see :func:`compile_duties`."""
 
 
-def compile_duties(rules: Play) -> Duties:
-    """The duties of ``form.play`` as one function, read once from the rules.
+def binds(rules: Play, *, declarer: bool) -> bool:
+    """Whether the beat, overtrump and highest-card duties of ``rules`` bind the declarer
+    (``declarer``) or a defender (``play.duties_bind``)."""
+    return rules.duties_bind == "everyone" or (rules.duties_bind == "declarer") == declarer
+
+
+def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
+    """The duties of ``form.play`` as one function, read once from the rules, for the
+    declarer (``declarer``) or a defender: ``duties_bind`` says whom the beat, overtrump and
+    highest-card duties bind; a player they do not bind need only follow suit and trump.
+    ``beat_with_highest`` and ``trump_with_highest`` narrow a beat or a trump duty to the
+    player's highest card of that suit (the strongest card has the lowest bit, so it is
+    ``legal & -legal``); with both off the function is the plain one, at no cost.  A defender
+    who cannot overtrump may play any card when ``defenders_may_discard``.
 
     ``duties(hand, trick, trump, suit_bits)``: ``hand`` is a bit set of the cards held
     (``card.bit``), ``trick`` the ``(player, card)`` pairs played (not empty), ``trump`` the
@@ -78,10 +111,12 @@ def compile_duties(rules: Play) -> Duties:
     to follow or to trump).  Within a suit the pack's stronger card has the lower bit
     (:class:`~tysiac_spec.cards.Deck`), so "higher than ``c``" is ``bits & (c.bit - 1)``.
     """
-    must_follow, must_trump, must_overtrump = rules.must_follow, rules.must_trump, rules.must_overtrump
-    must_beat, beat_best = rules.must_beat != "no", rules.must_beat != "led_card"
+    bound = binds(rules, declarer=declarer)
+    must_follow, must_trump = rules.must_follow, rules.must_trump
+    must_overtrump = rules.must_overtrump and bound
+    must_beat, beat_best = rules.must_beat != "no" and bound, rules.must_beat != "led_card"
     beat_when_trumped = rules.beat_when_trumped
-    any_card = rules.cannot_overtrump == "any_card"
+    any_card = rules.cannot_overtrump == "any_card" or (rules.defenders_may_discard and not declarer)
 
     def duties(
         hand: int, trick: Sequence[tuple[int, Card]], trump: str | None, suit_bits: Mapping[str, int]
@@ -125,32 +160,88 @@ def compile_duties(rules: Play) -> Duties:
                 return trumps, _TRUMP, trump
         return hand, _FREE, None
 
-    return duties
+    highest_beat, highest_trump = rules.beat_with_highest and bound, rules.trump_with_highest and bound
+    if not (highest_beat or highest_trump):
+        return duties
+    # the duty narrowed to its highest card: ``(legal, duty, about)`` with ``legal`` one card
+    narrowed = frozenset(((_BEAT,) if highest_beat else ()) + ((_TRUMP, _OVERTRUMP) if highest_trump else ()))
+
+    def highest(
+        hand: int, trick: Sequence[tuple[int, Card]], trump: str | None, suit_bits: Mapping[str, int]
+    ) -> tuple[int, int, Card | str | None]:
+        legal, duty, about = duties(hand, trick, trump, suit_bits)
+        if duty in narrowed:
+            return legal & -legal, duty, about
+        return legal, duty, about
+
+    return highest
+
+
+def lead_after_marriage(rules: Play, deal: DealState, hand: int, suit_bits: Mapping[str, int]) -> int:
+    """The cards that may be led now under ``play.lead_after_marriage``, as a bit set of the
+    ``hand`` bit set (``card.bit``; ``suit_bits`` as in :func:`compile_duties`, the trump
+    suit read): after a trick in which a marriage was declared (``deal.marriage_trick``),
+    only trumps (``trump``) or only other cards (``not_trump``) when the leader holds
+    such a card and a trump is set; otherwise the whole hand."""
+    rule, trump = rules.lead_after_marriage, deal.trump
+    if rule == "any" or trump is None or deal.marriage_trick != deal.trick_number - 1:
+        return hand
+    trumps = hand & suit_bits.get(trump, 0)
+    if rule == "trump":
+        return trumps or hand
+    return (hand & ~trumps) or hand
 
 
 def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], int, Card | str | None]:
     """The legal cards (in hand order), the duty that restricts them and what it is about
-    (:func:`compile_duties`); the reason text is built only when needed (:func:`legal_cards`)."""
+    (:func:`compile_duties`, :func:`lead_after_marriage`); the reason text is built only when
+    needed (:func:`legal_cards`)."""
     hand = deal.hands[player]
     if not deal.trick:
+        bits = 0
+        for c in hand:
+            bits |= c.bit
+        lead = lead_after_marriage(form.play, deal, bits, {c.suit_id: c.suit_bits for c in hand})
+        if lead != bits:
+            return [c for c in hand if c.bit & lead], _LEAD, deal.trump
         return list(hand), _FREE, None
     bits = 0
     for c in hand:
         bits |= c.bit
     # the suits of the hand are all the duties need (a trump not held gives no trump to play)
-    legal, duty, about = compile_duties(form.play)(
+    legal, duty, about = compile_duties(form.play, declarer=player == deal.declarer)(
         bits, deal.trick, deal.trump, {c.suit_id: c.suit_bits for c in hand}
     )
     return [c for c in hand if c.bit & legal], duty, about
 
 
-def _may_marry_now(m: Marriages, deal: DealState, player: int) -> bool:
-    """The timing of a marriage declared by ``player`` leading now: after winning a trick when
-    ``marriages.requires_won_trick``; not on the declarer's first lead unless
-    ``marriages.declarer_first_lead``."""
-    if m.requires_won_trick and not deal.tricks.get(player):
-        return False
-    return not (deal.trick_number == 0 and player == deal.declarer and not m.declarer_first_lead)
+MarriageBar = Callable[[DealState, int], str]
+"""``bar(deal, player)``: why ``player``, leading now, may not declare a marriage (``""``
+when he may)."""
+
+
+def compile_marriage_bar(m: Marriages) -> MarriageBar:
+    """The timing of a marriage declared by ``player`` leading now, as the reason it is barred
+    (``""`` when allowed; a predicate for the card: ``cannot declare a marriage now``): after
+    winning a trick when ``marriages.requires_won_trick``; not on the declarer's first lead
+    unless ``marriages.declarer_first_lead``; not before trick ``marriages.from_trick``
+    (1-based); not with fewer than ``marriages.min_cards`` cards in hand (before leading).
+    Compiled once per form: a check that is off costs one test of a local flag."""
+    won, first = m.requires_won_trick, m.declarer_first_lead
+    from_trick, min_cards = m.from_trick - 1, m.min_cards
+
+    def bar(deal: DealState, player: int) -> str:
+        if won and not deal.tricks.get(player):
+            return "cannot declare a marriage now"  # (the text shipped rulesets' refusals keep)
+        if not first and deal.trick_number == 0 and player == deal.declarer:
+            return "cannot declare a marriage now"
+        if from_trick and deal.trick_number < from_trick:
+            return f"cannot declare a marriage before trick {from_trick + 1}"
+        if min_cards and len(deal.hands[player]) < min_cards:
+            return f"cannot declare a marriage with fewer than {min_cards} cards in hand"
+        return ""
+
+    return bar
 
 
 def _may_marry_aces_now(am: AceMarriage, deal: DealState, player: int) -> bool:
@@ -163,7 +254,7 @@ def compile_legal(
 ) -> Callable[[DealState], list[Action]]:
     """The legal plays of ``form`` as a function of the deal: the plays of the player to move,
     in deck order; a lead that may declare a marriage (both ``marriages.ranks`` of a suit of
-    ``marriages.values`` held, at a time :func:`_may_marry_now` allows) is offered with the
+    ``marriages.values`` held, at a time :func:`compile_marriage_bar` allows) is offered with the
     declaration (and, when spoken, also without it), a lead of an ace with the ace marriage
     when all the aces are held; the declarer's claim last when :func:`may_claim`.  The
     actions are the shared objects of ``table``, and the list may be shared (not to be
@@ -171,7 +262,7 @@ def compile_legal(
     cards, ``card.bit`` set; any order, and a deal built by hand may lack some).
 
     The duties are :func:`compile_duties`'s and the timing of marriages
-    :func:`_may_marry_now`'s (one statement of each rule).  Cards are handled as bit sets
+    :func:`compile_marriage_bar`'s (one statement of each rule).  Cards are handled as bit sets
     (``card.bit``): the legal cards of each suit are looked up in tables made once, one list
     of actions per subset of the suit's cards — plain plays, and for a lead with a marriage
     allowed, the declarations of the marriages the subset holds.
@@ -181,7 +272,14 @@ def compile_legal(
             contiguous bits (not as a :class:`~tysiac_spec.cards.Deck` lays them out).
     """
     duties = compile_duties(form.play)
+    # the declarer's duties differ only when `duties_bind` names one side or defenders may
+    # discard (compile_duties)
+    by_role = form.play.duties_bind != "everyone" or form.play.defenders_may_discard
+    declarer_duties = compile_duties(form.play, declarer=True)
+    lead_rule = form.play.lead_after_marriage != "any"
+    rules = form.play
     m = form.marriages
+    marriage_bar = compile_marriage_bar(m)
     automatic = m.announcement == "automatic"
     am = m.ace_marriage
     claim_allowed = form.contract.claim_allowed
@@ -220,15 +318,21 @@ def compile_legal(
         for c in deal.hands[player]:
             bits |= c.bit
         trick = deal.trick
+        held = bits  # the whole hand (the ace marriage needs all the aces held)
+        if lead_rule and not trick:
+            bits = lead_after_marriage(rules, deal, bits, suit_bits)
         if trick:
             # no claim once a trick is under way (may_claim)
-            bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
+            if by_role and player == deal.declarer:
+                bits, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
+            else:
+                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
             if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)
                 suit = trick[0][1].suit_id if duty < _OVERTRUMP else (deal.trump or "")
                 shift, full, one_suit = suit_table[suit]
                 return one_suit[(bits >> shift) & full]
             tables = plain_tables
-        elif _may_marry_now(m, deal, player):
+        elif not marriage_bar(deal, player):
             tables = lead_tables
         else:
             tables = plain_tables
@@ -237,7 +341,7 @@ def compile_legal(
             out += subsets[(bits >> shift) & full]
         if trick:
             return out
-        if am.enabled and (bits & aces_bits).bit_count() == deal.aces:
+        if am.enabled and (held & aces_bits).bit_count() == deal.aces:
             # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
             if _may_marry_aces_now(am, deal, player):
@@ -335,9 +439,12 @@ def may_claim(deal: DealState) -> bool:
 def claim_marriages(form: Form, deal: DealState) -> list[str]:
     """Suits of the marriages a claiming declarer is credited with: those in his hand whose
     suit no opponent holds (declaring them cannot give an opponent a trump), which he may
-    still declare — after the first claimed trick when he may not on this lead
-    (``requires_won_trick``, ``declarer_first_lead``), which costs the smallest one if every
-    card he holds belongs to such a marriage.  The ace marriage is not credited."""
+    still declare.  He leads every claimed trick; a marriage may be declared on the leads
+    from the first one allowed (the second when he may not on this one: ``requires_won_trick``,
+    ``declarer_first_lead``; not before ``from_trick``) to the last one with ``min_cards``
+    cards in hand, one marriage per lead.  The leads before the first allowed one are made
+    with his other cards, and when there are too few, with marriages given up; the smallest
+    marriages are the ones not credited.  The ace marriage is not credited."""
     player = deal.current
     hand = deal.hands[player]
     others = {c.suit.id for c in _opponent_cards(deal)}
@@ -345,18 +452,29 @@ def claim_marriages(form: Form, deal: DealState) -> list[str]:
     m = form.marriages
     first, second = m.ranks
     suits = [s for s in m.values if (s, first) in held and (s, second) in held and s not in others]
-    now = _may_marry_now(m, deal, player)
-    if suits and not now and len(hand) == 2 * len(suits):
-        suits.remove(min(suits, key=lambda s: m.values[s]))
-    return suits
+    if not suits:
+        return suits
+    size = len(hand)
+    start = max(0, m.from_trick - 1 - deal.trick_number)  # lead t is trick trick_number + t + 1
+    if compile_marriage_bar(m)(deal, player):
+        start = max(start, 1)  # barred now; after the first claimed trick he has won one
+    last = size - max(m.min_cards, 1)  # the last lead (0-based) with min_cards cards in hand
+    others_count = size - 2 * len(suits)
+    given_up = max(0, -(-(start - others_count) // 2))  # marriages broken to lead before `start`
+    keep = max(0, min(len(suits) - given_up, last - start + 1))
+    suits.sort(key=lambda s: -m.values[s])
+    kept = set(suits[:keep])
+    return [s for s in m.values if s in kept]
 
 
 def apply_claim(form: Form, deal: DealState) -> None:
     """The declarer takes every remaining card as won tricks, with the marriages of
     :func:`claim_marriages`; the deal is over (``deal.phase`` → ``over``)."""
     p = deal.current
+    m = form.marriages
     for suit in claim_marriages(form, deal):
-        deal.marriages[p] = deal.marriages.get(p, 0) + form.marriages.values[suit]
+        points = m.values[suit] if m.value is None else marriage_points(m, deal, p, suit)
+        deal.marriages[p] = deal.marriages.get(p, 0) + points
         deal.declared.append((p, suit))
     remaining = len(deal.hands[p])
     won = deal.won.setdefault(p, [])
@@ -382,6 +500,8 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
         return f"{action.card} is not in player {deal.current}'s hand"
     cards, reason = legal_cards(form, deal, deal.current)
     if action.card not in cards:
+        if not deal.trick:
+            return reason
         led = deal.trick[0][1].suit
         holds_led = any(c.suit == led for c in deal.hands[deal.current])
         if form.play.must_follow and holds_led and action.card.suit != led:
@@ -392,7 +512,8 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
     if action.marriage:
         if deal.trick:
             return "a marriage is declared only when leading"
-        return f"{action.card} cannot declare a marriage now"
+        why = compile_marriage_bar(form.marriages)(deal, deal.current) or "cannot declare a marriage now"
+        return f"{action.card} {why}"
     if action.aces:
         if deal.trick:
             return "the ace marriage is declared only when leading"
@@ -426,6 +547,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     awarded and ``deal.phase`` becomes ``over`` (the game scores it)."""
     am = form.marriages.ace_marriage
     m = form.marriages
+    value_formula = m.value
     leftover = form.talon.leftover
     award = leftover.to != "nobody"
     # (the function keeps parts of the form, not the form: a game's compilation is shared
@@ -444,12 +566,15 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
         if action.aces:
             deal.marriages[p] = deal.marriages.get(p, 0) + am.value
             deal.declared.append((p, ACE))
+            deal.marriage_trick = deal.trick_number
             if am.sets_trump:
                 _set_trump(m, deal, card.suit.id)
         if action.marriage:
             suit = card.suit.id
-            deal.marriages[p] = deal.marriages.get(p, 0) + m.values[suit]
+            points = m.values[suit] if value_formula is None else marriage_points(m, deal, p, suit)
+            deal.marriages[p] = deal.marriages.get(p, 0) + points
             deal.declared.append((p, suit))
+            deal.marriage_trick = deal.trick_number
             if m.sets_trump:
                 _set_trump(m, deal, suit)
         trick = deal.trick
@@ -480,8 +605,30 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     return apply_card
 
 
-def _set_trump(m: Marriages, deal: DealState, suit: str) -> None:
+def _sets_trump(m: Marriages, deal: DealState) -> bool:
+    """Whether a marriage declared now makes its suit trump: ``marriages.sets_trump``, and with
+    ``trump_change: first_only`` only while no marriage has set a trump."""
     if m.trump_change == "first_only" and (deal.trump is not None or deal.pending_trump is not None):
+        return False
+    return m.sets_trump
+
+
+def marriage_points(m: Marriages, deal: DealState, player: int, suit: str) -> int:
+    """The points of the marriage of ``suit`` that ``player`` declares now, by the formula
+    ``marriages.value`` (context ``marriage.value``; the caller uses ``marriages.values`` when
+    there is none): its suit's points, whether ``player`` is the deal's declarer, whether it is
+    the first marriage of the deal (the ace marriage does not count), whether it sets trump
+    (:func:`_sets_trump`) and how many marriages were declared before it."""
+    assert m.value is not None
+    number = sum(1 for _, s in deal.declared if s != ACE)
+    e = envs.marriage_value(
+        m.values[suit], player == deal.declarer, number == 0, _sets_trump(m, deal), number, len(deal.order)
+    )
+    return int(m.value(e))
+
+
+def _set_trump(m: Marriages, deal: DealState, suit: str) -> None:
+    if not _sets_trump(m, deal):
         return
     if m.trump_from == "this_trick":
         deal.trump = suit

@@ -11,21 +11,27 @@ applied afterwards by :func:`tysiac_spec.engine.match.settle_deal`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..cards import Card
+from ..dsl.contexts import DEAL_FACTS
+from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
 from . import env as envs
+from .seating import direction
 from .state import DealState
 
 __all__ = [
     "DealOutcome",
     "ForfeitCost",
+    "deal_facts",
+    "facts_read",
     "forfeit_cost",
     "outcome_of",
     "scores_and_made",
+    "seat_after",
 ]
 
 Mode = Literal["normal", "dark", "golden"]
@@ -53,6 +59,14 @@ class DealOutcome:
         sitter_talon: the dealt talon the sitter scores (``table.sitter.score``), or
         sitter_points: the sitter's score given directly (points), instead of the talon.
         players: the active players; by default every player at the table but the sitter.
+        won: the cards each player won in tricks (leftover cards included); ``None`` when
+            not recorded (then a scoring formula reading ``won`` raises
+            :class:`~tysiac_spec.errors.MatchError`).
+        last_trick: the player who won the last trick; ``None`` when not recorded (likewise
+            for ``last_trick``).
+        declarations: the marriages declared, in order: the player and the suit id (``ace``
+            for the ace marriage); ``None``: not recorded (then a formula reading
+            ``declared`` or ``drowned`` raises :class:`~tysiac_spec.errors.MatchError`).
     """
 
     declarer: int
@@ -68,6 +82,9 @@ class DealOutcome:
     sitter_talon: tuple[Card, ...] | None = None
     sitter_points: int | None = None
     players: tuple[int, ...] = ()
+    won: Mapping[int, Sequence[Card]] | None = None
+    last_trick: int | None = None
+    declarations: tuple[tuple[int, str], ...] | None = None
 
     def active(self, seated: int) -> tuple[int, ...]:
         """The active players, ascending, of a table of ``seated`` players."""
@@ -111,6 +128,93 @@ def forfeit_cost(form: Form, count: int) -> ForfeitCost:
     return ForfeitCost("formula", count)
 
 
+def facts_read(form: Form) -> frozenset[str]:
+    """The deal facts (:data:`~tysiac_spec.dsl.contexts.DEAL_FACTS`) that ``form``'s scoring
+    formulas read; empty for every form that reads none (no fact is then built)."""
+    s = form.scoring
+    reads: frozenset[str] = s.made.compiled.reads | s.declarer.compiled.reads | s.defender.compiled.reads
+    return reads & _FACTS
+
+
+_FACTS = frozenset(DEAL_FACTS)
+
+
+def deal_facts(
+    form: Form, outcome: DealOutcome, player: int, active: tuple[int, ...], need: frozenset[str]
+) -> dict[str, Any]:
+    """The deal facts named in ``need`` about ``player`` (one of the ``active`` players), for
+    the scoring contexts: ``won`` (cards), ``last_trick`` (bool), ``declared`` (count),
+    ``drowned``, ``others_points`` and ``declarer_points`` (points), ``seat`` (count: see
+    :func:`seat_after`), ``mode``.
+
+    ``drowned`` is the value (``form.marriages.values``) of the king–queen marriages
+    ``player`` declared of which another player won the king or the queen in a trick (the
+    ace marriage is never drowned).
+
+    Raises:
+        MatchError: (code ``match.outcome``) when a needed fact is not in ``outcome`` (a
+            scoresheet that does not record the cards won, the last trick or the declarations).
+    """
+    out: dict[str, Any] = {}
+    for name in need:
+        if name == "mode":
+            out[name] = outcome.mode
+        elif name == "others_points":
+            out[name] = sum(outcome.points(q) for q in active if q != player)
+        elif name == "declarer_points":
+            out[name] = outcome.points(outcome.declarer)
+        elif name == "won":
+            out[name] = tuple(_recorded(outcome.won, name).get(player, ()))
+        elif name == "last_trick":
+            out[name] = _recorded(outcome.last_trick, name) == player
+        elif name == "seat":
+            out[name] = seat_after(form, outcome, player)
+        elif name == "declared":
+            out[name] = sum(1 for q, _ in _recorded(outcome.declarations, name) if q == player)
+        else:  # drowned
+            out[name] = _drowned(form, outcome, player)
+    return out
+
+
+def seat_after(form: Form, outcome: DealOutcome, player: int) -> int:
+    """``player``'s place after the declarer in the direction of play (``deal.direction``),
+    counting only the deal's active players: 1 for the next one, 2 for the one after; 0
+    for the declarer himself."""
+    active, n, d = outcome.active(form.players), form.players, direction(form)
+    steps, q = 0, outcome.declarer
+    while q != player:
+        q = (q + d) % n
+        if q in active:
+            steps += 1
+        if steps > n:  # pragma: no cover - a player not at the table
+            raise MatchError(Diagnostic("match.outcome", f"player {player} is not in the deal"))
+    return steps
+
+
+def _recorded(value: Any, name: str) -> Any:
+    if value is None:
+        raise MatchError(
+            Diagnostic(
+                "match.outcome",
+                f"the ruleset's scoring formulas read `{name}`, which this deal's record does not give",
+            )
+        )
+    return value
+
+
+def _drowned(form: Form, outcome: DealOutcome, player: int) -> int:
+    values, ranks = form.marriages.values, form.marriages.ranks
+    won = _recorded(outcome.won, "drowned")
+    lost = {
+        c.suit.id for q, cards in won.items() if q != player for c in cards if c.rank.id in ranks
+    }
+    return sum(
+        values[suit]
+        for q, suit in _recorded(outcome.declarations, "drowned")
+        if q == player and suit in values and suit in lost
+    )
+
+
 def scores_and_made(
     form: Form,
     outcome: DealOutcome,
@@ -137,8 +241,10 @@ def scores_and_made(
     if outcome.forfeited:
         f = form.contract.forfeit
         for p in active:
-            e = envs.forfeit_declarer(player_env(p), players, options, outcome.bid, contract, forfeit_count)
             if p == outcome.declarer:
+                e = envs.forfeit_declarer(
+                    player_env(p), players, options, outcome.bid, contract, forfeit_count
+                )
                 cost = forfeit_cost(form, forfeit_count)
                 if cost.kind == "free":
                     out[p] = 0
@@ -146,20 +252,32 @@ def scores_and_made(
                     out[p] = -f.mode.penalty
                 else:
                     out[p] = int(f.declarer(e)) if f.declarer is not None else -contract
+            elif f.defender is None:
+                out[p] = 0
             else:
-                out[p] = int(f.defender(e)) if f.defender is not None else 0
+                seat = seat_after(form, outcome, p)
+                e = envs.forfeit_defender(
+                    player_env(p), players, options, outcome.bid, contract, forfeit_count, seat
+                )
+                out[p] = int(f.defender(e))
     else:
         s = form.scoring
         tricks = outcome.tricks or {}
+        compiled = form.compiled  # the engine's CompiledForm keeps facts_read(form)
+        need = compiled.scoring_facts if compiled is not None else facts_read(form)
+        d = outcome.declarer
+        facts = deal_facts(form, outcome, d, active, need) if need else envs.NO_FACTS
+        cp, m, t = outcome.card_points.get(d, 0), outcome.marriages.get(d, 0), tricks.get(d, 0)
+        made = bool(s.made.compiled(envs.scoring_made(players, options, cp, m, t, contract, facts)))
         for p in active:
             cp, m, t = outcome.card_points.get(p, 0), outcome.marriages.get(p, 0), tricks.get(p, 0)
-            if p == outcome.declarer:
-                if made is None:
-                    made = bool(s.made.compiled(envs.scoring_made(players, options, cp, m, t, contract)))
-                e = envs.scoring_declarer(player_env(p), players, options, cp, m, t, contract, made)
+            if p == d:
+                e = envs.scoring_declarer(player_env(p), players, options, cp, m, t, contract, made, facts)
                 out[p] = int(s.declarer.compiled(e))
             else:
-                e = envs.scoring_defender(player_env(p), players, options, cp, m, t, contract)
+                if need:
+                    facts = deal_facts(form, outcome, p, active, need)
+                e = envs.scoring_defender(player_env(p), players, options, cp, m, t, contract, made, facts)
                 out[p] = int(s.defender.compiled(e))
     if outcome.sitter is not None:
         out[outcome.sitter] = sitter_score(form, outcome, player_env, options)
@@ -209,5 +327,8 @@ def outcome_of(deal: DealState) -> DealOutcome:
         sitter=deal.sitter,
         sitter_talon=deal.dealt_talon if deal.sitter is not None else None,
         players=tuple(deal.order),
+        won=deal.won,  # the finished deal's piles, not copied (read only)
+        last_trick=deal.last_trick_winner,
+        declarations=tuple(deal.declared),
     )
 

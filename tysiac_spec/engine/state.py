@@ -79,6 +79,9 @@ class DealState:
     declarer: int | None = None
     taken: list[Card] = field(default_factory=list)
     talon_shown: bool = False
+    """The taken talon is shown to everyone."""
+    talon_public: bool = False
+    """The talons on the table were turned face up before being taken (``talon.shown_from``)."""
     leftover: list[Card] = field(default_factory=list)
     discards: list[Card] = field(default_factory=list)
     given: dict[int, int] = field(default_factory=dict)
@@ -98,6 +101,9 @@ class DealState:
     tricks: dict[int, int] = field(default_factory=dict)
     marriages: dict[int, int] = field(default_factory=dict)
     declared: list[tuple[int, str]] = field(default_factory=list)
+    marriage_trick: int | None = None
+    """The number of the trick (from 0) in which the last marriage or ace marriage was
+    declared; ``None`` before any (read by ``play.lead_after_marriage``)."""
     last_trick_winner: int | None = None
     # redeals offered: (player, redeal index) still to answer, and where play resumes
     redeal_offers: list[tuple[int, int]] = field(default_factory=list)

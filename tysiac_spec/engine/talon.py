@@ -40,7 +40,9 @@ __all__ = [
     "may_forfeit",
     "next_receiver",
     "resume",
+    "reveal_in_auction",
     "start",
+    "visible_talon",
 ]
 
 Env = Callable[[int], dict[str, Any]]
@@ -51,12 +53,38 @@ def _take(form: Form, deal: DealState, cards: list[Any], env: Env) -> None:
     deal.taken = list(cards)
     deal.hands[deal.declarer] += cards
     deal.hands[deal.declarer].sort(key=_INDEX)
-    deal.talon_shown = (
+    deal.talon_shown = deal.talon_public or (
         form.talon.shown
         and deal.mode != "dark"
         and (deal.contested or form.talon.shown_when_unopposed)
     )
-    deal.may_forfeit = may_forfeit(form, deal, env)
+    deal.may_forfeit = form.contract.forfeit.when != "before_talon" and may_forfeit(form, deal, env)
+
+
+def reveal_in_auction(deal: DealState) -> None:
+    """With ``talon.shown_from: second_round``: turn the talons face up once the auction,
+    still going on, comes round to a player who has already bid or passed in it (the forced
+    player's standing bid counts).  Call after each auction action."""
+    if deal.talon_public or deal.phase != "auction":
+        return
+    current = deal.current
+    for p, _ in deal.bids:
+        if p == current:
+            deal.talon_public = True
+            return
+
+
+def visible_talon(deal: DealState, player: int) -> tuple[Card, ...]:
+    """The talon cards ``player`` sees: the taken talon when it is shown (or to the declarer
+    who took it); before it is taken, every talon on the table once turned face up
+    (``talon.shown_from``); else nothing."""
+    if deal.taken:
+        if deal.talon_shown or player == deal.declarer:
+            return tuple(deal.taken)
+        return ()
+    if deal.talon_public:
+        return tuple([c for t in deal.talons for c in t])
+    return ()
 
 
 def may_forfeit(form: Form, deal: DealState, env: Env) -> bool:
@@ -86,10 +114,14 @@ def resume(form: Form, deal: DealState, env: Env) -> None:
 
 
 def start(form: Form, deal: DealState, env: Env) -> None:
-    """After the auction: the declarer takes every talon, or is asked to choose one."""
+    """After the auction: the declarer takes every talon, or is asked to choose one — or, with
+    ``contract.forfeit.when: before_talon`` and a forfeit allowed (:func:`may_forfeit`), to
+    take the talon or forfeit before seeing it (phase ``talon``)."""
     assert deal.declarer is not None
     deal.current = deal.declarer
-    if form.talon.take == "choose_one" and len(deal.talons) > 1:
+    before = form.contract.forfeit.when == "before_talon" and may_forfeit(form, deal, env)
+    deal.may_forfeit = before
+    if before or (form.talon.take == "choose_one" and len(deal.talons) > 1):
         deal.phase = "talon"
         return
     cards = [c for t in deal.talons for c in t]
@@ -98,13 +130,27 @@ def start(form: Form, deal: DealState, env: Env) -> None:
     _start_exchange(form, deal, env)
 
 
-def legal_choice(deal: DealState) -> list[Action]:
-    """``talon 0``, ``talon 1``, …: one per talon still on the table."""
+def legal_choice(deal: DealState, table: ActionTable | None = None) -> list[Action]:
+    """``talon 0``, ``talon 1``, …: one per talon still on the table (only ``talon 0``, take
+    the talon, when every talon is taken and the phase is there for a forfeit before the
+    talon); then ``forfeit`` when allowed (``deal.may_forfeit``).
+
+    ``table`` supplies the shared forfeit action (a game's :class:`ActionTable`)."""
+    if deal.may_forfeit:
+        forfeit = (table or ActionTable()).forfeit
+        return [*[ChooseTalon(i) for i in range(len(deal.talons))], forfeit]
     return [ChooseTalon(i) for i in range(len(deal.talons))]
 
 
 def apply_choice(form: Form, deal: DealState, action: ChooseTalon, env: Env) -> None:
-    """Take the chosen talon; the others are set aside as the leftover."""
+    """Take the chosen talon; the others are set aside as the leftover (with ``talon.take:
+    all``, ``talon 0`` takes every talon)."""
+    if form.talon.take == "all":
+        cards = [c for t in deal.talons for c in t]
+        deal.talons = []
+        _take(form, deal, cards, env)
+        _start_exchange(form, deal, env)
+        return
     chosen = deal.talons[action.index]
     for i, t in enumerate(deal.talons):
         if i != action.index:
@@ -296,7 +342,10 @@ def apply_contract(deal: DealState, action: DeclareContract) -> None:
 
 def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
     """Why ``action`` is not legal in the talon, exchange or contract phase."""
-    if deal.phase == "talon":
+    before_talon = form.contract.forfeit.when == "before_talon"
+    if deal.phase == "talon" and not (before_talon and isinstance(action, Forfeit)):
+        if form.talon.take == "all":
+            return "take the talon (`talon 0`) or forfeit"
         return f"choose a talon from 0 to {len(deal.talons) - 1}"
     if isinstance(action, Forfeit):
         f = form.contract.forfeit
@@ -307,6 +356,8 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
         exchanged = any(deal.given.values()) or bool(deal.discards) or deal.phase == "contract"
         if f.when == "before_exchange" and exchanged:
             return "a forfeit is allowed only on seeing the talon, before the exchange"
+        if before_talon and deal.phase != "talon":
+            return "a forfeit is allowed only before taking the talon"
         return f"player {deal.declarer} has used all {f.mode.limit} forfeit(s) allowed in the match"
     if deal.phase == "contract":
         amounts = contract_amounts(form, deal, env)

@@ -456,6 +456,14 @@ class Talon:
         "The declarer takes every talon; or chooses one of several (2-player game).", "all"
     )
     shown: bool = rule("The taken talon is turned face up for everyone to see.", True)
+    shown_from: Literal["taking", "second_round", "deal"] = rule(
+        "When the talon on the table is turned face up for everyone: only when the declarer "
+        "takes it (`shown` and `shown_when_unopposed` decide); once the auction comes round to "
+        "a player who has already bid or passed in it (the forced player's standing bid counts), "
+        "its second round; or as soon as it is dealt, before the auction (and any dark-game "
+        "offer).  A talon turned up before it is taken stays shown after it is taken.",
+        "taking",
+    )
     shown_when_unopposed: bool = rule(
         "Whether it is shown when the declarer won only because everyone passed.", True
     )
@@ -518,10 +526,12 @@ class Forfeit:
     only_when_forced: bool = rule(
         "Only a declarer stuck with the compulsory bid (everyone passed) may forfeit.", False
     )
-    when: Literal["until_contract", "before_exchange"] = rule(
+    when: Literal["until_contract", "before_exchange", "before_talon"] = rule(
         "When: from taking the talon until the contract is fixed (during the exchange and at "
-        "the contract, which is then asked for even when it cannot be raised), or only on "
-        "seeing the talon, before the first card of the exchange.",
+        "the contract, which is then asked for even when it cannot be raised); only on "
+        "seeing the talon, before the first card of the exchange; or only before taking the "
+        "talon (its cards unseen unless turned up, `talon.shown_from`): the declarer takes it "
+        "(`talon 0`, or chooses one) or forfeits.",
         "until_contract",
     )
     declarer: Formula | None = rule(
@@ -586,6 +596,33 @@ class Play:
         "must still play a trump.",
         "any_trump",
     )
+    beat_with_highest: bool = rule(
+        "When the beat duty binds (a higher card of the suit led is held), the player must play "
+        "his highest card of that suit (Polish \"przebijanie\" in full); off: any card that beats.",
+        False,
+    )
+    trump_with_highest: bool = rule(
+        "When a player must trump or overtrump, he must play his highest trump; off: any trump "
+        "the duty allows.",
+        False,
+    )
+    duties_bind: Literal["everyone", "defenders", "declarer"] = rule(
+        "Whom the beat, overtrump and highest-card duties bind: every player; only the "
+        "defenders; only the declarer. The others need only follow suit and trump when void "
+        "(`must_follow`, `must_trump`).",
+        "everyone",
+    )
+    defenders_may_discard: bool = rule(
+        "A defender void in the suit led whose trumps are all lower than a trump on the trick "
+        "may play any card, whatever `cannot_overtrump` says for the declarer (partial trumping).",
+        False,
+    )
+    lead_after_marriage: Literal["any", "trump", "not_trump"] = rule(
+        "The lead to the trick after one in which a marriage (or the ace marriage) was "
+        "declared, whoever leads it: any card; a trump when the leader holds one; a card "
+        "other than a trump when the leader holds one.",
+        "any",
+    )
 
 
 # --------------------------------------------------------------------------- marriages
@@ -620,11 +657,33 @@ class Marriages:
         "automatically; or the player must say it, or it counts for nothing.",
         "automatic",
     )
+    value: Formula | None = rule(
+        "The points of a marriage as it is declared in play, when they depend on the deal "
+        "(context `marriage.value`: its suit's points `value`, whether the declaring player "
+        "is the `declarer`, whether it is the `first` of the deal, whether it `sets_trump`); "
+        "none: `values` of its suit.  Not the ace marriage, nor the marriages counted in the "
+        "auction.",
+        formula="marriage.value",
+    )
     requires_won_trick: bool = rule(
         "Only a player who has already won a trick in this deal may declare.", False
     )
     declarer_first_lead: bool = rule(
         "Whether the declarer may declare on the lead to the first trick.", True
+    )
+    from_trick: int = rule(
+        "A marriage may be declared only on the lead to this trick of the deal or a later one "
+        "(1-based; 1: from the first trick).  Not the ace marriage.",
+        1,
+        minimum=1,
+        maximum=MAX_COUNT,
+    )
+    min_cards: int = rule(
+        "A marriage may be declared only by a player holding at least this many cards before "
+        "leading (0: no minimum; n + 1 bars the last n tricks).  Not the ace marriage.",
+        0,
+        minimum=0,
+        maximum=MAX_COUNT,
     )
     sets_trump: bool = rule("A declared marriage makes its suit trump.", True)
     trump_change: Literal["every", "first_only"] = rule(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache, partial
 from pathlib import Path as Path_
 from typing import TYPE_CHECKING, Any
@@ -42,6 +42,7 @@ SEMANTIC_CODES = {
     "auction.seat": "a seat number beyond the active players",
     "auction.all-pass": "nobody is forced to open, but a deal everyone passes is to be played "
     "by the forced player",
+    "play.inert-duty": "a play duty field that changes nothing with the other duties",
     "contract.step": "the contract step does not divide the bid step",
     "option.default": "an option's default is not one of its values",
     "option.set-key": "an option patch is keyed by a value the option cannot take",
@@ -724,6 +725,7 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                 doc,
                 where(*(str(p) for p in path)),
             )
+    yield from _check_duties(doc, sections, where)
     for section, fld in (("match", "counters"), ("match", "rules"), ("deal", "redeals")):
         items = _get(sections, section, fld, default=[]) or []
         seen: set[str] = set()
@@ -737,6 +739,53 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                     (*where(section, fld), i, "id"),
                 )
             seen.add(ident)
+
+
+def _check_duties(doc: Any, sections: Mapping[str, Any], where: Callable[..., Path]) -> Iterator[Diagnostic]:
+    """The play duties that would change nothing (``play``, :mod:`..engine.play`): a
+    highest-card duty with no duty to narrow, whom the duties bind with no duty to bind, a
+    defender's discard with no overtrump duty, a lead after a marriage with no trump."""
+    play = sections.get("play") or {}
+    marriages = sections.get("marriages") or {}
+
+    def value(section: Mapping[str, Any], cls: str, *fld: str) -> Any:
+        got = _get(section, *fld)
+        return _defaults(cls, fld[-1]) if got is None and len(fld) == 1 else got
+
+    must_beat = value(play, "Play", "must_beat")
+    must_trump = value(play, "Play", "must_trump")
+    must_overtrump = value(play, "Play", "must_overtrump") and must_trump
+    inert: list[tuple[str, str]] = []
+    if value(play, "Play", "beat_with_highest") and must_beat == "no":
+        inert.append(("beat_with_highest", "`play.must_beat` is `no` (no duty to beat)"))
+    if value(play, "Play", "trump_with_highest") and not must_trump:
+        inert.append(("trump_with_highest", "`play.must_trump` is off (no duty to trump)"))
+    bound = must_beat != "no" or must_overtrump or value(play, "Play", "trump_with_highest")
+    if value(play, "Play", "duties_bind") != "everyone" and not bound:
+        inert.append(("duties_bind", "there is no beat, overtrump or highest-trump duty to bind"))
+    if value(play, "Play", "defenders_may_discard") and (
+        not must_overtrump
+        or value(play, "Play", "cannot_overtrump") == "any_card"
+        or value(play, "Play", "duties_bind") == "declarer"
+    ):
+        inert.append(
+            (
+                "defenders_may_discard",
+                "a defender never has to overtrump, or may already play any card "
+                "(`play.must_overtrump`, `play.cannot_overtrump`, `play.duties_bind`)",
+            )
+        )
+    sets_trump = value(marriages, "Marriages", "sets_trump")
+    aces_trump = _get(marriages, "ace_marriage", "enabled") and _get(marriages, "ace_marriage", "sets_trump")
+    if value(play, "Play", "lead_after_marriage") != "any" and not sets_trump and not aces_trump:
+        inert.append(("lead_after_marriage", "no marriage sets trump (`marriages.sets_trump`)"))
+    for fld, why in inert:
+        yield _diag(
+            "play.inert-duty",
+            f"`play.{fld}` changes nothing: {why}",
+            doc,
+            where("play", fld),
+        )
 
 
 def _check_exchange(
