@@ -234,15 +234,9 @@ def forfeit_defender(
 ) -> Env:
     """``forfeit.defender``: as :func:`forfeit_declarer`, with a defender's record (``count`` is
     still the declarer's forfeits) and his ``seat`` after the declarer (1: the next player)."""
-    return {
-        "player": player,
-        "players": players,
-        "options": options,
-        "bid": bid,
-        "contract": contract,
-        "count": count,
-        "seat": seat,
-    }
+    env = forfeit_declarer(player, players, options, bid, contract, count)
+    env["seat"] = seat
+    return env
 
 
 # ------------------------------------------------------------------ match
