@@ -192,21 +192,10 @@ def scoring_defender(
 ) -> Env:
     """``scoring.defender``: a defender's record, card points, marriages, ``points``, tricks,
     the contract, whether the declarer ``made`` it, and ``facts`` as in :func:`scoring_made`
-    (with ``declarer_points``)."""
-    e = {
-        "player": player,
-        "players": players,
-        "options": options,
-        "card_points": card_points,
-        "marriages": marriages,
-        "points": card_points + marriages,
-        "tricks": tricks,
-        "contract": contract,
-        "made": made,
-    }
-    if facts:
-        e.update(facts)
-    return e
+    (with ``declarer_points``): the names of :func:`scoring_declarer`, for the other side."""
+    return scoring_declarer(
+        player, players, options, card_points, marriages, tricks, contract, made, facts
+    )
 
 
 def scoring_sitter(player: Record, players: int, options: Options, talon: Hand) -> Env:
