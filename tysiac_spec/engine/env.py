@@ -163,19 +163,9 @@ def scoring_declarer(
 ) -> Env:
     """``scoring.declarer``: :func:`scoring_made`'s names (``facts`` included), ``made`` and
     the declarer's record."""
-    e = {
-        "player": player,
-        "players": players,
-        "options": options,
-        "card_points": card_points,
-        "marriages": marriages,
-        "points": card_points + marriages,
-        "tricks": tricks,
-        "contract": contract,
-        "made": made,
-    }
-    if facts:
-        e.update(facts)
+    e = scoring_made(players, options, card_points, marriages, tricks, contract, facts)
+    e["player"] = player
+    e["made"] = made
     return e
 
 
