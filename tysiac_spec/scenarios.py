@@ -199,6 +199,15 @@ def scenario_file_for(ref: str | Path) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+def _file_id(path: Path) -> object:
+    """The ``id`` a ruleset file writes (``None`` if it cannot be read as a mapping)."""
+    try:
+        doc = load_yaml_file(path)
+    except TysiacError:
+        return None
+    return to_plain(doc.get("id")) if isinstance(doc, Mapping) else None
+
+
 def load_scenarios(path: str | Path, *, ruleset: Ruleset | None = None) -> ScenarioFile:
     """Load and check a scenario file.
 
@@ -206,8 +215,9 @@ def load_scenarios(path: str | Path, *, ruleset: Ruleset | None = None) -> Scena
         path: the YAML file.
         ruleset: the ruleset to test (its id must be the file's ``ruleset``); by default
             the file's ``ruleset`` is loaded: a path relative to the file, else the ruleset
-            file ``<ruleset>.yaml`` in the directory above the file's (``dir/scenarios/x.yaml``
-            tests ``dir/x.yaml``), else a shipped id.
+            file ``<ruleset>.yaml`` in the directory above the file's, else the file with the
+            scenario file's name there when its ``id`` is ``ruleset`` (``dir/scenarios/x.yaml``
+            tests ``dir/x.yaml``, as ``tysiac check dir/x.yaml`` finds it), else a shipped id.
 
     Raises:
         ScenarioError: every problem found (YAML ``yaml.*``, schema ``schema.*``,
@@ -228,11 +238,15 @@ def load_scenarios(path: str | Path, *, ruleset: Ruleset | None = None) -> Scena
     ref = str(doc["ruleset"])
     if ruleset is None:
         try:
-            beside = Path(file).resolve().parent.parent / f"{ref}.yaml"
+            above = Path(file).resolve().parent.parent
+            beside = above / f"{ref}.yaml"
+            named = above / f"{Path(file).stem}.yaml"  # dir/scenarios/x.yaml tests dir/x.yaml
             if registry.looks_like_path(ref):
                 ruleset = load_ruleset(registry.find(ref, relative_to=file))
-            elif beside.is_file():  # dir/scenarios/x.yaml tests dir/x.yaml
+            elif beside.is_file():
                 ruleset = load_ruleset(beside)
+            elif named.is_file() and _file_id(named) == ref:
+                ruleset = load_ruleset(named)
             else:
                 ruleset = load_ruleset(ref)
         except TysiacError as exc:
