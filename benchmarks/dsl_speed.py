@@ -2,8 +2,9 @@
 
 Run ``python benchmarks/dsl_speed.py``; prints one JSON line: the headline formula
 (the bid cap ``120 + marriages(hand)``) with nanoseconds per call for the compiled
-formula and the lambda and their ratio (``bare_*``: the same for ``Formula.function``,
-the closure without the error-wrapping call), plus the same figures for a few more
+formula and the lambda and their ratio (``bare_*``: the same for ``CompiledFormula.evaluate``,
+the evaluation as a plain function, which ``ruleset.model.Formula.evaluator()`` hands out:
+the call without the method call), plus the same figures for a few more
 formulas under ``"others"``.  Not a timed test: the numbers depend on the machine.
 """
 
@@ -101,7 +102,7 @@ def measure(text: str, context: str, hand_written: Callable[[Env], Any], env: En
     formula = compile_formula(text, context, deck=DECK, extra=EXTRA)
     assert formula(env) == hand_written(env), text
     compiled_ns = _ns_per_call(formula, env)
-    bare_ns = _ns_per_call(formula.function, env)
+    bare_ns = _ns_per_call(formula.evaluate, env)
     lambda_ns = _ns_per_call(hand_written, env)
     return {
         "formula": text,

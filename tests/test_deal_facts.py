@@ -1,7 +1,7 @@
 """The played deal's facts in the scoring contexts (issue 14, group 1): ``won``,
 ``last_trick``, ``declared``, ``others_points``, ``declarer_points``, ``mode`` and the
 defender's ``made``.  Built only when a scoring formula of the form reads them
-(:attr:`Formula.reads <tysiac_spec.dsl.Formula.reads>`); the house examples
+(:attr:`Formula.reads <tysiac_spec.ruleset.model.Formula.reads>`); the house examples
 ``examples/house/last-trick-ten.yaml`` and ``deal-mode-scoring.yaml`` use them, and their
 scenario files (``examples/house/scenarios/``) hold the deals with the sources' values."""
 
@@ -55,9 +55,9 @@ S000_DEAL = DealOutcome(
 
 def test_a_formula_knows_the_names_it_reads() -> None:
     form, _ = _form(LAST_TRICK)
-    assert form.scoring.made.compiled.reads == {"points", "last_trick", "contract"}
-    assert form.scoring.defender.compiled.reads == {"points", "last_trick", "options"}
-    assert form.scoring.declarer.compiled.reads == {"made", "contract"}
+    assert form.scoring.made.reads == {"points", "last_trick", "contract"}
+    assert form.scoring.defender.reads == {"points", "last_trick", "options"}
+    assert form.scoring.declarer.reads == {"made", "contract"}
 
 
 @pytest.mark.parametrize(
@@ -231,12 +231,12 @@ def test_a_defender_seat_counts_from_the_declarer(
 def test_a_redeal_condition_reads_the_winning_bid() -> None:
     ruleset = load_ruleset(HOUSE / "redeal-bad-talon-at-100.yaml")
     (redeal,) = Game(ruleset, players=3, seed=0).form.deal.redeals
-    assert redeal.when.compiled.reads == {"talon", "bid"}
+    assert redeal.when.reads == {"talon", "bid"}
     base = envs.base(envs.player_record(0, 0, 0, False), 3, ruleset.selected)
     talon = ruleset.deck.parse_many("JH 9C 9H")
-    assert redeal.when.compiled(envs.deal_redeal(base, (), talon, 100, 0)) is True
-    assert redeal.when.compiled(envs.deal_redeal(base, (), talon, 110, 0)) is False
-    assert redeal.when.compiled(envs.deal_redeal(base, (), ruleset.deck.parse_many("JH 9C KH"), 100, 0)) is False
+    assert redeal.when(envs.deal_redeal(base, (), talon, 100, 0)) is True
+    assert redeal.when(envs.deal_redeal(base, (), talon, 110, 0)) is False
+    assert redeal.when(envs.deal_redeal(base, (), ruleset.deck.parse_many("JH 9C KH"), 100, 0)) is False
 
 
 @pytest.mark.parametrize("lang", ["en", "pl", "ru", "cs"])

@@ -254,7 +254,7 @@ def test_compiled_matches_reference(text: str, bid: int, players: int, forced: b
         assert word in caught.value.diagnostic.message
         return
     assert cap(env) == expected
-    assert cap.function(env) == expected
+    assert cap.evaluate(env) == expected
 
 
 @settings(max_examples=100, deadline=None)

@@ -17,7 +17,7 @@ Typical use by a host::
 from typing import TYPE_CHECKING, Any
 
 from .check import Checked, check_effects, check_expression
-from .compile import Effects, Formula, compile_effects, compile_formula
+from .compile import CompiledEffects, CompiledFormula, compile_effects, compile_formula
 from .contexts import CONTEXTS, Context, ContextExtension, NameSpec, get_context
 from .library import FUNCTIONS, DeckInfo, FunctionSpec
 from .nodes import Expr, Origin, Span, Stmt
@@ -69,13 +69,13 @@ __all__ = [
     "CardsType",
     "Checked",
     "ChoiceType",
+    "CompiledEffects",
+    "CompiledFormula",
     "Context",
     "ContextExtension",
     "DeckInfo",
-    "Effects",
     "Expr",
     "FieldSpec",
-    "Formula",
     "FunctionSpec",
     "IntType",
     "NameSpec",

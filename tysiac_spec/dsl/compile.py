@@ -1,5 +1,14 @@
 """Compile a checked formula to Python closures, and the objects hosts call.
 
+:func:`compile_formula` gives a :class:`CompiledFormula`, :func:`compile_effects` a
+:class:`CompiledEffects`: the DSL's side of a formula.  A ruleset's formulas are
+:class:`tysiac_spec.ruleset.model.Formula` values (the one formula type a user meets), which
+carry one of these as ``Formula.compiled``.  Either object is evaluated one way: call it
+with an environment, or call its :attr:`~CompiledFormula.evaluate` closure (the same
+function without the method call, for hot loops); both raise
+:class:`~tysiac_spec.errors.DslError` (``dsl.runtime``, at file:line:col) for a run-time
+fault or a name missing from the environment.
+
 Each node becomes a small closure specialised to its shape (a name lookup, an
 operation with a constant side, a call of a known arity); constant
 sub-expressions are folded at compile time.  An operation whose value could leave the
@@ -44,7 +53,7 @@ from .nodes import (
 from .parse import parse_effects, parse_expression
 from .types import IntType, Type
 
-__all__ = ["Effects", "Env", "Formula", "compile_effects", "compile_formula", "names_read"]
+__all__ = ["CompiledEffects", "CompiledFormula", "Env", "compile_effects", "compile_formula", "names_read"]
 
 Env = Mapping[str, Any]
 Fn = Callable[[Env], Any]
@@ -434,9 +443,23 @@ def _missing(origin: Origin, exc: KeyError) -> DslError:
     )
 
 
+def _evaluator(fn: Fn, origin: Origin) -> Fn:
+    """``fn`` (a compiled closure) with a name missing from the environment reported as a
+    :class:`DslError` at ``origin`` (``KeyError`` otherwise): the one evaluation of a formula."""
+
+    def evaluate(env: Env) -> Any:
+        try:
+            return fn(env)
+        except KeyError as exc:
+            raise _missing(origin, exc) from None
+
+    return evaluate
+
+
 @dataclass(frozen=True, slots=True)
-class Formula:
-    """A compiled formula: call it with an environment mapping to get its value.
+class CompiledFormula:
+    """A compiled formula (the DSL's side of :class:`tysiac_spec.ruleset.model.Formula`): call
+    it with an environment mapping to get its value.
 
     Attributes:
         text: the formula as written.
@@ -444,13 +467,16 @@ class Formula:
         context: the (extended) context it was checked in.
         result_type: the type of its value.
         origin: where its text sits in its file.
+        evaluate: the evaluation as a plain function of the environment (what calling the
+            object does, without the method call): for a host's hot loop.
         reads: the context names the formula reads (``player`` for ``player.score``), so
             a host may build only those names of a costly environment.
 
-    Calling raises :class:`~tysiac_spec.errors.DslError` (code ``dsl.runtime``)
-    on a run-time fault at the fault's position: a division by zero, a rounding unit
-    ``<= 0``, or a value outside the range of DSL numbers (:mod:`.bounds`; each operation
-    that could leave it is checked, inside :attr:`function` too).
+    Evaluating (a call, or :attr:`evaluate`) raises :class:`~tysiac_spec.errors.DslError`
+    (code ``dsl.runtime``) at the fault's position on a run-time fault: a division by zero,
+    a rounding unit ``<= 0``, or a value outside the range of DSL numbers (:mod:`.bounds`;
+    each operation that could leave it is checked); and at the formula's start for a name
+    missing from the environment.
     """
 
     text: str
@@ -458,20 +484,11 @@ class Formula:
     context: Context
     result_type: Type
     origin: Origin = field(default_factory=Origin)
-    _fn: Fn = field(default=lambda env: None, repr=False, compare=False)
+    evaluate: Fn = field(default=lambda env: None, repr=False, compare=False)
     reads: frozenset[str] = field(default=frozenset(), compare=False)
 
     def __call__(self, env: Env) -> Any:
-        try:
-            return self._fn(env)
-        except KeyError as exc:
-            raise _missing(self.origin, exc) from None
-
-    @property
-    def function(self) -> Callable[[Env], Any]:
-        """The bare compiled closure, for hot loops: like calling the formula, except
-        that a name missing from the environment raises ``KeyError``."""
-        return self._fn
+        return self.evaluate(env)
 
     def canonical(self) -> str:
         """The formula in canonical spacing and parentheses."""
@@ -487,8 +504,9 @@ class Formula:
 
 
 @dataclass(frozen=True, slots=True)
-class Effects:
-    """Compiled effects: call with an environment; returns the assigned values.
+class CompiledEffects:
+    """Compiled effects (the DSL's side of a :class:`tysiac_spec.ruleset.model.Formula` of an
+    effects site): call with an environment; returns the assigned values.
 
     The result maps each assigned dotted name (``delta``, ``player.bolts``) to its
     new value; the environment itself is not changed (the host applies them).
@@ -496,7 +514,9 @@ class Effects:
 
     Calling raises :class:`~tysiac_spec.errors.DslError` (code ``dsl.runtime``) on a
     run-time fault, such as a value assigned by ``+=``/``-=`` outside the range of DSL
-    numbers (:mod:`.bounds`), at the statement's position.
+    numbers (:mod:`.bounds`), at the statement's position, or a name missing from the
+    environment.  :attr:`evaluate` is the same call as a plain function (as
+    :attr:`CompiledFormula.evaluate`).
     """
 
     text: str
@@ -506,6 +526,11 @@ class Effects:
     _steps: tuple[tuple[tuple[str, ...], str, Fn, Stmt], ...] = field(
         default=(), repr=False, compare=False
     )
+
+    @property
+    def evaluate(self) -> Callable[[Env], dict[str, Any]]:
+        """The evaluation as a plain function of the environment (the bound call)."""
+        return self.__call__
 
     def __call__(self, env: Env) -> dict[str, Any]:
         work: dict[str, Any] = dict(env)
@@ -559,7 +584,7 @@ def compile_formula(
     deck: DeckInfo,
     origin: Origin | None = None,
     extra: ContextExtension | None = None,
-) -> Formula:
+) -> CompiledFormula:
     """Parse, check and compile a formula.
 
     Args:
@@ -578,7 +603,9 @@ def compile_formula(
     checked = check_expression(ast, ctx, deck, origin)
     assert checked.result is not None
     fn = _Compiler(text, checked, deck, origin).expr(ast).fn
-    return Formula(text, ast, ctx, checked.result, origin, fn, frozenset(names_read(ast)))
+    return CompiledFormula(
+        text, ast, ctx, checked.result, origin, _evaluator(fn, origin), frozenset(names_read(ast))
+    )
 
 
 def compile_effects(
@@ -588,7 +615,7 @@ def compile_effects(
     deck: DeckInfo,
     origin: Origin | None = None,
     extra: ContextExtension | None = None,
-) -> Effects:
+) -> CompiledEffects:
     """Parse, check and compile effects (``player.score = 0; player.bolts += 1``).
 
     Raises:
@@ -603,4 +630,4 @@ def compile_effects(
     for stmt in stmts:
         assert isinstance(stmt, Assign)
         steps.append((stmt.target.parts, stmt.op, compiler.expr(stmt.value).fn, stmt))
-    return Effects(text, stmts, ctx, origin, tuple(steps))
+    return CompiledEffects(text, stmts, ctx, origin, tuple(steps))

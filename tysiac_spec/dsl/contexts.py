@@ -217,7 +217,7 @@ DEAL_FACTS = (
     "won", "last_trick", "declared", "drowned", "others_points", "declarer_points", "seat", "mode"
 )
 """The names of the played deal's facts in the scoring contexts, which the engine builds only
-when a formula of the form reads them (:attr:`tysiac_spec.dsl.Formula.reads`)."""
+when a formula of the form reads them (:attr:`tysiac_spec.ruleset.model.Formula.reads`)."""
 
 
 

@@ -127,7 +127,7 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
         cap = a.cap
         if a.max_bid is not None:
             e = envs.auction_max_bid(env(p), tuple(deal.hands[p]))
-            limit = int(a.max_bid.compiled(e))  # the DSL formula itself (one call less)
+            limit = int(a.max_bid(e))
             cap = limit if cap is None else min(cap, limit)
         deal.max_bids[p] = cap if cap is not None else ceiling(form, deal.deck_points)
     if a.forced_seat is None:
@@ -160,7 +160,7 @@ def compile_amounts(form: Form) -> Amounts:
     exactly_step = a.raise_by == "exactly_step"
     max_raise = a.max_raise if a.raise_by == "at_most" else None
     exact_opening = a.forced_opening == "exact"
-    may_bid = a.may_bid.compiled.function if a.may_bid is not None else None
+    may_bid = a.may_bid.evaluator() if a.may_bid is not None else None
     most = limits.limit("bids") * step  # the widest range of bids offered at once
 
     def amounts(deal: DealState, player: int, env: Env) -> list[int]:

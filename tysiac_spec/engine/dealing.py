@@ -230,7 +230,7 @@ def redeal_check(
             candidates = [deal.declarer]
         else:
             candidates = list(deal.order)
-        fn = r.when.compiled.function
+        fn = r.when.evaluator()
         bid = deal.high_bid if deal.declarer is not None else 0
         holders = []
         for p in candidates:

@@ -132,7 +132,7 @@ def facts_read(form: Form) -> frozenset[str]:
     """The deal facts (:data:`~tysiac_spec.dsl.contexts.DEAL_FACTS`) that ``form``'s scoring
     formulas read; empty for every form that reads none (no fact is then built)."""
     s = form.scoring
-    reads: frozenset[str] = s.made.compiled.reads | s.declarer.compiled.reads | s.defender.compiled.reads
+    reads = s.made.reads | s.declarer.reads | s.defender.reads
     return reads & _FACTS
 
 
@@ -268,17 +268,17 @@ def scores_and_made(
         d = outcome.declarer
         facts = deal_facts(form, outcome, d, active, need) if need else envs.NO_FACTS
         cp, m, t = outcome.card_points.get(d, 0), outcome.marriages.get(d, 0), tricks.get(d, 0)
-        made = bool(s.made.compiled(envs.scoring_made(players, options, cp, m, t, contract, facts)))
+        made = bool(s.made(envs.scoring_made(players, options, cp, m, t, contract, facts)))
         for p in active:
             cp, m, t = outcome.card_points.get(p, 0), outcome.marriages.get(p, 0), tricks.get(p, 0)
             if p == d:
                 e = envs.scoring_declarer(player_env(p), players, options, cp, m, t, contract, made, facts)
-                out[p] = int(s.declarer.compiled(e))
+                out[p] = int(s.declarer(e))
             else:
                 if need:
                     facts = deal_facts(form, outcome, p, active, need)
                 e = envs.scoring_defender(player_env(p), players, options, cp, m, t, contract, made, facts)
-                out[p] = int(s.defender.compiled(e))
+                out[p] = int(s.defender(e))
     if outcome.sitter is not None:
         out[outcome.sitter] = sitter_score(form, outcome, player_env, options)
     return out, bool(made) and not outcome.forfeited

@@ -266,7 +266,7 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     b, hand = env(deal.declarer), tuple(deal.hands[deal.declarer])
     tops = [] if form.auction.cap is None else [form.auction.cap]
     if c.max is not None:
-        tops.append(int(c.max.compiled.function(envs.contract_max(b, hand, bid))))
+        tops.append(int(c.max(envs.contract_max(b, hand, bid))))
     hi = max(bid, min(tops) if tops else ceiling(form, deal.deck_points))
     step = c.step
     first = round_up(bid + 1, step)  # the lowest raise
@@ -275,7 +275,7 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
                               subject=f"the contracts the declarer may declare, {first} to {hi}")
     out = [bid, *range(first, hi + 1, step)]
     if c.allowed is not None:
-        fn = c.allowed.compiled.function
+        fn = c.allowed.evaluator()
         e = envs.contract_allowed(b, hand, bid, bid)
         kept = []
         for amount in out:

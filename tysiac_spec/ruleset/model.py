@@ -13,7 +13,7 @@ clockwise from the dealer: 0 is the dealer, 1 the dealer's left ("first hand").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -103,11 +103,15 @@ def rule(
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Formula:
-    """A formula of the rules DSL, as written, with where it was written.
+    """A formula of the rules DSL, as written, with where it was written: the one formula
+    type of the package (every formula field of the model holds one).
 
     ``context`` names the formula site (``auction.max_bid``): which names it may
     read and what it must return (see ``docs/dsl.md``).  ``line``/``column`` are
     1-based positions of the formula text in ``file``.
+
+    Evaluated one way, with one error behaviour: ``formula(env)``, or the same function
+    fetched once with :meth:`evaluator` for a hot loop (the engine's compile steps do).
     """
 
     text: str
@@ -117,20 +121,37 @@ class Formula:
     column: int | None = None
     path: tuple[str | int, ...] = ()
     compiled: Any = field(default=None, compare=False, repr=False)
-    """The compiled DSL object (:class:`tysiac_spec.dsl.Formula` or ``Effects``)."""
+    """The DSL's compiled object (:class:`tysiac_spec.dsl.CompiledFormula`, or
+    :class:`~tysiac_spec.dsl.CompiledEffects` at an effects site), set by the loader; internal:
+    evaluate the formula itself."""
 
     def __str__(self) -> str:
         return self.text
 
     def __call__(self, env: Mapping[str, Any]) -> Any:
-        """Evaluate with an environment of the formula's context (see ``docs/dsl.md``).
+        """Evaluate with an environment of the formula's context (see ``docs/dsl.md``; the
+        engine builds them in ``engine/env.py``): an int, a bool, …, as the context says; at
+        an effects site, the assigned values by dotted name.
 
         Raises:
-            DslError: a run-time fault (a division by zero, a rounding unit ``<= 0``, a
-                value outside the DSL's range of numbers, ``docs/dsl.md``) at its
-                file:line:col, or a missing name.
+            DslError: (``dsl.runtime``) a run-time fault (a division by zero, a rounding unit
+                ``<= 0``, a value outside the DSL's range of numbers, ``docs/dsl.md``) at its
+                file:line:col, or a name missing from ``env``.
         """
-        return self.compiled(env)
+        return self.compiled.evaluate(env)
+
+    def evaluator(self) -> Callable[[Mapping[str, Any]], Any]:
+        """The evaluation as a plain function of the environment: ``f = formula.evaluator()``
+        then ``f(env)`` is ``formula(env)`` (same value, same :class:`DslError`s) without the
+        method call; fetched once where a formula is evaluated in a hot loop."""
+        return self.compiled.evaluate  # type: ignore[no-any-return]
+
+    @property
+    def reads(self) -> frozenset[str]:
+        """The context names the formula reads (``player`` for ``player.score``; empty at an
+        effects site), so a host may build only those of a costly environment."""
+        reads: frozenset[str] = getattr(self.compiled, "reads", frozenset())
+        return reads
 
     def render(self, lang: str = "en") -> str:
         """The formula in words, in ``lang`` (``en``, ``pl``, ``ru``, ``cs``)."""
