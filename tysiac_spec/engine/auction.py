@@ -123,11 +123,11 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
     highest bid from ``auction.cap`` and ``auction.max_bid`` (else :func:`ceiling`).
     """
     a = form.auction
+    max_bid = a.max_bid.evaluator() if a.max_bid is not None else None
     for p in deal.order:
         cap = a.cap
-        if a.max_bid is not None:
-            e = envs.auction_max_bid(env(p), tuple(deal.hands[p]))
-            limit = int(a.max_bid(e))
+        if max_bid is not None:
+            limit = int(max_bid(envs.auction_max_bid(env(p), tuple(deal.hands[p]))))
             cap = limit if cap is None else min(cap, limit)
         deal.max_bids[p] = cap if cap is not None else ceiling(form, deal.deck_points)
     if a.forced_seat is None:
@@ -171,7 +171,8 @@ def compile_amounts(form: Form) -> Amounts:
             lo = min_bid if deal.high_bidder is None else deal.high_bid + step
             if lo < min_bid:
                 lo = min_bid
-        lo = round_up(lo, step)
+        if lo % step:  # (off a step only after an opening or minimum bid that is)
+            lo = round_up(lo, step)
         hi = deal.max_bids[player]
         if deal.high_bidder is not None and not opening:
             if exactly_step:

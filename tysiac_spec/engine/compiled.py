@@ -6,6 +6,31 @@ then only read.  It is kept on the form itself (``form.compiled``: a slot, not a
 field, so no rule file, comparison, copy or walk over the rules sees it), so every
 :class:`~tysiac_spec.engine.game.Game` of a form shares it, and it goes when the form goes:
 the engine keeps no table of forms.
+
+**The per-form compile pattern** (follow it for a new mechanism; a mechanism that is off
+must cost nothing on the per-deal path):
+
+- A phase's rules are read once, in a ``compile_*`` function of its module, which returns a
+  closure of the deal (``play.compile_legal``, ``play.compile_apply``,
+  ``scoring.compile_played``, ``auction.compile_amounts``, ``play.compile_marriage_bar``,
+  ``play.compile_duties``).  Every switch is decided there, not per card or per deal: a
+  rule that is off is left out of the closure (``compile_marriage_bar`` returns
+  ``play.never_barred``, which ``compile_legal`` then does not call; ``compile_duties``
+  returns the plain duties without the highest-card step; ``compile_played`` builds the
+  deal facts only for a form whose formulas read some), or costs at most the test of a
+  local flag (``lead_after_marriage``: ``lead_rule``).
+- A formula is fetched once as ``formula.evaluator()`` (:class:`~tysiac_spec.ruleset.model.Formula`)
+  in the compile function and called in the closure: the same value and errors as
+  ``formula(env)``, without the method call.
+- The closure keeps the parts of the form it needs (sections, values), not the game; the
+  closures the whole game shares go here, as fields of :class:`CompiledForm`, made in
+  :func:`compile_form`; a closure that needs the game (its formula environments) is made
+  once per game in ``Game.__init__`` (``auction.compile_legal``).
+- The explaining functions (``play.explain``, ``auction.explain``, …) may read the form
+  directly: they run only for a refused action.
+
+Checked by ``benchmarks/engine_fingerprint.py`` (the same games) and by instructions per
+deal under callgrind (``benchmarks/README.md``).
 """
 
 from __future__ import annotations
@@ -15,7 +40,7 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..ruleset.model import Form
-from . import play, scoring
+from . import play, scoring, talon
 from .actions import Action, ActionTable, PlayCard
 from .state import DealState
 
@@ -25,8 +50,9 @@ __all__ = ["CompiledForm", "compile_form"]
 @dataclass(frozen=True, slots=True, eq=False)
 class CompiledForm:
     """A form compiled with its pack: the action objects, the play phase's legal plays
-    and play (:func:`.play.compile_legal`, :func:`.play.compile_apply`), and the deal facts
-    its scoring formulas read.
+    and play (:func:`.play.compile_legal`, :func:`.play.compile_apply`), the exchange's legal
+    actions (:func:`.talon.compile_legal_exchange`) and the scores of a played deal
+    (:func:`.scoring.compile_played`).
 
     ``table`` hands out one object per action, which :meth:`Game.apply
     <tysiac_spec.engine.game.Game.apply>` recognises by identity.
@@ -36,8 +62,11 @@ class CompiledForm:
     table: ActionTable
     play_legal: Callable[[DealState], list[Action]]
     play_apply: Callable[[DealState, PlayCard], None]
-    scoring_facts: frozenset[str]
-    """The deal facts the form's scoring formulas read (:func:`.scoring.facts_read`)."""
+    exchange_legal: Callable[[DealState], list[Action]]
+    """The exchange's legal actions (:func:`.talon.compile_legal_exchange`)."""
+    score_played: scoring.PlayedScores
+    """The scores of a played deal (:func:`.scoring.compile_played`; whether the deal facts are
+    built is decided there, once)."""
 
 
 def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
@@ -53,7 +82,8 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
         table=table,
         play_legal=play.compile_legal(form, table, pack),
         play_apply=play.compile_apply(form),
-        scoring_facts=scoring.facts_read(form),
+        exchange_legal=talon.compile_legal_exchange(form, table),
+        score_played=scoring.compile_played(form),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made

@@ -169,23 +169,11 @@ def scoring_declarer(
     return e
 
 
-def scoring_defender(
-    player: Record,
-    players: int,
-    options: Options,
-    card_points: int,
-    marriages: int,
-    tricks: int,
-    contract: int,
-    made: bool,
-    facts: Mapping[str, Any] = NO_FACTS,
-) -> Env:
-    """``scoring.defender``: a defender's record, card points, marriages, ``points``, tricks,
-    the contract, whether the declarer ``made`` it, and ``facts`` as in :func:`scoring_made`
-    (with ``declarer_points``): the names of :func:`scoring_declarer`, for the other side."""
-    return scoring_declarer(
-        player, players, options, card_points, marriages, tricks, contract, made, facts
-    )
+scoring_defender = scoring_declarer
+"""``scoring.defender``: a defender's record, card points, marriages, ``points``, tricks, the
+contract, whether the declarer ``made`` it, and ``facts`` as in :func:`scoring_made` (with
+``declarer_points``): :func:`scoring_declarer`'s names, for the other side (the same
+builder, not a call through it)."""
 
 
 def scoring_sitter(player: Record, players: int, options: Options, talon: Hand) -> Env:

@@ -144,7 +144,7 @@ class Game:
             "play": self._play_legal,
             "auction": auction.compile_legal(form, table, self._env),
             "talon": lambda deal: talon.legal_choice(deal, table),
-            "exchange": lambda deal: talon.legal_exchange(form, deal, table),
+            "exchange": self.compiled.exchange_legal,
             "contract": lambda deal: talon.legal_contract(form, deal, self._env, table),
             "dark": auction.legal_dark,
             "redeal": lambda deal: [Redeal(), Pass()],
@@ -166,6 +166,9 @@ class Game:
         shown_from = self.form.talon.shown_from
         self._talon_from_deal = shown_from == "deal"
         self._talon_from_round = shown_from == "second_round"
+        self._cuts, self._redeals = self.form.deal.cut.enabled, bool(self.form.deal.redeals)
+        """(The switches of the deal and the auction, decided once: ``talon.shown_from``,
+        ``deal.cut``, ``deal.redeals``; see :mod:`.compiled` for the pattern.)"""
         self._dealer = self._first_dealer()
         self._match = MatchState.new(
             self.form, options=self._options, dealer=self._dealer, deck_points=ruleset.deck.total_points
@@ -304,7 +307,7 @@ class Game:
         if hands is None or talons is None:
             cards = list(self._deck_cards)
             dealing.shuffle(cards, self._rng)
-            if self.form.deal.cut.enabled:
+            if self._cuts:
                 self._cut(cards)
             plan = self._dealing_plan
             if plan is not None and len(order) == self.form.active:
@@ -323,7 +326,7 @@ class Game:
             talon_public=self._talon_from_deal,
         )
         auction.start(self.form, deal, self._env, self._direction)
-        if not dealing.redeal_point(self.form, deal, self._env, "after_deal"):
+        if not (self._redeals and dealing.redeal_point(self.form, deal, self._env, "after_deal")):
             self._open(deal)
         return deal
 

@@ -47,12 +47,12 @@ __all__ = [
     "legal_cards",
     "marriage_points",
     "may_claim",
+    "never_barred",
     "trick_winner",
 ]
 
 ACE = "ace"
 """Rank id of the cards of the ace marriage (as the DSL's ``count(hand, ace)``)."""
-
 
 def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], str]:
     """The cards ``player`` may play now, and the duty that restricts them (or ``""``)."""
@@ -197,17 +197,14 @@ def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], 
     (:func:`compile_duties`, :func:`lead_after_marriage`); the reason text is built only when
     needed (:func:`legal_cards`)."""
     hand = deal.hands[player]
+    bits = 0
+    for c in hand:
+        bits |= c.bit
     if not deal.trick:
-        bits = 0
-        for c in hand:
-            bits |= c.bit
         lead = lead_after_marriage(form.play, deal, bits, {c.suit_id: c.suit_bits for c in hand})
         if lead != bits:
             return [c for c in hand if c.bit & lead], _LEAD, deal.trump
         return list(hand), _FREE, None
-    bits = 0
-    for c in hand:
-        bits |= c.bit
     # the suits of the hand are all the duties need (a trump not held gives no trump to play)
     legal, duty, about = compile_duties(form.play, declarer=player == deal.declarer)(
         bits, deal.trick, deal.trump, {c.suit_id: c.suit_bits for c in hand}
@@ -220,15 +217,24 @@ MarriageBar = Callable[[DealState, int], str]
 when he may)."""
 
 
+def never_barred(deal: DealState, player: int) -> str:
+    """The :data:`MarriageBar` of a form without a timing rule: a marriage may always be
+    declared on a lead (``""``)."""
+    return ""
+
+
 def compile_marriage_bar(m: Marriages) -> MarriageBar:
     """The timing of a marriage declared by ``player`` leading now, as the reason it is barred
     (``""`` when allowed; a predicate for the card: ``cannot declare a marriage now``): after
     winning a trick when ``marriages.requires_won_trick``; not on the declarer's first lead
     unless ``marriages.declarer_first_lead``; not before trick ``marriages.from_trick``
     (1-based); not with fewer than ``marriages.min_cards`` cards in hand (before leading).
-    Compiled once per form: a check that is off costs one test of a local flag."""
+    Compiled once per form: only the checks that are on are made, and with none on the
+    result is :func:`never_barred` itself (which :func:`compile_legal` then does not call)."""
     won, first = m.requires_won_trick, m.declarer_first_lead
     from_trick, min_cards = m.from_trick - 1, m.min_cards
+    if not won and first and not from_trick and not min_cards:
+        return never_barred
 
     def bar(deal: DealState, player: int) -> str:
         if won and not deal.tricks.get(player):
@@ -280,6 +286,7 @@ def compile_legal(
     rules = form.play
     m = form.marriages
     marriage_bar = compile_marriage_bar(m)
+    any_time = marriage_bar is never_barred  # no timing rule: nothing to call
     automatic = m.announcement == "automatic"
     am = m.ace_marriage
     claim_allowed = form.contract.claim_allowed
@@ -318,9 +325,7 @@ def compile_legal(
         for c in deal.hands[player]:
             bits |= c.bit
         trick = deal.trick
-        held = bits  # the whole hand (the ace marriage needs all the aces held)
-        if lead_rule and not trick:
-            bits = lead_after_marriage(rules, deal, bits, suit_bits)
+        out: list[Action] = []
         if trick:
             # no claim once a trick is under way (may_claim)
             if by_role and player == deal.declarer:
@@ -331,17 +336,16 @@ def compile_legal(
                 suit = trick[0][1].suit_id if duty < _OVERTRUMP else (deal.trump or "")
                 shift, full, one_suit = suit_table[suit]
                 return one_suit[(bits >> shift) & full]
-            tables = plain_tables
-        elif not marriage_bar(deal, player):
-            tables = lead_tables
-        else:
-            tables = plain_tables
-        out: list[Action] = []
-        for shift, full, subsets in tables:
-            out += subsets[(bits >> shift) & full]
-        if trick:
+            for shift, full, subsets in plain_tables:
+                out += subsets[(bits >> shift) & full]
             return out
-        if am.enabled and (held & aces_bits).bit_count() == deal.aces:
+        # a lead: the cards allowed after a marriage (bits stays the whole hand, for the ace
+        # marriage), with the marriages' declarations when one may be declared now
+        lead = lead_after_marriage(rules, deal, bits, suit_bits) if lead_rule else bits
+        tables = lead_tables if any_time or not marriage_bar(deal, player) else plain_tables
+        for shift, full, subsets in tables:
+            out += subsets[(lead >> shift) & full]
+        if am.enabled and (bits & aces_bits).bit_count() == deal.aces:
             # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
             if _may_marry_aces_now(am, deal, player):

@@ -26,6 +26,7 @@ from .state import DealState
 __all__ = [
     "DealOutcome",
     "ForfeitCost",
+    "compile_played",
     "deal_facts",
     "facts_read",
     "forfeit_cost",
@@ -215,6 +216,57 @@ def _drowned(form: Form, outcome: DealOutcome, player: int) -> int:
     )
 
 
+PlayedScores = Callable[
+    [DealOutcome, tuple[int, ...], Callable[[int], Mapping[str, Any]], Mapping[str, Any]],
+    tuple[dict[int, int], bool],
+]
+"""``played(outcome, active, player_env, options)`` -> ``(scores, made)``: see
+:func:`compile_played`."""
+
+
+def compile_played(form: Form) -> PlayedScores:
+    """The scores of a played (not forfeited) deal under ``form``, as one function with the
+    rules read once: the declarer by ``scoring.made`` (evaluated once) then
+    ``scoring.declarer``, each defender by ``scoring.defender`` (points, by player, for the
+    ``active`` players), and whether the declarer made the contract.  The deal facts are
+    built only when the form's formulas read some (:func:`facts_read`, decided here: a form
+    that reads none never tests for them); ``player_env(p)`` gives the ``player`` record.
+    Kept in the engine's :class:`~tysiac_spec.engine.compiled.CompiledForm`
+    (``score_played``); :func:`scores_and_made` calls it."""
+    s = form.scoring
+    made_of, declarer_of, defender_of = s.made.evaluator(), s.declarer.evaluator(), s.defender.evaluator()
+    players = form.active
+    need = facts_read(form)
+    made_env, declarer_env, defender_env = envs.scoring_made, envs.scoring_declarer, envs.scoring_defender
+
+    def played(
+        outcome: DealOutcome,
+        active: tuple[int, ...],
+        player_env: Callable[[int], Mapping[str, Any]],
+        options: Mapping[str, Any],
+    ) -> tuple[dict[int, int], bool]:
+        out: dict[int, int] = {}
+        tricks = outcome.tricks or {}
+        card_points, marriages, contract = outcome.card_points, outcome.marriages, outcome.contract
+        d = outcome.declarer
+        facts = deal_facts(form, outcome, d, active, need) if need else envs.NO_FACTS
+        cp, m, t = card_points.get(d, 0), marriages.get(d, 0), tricks.get(d, 0)
+        made = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
+        for p in active:
+            cp, m, t = card_points.get(p, 0), marriages.get(p, 0), tricks.get(p, 0)
+            if p == d:
+                e = declarer_env(player_env(p), players, options, cp, m, t, contract, made, facts)
+                out[p] = int(declarer_of(e))
+            else:
+                if need:
+                    facts = deal_facts(form, outcome, p, active, need)
+                e = defender_env(player_env(p), players, options, cp, m, t, contract, made, facts)
+                out[p] = int(defender_of(e))
+        return out, made
+
+    return played
+
+
 def scores_and_made(
     form: Form,
     outcome: DealOutcome,
@@ -261,24 +313,9 @@ def scores_and_made(
                 )
                 out[p] = int(f.defender(e))
     else:
-        s = form.scoring
-        tricks = outcome.tricks or {}
-        compiled = form.compiled  # the engine's CompiledForm keeps facts_read(form)
-        need = compiled.scoring_facts if compiled is not None else facts_read(form)
-        d = outcome.declarer
-        facts = deal_facts(form, outcome, d, active, need) if need else envs.NO_FACTS
-        cp, m, t = outcome.card_points.get(d, 0), outcome.marriages.get(d, 0), tricks.get(d, 0)
-        made = bool(s.made(envs.scoring_made(players, options, cp, m, t, contract, facts)))
-        for p in active:
-            cp, m, t = outcome.card_points.get(p, 0), outcome.marriages.get(p, 0), tricks.get(p, 0)
-            if p == d:
-                e = envs.scoring_declarer(player_env(p), players, options, cp, m, t, contract, made, facts)
-                out[p] = int(s.declarer(e))
-            else:
-                if need:
-                    facts = deal_facts(form, outcome, p, active, need)
-                e = envs.scoring_defender(player_env(p), players, options, cp, m, t, contract, made, facts)
-                out[p] = int(s.defender(e))
+        compiled = form.compiled  # the engine's CompiledForm keeps compile_played(form)
+        played = compiled.score_played if compiled is not None else compile_played(form)
+        out, made = played(outcome, active, player_env, options)
     if outcome.sitter is not None:
         out[outcome.sitter] = sitter_score(form, outcome, player_env, options)
     return out, bool(made) and not outcome.forfeited

@@ -31,6 +31,7 @@ __all__ = [
     "apply_contract",
     "apply_exchange",
     "apply_forfeit",
+    "compile_legal_exchange",
     "contract_amounts",
     "explain",
     "gifts_seen",
@@ -161,7 +162,7 @@ def apply_choice(form: Form, deal: DealState, action: ChooseTalon, env: Env) -> 
 
 
 def _start_exchange(form: Form, deal: DealState, env: Env, *, checked: bool = False) -> None:
-    if not checked and redeal_point(form, deal, env, "after_talon"):
+    if not checked and form.deal.redeals and redeal_point(form, deal, env, "after_talon"):
         return
     t = form.talon
     if (t.exchange == "give_each" and t.give_count > 0) or (t.exchange == "discard" and t.discard_count > 0):
@@ -196,30 +197,42 @@ def gifts_seen(form: Form, deal: DealState, player: int) -> tuple[tuple[int, Car
     return tuple([g for g in gifts if g[0] == player])
 
 
-def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
-    """Cards the declarer may give (opponent by opponent; with ``talon.give_order: clockwise``
-    only to :func:`next_receiver`) or discard, in deck order.
+def compile_legal_exchange(form: Form, table: ActionTable) -> Callable[[DealState], list[Action]]:
+    """The cards the declarer may give (opponent by opponent; with ``talon.give_order:
+    clockwise`` only to :func:`next_receiver`) or discard, in deck order, then ``forfeit`` when
+    allowed, as a function of the deal, with ``form.talon`` read once; the actions are
+    ``table``'s shared objects (a game's :class:`ActionTable`)."""
+    t = form.talon
+    discard = t.exchange == "discard"
+    give_count = t.give_count
+    clockwise = t.give_order == "clockwise"
+    forfeit = table.forfeit
 
-    ``table`` supplies shared action objects (a game's :class:`ActionTable`)."""
-    assert deal.declarer is not None
-    if table is None:
-        table = ActionTable()
-    hand = deal.hands[deal.declarer]
-    out: list[Action]
-    if form.talon.exchange == "discard":
-        discards = table.discards_by_index()
-        out = [discards[c.index] for c in hand] if discards else [table.discard(c) for c in hand]
-    else:
-        out = []
-        give_count = form.talon.give_count
-        receivers = (next_receiver(deal),) if form.talon.give_order == "clockwise" else deal.given
-        for p in receivers:
-            if deal.given[p] < give_count:
-                gives = table.gives_by_index(p)
-                out += [gives[c.index] for c in hand] if gives else [table.give(c, p) for c in hand]
-    if deal.may_forfeit:
-        out.append(table.forfeit)
-    return out
+    def legal_now(deal: DealState) -> list[Action]:
+        assert deal.declarer is not None
+        hand = deal.hands[deal.declarer]
+        out: list[Action]
+        if discard:
+            discards = table.discards_by_index()
+            out = [discards[c.index] for c in hand] if discards else [table.discard(c) for c in hand]
+        else:
+            out = []
+            given = deal.given
+            for p in (next_receiver(deal),) if clockwise else given:
+                if given[p] < give_count:
+                    gives = table.gives_by_index(p)
+                    out += [gives[c.index] for c in hand] if gives else [table.give(c, p) for c in hand]
+        if deal.may_forfeit:
+            out.append(forfeit)
+        return out
+
+    return legal_now
+
+
+def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
+    """:func:`compile_legal_exchange`'s list for ``deal`` (``table``: a game's
+    :class:`ActionTable`, else a new one)."""
+    return compile_legal_exchange(form, ActionTable() if table is None else table)(deal)
 
 
 def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> None:
@@ -266,7 +279,7 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     b, hand = env(deal.declarer), tuple(deal.hands[deal.declarer])
     tops = [] if form.auction.cap is None else [form.auction.cap]
     if c.max is not None:
-        tops.append(int(c.max(envs.contract_max(b, hand, bid))))
+        tops.append(int(c.max.evaluator()(envs.contract_max(b, hand, bid))))
     hi = max(bid, min(tops) if tops else ceiling(form, deal.deck_points))
     step = c.step
     first = round_up(bid + 1, step)  # the lowest raise
@@ -310,7 +323,7 @@ def apply_forfeit(deal: DealState) -> None:
 
 
 def _start_contract(form: Form, deal: DealState, env: Env, *, checked: bool = False) -> None:
-    if not checked and redeal_point(form, deal, env, "after_exchange"):
+    if not checked and form.deal.redeals and redeal_point(form, deal, env, "after_exchange"):
         return
     amounts = _offered(form, deal, env)
     if len(amounts) == 1 and not deal.may_forfeit:
