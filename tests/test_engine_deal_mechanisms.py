@@ -537,6 +537,49 @@ def test_house_ace_marriage_sets_trump() -> None:
     assert game.deal.marriages == {1: 200} and game.deal.trump == "diamonds"
 
 
+def _house(tmp_path: Path, name: str, body: str, parent: str = "ru-online") -> str:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"id: {name}\nkind: house\nextends: {parent}\nname: {{en: {name}}}\n{body}", encoding="utf-8")
+    return str(path)
+
+
+def test_the_ace_marriage_rank_is_data(tmp_path: Path) -> None:
+    # `marriages.ace_marriage.rank`: the position of test_ace_marriage_after_a_won_trick with
+    # the aces and the tens swapped; with `rank: ten` the four tens are the marriage.
+    hands = {1: "TH TD TC TS KH 9H 9S", 2: "AH JH AS JS QS QH AD", 0: "KD QD JD 9D AC KC QC"}
+    tens = _house(tmp_path, "four-tens",
+                  "options:\n  ace_marriage: {default: true}\nmarriages:\n  ace_marriage: {rank: ten}\n")
+
+    def position(ruleset: str) -> Game:
+        game = _game(ruleset, hands=hands, talons=["JC 9C KS"], golden_round=False, dark_game=False,
+                     **({"ace_marriage": True} if ruleset == "ru-online" else {}))
+        deal = game.deal
+        deal.phase, deal.declarer, deal.current, deal.high_bid, deal.contract = "play", 1, 1, 100, 100
+        deal.trick_number, deal.tricks = 1, {1: 1}
+        return game
+
+    assert "aces" not in " ".join(_legal(position("ru-online")))  # four tens are nothing there
+    game = position(tens)
+    assert _legal(game)[:2] == ["play TH", "play TH aces"]
+    _do(game, "play TH aces")
+    assert game.deal.marriages == {1: 200} and game.deal.declared == [(1, "ten")]
+
+
+def test_the_first_dealer_rank_is_data(tmp_path: Path) -> None:
+    # `deal.first_dealer_rank`: with `first_dealer: first_ace`, the first king turned deals.
+    kings = _house(tmp_path, "first-king", "deal:\n  first_dealer: first_ace\n  first_dealer_rank: king\n",
+                   parent="pl-standard")
+    deck = load_ruleset("pl-standard").deck
+    differs = 0
+    for seed in range(8):
+        shuffled = list(deck.cards)
+        random.Random(seed).shuffle(shuffled)
+        dealer = Game(load_ruleset(kings), players=3, seed=seed).deal.dealer
+        assert dealer == first_ace_dealer(shuffled, 3, 1, "king")
+        differs += dealer != first_ace_dealer(shuffled, 3, 1, "ace")
+    assert differs  # the rank changes who deals first
+
+
 def test_new_actions_print_and_parse() -> None:
     deck = load_ruleset("ru-online").deck
     for text in ("forfeit", "dark", "cancel dark", "redeal", "play AH aces", "play QH marriage"):

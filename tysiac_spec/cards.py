@@ -34,7 +34,7 @@ class _Named:
     names: Mapping[str, str]
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is str:  # the usual case in formulas (``rank == "king"``)
+        if other.__class__ is str:  # the usual case in formulas (a rank compared with a rank id)
             return self.id == other
         if self is other:  # suits and ranks of one deck are shared objects
             return True

@@ -429,6 +429,7 @@ def parse_marriages(
     items = text.replace(",", " ").split()
     if items in ([], ["-"]):
         return ()
+    ace_words = _ace_marriage_words(form, deck)
     out: list[tuple[int, str]] = []
     for item in items:
         who, sep, what = item.partition(":")
@@ -436,7 +437,7 @@ def parse_marriages(
             raise _err("marriage", f"`{shorten(item)}` is not a marriage: write seat:suit, seats counting "
                        f"from 0, e.g. `{marriage_example(form, deck)}`")
         player = parse_player(who, players, names)
-        if what.lower() in ("a", "aces", "ace", "4a"):
+        if what.lower() in ace_words:
             suit = ACE_MARRIAGE
         else:
             try:
@@ -447,6 +448,18 @@ def parse_marriages(
     for error in _iter_marriage_notation_errors(form, out):
         raise error
     return tuple(out)
+
+
+def _ace_marriage_words(form: Form, deck: Deck) -> frozenset[str]:
+    """What the sheet accepts (lower case) for the ace marriage: ``aces`` and, from its rank
+    (``marriages.ace_marriage.rank``), the rank's id, letter (``a``) and four of it (``4a``)."""
+    words = {ACE_MARRIAGE}
+    try:
+        rank = deck.rank(form.marriages.ace_marriage.rank)
+    except NotationError:  # a pack without that rank (then the ruleset has no ace marriage)
+        return frozenset(words)
+    letter = rank.letter.lower()
+    return frozenset({*words, rank.id.lower(), letter, f"4{letter}"})
 
 
 def _iter_marriage_notation_errors(form: Form, marriages: Sequence[tuple[int, str]]) -> Iterator[EntryError]:

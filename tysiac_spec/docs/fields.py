@@ -54,6 +54,8 @@ SECTION_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
 SHOWN_WHEN_CHANGED = frozenset(
     {
         "marriages.ranks",
+        "marriages.ace_marriage.rank",
+        "deal.first_dealer_rank",
         "marriages.from_trick",
         "marriages.min_cards",
         "marriages.value",

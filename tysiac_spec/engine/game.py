@@ -162,7 +162,8 @@ class Game:
         self._deck_points = ruleset.deck.total_points
         self._deck_cards = ruleset.deck.cards
         self._dealing_plan = dealing.dealing_plan(self.form)
-        self._aces = sum(1 for c in ruleset.deck.cards if c.rank.id == play.ACE)
+        ace_rank = self.form.marriages.ace_marriage.rank
+        self._aces = sum(1 for c in ruleset.deck.cards if c.rank.id == ace_rank)
         shown_from = self.form.talon.shown_from
         self._talon_from_deal = shown_from == "deal"
         self._talon_from_round = shown_from == "second_round"
@@ -268,12 +269,13 @@ class Game:
         return list(seating[0]), seating[1]
 
     def _first_dealer(self) -> int:
-        """The first dealer (``deal.first_dealer``): by lot, or whoever gets the first ace of
-        the seeded pack turned card by card (S002)."""
+        """The first dealer (``deal.first_dealer``): by lot, or whoever gets the first ace
+        (``deal.first_dealer_rank``) of the seeded pack turned card by card (S002)."""
         if self.form.deal.first_dealer == "first_ace":
             cards = list(self.ruleset.deck.cards)
             dealing.shuffle(cards, self._rng)
-            return dealing.first_ace_dealer(cards, self.players, self._direction, play.ACE)
+            rank = self.form.deal.first_dealer_rank
+            return dealing.first_ace_dealer(cards, self.players, self._direction, rank)
         return self._rng.randrange(self.players)
 
     _MAX_REDEALS = 100

@@ -15,7 +15,8 @@ The lead to the trick after a marriage may be bound to a trump or to another sui
 
 The ace marriage (``marriages.ace_marriage``, S002 variation; source ids
 such as ``S002`` are keys of a ruleset's ``sources:`` list): declared by leading an
-ace while holding all four (talon cards included), ``play AH aces``; worth
+ace while holding all four (talon cards included), ``play AH aces`` — the rank is data,
+``ace_marriage.rank``, and is recorded in ``deal.declared`` in place of a suit; worth
 ``ace_marriage.value``; only after its holder has won a trick when
 ``requires_won_trick`` (S002: "not on the first move"); it makes the led ace's suit
 trump only when ``sets_trump`` (1KC: no trump).  Announced like a marriage: with
@@ -50,9 +51,6 @@ __all__ = [
     "never_barred",
     "trick_winner",
 ]
-
-ACE = "ace"
-"""Rank id of the cards of the ace marriage (as the DSL's ``count(hand, ace)``)."""
 
 def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], str]:
     """The cards ``player`` may play now, and the duty that restricts them (or ``""``)."""
@@ -298,7 +296,7 @@ def compile_legal(
             raise ValueError(f"{c} is not a card of a pack (it has no bit)")
         suit_bits[c.suit_id] = c.suit_bits
         held.setdefault(c.suit_id, []).append(c)
-    aces_bits = sum(c.bit for c in deck if c.rank.id == ACE)
+    aces_bits = sum(c.bit for c in deck if c.rank.id == am.rank)
 
     # per suit in pack order: (shift, full mask, the actions of each subset of its cards)
     plain_tables: list[tuple[int, int, list[list[Action]]]] = []
@@ -349,7 +347,7 @@ def compile_legal(
             # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
             if _may_marry_aces_now(am, deal, player):
-                out = [x for a in out for x in _with_aces(a, automatic, play_action)]
+                out = [x for a in out for x in _with_aces(a, am.rank, automatic, play_action)]
         if claim_allowed and not deal.trick_number and may_claim(deal):
             out.append(claim)
         return out
@@ -395,11 +393,11 @@ def _suit_actions(
 
 
 def _with_aces(
-    action: Action, automatic: bool, play_action: Callable[[Card, bool, bool], PlayCard]
+    action: Action, rank: str, automatic: bool, play_action: Callable[[Card, bool, bool], PlayCard]
 ) -> tuple[Action, ...]:
-    """A lead of an ace by a player who may declare the ace marriage: declared (and, when
-    spoken, also not); any other lead as it is."""
-    if not isinstance(action, PlayCard) or action.card.rank.id != ACE:
+    """A lead of an ace (a card of ``rank``, ``ace_marriage.rank``) by a player who may declare
+    the ace marriage: declared (and, when spoken, also not); any other lead as it is."""
+    if not isinstance(action, PlayCard) or action.card.rank.id != rank:
         return (action,)
     declared = play_action(action.card, False, True)
     return (declared,) if automatic else (action, declared)
@@ -569,7 +567,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
             hand.remove(card)
         if action.aces:
             deal.marriages[p] = deal.marriages.get(p, 0) + am.value
-            deal.declared.append((p, ACE))
+            deal.declared.append((p, am.rank))
             deal.marriage_trick = deal.trick_number
             if am.sets_trump:
                 _set_trump(m, deal, card.suit.id)
@@ -624,7 +622,8 @@ def marriage_points(m: Marriages, deal: DealState, player: int, suit: str) -> in
     the first marriage of the deal (the ace marriage does not count), whether it sets trump
     (:func:`_sets_trump`) and how many marriages were declared before it."""
     assert m.value is not None
-    number = sum(1 for _, s in deal.declared if s != ACE)
+    ace_rank = m.ace_marriage.rank
+    number = sum(1 for _, s in deal.declared if s != ace_rank)
     e = envs.marriage_value(
         m.values[suit], player == deal.declarer, number == 0, _sets_trump(m, deal), number, len(deal.order)
     )

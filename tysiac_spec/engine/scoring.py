@@ -65,7 +65,8 @@ class DealOutcome:
             :class:`~tysiac_spec.errors.MatchError`).
         last_trick: the player who won the last trick; ``None`` when not recorded (likewise
             for ``last_trick``).
-        declarations: the marriages declared, in order: the player and the suit id (``ace``
+        declarations: the marriages declared, in order: the player and the suit id (the rank id
+            ``marriages.ace_marriage.rank``, ``ace``,
             for the ace marriage); ``None``: not recorded (then a formula reading
             ``declared`` or ``drowned`` raises :class:`~tysiac_spec.errors.MatchError`).
     """

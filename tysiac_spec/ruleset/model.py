@@ -352,8 +352,13 @@ class DealRules:
 
     first_dealer: Literal["random", "first_ace"] = rule(
         "How the first dealer is chosen: at random (by lot); or cards are turned one at a time "
-        "and whoever receives the first ace deals.",
+        "and whoever receives the first ace (the first card of `first_dealer_rank`) deals.",
         "random",
+    )
+    first_dealer_rank: str = rule(
+        "With `first_dealer: first_ace`, the rank (an id of `deck.ranks`) whose first card "
+        "turned makes its receiver the first dealer.",
+        "ace",
     )
     direction: Literal["clockwise", "counterclockwise"] = rule(
         "Direction of dealing, bidding, play and of the deal passing on.", "clockwise"
@@ -654,6 +659,10 @@ class AceMarriage:
     """The ace marriage (all four aces in one hand)."""
 
     enabled: bool = rule("Whether four aces can be declared.", False)
+    rank: str = rule(
+        "The rank (an id of `deck.ranks`) all of whose cards, held together, make this marriage.",
+        "ace",
+    )
     value: int = rule(
         "Points for the ace marriage.", 200, minimum=-MAX_POINTS, maximum=MAX_POINTS
     )

@@ -38,6 +38,8 @@ SEMANTIC_CODES = {
     "(play would stall)",
     "marriages.unknown-suit": "a marriage value names a suit the deck does not have",
     "marriages.ranks": "the marriage ranks are not two different ranks of the deck",
+    "deck.unknown-rank": "a field naming one rank (`deal.first_dealer_rank`, "
+    "`marriages.ace_marriage.rank`) names one the deck does not have",
     "auction.step": "a bid value is not a multiple of the bid step",
     "auction.seat": "a seat number beyond the active players",
     "auction.all-pass": "nobody is forced to open, but a deal everyone passes is to be played "
@@ -619,6 +621,24 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             where("marriages", "ranks"),
             _did_you_mean(unknown[0], ranks) if unknown else None,
         )
+    for section, rank_path, default, on in (
+        ("deal", ("first_dealer_rank",), _defaults("DealRules", "first_dealer_rank"),
+         _get(sections, "deal", "first_dealer") == "first_ace"),
+        ("marriages", ("ace_marriage", "rank"), _defaults("AceMarriage", "rank"),
+         bool(_get(sections, "marriages", "ace_marriage", "enabled"))),
+    ):
+        given = _get(sections, section, *rank_path)
+        # a rank named, or the default when the mechanism is on (a pack without that rank)
+        if (given is not None or on) and str(given or default) not in ranks:
+            name = ".".join((section, *rank_path))
+            yield _diag(
+                "deck.unknown-rank",
+                f"`{name}` names rank `{given or default}`, which the deck does not have "
+                f"(ranks: {', '.join(ranks)})",
+                doc,
+                where(section, *rank_path) if given is not None else where(section),
+                _did_you_mean(str(given or default), ranks),
+            )
     for k, rank in enumerate(_get(sections, "deal", "cut", "bad_ranks", default=[]) or []):
         if str(unwrap(rank)) not in ranks:
             yield _diag(
