@@ -162,10 +162,24 @@ def scoring_declarer(
     facts: Mapping[str, Any] = NO_FACTS,
 ) -> Env:
     """``scoring.declarer``: :func:`scoring_made`'s names (``facts`` included), ``made`` and
-    the declarer's record."""
-    e = scoring_made(players, options, card_points, marriages, tricks, contract, facts)
-    e["player"] = player
-    e["made"] = made
+    the declarer's record.
+
+    (:func:`scoring_made`'s names are written out here again rather than built by a call to
+    it: this builder runs for every active player of every deal, and ``tests/test_env.py``
+    checks both against ``dsl/contexts.py``, so the two lists cannot drift apart.)"""
+    e = {
+        "player": player,
+        "players": players,
+        "options": options,
+        "card_points": card_points,
+        "marriages": marriages,
+        "points": card_points + marriages,
+        "tricks": tricks,
+        "contract": contract,
+        "made": made,
+    }
+    if facts:
+        e.update(facts)
     return e
 
 

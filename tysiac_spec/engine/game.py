@@ -139,6 +139,7 @@ class Game:
         """The form's compilation, shared by every game of the form (:mod:`.compiled`)."""
         self._table = table = self.compiled.table
         self._play_legal, self._play_apply = self.compiled.play_legal, self.compiled.play_apply
+        self._score_played = self.compiled.score_played
         form = self.form
         self._legal_of: dict[str, Callable[[DealState], list[Action]]] = {
             "play": self._play_legal,
@@ -568,7 +569,6 @@ class Game:
         if self._over:
             raise IllegalActionError(Diagnostic("action.illegal", f"`{action}`: the match is over"))
         deal = self.deal
-        phase = deal.phase
         # The identity fast path (see the module docstring): an action object handed out by
         # the last legal_actions() for this very position (the deal, its action count, the
         # player to act, the phase) is legal without computing the list again; any other
@@ -577,7 +577,7 @@ class Game:
             self._legal_deal is deal
             and self._legal_count == deal.actions
             and self._legal_current == deal.current
-            and self._legal_phase == phase
+            and self._legal_phase == deal.phase
         ):
             for allowed in self._legal:
                 if allowed is action:
@@ -587,14 +587,15 @@ class Game:
         else:
             self._refuse_unless_legal(action)
         # the action is legal: the one step of every phase
-        text = action.text
-        self.history.append(text)
         deal.actions += 1
         if type(action) is PlayCard:  # the usual case first: a card played (the play phase)
+            self.history.append(action.text)
             self._play_apply(deal, action)
             if deal.phase == "over":
                 self._end_deal()
             return
+        phase, text = deal.phase, action.text
+        self.history.append(text)
         form = self.form
         if isinstance(action, Forfeit):
             talon.apply_forfeit(deal)
@@ -687,7 +688,7 @@ class Game:
         if state.dealer != self._dealer:
             state = replace(state, dealer=self._dealer)
         # the engine's outcome is valid by construction: settled without validate_outcome
-        new, events, deal.made = settle_valid_deal(self.form, state, outcome)
+        new, events, deal.made = settle_valid_deal(self.form, state, outcome, played=self._score_played)
         row = tuple(map(sub, new.scores, self._match.scores))
         deal.scores = dict(enumerate(row))
         self._match = new

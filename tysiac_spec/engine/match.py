@@ -40,7 +40,7 @@ from ..ruleset.model import Form
 from . import env as envs
 from .events import MatchEvent
 from .outcome import validate_outcome
-from .scoring import DealOutcome, forfeit_cost, scores_and_made
+from .scoring import DealOutcome, PlayedScores, forfeit_cost, scores_and_made
 from .seating import next_dealer
 
 __all__ = ["BarrelSeat", "DealOutcome", "MatchState", "golden_deals", "settle_deal", "settle_valid_deal"]
@@ -637,18 +637,20 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
 
 
 def settle_valid_deal(
-    form: Form, state: MatchState, outcome: DealOutcome
+    form: Form, state: MatchState, outcome: DealOutcome, *, played: PlayedScores | None = None
 ) -> tuple[MatchState, list[MatchEvent], bool]:
     """:func:`settle_deal` for an outcome known to be valid (the engine's own, built from a
     played deal): not validated again; also returns whether the declarer made the
-    contract (``scoring.made``, false for a forfeit)."""
+    contract (``scoring.made``, false for a forfeit).  ``played``: the form's compiled scores
+    of a played deal (:func:`~.scoring.compile_played`; a game hands in its
+    ``CompiledForm.score_played``), else found by :func:`~.scoring.scores_and_made`."""
     o = outcome
     n = state.players
     forfeits = list(state.forfeits)
     if o.forfeited:
         forfeits[o.declarer] += 1
     base, made = scores_and_made(
-        form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer]
+        form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer], played=played
     )
     w = _Work(form, state, o, [], {}, made)
     if form.special.barrel.falls_reset:

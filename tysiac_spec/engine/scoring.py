@@ -239,6 +239,7 @@ def compile_played(form: Form) -> PlayedScores:
     players = form.active
     need = facts_read(form)
     made_env, declarer_env, defender_env = envs.scoring_made, envs.scoring_declarer, envs.scoring_defender
+    no_facts = envs.NO_FACTS
 
     def played(
         outcome: DealOutcome,
@@ -250,7 +251,7 @@ def compile_played(form: Form) -> PlayedScores:
         tricks = outcome.tricks or {}
         card_points, marriages, contract = outcome.card_points, outcome.marriages, outcome.contract
         d = outcome.declarer
-        facts = deal_facts(form, outcome, d, active, need) if need else envs.NO_FACTS
+        facts = deal_facts(form, outcome, d, active, need) if need else no_facts
         cp, m, t = card_points.get(d, 0), marriages.get(d, 0), tricks.get(d, 0)
         made = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
         for p in active:
@@ -275,6 +276,7 @@ def scores_and_made(
     options: Mapping[str, Any],
     *,
     forfeit_count: int = 1,
+    played: PlayedScores | None = None,
 ) -> tuple[dict[int, int], bool]:
     """Each player's score for the deal from the ruleset's formulas, before the multiplier
     and every match-level mechanism (points), and whether the declarer made the contract
@@ -285,7 +287,9 @@ def scores_and_made(
     (or free / ``mode.penalty``, see :func:`forfeit_cost`), each opponent by
     ``contract.forfeit.defender``.  The sitter by ``table.sitter.score`` on the dealt talon
     (or ``outcome.sitter_points``).  ``player_env(p)`` gives the ``player`` record
-    (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included.
+    (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included;
+    ``played`` the form's :func:`compile_played` (else the engine's kept one, ``form.compiled``,
+    or one compiled now).
     """
     made: bool | None = None
     out: dict[int, int] = {}
@@ -314,8 +318,9 @@ def scores_and_made(
                 )
                 out[p] = int(f.defender(e))
     else:
-        compiled = form.compiled  # the engine's CompiledForm keeps compile_played(form)
-        played = compiled.score_played if compiled is not None else compile_played(form)
+        if played is None:  # the engine's CompiledForm keeps compile_played(form)
+            compiled = form.compiled
+            played = compiled.score_played if compiled is not None else compile_played(form)
         out, made = played(outcome, active, player_env, options)
     if outcome.sitter is not None:
         out[outcome.sitter] = sitter_score(form, outcome, player_env, options)

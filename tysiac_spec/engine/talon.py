@@ -59,7 +59,7 @@ def _take(form: Form, deal: DealState, cards: list[Any], env: Env) -> None:
         and deal.mode != "dark"
         and (deal.contested or form.talon.shown_when_unopposed)
     )
-    deal.may_forfeit = form.contract.forfeit.when != "before_talon" and may_forfeit(form, deal, env)
+    deal.may_forfeit = may_forfeit(form, deal, env) and form.contract.forfeit.when != "before_talon"
 
 
 def reveal_in_auction(deal: DealState) -> None:
@@ -120,7 +120,8 @@ def start(form: Form, deal: DealState, env: Env) -> None:
     take the talon or forfeit before seeing it (phase ``talon``)."""
     assert deal.declarer is not None
     deal.current = deal.declarer
-    before = form.contract.forfeit.when == "before_talon" and may_forfeit(form, deal, env)
+    f = form.contract.forfeit
+    before = f.enabled and f.when == "before_talon" and may_forfeit(form, deal, env)
     deal.may_forfeit = before
     if before or (form.talon.take == "choose_one" and len(deal.talons) > 1):
         deal.phase = "talon"
@@ -239,7 +240,7 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
     """Move one card out of the declarer's hand; go on to the contract when done."""
     assert deal.declarer is not None
     hand = deal.hands[deal.declarer]
-    if form.contract.forfeit.when == "before_exchange":
+    if deal.may_forfeit and form.contract.forfeit.when == "before_exchange":
         deal.may_forfeit = False  # the exchange has begun
     if isinstance(action, Discard):
         remove_card(hand, action.card)
