@@ -124,10 +124,13 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
     """
     a = form.auction
     max_bid = a.max_bid.evaluator() if a.max_bid is not None else None
+    # the bidder's base only for a formula that reads it (`120 + marriages(hand)` does not)
+    reads_base = a.max_bid is not None and not a.max_bid.reads.isdisjoint(envs.BASE_NAMES)
     for p in deal.order:
         cap = a.cap
         if max_bid is not None:
-            limit = int(max_bid(envs.auction_max_bid(env(p), tuple(deal.hands[p]))))
+            b = env(p) if reads_base else envs.UNREAD_BASE
+            limit = int(max_bid(envs.auction_max_bid(b, tuple(deal.hands[p]))))
             cap = limit if cap is None else min(cap, limit)
         deal.max_bids[p] = cap if cap is not None else ceiling(form, deal.deck_points)
     if a.forced_seat is None:

@@ -18,12 +18,16 @@ in the dict it got (``e["bid"] = b``) rather than build a new one each time.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ..cards import Card
 
 __all__ = [
+    "BASE_NAMES",
     "BUILDERS",
+    "NO_FACTS",
+    "UNREAD_BASE",
     "auction_max_bid",
     "auction_may_bid",
     "base",
@@ -61,6 +65,17 @@ def player_record(
 def base(player: Record, players: int, options: Options) -> Env:
     """The names most contexts share: ``player``, ``players``, ``options`` (a new dict)."""
     return {"player": player, "players": players, "options": options}
+
+
+BASE_NAMES = frozenset({"player", "players", "options"})
+"""The names of :func:`base`."""
+
+UNREAD_BASE: Mapping[str, Any] = MappingProxyType(
+    {"player": MappingProxyType({}), "players": 0, "options": MappingProxyType({})}
+)
+"""A base for a formula that reads none of :data:`BASE_NAMES` (``Formula.reads``): the names
+are there, with values no formula reads, so the player's own base need not be built (as the
+deal facts are built only for the formulas that read them)."""
 
 
 # ------------------------------------------------------------------ auction and contract
