@@ -70,6 +70,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "match.finishing.tie_raise",
         "special.barrel.falls_reset",
         "special.golden_round.deals",
+        "special.golden_round.bolt_count",
     }
 )
 """Model paths of fields a rule book shows only when some form's value differs from the
