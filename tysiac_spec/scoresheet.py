@@ -331,6 +331,10 @@ class Sheet:
 _NAME_WIDTH = 40
 """Characters of a player's name shown before it is cut."""
 
+_MAX_DIGITS = 18
+"""Digits of the largest number an answer may give (a file's integers have at most 18)."""
+_NUMBER = re.compile(r"[+-]?([0-9]+)")
+
 
 # --------------------------------------------------------------------------- entry parsing
 
@@ -372,18 +376,18 @@ def parse_player(text: str, players: int, names: Sequence[str] = ()) -> int:
 
 
 def parse_amount(text: str, what: str) -> int:
-    """A whole number of points.
+    """A whole number of points (at most 18 digits, more than any score).
 
     Raises:
-        EntryError: ``entry.number``.
+        EntryError: ``entry.number`` — not a whole number, or one too large.
     """
     t = text.strip()
-    try:
-        if len(t) > 18:  # more digits than any score; int() refuses above 4,300
-            raise ValueError(t)
-        return int(t)
-    except ValueError:
-        raise _err("number", f"{what} must be a whole number of points (got `{shorten(t)}`)") from None
+    number = _NUMBER.fullmatch(t)  # plain digits: not `1_000`, nor other scripts' digits
+    if number is None:
+        raise _err("number", f"{what} must be a whole number of points (got `{shorten(t)}`)")
+    if len(number[1]) > _MAX_DIGITS:  # int() would refuse above 4,300 digits
+        raise _err("number", f"{what} is too large: at most {_MAX_DIGITS} digits (got `{shorten(t, 24)}`)")
+    return int(t)
 
 
 def parse_yes_no(text: str) -> bool:
