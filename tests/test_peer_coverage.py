@@ -679,3 +679,120 @@ def test_rank_order_and_card_points_are_the_packs(tmp_path: Path) -> None:
         winner = game.current_player
         won[ruleset] = (winner, sum(c.points for c in game.deal.won[winner]))
     assert won == {"pl-standard": (0, 14), path: (1, 15)}
+
+
+CONCEDE = {
+    "equal_split": ("bid // (players - 1)", (50, -100, 50)),
+    "each_full": ("bid", (100, -100, 100)),
+    "preset_ratio": ("bid * (if seat == 1 then 60 else 40) // 100", (40, -100, 60)),
+    "pass_the_talon": ("0", (0, -100, 0)),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(CONCEDE))
+def test_conceding_the_forced_bid(tmp_path: Path, mode: str) -> None:
+    # peer fields bidding.forced_bid_concession (equal_split, each_full, preset_ratio with the
+    # ratio 0.6 / 0.4), talon.pass_the_talon (the defenders score nothing), HR17, HR19: the
+    # declarer loses the bid, each defender gets his share
+    defender, scores = CONCEDE[mode]
+    when = "before_exchange" if mode == "pass_the_talon" else "before_talon"
+    body = (f"contract:\n  forfeit: {{enabled: true, only_when_forced: {mode != 'pass_the_talon'}, "
+            f"when: {when}, declarer: '-bid', defender: '{defender}'}}\n")
+    path = _house(tmp_path, "concede-" + mode.replace("_", "-"), "pl-standard", body)
+    assert _settle(path, contract=100, forfeited=True)[0] == scores
+
+
+def test_write_off_half_the_bid_to_each(tmp_path: Path) -> None:
+    # peer fields bidding.write_off, write_off_split (half_to_each; equal_split is
+    # `contract // (players - 1)`, the same with two opponents), HR18
+    body = "contract:\n  forfeit: {defender: 'contract // 2'}\n"
+    path = _house(tmp_path, "write-off-half", "ru-online", body)
+    off = {"golden_round": False}
+    assert _settle("ru-online", contract=120, forfeited=True, options=off)[0] == (60, -120, 60)
+    assert _settle(path, contract=140, forfeited=True, options=off)[0] == (70, -140, 70)
+
+
+BLIND = """\
+special:
+  dark: {multiplier: 1}
+scoring:
+  declarer: 'if made then contract * (if mode == "dark" then 2 else 1) else -contract * (if mode == "dark" then 3 else 1)'
+"""
+
+
+def test_blind_bid_success_and_failure_multipliers(tmp_path: Path) -> None:
+    # peer fields bidding.blind_bid_success_multiplier (2), blind_bid_failure_multiplier (3 here)
+    path = _house(tmp_path, "blind-factors", "ru-online", BLIND)
+    off = {"golden_round": False}
+    failed = {"contract": 120, "mode": "dark", "card_points": {1: 60, 2: 30, 0: 30}, "tricks": {1: 4, 2: 2, 0: 1}}
+    made = {"contract": 120, "mode": "dark", "card_points": {1: 120, 2: 0, 0: 0}, "tricks": {1: 7, 2: 0, 0: 0}}
+    assert _settle("ru-online", **failed, options=off)[0] == (60, -240, 60)
+    assert _settle(path, **failed, options=off)[0] == (30, -360, 30)
+    assert _settle(path, **made, options=off)[0] == (0, 240, 0)
+
+
+REDEALS = """\
+deal:
+  redeals:
+    - {id: three-nines, when: 'count(hand, nine) == 3', who: holder, timing: after_deal}
+    - {id: four-jacks, when: 'count(hand, jack) == 4', who: holder, timing: after_deal}
+    - {id: three-jacks-in-talon, when: 'count(talon, jack) == 3', who: declarer, timing: after_talon}
+    - {id: two-nines-in-talon, when: 'count(talon, nine) == 2', who: declarer, timing: after_talon}
+"""
+THREE_NINES = ({1: "AH KH QH TH AS KS TS", 2: "9H 9S 9D JC JS JH QS", 0: "KD QD JD AD AC TC KC"}, ["QC 9C TD"])
+FOUR_JACKS = ({1: "AH KH QH TH AS KS TS", 2: "9H 9S JD JC JS JH QS", 0: "KD QD 9D AD AC TC KC"}, ["QC 9C TD"])
+JACKS_TALON = ({1: "AH KH QH TH AS KS TS", 2: "9H 9S 9D 9C JH QS QD", 0: "KD AD TD AC TC KC QC"}, ["JC JD JS"])
+NINES_TALON = ({1: "AH KH QH TH AS KS JC", 2: "9H 9S JH JS QS JD TS", 0: "KD QD AD TD AC TC KC"}, ["9C 9D QC"])
+
+
+@pytest.mark.parametrize(("deal", "bids", "redeal"), [
+    (THREE_NINES, (), "three-nines"),
+    (FOUR_JACKS, (), "four-jacks"),
+    (JACKS_TALON, ("bid 100", "pass", "pass"), "three-jacks-in-talon"),
+    (NINES_TALON, ("bid 100", "pass", "pass"), "two-nines-in-talon"),
+], ids=["three-nines", "four-jacks", "three-jacks-in-talon", "two-nines-in-talon"])
+def test_redeal_conditions_of_the_peer(tmp_path: Path, deal: tuple[dict[int, str], list[str]],
+                                       bids: tuple[str, ...], redeal: str) -> None:
+    # peer fields dealing.three_nine_redeal, four_jack_redeal, two_nines_in_talon_redeal; HR2, HR4
+    # (and its sub-variant, three jacks in the talon), HR25: the holder (or the declarer who
+    # finds the talon) may call a new deal; without the house rule the deal is played
+    path = _house(tmp_path, "redeals", "pl-standard", REDEALS)
+    hands, talons = deal
+    parent = _game("pl-standard", hands=hands, talons=talons)
+    _do(parent, *bids)
+    assert parent.phase == ("exchange" if bids else "auction")
+    game = _game(path, hands=hands, talons=talons)
+    caller = 1 if bids else 2
+    assert _do(game, *bids) == ["redeal", "pass"] and game.current_player == caller
+    _do(game, "redeal")
+    assert (game.events[-1].kind, game.events[-1].player, game.events[-1].text.split(":")[0]) == (
+        "redeal", caller, redeal)
+
+
+def test_buyback_for_50(tmp_path: Path) -> None:
+    # peer fields talon.buyback, buyback_penalty (50), HR22: the declarer who has seen the talon
+    # throws the hand in for 50; the same dealer deals again
+    body = "deal:\n  redeals:\n    - {id: buyback, when: 'true', who: declarer, timing: after_talon, penalty: 50}\n"
+    game = _game(_house(tmp_path, "buyback", "pl-standard", body))
+    assert _do(game, "bid 100", "pass", "pass") == ["redeal", "pass"] and game.current_player == 1
+    _do(game, "redeal")
+    assert game.scores == [0, -50, 0] and game.phase == "auction" and game.deal.dealer == 0
+    game = _game(_house(tmp_path, "buyback", "pl-standard", body))
+    _do(game, "bid 100", "pass", "pass", "pass")
+    assert game.phase == "exchange" and game.scores == [0, 0, 0]
+
+
+def test_no_duty_to_trump(tmp_path: Path) -> None:
+    # peer field tricks.must_trump: false; clubs are trump, player 0 leads the ace of hearts and
+    # player 1 has no heart
+    path = _house(tmp_path, "no-trumping", "pl-standard", "play: {must_trump: false, must_overtrump: false}\n")
+    legal = {}
+    for ruleset in ("pl-standard", path):
+        game = Game(load_ruleset(ruleset), players=3, seed=0)
+        deck, deal = game.ruleset.deck, game.deal
+        deal.phase, deal.declarer, deal.trump, deal.trick_number = "play", 0, "clubs", 3
+        deal.hands[0] = sorted(deck.parse_many("AH 9S"), key=lambda c: c.index)
+        deal.hands[1] = sorted(deck.parse_many("AD JC TS"), key=lambda c: c.index)
+        deal.current = 0
+        legal[ruleset] = _do(game, "play AH")
+    assert legal == {"pl-standard": ["play JC"], path: ["play AD", "play JC", "play TS"]}
