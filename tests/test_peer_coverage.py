@@ -796,3 +796,68 @@ def test_no_duty_to_trump(tmp_path: Path) -> None:
         deal.current = 0
         legal[ruleset] = _do(game, "play AH")
     assert legal == {"pl-standard": ["play JC"], path: ["play AD", "play JC", "play TS"]}
+
+
+OVERSHOOT = """\
+special:
+  barrel: {fail_own_bid_falls: false}
+options:
+  barrel_variant:
+    set:
+      standard:
+        match:
+          rules:
+            - {id: barrel-floor, when: 'player.score > 880 and player.score < 1000', then: 'player.score = 880'}
+            - id: overshoot
+              when: 'declarer and not made and contract > 120 and player.score == 760 and delta == -120'
+              then: 'player.score = 880 - contract'
+"""
+
+
+@pytest.mark.parametrize(("barrel", "contract", "parent", "house"), [
+    (2, 200, 680, 680),  # the last barrel deal, above the gap of 120: 880 − 200
+    (2, 120, 760, 760),  # the last barrel deal, not above the gap: the ordinary fall
+    (2, 100, 780, 760),
+    (True, 200, 680, 880),  # the first barrel deal: a failed attempt, the score stays
+])
+def test_barrel_jump_penalty(tmp_path: Path, barrel: int | bool, contract: int, parent: int, house: int) -> None:
+    # peer field barrel.overshoot_penalty (its spec: a 200 bid failing on the last barrel deal
+    # gives 680, a failed 120 the standard 760), HR51; ru-classic makes a failed bid fall at
+    # once (fail_own_bid_falls), the house rule counts it as an attempt; the match rule is put
+    # in the option `barrel_variant`, whose value writes ru-classic's match rules
+    path = _house(tmp_path, "overshoot", "ru-classic", OVERSHOOT)
+    deal = {"contract": contract, "card_points": {1: 60, 2: 30, 0: 30}, "tricks": {1: 4, 2: 2, 0: 2}}
+    state = {"scores": [0, 880, 0], "barrel": [False, barrel, False]}
+    assert _settle("ru-classic", **deal, state=state)[0] == (30, parent, 30)
+    assert _settle(path, **deal, state=state)[0] == (30, house, 30)
+
+
+REVERSE = """\
+match:
+  counters: [{id: reverse}, {id: out}]
+  rules:
+    - {id: climbed-out, when: 'player.reverse > 0 and player.score > -880', then: 'player.reverse = 0'}
+    - {id: minus-target, when: 'player.score <= -1000 and player.out == 0', then: 'player.out = 1; player.reverse = 0'}
+    - {id: held, when: 'player.score <= -880 and player.score > -1000', then: 'player.reverse += 1; player.score = -880'}
+    - {id: fallback, when: 'player.reverse > 3', then: 'player.reverse = 0; player.score = -760'}
+"""
+
+
+@pytest.mark.parametrize(("score", "reverse", "contract", "made", "after"), [
+    (-850, 0, 100, False, (-880, 1, 0)),  # gets on the reverse barrel, held at −880
+    (-880, 1, 100, False, (-880, 2, 0)),  # still held
+    (-880, 3, 100, False, (-760, 0, 0)),  # its deals are over: back to the fallback
+    (-880, 1, 200, True, (-680, 0, 0)),  # climbs out
+    (-880, 2, 120, False, (-1000, 0, 1)),  # reaches minus the target: out (the peer's flag)
+])
+def test_reverse_barrel(tmp_path: Path, score: int, reverse: int, contract: int, made: bool,
+                        after: tuple[int, int, int]) -> None:
+    # peer fields barrel.reverse_barrel (held at −880 for 3 deals, out at −1000, else) and
+    # reverse_barrel_fallback (−760)
+    path = _house(tmp_path, "reverse", "pl-standard", REVERSE)
+    points = {1: 120, 2: 0, 0: 0} if made else {1: 60, 2: 30, 0: 30}
+    tricks = {1: 6, 2: 1, 0: 1} if made else {1: 4, 2: 2, 0: 2}
+    state = {"scores": [0, score, 0], "counters": {"reverse": [0, reverse, 0], "out": [0, 0, 0]}}
+    scores, _, new = _settle(path, contract=contract, card_points=points, marriages={1: 100} if made else {},
+                             tricks=tricks, state=state)
+    assert (scores[1], new.counters["reverse"][1], new.counters["out"][1]) == after
