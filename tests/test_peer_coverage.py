@@ -869,3 +869,28 @@ def test_reverse_barrel(tmp_path: Path, score: int, reverse: int, contract: int,
     scores, _, new = _settle(path, contract=contract, card_points=points, marriages={1: 100} if made else {},
                              tricks=tricks, state=state)
     assert (scores[1], new.counters["reverse"][1], new.counters["out"][1]) == after
+
+
+def test_two_players_on_the_barrel_coexist() -> None:
+    # peer field barrel.collision_rule: coexist, HR52 (ru-online's collision: coexist): player 1 is
+    # on the barrel, player 2 gets on with 800 + 100; both stay, each with his own attempts
+    scores, _, state = _settle(
+        "ru-online", declarer=2, contract=100, card_points={2: 100, 1: 20, 0: 0}, tricks={2: 5, 1: 3, 0: 0},
+        state={"scores": [0, 880, 800], "barrel": [False, True, False]}, options={"golden_round": False},
+    )
+    assert scores == (0, 880, 900)
+    assert [(seat.on, seat.attempts) for seat in state.barrel] == [(False, 0), (True, 1), (True, 0)]
+
+
+def test_only_the_first_marriage_sets_trump(tmp_path: Path) -> None:
+    # peer field marriages.one_trump_per_deal, HR34: diamonds are trump already; a marriage of
+    # hearts scores but does not change trump
+    path = _house(tmp_path, "first-trump", "pl-standard", "marriages: {trump_change: first_only}\n")
+    for ruleset, trump in (("pl-standard", "hearts"), (path, "diamonds")):
+        game = Game(load_ruleset(ruleset), players=3, seed=0)
+        deck, deal = game.ruleset.deck, game.deal
+        deal.phase, deal.declarer, deal.trump, deal.trick_number = "play", 0, "diamonds", 3
+        deal.hands[0] = sorted(deck.parse_many("KH QH 9C"), key=lambda c: c.index)
+        deal.current = 0
+        _do(game, "play KH marriage")
+        assert game.deal.marriages == {0: 100} and game.deal.trump == trump
