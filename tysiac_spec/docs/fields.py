@@ -70,6 +70,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "match.finishing.tie_raise",
         "special.barrel.falls_reset",
         "special.golden_round.deals",
+        "table.partnerships",
     }
 )
 """Model paths of fields a rule book shows only when some form's value differs from the
@@ -80,7 +81,8 @@ that are off (``marriages.from_trick: 1``, ``min_cards: 0``) and marriage points
 (``marriages.value`` none: ``values``) say nothing; the highest-card duties, whom the duties
 bind, a defender's discard and the lead after a marriage (``play``) are house agreements no
 shipped ruleset states; the match-flow switches (``deal``, ``match``, ``special``) are off
-in every shipped ruleset, whose sources are silent on them.  Every shipped ruleset keeps these
+in every shipped ruleset, whose sources are silent on them, and so are fixed partnerships
+(``table.partnerships``), a house layout.  Every shipped ruleset keeps these
 defaults.  The comparison shows them always."""
 
 SHOWN_WHEN_SET = {

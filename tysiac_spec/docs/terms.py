@@ -285,6 +285,7 @@ LABELS: dict[str, T4] = {
                            "Co si zapíše nehrající"),
     "table.sitter.scores_on_barrel": ("Sitter scores while on the barrel", "Pauzujący na beczce zapisuje",
                                       "Пропускающий на бочке записывает", "Nehrající na sudu boduje"),
+    "table.partnerships": ("Fixed partnerships", "Stałe pary", "Постоянные пары", "Pevné dvojice"),
     # deal
     "deal.first_dealer": ("First dealer", "Pierwszy rozdający", "Первый сдающий", "První rozdávající"),
     "deal.direction": ("Direction of play", "Kierunek gry", "Направление игры", "Směr hry"),
@@ -587,6 +588,18 @@ LABELS: dict[str, T4] = {
 # --------------------------------------------------------------------------- choices
 
 CHOICES: dict[str, T4] = {
+    "table.partnerships=none": ("none: everyone plays for himself", "brak: każdy gra na siebie",
+                                "нет: каждый играет за себя", "žádné: každý hraje sám za sebe"),
+    "table.partnerships=across": (
+        "the players sitting across the table form a side with one score; the declarer's partner "
+        "plays the contract with him and their points count together",
+        "gracze siedzący naprzeciw siebie tworzą parę z jednym wynikiem; partner rozgrywającego "
+        "gra z nim kontrakt, a ich punkty liczą się razem",
+        "игроки, сидящие друг напротив друга, — одна пара с общим счётом; партнёр разыгрывающего "
+        "играет заказ вместе с ним, и их очки считаются вместе",
+        "hráči sedící naproti sobě tvoří dvojici s jedním skóre; spoluhráč hlavního hráče hraje "
+        "závazek s ním a jejich body se sčítají",
+    ),
     "table.sitter.seat=dealer": ("the dealer", "rozdający", "сдающий", "rozdávající"),
     "table.sitter.seat=dealer_right": ("the player on the dealer's right", "gracz po prawej rozdającego",
                                        "игрок справа от сдающего", "hráč vpravo od rozdávajícího"),

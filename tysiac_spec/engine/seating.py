@@ -6,7 +6,9 @@ Seats are numbered ``0`` to ``N-1`` clockwise.  Play, bidding and the deal move 
 ``deal.direction``: with ``clockwise`` from seat ``d`` to ``d + 1``, else to ``d - 1``
 (modulo ``N``).  When fewer players are active than seated (``table.active``), one player
 sits out each deal: the seat ``table.sitter.seat`` counted from the dealer in the direction
-of play (the dealer when no sitter is described).
+of play (the dealer when no sitter is described).  With fixed partnerships
+(``table.partnerships: across``, four players, all active) the players sitting across the
+table form a side: :func:`sides`.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ __all__ = [
     "next_dealer",
     "redeal_dealer",
     "seating",
+    "sides",
     "sitter_of",
+    "standing_for",
 ]
 
 _SITTER_STEPS = {"dealer": 0, "opposite_dealer": 2}
@@ -83,3 +87,27 @@ def active_players(form: Form, dealer: int) -> list[int]:
     """The players who play ``dealer``'s deal, in seat order ``0..N-1`` (a new list)."""
     sitter = sitter_of(form, dealer)
     return [p for p in range(form.players) if p != sitter]
+
+
+def sides(form: Form) -> tuple[int, ...] | None:
+    """The side of each seat ``0..N-1`` with fixed partnerships, or ``None`` when every player
+    plays for himself (``table.partnerships: none``).  ``across``: the players sitting across
+    the table, seats ``p`` and ``p + N/2``, are one side, numbered ``p mod N/2`` (0+2 against
+    1+3 at four; ``ruleset/validate.py`` refuses partnerships at any other table,
+    ``table.partnerships``).  Source: mekedron/thousand, ``players.partnership_mode:
+    fixed_across_table``.  The one home of who plays with whom: the match settlement
+    (:mod:`.match`) reads it for the side's score, the barrel and the target."""
+    if form.table.partnerships == "none":
+        return None
+    half = form.players // 2
+    return tuple(p % half for p in range(form.players))
+
+
+def standing_for(team: tuple[int, ...], declarer: int) -> tuple[int, ...]:
+    """For each seat, the seat that stands for its side in the settlement of ``declarer``'s
+    deal (``team`` from :func:`sides`): the declarer for his side, else the side's lowest
+    seat.  A seat that stands for itself has its own value; the others copy it."""
+    first: dict[int, int] = {team[declarer]: declarer}
+    for p, side in enumerate(team):
+        first.setdefault(side, p)
+    return tuple(first[side] for side in team)

@@ -254,6 +254,15 @@ class TablePlan:
         maximum=MAX_COUNT,
     )
     sitter: Sitter | None = rule("The sitter, when fewer players are active than seated.")
+    partnerships: Literal["none", "across"] = rule(
+        "Fixed partnerships: none, every player for himself; or `across`, the players "
+        "sitting across the table (seats 0 and 2, 1 and 3) form a side with one score. A "
+        "side plays as one player: its partners' card points, marriages, tricks and cards "
+        "won are added up, the declarer's partner plays the contract with him, and the 800 "
+        "rule, the barrel, bolts, match rules and the target apply to the side's score, "
+        "which both partners carry. Needs 4 players, all active.",
+        "none",
+    )
 
 
 # --------------------------------------------------------------------------- deal

@@ -34,6 +34,8 @@ SEMANTIC_CODES = {
     "deck.points-total": "the ranks' card points do not add up to `deck.total_points`",
     "table.card-count": "hands and talons do not use exactly the whole pack",
     "table.active": "more active players than seated, or a sitter missing / superfluous",
+    "table.partnerships": "fixed partnerships at a table that is not four players, all of "
+    "them active",
     "table.exchange": "the hands do not come out even after the talon and the exchange "
     "(play would stall)",
     "marriages.unknown-suit": "a marriage value names a suit the deck does not have",
@@ -568,6 +570,16 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             f"`players.{n}.sitter` is set, but every seated player is active",
             doc,
             (*base, "sitter"),
+        )
+    partnerships = _get(entry, "partnerships")
+    if partnerships == "across" and (seated != 4 or active != seated):
+        yield _diag(
+            "table.partnerships",
+            f"`players.{n}.partnerships: across` needs 4 players, all active (two sides of "
+            f"partners sitting across the table); this table seats {seated} with {active} "
+            "active",
+            doc,
+            (*base, "partnerships"),
         )
     size = _deck_size(doc)
     counted = False  # hands and talons use the whole pack (the exchange is checked then)
