@@ -141,3 +141,20 @@ def test_200_matches_of_the_house_example() -> None:
     # partners carry one score: every match ends with partners level
     mean = data["mean_scores"]
     assert mean[0] == mean[2] and mean[1] == mean[3]
+
+
+def test_the_scoresheet_scores_sides(tmp_path: Path) -> None:
+    # `tysiac score` settles through the same match code: deal P typed in at a real table
+    from click.testing import CliRunner
+
+    from tysiac_spec.cli import main
+
+    answers = ["1", "100", "n", "", "15 36 0 69", ""]
+    result = CliRunner().invoke(
+        main,
+        ["score", HOUSE, "-p", "4", "--sheet", str(tmp_path / "sheet.json")],
+        input="\n".join(answers) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "P1: contract 100 made" in result.output
+    assert "totals: P0 15  P1 100  P2 15  P3 100" in result.output

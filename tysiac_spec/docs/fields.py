@@ -71,6 +71,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "special.barrel.falls_reset",
         "special.golden_round.deals",
         "table.partnerships",
+        "table.stock",
     }
 )
 """Model paths of fields a rule book shows only when some form's value differs from the
@@ -89,10 +90,13 @@ SHOWN_WHEN_SET = {
     "auction.forced_bid": "auction.forced_seat",
     "auction.first_to_speak": "auction.forced_seat",
     "auction.forced_opening": "auction.forced_seat",
+    "table.stock_trump": "table.stock",
+    "table.stock_duties": "table.stock",
 }
 """Model paths of fields that apply only when another field is not none, by that field: a
 rule book leaves them out when that field is none in every form (``auction.forced_seat:
-null``, nobody must open: then there is no forced bid and no forced player to speak first)."""
+null``, nobody must open: then there is no forced bid and no forced player to speak first;
+``table.stock`` none, no stock: then no stock card names trump and no duty waits for it)."""
 
 RANK_LISTS = frozenset({"marriages.ranks"})
 """Model paths of fields holding rank ids, shown by the ranks' names (``deck.ranks``)."""

@@ -254,6 +254,23 @@ class TablePlan:
         maximum=MAX_COUNT,
     )
     sitter: Sitter | None = rule("The sitter, when fewer players are active than seated.")
+    stock: int | None = rule(
+        "Cards dealt face down to a stock after the hands and talons (none: no stock). After "
+        "each trick, while it lasts, the trick's winner and then the others in turn draw its "
+        "top card; its bottom card lies face up, seen by everyone, and is drawn last.",
+        minimum=1,
+        maximum=MAX_COUNT,
+    )
+    stock_trump: bool = rule(
+        "With a stock: the suit of its face-up bottom card is trump from the first trick "
+        "(a marriage may change it as `marriages` say).",
+        True,
+    )
+    stock_duties: Literal["free", "apply"] = rule(
+        "With a stock, while it lasts: any card may be played (the duties to follow, beat "
+        "and trump begin when it is empty); or the duties apply from the first trick.",
+        "free",
+    )
     partnerships: Literal["none", "across"] = rule(
         "Fixed partnerships: none, every player for himself; or `across`, the players "
         "sitting across the table (seats 0 and 2, 1 and 3) form a side with one score. A "

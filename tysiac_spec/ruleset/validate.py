@@ -36,6 +36,8 @@ SEMANTIC_CODES = {
     "table.active": "more active players than seated, or a sitter missing / superfluous",
     "table.partnerships": "fixed partnerships at a table that is not four players, all of "
     "them active",
+    "table.stock": "a stock that cannot give every active player a card after a trick, a "
+    "stock rule without a stock, or a claim with a stock",
     "table.exchange": "the hands do not come out even after the talon and the exchange "
     "(play would stall)",
     "marriages.unknown-suit": "a marriage value names a suit the deck does not have",
@@ -581,17 +583,20 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             doc,
             (*base, "partnerships"),
         )
+    stock = _get(entry, "stock") or 0
+    yield from _check_stock(doc, n, entry, stock, active, base)
     size = _deck_size(doc)
     counted = False  # hands and talons use the whole pack (the exchange is checked then)
     if isinstance(hand, int) and size and all(isinstance(t, int) for t in talons):
-        used = active * hand + sum(talons)
+        used = active * hand + sum(talons) + stock
         counted = used == size
         if used != size:
             talon_text = " + ".join(str(t) for t in talons) or "0"
+            stock_text = f" + stock {stock}" if stock else ""
             yield _diag(
                 "table.card-count",
-                f"for {n} players, {active} hands of {hand} + talon(s) {talon_text} = {used} "
-                f"cards, but the deck has {size}",
+                f"for {n} players, {active} hands of {hand} + talon(s) {talon_text}{stock_text} "
+                f"= {used} cards, but the deck has {size}",
                 doc,
                 (*base, "hand_size"),
             )
@@ -797,6 +802,40 @@ def _check_duties(doc: Any, sections: Mapping[str, Any], where: Callable[..., Pa
             f"`play.{fld}` changes nothing: {why}",
             doc,
             where("play", fld),
+        )
+
+
+def _check_stock(
+    doc: Any, n: str, entry: Any, stock: int, active: int, base: Path
+) -> Iterator[Diagnostic]:
+    """A stock (``players.<n>.stock``) gives each active player one card after a trick: its
+    size must be a multiple of the active players; its rules need a stock; a claim, which
+    shows the declarer's hand as taking every trick, is refused while cards are to be drawn."""
+    if stock and stock % active:
+        yield _diag(
+            "table.stock",
+            f"`players.{n}.stock` is {stock}: after each trick every one of the {active} active "
+            f"players draws a card, so the stock must be a multiple of {active}",
+            doc,
+            (*base, "stock"),
+        )
+    if not stock:
+        for key, default in (("stock_trump", True), ("stock_duties", "free")):
+            value = _get(entry, key)
+            if value is not None and value != default:
+                yield _diag(
+                    "table.stock",
+                    f"`players.{n}.{key}` is set, but the table has no stock (`players.{n}.stock`)",
+                    doc,
+                    (*base, key),
+                )
+    elif _get(form_sections(doc, n), "contract", "claim_allowed"):
+        yield _diag(
+            "table.stock",
+            f"`players.{n}.stock`: a claim (`contract.claim_allowed`) cannot be played while "
+            "cards are still to be drawn from the stock",
+            doc,
+            (*base, "stock"),
         )
 
 
