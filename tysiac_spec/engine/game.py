@@ -526,7 +526,7 @@ class Game:
         d = self.deal
         hands, tricks, order = d.hands, d.tricks, d.order
         unseen = d.phase == "dark" and self._hand_unseen(player)
-        return View(
+        view = View(
             player=player,
             phase="over" if self._over else d.phase,
             current_player=d.current,
@@ -544,9 +544,10 @@ class Game:
             tricks=tuple([(p, tricks.get(p, 0)) for p in order]),
             declared=tuple(d.declared),
             scores=self._match.scores,
-            stock=len(d.stock),
-            stock_card=d.stock[-1] if d.stock else None,
         )
+        if d.stock:  # (table.stock) the stock's size and its face-up bottom card
+            return replace(view, stock=len(d.stock), stock_card=d.stock[-1])
+        return view
 
     def _hand_unseen(self, player: int) -> bool:
         """Whether ``player`` has not looked at his hand yet: still to decide on a dark game
