@@ -158,3 +158,14 @@ def test_the_scoresheet_scores_sides(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "P1: contract 100 made" in result.output
     assert "totals: P0 15  P1 100  P2 15  P3 100" in result.output
+
+
+def test_a_match_state_splitting_partners_is_refused() -> None:
+    from tysiac_spec.errors import MatchError
+
+    form, start = _form()
+    with pytest.raises(MatchError, match=r"`scores`: partners share one value .* player 1 has 880 and player 3 870"):
+        start.with_values(form, scores=[0, 880, 0, 870])
+    with pytest.raises(MatchError, match="`barrel`: partners share one value"):
+        start.with_values(form, scores=[0, 880, 0, 880], barrel=[False, True, False, False])
+    assert start.with_values(form, scores=[5, 880, 5, 880], barrel=[False, 1, False, 1]).scores == (5, 880, 5, 880)

@@ -202,7 +202,8 @@ class MatchState:
         Raises:
             MatchError: ``match.state`` — a list of the wrong length, an unknown counter, a
                 dealer outside the table, a negative count, the barrel when it is off, falls
-                when they are not counted.
+                when they are not counted, partners with different values
+                (``table.partnerships``).
         """
         n = self.players
 
@@ -259,7 +260,29 @@ class MatchState:
             if max(counted) >= every:
                 raise _fail(f"`falls` values must be 0..{every - 1} (got {max(counted)})", "match.state")
             new = replace(new, falls=counted)
+        team = sides(form)
+        if team is not None:
+            _check_sides(new, team)
         return new
+
+
+def _check_sides(state: MatchState, team: Sequence[int]) -> None:
+    """Fixed partnerships: partners carry one score, barrel seat, count of forfeits, bolts,
+    falls and counters (``table.partnerships``); a state that splits them is refused."""
+    values: list[tuple[str, Sequence[Any]]] = [
+        ("scores", state.scores), ("barrel", state.barrel), ("forfeits", state.forfeits),
+        ("bolts", state.bolts), ("falls", state.falls),
+        *((f"counters.{k}", v) for k, v in state.counters.items()),
+    ]
+    for name, by_player in values:
+        for p, q in enumerate(team):
+            first = team.index(q)
+            if by_player and by_player[p] != by_player[first]:
+                raise _fail(
+                    f"`{name}`: partners share one value (table.partnerships), but player {first} "
+                    f"has {by_player[first]!r} and player {p} {by_player[p]!r}",
+                    "match.state",
+                )
 
 
 def _barrel_seats(form: Form, barrel: Sequence[Any], n: int) -> tuple[BarrelSeat, ...]:
