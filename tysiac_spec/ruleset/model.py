@@ -262,8 +262,9 @@ class TablePlan:
         maximum=MAX_COUNT,
     )
     stock_trump: bool = rule(
-        "With a stock: the suit of its face-up bottom card is trump from the first trick "
-        "(a marriage may change it as `marriages` say).",
+        "With a stock: the suit of its face-up bottom card is trump from the deal on (a "
+        "marriage may change it as `marriages` say; with `trump_change: first_only` this trump "
+        "counts as the first and no marriage changes it).",
         True,
     )
     stock_duties: Literal["free", "apply"] = rule(
