@@ -33,7 +33,7 @@ from ._convert import (
     provenance_of,
     unwrap,
 )
-from ._merge import Lookup, merge, parents_of, resolve_extends
+from ._merge import SECTION_NAMES, Lookup, merge, parents_of, resolve_extends
 from ._yaml import Mark, YList, YMap, is_mapping, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import (
     changed_schema_errors,
@@ -267,8 +267,11 @@ def _overridden_by_defaults(
     """Rules the loaded file writes itself that an option's *default* patch would silently
     replace: an error telling the user to choose the option instead.
 
-    Example: a house rule writes ``auction.raise_by: exactly_step`` while option
-    ``graduated_auction`` (default false) patches ``raise_by: any``.
+    Example: a house rule writes ``auction.raise_by: exactly_step``
+    while option ``graduated_auction`` (default false) patches ``raise_by: any``.  A rule the
+    file writes at its top level holds for every player count
+    (:func:`._merge.shadow_player_values`), so a default patch of the same rule for one
+    player count (``players.2.talon.leftover.to``) replaces it too.
     """
     problems: list[Diagnostic] = []
     if not isinstance(own, Mapping):
@@ -278,31 +281,55 @@ def _overridden_by_defaults(
             continue
         patch = _patch_of(doc, name, value)
         for path, patched_value in _leaves(patch or {}):
-            node: Any = own
-            for part in path:
-                node = unwrap(node)
-                if not (is_mapping(node) and part in node):
-                    break
-                node = node[part]
-            else:
+            for written_at in _written_paths(own, path):
+                node = _written(own, written_at)
+                if node is _NOT_WRITTEN:
+                    continue
                 written = unwrap(node)
-                if deep_unwrap(to_plain(written)) != deep_unwrap(to_plain(patched_value)):
-                    shown = json.dumps(to_plain(patched_value), ensure_ascii=False)
-                    mark = mark_at(own, path)
-                    problems.append(
-                        Diagnostic(
-                            "option.overridden",
-                            f"`{format_path(path)}` is set here, but option `{name}` "
-                            f"(default {json.dumps(value)}) sets it to {shown}",
-                            file=mark.file if mark else None,
-                            line=mark.line if mark else None,
-                            column=mark.column if mark else None,
-                            path=path,
-                            hint=f"choose the option instead: set `options.{name}.default`, "
-                            f"or pass -O {name}=VALUE",
-                        )
+                if deep_unwrap(to_plain(written)) == deep_unwrap(to_plain(patched_value)):
+                    continue
+                shown = json.dumps(to_plain(patched_value), ensure_ascii=False)
+                mark = mark_at(own, written_at)
+                what = " it" if written_at == path else f" `{format_path(path)}`"
+                problems.append(
+                    Diagnostic(
+                        "option.overridden",
+                        f"`{format_path(written_at)}` is set here, but option `{name}` "
+                        f"(default {json.dumps(value)}) sets{what} to {shown}",
+                        file=mark.file if mark else None,
+                        line=mark.line if mark else None,
+                        column=mark.column if mark else None,
+                        path=written_at,
+                        hint=f"choose the option instead: set `options.{name}.default`, "
+                        f"or pass -O {name}=VALUE",
                     )
+                )
     return problems
+
+
+_NOT_WRITTEN = object()
+
+
+def _written(own: Any, path: tuple[str | int, ...]) -> Any:
+    """The value ``own`` writes at ``path``, or :data:`_NOT_WRITTEN`."""
+    node: Any = own
+    for part in path:
+        node = unwrap(node)
+        if not (is_mapping(node) and part in node):
+            return _NOT_WRITTEN
+        node = node[part]
+    return node
+
+
+def _written_paths(own: Any, path: tuple[str | int, ...]) -> list[tuple[str | int, ...]]:
+    """Where a value the file writes would be replaced by a patch of ``path``: ``path``
+    itself, and for a player count's rule (``players.<n>.<section>.…``) the same rule at
+    the top level when the file does not write that player count's value itself."""
+    paths = [path]
+    if len(path) > 3 and path[0] == "players" and str(path[2]) in SECTION_NAMES:
+        if _written(own, path) is _NOT_WRITTEN:
+            paths.append(path[2:])
+    return paths
 
 
 def _content_hash(doc: Any) -> str:

@@ -1,0 +1,88 @@
+"""Inputs that used to validate and then play otherwise than written, or fail only in play
+(issue 14: every rule the data states is played as written; issue 12's hardening)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.errors import RulesetError
+from tysiac_spec.ruleset import model
+from tysiac_spec.ruleset._merge import SECTION_NAMES
+
+
+def _house(tmp_path: Path, text: str, name: str = "house.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _errors(path: Path, **kwargs: object) -> list[str]:
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path, **kwargs)  # type: ignore[arg-type]
+    return [d.render() for d in info.value.diagnostics]
+
+
+# ----------------------------------------------------- 1. a top-level value over a parent's
+#                                                          per-player value
+
+
+def test_section_names_are_the_models() -> None:
+    assert SECTION_NAMES == tuple(model.SECTIONS)
+
+
+def test_house_top_level_value_holds_for_every_player_count(tmp_path: Path) -> None:
+    # pl-standard writes the cap per player count (players.3/4.auction.cap: 360)
+    parent = load_ruleset("pl-standard")
+    assert {n: f.auction.cap for n, f in parent.forms.items()} == {2: None, 3: 360, 4: 360}
+    house = _house(tmp_path, "id: h\nextends: pl-standard\nname: {en: h}\nauction: {cap: 300}\n")
+    ruleset = load_ruleset(house)
+    assert {n: f.auction.cap for n, f in ruleset.forms.items()} == {2: 300, 3: 300, 4: 300}
+
+
+def test_house_per_player_value_still_wins_over_its_own_top_level(tmp_path: Path) -> None:
+    house = _house(
+        tmp_path,
+        "id: h\nextends: pl-standard\nname: {en: h}\nauction: {cap: 300}\n"
+        "players:\n  4:\n    auction: {cap: 340}\n",
+    )
+    ruleset = load_ruleset(house)
+    assert {n: f.auction.cap for n, f in ruleset.forms.items()} == {2: 300, 3: 300, 4: 340}
+
+
+def test_house_top_level_key_replaces_only_that_key_of_a_parents_player_mapping(
+    tmp_path: Path,
+) -> None:
+    house = _house(
+        tmp_path, "id: h\nextends: pl-standard\nname: {en: h}\ntalon: {leftover: {cards: unchosen_talon}}\n"
+    )
+    two = load_ruleset(house).form(2).talon.leftover
+    assert (two.to, two.cards) == ("last_trick", "unchosen_talon")
+    parent = load_ruleset("pl-standard").form(2).talon.leftover
+    assert (parent.to, parent.cards) == ("last_trick", "unchosen_and_discards")
+
+
+def test_option_default_patching_a_player_count_refuses_the_house_top_level_line(
+    tmp_path: Path,
+) -> None:
+    # option `leftover_two_player` (default last_trick) patches players.2.talon.leftover.to
+    house = _house(
+        tmp_path, "id: h\nextends: pl-standard\nname: {en: h}\ntalon: {leftover: {to: nobody}}\n"
+    )
+    assert _errors(house) == [
+        f"{house}:4:24: error[option.overridden]: `talon.leftover.to` is set here, but option "
+        '`leftover_two_player` (default "last_trick") sets `players.2.talon.leftover.to` to '
+        '"last_trick"\n  talon: {leftover: {to: nobody}}\n                         ^\n  at: talon.leftover.to\n  hint: choose the option instead: set '
+        "`options.leftover_two_player.default`, or pass -O leftover_two_player=VALUE"
+    ]
+
+
+def test_house_top_level_discard_count_is_not_lost_for_two_players(tmp_path: Path) -> None:
+    house = _house(tmp_path, "id: h\nextends: pl-standard\nname: {en: h}\ntalon: {discard_count: 3}\n")
+    [error] = _errors(house)
+    assert error.startswith(
+        f"{house}:4:24: error[table.exchange]: for 2 players the hands do not come out even: "
+        "the declarer takes 2 card(s) (talons: 2 + 2) and discards 3"
+    )
