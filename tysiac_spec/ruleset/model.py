@@ -235,6 +235,17 @@ class Sitter:
     scores_on_barrel: bool = rule("Whether a sitter who is on the barrel still scores.", True)
 
 
+def sitter_steps(seat: str | None, players: int) -> int:
+    """Steps from the dealer, in the direction of play, to the seat that sits out
+    (``players.<n>.sitter.seat``; ``None``, no sitter described: the dealer): ``dealer`` 0,
+    ``opposite_dealer`` 2, ``dealer_right`` and ``last_bidder`` ``players - 1`` (the
+    dealer's right: the player after the three who bid from the dealer's left; an
+    assumption where the sources are silent).  The one home of this rule: the engine's
+    seating (:func:`tysiac_spec.engine.seating.sitter_of`) and the check that nobody who sits
+    out is obliged to open (``auction.seat`` in :mod:`.validate`) read it."""
+    return {None: 0, "dealer": 0, "opposite_dealer": 2}.get(seat, players - 1)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TablePlan:
     """How a deal is laid out for one number of players at the table."""
