@@ -86,3 +86,22 @@ def test_house_top_level_discard_count_is_not_lost_for_two_players(tmp_path: Pat
         f"{house}:4:24: error[table.exchange]: for 2 players the hands do not come out even: "
         "the declarer takes 2 card(s) (talons: 2 + 2) and discards 3"
     )
+
+
+# ----------------------------------------------------- 3. every number of points is bounded
+
+
+def test_int_option_without_a_written_range_is_bounded(tmp_path: Path) -> None:
+    house = _house(
+        tmp_path,
+        "id: h\nextends: pl-standard\nname: {en: h}\noptions:\n"
+        "  bonus: {type: int, default: 10, doc: {en: A bonus.}}\n",
+    )
+    assert load_ruleset(house, options={"bonus": "1000000"}).selected["bonus"] == 1_000_000
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(house, options={"bonus": "999999999999999999"})
+    [diag] = info.value.diagnostics
+    assert diag.message == (
+        'option `bonus` of `h` cannot be "999999999999999999"; '
+        "valid: an integer from -1000000 to 1000000"
+    )

@@ -185,7 +185,7 @@ def parse_option_value(ruleset_id: str, name: str, option: Mapping[str, Any], ra
             return False
         valid = "true, false"
     elif kind == "int":
-        lo, hi = unwrap(option.get("minimum")), unwrap(option.get("maximum"))
+        lo, hi = model.int_option_range(unwrap(option.get("minimum")), unwrap(option.get("maximum")))
         value: Any = raw
         if isinstance(raw, str):
             try:
@@ -193,9 +193,9 @@ def parse_option_value(ruleset_id: str, name: str, option: Mapping[str, Any], ra
             except ValueError:
                 value = None
         if isinstance(value, int) and not isinstance(value, bool):
-            if (lo is None or value >= lo) and (hi is None or value <= hi):
+            if lo <= value <= hi:
                 return value
-        valid = f"an integer from {lo if lo is not None else '-∞'} to {hi if hi is not None else '∞'}"
+        valid = f"an integer from {lo} to {hi}"
     else:
         if str(raw) in choices:
             return str(raw)

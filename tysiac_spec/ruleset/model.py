@@ -73,6 +73,16 @@ MAX_COUNT = 1_000
 """The largest count a ruleset writes (cards, deals, repetitions, a multiplier)."""
 
 
+def int_option_range(minimum: int | None, maximum: int | None) -> tuple[int, int]:
+    """The values an ``int`` option may take: its ``minimum`` and ``maximum``, each
+    ``∓MAX_POINTS`` when not written (an option's value is a number of points or a count
+    that formulas read: unbounded, it would pass validation and overflow at play)."""
+    return (
+        -MAX_POINTS if minimum is None else minimum,
+        MAX_POINTS if maximum is None else maximum,
+    )
+
+
 def rule(
     description: str,
     default: Any = None,
@@ -656,7 +666,10 @@ class Marriages:
     """Marriages (meldunek / марьяж / hláška): values, when and how they are declared."""
 
     values: Mapping[str, int] = rule(
-        "Points for the marriage (the two `ranks`) of each suit, by suit id.", required=True
+        "Points for the marriage (the two `ranks`) of each suit, by suit id.",
+        required=True,
+        minimum=0,
+        maximum=MAX_POINTS,
     )
     ranks: tuple[str, str] = rule(
         "The two ranks, by rank id (`deck.ranks`), whose cards of one suit held together make "
@@ -997,10 +1010,14 @@ class Option:
     default: str | int | bool = rule("Value when the game does not choose one.", required=True)
     choices: tuple[str, ...] = rule("Allowed values of a `choice` option.", ())
     minimum: int | None = rule(
-        "Lowest value of an `int` option.", minimum=-MAX_POINTS, maximum=MAX_POINTS
+        "Lowest value of an `int` option; unwritten, -MAX_POINTS (-1000000).",
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS
     )
     maximum: int | None = rule(
-        "Highest value of an `int` option.", minimum=-MAX_POINTS, maximum=MAX_POINTS
+        "Highest value of an `int` option; unwritten, MAX_POINTS (1000000).",
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS
     )
     set: Mapping[str, Mapping[str, Any]] = rule(
         "Patch merged onto the ruleset for each value (keys: the choice, or `true`/`false`).",

@@ -23,7 +23,7 @@ from ._merge import DELETE, merge
 from ._schema import ruleset_schema
 from ._schema_check import Check, Checker, UnsupportedSchema
 from ._yaml import Mark, is_mapping, mark_at, to_plain
-from .model import sitter_steps
+from .model import int_option_range, sitter_steps
 
 if TYPE_CHECKING:
     import jsonschema
@@ -908,7 +908,7 @@ def _check_options(doc: Any) -> Iterator[Diagnostic]:
                 )
             valid_keys = ["true", "false"]
         else:
-            lo, hi = _get(opt, "minimum"), _get(opt, "maximum")
+            lo, hi = int_option_range(_get(opt, "minimum"), _get(opt, "maximum"))
             if not isinstance(default, int) or isinstance(default, bool):
                 yield _diag(
                     "option.default",
@@ -916,11 +916,10 @@ def _check_options(doc: Any) -> Iterator[Diagnostic]:
                     doc,
                     (*base, "default"),
                 )
-            elif (lo is not None and default < lo) or (hi is not None and default > hi):
+            elif not lo <= default <= hi:
                 yield _diag(
                     "option.default",
-                    f"option `{name}` has default {default}, outside its range "
-                    f"{lo if lo is not None else '-∞'}..{hi if hi is not None else '∞'}",
+                    f"option `{name}` has default {default}, outside its range {lo}..{hi}",
                     doc,
                     (*base, "default"),
                 )
