@@ -6,11 +6,14 @@ This module drives the data flow drawn in ARCHITECTURE.md (section 1); each step
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import hashlib
 import json
+import os
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache, partial
 from pathlib import Path
@@ -33,7 +36,7 @@ from ._convert import (
     provenance_of,
     unwrap,
 )
-from ._merge import SECTION_NAMES, Lookup, merge, parents_of, resolve_extends
+from ._merge import SECTION_NAMES, Lookup, is_deletion, merge, parents_of, resolve_extends
 from ._yaml import Mark, YList, YMap, is_mapping, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import (
     changed_schema_errors,
@@ -363,10 +366,100 @@ def load_ruleset(
     """
     if text is not None:
         file = str(ref)
-        return _with_options(_checked(file, load_yaml(text, file=file)), options)
+        raw = load_yaml(text, file=file)
+        with _causes_noted(raw, file):
+            return _with_options(_checked(file, raw), options)
     file, mtime = _file_of(ref)
     chosen = tuple(sorted((options or {}).items()))
-    return _load_file(file, mtime, chosen, registry.extra_folders())
+    with _causes_noted(None, file):
+        return _load_file(file, mtime, chosen, registry.extra_folders())
+
+
+@contextmanager
+def _causes_noted(raw: Any, file: str) -> Iterator[None]:
+    """Re-raise a :class:`RulesetError` (not its subclasses) of the ruleset loaded from
+    ``file`` (its document ``raw``, read again when ``None``) with :func:`_cause_notes`
+    added to each diagnostic that points into another file of its ``extends`` tree."""
+    try:
+        yield
+    except RulesetError as exc:
+        if type(exc) is not RulesetError:
+            raise
+        if raw is None:
+            try:
+                raw = _parsed(file)
+            except RulesetError:
+                raise exc from None
+        noted = [_with_cause_notes(d, raw, file) for d in exc.diagnostics]
+        if noted == list(exc.diagnostics):
+            raise
+        raise RulesetError(noted) from None
+
+
+def _with_cause_notes(diag: Diagnostic, raw: Any, file: str) -> Diagnostic:
+    """``diag`` with a note pointing at the line of the loaded file (document ``raw``) that
+    made an inherited value invalid, when ``diag`` points into a parent's file: the line
+    writing (or deleting) the deepest part of ``diag.path`` the file writes itself, two keys
+    deep at least (``options.five_rounds``, ``players.4.sitter``); for a formula problem
+    (``dsl.*``) in a parent's formula, the file's pack (``deck``: the names of suits and
+    ranks) and the options the message names (``options.<name>``)."""
+    if (
+        diag.file is None
+        or diag.code.split(".")[0] in ("merge", "yaml", "limit")  # the files themselves
+        or not isinstance(raw, YMap)
+        or _same_file(diag.file, file)
+    ):
+        return diag
+    notes: list[str] = []
+    written = _deepest_written(raw, diag.path)
+    if len(written) >= 2:
+        notes.append(_cause_note(raw, written))
+    elif diag.code.startswith("dsl."):
+        if "deck" in raw and diag.code == "dsl.unknown-name":
+            notes.append(_cause_note(raw, ("deck",), "the pack"))
+        options: Any = raw.get("options")
+        for name in options if is_mapping(options) else ():
+            if f"options.{name}" in diag.message:
+                notes.append(_cause_note(raw, ("options", name)))
+    if not notes:
+        return diag
+    return dataclasses.replace(diag, notes=(*diag.notes, *notes))
+
+
+def _same_file(a: str, b: str) -> bool:
+    return os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b))
+
+
+def _deepest_written(raw: Any, path: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """The longest start of ``path`` that the document ``raw`` writes."""
+    node, found = raw, 0
+    for part in path:
+        node = unwrap(node)
+        key: Any = part
+        if is_mapping(node) and key not in node and str(key) in node:
+            key = str(key)
+        if not (is_mapping(node) and key in node):
+            break
+        node, found = node[key], found + 1
+    return path[:found]
+
+
+def _cause_note(raw: YMap, path: tuple[str | int, ...], what: str | None = None) -> str:
+    """``because of FILE:LINE:COL: `path` is written there`` (``deleted`` for a deletion
+    marker), at the key the loaded file wrote."""
+    parent: Any = raw
+    for part in path[:-1]:
+        parent = unwrap(parent)
+        parent = parent[part] if part in parent else parent[str(part)]
+    parent = unwrap(parent)
+    key = str(path[-1]) if str(path[-1]) in parent else path[-1]
+    marks: Mapping[Any, Mark] = parent.key_marks if isinstance(parent, YMap) else {}
+    mark = marks.get(key)
+    mark = mark or mark_at(raw, path)
+    where = f"{mark.file}:{mark.line}:{mark.column}" if mark else "this file"
+    done = "deleted" if is_deletion(parent[key]) else "written"
+    shown = f"{what} (`{format_path(path)}`)" if what else f"`{format_path(path)}`"
+    return f"because of {where}: {shown} is {done} there"
 
 
 def _file_of(ref: str | Path) -> tuple[str, int]:
@@ -395,17 +488,18 @@ def check_every_option(ruleset: model.Ruleset) -> None:
         OptionError: as :func:`load_ruleset`.
     """
     file, mtime = _file_of(ruleset.file or ruleset.id)
-    checked = _checked_file(file, mtime, registry.extra_folders())
-    for name, option in ruleset.options.items():
-        if option.type == "choice":
-            values: list[Any] = list(option.choices)
-        elif option.type == "bool":
-            values = [True, False]
-        else:
-            values = []
-        for value in values:
-            if value != option.default:
-                _forms(_chosen(checked, {name: value})[0])
+    with _causes_noted(None, file):
+        checked = _checked_file(file, mtime, registry.extra_folders())
+        for name, option in ruleset.options.items():
+            if option.type == "choice":
+                values: list[Any] = list(option.choices)
+            elif option.type == "bool":
+                values = [True, False]
+            else:
+                values = []
+            for value in values:
+                if value != option.default:
+                    _forms(_chosen(checked, {name: value})[0])
 
 
 @dataclass(frozen=True, slots=True)
