@@ -105,3 +105,25 @@ def test_int_option_without_a_written_range_is_bounded(tmp_path: Path) -> None:
         'option `bonus` of `h` cannot be "999999999999999999"; '
         "valid: an integer from -1000000 to 1000000"
     )
+
+
+# ----------------------------------------------------- 6. an option patch over an annotated value
+
+
+def test_option_patch_writing_the_same_value_keeps_its_annotation() -> None:
+    # pl-standard writes raise_by: {value: any, source: [S000], doc: …}; option
+    # graduated_auction's default patch writes plain `raise_by: any` over it
+    prov = load_ruleset("pl-standard").provenance[("auction", "raise_by")]
+    assert prov.source == ("S000",)
+    assert prov.doc["en"] == (
+        "Jumps are allowed (e.g. straight to 120); option `graduated_auction` limits raises to +10."
+    )
+    assumed = load_ruleset("ru-online").provenance[("auction", "raise_by")]
+    assert assumed.status == "assumed"
+
+
+def test_option_patch_writing_another_value_drops_the_old_words() -> None:
+    ruleset = load_ruleset("pl-standard", options={"graduated_auction": True})
+    assert ruleset.form(3).auction.raise_by == "exactly_step"
+    prov = ruleset.provenance.get(("auction", "raise_by"))
+    assert prov is None or not prov.doc

@@ -752,7 +752,36 @@ def _provenance(
             found = out.get(path)
             if found is None or not (found.source or found.status or found.reason or found.doc):
                 out[path] = prov  # a patched value citing its own provenance keeps it
+    _keep_annotations(out, doc, checked.doc, selected, heirs)
     return out
+
+
+def _keep_annotations(
+    out: dict[tuple[str | int, ...], model.Provenance],
+    doc: YMap,
+    unpatched: YMap,
+    selected: Mapping[str, OptionValue],
+    heirs: Callable[[str | None], frozenset[str | None]],
+) -> None:
+    """A value an option's patch writes plainly (``auction: {raise_by: any}``) over the same
+    value written with its provenance (``raise_by: {value: any, source: …, doc: …}``) keeps
+    that provenance: the patch changes nothing but would otherwise lose the value's sources
+    and words.  A patch writing another value does not (the words were about the old one);
+    the rule book says which option set it."""
+    for name, value in selected.items():
+        for path, patched in _leaves(_patch_of(doc, name, value) or {}):
+            found = out.get(path)
+            if found is not None and (found.source or found.status or found.reason or found.doc):
+                continue  # the patch (or a house default) cites its own provenance
+            before = _written(unpatched, path)
+            if before is _NOT_WRITTEN or not is_annotated(before):
+                continue
+            if deep_unwrap(to_plain(before)) != deep_unwrap(to_plain(patched)):
+                continue
+            mark = mark_at(unpatched, path)
+            kept_prov = provenance_of(before, mark.file if mark else None, heirs)
+            if kept_prov is not None:
+                out[path] = kept_prov
 
 
 def _heirs_of(
