@@ -127,3 +127,27 @@ def test_option_patch_writing_another_value_drops_the_old_words() -> None:
     assert ruleset.form(3).auction.raise_by == "exactly_step"
     prov = ruleset.provenance.get(("auction", "raise_by"))
     assert prov is None or not prov.doc
+
+
+# ----------------------------------------------------- 7. inherited words about changed rules
+
+
+def test_inherited_words_about_a_rule_the_house_changed_are_dropped(tmp_path: Path) -> None:
+    from tysiac_spec.docs import build_book, render_book
+
+    words = "Lead the queen or king of the pair and say its value."
+    standard = render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md")
+    assert words in standard
+    house = _house(
+        tmp_path, "id: h\nextends: pl-standard\nname: {en: h}\nmarriages: {ranks: [king, jack]}\n"
+    )
+    book = render_book(build_book(load_ruleset(house), lang="en"), "md")
+    assert words not in book
+    assert "- **The two cards of a marriage**: king + jack · `marriages.ranks`\n" in book
+    # the generated words and the sources of the rule stay
+    assert (
+        "- **Declaring a marriage**: must be said aloud when leading · `marriages.announcement` "
+        "· Sources: S000\n" in book
+    )
+    # words in another section, which the house did not change, stay
+    assert "_A forced player who won because everyone passed usually need not show it._" in book

@@ -26,6 +26,7 @@ from .fields import (
     Node,
     form_nodes,
     is_default,
+    outdated,
     provenance_for,
     value_at,
 )
@@ -233,7 +234,7 @@ def _section_head(ruleset: Ruleset, section: Section, parts: Sequence[str], lang
             section.assumed = True
         if prov.reason and prov.reason.strip() not in (section.reason or ""):
             section.reason = " ".join(x for x in (section.reason, prov.reason.strip()) if x)
-        if section.doc is None:
+        if section.doc is None and not outdated(ruleset, prov, (part,)):
             section.doc, section.doc_lang = _doc_in(prov.doc, lang)
 
 

@@ -159,6 +159,11 @@ class Provenance:
     element still speaks for this value: its own file and the files that extend it.  A value
     a file changes thus never carries the provenance of a parent's section it overrides
     (``None``: not known, every enclosing element speaks for it).
+
+    ``doc_file`` is the file that wrote ``doc`` (a section's words may come from a house file
+    while its sources come from the parent) and ``doc_heirs`` that file and the files that
+    extend it: a rule book drops words whose neighbouring rules a later file changed
+    (:func:`tysiac_spec.docs.fields.outdated`).
     """
 
     source: tuple[str, ...] = ()
@@ -167,6 +172,8 @@ class Provenance:
     doc: LangText = field(default_factory=dict)
     file: str | None = None
     heirs: frozenset[str | None] | None = None
+    doc_file: str | None = None
+    doc_heirs: frozenset[str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
