@@ -151,3 +151,45 @@ def test_inherited_words_about_a_rule_the_house_changed_are_dropped(tmp_path: Pa
     )
     # words in another section, which the house did not change, stay
     assert "_A forced player who won because everyone passed usually need not show it._" in book
+
+
+# ----------------------------------------------------- 8. marriages(cards) and marriages.value
+
+
+def test_bid_cap_counts_marriages_at_the_marriage_value_formula() -> None:
+    # examples/house/first-marriage-double.yaml: "if first then value * 2 else value" over
+    # pl-standard's bid cap "120 + marriages(hand)"; the most valuable marriage counts first
+    root = Path(__file__).resolve().parent.parent
+    rules = load_ruleset(root / "examples" / "house" / "first-marriage-double.yaml")
+    cap = rules.form(2).auction.max_bid
+    assert cap is not None
+    env = {"player": {"score": 0}, "players": 2, "options": dict(rules.selected)}
+    both = rules.deck.parse_many("KH QH KD QD AS TS 9C JC 9S JS")
+    assert cap({**env, "hand": both}) == 120 + 2 * 100 + 80  # 400, not 300
+    clubs = rules.deck.parse_many("KC QC AS TS 9H JH 9D JD 9S JS")
+    assert cap({**env, "hand": clubs}) == 120 + 2 * 60  # 240, not 180
+    assert cap({**env, "hand": rules.deck.parse_many("AS TS 9H JH 9D JD 9S JS 9C JC")}) == 120
+    # the contract's ceiling and the sitter's score count the same way
+    contract = rules.form(2).contract.max
+    assert contract is not None
+    assert contract({**env, "hand": both, "bid": 100}) == 400
+    sitter = rules.form(4).table.sitter
+    assert sitter is not None and sitter.score is not None
+    talon = rules.deck.parse_many("KS QS AH")
+    assert sitter.score({"talon": talon, "players": 3, "options": dict(rules.selected)}) == 50 + 80
+    # pl-standard itself: the suits' values
+    plain = load_ruleset("pl-standard").form(2).auction.max_bid
+    assert plain is not None and plain({**env, "hand": both}) == 300
+
+
+def test_marriage_value_by_role_counts_as_the_declarer(tmp_path: Path) -> None:
+    house = _house(
+        tmp_path,
+        "id: h\nextends: pl-standard\nname: {en: h}\n"
+        'marriages: {value: "if declarer then value else value // 2"}\n',
+    )
+    rules = load_ruleset(house)
+    cap = rules.form(3).auction.max_bid
+    assert cap is not None
+    env = {"player": {"score": 0}, "players": 3, "options": dict(rules.selected)}
+    assert cap({**env, "hand": rules.deck.parse_many("KH QH KD QD AS TS 9C")}) == 300

@@ -282,6 +282,7 @@ def _scope_key(deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> tuple[Any, ..
         deck.suits,
         deck.ranks,
         deck.marriage_ranks,
+        deck.marriage_value,
         tuple(deck.card_bits.items()),
         tuple((name, _type_text(kind)) for name, kind in extra.options.items()),
         tuple((name, _type_text(kind)) for name, kind in extra.counters.items()),

@@ -21,11 +21,12 @@ from typing import Any
 
 from .. import dsl, limits
 from ..cards import Deck
-from ..errors import Diagnostic, OptionError, RulesetError, format_path
+from ..errors import Diagnostic, DslError, OptionError, RulesetError, format_path
 from . import model, registry
 from ._convert import (
     Converter,
     FormulaCompiler,
+    _text_start,
     build_form,
     built_once,
     collect_provenance,
@@ -707,7 +708,8 @@ def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
     extension_options = _option_types(doc.get("options") or {})
     for n, entry in (unwrap(doc.get("players")) or {}).items():
         sections = form_sections(doc, str(n))
-        compiler = _form_compiler(deck, sections, extension_options)
+        active = unwrap((unwrap(entry) or {}).get("active")) or int(n)
+        compiler = _form_compiler(deck, sections, extension_options, int(active))
         forms[int(n)] = build_form(int(n), sections, _table_part(entry), compiler)
         problems.extend(p for p in compiler.problems if p not in problems)
     if problems:
@@ -818,9 +820,10 @@ def _option_types(options: Mapping[str, Any]) -> dict[str, dsl.Type]:
 
 
 def _form_compiler(
-    deck: Deck, sections: Mapping[str, Any], options: Mapping[str, dsl.Type]
+    deck: Deck, sections: Mapping[str, Any], options: Mapping[str, dsl.Type], active: int
 ) -> FormulaCompiler:
-    """A DSL compiler for one player form: its marriage values and ranks, and counters."""
+    """A DSL compiler for one player form (``active`` players in a deal): its marriage
+    values, ranks and value formula, and counters."""
     marriages = unwrap(sections.get("marriages")) or {}
     values = unwrap(marriages.get("values")) or {}
     ranks: Any = unwrap(marriages.get("ranks")) or model.Marriages.__dataclass_fields__["ranks"].default
@@ -834,11 +837,56 @@ def _form_compiler(
         card_bits={(c.rank.id, c.suit.id): c.bit for c in deck.cards},
         pack=deck.cards,
     )
+    deck_info = dataclasses.replace(
+        deck_info, marriage_value=_marriage_value(marriages, active, deck_info)
+    )
     extra = dsl.ContextExtension(
         options=dict(options),
         counters={str(unwrap(c.get("id"))): dsl.INT for c in counters},
     )
     return FormulaCompiler(deck_info, extra)
+
+
+def _marriage_value(
+    marriages: Mapping[str, Any], active: int, deck: dsl.DeckInfo
+) -> dsl.MarriageValue | None:
+    """The ``marriages.value`` formula of a form's ``marriages`` section with what it reads
+    besides a suit's points, for ``marriages(cards)`` (:class:`dsl.MarriageValue`); ``None``
+    when the section writes none."""
+    node = marriages.get("value") if is_mapping(marriages) else None
+    text = unwrap(node)
+    if not isinstance(text, str):
+        return None
+    fields = model.Marriages.__dataclass_fields__
+    at: Any = node if is_annotated(node) else marriages
+    mark = _text_start(at.value_marks.get("value")) if isinstance(at, YMap) else None
+    origin = dsl.Origin(
+        file=mark.file if mark else None,
+        line=mark.line if mark else 1,
+        column=mark.column if mark else 1,
+        path=("marriages", "value"),
+    )
+    plain = dsl.DeckInfo(
+        rank_points=deck.rank_points,
+        marriage_values=deck.marriage_values,
+        suits=deck.suits,
+        ranks=deck.ranks,
+        marriage_ranks=deck.marriage_ranks,
+    )
+    try:
+        compiled = dsl.compile_formula(text, "marriage.value", deck=plain, origin=origin)
+    except DslError:
+        return None  # its problems are reported where it is written
+    sets_trump = unwrap(marriages.get("sets_trump"))
+    change = unwrap(marriages.get("trump_change"))
+    return dsl.MarriageValue(
+        text=text,
+        origin=origin,
+        compiled=compiled,
+        sets_trump=bool(fields["sets_trump"].default if sets_trump is None else sets_trump),
+        first_only=(change or fields["trump_change"].default) == "first_only",
+        players=active,
+    )
 
 
 def _table_part(entry: Any) -> dict[str, Any]:

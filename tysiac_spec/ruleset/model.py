@@ -692,8 +692,10 @@ class Marriages:
         "The points of a marriage as it is declared in play, when they depend on the deal "
         "(context `marriage.value`: its suit's points `value`, whether the declaring player "
         "is the `declarer`, whether it is the `first` of the deal, whether it `sets_trump`); "
-        "none: `values` of its suit.  Not the ace marriage, nor the marriages counted in the "
-        "auction.",
+        "none: `values` of its suit.  Not the ace marriage.  The formula function "
+        "`marriages(cards)` (the bid cap, the contract's ceiling, the sitter's score) counts "
+        "each marriage of `cards` with it as the declarer would declare them, the most "
+        "valuable suit first.",
         formula="marriage.value",
     )
     requires_won_trick: bool = rule(
