@@ -193,3 +193,16 @@ def test_marriage_value_by_role_counts_as_the_declarer(tmp_path: Path) -> None:
     assert cap is not None
     env = {"player": {"score": 0}, "players": 3, "options": dict(rules.selected)}
     assert cap({**env, "hand": rules.deck.parse_many("KH QH KD QD AS TS 9C")}) == 300
+
+
+def test_book_prints_an_exchange_count_only_for_the_forms_that_use_it(tmp_path: Path) -> None:
+    from tysiac_spec.docs import build_book, render_book
+
+    book = render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md")
+    # 2 players discard (2 cards), 3 and 4 players give one card to each opponent
+    assert (
+        "- **Cards discarded face down** · `talon.discard_count` · Sources: S000\n"
+        "  - 2 players: 2\n- **Given cards shown**"
+    ) in book
+    assert "- **Cards given to each opponent** · `talon.give_count` · Sources: S000\n  - 3, 4 players: 1\n" in book
+    assert "3, 4 players: 0" not in book

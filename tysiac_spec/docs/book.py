@@ -22,6 +22,7 @@ from .examples import examples as _examples
 from .fields import (
     SECTION_ORDER,
     SHOWN_WHEN_CHANGED,
+    SHOWN_WHEN_IS,
     SHOWN_WHEN_SET,
     Node,
     form_nodes,
@@ -362,6 +363,13 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
             needs = SHOWN_WHEN_SET.get(model)
             if needs is not None and all(value_at(ruleset.form(n), needs) is None for n in nodes):
                 continue
+            when = SHOWN_WHEN_IS.get(model)
+            if when is not None:
+                nodes = {n: node for n, node in nodes.items()
+                         if value_at(ruleset.form(n), when[0]) in when[1]}
+                if not nodes:
+                    continue
+                first = next(iter(nodes.values()))
             sec.rules.append(_rule(ruleset, first, nodes, counts, lang, seen, by_option))
         if not counts:  # a base ruleset: the rules it writes, chapters it leaves empty skipped
             sec.rules.extend(_written_rules(ruleset, [p for p in parts if p != "table"], lang))

@@ -92,6 +92,17 @@ SHOWN_WHEN_SET = {
 rule book leaves them out when that field is none in every form (``auction.forced_seat:
 null``, nobody must open: then there is no forced bid and no forced player to speak first)."""
 
+SHOWN_WHEN_IS = {
+    "talon.give_count": ("talon.exchange", frozenset({"give_each"})),
+    "talon.give_face_up": ("talon.exchange", frozenset({"give_each"})),
+    "talon.give_order": ("talon.exchange", frozenset({"give_each"})),
+    "talon.discard_count": ("talon.exchange", frozenset({"discard"})),
+}
+"""Model paths of fields that apply to a form only when another field has one of some
+values there, by field: ``(that field, its values)``.  A rule book shows such a field for
+those forms only (the discard count is no rule of a form that gives a card to each
+opponent), and not at all when no form uses it: a book never prints a value no form plays."""
+
 RANK_LISTS = frozenset({"marriages.ranks"})
 """Model paths of fields holding rank ids, shown by the ranks' names (``deck.ranks``)."""
 
