@@ -206,3 +206,17 @@ def test_book_prints_an_exchange_count_only_for_the_forms_that_use_it(tmp_path: 
     ) in book
     assert "- **Cards given to each opponent** · `talon.give_count` · Sources: S000\n  - 3, 4 players: 1\n" in book
     assert "3, 4 players: 0" not in book
+
+
+def test_option_patch_top_level_rule_holds_for_every_player_count(tmp_path: Path) -> None:
+    house = _house(
+        tmp_path,
+        "id: h\nextends: pl-standard\nname: {en: h}\noptions:\n"
+        "  low_cap:\n    type: bool\n    default: false\n    doc: {en: A lower cap.}\n"
+        '    set:\n      "true": {auction: {cap: 300}}\n',
+    )
+    assert {n: f.auction.cap for n, f in load_ruleset(house).forms.items()} == {
+        2: None, 3: 360, 4: 360
+    }
+    chosen = load_ruleset(house, options={"low_cap": True})
+    assert {n: f.auction.cap for n, f in chosen.forms.items()} == {2: 300, 3: 300, 4: 300}

@@ -37,7 +37,15 @@ from ._convert import (
     provenance_of,
     unwrap,
 )
-from ._merge import SECTION_NAMES, Lookup, is_deletion, merge, parents_of, resolve_extends
+from ._merge import (
+    SECTION_NAMES,
+    Lookup,
+    is_deletion,
+    merge,
+    parents_of,
+    resolve_extends,
+    shadow_player_values,
+)
 from ._yaml import Mark, YList, YMap, is_mapping, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import (
     changed_schema_errors,
@@ -247,12 +255,18 @@ def _patch_of(doc: Mapping[str, Any], name: str, value: OptionValue) -> Any:
 
 def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> tuple[YMap, set[str]]:
     """``doc`` with the patch of each selected option value merged over it (sharing the parts
-    no patch changes), and the top-level sections the patches change."""
+    no patch changes), and the top-level sections the patches change.  A rule a patch writes
+    at the top level holds for every player count, as one a file writes
+    (:func:`._merge.shadow_player_values`)."""
     touched: set[str] = set()
     for name, value in selected.items():
         patch = _patch_of(doc, name, value)
         if patch:
-            doc = merge(doc, patch, share=True, once=True)
+            merged = merge(doc, patch, share=True, once=True)
+            shadowed = shadow_player_values(merged, doc, patch)  # a new mapping, if any
+            if shadowed is not merged:
+                touched.add("players")
+            doc = shadowed
             touched.update(str(key) for key in patch)
     return doc, touched
 

@@ -387,8 +387,9 @@ def shadow_player_values(result: YMap, base: Mapping[str, Any], over: Mapping[st
     rule book prints it, instead of being silently outweighed by a parent's per-player value.
     Provenance keys (``source``, ``doc``, …) of a section are no rule and replace nothing.
 
-    ``result`` is changed at its top level only; the parts below are copied where something
-    is removed (they may be shared with the loaded files) and keep their marks.
+    ``result`` is not changed: when something is removed, a copy of it comes back, the
+    parts on the way copied (the others shared) with their marks.  The loader applies the
+    same rule to an option's patch (``_load._apply_options``).
     """
     players: Any = base.get("players")
     if not is_mapping(players) or not is_mapping(result.get("players")):
@@ -409,9 +410,10 @@ def shadow_player_values(result: YMap, base: Mapping[str, Any], over: Mapping[st
         drop = [p for p in gone if _has(entry, p) and not _has(own_entry, p)]
         if drop and is_mapping(merged_players.get(n)):
             merged_players = _replaced(merged_players, n, _without(merged_players[n], drop))
-    if merged_players is not result["players"]:
-        result["players"] = merged_players
-    return result
+    if merged_players is result["players"]:
+        return result
+    out: YMap = _replaced(result, "players", merged_players)
+    return out
 
 
 def _rule_paths(node: Mapping[str, Any], path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
