@@ -51,7 +51,7 @@ SECTION_NAMES = (
     "deal", "auction", "talon", "contract", "play", "marriages", "scoring", "match", "special",
 )
 """The rule sections a player count's entry (``players.<n>``) may also write (the keys of
-``model.SECTIONS``; ``tests/test_merge.py`` checks that they agree)."""
+``model.SECTIONS``; ``tests/test_ruleset_hardening.py`` checks that they agree)."""
 
 _META = frozenset({"source", "status", "reason", "doc"})
 """The provenance keys (``_schema.META_KEYS``): they describe an element, they are no rule."""
