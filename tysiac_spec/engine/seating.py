@@ -13,7 +13,7 @@ table form a side: :func:`sides`.
 
 from __future__ import annotations
 
-from ..ruleset.model import Form
+from ..ruleset.model import Form, sitter_steps
 
 __all__ = [
     "active_players",
@@ -28,12 +28,6 @@ __all__ = [
     "standing_for",
 ]
 
-_SITTER_STEPS = {"dealer": 0, "opposite_dealer": 2}
-"""Steps from the dealer, in the direction of play, to the sitter's seat (``table.sitter.seat``);
-``dealer_right`` and ``last_bidder`` are ``N - 1`` steps (the dealer's right: the player after
-the three who bid from the dealer's left; an assumption where the sources are silent)."""
-
-
 def direction(form: Form) -> int:
     """The step from one seat to the next in play: ``1`` for ``deal.direction: clockwise``,
     else ``-1``."""
@@ -47,9 +41,7 @@ def sitter_of(form: Form, dealer: int) -> int | None:
     if form.active >= n:
         return None
     sitter = form.table.sitter
-    if sitter is None:
-        return dealer % n
-    k = _SITTER_STEPS.get(sitter.seat, n - 1)
+    k = sitter_steps(sitter.seat if sitter is not None else None, n)
     return (dealer + direction(form) * k) % n
 
 

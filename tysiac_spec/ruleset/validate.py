@@ -23,6 +23,7 @@ from ._merge import DELETE, merge
 from ._schema import ruleset_schema
 from ._schema_check import Check, Checker, UnsupportedSchema
 from ._yaml import Mark, is_mapping, mark_at, to_plain
+from .model import int_option_range, sitter_steps
 
 if TYPE_CHECKING:
     import jsonschema
@@ -43,7 +44,7 @@ SEMANTIC_CODES = {
     "marriages.unknown-suit": "a marriage value names a suit the deck does not have",
     "marriages.ranks": "the marriage ranks are not two different ranks of the deck",
     "auction.step": "a bid value is not a multiple of the bid step",
-    "auction.seat": "a seat number beyond the active players",
+    "auction.seat": "a forced seat beyond the seated players, or the seat that sits out",
     "auction.all-pass": "nobody is forced to open, but a deal everyone passes is to be played "
     "by the forced player",
     "play.inert-duty": "a play duty field that changes nothing with the other duties",
@@ -686,6 +687,21 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             doc,
             where("auction", "forced_seat"),
         )
+    sitter_seat = _get(entry, "sitter", "seat")
+    if (
+        isinstance(seat, int) and seat < seated and active < seated
+        and seat == sitter_steps(sitter_seat if isinstance(sitter_seat, str) else None, seated)
+    ):
+        yield _diag(
+            "auction.seat",
+            f"`auction.forced_seat` is {seat}, but that seat sits out each deal "
+            f"(`players.{n}.sitter.seat: {sitter_seat or 'dealer'}`): the player obliged to "
+            f"open must be one who plays ({n} players)",
+            doc,
+            where("auction", "forced_seat"),
+            "oblige an active seat to open (1 is the dealer's left), here or under "
+            f"`players.{n}.auction.forced_seat`",
+        )
     all_pass = _get(auction, "all_pass") or _defaults("Auction", "all_pass")
     if is_mapping(auction) and "forced_seat" in auction and seat is None and all_pass == "forced_plays":
         yield _diag(
@@ -943,7 +959,7 @@ def _check_options(doc: Any) -> Iterator[Diagnostic]:
                 )
             valid_keys = ["true", "false"]
         else:
-            lo, hi = _get(opt, "minimum"), _get(opt, "maximum")
+            lo, hi = int_option_range(_get(opt, "minimum"), _get(opt, "maximum"))
             if not isinstance(default, int) or isinstance(default, bool):
                 yield _diag(
                     "option.default",
@@ -951,11 +967,10 @@ def _check_options(doc: Any) -> Iterator[Diagnostic]:
                     doc,
                     (*base, "default"),
                 )
-            elif (lo is not None and default < lo) or (hi is not None and default > hi):
+            elif not lo <= default <= hi:
                 yield _diag(
                     "option.default",
-                    f"option `{name}` has default {default}, outside its range "
-                    f"{lo if lo is not None else '-∞'}..{hi if hi is not None else '∞'}",
+                    f"option `{name}` has default {default}, outside its range {lo}..{hi}",
                     doc,
                     (*base, "default"),
                 )
