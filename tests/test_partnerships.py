@@ -137,7 +137,8 @@ def test_partnerships_need_four_active_players(tmp_path: Path) -> None:
 def test_200_matches_of_the_house_example() -> None:
     data = simulate(HOUSE, players=4, games=200, seed=2024).as_dict()
     assert data["matches"] == data["finished"] == 200
-    assert sum(data["wins"]) == 200
+    assert sum(data["wins"]) == 400  # a side's win counts for both partners
+    assert data["wins"][0] == data["wins"][2] and data["wins"][1] == data["wins"][3]
     # partners carry one score: every match ends with partners level
     mean = data["mean_scores"]
     assert mean[0] == mean[2] and mean[1] == mean[3]
@@ -169,3 +170,74 @@ def test_a_match_state_splitting_partners_is_refused() -> None:
     with pytest.raises(MatchError, match="`barrel`: partners share one value"):
         start.with_values(form, scores=[0, 880, 0, 880], barrel=[False, True, False, False])
     assert start.with_values(form, scores=[5, 880, 5, 880], barrel=[False, 1, False, 1]).scores == (5, 880, 5, 880)
+
+
+UA_FOUR = (
+    "id: ua-four\nkind: house\nextends: ua-standard\nname: {en: 'Ukrainian, two against two'}\n"
+    "players:\n  4:\n    active: 4\n    hand_size: 6\n    talons: []\n    partnerships: across\n"
+    "    talon:\n      exchange: none\n"
+)
+
+
+def test_the_cut_penalty_is_paid_by_the_side(tmp_path: Path) -> None:
+    # ua-standard: the third bad cut in a row costs the cutter 120 (deal.cut.payer: cutter);
+    # with partnerships his side pays: both partners' scores stay equal (the fresh-user trial
+    # stopped here with `match.state`: player 0 has 660 and player 2 540)
+    from tysiac_spec.engine import Game
+
+    doc = tmp_path / "ua-four.yaml"
+    doc.write_text(UA_FOUR, encoding="utf-8")
+    game = Game(load_ruleset(str(doc)), players=4, seed=101)
+    cuts = [(e.kind, e.player, e.value) for e in game.events if e.kind.startswith("cut")]
+    assert cuts == [("cut.bad", 2, None)] * 3 + [("cut.penalty", 2, -120)]
+    assert game.scores == [-120, 0, -120, 0]
+
+
+def test_charge_seat_charges_the_whole_side() -> None:
+    from tysiac_spec.engine.match import charge_seat
+    from tysiac_spec.engine.seating import side_of
+
+    form, start = _form()
+    assert side_of(form, 3) == (1, 3)
+    assert side_of(load_ruleset("ru-classic").form(4), 3) == (3,)
+    assert charge_seat(form, start, 3, 120).scores == (0, -120, 0, -120)
+    assert charge_seat(form, start, 0, -50).scores == (50, 0, 50, 0)
+    alone = load_ruleset("ru-classic").form(4)
+    solo = MatchState.new(alone, options={}, deck_points=120)
+    assert charge_seat(alone, solo, 3, 120).scores == (0, 0, 0, -120)
+
+
+def test_a_side_wins_the_match() -> None:
+    from tysiac_spec.engine.match import winners
+    from tysiac_spec.engine.seating import seats_text
+
+    form, start = _form()
+    start = start.with_values(form, scores=[0, 990, 0, 990])
+    new, _ = _settle(form, start)
+    assert new.winner == 1
+    assert winners(form, new) == (1, 3)
+    assert winners(form, start) == ()
+    assert seats_text((1, 3)) == "P1 and P3"
+    assert seats_text((0, 1, 2)) == "P0, P1 and P2"
+    assert seats_text((2,)) == "P2"
+
+
+def test_simulate_credits_a_win_to_both_partners() -> None:
+    data = simulate(HOUSE, players=4, games=4, seed=1).as_dict()
+    assert data["wins"] == [3, 1, 3, 1]
+    assert data["mean_scores"][0] == data["mean_scores"][2]
+
+
+def test_the_transcript_names_the_winning_side() -> None:
+    from tysiac_spec.engine import Game
+    from tysiac_spec.simulate import make_bots
+    from tysiac_spec.transcript import transcript
+
+    rules = load_ruleset(HOUSE)
+    game = Game(rules, players=4, seed=1)
+    seats = make_bots("heuristic", rules, 4, 1)
+    while not game.is_over:
+        game.apply(seats[game.current_player].choose(game.view(game.current_player), game.legal_actions()))
+    assert game.winners == (1, 3)
+    text = transcript(game)
+    assert f"Match over: P1 and P3 win with {game.scores[1]} points" in text

@@ -715,3 +715,14 @@ def test_a_save_path_in_a_missing_folder_is_refused_without_making_it(tmp_path: 
     assert code == 1
     assert out == f"Error: cannot write {save}: the folder {save.parent} does not exist\n"
     assert not (tmp_path / "missing").exists()
+
+
+def test_a_partnership_match_is_won_by_the_side(tmp_path: Path) -> None:
+    # players.4.partnerships: across: the winner of the match is a side, named as one
+    house = str(Path(__file__).parent.parent / "examples" / "house" / "partners-four.yaml")
+    code, out = _play_cli(
+        tmp_path, house, "-p", "4", "--seed", "1", "--save", str(tmp_path / "g.json"), lines=4000
+    )
+    assert code == 0, out[-2000:]
+    assert _final(out) == [-9745, 1030, -9745, 1030]
+    assert out.endswith(f"winners: P1 and P3\nrecord saved to {tmp_path / 'g.json'}\n")

@@ -14,6 +14,7 @@ from .engine.actions import DeclareContract, PlayCard, parse_action
 from .engine.game import Game
 from .engine.record import Record, record_error, record_of
 from .engine.replay import action_error, start
+from .engine.seating import seats_text
 from .errors import TysiacError
 
 __all__ = ["transcript"]
@@ -137,10 +138,9 @@ class _Writer:
         g = self.game
         self.out("")
         if g.is_over:
-            winner = getattr(g.match, "winner", None)
-            if winner is None:
-                winner = max(range(g.players), key=lambda p: g.scores[p])
-            self.out(f"Match over: P{winner} wins with {g.scores[winner]} points")
+            won = g.winners or (max(range(g.players), key=lambda p: g.scores[p]),)
+            verb = "win" if len(won) > 1 else "wins"
+            self.out(f"Match over: {seats_text(won)} {verb} with {g.scores[won[0]]} points")
         else:
             self.out(f"Match not finished ({len(g.deal_scores)} deal(s) scored; phase {g.phase}, "
                      f"P{g.current_player} to act)")

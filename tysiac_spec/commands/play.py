@@ -40,6 +40,7 @@ from ..engine import Game
 from ..engine.actions import Action, Discard, GiveCard, PlayCard
 from ..engine.record import Record, TableSetup, record_of
 from ..engine.replay import replay, start
+from ..engine.seating import seats_text
 from ..engine.state import DealState
 from ..engine.talon import gifts_seen
 from ..errors import Diagnostic, EntryError, IllegalActionError, RecordError, TysiacError
@@ -351,12 +352,10 @@ class Table:
             self.save()
             raise
         where = self.save()
-        winner = getattr(getattr(game, "match", None), "winner", None)
-        winners = [winner] if winner is not None else [
-            p for p, s in enumerate(game.scores) if s == max(game.scores)
-        ]
+        winners = list(game.winners) or [p for p, s in enumerate(game.scores) if s == max(game.scores)]
         self.say("match over: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
-        self.say("winner: " + ", ".join(f"P{p}" + (" (you)" if p == self.seat else "") for p in winners))
+        you = " (you)" if self.seat in winners else ""
+        self.say(("winners: " if len(winners) > 1 else "winner: ") + seats_text(winners) + you)
         self.say(f"record saved to {where}")
         return 0
 

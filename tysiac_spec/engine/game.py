@@ -40,7 +40,7 @@ from . import env as envs
 from .actions import Action, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
 from .compiled import CompiledForm, compile_form
 from .events import MatchEvent
-from .match import MatchState, settle_valid_deal
+from .match import MatchState, charge_seat, settle_valid_deal, winners
 from .record import Record, record_of
 from .seating import direction, redeal_dealer
 from .seating import seating as seating_of
@@ -395,10 +395,10 @@ class Game:
             self._charge(payer, cut.penalty)
 
     def _charge(self, player: int, penalty: int) -> None:
-        """Take ``penalty`` points off ``player``'s match score (a negative one adds)."""
-        scores = list(self._match.scores)
-        scores[player] -= penalty
-        self._match = self._match.with_values(self.form, scores=scores)
+        """Take ``penalty`` points off ``player``'s match score (a negative one adds); with
+        fixed partnerships his side pays (:func:`~tysiac_spec.engine.match.charge_seat`, the
+        one home of every per-seat payment outside a deal's settlement)."""
+        self._match = charge_seat(self.form, self._match, player, penalty)
 
     def _called_on(self, deal: DealState, player: int, index: int) -> None:
         """``player`` called the ``effect: play_on`` condition ``index``: charge its penalty
@@ -483,6 +483,12 @@ class Game:
     def is_over(self) -> bool:
         """Whether the match has ended (someone reached ``match.target``)."""
         return self._over
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won the match, in seat order (``()`` while it goes on): the winner,
+        with fixed partnerships his whole side (:func:`~tysiac_spec.engine.match.winners`)."""
+        return winners(self.form, self._match)
 
     @property
     def phase(self) -> str:

@@ -49,9 +49,12 @@ from . import env as envs
 from .events import MatchEvent
 from .outcome import validate_outcome
 from .scoring import DealOutcome, forfeit_cost, pooled, scores_and_made
-from .seating import next_dealer, sides, standing_for
+from .seating import next_dealer, side_of, sides, standing_for
 
-__all__ = ["BarrelSeat", "DealOutcome", "MatchState", "golden_deals", "settle_deal", "settle_valid_deal"]
+__all__ = [
+    "BarrelSeat", "DealOutcome", "MatchState", "charge_seat", "golden_deals", "settle_deal",
+    "settle_valid_deal", "winners",
+]
 
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
 
@@ -265,6 +268,38 @@ class MatchState:
         if team is not None:
             _check_sides(new, team)
         return new
+
+
+def charge_seat(form: Form, state: MatchState, player: int, points: int) -> MatchState:
+    """The one place a seat's match score changes outside the settlement of a deal: take
+    ``points`` (a negative number adds) off ``player``'s score, and with fixed partnerships
+    (``table.partnerships``, sides from :func:`.seating.sides`) off every seat of his side —
+    the side pays, so partners keep one score (what :func:`_share_sides` keeps after a
+    settlement).  Returns the new state; ``state`` is not changed.
+
+    Every per-seat payment outside :func:`settle_deal` must go through here: the cut's
+    penalty (``deal.cut.payer``), a redeal's or a played-on condition's penalty
+    (``deal.redeals[].penalty``), and any new one (a table incident's penalty).  Changing
+    ``scores`` by hand would split a side and be refused (``match.state``).
+
+    Raises:
+        IndexError: ``player`` is not a seat ``0..N-1``.
+    """
+    scores = list(state.scores)
+    for p in side_of(form, player):
+        scores[p] -= points
+    return replace(state, scores=tuple(scores))
+
+
+def winners(form: Form, state: MatchState) -> tuple[int, ...]:
+    """The seats that won the match, in seat order: ``()`` while it goes on, else the
+    winner (``state.winner``) with his partners — with fixed partnerships
+    (``table.partnerships``) a side wins, not a seat (:func:`.seating.side_of`).  The one
+    home of who won: simulate counts a win for each of these seats, play and the transcript
+    name them."""
+    if state.winner is None:
+        return ()
+    return side_of(form, state.winner)
 
 
 def _check_sides(state: MatchState, team: Sequence[int]) -> None:

@@ -13,6 +13,8 @@ table form a side: :func:`sides`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..ruleset.model import Form, sitter_steps
 
 __all__ = [
@@ -23,6 +25,8 @@ __all__ = [
     "next_dealer",
     "redeal_dealer",
     "seating",
+    "seats_text",
+    "side_of",
     "sides",
     "sitter_of",
     "standing_for",
@@ -93,6 +97,23 @@ def sides(form: Form) -> tuple[int, ...] | None:
         return None
     half = form.players // 2
     return tuple(p % half for p in range(form.players))
+
+
+def side_of(form: Form, player: int) -> tuple[int, ...]:
+    """The seats of ``player``'s side, in seat order: with fixed partnerships (:func:`sides`)
+    ``player`` and his partners (``(1, 3)`` for seat 3 at four, ``across``), else
+    ``(player,)``.  Who pays a per-seat payment (:func:`.match.charge_seat`) and who wins
+    with the match's winner (:func:`.match.winners`)."""
+    team = sides(form)
+    if team is None:
+        return (player,)
+    return tuple(p for p, side in enumerate(team) if side == team[player])
+
+
+def seats_text(seats: Sequence[int]) -> str:
+    """Seats as words for a message: ``P0``; ``P1 and P3``; ``P0, P1 and P2``."""
+    names = [f"P{p}" for p in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def standing_for(team: tuple[int, ...], declarer: int) -> tuple[int, ...]:
