@@ -327,6 +327,8 @@ def provenance_for(ruleset: Ruleset, parts: Sequence[str | int], players: int | 
     # does not speak for a value a later file changed
     first = prov.get(chain[0]) if chain else None
     heirs = first.heirs if first is not None else None
+    if first is None and parts and parts[0] == "players":
+        heirs = _writers_at_other_counts(ruleset, parts)
     for key in chain:
         p: Provenance | None = prov.get(key)
         if p is None or (heirs is not None and p.file is not None and p.file not in heirs):
@@ -344,6 +346,23 @@ def provenance_for(ruleset: Ruleset, parts: Sequence[str | int], players: int | 
         if outdated(ruleset, own, chain[0] if group else chain[0][:-1], deep=group):
             doc = {}
     return Cited(sources, status, reason, doc, from_section)
+
+
+def _writers_at_other_counts(ruleset: Ruleset, parts: tuple[str | int, ...]) -> frozenset[str | None] | None:
+    """For a ``players.N`` field not written for ``N`` (the model's default there): the files
+    that may speak for it, from the counts where it is written -- the files that wrote it
+    there and the files extending them (:attr:`Provenance.heirs`); ``None`` (any file) when
+    no count writes it.  A field a house file adds at one player count (``players.2.stock``)
+    thus takes no sources from the parent's ``players.3`` or ``players.4`` element at the
+    counts where it keeps its default: the parent never wrote the rule."""
+    rel = parts[2:]
+    found: set[str | None] = set()
+    for key, p in ruleset.provenance.items():
+        if len(key) == len(parts) and key[0] == "players" and key[2:] == rel and key[1] != str(parts[1]):
+            if p.heirs is None:
+                return None
+            found |= p.heirs
+    return frozenset(found) if found else None
 
 
 def outdated(
