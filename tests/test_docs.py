@@ -422,3 +422,20 @@ def test_a_rule_a_house_file_adds_under_players_cites_none_of_the_parents_source
     book = CliRunner().invoke(main, ["docs", str(path)]).output
     [line] = [ln for ln in book.splitlines() if "`players.N.stock`" in ln]
     assert line == "- **Stock to draw from after each trick** · `players.N.stock`"
+
+
+def test_the_stock_fields_are_printed_only_for_the_forms_with_a_stock(tmp_path: Path) -> None:
+    # only the 2-player form of pl-stock has a stock: its trump card and duties are rules of
+    # that form alone (fields.SHOWN_WHEN_SET, per form as SHOWN_WHEN_IS)
+    path = tmp_path / "pl-stock.yaml"
+    path.write_text(PL_STOCK, encoding="utf-8")
+    book = CliRunner().invoke(main, ["docs", str(path)]).output
+    assert (
+        "- **Stock to draw from after each trick** · `players.N.stock`\n"
+        "  - 2 players: 6\n"
+        "  - 3, 4 players: no stock\n"
+        "- **The stock's face-up bottom card names trump** · `players.N.stock_trump`\n"
+        "  - 2 players: yes\n"
+        "- **While the stock lasts** · `players.N.stock_duties`\n"
+        "  - 2 players: any card may be played; the duties begin when it is empty\n"
+    ) in book

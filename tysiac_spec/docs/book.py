@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ruleset.model import Marriages, Ruleset, TablePlan
+from ..ruleset.model import Form, Marriages, Ruleset, TablePlan
 from . import terms
 from .examples import Example, scenario_file
 from .examples import examples as _examples
@@ -179,6 +179,16 @@ def _disabled(merged: list[tuple[Node, dict[int, Node]]]) -> set[str]:
         ):
             out.add(first.path.rsplit(".", 1)[0])
     return out
+
+
+def _uses(form: Form, needs: str | None, when: tuple[str, frozenset[Any]] | None) -> bool:
+    """Whether ``form`` uses a field shown only when another is set (``needs``,
+    :data:`~.fields.SHOWN_WHEN_SET`: the stock's trump card only with a stock) or has one of
+    some values (``when``, :data:`~.fields.SHOWN_WHEN_IS`: the give count only when the
+    exchange gives a card to each opponent)."""
+    if needs is not None and value_at(form, needs) is None:
+        return False
+    return when is None or value_at(form, when[0]) in when[1]
 
 
 def _rule(
@@ -360,13 +370,9 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
             model = first.model
             if model in SHOWN_WHEN_CHANGED and all(is_default(ruleset.form(n), model) for n in nodes):
                 continue
-            needs = SHOWN_WHEN_SET.get(model)
-            if needs is not None and all(value_at(ruleset.form(n), needs) is None for n in nodes):
-                continue
-            when = SHOWN_WHEN_IS.get(model)
-            if when is not None:
-                nodes = {n: node for n, node in nodes.items()
-                         if value_at(ruleset.form(n), when[0]) in when[1]}
+            needs, when = SHOWN_WHEN_SET.get(model), SHOWN_WHEN_IS.get(model)
+            if needs is not None or when is not None:  # only the forms that use the field
+                nodes = {n: node for n, node in nodes.items() if _uses(ruleset.form(n), needs, when)}
                 if not nodes:
                     continue
                 first = next(iter(nodes.values()))

@@ -95,7 +95,8 @@ SHOWN_WHEN_SET = {
     "table.stock_duties": "table.stock",
 }
 """Model paths of fields that apply only when another field is not none, by that field: a
-rule book leaves them out when that field is none in every form (``auction.forced_seat:
+rule book shows them only for the forms where that field is set, and not at all when it is
+none in every form (``auction.forced_seat:
 null``, nobody must open: then there is no forced bid and no forced player to speak first;
 ``table.stock`` none, no stock: then no stock card names trump and no duty waits for it)."""
 
