@@ -22,7 +22,9 @@ Usage::
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -96,6 +98,9 @@ class Scenario:
     steps: tuple[Step, ...]
     file: str | None = None
     line: int | None = None
+    marks: Mapping[str, Mark] = field(default_factory=dict, compare=False, repr=False)
+    """Where the set-up was written: ``match``, ``match.<field>``, ``deal``, ``deal.<field>``
+    (file:line:col of the key), for an error setting the scenario up."""
 
     @property
     def location(self) -> str:
@@ -417,6 +422,13 @@ def _build(raw: Any, i: int, doc: Any, file: str) -> Scenario:
         deal = {"dealer": deal.get("dealer", 0), "hands": {int(p): h for p, h in deal["hands"].items()},
                 "talons": list(deal["talons"]), "stock": deal.get("stock", "")}
     mark = mark_at(doc, ("scenarios", i, "name"))
+    marks: dict[str, Mark] = {}
+    for part in ("match", "deal"):
+        if isinstance(raw.get(part), Mapping):
+            for name in (None, *raw[part]):
+                at = mark_at(doc, ("scenarios", i, part, *((name,) if name else ())), key=True)
+                if at is not None:
+                    marks[f"{part}.{name}" if name else part] = at
     return Scenario(
         name=raw["name"],
         description=raw["description"],
@@ -429,6 +441,7 @@ def _build(raw: Any, i: int, doc: Any, file: str) -> Scenario:
         steps=tuple(steps),
         file=file,
         line=mark.line if mark else None,
+        marks=marks,
     )
 
 
@@ -522,12 +535,34 @@ def start_game(scenario: Scenario, ruleset: Ruleset) -> Any:
     from .engine.game import Game
 
     game = Game(ruleset, players=scenario.players, seed=0, options=dict(scenario.options) or None)
-    if scenario.match is not None:
-        game.set_match_state(**scenario.match)
-    if scenario.deal is not None:
-        game.start_deal(hands=scenario.deal["hands"], talons=scenario.deal["talons"],
-                        dealer=scenario.deal["dealer"], stock=scenario.deal.get("stock", ""))
+    try:
+        if scenario.match is not None:
+            game.set_match_state(**scenario.match)
+    except TysiacError as exc:
+        raise _located(exc, scenario, "match") from None
+    try:
+        if scenario.deal is not None:
+            game.start_deal(hands=scenario.deal["hands"], talons=scenario.deal["talons"],
+                            dealer=scenario.deal["dealer"], stock=scenario.deal.get("stock", ""))
+    except TysiacError as exc:
+        raise _located(exc, scenario, "deal") from None
     return game
+
+
+def _located(exc: TysiacError, scenario: Scenario, part: str) -> TysiacError:
+    """``exc`` (the engine refusing the scenario's ``match:`` or ``deal:``) pointing at the
+    field it names (its message opens with `` `scores`: ``), else at ``part`` itself, when
+    the scenario file's marks know it; a diagnostic that has a place already keeps it."""
+    found = []
+    for d in exc.diagnostics:
+        named = re.match(r"`([A-Za-z_]+)", d.message)
+        mark = scenario.marks.get(f"{part}.{named.group(1)}" if named else part) or scenario.marks.get(part)
+        if d.file is None and mark is not None:
+            field_name = named.group(1) if named and f"{part}.{named.group(1)}" in scenario.marks else None
+            d = dataclasses.replace(d, file=mark.file, line=mark.line, column=mark.column,
+                                    path=(part, field_name) if field_name else (part,))
+        found.append(d)
+    return type(exc)(found)
 
 
 def run_scenario(scenario: Scenario, ruleset: Ruleset) -> Result:
