@@ -155,7 +155,11 @@ def test_output_file_errors_are_clean(tmp_path: Path) -> None:
     blocker.write_text("x", encoding="utf-8")
     code, _, err = run("schema", "-o", str(blocker / "x.json"))
     assert code == 1
-    assert err.startswith(f"Error: cannot write {blocker / 'x.json'}: ")
+    assert err == f"Error: cannot write {blocker / 'x.json'}: the folder {blocker} is not a folder\n"
+    # with folders to make under it, the same words (play --save's check_folder)
+    code, _, err = run("schema", "-o", str(blocker / "sub" / "x.json"))
+    assert code == 1
+    assert err == f"Error: cannot write {blocker / 'sub' / 'x.json'}: the folder {blocker} is not a folder\n"
     code, _, err = run("schema", "-o", str(tmp_path))
     assert code == 2 and "is a directory" in err  # rejected by the option type
 

@@ -103,10 +103,22 @@ def check_folder(path: Path) -> None:
     """
     if str(path) == "-":
         return
-    folder = (path.resolve() if path.is_symlink() else path).parent
-    if not folder.is_dir():
-        what = "is not a folder" if folder.exists() else "does not exist"
-        raise click.ClickException(f"cannot write {path}: the folder {folder} {what}")
+    _refuse_folder(path, (path.resolve() if path.is_symlink() else path).parent)
+
+
+def _refuse_folder(path: Path, folder: Path, *, missing_ok: bool = False) -> None:
+    """Raise ``cannot write <path>: the folder <folder> is not a folder`` (or ``does not
+    exist``, unless ``missing_ok``: the folders will be made; then the nearest one that
+    exists must be a folder)."""
+    if folder.is_dir():
+        return
+    if missing_ok:
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if folder.is_dir() or not folder.exists():
+            return
+    what = "is not a folder" if folder.exists() else "does not exist"
+    raise click.ClickException(f"cannot write {path}: the folder {folder} {what}")
 
 
 def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> None:
@@ -135,6 +147,7 @@ def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> No
             return
         mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
         if make_folders:
+            _refuse_folder(path, target.parent, missing_ok=True)  # a file where a folder goes
             target.parent.mkdir(parents=True, exist_ok=True)
         else:
             check_folder(path)
