@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ..engine.record import SEED_MAX
 from ..errors import Diagnostic, TysiacError
 from ..text import shorten
 
@@ -39,9 +40,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_USER_ERROR = 1
 
-SEED_MAX = 10**18 - 1
-"""The largest seed a command takes: a record keeps it, and a file's integers have at most
-18 digits (limit ``int_digits``)."""
 
 
 ECHO_WIDTH = 200

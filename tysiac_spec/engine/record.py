@@ -48,9 +48,11 @@ from ..text import shorten
 
 __all__ = [
     "FORMAT",
+    "SEED_MAX",
     "Played",
     "Record",
     "TableSetup",
+    "check_seed",
     "record_error",
     "record_of",
     "ruleset_file_from",
@@ -117,6 +119,22 @@ def _check_type(name: str, value: Any, kind: str) -> None:
         raise record_error("type", f"`{name}` must be {article} {kind} (got {_kind(value)})")
 
 
+SEED_MAX = 10**18 - 1
+"""The largest seed of a game (``0..SEED_MAX``): a record keeps it, and a file's integers
+have at most 18 digits (limit ``int_digits``).  The one home of the bound: ``play --seed``,
+``simulate --seed`` and a record's ``seed`` and ``table.bot_seed`` (:func:`check_seed`)."""
+
+
+def check_seed(key: str, seed: int) -> None:
+    """Refuse a record's seed outside ``0..SEED_MAX`` (as ``play --seed`` does).
+
+    Raises:
+        RecordError: ``record.seed``, naming ``key`` (``seed``, ``table.bot_seed``).
+    """
+    if not 0 <= seed <= SEED_MAX:
+        raise record_error("seed", f"`{key}` must be a seed from 0 to {SEED_MAX:,} (got {seed})")
+
+
 @dataclass(frozen=True, slots=True)
 class TableSetup:
     """Who sat where in a game played at the terminal (the record's ``table`` section).
@@ -167,6 +185,7 @@ class TableSetup:
         if not 0 <= data["seat"] < players:
             raise record_error("table", f"`table.seat` is {data['seat']}, but the game has {players} players "
                         f"(seats 0 to {players - 1})")
+        check_seed("table.bot_seed", data["bot_seed"])
         if not data["bots"].strip():
             raise record_error("table", "`table.bots` must name the kind of bots (got an empty text)")
         return cls(seat=data["seat"], bots=data["bots"], bot_seed=data["bot_seed"])
@@ -301,6 +320,7 @@ class Record:
         for i, action in enumerate(data["actions"]):
             if not isinstance(action, str):
                 raise record_error("type", f"`actions[{i}]` must be a text (got {_kind(action)})")
+        check_seed("seed", data["seed"])
         table = data.get("table")
         return cls(
             ruleset=data["ruleset"],
