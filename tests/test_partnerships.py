@@ -213,9 +213,10 @@ def test_a_side_wins_the_match() -> None:
 
     form, start = _form()
     start = start.with_values(form, scores=[0, 990, 0, 990])
-    new, _ = _settle(form, start)
+    new, events = settle_deal(form, start, DealOutcome(declarer=1, bid=100, contract=100, **DEAL_P))
     assert new.winner == 1
     assert winners(form, new) == (1, 3)
+    assert [e.text for e in events if e.kind == "match.won"] == ["players 1 and 3 win with 1090"]
     assert winners(form, start) == ()
     assert seats_text((1, 3)) == "P1 and P3"
     assert seats_text((0, 1, 2)) == "P0, P1 and P2"

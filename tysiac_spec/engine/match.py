@@ -825,7 +825,9 @@ def settle_valid_deal(
     winner = _winner(w, scores)
     raised = state.raised
     if winner is not None:
-        w.event("match.won", winner, scores[winner], f"player {winner} wins with {scores[winner]}")
+        side = side_of(form, winner)  # the winner's side wins (table.partnerships)
+        who = f"player {winner} wins" if len(side) == 1 else f"players {' and '.join(map(str, side))} win"
+        w.event("match.won", winner, scores[winner], f"{who} with {scores[winner]}")
     elif form.match.finishing.tie_raise and max(scores) >= form.match.target + raised:
         raised += form.match.finishing.tie_raise
         w.event(
