@@ -68,6 +68,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "deal.cut.enabled",
         "deal.redeals.effect",
         "match.finishing.tie_raise",
+        "match.finishing.loss",
         "special.barrel.falls_reset",
         "special.golden_round.deals",
     }

@@ -482,6 +482,10 @@ LABELS: dict[str, T4] = {
                                   "Przy takim remisie bez zwycięzcy cel rośnie o",
                                   "При такой ничьей без победителя цель растёт на",
                                   "Při takové remíze bez vítěze se cíl zvýší o"),
+    "match.finishing.loss": ("A player at or below this score loses the match, which the highest score wins",
+                             "Gracz z takim lub niższym wynikiem przegrywa partię, a wygrywa najwyższy wynik",
+                             "Игрок с таким или меньшим счётом проигрывает партию, выигрывает высший счёт",
+                             "Hráč s tímto nebo nižším skóre prohrává partii, vyhrává nejvyšší skóre"),
     "match.threshold": ("The 800 rule", "Zasada 800", "Правило 800", "Pravidlo 800"),
     "match.threshold.enabled": ("Played", "Obowiązuje", "Действует", "Platí"),
     "match.threshold.score": ("From the score", "Od wyniku", "Со счёта", "Od skóre"),
@@ -1004,4 +1008,6 @@ EXAMPLE_WORDS: dict[str, T4] = {
                              "неудачная попытка на бочке", "nezdařený pokus na sudu"),
     "event.bolt.penalty": ("a bolt penalty", "kara za bolty", "штраф за болты", "trest za bolty"),
     "event.match.won": ("the match is won", "partia wygrana", "партия выиграна", "partie vyhrána"),
+    "event.match.lost": ("a player loses the match", "gracz przegrywa partię", "игрок проигрывает партию",
+                         "hráč prohrává partii"),
 }

@@ -30,7 +30,8 @@ class MatchEvent:
     value: the new score), ``barrel.enter``, ``barrel.leave``, ``barrel.collision``, ``barrel.reset`` (the
     counted fall that sets the score to 0; value 0),
     ``golden.end``, ``golden.reset``, ``match.target`` (a tie raised the target; value: the
-    new target), ``match.won`` (value: the winning score).  The
+    new target), ``match.lost`` (a player at or below ``finishing.loss``; value: his score), ``match.won``
+    (value: the winning score).  The
     engine adds ``cut.bad``, ``cut.penalty`` (value: minus the penalty), ``redeal``,
     ``redeal.play_on`` (a condition played on; value: the points the
     caller gains) and others for events inside a deal.

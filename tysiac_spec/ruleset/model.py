@@ -774,6 +774,15 @@ class Finishing:
         minimum=0,
         maximum=MAX_POINTS,
     )
+    loss: int | None = rule(
+        "A score at or below which a player loses the match outright (the reverse barrel's "
+        "minus the target): the match ends after the deal, and the player with the highest "
+        "score wins (of several, the declarer if he is one of them, else the first of them "
+        "by seat number); a player reaching the target in the same deal wins as usual. None: "
+        "no score loses the match.",
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -51,6 +51,7 @@ SEMANTIC_CODES = {
     "source.unknown": "`source:` cites an id not in the ruleset's `sources`",
     "source.duplicate": "two sources share an id",
     "match.threshold": "a threshold at or above the target",
+    "match.loss": "a score that loses the match (`match.finishing.loss`) at or above the target",
     "rule.duplicate-id": "two counters, match rules or redeal conditions share an id",
 }
 
@@ -725,6 +726,16 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                 doc,
                 where(*(str(p) for p in path)),
             )
+    loss = _get(match, "finishing", "loss")
+    if isinstance(loss, int) and not isinstance(loss, bool) and loss >= target:
+        yield _diag(
+            "match.loss",
+            f"`match.finishing.loss` is {loss}, not below the target {target}: every winner would "
+            "also lose",
+            doc,
+            where("match", "finishing", "loss"),
+            "write the losing score below the target, usually minus the target (-1000)",
+        )
     yield from _check_duties(doc, sections, where)
     for section, fld in (("match", "counters"), ("match", "rules"), ("deal", "redeals")):
         items = _get(sections, section, fld, default=[]) or []
