@@ -62,6 +62,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "play.trump_with_highest",
         "play.duties_bind",
         "play.defenders_may_discard",
+        "play.defenders_overtrump_declarer",
         "play.lead_after_marriage",
         "deal.redeal_dealer",
         "deal.cut",

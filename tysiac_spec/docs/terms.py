@@ -427,6 +427,10 @@ LABELS: dict[str, T4] = {
                                    "Obrońca bez wyższego atutu może zrzucić dowolną kartę",
                                    "Вистующий без старшего козыря может сбросить любую карту",
                                    "Obránce bez vyššího trumfu smí odhodit libovolnou kartu"),
+    "play.defenders_overtrump_declarer": ("A defender must beat the declarer's trump when he can",
+                                          "Obrońca musi przebić atut rozgrywającego, gdy może",
+                                          "Вистующий обязан перебить козырь разыгрывающего, если может",
+                                          "Obránce musí přebít trumf hráče, když může"),
     "play.lead_after_marriage": ("Lead after a marriage", "Wyjście po meldunku", "Ход после марьяжа",
                                  "Výnos po hlášce"),
     # marriages

@@ -82,10 +82,9 @@ def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], s
 _FREE, _BEAT, _FOLLOW, _OVERTRUMP, _TRUMP, _LEAD = range(6)
 """The duty restricting the legal cards (see :func:`compile_duties`)."""
 
-Duties = Callable[
-    [int, Sequence[tuple[int, Card]], "str | None", Mapping[str, int]], tuple[int, int, "Card | str | None"]
-]
-"""``duties(hand, trick, trump, suit_bits)`` -> ``(legal, duty, about)``: see :func:`compile_duties`."""
+Duties = Callable[..., tuple[int, int, "Card | str | None"]]
+"""``duties(hand, trick, trump, suit_bits, declarer=-1)`` -> ``(legal, duty, about)``: see
+:func:`compile_duties`."""
 
 
 def binds(rules: Play, *, declarer: bool) -> bool:
@@ -101,12 +100,16 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     ``beat_with_highest`` and ``trump_with_highest`` narrow a beat or a trump duty to the
     player's highest card of that suit (the strongest card has the lowest bit, so it is
     ``legal & -legal``); with both off the function is the plain one, at no cost.  A defender
-    who cannot overtrump may play any card when ``defenders_may_discard``.
+    who cannot overtrump may play any card when ``defenders_may_discard``.  With
+    ``defenders_overtrump_declarer`` a defender void in the suit led must beat the declarer's
+    highest trump on the trick when he can (before the other duties of a void player; the
+    overtrump of ``must_overtrump`` first, when it binds him and he can).
 
-    ``duties(hand, trick, trump, suit_bits)``: ``hand`` is a bit set of the cards held
-    (``card.bit``), ``trick`` the ``(player, card)`` pairs played (not empty), ``trump`` the
-    trump suit id or ``None``, ``suit_bits`` the bit set of each suit of the pack
-    (``Deck.suit_bits``; only the trump suit is read).  Returns the legal cards as a bit set,
+    ``duties(hand, trick, trump, suit_bits, declarer=-1)``: ``hand`` is a bit set of the cards
+    held (``card.bit``), ``trick`` the ``(player, card)`` pairs played (not empty), ``trump``
+    the trump suit id or ``None``, ``suit_bits`` the bit set of each suit of the pack
+    (``Deck.suit_bits``; only the trump suit is read), ``declarer`` the declarer's seat (read
+    only by a defender's duties with ``defenders_overtrump_declarer``).  Returns the legal cards as a bit set,
     the duty restricting them and what it is about (the card to beat or overtrump, the suit
     to follow or to trump).  Within a suit the pack's stronger card has the lower bit
     (:class:`~tysiac_spec.cards.Deck`), so "higher than ``c``" is ``bits & (c.bit - 1)``.
@@ -117,13 +120,37 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     must_beat, beat_best = rules.must_beat != "no" and bound, rules.must_beat != "led_card"
     beat_when_trumped = rules.beat_when_trumped
     any_card = rules.cannot_overtrump == "any_card" or (rules.defenders_may_discard and not declarer)
+    over_declarer = rules.defenders_overtrump_declarer and not declarer
 
     def duties(
-        hand: int, trick: Sequence[tuple[int, Card]], trump: str | None, suit_bits: Mapping[str, int]
+        hand: int,
+        trick: Sequence[tuple[int, Card]],
+        trump: str | None,
+        suit_bits: Mapping[str, int],
+        declarer: int = -1,
     ) -> tuple[int, int, Card | str | None]:
         first = trick[0][1]
         led = first.suit_id
         follow = hand & first.suit_bits
+        if over_declarer and trump is not None and not follow:
+            # the declarer's highest trump, beaten when able (play.defenders_overtrump_declarer)
+            theirs: Card | None = None
+            top: Card | None = None
+            for p, c in trick:
+                if c.suit_id == trump:
+                    if top is None or c.strength > top.strength:
+                        top = c
+                    if p == declarer and (theirs is None or c.strength > theirs.strength):
+                        theirs = c
+            if theirs is not None:
+                trumps = hand & suit_bits.get(trump, 0)
+                higher = trumps & (theirs.bit - 1)
+                if higher:
+                    if must_overtrump and must_trump and top is not None and top is not theirs:
+                        over = trumps & (top.bit - 1)
+                        if over:
+                            return over, _OVERTRUMP, top
+                    return higher, _OVERTRUMP, theirs
         if follow and must_follow:
             if must_beat:
                 trumped = False
@@ -167,9 +194,13 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     narrowed = frozenset(((_BEAT,) if highest_beat else ()) + ((_TRUMP, _OVERTRUMP) if highest_trump else ()))
 
     def highest(
-        hand: int, trick: Sequence[tuple[int, Card]], trump: str | None, suit_bits: Mapping[str, int]
+        hand: int,
+        trick: Sequence[tuple[int, Card]],
+        trump: str | None,
+        suit_bits: Mapping[str, int],
+        declarer: int = -1,
     ) -> tuple[int, int, Card | str | None]:
-        legal, duty, about = duties(hand, trick, trump, suit_bits)
+        legal, duty, about = duties(hand, trick, trump, suit_bits, declarer)
         if duty in narrowed:
             return legal & -legal, duty, about
         return legal, duty, about
@@ -210,7 +241,7 @@ def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], 
         bits |= c.bit
     # the suits of the hand are all the duties need (a trump not held gives no trump to play)
     legal, duty, about = compile_duties(form.play, declarer=player == deal.declarer)(
-        bits, deal.trick, deal.trump, {c.suit_id: c.suit_bits for c in hand}
+        bits, deal.trick, deal.trump, {c.suit_id: c.suit_bits for c in hand}, deal.declarer
     )
     return [c for c in hand if c.bit & legal], duty, about
 
@@ -273,8 +304,9 @@ def compile_legal(
     """
     duties = compile_duties(form.play)
     # the declarer's duties differ only when `duties_bind` names one side or defenders may
-    # discard (compile_duties)
-    by_role = form.play.duties_bind != "everyone" or form.play.defenders_may_discard
+    # discard or must beat the declarer's trump (compile_duties)
+    over_declarer = form.play.defenders_overtrump_declarer
+    by_role = form.play.duties_bind != "everyone" or form.play.defenders_may_discard or over_declarer
     declarer_duties = compile_duties(form.play, declarer=True)
     lead_rule = form.play.lead_after_marriage != "any"
     rules = form.play
@@ -325,6 +357,8 @@ def compile_legal(
             # no claim once a trick is under way (may_claim)
             if by_role and player == deal.declarer:
                 bits, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
+            elif over_declarer:
+                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits, deal.declarer)
             else:
                 bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
             if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)

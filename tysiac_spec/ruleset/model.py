@@ -617,6 +617,13 @@ class Play:
         "may play any card, whatever `cannot_overtrump` says for the declarer (partial trumping).",
         False,
     )
+    defenders_overtrump_declarer: bool = rule(
+        "A defender void in the suit led who holds a trump higher than the declarer's highest "
+        "trump on the trick must play one of those, even where `must_trump` or "
+        "`must_overtrump` is off; a trump of the other defender he need not beat (unless "
+        "`must_overtrump` binds him and he can).",
+        False,
+    )
     lead_after_marriage: Literal["any", "trump", "not_trump"] = rule(
         "The lead to the trick after one in which a marriage (or the ace marriage) was "
         "declared, whoever leads it: any card; a trump when the leader holds one; a card "

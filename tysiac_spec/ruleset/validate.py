@@ -755,7 +755,8 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
 def _check_duties(doc: Any, sections: Mapping[str, Any], where: Callable[..., Path]) -> Iterator[Diagnostic]:
     """The play duties that would change nothing (``play``, :mod:`..engine.play`): a
     highest-card duty with no duty to narrow, whom the duties bind with no duty to bind, a
-    defender's discard with no overtrump duty, a lead after a marriage with no trump."""
+    defender's discard with no overtrump duty, a lead after a marriage or a defender's duty
+    to beat the declarer's trump with no trump."""
     play = sections.get("play") or {}
     marriages = sections.get("marriages") or {}
 
@@ -790,6 +791,8 @@ def _check_duties(doc: Any, sections: Mapping[str, Any], where: Callable[..., Pa
     aces_trump = _get(marriages, "ace_marriage", "enabled") and _get(marriages, "ace_marriage", "sets_trump")
     if value(play, "Play", "lead_after_marriage") != "any" and not sets_trump and not aces_trump:
         inert.append(("lead_after_marriage", "no marriage sets trump (`marriages.sets_trump`)"))
+    if value(play, "Play", "defenders_overtrump_declarer") and not sets_trump and not aces_trump:
+        inert.append(("defenders_overtrump_declarer", "no marriage sets trump (`marriages.sets_trump`)"))
     for fld, why in inert:
         yield _diag(
             "play.inert-duty",
