@@ -752,3 +752,26 @@ def test_given_cards_face_up_are_seen_by_everyone_and_nothing_else_changes() -> 
     assert [dataclasses.replace(v, given=()) for v in up] == [dataclasses.replace(v, given=()) for v in down]
     # Before the exchange nobody has been given anything.
     assert _game("ru-classic", exchange_face_up=True).view(0).given == ()
+
+
+# --------------------------------------------------------------------------- the exempt dealer
+
+
+@pytest.mark.parametrize(("score", "exempt"), [(-50, True), (0, False), (-5, True)])
+def test_dealer_below_zero_is_not_forced(score: int, exempt: bool) -> None:
+    # MEK `bidding.negative_score_restriction` (examples/house/dealer-exempt-in-minus.yaml):
+    # everyone passes; dealer 1 below zero is not made to play 100 and the deal is dealt
+    # again by him; at 0 he plays it (ua-standard's `dealer_bolt: if_all_pass`)
+    hands = {1: "AH TH AD TD AC TC AS", 2: "JH 9H JD 9D JC 9C TS", 0: "KH QH KD QD KC QC 9S"}
+    for ruleset, options in ((str(HOUSE / "dealer-exempt-in-minus.yaml"), None),
+                             ("ua-standard", {"dealer_bolt": "if_all_pass"})):
+        game = Game(load_ruleset(ruleset), players=3, seed=0, options=options)
+        game.set_match_state(scores=[0, score, 0], dealer=1)
+        game.start_deal(hands=hands, talons=["KS QS JS"], dealer=1)
+        _do(game, "pass", "pass", "pass")
+        redealt = exempt and options is None
+        assert game.phase == ("auction" if redealt else "exchange")
+        assert game.deal.declarer == (None if redealt else 1)
+        assert game.deal.dealer == 1 and list(game.match.scores) == [0, score, 0]
+        kinds = [e.kind for e in game.events]
+        assert kinds.count("redeal") == (1 if redealt else 0)

@@ -64,6 +64,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "play.defenders_may_discard",
         "play.defenders_overtrump_declarer",
         "play.lead_after_marriage",
+        "auction.dealer_exempt",
         "deal.redeal_dealer",
         "deal.cut",
         "deal.cut.enabled",

@@ -347,6 +347,10 @@ LABELS: dict[str, T4] = {
     "auction.reentries": ("Returns after a pass", "Powroty po pasie", "Возвратов после паса",
                           "Návratů po pasu"),
     "auction.all_pass": ("When everyone passes", "Gdy wszyscy pasują", "Если все спасовали", "Když všichni pasují"),
+    "auction.dealer_exempt": ("A dealer who may not bid the minimum is not made to play it; the deal is dealt again",
+                              "Rozdający, który nie może licytować minimum, nie musi go grać; rozdanie się powtarza",
+                              "Сдающий, которому нельзя заказать минимум, не обязан его играть; пересдача",
+                              "Rozdávající, který nesmí hlásit minimum, ho nemusí hrát; rozdává se znovu"),
     # talon
     "talon.take": ("Taking the talon", "Branie musiku", "Взятие прикупа", "Braní talonu"),
     "talon.shown": ("Talon shown to all", "Musik pokazywany wszystkim", "Прикуп открывается всем",

@@ -120,7 +120,9 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
     """Open the auction: the forced player's standing bid and the first speaker.
 
     Rule: ``auction.forced_seat``, ``forced_bid``, ``first_to_speak``, ``forced_opening``; each player's
-    highest bid from ``auction.cap`` and ``auction.max_bid`` (else :func:`ceiling`).
+    highest bid from ``auction.cap`` and ``auction.max_bid`` (else :func:`ceiling`); whether the
+    dealer is exempt from playing a deal everyone passes (``auction.dealer_exempt``: ``may_bid``
+    refuses him ``min_bid`` as the forced player; ``deal.dealer_exempt``).
     """
     a = form.auction
     for p in deal.order:
@@ -130,6 +132,10 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
             limit = int(a.max_bid.compiled(e))  # the DSL formula itself (one call less)
             cap = limit if cap is None else min(cap, limit)
         deal.max_bids[p] = cap if cap is not None else ceiling(form, deal.deck_points)
+    if a.dealer_exempt and a.may_bid is not None and deal.dealer in deal.order:
+        # may the dealer be made to play the minimum if everyone passes (all_pass: dealer_plays)?
+        e = envs.auction_may_bid(env(deal.dealer), tuple(deal.hands[deal.dealer]), a.min_bid, 0, True)
+        deal.dealer_exempt = not a.may_bid.compiled(e)
     if a.forced_seat is None:
         deal.forced = None
         deal.current = deal.order[0]
@@ -255,6 +261,10 @@ def _finish(form: Form, deal: DealState) -> None:
             deal.redeal_id = "all-pass"
             return
         if a.all_pass == "dealer_plays" and deal.dealer in deal.order:
+            if deal.dealer_exempt:  # auction.dealer_exempt: dealt again
+                deal.phase = "redealt"
+                deal.redeal_id = "all-pass"
+                return
             deal.declarer, deal.high_bid = deal.dealer, a.min_bid
         else:
             deal.declarer = deal.forced if deal.forced is not None else deal.order[0]

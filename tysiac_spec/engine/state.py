@@ -75,6 +75,8 @@ class DealState:
     max_bids: dict[int, int] = field(default_factory=dict)
     reentries_used: dict[int, int] = field(default_factory=dict)
     passed_since_bid: set[int] = field(default_factory=set)
+    dealer_exempt: bool = False
+    """The dealer may not be made to play a deal everyone passes (``auction.dealer_exempt``)."""
     # talon and exchange
     declarer: int | None = None
     taken: list[Card] = field(default_factory=list)

@@ -424,6 +424,13 @@ class Auction:
         "deal is redealt; the dealer must play the minimum.",
         "forced_plays",
     )
+    dealer_exempt: bool = rule(
+        "With `all_pass: dealer_plays`: a dealer whom `may_bid` does not allow the lowest bid "
+        "as the forced player (`forced` true, `bid` = `min_bid`, asked when the auction "
+        "opens) is not made to play it; a deal everyone passes is then dealt again, as with "
+        "`all_pass: redeal`.",
+        False,
+    )
 
 
 # --------------------------------------------------------------------------- talon

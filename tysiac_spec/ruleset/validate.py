@@ -42,6 +42,8 @@ SEMANTIC_CODES = {
     "auction.seat": "a seat number beyond the active players",
     "auction.all-pass": "nobody is forced to open, but a deal everyone passes is to be played "
     "by the forced player",
+    "auction.dealer-exempt": "`auction.dealer_exempt` without `all_pass: dealer_plays` or without "
+    "`may_bid` (it changes nothing)",
     "play.inert-duty": "a play duty field that changes nothing with the other duties",
     "contract.step": "the contract step does not divide the bid step",
     "option.default": "an option's default is not one of its values",
@@ -680,6 +682,16 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             doc,
             where("auction", "forced_seat"),
             "set `auction.all_pass` to `redeal` or `dealer_plays` as well",
+        )
+    if _get(auction, "dealer_exempt") and (all_pass != "dealer_plays" or _get(auction, "may_bid") is None):
+        yield _diag(
+            "auction.dealer-exempt",
+            "`auction.dealer_exempt` changes nothing: it exempts a dealer whom `auction.may_bid` "
+            f"refuses the lowest bid, but `auction.all_pass` is `{all_pass}`"
+            + ("" if all_pass != "dealer_plays" else " and `auction.may_bid` is none"),
+            doc,
+            where("auction", "dealer_exempt"),
+            "set `auction.all_pass: dealer_plays` and a `may_bid` condition, or drop the field",
         )
     contract = sections.get("contract") or {}
     written = _get(contract, "step")
