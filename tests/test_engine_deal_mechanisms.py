@@ -775,3 +775,23 @@ def test_dealer_below_zero_is_not_forced(score: int, exempt: bool) -> None:
         assert game.deal.dealer == 1 and list(game.match.scores) == [0, score, 0]
         kinds = [e.kind for e in game.events]
         assert kinds.count("redeal") == (1 if redealt else 0)
+
+
+# --------------------------------------------------------------------------- a golden deal played dark
+
+
+@pytest.mark.parametrize(("declare", "multiplier", "seen"), [("dark", 4, False), ("pass", 2, True)])
+def test_golden_deal_declared_dark(declare: str, multiplier: int, seen: bool) -> None:
+    # examples/house/golden-dark.yaml (MEK house rule 46, blind play in the golden round):
+    # player 1 must make 120; declared dark, the prikup is shown to nobody else and the deal
+    # counts x2 x2; declined, as in ru-online
+    game = _game(str(HOUSE / "golden-dark.yaml"), golden_round=True, dark_game=True)
+    assert game.phase == "dark" and _legal(game) == ["dark", "pass"] and game.deal.current == 1
+    _do(game, declare)
+    deal = game.deal
+    assert game.phase == "exchange" and deal.declarer == 1 and deal.mode == "golden"
+    assert deal.multiplier == multiplier and deal.high_bid == 120
+    assert " ".join(str(c) for c in game.view(0).talon) == (" ".join(TALON) if seen else "")
+    # ru-online itself offers no dark game in a golden deal
+    base = _game("ru-online", golden_round=True, dark_game=True)
+    assert base.phase == "exchange" and base.deal.multiplier == 2

@@ -73,6 +73,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "match.finishing.loss",
         "special.barrel.falls_reset",
         "special.golden_round.deals",
+        "special.golden_round.dark_allowed",
     }
 )
 """Model paths of fields a rule book shows only when some form's value differs from the

@@ -594,6 +594,10 @@ LABELS: dict[str, T4] = {
                                                 "Если никто не сыграл", "Když nikdo nesplní"),
     "special.golden_round.deals": ("Deals in the golden round", "Rozdań w złotej rundzie",
                                    "Раздач в золотом круге", "Rozdání ve zlatém kole"),
+    "special.golden_round.dark_allowed": ("Its declarer may play a golden deal dark",
+                                          "Rozgrywający może grać złote rozdanie w ciemno",
+                                          "Разыгрывающий может сыграть золотую раздачу втёмную",
+                                          "Hráč smí hrát zlaté rozdání naslepo"),
 }
 
 # --------------------------------------------------------------------------- choices

@@ -354,12 +354,16 @@ def start_dark(form: Form, deal: DealState, env: Env) -> bool:
 
     Rule (S002): the first hand — the dealer on his right (``who: first_hand``), or every
     active player in turn (``anyone``) — may declare it; not with a negative score
-    (``forbidden_when_negative``).
+    (``forbidden_when_negative``).  In a golden deal (``golden_round.dark_allowed``, called
+    after :func:`start_golden`) only its declarer is asked, and declining goes on to the talon.
     """
     dk = form.special.dark
     if not dk.enabled:
         return False
-    candidates = deal.order[:1] if dk.who == "first_hand" else list(deal.order)
+    if deal.mode == "golden":  # golden_round.dark_allowed: the golden declarer alone
+        candidates = [deal.declarer] if deal.declarer in deal.order[: 1 if dk.who == "first_hand" else None] else []
+    else:
+        candidates = deal.order[:1] if dk.who == "first_hand" else list(deal.order)
     if dk.forbidden_when_negative:
         candidates = [p for p in candidates if env(p)["player"]["score"] >= 0]
     if not candidates:
@@ -408,6 +412,10 @@ def _begin_dark(form: Form, deal: DealState) -> None:
     dk = form.special.dark
     p = deal.dark_player
     assert p is not None
+    if deal.mode == "golden":  # a golden deal declared dark: its contract, both multipliers
+        deal.multiplier *= dk.multiplier
+        deal.phase = "talon"
+        return
     deal.mode, deal.multiplier = "dark", dk.multiplier
     _declare_without_auction(deal, p, dk.contract)
 
@@ -427,7 +435,7 @@ def apply_dark(form: Form, deal: DealState, action: Action) -> None:
         if isinstance(action, Dark):
             deal.dark_player = p
             deal.dark_undecided = []
-            if dk.cancel_with_marriage:
+            if dk.cancel_with_marriage and deal.mode != "golden":
                 deal.dark_cancellers = [
                     q for q in deal.order if q != p and _holds_marriage(form, deal.hands[q])
                 ]
@@ -442,7 +450,7 @@ def apply_dark(form: Form, deal: DealState, action: Action) -> None:
         elif deal.dark_undecided:
             deal.current = deal.dark_undecided[0]
         else:
-            deal.phase, deal.current = "auction", deal.resume_current
+            deal.phase, deal.current = "talon" if deal.mode == "golden" else "auction", deal.resume_current
         return
     deal.dark_cancellers.remove(p)
     if isinstance(action, CancelDark):

@@ -335,6 +335,8 @@ class Game:
         form, barrel = self.form, self._match.barrel
         if self._match.golden_left > 0 and form.special.golden_round.enabled:
             auction.start_golden(form, deal)
+            if form.special.golden_round.dark_allowed and auction.start_dark(form, deal, self._env):
+                return
         elif form.special.barrel.enabled and form.special.barrel.bidding == "none" and any(
             s.on for s in barrel
         ):

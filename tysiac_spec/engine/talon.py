@@ -55,7 +55,7 @@ def _take(form: Form, deal: DealState, cards: list[Any], env: Env) -> None:
     deal.hands[deal.declarer].sort(key=_INDEX)
     deal.talon_shown = deal.talon_public or (
         form.talon.shown
-        and deal.mode != "dark"
+        and deal.dark_player is None  # a dark game (or a golden deal declared dark)
         and (deal.contested or form.talon.shown_when_unopposed)
     )
     deal.may_forfeit = form.contract.forfeit.when != "before_talon" and may_forfeit(form, deal, env)

@@ -986,6 +986,13 @@ class GoldenRound:
         "keep the scores and play the normal game.",
         "repeat",
     )
+    dark_allowed: bool = rule(
+        "Whether the declarer of a golden deal may first declare it dark (`special.dark`, "
+        "asked of him alone, as its `who` and `forbidden_when_negative` allow; no cancel): he "
+        "plays the golden contract with the talon shown to nobody else, the deal's points "
+        "multiplied by `dark.multiplier` as well; the deal stays a golden one (`mode`).",
+        False,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

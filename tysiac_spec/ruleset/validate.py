@@ -44,6 +44,8 @@ SEMANTIC_CODES = {
     "by the forced player",
     "auction.dealer-exempt": "`auction.dealer_exempt` without `all_pass: dealer_plays` or without "
     "`may_bid` (it changes nothing)",
+    "special.golden-dark": "`golden_round.dark_allowed` with no dark game or no golden round "
+    "(it changes nothing)",
     "play.inert-duty": "a play duty field that changes nothing with the other duties",
     "contract.step": "the contract step does not divide the bid step",
     "option.default": "an option's default is not one of its values",
@@ -738,6 +740,27 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                 doc,
                 where(*(str(p) for p in path)),
             )
+    def may_be_on(part: str) -> bool:
+        """Whether ``special.<part>.enabled`` is on here or an option may switch it on."""
+        if _get(special, part, "enabled"):
+            return True
+        options = sections.get("options") or {}
+        return is_mapping(options) and any(
+            _get(patch, "special", part, "enabled")
+            for option in options.values()
+            for patch in ((_get(option, "set") or {}).values() if is_mapping(_get(option, "set")) else ())
+        )
+
+    if _get(special, "golden_round", "dark_allowed") and not (may_be_on("golden_round") and may_be_on("dark")):
+        yield _diag(
+            "special.golden-dark",
+            "`special.golden_round.dark_allowed` changes nothing: "
+            + ("there is no golden round" if not may_be_on("golden_round") else "there is no dark game")
+            + " (`special.golden_round.enabled`, `special.dark.enabled`, here or by an option)",
+            doc,
+            where("special", "golden_round", "dark_allowed"),
+            "switch on both the golden round and the dark game, or drop the field",
+        )
     loss = _get(match, "finishing", "loss")
     if isinstance(loss, int) and not isinstance(loss, bool) and loss >= target:
         yield _diag(
