@@ -361,7 +361,8 @@ def start_dark(form: Form, deal: DealState, env: Env) -> bool:
     if not dk.enabled:
         return False
     if deal.mode == "golden":  # golden_round.dark_allowed: the golden declarer alone
-        candidates = [deal.declarer] if deal.declarer in deal.order[: 1 if dk.who == "first_hand" else None] else []
+        allowed = deal.order[:1] if dk.who == "first_hand" else deal.order
+        candidates = [deal.declarer] if deal.declarer in allowed else []
     else:
         candidates = deal.order[:1] if dk.who == "first_hand" else list(deal.order)
     if dk.forbidden_when_negative:

@@ -751,7 +751,8 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             for patch in ((_get(option, "set") or {}).values() if is_mapping(_get(option, "set")) else ())
         )
 
-    if _get(special, "golden_round", "dark_allowed") and not (may_be_on("golden_round") and may_be_on("dark")):
+    golden_dark = _get(special, "golden_round", "dark_allowed")
+    if golden_dark and not (may_be_on("golden_round") and may_be_on("dark")):
         yield _diag(
             "special.golden-dark",
             "`special.golden_round.dark_allowed` changes nothing: "
