@@ -795,3 +795,29 @@ def test_golden_deal_declared_dark(declare: str, multiplier: int, seen: bool) ->
     # ru-online itself offers no dark game in a golden deal
     base = _game("ru-online", golden_round=True, dark_game=True)
     assert base.phase == "exchange" and base.deal.multiplier == 2
+
+
+# --------------------------------------------------------------------------- the talon handed out
+
+
+def test_talon_handed_out_and_the_reserved_card() -> None:
+    # MEK talon.size 2, talon.distribution pass_without_taking (examples/house/talon-handed-out.yaml):
+    # the declarer gives only the two talon cards, then the reserved card comes to him unseen
+    hands = {1: "AH KH QH TC AS KS QS", 2: "TH 9H AC KD QD 9D 9S", 0: "AD TD JD KC QC JC TS"}
+    game = Game(load_ruleset(HOUSE / "talon-handed-out.yaml"), players=3, seed=0)
+    game.start_deal(hands=hands, talons=["JH 9C", "JS"], dealer=0)
+    _do(game, "bid 100", "bid 110", "pass", "bid 120", "pass")
+    assert game.phase == "exchange" and _legal(game) == ["give JH to 2", "give 9C to 2", "give JH to 0", "give 9C to 0"]
+    with pytest.raises(IllegalActionError, match="AH is not a talon card: only the talon's cards are handed out"):
+        _do(game, "give AH to 2")
+    _do(game, "give 9C to 2", "give JH to 0")
+    hand = " ".join(str(c) for c in game.deal.hands[1])
+    assert game.phase == "contract" and hand == "AH KH QH TC AS KS QS JS"
+    assert [len(game.deal.hands[p]) for p in (0, 1, 2)] == [8, 8, 8]
+    for p in (0, 2):  # the others see the handed-out talon, not the reserved card
+        assert " ".join(str(c) for c in game.view(p).talon) == "JH 9C"
+    # pl-standard with the same talons: the declarer takes all three and gives any two cards
+    base = Game(load_ruleset("pl-standard"), players=3, seed=0)
+    base.start_deal(hands=hands, talons=["JH 9C JS"], dealer=0)
+    _do(base, "bid 100", "bid 110", "pass", "bid 120", "pass")
+    assert "give AH to 2" in _legal(base) and len(base.deal.hands[1]) == 10

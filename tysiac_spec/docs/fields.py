@@ -58,6 +58,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "marriages.min_cards",
         "marriages.value",
         "talon.shown_from",
+        "talon.hand_out",
         "play.beat_with_highest",
         "play.trump_with_highest",
         "play.duties_bind",

@@ -124,10 +124,20 @@ def start(form: Form, deal: DealState, env: Env) -> None:
     if before or (form.talon.take == "choose_one" and len(deal.talons) > 1):
         deal.phase = "talon"
         return
-    cards = [c for t in deal.talons for c in t]
-    deal.talons = []
-    _take(form, deal, cards, env)
+    _take_all(form, deal, env)
     _start_exchange(form, deal, env)
+
+
+def _take_all(form: Form, deal: DealState, env: Env) -> None:
+    """Take every talon; with ``talon.hand_out`` only the first, the others (the reserved
+    card) staying on the table until the exchange is done (:func:`apply_exchange`)."""
+    if form.talon.hand_out:
+        cards = deal.talons[0]
+        deal.talons = deal.talons[1:]
+    else:
+        cards = [c for t in deal.talons for c in t]
+        deal.talons = []
+    _take(form, deal, cards, env)
 
 
 def legal_choice(deal: DealState, table: ActionTable | None = None) -> list[Action]:
@@ -146,9 +156,7 @@ def apply_choice(form: Form, deal: DealState, action: ChooseTalon, env: Env) -> 
     """Take the chosen talon; the others are set aside as the leftover (with ``talon.take:
     all``, ``talon 0`` takes every talon)."""
     if form.talon.take == "all":
-        cards = [c for t in deal.talons for c in t]
-        deal.talons = []
-        _take(form, deal, cards, env)
+        _take_all(form, deal, env)
         _start_exchange(form, deal, env)
         return
     chosen = deal.talons[action.index]
@@ -198,13 +206,16 @@ def gifts_seen(form: Form, deal: DealState, player: int) -> tuple[tuple[int, Car
 
 def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
     """Cards the declarer may give (opponent by opponent; with ``talon.give_order: clockwise``
-    only to :func:`next_receiver`) or discard, in deck order.
+    only to :func:`next_receiver`; with ``talon.hand_out`` only the talon's cards) or discard,
+    in deck order.
 
     ``table`` supplies shared action objects (a game's :class:`ActionTable`)."""
     assert deal.declarer is not None
     if table is None:
         table = ActionTable()
     hand = deal.hands[deal.declarer]
+    if form.talon.hand_out:  # only the talon's cards are handed out
+        hand = [c for c in hand if c in deal.taken]
     out: list[Action]
     if form.talon.exchange == "discard":
         discards = table.discards_by_index()
@@ -223,7 +234,8 @@ def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None
 
 
 def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> None:
-    """Move one card out of the declarer's hand; go on to the contract when done."""
+    """Move one card out of the declarer's hand; go on to the contract when done (with
+    ``talon.hand_out`` the talons left on the table, the reserved card, then go to his hand)."""
     assert deal.declarer is not None
     hand = deal.hands[deal.declarer]
     if form.contract.forfeit.when == "before_exchange":
@@ -247,6 +259,10 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
                 done = False
                 break
     if done:
+        if form.talon.hand_out and deal.talons:  # the reserved card, unseen by the others
+            hand += [c for t in deal.talons for c in t]
+            hand.sort(key=_INDEX)
+            deal.talons = []
         _start_contract(form, deal, env)
 
 
@@ -375,5 +391,7 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
             return f"player {action.to} has already been given {form.talon.give_count} card(s)"
         if form.talon.give_order == "clockwise" and action.to != next_receiver(deal):
             return f"the cards go round in turn: the next one goes to player {next_receiver(deal)}"
+        if form.talon.hand_out and action.card in deal.hands[deal.declarer]:
+            return f"{action.card} is not a talon card: only the talon's cards are handed out"
         return f"{action.card} is not in the declarer's hand"
     return "give a card to each opponent"

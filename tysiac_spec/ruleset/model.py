@@ -495,6 +495,13 @@ class Talon:
         "play (`deal.direction`), one card each per round.",
         "declarer_choice",
     )
+    hand_out: bool = rule(
+        "The declarer hands out the first talon (`players.N.talons[0]`) without keeping it: "
+        "its cards, shown as `shown` says, are the cards he gives in the `give_each` exchange "
+        "(which to whom as `give_order` says); the other talons (a reserved card) come to his "
+        "hand, unseen by the others, once the exchange is done (the Polish 2-card talon).",
+        False,
+    )
     leftover: Leftover = rule("The leftover talon cards (2-player game).", Leftover)
 
 

@@ -46,6 +46,8 @@ SEMANTIC_CODES = {
     "`may_bid` (it changes nothing)",
     "special.golden-dark": "`golden_round.dark_allowed` with no dark game or no golden round "
     "(it changes nothing)",
+    "talon.hand-out": "`talon.hand_out` without a `give_each` exchange of the whole first talon "
+    "taken with the others",
     "play.inert-duty": "a play duty field that changes nothing with the other duties",
     "contract.step": "the contract step does not divide the bid step",
     "option.default": "an option's default is not one of its values",
@@ -744,7 +746,7 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
         """Whether ``special.<part>.enabled`` is on here or an option may switch it on."""
         if _get(special, part, "enabled"):
             return True
-        options = sections.get("options") or {}
+        options = _get(doc, "options") or {}
         return is_mapping(options) and any(
             _get(patch, "special", part, "enabled")
             for option in options.values()
@@ -867,6 +869,18 @@ def _check_exchange(
     give, discard = value("give_count"), value("discard_count")
     sizes = sorted(set(talons)) if take == "choose_one" and len(talons) > 1 else [sum(talons)]
     opponents = active - 1
+    if value("hand_out"):
+        first = talons[0] if talons else 0
+        if take != "all" or exchange != "give_each" or first != give * opponents:
+            yield _diag(
+                "talon.hand-out",
+                f"for {n} players `talon.hand_out` hands the first talon ({first} card(s)) out in a "
+                f"`give_each` exchange, but the talon is taken `{take}` with the exchange `{exchange}`"
+                f" and {give} card(s) to each of {opponents} opponent(s)",
+                doc,
+                where("talon", "hand_out"),
+                f"take `all` talons, `exchange: give_each`, and a first talon of `give_count` × {opponents}",
+            )
     for taken in sizes:
         if exchange == "give_each":
             declarer, others, needed = hand + taken - give * opponents, hand + give, give * active
