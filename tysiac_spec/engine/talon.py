@@ -391,7 +391,7 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
             return f"player {action.to} has already been given {form.talon.give_count} card(s)"
         if form.talon.give_order == "clockwise" and action.to != next_receiver(deal):
             return f"the cards go round in turn: the next one goes to player {next_receiver(deal)}"
-        if form.talon.hand_out and action.card in deal.hands[deal.declarer]:
+        if form.talon.hand_out and deal.declarer is not None and action.card in deal.hands[deal.declarer]:
             return f"{action.card} is not a talon card: only the talon's cards are handed out"
         return f"{action.card} is not in the declarer's hand"
     return "give a card to each opponent"
