@@ -821,3 +821,27 @@ def test_talon_handed_out_and_the_reserved_card() -> None:
     base.start_deal(hands=hands, talons=["JH 9C JS"], dealer=0)
     _do(base, "bid 100", "bid 110", "pass", "bid 120", "pass")
     assert "give AH to 2" in _legal(base) and len(base.deal.hands[1]) == 10
+
+
+# --------------------------------------------------------------------------- 2-player layout B
+
+
+def test_two_player_layout_b_buries_for_the_declarer() -> None:
+    # MEK players.two_player_config: fixed_deal_no_draw (examples/house/two-player-fixed-deal.yaml):
+    # 7 + 7 + 3 cards dealt, 7 left out; the declarer gives one card, then buries one for himself
+    rules = load_ruleset(HOUSE / "two-player-fixed-deal.yaml")
+    game = Game(rules, players=2, seed=0)
+    game.start_deal(hands={1: "AH KH QH TH AS KS QS", 0: "AD KD QD TD AC KC QC"}, talons=["JH JD 9C"], dealer=0)
+    _do(game, "bid 100", "pass", "give 9C to 0")
+    with pytest.raises(IllegalActionError, match="bury a card"):
+        _do(game, "give JD to 0")
+    _do(game, "discard AH")
+    deal = game.deal
+    assert game.phase == "contract" and [len(deal.hands[p]) for p in (0, 1)] == [8, 8]
+    assert [str(c) for c in deal.won[1]] == ["AH"] and deal.tricks == {}
+    # a shuffled deal leaves 7 cards out
+    dealt = Game(rules, players=2, seed=3)
+    cards = [c for h in dealt.deal.hands.values() for c in h] + [c for t in dealt.deal.talons for c in t]
+    assert len(cards) == len(set(cards)) == 17
+    with pytest.raises(IllegalActionError, match=r"must hold 17 different cards \(7 of the 24 are left out\)"):
+        dealt.start_deal(hands={1: "AH KH QH TH AS KS QS", 0: "AH KD QD TD AC KC QC"}, talons=["JH JD 9C"])

@@ -59,6 +59,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "marriages.value",
         "talon.shown_from",
         "talon.hand_out",
+        "table.left_out",
         "play.beat_with_highest",
         "play.trump_with_highest",
         "play.duties_bind",

@@ -447,8 +447,11 @@ class Game:
             problem = f"each hand must hold {self.form.table.hand_size} cards"
         elif [len(t) for t in tparsed] != list(self.form.table.talons):
             problem = f"talon sizes must be {list(self.form.table.talons)}"
-        elif len(set(every)) != len(deck.cards):
+        elif len(set(every)) != len(deck.cards) - self.form.table.left_out:
             problem = f"the deal must hold each of the {len(deck.cards)} cards once"
+            if self.form.table.left_out:
+                problem = (f"the deal must hold {len(deck.cards) - self.form.table.left_out} different "
+                           f"cards ({self.form.table.left_out} of the {len(deck.cards)} are left out)")
         if problem:
             raise IllegalActionError(Diagnostic("deal.stack", f"stacked deal: {problem}"))
         self._over = False

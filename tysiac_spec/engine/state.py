@@ -89,6 +89,8 @@ class DealState:
     given: dict[int, int] = field(default_factory=dict)
     gifts: list[tuple[int, Card]] = field(default_factory=list)
     """The cards given in the exchange, as ``(receiver, card)`` in the order given."""
+    buried: int = 0
+    """Cards buried so far in a ``give_and_bury`` exchange (they are in ``won``)."""
     contract: int = 0
     contract_offer: tuple[int, int, tuple[int, ...]] | None = None
     """When the contract phase opened: the declarer's hand (a bit set of ``card.bit``), the

@@ -172,9 +172,13 @@ def _start_exchange(form: Form, deal: DealState, env: Env, *, checked: bool = Fa
     if not checked and redeal_point(form, deal, env, "after_talon"):
         return
     t = form.talon
-    if (t.exchange == "give_each" and t.give_count > 0) or (t.exchange == "discard" and t.discard_count > 0):
+    if (
+        (t.exchange == "give_each" and t.give_count > 0)
+        or (t.exchange == "discard" and t.discard_count > 0)
+        or (t.exchange == "give_and_bury" and (t.give_count > 0 or t.discard_count > 0))
+    ):
         deal.phase = "exchange"
-        deal.given = {p: 0 for p in deal.opponents()} if t.exchange == "give_each" else {}
+        deal.given = {p: 0 for p in deal.opponents()} if t.exchange != "discard" else {}
         return
     _start_contract(form, deal, env)
 
@@ -206,8 +210,8 @@ def gifts_seen(form: Form, deal: DealState, player: int) -> tuple[tuple[int, Car
 
 def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
     """Cards the declarer may give (opponent by opponent; with ``talon.give_order: clockwise``
-    only to :func:`next_receiver`; with ``talon.hand_out`` only the talon's cards) or discard,
-    in deck order.
+    only to :func:`next_receiver`; with ``talon.hand_out`` only the talon's cards) or discard
+    (with ``give_and_bury``, bury once every opponent has his cards), in deck order.
 
     ``table`` supplies shared action objects (a game's :class:`ActionTable`)."""
     assert deal.declarer is not None
@@ -217,12 +221,14 @@ def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None
     if form.talon.hand_out:  # only the talon's cards are handed out
         hand = [c for c in hand if c in deal.taken]
     out: list[Action]
-    if form.talon.exchange == "discard":
+    give_count = form.talon.give_count
+    if form.talon.exchange == "discard" or (
+        form.talon.exchange == "give_and_bury" and all(n >= give_count for n in deal.given.values())
+    ):  # (give_and_bury: the burial once every opponent has his cards)
         discards = table.discards_by_index()
         out = [discards[c.index] for c in hand] if discards else [table.discard(c) for c in hand]
     else:
         out = []
-        give_count = form.talon.give_count
         receivers = (next_receiver(deal),) if form.talon.give_order == "clockwise" else deal.given
         for p in receivers:
             if deal.given[p] < give_count:
@@ -242,8 +248,13 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
         deal.may_forfeit = False  # the exchange has begun
     if isinstance(action, Discard):
         remove_card(hand, action.card)
-        deal.discards.append(action.card)
-        done = len(deal.discards) >= form.talon.discard_count
+        if form.talon.exchange == "give_and_bury":  # buried: counts for the declarer
+            deal.won.setdefault(deal.declarer, []).append(action.card)
+            deal.buried += 1
+            done = deal.buried >= form.talon.discard_count
+        else:
+            deal.discards.append(action.card)
+            done = len(deal.discards) >= form.talon.discard_count
     else:
         assert isinstance(action, GiveCard)
         remove_card(hand, action.card)
@@ -258,6 +269,8 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
             if n < give_count:
                 done = False
                 break
+        if done and form.talon.exchange == "give_and_bury" and form.talon.discard_count:
+            done = False  # the burial comes next
     if done:
         if form.talon.hand_out and deal.talons:  # the reserved card, unseen by the others
             hand += [c for t in deal.talons for c in t]
@@ -380,10 +393,13 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
         if isinstance(action, DeclareContract):
             return f"the contract must be one of {', '.join(map(str, amounts))}"
         return "declare the contract"
-    if form.talon.exchange == "discard":
+    burying = form.talon.exchange == "give_and_bury" and all(
+        n >= form.talon.give_count for n in deal.given.values()
+    )
+    if form.talon.exchange == "discard" or burying:
         if isinstance(action, Discard):
             return f"{action.card} is not in the declarer's hand"
-        return "discard a card"
+        return "bury a card" if burying else "discard a card"
     if isinstance(action, GiveCard):
         if action.to not in deal.given:
             return f"player {action.to} is not an opponent of the declarer"

@@ -253,6 +253,13 @@ class TablePlan:
         minimum=1,
         maximum=MAX_COUNT,
     )
+    left_out: int = rule(
+        "Cards of the pack not dealt (the last of the shuffled pack): face down, seen by "
+        "nobody, out of the deal, their points scored by nobody (2-player layout B: 7).",
+        0,
+        minimum=0,
+        maximum=MAX_COUNT,
+    )
     sitter: Sitter | None = rule("The sitter, when fewer players are active than seated.")
 
 
@@ -474,8 +481,10 @@ class Talon:
     shown_when_unopposed: bool = rule(
         "Whether it is shown when the declarer won only because everyone passed.", True
     )
-    exchange: Literal["give_each", "discard", "none"] = rule(
-        "The exchange: one card (or `give_count`) to each opponent; discard face down; none.",
+    exchange: Literal["give_each", "discard", "none", "give_and_bury"] = rule(
+        "The exchange: one card (or `give_count`) to each opponent; discard face down; none; "
+        "or (`give_and_bury`) `give_count` to each opponent, then `discard_count` buried face "
+        "down, whose points count for the declarer as if won in a trick.",
         "give_each",
     )
     give_count: int = rule(

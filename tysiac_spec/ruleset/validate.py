@@ -32,7 +32,7 @@ Path = tuple[str | int, ...]
 SEMANTIC_CODES = {
     "deck.duplicate": "two suits or ranks share an id or a letter",
     "deck.points-total": "the ranks' card points do not add up to `deck.total_points`",
-    "table.card-count": "hands and talons do not use exactly the whole pack",
+    "table.card-count": "hands, talons and the cards left out do not use exactly the whole pack",
     "table.active": "more active players than seated, or a sitter missing / superfluous",
     "table.exchange": "the hands do not come out even after the talon and the exchange "
     "(play would stall)",
@@ -578,14 +578,17 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
         )
     size = _deck_size(doc)
     counted = False  # hands and talons use the whole pack (the exchange is checked then)
-    if isinstance(hand, int) and size and all(isinstance(t, int) for t in talons):
-        used = active * hand + sum(talons)
+    left_out = _get(entry, "left_out") or 0
+    numbers = isinstance(hand, int) and isinstance(left_out, int) and all(isinstance(t, int) for t in talons)
+    if numbers and size:
+        used = active * hand + sum(talons) + left_out
         counted = used == size
         if used != size:
             talon_text = " + ".join(str(t) for t in talons) or "0"
+            out_text = f" + {left_out} left out" if left_out else ""
             yield _diag(
                 "table.card-count",
-                f"for {n} players, {active} hands of {hand} + talon(s) {talon_text} = {used} "
+                f"for {n} players, {active} hands of {hand} + talon(s) {talon_text}{out_text} = {used} "
                 f"cards, but the deck has {size}",
                 doc,
                 (*base, "hand_size"),
@@ -892,6 +895,13 @@ def _check_exchange(
             how = f"discards {discard}"
             rule = f"`discard` with `discard_count: {discard}` needs a talon of {discard}"
             count_field = "discard_count"
+        elif exchange == "give_and_bury":
+            declarer, others = hand + taken - give * opponents - discard, hand + give
+            needed = give * active + discard
+            how = f"gives {give} card(s) to each of {opponents} opponent(s) and buries {discard}"
+            rule = (f"`give_and_bury` with `give_count: {give}` and `discard_count: {discard}` needs "
+                    f"a talon of {give} × {active} + {discard} = {needed}")
+            count_field = "give_count"
         else:
             declarer, others, needed = hand + taken, hand, 0
             how = "exchanges nothing"
