@@ -67,6 +67,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "deal.cut",
         "deal.cut.enabled",
         "deal.redeals.effect",
+        "deal.incidents",
         "match.finishing.tie_raise",
         "special.barrel.falls_reset",
         "special.golden_round.deals",

@@ -11,9 +11,12 @@ dark-game offer (phase ``dark``) or the auction; the talon, the exchange (with t
 redeal checks after the talon and after the exchange, and the forfeit), the
 contract and the play.  The match level (:mod:`.match`) settles each deal.
 
-No misdeal: the engine deals exactly as ``deal`` says, so a dealing error (an exposed card, a
-wrong count), and the penalty some tables charge the dealer for it, cannot happen here; the
-model has no field for it.
+The engine deals exactly as ``deal`` says, so a dealing error cannot happen by itself; the
+mistakes a real table calls (a misdeal, an exposed card, a look at the talon, a shown hand)
+are table incidents, called with :meth:`Game.incident` (or an
+:class:`~.actions.Incident` handed to :meth:`Game.apply`) and settled by the ruleset's
+``deal.incidents``: a penalty, and the redeal or play on.  They are never legal actions, so
+bots never commit them, and they are kept in :attr:`Game.history` so that a record replays them.
 
 A game receives its form's :class:`~.compiled.CompiledForm` (:func:`~.compiled.compile_form`,
 shared by every game of the form) and keeps only its play state.  The identity fast path
@@ -35,9 +38,20 @@ from typing import Any
 from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
+from ..ruleset.model import Incident as IncidentRule
 from . import auction, dealing, play, scoring, talon
 from . import env as envs
-from .actions import Action, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
+from .actions import (
+    Action,
+    ChooseTalon,
+    Claim,
+    DeclareContract,
+    Forfeit,
+    Incident,
+    Pass,
+    PlayCard,
+    Redeal,
+)
 from .compiled import CompiledForm, compile_form
 from .events import MatchEvent
 from .match import MatchState, settle_valid_deal
@@ -350,13 +364,16 @@ class Game:
         if deal.phase == "play":
             self._start_play(deal)
 
-    def _redealt(self, deal: DealState) -> None:
-        """Record an abandoned deal (event ``redeal``), charge the caller's penalty and pass
-        the deal on when ``deal.redeal_dealer`` says so."""
-        caller, penalty = deal.redeal_caller, 0
-        for r in self.form.deal.redeals:
-            if r.id == deal.redeal_id:
-                penalty = r.penalty
+    def _redealt(self, deal: DealState, penalty: int | None = None, dealer: str | None = None) -> None:
+        """Record an abandoned deal (event ``redeal``), charge the caller's penalty (that of
+        the redeal condition ``deal.redeal_id``, unless ``penalty`` is given) and pass the deal
+        on when ``dealer`` (``same``/``next``), else ``deal.redeal_dealer``, says so."""
+        caller = deal.redeal_caller
+        if penalty is None:
+            penalty = 0
+            for r in self.form.deal.redeals:
+                if r.id == deal.redeal_id:
+                    penalty = r.penalty
         charged = bool(penalty) and caller is not None
         text = f"{deal.redeal_id}: dealt again"
         if charged:
@@ -365,7 +382,7 @@ class Game:
         if charged:
             assert caller is not None
             self._charge(caller, penalty)
-        self._dealer = redeal_dealer(self.form, deal.dealer)
+        self._dealer = redeal_dealer(self.form, deal.dealer, dealer)
 
     def _cut(self, cards: list[Card]) -> None:
         """Cut the shuffled pack (:func:`~tysiac_spec.engine.dealing.cut_pack`): an event
@@ -578,8 +595,14 @@ class Game:
                 if allowed is action:
                     break
             else:
+                if type(action) is Incident:
+                    self.incident(action.kind, action.player)
+                    return
                 self._refuse_unless_legal(action)
         else:
+            if type(action) is Incident:
+                self.incident(action.kind, action.player)
+                return
             self._refuse_unless_legal(action)
         # the action is legal: the one step of every phase
         text = action.text
@@ -626,6 +649,85 @@ class Game:
                 self.deal = self._new_deal()
         elif deal.phase == "over":
             self._end_deal()
+
+    def incident(self, kind: str, player: int | None = None) -> None:
+        """Call the table incident ``kind`` against ``player`` and apply the ruleset's rule for
+        it (``deal.incidents``): the offender loses the rule's ``penalty`` (context
+        ``deal.incident``), which its ``to`` hands to his opponents (each the whole penalty,
+        or equal shares rounded down), then the deal is abandoned and dealt again without a
+        score (``effect: redeal``; by the same or the next dealer, ``dealer``, else as
+        ``deal.redeal_dealer`` says) or played on (``play_on``).  An incident is a table call,
+        not a move: it is never among :meth:`legal_actions`, any active player may be named
+        at any point of a deal, and it is kept in :attr:`history` (``incident talon_look 1``)
+        so that a record replays it.  Events: ``incident.<kind>`` (player: the offender;
+        value: minus the penalty), ``incident.gain`` per player who gains, ``redeal`` for a
+        redeal.
+
+        Args:
+            kind: ``misdeal``, ``exposed_card``, ``talon_look`` or ``showing_hand``.
+            player: the offender, an active player of the deal; for a rule with ``who:
+                dealer``, the dealer (``None`` names him).
+
+        Raises:
+            IllegalActionError: ``incident.refused`` — a kind the ruleset does not list, the
+                match over, a player who is not active in the deal, or another player than
+                the dealer for a rule charging the dealer; the game is left unchanged.
+        """
+        deal, form = self.deal, self.form
+        rules: dict[str, IncidentRule] = {r.kind: r for r in form.deal.incidents}
+        rule = rules.get(kind)
+        problem = ""
+        if self._over:
+            problem = "the match is over"
+        elif rule is None:
+            listed = ", ".join(f"`{k}`" for k in rules) or "none"
+            problem = f"the ruleset has no rule for it (`deal.incidents` lists {listed})"
+        elif rule.who == "dealer":
+            if player is None:
+                player = deal.dealer
+            elif player != deal.dealer:
+                problem = f"it is charged to the dealer, player {deal.dealer} (`who: dealer`)"
+        elif player is None:
+            problem = "name the player who committed it"
+        if not problem and player not in deal.order:
+            problem = f"player {player} does not take part in the deal (active: {sorted(deal.order)})"
+        if problem or rule is None or player is None:
+            raise IllegalActionError(
+                Diagnostic(
+                    "incident.refused",
+                    f"`incident {kind}{'' if player is None else f' {player}'}` cannot be called: {problem}",
+                    hint=self.state_text(),
+                )
+            )
+        declarer = deal.declarer
+        amount = 0
+        if rule.penalty is not None:
+            env = envs.deal_incident(
+                self._env(player), tuple(deal.hands[player]), deal.high_bid, deal.contract, player == declarer
+            )
+            amount = rule.penalty(env)
+        self.history.append(f"incident {kind} {player}")
+        deal.actions += 1
+        self._event(f"incident.{kind}", player, -amount,
+                    f"{kind.replace('_', ' ')}: player {player} {_points(-amount)}")
+        self._charge(player, amount)
+        if rule.to != "none" and amount:
+            if declarer is None:
+                gainers = [p for p in deal.order if p != player]
+            elif player == declarer:
+                gainers = [p for p in deal.order if p != declarer]
+            else:
+                gainers = [declarer]
+            gain = amount if rule.to == "opponents" else amount // len(gainers)
+            for p in gainers:
+                self._event("incident.gain", p, gain, f"{kind.replace('_', ' ')}: player {p} {_points(gain)}")
+                self._charge(p, -gain)
+        if rule.effect == "redeal":
+            deal.redeal_caller, deal.redeal_id = player, kind
+            deal.redeal_offers = []
+            deal.phase = "redealt"
+            self._redealt(deal, 0, rule.dealer)
+            self.deal = self._new_deal()
 
     def _refuse_unless_legal(self, action: Action) -> None:
         """Raise ``action.illegal`` unless ``action`` equals one of the legal actions now

@@ -21,6 +21,7 @@ from ..cards import Deck
 from ..text import LANGUAGES
 
 __all__ = [
+    "INCIDENT_KINDS",
     "AceMarriage",
     "Auction",
     "Barrel",
@@ -36,6 +37,7 @@ __all__ = [
     "Form",
     "Formula",
     "GoldenRound",
+    "Incident",
     "Leftover",
     "Marriages",
     "MatchRule",
@@ -291,6 +293,47 @@ class Redeal:
     )
 
 
+INCIDENT_KINDS = ("misdeal", "exposed_card", "talon_look", "showing_hand")
+"""The table incidents a ruleset may give a rule (``deal.incidents``, ``Game.incident``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Incident:
+    """A table incident and its rule: a mistake the table calls (a misdeal, an exposed card, a
+    look at the talon, a shown hand), never a move of the game (``Game.incident``)."""
+
+    kind: Literal["misdeal", "exposed_card", "talon_look", "showing_hand"] = rule(
+        "The incident: a misdeal (a wrong deal); a card exposed while dealing or before play; "
+        "a player looking at the talon when he may not; a player showing his hand.",
+        required=True,
+    )
+    who: Literal["dealer", "player"] = rule(
+        "Who is charged: the dealer of the deal, whoever reports it; the player who committed "
+        "it (named when it is called).",
+        "player",
+    )
+    penalty: Formula | None = rule(
+        "Points the offender loses (context `deal.incident`); none: nothing.",
+        formula="deal.incident",
+    )
+    to: Literal["none", "opponents", "opponents_share"] = rule(
+        "Who gains the penalty: nobody; each opponent of the offender the whole penalty; the "
+        "opponents together, each an equal share rounded down to a whole point (the opponents: "
+        "the defenders of a declarer, the declarer of a defender, every other active player "
+        "while there is no declarer).",
+        "none",
+    )
+    effect: Literal["redeal", "play_on"] = rule(
+        "What the incident does to the deal: it is abandoned and dealt again without a score; "
+        "it is played on.",
+        "redeal",
+    )
+    dealer: Literal["same", "next"] | None = rule(
+        "Who deals after the redeal (`effect: redeal`): the same dealer; the next one; none: as "
+        "`deal.redeal_dealer` says.",
+    )
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Cut:
     """The cut before the deal: a bad card at the bottom of the pack means cutting again."""
@@ -364,6 +407,11 @@ class DealRules:
         "`auction.all_pass: redeal`, a cancelled dark game): the same dealer again; or the "
         "next dealer in the direction of play, as if the deal had been played.",
         "same",
+    )
+    incidents: tuple[Incident, ...] = rule(
+        "Table incidents the table punishes (a misdeal, an exposed card, a look at the talon, "
+        "a shown hand), one rule per kind; a kind not listed cannot be called.",
+        (),
     )
 
 

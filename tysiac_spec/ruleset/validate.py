@@ -52,6 +52,9 @@ SEMANTIC_CODES = {
     "source.duplicate": "two sources share an id",
     "match.threshold": "a threshold at or above the target",
     "rule.duplicate-id": "two counters, match rules or redeal conditions share an id",
+    "deal.incident-twice": "two rules for one kind of table incident",
+    "deal.incident-inert": "a table incident's field that changes nothing (a `dealer` when it is "
+    "played on, a `to` without a penalty)",
 }
 
 
@@ -739,6 +742,46 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                     (*where(section, fld), i, "id"),
                 )
             seen.add(ident)
+    yield from _check_incidents(doc, sections, where)
+
+
+def _check_incidents(
+    doc: Any, sections: Mapping[str, Any], where: Callable[..., Path]
+) -> Iterator[Diagnostic]:
+    """The table incidents (``deal.incidents``, :meth:`..engine.game.Game.incident`): one rule
+    per kind (``deal.incident-twice``); no field that changes nothing (``deal.incident-inert``:
+    a ``dealer`` for an incident that is played on, a ``to`` with no ``penalty``)."""
+    items = _get(sections, "deal", "incidents", default=[]) or []
+    kinds: dict[str, int] = {}
+    for i, item in enumerate(items):
+        kind = _get(item, "kind")
+        path = (*where("deal", "incidents"), i)
+        if kind in kinds:
+            yield _diag(
+                "deal.incident-twice",
+                f"`deal.incidents` has two rules for the incident `{kind}` "
+                f"(entries {kinds[kind]} and {i}, counted from 0)",
+                doc,
+                (*path, "kind"),
+            )
+        kinds.setdefault(kind, i)
+        effect = _get(item, "effect") or "redeal"
+        if _get(item, "dealer") is not None and effect == "play_on":
+            yield _diag(
+                "deal.incident-inert",
+                f"`deal.incidents[{i}].dealer` is set, but the incident `{kind}` is played on "
+                "(`effect: play_on`): nobody deals again",
+                doc,
+                (*path, "dealer"),
+            )
+        if (_get(item, "to") or "none") != "none" and _get(item, "penalty") is None:
+            yield _diag(
+                "deal.incident-inert",
+                f"`deal.incidents[{i}].to` hands the penalty on, but the incident `{kind}` has no "
+                "`penalty`",
+                doc,
+                (*path, "to"),
+            )
 
 
 def _check_duties(doc: Any, sections: Mapping[str, Any], where: Callable[..., Path]) -> Iterator[Diagnostic]:

@@ -1,0 +1,240 @@
+"""Table incidents (issue 14, group 2): a misdeal, an exposed card, a look at the talon, a
+shown hand, called with ``Game.incident`` (or ``incident KIND N`` through ``Game.apply``) and
+settled by ``deal.incidents``; never legal actions; kept in the record and replayed.  The
+house example is ``examples/house/table-incidents.yaml`` (MEK: mekedron/thousand's
+``misdeal_handling``/``misdeal_flat_penalty``, ``penalties.talon_look``, ``showing_hand``;
+GLI: the exposed card), its scenarios ``examples/house/scenarios/table-incidents.yaml``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.bots import RandomBot
+from tysiac_spec.engine import Game, parse_action
+from tysiac_spec.engine.actions import Incident
+from tysiac_spec.engine.record import Record
+from tysiac_spec.engine.replay import replay
+from tysiac_spec.errors import IllegalActionError, RecordError, RulesetError
+from tysiac_spec.scenarios import load_scenarios, run_file
+from tysiac_spec.transcript import transcript
+
+HOUSE = Path(__file__).parent.parent / "examples" / "house"
+INCIDENTS = HOUSE / "table-incidents.yaml"
+HANDS = {1: "AH KH QH TH AS KS TS", 2: "9H 9S 9D 9C JS JH QS", 0: "KD QD JD AD AC TC KC"}
+TALON = ["QC JC TD"]
+
+
+def _game(ruleset: str | Path = INCIDENTS, players: int = 3) -> Game:
+    game = Game(load_ruleset(ruleset), players=players, seed=0)
+    if players == 3:
+        game.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    return game
+
+
+def _do(game: Game, *texts: str) -> None:
+    for text in texts:
+        game.apply(parse_action(text, game.ruleset.deck))
+
+
+def _bot_step(game: Game, bots: dict[int, RandomBot]) -> None:
+    p = game.current_player
+    game.apply(bots[p].choose(game.view(p), game.legal_actions()))
+
+
+def _house(tmp_path: Path, incidents: str, extra: str = "") -> Path:
+    house = tmp_path / "incidents.yaml"
+    house.write_text(
+        f"id: incidents\nkind: house\nextends: pl-standard\nname: {{en: incidents}}\n"
+        f"deal:\n  incidents:\n{incidents}{extra}",
+        encoding="utf-8",
+    )
+    return house
+
+
+def test_shipped_scenarios_pass() -> None:
+    results = run_file(load_scenarios(HOUSE / "scenarios" / "table-incidents.yaml"))
+    assert [r.status for r in results] == ["passed"] * 6
+
+
+def test_misdeal_charges_the_dealer_and_deals_again() -> None:
+    game = _game()
+    hands = game.deal.hands
+    game.incident("misdeal")  # the dealer is named by the rule (`who: dealer`)
+    assert game.scores == [-20, 0, 0]
+    assert game.deal.dealer == 0 and game.deal.hands != hands and game.deal_scores == []
+    assert game.history == ["incident misdeal 0"]
+    assert [(e.kind, e.player, e.value, e.text) for e in game.events] == [
+        ("incident.misdeal", 0, -20, "misdeal: player 0 −20"),
+        ("redeal", 0, None, "misdeal: dealt again"),
+    ]
+
+
+def test_exposed_card_passes_the_deal_on() -> None:
+    game = _game()
+    game.incident("exposed_card", 0)
+    assert game.scores == [-120, 0, 0] and game.deal.dealer == 1 and game.current_player == 2
+
+
+def test_incidents_are_never_legal_actions() -> None:
+    game = _game()
+    assert all(not isinstance(a, Incident) for a in game.legal_actions())
+    assert [str(a) for a in game.legal_actions()] == ["bid 100"]
+
+
+def test_talon_look_shares_the_bid_between_the_opponents() -> None:
+    # No declarer yet: the two other players share 120 (60 each); the declarer's opponents
+    # are the defenders, a defender's the declarer.
+    game = _game()
+    _do(game, "bid 100", "bid 120", "incident talon_look 0")
+    assert game.scores == [-120, 60, 60] and game.phase == "auction" and game.current_player == 0
+    game = _game()
+    _do(game, "bid 100", "pass", "pass", "incident talon_look 1")
+    assert game.scores == [50, -100, 50] and game.phase == "exchange"
+    gains = [(e.player, e.value) for e in game.events if e.kind == "incident.gain"]
+    assert gains == [(2, 50), (0, 50)]  # in turn order after the dealer
+
+
+def test_opponents_each_gain_the_whole_penalty_and_shares_round_down(tmp_path: Path) -> None:
+    each = _house(tmp_path, "    - {kind: showing_hand, penalty: 'if declarer then bid else 15', to: opponents, "
+                            "effect: play_on}\n")
+    game = _game(each)
+    _do(game, "bid 100", "pass", "pass", "incident showing_hand 1")
+    assert game.scores == [100, -100, 100]
+    _do(game, "incident showing_hand 2")  # a defender: 15, all of it to the declarer
+    assert game.scores == [100, -85, 85]
+    share = _house(tmp_path, "    - {kind: showing_hand, penalty: '25', to: opponents_share, effect: play_on}\n")
+    game = _game(share)
+    game.incident("showing_hand", 0)  # 25 between two opponents: 12 each, rounded down
+    assert game.scores == [-25, 12, 12]
+
+
+def test_redeal_dealer_follows_the_deal_rule_when_the_incident_names_none(tmp_path: Path) -> None:
+    house = _house(tmp_path, "    - {kind: misdeal, who: dealer}\n", "  redeal_dealer: next\n")
+    game = _game(house)
+    game.incident("misdeal")
+    assert game.scores == [0, 0, 0] and game.deal.dealer == 1
+    assert [e.kind for e in game.events] == ["incident.misdeal", "redeal"]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "kind", "player", "message"),
+    [
+        ("pl-standard", "misdeal", 0,
+         "`incident misdeal 0` cannot be called: the ruleset has no rule for it (`deal.incidents` lists none)"),
+        (INCIDENTS, "revoke", 0, "the ruleset has no rule for it (`deal.incidents` lists `misdeal`, "
+         "`exposed_card`, `talon_look`, `showing_hand`)"),
+        (INCIDENTS, "misdeal", 2, "it is charged to the dealer, player 0 (`who: dealer`)"),
+        (INCIDENTS, "talon_look", 3, "player 3 does not take part in the deal (active: [0, 1, 2])"),
+        (INCIDENTS, "talon_look", None, "`incident talon_look` cannot be called: name the player who committed it"),
+    ],
+)
+def test_a_refused_incident_leaves_the_game_unchanged(
+    ruleset: str | Path, kind: str, player: int | None, message: str
+) -> None:
+    game = _game(ruleset)
+    before = game.snapshot()
+    with pytest.raises(IllegalActionError) as info:
+        game.incident(kind, player)
+    assert info.value.diagnostic.code == "incident.refused"
+    assert message in info.value.diagnostic.message
+    assert game.snapshot() == before and game.events == []
+
+
+def test_the_sitter_cannot_be_charged() -> None:
+    # Four players: the dealer sits out (pl-standard's default), so he commits no talon look.
+    game = _game(players=4)
+    dealer = game.deal.dealer
+    with pytest.raises(IllegalActionError, match="does not take part in the deal"):
+        game.incident("talon_look", dealer)
+
+
+def test_an_incident_survives_save_and_replay(tmp_path: Path) -> None:
+    copy = tmp_path / "table-incidents.yaml"  # a record names a ruleset file in its folder or below
+    copy.write_text(INCIDENTS.read_text(encoding="utf-8"), encoding="utf-8")
+    game = Game(load_ruleset(copy), players=3, seed=5)
+    bots = {p: RandomBot(p) for p in range(3)}
+    game.incident("misdeal")
+    for _ in range(4):
+        _bot_step(game, bots)
+    game.incident("showing_hand", 1)
+    game.incident("exposed_card")
+    while len(game.deal_scores) < 2 and not game.is_over:
+        _bot_step(game, bots)
+    path = tmp_path / "game.json"
+    path.write_text(game.record.to_json(), encoding="utf-8")
+    again = replay(Record.read(path))
+    assert [h.split()[1] for h in again.history if h.startswith("incident")] == [
+        "misdeal", "showing_hand", "exposed_card",
+    ]
+    assert again.history == game.history and again.scores == game.scores and again.events == game.events
+    text = transcript(Record.read(path))
+    assert "  incident: misdeal by P" in text and "  incident: showing hand by P1" in text
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ("incident revoke 0", "`actions[1]` `incident revoke 0`: unknown incident `revoke`"),
+        ("incident misdeal 3", "`actions[1]` `incident misdeal 3`: the player must be a seat from 0 to 2"),
+        ("incident misdeal -1", "the player must be a seat from 0 to 2"),
+        ("incident misdeal", "is not a table incident: expected `incident KIND PLAYER`"),
+    ],
+)
+def test_a_bad_incident_entry_is_refused_on_load(entry: str, message: str) -> None:
+    record = Game(load_ruleset(INCIDENTS), players=3, seed=0).record
+    data = json.loads(record.to_json())
+    data["actions"] = ["bid 100", entry]
+    with pytest.raises(RecordError) as info:
+        Record.from_json(json.dumps(data))
+    assert info.value.diagnostic.code == "record.incident"
+    assert message in info.value.diagnostic.message
+
+
+def test_an_incident_the_ruleset_lacks_is_refused_on_replay() -> None:
+    record = Game(load_ruleset("pl-standard"), players=3, seed=0).record
+    data = json.loads(record.to_json())
+    data["actions"] = ["incident talon_look 1"]
+    with pytest.raises(RecordError) as info:
+        replay(Record.from_json(json.dumps(data)))
+    assert info.value.diagnostic.code == "record.action"
+    assert "the ruleset has no rule for it" in info.value.diagnostic.message
+
+
+def test_incident_text_round_trips() -> None:
+    deck = load_ruleset("pl-standard").deck
+    action = parse_action("Incident Talon_Look 2", deck)
+    assert action == Incident("talon_look", 2) and str(action) == "incident talon_look 2"
+    assert parse_action(str(action), deck) == action
+
+
+@pytest.mark.parametrize(
+    ("incidents", "code", "message"),
+    [
+        ("    - {kind: misdeal}\n    - {kind: misdeal, penalty: '10'}\n", "deal.incident-twice",
+         "`deal.incidents` has two rules for the incident `misdeal` (entries 0 and 1, counted from 0)"),
+        ("    - {kind: showing_hand, effect: play_on, dealer: next}\n", "deal.incident-inert",
+         "`deal.incidents[0].dealer` is set, but the incident `showing_hand` is played on"),
+        ("    - {kind: talon_look, to: opponents}\n", "deal.incident-inert",
+         "`deal.incidents[0].to` hands the penalty on, but the incident `talon_look` has no `penalty`"),
+    ],
+)
+def test_validation(tmp_path: Path, incidents: str, code: str, message: str) -> None:
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(_house(tmp_path, incidents))
+    found = [(d.code, d.message) for d in info.value.diagnostics]
+    assert any(c == code and message in m for c, m in found), found
+
+
+def test_bots_play_the_house_rule_without_incidents() -> None:
+    # The incidents are off the bots' path: a seeded random match ends as under pl-standard
+    # rules, with no incident in its history.
+    game = Game(load_ruleset(INCIDENTS), players=3, seed=11)
+    bots = {p: RandomBot(p) for p in range(3)}
+    while not game.is_over and len(game.deal_scores) < 5:
+        _bot_step(game, bots)
+    assert len(game.deal_scores) == 5
+    assert not any(h.startswith("incident") for h in game.history)
