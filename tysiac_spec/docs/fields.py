@@ -68,6 +68,11 @@ SHOWN_WHEN_CHANGED = frozenset(
         "deal.cut.enabled",
         "deal.redeals.effect",
         "deal.incidents",
+        "play.revoke",
+        "play.revoke.handling",
+        "play.revoke.penalty",
+        "play.revoke.to",
+        "play.revoke.exempt_lead_rule",
         "match.finishing.tie_raise",
         "special.barrel.falls_reset",
         "special.golden_round.deals",
@@ -79,8 +84,10 @@ the ranks of a marriage (``terms.marriage_pair``); the talon's default moment of
 (``talon.shown_from: taking``) is what ``talon.shown`` already says; marriage timing limits
 that are off (``marriages.from_trick: 1``, ``min_cards: 0``) and marriage points by suit alone
 (``marriages.value`` none: ``values``) say nothing; the highest-card duties, whom the duties
-bind, a defender's discard and the lead after a marriage (``play``) are house agreements no
-shipped ruleset states; the match-flow switches (``deal``, ``match``, ``special``) are off
+bind, a defender's discard, the lead after a marriage and a revoke that stands (``play``;
+each field of ``play.revoke``, a default of which says nothing while revokes are refused) are
+house agreements no shipped ruleset states; the table incidents (``deal.incidents``, none by
+default) likewise; the match-flow switches (``deal``, ``match``, ``special``) are off
 in every shipped ruleset, whose sources are silent on them.  Every shipped ruleset keeps these
 defaults.  The comparison shows them always."""
 

@@ -369,7 +369,8 @@ _TABLE: tuple[dict[str, object], ...] = (
     },
     {
         "id": "deal.incident",
-        "doc": "The points a table incident (`deal.incidents`) costs the offender.",
+        "doc": "The points a table incident (`deal.incidents`) or a revoke (`play.revoke`) costs "
+        "the offender.",
         "result": POINTS,
         "names": [
             ("hand", "the offender's hand"),

@@ -180,6 +180,9 @@ class Game:
         shown_from = self.form.talon.shown_from
         self._talon_from_deal = shown_from == "deal"
         self._talon_from_round = shown_from == "second_round"
+        revoke = self.form.play.revoke
+        self._revoke = revoke if revoke.handling == "penalise" else None
+        """``play.revoke`` when a revoke is played and punished, else ``None`` (refused)."""
         self._dealer = self._first_dealer()
         self._match = MatchState.new(
             self.form, options=self._options, dealer=self._dealer, deck_points=ruleset.deck.total_points
@@ -510,6 +513,22 @@ class Game:
         self._legal_current, self._legal_phase = deal.current, phase
         return legal[:]
 
+    def playable_actions(self) -> list[Action]:
+        """The actions the player to act can make: :meth:`legal_actions`, and, when a revoke is
+        played and punished (``play.revoke.handling: penalise``), in the play phase the plain
+        play of every other card in hand (a revoke; on a lead only when ``exempt_lead_rule``
+        is false), in hand order after the legal ones.  Bots choose among the legal actions,
+        so they never revoke; a table (a person) may play any of these."""
+        legal = self.legal_actions()
+        revoke, deal = self._revoke, self.deal
+        if revoke is None or self._over or deal.phase != "play":
+            return legal
+        if not deal.trick and revoke.exempt_lead_rule:
+            return legal
+        played = {a.card for a in legal if type(a) is PlayCard}
+        plain = self._table.plain
+        return legal + [plain(c) for c in deal.hands[deal.current] if c not in played]
+
     def state_text(self) -> str:
         """A compact one-line text of the whole state (scores, then the deal)."""
         scores = ",".join(map(str, self.scores))
@@ -708,20 +727,7 @@ class Game:
             amount = rule.penalty(env)
         self.history.append(f"incident {kind} {player}")
         deal.actions += 1
-        self._event(f"incident.{kind}", player, -amount,
-                    f"{kind.replace('_', ' ')}: player {player} {_points(-amount)}")
-        self._charge(player, amount)
-        if rule.to != "none" and amount:
-            if declarer is None:
-                gainers = [p for p in deal.order if p != player]
-            elif player == declarer:
-                gainers = [p for p in deal.order if p != declarer]
-            else:
-                gainers = [declarer]
-            gain = amount if rule.to == "opponents" else amount // len(gainers)
-            for p in gainers:
-                self._event("incident.gain", p, gain, f"{kind.replace('_', ' ')}: player {p} {_points(gain)}")
-                self._charge(p, -gain)
+        self._pay(deal, player, amount, rule.to, f"incident.{kind}", kind.replace("_", " "))
         if rule.effect == "redeal":
             deal.redeal_caller, deal.redeal_id = player, kind
             deal.redeal_offers = []
@@ -733,7 +739,10 @@ class Game:
         """Raise ``action.illegal`` unless ``action`` equals one of the legal actions now
         (:meth:`legal_actions`, which keeps that list for the identity fast path)."""
         deal = self.deal
-        if action not in self.legal_actions():
+        legal = self.legal_actions()
+        if action not in legal:
+            if self._revoke is not None and self._revoked(deal, action, legal):
+                return
             raise IllegalActionError(
                 Diagnostic(
                     "action.illegal",
@@ -742,6 +751,53 @@ class Game:
                     hint=self.state_text(),
                 )
             )
+
+    def _revoked(self, deal: DealState, action: Action, legal: Sequence[Action]) -> bool:
+        """Whether ``action``, not legal, is a revoke to be played (``play.revoke.handling:
+        penalise``): the plain play of a card in hand that no legal action plays, in the play
+        phase, following a trick (or leading, when ``exempt_lead_rule`` is false).  If so the
+        revoke is noted with its penalty (``deal.revokes``, paid by :meth:`_end_deal`; event
+        ``revoke``)."""
+        revoke = self._revoke
+        assert revoke is not None
+        if deal.phase != "play" or type(action) is not PlayCard or action.marriage or action.aces:
+            return False
+        player, card = deal.current, action.card
+        if card not in deal.hands[player] or (not deal.trick and revoke.exempt_lead_rule):
+            return False
+        if any(type(a) is PlayCard and a.card == card for a in legal):
+            return False  # the card is legal, as another action (a marriage declared with it)
+        amount = 0
+        if revoke.penalty is not None:
+            env = envs.deal_incident(
+                self._env(player), tuple(deal.hands[player]), deal.high_bid, deal.contract,
+                player == deal.declarer,
+            )
+            amount = revoke.penalty(env)
+        reason = play.explain(self.form, deal, action)
+        deal.revokes = (*deal.revokes, (player, card, amount))
+        self._event("revoke", player, -amount,
+                    f"revoke by player {player}: {card} ({reason}), {_points(-amount)} at the deal's end")
+        return True
+
+    def _pay(self, deal: DealState, player: int, amount: int, to: str, kind: str, label: str) -> None:
+        """``player`` loses ``amount`` (event ``kind``: value minus it) and, by ``to``, his
+        opponents gain it: ``opponents`` each the whole of it, ``opponents_share`` equal shares
+        rounded down (events ``<kind's first part>.gain``); the opponents are the defenders of a
+        declarer, the declarer of a defender, every other active player with no declarer yet."""
+        self._event(kind, player, -amount, f"{label}: player {player} {_points(-amount)}")
+        self._charge(player, amount)
+        if to == "none" or not amount:
+            return
+        declarer = deal.declarer
+        if declarer is None or player == declarer:
+            gainers = [p for p in deal.order if p != player]
+        else:
+            gainers = [declarer]
+        gain = amount if to == "opponents" else amount // len(gainers)
+        for p in gainers:
+            self._event(kind.split(".")[0] + ".gain", p, gain, f"{label}: player {p} {_points(gain)}")
+            self._charge(p, -gain)
 
     def _answer_redeal(self, deal: DealState, action: Action) -> None:
         """``redeal`` abandons the deal (or, for an ``effect: play_on`` condition, charges the
@@ -779,13 +835,18 @@ class Game:
         """Settle the finished (or forfeited) deal into the match (:func:`settle_deal`), then
         deal the next one unless the match is over."""
         deal = self.deal
+        start = self._match.scores
+        revoke = self._revoke
+        if revoke is not None:
+            for player, _, amount in deal.revokes:
+                self._pay(deal, player, amount, revoke.to, "revoke.penalty", "revoke")
         outcome = scoring.outcome_of(deal)
         state = self._match
         if state.dealer != self._dealer:
             state = replace(state, dealer=self._dealer)
         # the engine's outcome is valid by construction: settled without validate_outcome
         new, events, deal.made = settle_valid_deal(self.form, state, outcome)
-        row = tuple(map(sub, new.scores, self._match.scores))
+        row = tuple(map(sub, new.scores, start))
         deal.scores = dict(enumerate(row))
         self._match = new
         self.events.extend(events)

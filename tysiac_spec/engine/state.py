@@ -126,6 +126,9 @@ class DealState:
     """A player on the barrel took the talon without an auction (contract fixed at the goal)."""
     unopposed: bool = False
     """The declarer is the forced player stuck with the compulsory bid (nobody bid over it)."""
+    revokes: tuple[tuple[int, Card, int], ...] = ()
+    """The revokes played (``play.revoke.handling: penalise``): ``(player, card, penalty)``,
+    the penalty paid at the deal's end."""
     # result
     scores: dict[int, int] | None = None
     made: bool | None = None

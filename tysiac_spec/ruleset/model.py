@@ -47,6 +47,7 @@ __all__ = [
     "Provenance",
     "RankSpec",
     "Redeal",
+    "Revoke",
     "Ruleset",
     "Scoring",
     "Sitter",
@@ -618,6 +619,35 @@ class Contract:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Revoke:
+    """A card played against the play duties (a revoke): refused, or played and punished."""
+
+    handling: Literal["refuse", "penalise"] = rule(
+        "What a card played against the duties to follow, beat or trump does: it is refused and "
+        "the player plays another; it is played, the revoke is noted and the offender pays "
+        "`penalty` at the deal's end, for each revoke (the legal plays stay those the duties "
+        "allow: bots never revoke).",
+        "refuse",
+    )
+    penalty: Formula | None = rule(
+        "Points the offender loses for each revoke (context `deal.incident`, read when the card "
+        "is played), e.g. the bid; needed with `handling: penalise`.",
+        formula="deal.incident",
+    )
+    to: Literal["none", "opponents", "opponents_share"] = rule(
+        "Who gains the penalty: nobody; each opponent of the offender the whole penalty; the "
+        "opponents together, each an equal share rounded down to a whole point (the defenders of "
+        "a declarer, the declarer of a defender).",
+        "none",
+    )
+    exempt_lead_rule: bool = rule(
+        "The lead after a marriage (`lead_after_marriage`) is still refused when broken, not "
+        "punished as a revoke.",
+        True,
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Play:
     """The obligations when playing to a trick."""
 
@@ -670,6 +700,11 @@ class Play:
         "declared, whoever leads it: any card; a trump when the leader holds one; a card "
         "other than a trump when the leader holds one.",
         "any",
+    )
+    revoke: Revoke = rule(
+        "A card played against the duties to follow, beat or trump (a revoke): refused, or "
+        "played and punished at the deal's end.",
+        Revoke,
     )
 
 

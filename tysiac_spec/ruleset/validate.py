@@ -52,6 +52,8 @@ SEMANTIC_CODES = {
     "source.duplicate": "two sources share an id",
     "match.threshold": "a threshold at or above the target",
     "rule.duplicate-id": "two counters, match rules or redeal conditions share an id",
+    "play.revoke-penalty": "revokes are played and punished, but no penalty is set",
+    "play.inert-revoke": "a `play.revoke` field that changes nothing (revokes refused, or no penalty)",
     "deal.incident-twice": "two rules for one kind of table incident",
     "deal.incident-inert": "a table incident's field that changes nothing (a `dealer` when it is "
     "played on, a `to` without a penalty)",
@@ -743,6 +745,7 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                 )
             seen.add(ident)
     yield from _check_incidents(doc, sections, where)
+    yield from _check_revoke(doc, sections, where)
 
 
 def _check_incidents(
@@ -782,6 +785,44 @@ def _check_incidents(
                 doc,
                 (*path, "to"),
             )
+
+
+def _check_revoke(
+    doc: Any, sections: Mapping[str, Any], where: Callable[..., Path]
+) -> Iterator[Diagnostic]:
+    """A revoke played and punished (``play.revoke``, :meth:`..engine.game.Game.playable_actions`)
+    needs a penalty (``play.revoke-penalty``); with revokes refused, its other fields change
+    nothing (``play.inert-revoke``), nor does a ``to`` without a penalty."""
+    revoke = _get(sections, "play", "revoke")
+    if not is_mapping(revoke):
+        return
+    path = where("play", "revoke")
+    penalise = _get(revoke, "handling") == "penalise"
+    penalty = _get(revoke, "penalty")
+    if penalise and penalty is None:
+        yield _diag(
+            "play.revoke-penalty",
+            "`play.revoke.handling` is `penalise`, but `play.revoke.penalty` is not set",
+            doc,
+            (*path, "handling"),
+        )
+    if not penalise:
+        for fld in ("penalty", "to", "exempt_lead_rule"):
+            if _get(revoke, fld) is not None:
+                yield _diag(
+                    "play.inert-revoke",
+                    f"`play.revoke.{fld}` is set, but revokes are refused (`play.revoke.handling: "
+                    "refuse`)",
+                    doc,
+                    (*path, fld),
+                )
+    elif (_get(revoke, "to") or "none") != "none" and penalty is None:
+        yield _diag(
+            "play.inert-revoke",
+            "`play.revoke.to` hands the penalty on, but there is no `play.revoke.penalty`",
+            doc,
+            (*path, "to"),
+        )
 
 
 def _check_duties(doc: Any, sections: Mapping[str, Any], where: Callable[..., Path]) -> Iterator[Diagnostic]:
