@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from tysiac_spec import load_ruleset
-from tysiac_spec.bots import RandomBot
+from tysiac_spec.bots import HeuristicBot, RandomBot
 from tysiac_spec.engine import Game, parse_action
-from tysiac_spec.engine.actions import Action, Incident
+from tysiac_spec.engine.actions import Action, DeclareMarriage, Incident
 from tysiac_spec.engine.record import Record
 from tysiac_spec.engine.replay import replay
-from tysiac_spec.errors import IllegalActionError, RecordError, RulesetError
+from tysiac_spec.errors import IllegalActionError, NotationError, RecordError, RulesetError
 from tysiac_spec.scenarios import load_scenarios, run_file
 from tysiac_spec.transcript import transcript
 
@@ -352,3 +352,55 @@ def test_bots_never_revoke() -> None:
     while not game.is_over and len(game.deal_scores) < 5:
         _bot_step(game, bots)
     assert not [e for e in game.events if e.kind.startswith("revoke")]
+
+
+# ----------------------------------------------------------------- marriage from the hand
+
+FROM_HAND = HOUSE / "marriage-from-hand.yaml"
+
+
+def test_marriage_from_hand_scenarios_pass() -> None:
+    results = run_file(load_scenarios(HOUSE / "scenarios" / "marriage-from-hand.yaml"))
+    assert [r.status for r in results] == ["passed"] * 2
+
+
+def test_marriage_text_round_trips() -> None:
+    deck = load_ruleset("pl-standard").deck
+    assert parse_action("marriage H", deck) == DeclareMarriage("hearts")
+    assert str(parse_action("Marriage Spades", deck)) == "marriage spades"
+    with pytest.raises(NotationError, match="a suit of the pack"):
+        parse_action("marriage X", deck)
+
+
+def test_a_marriage_from_the_hand_is_refused_when_declared_by_a_lead() -> None:
+    game = _game("pl-standard")
+    _do(game, *TO_TRICK_1[:-1])
+    assert "marriage hearts" not in [str(a) for a in game.legal_actions()]
+    with pytest.raises(IllegalActionError, match="a marriage is declared by leading one of its cards"):
+        _do(game, "marriage hearts")
+
+
+def test_a_marriage_from_the_hand_scores_and_sets_trump_like_a_led_one() -> None:
+    # one home: the same points, trump and trick note as "play KH marriage" in pl-standard
+    led = _game("pl-standard")
+    _do(led, *TO_TRICK_1[:-1], "play KH marriage")
+    told = _game(FROM_HAND)
+    _do(told, *TO_TRICK_1[:-1], "marriage hearts")
+    for game in (led, told):
+        assert (game.deal.trump, game.deal.marriages, game.deal.declared, game.deal.marriage_trick) == (
+            "hearts", {1: 100}, [(1, "hearts")], 0,
+        )
+    assert told.current_player == 1 and not told.deal.trick
+
+
+def test_heuristic_bots_announce_marriages_and_the_record_replays() -> None:
+    rules = load_ruleset(FROM_HAND)
+    game = Game(rules, players=3, seed=4)
+    bots = {p: HeuristicBot(p, game.form) for p in range(3)}
+    while not game.is_over and len(game.deal_scores) < 8:
+        p = game.current_player
+        game.apply(bots[p].choose(game.view(p), game.legal_actions()))
+    announced = [h for h in game.history if h.startswith("marriage ")]
+    assert announced and not any(h.endswith(" marriage") for h in game.history)
+    again = replay(Record.from_json(game.record.to_json()))
+    assert again.scores == game.scores and again.history == game.history

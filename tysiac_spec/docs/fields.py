@@ -56,6 +56,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "marriages.ranks",
         "marriages.from_trick",
         "marriages.min_cards",
+        "marriages.declared_by",
         "marriages.value",
         "talon.shown_from",
         "play.beat_with_highest",

@@ -46,6 +46,7 @@ from .actions import (
     ChooseTalon,
     Claim,
     DeclareContract,
+    DeclareMarriage,
     Forfeit,
     Incident,
     Pass,
@@ -654,6 +655,8 @@ class Game:
         elif phase == "contract":
             assert isinstance(action, DeclareContract)
             talon.apply_contract(deal, action)
+        elif type(action) is DeclareMarriage:  # the play phase: a marriage from the hand
+            play.declare_marriage(form.marriages, deal, deal.current, action.suit)
         else:  # the play phase: a claim (a card is played above)
             assert isinstance(action, Claim)
             play.apply_claim(form, deal)

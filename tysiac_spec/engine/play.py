@@ -31,7 +31,7 @@ from operator import itemgetter
 from ..cards import Card
 from ..ruleset.model import AceMarriage, Form, Leftover, Marriages, Play
 from . import env as envs
-from .actions import Action, ActionTable, Claim, PlayCard
+from .actions import Action, ActionTable, Claim, DeclareMarriage, PlayCard
 from .state import DealState
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "compile_duties",
     "compile_legal",
     "compile_marriage_bar",
+    "declare_marriage",
     "explain",
     "lead_after_marriage",
     "legal_cards",
@@ -292,6 +293,14 @@ def compile_legal(
         suit_bits[c.suit_id] = c.suit_bits
         held.setdefault(c.suit_id, []).append(c)
     aces_bits = sum(c.bit for c in deck if c.rank.id == ACE)
+    # a marriage declared from the hand (declared_by: hand): the leads are plain plays, and the
+    # declarations of the pairs held (their cards' bits) are offered after them
+    from_hand = m.declared_by == "hand"
+    pairs = [
+        (suit, sum(c.bit for c in held[suit] if c.rank.id in m.ranks), DeclareMarriage(suit))
+        for suit in m.values
+        if from_hand and suit in held
+    ]
 
     # per suit in pack order: (shift, full mask, the actions of each subset of its cards)
     plain_tables: list[tuple[int, int, list[list[Action]]]] = []
@@ -306,7 +315,8 @@ def compile_legal(
         for c in held[suit]:
             cards[(c.bit >> shift).bit_length() - 1] = c
         plays, leads = _suit_actions(
-            cards, table, automatic=automatic, marriage=m.ranks if suit in m.values else None
+            cards, table, automatic=automatic,
+            marriage=m.ranks if suit in m.values and not from_hand else None,
         )
         plain_tables.append((shift, full, plays))
         lead_tables.append((shift, full, leads))
@@ -341,6 +351,9 @@ def compile_legal(
             out += subsets[(bits >> shift) & full]
         if trick:
             return out
+        if from_hand and tables is lead_tables and deal.marriage_trick != deal.trick_number:
+            done = {s for _, s in deal.declared}
+            out += [d for suit, pair, d in pairs if held & pair == pair and suit not in done]
         if am.enabled and (held & aces_bits).bit_count() == deal.aces:
             # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
@@ -494,6 +507,16 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
         if not form.contract.claim_allowed:
             return "the ruleset allows no claim"
         return "only the declarer, before the first trick and sure of every trick, may claim"
+    if isinstance(action, DeclareMarriage):
+        if form.marriages.declared_by != "hand":
+            return "a marriage is declared by leading one of its cards"
+        if deal.trick:
+            return "a marriage is declared from the hand only before leading"
+        why = compile_marriage_bar(form.marriages)(deal, deal.current)
+        return why or (
+            f"no marriage of {action.suit} to declare (both cards held, not declared before, "
+            "one declaration per lead)"
+        )
     if not isinstance(action, PlayCard):
         return "play a card"
     if action.card not in deal.hands[deal.current]:
@@ -512,6 +535,8 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
     if action.marriage:
         if deal.trick:
             return "a marriage is declared only when leading"
+        if form.marriages.declared_by == "hand":
+            return f"a marriage is announced from the hand (`marriage {action.card.suit.id}`), not by a lead"
         why = compile_marriage_bar(form.marriages)(deal, deal.current) or "cannot declare a marriage now"
         return f"{action.card} {why}"
     if action.aces:
@@ -547,7 +572,6 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     awarded and ``deal.phase`` becomes ``over`` (the game scores it)."""
     am = form.marriages.ace_marriage
     m = form.marriages
-    value_formula = m.value
     leftover = form.talon.leftover
     award = leftover.to != "nobody"
     # (the function keeps parts of the form, not the form: a game's compilation is shared
@@ -570,13 +594,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
             if am.sets_trump:
                 _set_trump(m, deal, card.suit.id)
         if action.marriage:
-            suit = card.suit.id
-            points = m.values[suit] if value_formula is None else marriage_points(m, deal, p, suit)
-            deal.marriages[p] = deal.marriages.get(p, 0) + points
-            deal.declared.append((p, suit))
-            deal.marriage_trick = deal.trick_number
-            if m.sets_trump:
-                _set_trump(m, deal, suit)
+            declare_marriage(m, deal, p, card.suit.id)
         trick = deal.trick
         trick.append((p, card))
         order = deal.order
@@ -603,6 +621,19 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
             deal.phase = "over"
 
     return apply_card
+
+
+def declare_marriage(m: Marriages, deal: DealState, player: int, suit: str) -> None:
+    """``player`` declares the marriage of ``suit`` now (leading one of its cards, or from the
+    hand, ``marriages.declared_by``): its points (``marriages.values``, or the formula
+    ``marriages.value`` through :func:`marriage_points`), noted in ``deal.declared`` and in this
+    trick (``deal.marriage_trick``), and trump as ``marriages`` says (:func:`_set_trump`)."""
+    points = m.values[suit] if m.value is None else marriage_points(m, deal, player, suit)
+    deal.marriages[player] = deal.marriages.get(player, 0) + points
+    deal.declared.append((player, suit))
+    deal.marriage_trick = deal.trick_number
+    if m.sets_trump:
+        _set_trump(m, deal, suit)
 
 
 def _sets_trump(m: Marriages, deal: DealState) -> bool:

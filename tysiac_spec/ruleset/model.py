@@ -740,6 +740,13 @@ class Marriages:
         "automatically; or the player must say it, or it counts for nothing.",
         "automatic",
     )
+    declared_by: Literal["lead", "hand"] = rule(
+        "How a marriage is declared: by leading one of its cards (`announcement` says whether "
+        "that alone declares it); or from the hand: the player on lead, holding both cards, "
+        "says it (`marriage SUIT`; at most one per lead, when a lead may declare) and then "
+        "leads any card.",
+        "lead",
+    )
     value: Formula | None = rule(
         "The points of a marriage as it is declared in play, when they depend on the deal "
         "(context `marriage.value`: its suit's points `value`, whether the declaring player "
