@@ -7,13 +7,16 @@ GLI: the exposed card), its scenarios ``examples/house/scenarios/table-incidents
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from tysiac_spec import load_ruleset
 from tysiac_spec.bots import HeuristicBot, RandomBot
+from tysiac_spec.commands.play import run_match
 from tysiac_spec.engine import Game, parse_action
 from tysiac_spec.engine.actions import Action, DeclareMarriage, Incident
 from tysiac_spec.engine.record import Record
@@ -404,3 +407,26 @@ def test_heuristic_bots_announce_marriages_and_the_record_replays() -> None:
     assert announced and not any(h.endswith(" marriage") for h in game.history)
     again = replay(Record.from_json(game.record.to_json()))
     assert again.scores == game.scores and again.history == game.history
+
+
+def test_the_terminal_lets_a_revoke_stand_and_leaves_incidents_to_python(tmp_path: Path) -> None:
+    game = _game(REVOKE)
+    _do(game, *TO_TRICK_1)
+    out = io.StringIO()
+    feed = iter(["incident talon_look 2", "play 9H", "quit"])
+
+    def read(prompt: str) -> str:
+        try:
+            line = next(feed)
+        except StopIteration:
+            raise EOFError from None
+        out.write(prompt + line + "\n")
+        return line
+
+    console = Console(file=out, width=200, highlight=False, soft_wrap=True)
+    run_match(game, seat=2, bots="random", seed=1, save_to=tmp_path / "g.json", console=console, read_line=read)
+    text = out.getvalue()
+    assert "a table incident is called from Python (`Game.incident`)" in text
+    assert "P2: play 9H" in text
+    assert [(p, str(c), n) for p, c, n in game.deal.revokes] == [(2, "9H", 100)]
+    assert "incident" not in " ".join(game.history)
