@@ -364,7 +364,7 @@ FROM_HAND = HOUSE / "marriage-from-hand.yaml"
 
 def test_marriage_from_hand_scenarios_pass() -> None:
     results = run_file(load_scenarios(HOUSE / "scenarios" / "marriage-from-hand.yaml"))
-    assert [r.status for r in results] == ["passed"] * 2
+    assert [r.status for r in results] == ["passed"] * 3
 
 
 def test_marriage_text_round_trips() -> None:
@@ -430,3 +430,29 @@ def test_the_terminal_lets_a_revoke_stand_and_leaves_incidents_to_python(tmp_pat
     assert "P2: play 9H" in text
     assert [(p, str(c), n) for p, c, n in game.deal.revokes] == [(2, "9H", 100)]
     assert "incident" not in " ".join(game.history)
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_bots_announce_before_the_first_trick_and_the_record_replays(bot: str) -> None:
+    rules = load_ruleset(FROM_HAND, options={"announcement_timing": "before_play"})
+    game = Game(rules, players=3, seed=4)
+    bots = {p: HeuristicBot(p, game.form) if bot == "heuristic" else RandomBot(p) for p in range(3)}
+    phases = set()
+    while not game.is_over and len(game.deal_scores) < 8:
+        p = game.current_player
+        phases.add(game.phase)
+        game.apply(bots[p].choose(game.view(p), game.legal_actions()))
+    assert "marriages" in phases
+    assert any(h.startswith("marriage ") for h in game.history)
+    again = replay(Record.from_json(game.record.to_json()))
+    assert again.scores == game.scores and again.history == game.history
+
+
+def test_nothing_to_announce_goes_straight_to_play() -> None:
+    # Without a marriage in any hand the phase `marriages` is skipped.
+    rules = load_ruleset(FROM_HAND, options={"announcement_timing": "before_play"})
+    game = Game(rules, players=3, seed=0)
+    game.start_deal(hands={1: "AH KH JH TH AS KS TS", 2: "9H 9S 9D 9C JS QH QS", 0: "KD JD AD AC TC KC TD"},
+                    talons=["QC JC QD"], dealer=0)
+    _do(game, "bid 100", "pass", "pass", "give QC to 2", "give JC to 0", "contract 100")
+    assert game.phase == "play" and game.current_player == 1

@@ -66,6 +66,10 @@ __all__ = ["Game", "View"]
 _INDEX = attrgetter("index")
 
 
+_PASS = Pass()
+"""The ``pass`` of the phase ``marriages`` (one shared object)."""
+
+
 def _no_actions(deal: DealState) -> list[Action]:
     """No action: the deal is over (or abandoned for a redeal)."""
     return []
@@ -163,6 +167,7 @@ class Game:
             "contract": lambda deal: talon.legal_contract(form, deal, self._env, table),
             "dark": auction.legal_dark,
             "redeal": lambda deal: [Redeal(), Pass()],
+            "marriages": self._legal_announcements,
             "over": _no_actions,
             "redealt": _no_actions,
         }
@@ -181,6 +186,7 @@ class Game:
         shown_from = self.form.talon.shown_from
         self._talon_from_deal = shown_from == "deal"
         self._talon_from_round = shown_from == "second_round"
+        self._before_play = self.form.marriages.declared_by == "before_play"
         revoke = self.form.play.revoke
         self._revoke = revoke if revoke.handling == "penalise" else None
         """``play.revoke`` when a revoke is played and punished, else ``None`` (refused)."""
@@ -489,7 +495,8 @@ class Game:
 
     @property
     def phase(self) -> str:
-        """``auction``, ``talon``, ``exchange``, ``contract``, ``play``; ``over`` after the match."""
+        """``auction``, ``talon``, ``exchange``, ``contract``, ``marriages`` (announced before the
+        first trick), ``play``; ``over`` after the match (:data:`.state.PHASES`)."""
         return "over" if self._over else self.deal.phase
 
     @property
@@ -579,6 +586,8 @@ class Game:
             return "call a redeal (`redeal`) or play on (`pass`)"
         if phase == "dark":
             return auction.explain_dark(deal, action)
+        if phase == "marriages":
+            return "announce a marriage held (`marriage SUIT`) or `pass`"
         if phase == "auction":
             return auction.explain(self.form, deal, action, self._env)
         if phase in ("talon", "exchange", "contract"):
@@ -655,12 +664,14 @@ class Game:
         elif phase == "contract":
             assert isinstance(action, DeclareContract)
             talon.apply_contract(deal, action)
+        elif phase == "marriages":
+            self._announced(deal, action)
         elif type(action) is DeclareMarriage:  # the play phase: a marriage from the hand
             play.declare_marriage(form.marriages, deal, deal.current, action.suit)
         else:  # the play phase: a claim (a card is played above)
             assert isinstance(action, Claim)
             play.apply_claim(form, deal)
-        if deal.phase == "play" and phase != "play":
+        if deal.phase == "play" and phase != "play" and phase != "marriages":
             self._start_play(deal)
         elif deal.phase == "redealt":
             if self._plays_on(deal):
@@ -821,15 +832,50 @@ class Game:
         self._resume(deal)
 
     def _start_play(self, deal: DealState | None = None) -> None:
+        """Open the play: the first leader (``play.leader``) to act; with marriages announced
+        before the first trick (``marriages.declared_by: before_play``), first the phase
+        ``marriages`` for the players holding one, in turn from the leader."""
         deal = self.deal if deal is None else deal
+        deal.current = self._leader(deal)
+        if self._before_play:
+            order = deal.order
+            i = order.index(deal.current)
+            turn = order[i:] + order[:i]
+            m = self.form.marriages
+            announcers = tuple([p for p in turn if play.announceable(m, deal, p)])
+            if announcers:
+                deal.phase, deal.announcers, deal.current = "marriages", announcers, announcers[0]
+
+    def _leader(self, deal: DealState) -> int:
+        """The leader of the first trick (``play.leader``)."""
         leader = self.form.play.leader
         if leader == "forced" and deal.forced is not None:
-            deal.current = deal.forced
-        elif leader == "dealer_left":
-            deal.current = deal.order[0]
+            return deal.forced
+        if leader == "dealer_left":
+            return deal.order[0]
+        assert deal.declarer is not None
+        return deal.declarer
+
+    def _legal_announcements(self, deal: DealState) -> list[Action]:
+        """Phase ``marriages``: the marriages the player to act may announce, then ``pass``."""
+        suits = play.announceable(self.form.marriages, deal, deal.current)
+        return [*(DeclareMarriage(s) for s in suits), _PASS]
+
+    def _announced(self, deal: DealState, action: Action) -> None:
+        """Phase ``marriages``: a marriage announced (:func:`.play.declare_marriage`), or the
+        player done (``pass``, or nothing left to announce): the next announcer, or the play
+        from its first leader."""
+        player = deal.current
+        if isinstance(action, DeclareMarriage):
+            play.declare_marriage(self.form.marriages, deal, player, action.suit)
+            if play.announceable(self.form.marriages, deal, player):
+                return
+        rest = deal.announcers[1:]
+        deal.announcers = rest
+        if rest:
+            deal.current = rest[0]
         else:
-            assert deal.declarer is not None
-            deal.current = deal.declarer
+            deal.phase, deal.current = "play", self._leader(deal)
 
     def _event(self, kind: str, player: int | None = None, value: int | None = None, text: str = "") -> None:
         self.events.append(MatchEvent(len(self.deal_scores), kind, player, value, text))

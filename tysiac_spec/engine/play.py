@@ -35,6 +35,7 @@ from .actions import Action, ActionTable, Claim, DeclareMarriage, PlayCard
 from .state import DealState
 
 __all__ = [
+    "announceable",
     "apply_claim",
     "binds",
     "claim_marriages",
@@ -293,8 +294,10 @@ def compile_legal(
         suit_bits[c.suit_id] = c.suit_bits
         held.setdefault(c.suit_id, []).append(c)
     aces_bits = sum(c.bit for c in deck if c.rank.id == ACE)
-    # a marriage declared from the hand (declared_by: hand): the leads are plain plays, and the
-    # declarations of the pairs held (their cards' bits) are offered after them
+    # a marriage declared from the hand (declared_by: hand) or before the first trick: the leads
+    # are plain plays; from the hand, the declarations of the pairs held (their cards' bits)
+    # are offered after them
+    not_led = m.declared_by != "lead"  # declared from the hand, or before the first trick
     from_hand = m.declared_by == "hand"
     pairs = [
         (suit, sum(c.bit for c in held[suit] if c.rank.id in m.ranks), DeclareMarriage(suit))
@@ -316,7 +319,7 @@ def compile_legal(
             cards[(c.bit >> shift).bit_length() - 1] = c
         plays, leads = _suit_actions(
             cards, table, automatic=automatic,
-            marriage=m.ranks if suit in m.values and not from_hand else None,
+            marriage=m.ranks if suit in m.values and not not_led else None,
         )
         plain_tables.append((shift, full, plays))
         lead_tables.append((shift, full, leads))
@@ -458,11 +461,13 @@ def claim_marriages(form: Form, deal: DealState) -> list[str]:
     cards in hand, one marriage per lead.  The leads before the first allowed one are made
     with his other cards, and when there are too few, with marriages given up; the smallest
     marriages are the ones not credited.  The ace marriage is not credited."""
+    m = form.marriages
+    if m.declared_by == "before_play":
+        return []  # announced before the first trick, or not at all
     player = deal.current
     hand = deal.hands[player]
     others = {c.suit.id for c in _opponent_cards(deal)}
     held = {(c.suit.id, c.rank.id) for c in hand}
-    m = form.marriages
     first, second = m.ranks
     suits = [s for s in m.values if (s, first) in held and (s, second) in held and s not in others]
     if not suits:
@@ -508,6 +513,8 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
             return "the ruleset allows no claim"
         return "only the declarer, before the first trick and sure of every trick, may claim"
     if isinstance(action, DeclareMarriage):
+        if form.marriages.declared_by == "before_play":
+            return "a marriage is announced only before the first trick"
         if form.marriages.declared_by != "hand":
             return "a marriage is declared by leading one of its cards"
         if deal.trick:
@@ -537,6 +544,8 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
             return "a marriage is declared only when leading"
         if form.marriages.declared_by == "hand":
             return f"a marriage is announced from the hand (`marriage {action.card.suit.id}`), not by a lead"
+        if form.marriages.declared_by == "before_play":
+            return "a marriage is announced before the first trick, not by a lead"
         why = compile_marriage_bar(form.marriages)(deal, deal.current) or "cannot declare a marriage now"
         return f"{action.card} {why}"
     if action.aces:
@@ -634,6 +643,19 @@ def declare_marriage(m: Marriages, deal: DealState, player: int, suit: str) -> N
     deal.marriage_trick = deal.trick_number
     if m.sets_trump:
         _set_trump(m, deal, suit)
+
+
+def announceable(m: Marriages, deal: DealState, player: int) -> list[str]:
+    """The suits of the marriages ``player`` may announce now before the first trick
+    (``marriages.declared_by: before_play``): both ``marriages.ranks`` held, not declared yet,
+    and the timing of :func:`compile_marriage_bar` allowing a declaration on the first lead
+    (none when it bars one)."""
+    if compile_marriage_bar(m)(deal, player):
+        return []
+    held = {(c.suit.id, c.rank.id) for c in deal.hands[player]}
+    done = {s for _, s in deal.declared}
+    first, second = m.ranks
+    return [s for s in m.values if (s, first) in held and (s, second) in held and s not in done]
 
 
 def _sets_trump(m: Marriages, deal: DealState) -> bool:

@@ -13,12 +13,13 @@ from ..cards import Card
 
 __all__ = ["PHASES", "DealState", "cards_text", "remove_card"]
 
-PHASES = ("redeal", "dark", "auction", "talon", "exchange", "contract", "play", "over")
+PHASES = ("redeal", "dark", "auction", "talon", "exchange", "contract", "marriages", "play", "over")
 """Phases of a deal, in order; ``over`` also marks a finished match.
 
 ``redeal``: a player may call a redeal (``deal.redeals``), offered after the deal, after
 the talon or after the exchange; ``dark``: the dark game may be declared or cancelled
-(``special.dark``).  A deal abandoned for a redeal ends in the internal phase
+(``special.dark``); ``marriages``: the players announce their marriages before the first
+trick (``marriages.declared_by: before_play``).  A deal abandoned for a redeal ends in the internal phase
 ``redealt`` and is replaced at once by a new deal.
 """
 
@@ -126,6 +127,9 @@ class DealState:
     """A player on the barrel took the talon without an auction (contract fixed at the goal)."""
     unopposed: bool = False
     """The declarer is the forced player stuck with the compulsory bid (nobody bid over it)."""
+    announcers: tuple[int, ...] = ()
+    """The players still to announce their marriages before the first trick (phase
+    ``marriages``, ``marriages.declared_by: before_play``), the one to act first."""
     revokes: tuple[tuple[int, Card, int], ...] = ()
     """The revokes played (``play.revoke.handling: penalise``): ``(player, card, penalty)``,
     the penalty paid at the deal's end."""

@@ -740,11 +740,13 @@ class Marriages:
         "automatically; or the player must say it, or it counts for nothing.",
         "automatic",
     )
-    declared_by: Literal["lead", "hand"] = rule(
+    declared_by: Literal["lead", "hand", "before_play"] = rule(
         "How a marriage is declared: by leading one of its cards (`announcement` says whether "
         "that alone declares it); or from the hand: the player on lead, holding both cards, "
         "says it (`marriage SUIT`; at most one per lead, when a lead may declare) and then "
-        "leads any card.",
+        "leads any card; or only before the first trick: each active player holding a "
+        "marriage, in turn from the first leader, says those he declares (`marriage SUIT`, one "
+        "at a time, `pass` when done; the timing limits apply as on the first lead), none later.",
         "lead",
     )
     value: Formula | None = rule(
