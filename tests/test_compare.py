@@ -73,6 +73,7 @@ PAIRS = [
     ("pl-standard", "house-five-up"),
     ("ru-online", "house-ru-no-barrel"),
     ("pl-online", "pl-tysiac-hd"),
+    ("ru-classic", "ua-standard"),
 ]
 
 

@@ -57,7 +57,7 @@ def _check_cards(deal: DealState, total: int) -> None:
 
 def _check_points(deal: DealState, total_points: int) -> None:
     won = sum(c.rank.points for p in deal.order for c in deal.won.get(p, []))
-    aside = sum(c.rank.points for c in deal.leftover + deal.discards)
+    aside = sum(c.rank.points for c in deal.leftover + deal.discards + deal.stock)  # an undrawn stock too
     if deal.forfeited:
         # Not played: no trick, every card still in a hand or set aside.
         held = sum(c.rank.points for p in deal.order for c in deal.hands[p])

@@ -239,6 +239,9 @@ def view_lines(view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool
         lines.append("marriages: " + ", ".join(f"P{p} {s}" for p, s in view.declared))
     if view.talon:
         lines.append("talon: " + format_cards(view.talon, symbols=symbols))
+    if view.stock_card is not None:
+        lines.append(f"stock: {view.stock} card(s), the bottom one face up: "
+                     + format_card(view.stock_card, symbols=symbols))
     if view.phase == "play":
         trick = ", ".join(f"P{p} {format_card(c, symbols=symbols)}" for p, c in view.trick) or "-"
         lines.append(f"trick: {trick}")

@@ -64,6 +64,8 @@ class _Writer:
             self.out(f"  P{p} hand: {_cards(d.hands[p])}")
         for i, t in enumerate(d.talons):
             self.out(f"  talon{'' if len(d.talons) == 1 else f' {i}'}: {_cards(t)}")
+        if d.stock:
+            self.out(f"  stock (top first, the last face up): {_cards(d.stock)}")
         if d.declarer is not None:
             self.out(f"  declarer: P{d.declarer} at {d.high_bid}")
 

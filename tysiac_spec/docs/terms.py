@@ -285,6 +285,15 @@ LABELS: dict[str, T4] = {
                            "Co si zapíše nehrající"),
     "table.sitter.scores_on_barrel": ("Sitter scores while on the barrel", "Pauzujący na beczce zapisuje",
                                       "Пропускающий на бочке записывает", "Nehrající na sudu boduje"),
+    "table.stock": ("Stock to draw from after each trick", "Kupka do dobierania po każdej lewie",
+                    "Колода для добора после каждой взятки", "Balíček k dobírání po každém štychu"),
+    "table.stock_trump": ("The stock's face-up bottom card names trump",
+                          "Odkryta dolna karta kupki wyznacza atut",
+                          "Открытая нижняя карта колоды задаёт козырь",
+                          "Otočená spodní karta balíčku určuje trumfy"),
+    "table.stock_duties": ("While the stock lasts", "Dopóki jest kupka", "Пока в колоде есть карты",
+                           "Dokud je co dobírat"),
+    "table.partnerships": ("Fixed partnerships", "Stałe pary", "Постоянные пары", "Pevné dvojice"),
     # deal
     "deal.first_dealer": ("First dealer", "Pierwszy rozdający", "Первый сдающий", "První rozdávající"),
     "deal.direction": ("Direction of play", "Kierunek gry", "Направление игры", "Směr hry"),
@@ -609,6 +618,26 @@ LABELS: dict[str, T4] = {
 # --------------------------------------------------------------------------- choices
 
 CHOICES: dict[str, T4] = {
+    "table.stock_duties=free": ("any card may be played; the duties begin when it is empty",
+                                "można zagrać dowolną kartę; obowiązki zaczynają się, gdy się skończy",
+                                "можно ходить любой картой; обязанности начинаются, когда она кончится",
+                                "lze hrát libovolnou kartu; povinnosti začínají, až dojde"),
+    "table.stock_duties=apply": ("the duties to follow, beat and trump apply",
+                                 "obowiązuje dokładanie do koloru, przebijanie i atutowanie",
+                                 "действуют обязанности ходить в масть, бить и козырять",
+                                 "platí povinnost přiznat barvu, přebíjet a trumfovat"),
+    "table.partnerships=none": ("none: everyone plays for himself", "brak: każdy gra na siebie",
+                                "нет: каждый играет за себя", "žádné: každý hraje sám za sebe"),
+    "table.partnerships=across": (
+        "the players sitting across the table form a side with one score; the declarer's partner "
+        "plays the contract with him and their points count together",
+        "gracze siedzący naprzeciw siebie tworzą parę z jednym wynikiem; partner rozgrywającego "
+        "gra z nim kontrakt, a ich punkty liczą się razem",
+        "игроки, сидящие друг напротив друга, — одна пара с общим счётом; партнёр разыгрывающего "
+        "играет заказ вместе с ним, и их очки считаются вместе",
+        "hráči sedící naproti sobě tvoří dvojici s jedním skóre; spoluhráč hlavního hráče hraje "
+        "závazek s ním a jejich body se sčítají",
+    ),
     "table.sitter.seat=dealer": ("the dealer", "rozdający", "сдающий", "rozdávající"),
     "table.sitter.seat=dealer_right": ("the player on the dealer's right", "gracz po prawej rozdającego",
                                        "игрок справа от сдающего", "hráč vpravo od rozdávajícího"),
@@ -894,6 +923,7 @@ CHOICES: dict[str, T4] = {
 NONE_WORDS: dict[str, T4] = {
     "table.active": ("everyone at the table", "wszyscy przy stole", "все за столом", "všichni u stolu"),
     "table.sitter": ("nobody sits out", "nikt nie pauzuje", "никто не пропускает", "nikdo nevynechává"),
+    "table.stock": ("no stock", "brak kupki", "нет колоды для добора", "žádný balíček k dobírání"),
     "auction.forced_seat": ("nobody is obliged to open", "nikt nie musi otwierać", "никто не обязан начинать",
                             "nikdo nemusí zahájit"),
     "auction.max_raise": ("no limit", "bez limitu", "без ограничения", "bez omezení"),
@@ -975,6 +1005,8 @@ EXAMPLE_WORDS: dict[str, T4] = {
     "player": ("player {p}", "gracz {p}", "игрок {p}", "hráč {p}"),
     "dealer": ("dealer", "rozdający", "сдающий", "rozdávající"),
     "talon": ("talon", "musik", "прикуп", "talon"),
+    "stock": ("stock (top to face-up bottom)", "kupka (od góry do odkrytej dolnej)",
+              "колода для добора (сверху до открытой нижней)", "balíček (shora po otočenou spodní)"),
     "marriage": ("marriage", "meldunek", "марьяж", "hláška"),
     "aces": ("four aces", "cztery asy", "четыре туза", "čtyři esa"),
     "bid": ("bid", "oferta", "ставка", "sázka"),

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from operator import attrgetter, sub
 from typing import Any
 
@@ -105,6 +105,11 @@ class View:
     tricks: tuple[tuple[int, int], ...]
     declared: tuple[tuple[int, str], ...]
     scores: tuple[int, ...]
+    stock: int = field(default=0, repr=False)
+    """Cards left in the stock (``table.stock``; 0: none)."""
+    stock_card: Card | None = field(default=None, repr=False)
+    """The stock's face-up bottom card while it lies there, seen by everyone (``None``: no
+    stock, or drawn); the other cards of the stock are seen by nobody."""
 
 
 def _points(value: int) -> str:
@@ -278,7 +283,7 @@ class Game:
             self.deal = self._new_deal()
         else:
             hands = {p: list(h) for p, h in deal.hands.items()}
-            self.deal = self._new_deal(hands, [list(t) for t in deal.talons])
+            self.deal = self._new_deal(hands, [list(t) for t in deal.talons], list(deal.stock))
 
     def _seating(self, dealer: int) -> tuple[list[int], int | None]:
         """The active players in bidding order and the sitter, for ``dealer`` (a new list;
@@ -305,16 +310,17 @@ class Game:
         self,
         hands: Mapping[int, Sequence[Card]] | None = None,
         talons: Sequence[Sequence[Card]] | None = None,
+        stock: Sequence[Card] = (),
     ) -> DealState:
         """Deal (or stack) a new deal by the current dealer and open it: the redeal checks
         after the deal, then a golden-round deal, the dark-game offer or the auction.  A
         mandatory redeal deals again at once (event ``redeal``)."""
-        deal = self._dealt(hands, talons)
+        deal = self._dealt(hands, talons, stock)
         for _ in range(self._MAX_REDEALS):
             if deal.phase != "redealt" or self._plays_on(deal):
                 break
             self._redealt(deal)
-            deal = self._dealt(None, None)
+            deal = self._dealt(None, None, ())
         else:
             deal.phase = "auction"
         return deal
@@ -323,6 +329,7 @@ class Game:
         self,
         hands: Mapping[int, Sequence[Card]] | None,
         talons: Sequence[Sequence[Card]] | None,
+        stock: Sequence[Card],
     ) -> DealState:
         order, sitter = self._seating(self._dealer)
         if hands is None or talons is None:
@@ -335,6 +342,8 @@ class Game:
                 hands, talons = plan.deal(cards, order)
             else:
                 hands, talons = dealing.deal_cards(self.form, cards, order, self._rng)
+            if self.form.table.stock:  # the cards after the hands and talons
+                stock = cards[len(cards) - self.form.table.stock :]
         deal = DealState(
             dealer=self._dealer,
             order=order,
@@ -346,6 +355,10 @@ class Game:
             aces=self._aces,
             talon_public=self._talon_from_deal,
         )
+        if stock:
+            deal.stock = list(stock)
+            if self.form.table.stock_trump:
+                deal.trump = stock[-1].suit_id
         auction.start(self.form, deal, self._env, self._direction)
         if not dealing.redeal_point(self.form, deal, self._env, "after_deal"):
             self._open(deal)
@@ -450,9 +463,11 @@ class Game:
         hands: Mapping[int, str | Sequence[str]],
         talons: Sequence[str | Sequence[str]],
         dealer: int = 0,
+        stock: str | Sequence[str] = (),
     ) -> None:
         """Replace the current deal by a stacked one (tests, scenarios): ``hands`` by player,
-        ``talons`` in order, cards in notation (``"QH KH 9S"``).
+        ``talons`` in order, and the ``stock`` (``table.stock``) from its top to its face-up
+        bottom card, cards in notation (``"QH KH 9S"``).
 
         Raises:
             NotationError: a card that is not in the deck.
@@ -464,7 +479,8 @@ class Game:
         order, _ = self._seating(self._dealer)
         parsed = {p: list(deck.parse_many(h)) for p, h in hands.items()}
         tparsed = [list(deck.parse_many(t)) for t in talons]
-        every = [c for h in parsed.values() for c in h] + [c for t in tparsed for c in t]
+        sparsed = list(deck.parse_many(stock))
+        every = [c for h in parsed.values() for c in h] + [c for t in tparsed for c in t] + sparsed
         problem = ""
         if sorted(parsed) != sorted(order):
             problem = f"hands must be given for players {sorted(order)} (got {sorted(parsed)})"
@@ -472,12 +488,14 @@ class Game:
             problem = f"each hand must hold {self.form.table.hand_size} cards"
         elif [len(t) for t in tparsed] != list(self.form.table.talons):
             problem = f"talon sizes must be {list(self.form.table.talons)}"
+        elif len(sparsed) != (self.form.table.stock or 0):
+            problem = f"the stock must hold {self.form.table.stock or 0} cards"
         elif len(set(every)) != len(deck.cards):
             problem = f"the deal must hold each of the {len(deck.cards)} cards once"
         if problem:
             raise IllegalActionError(Diagnostic("deal.stack", f"stacked deal: {problem}"))
         self._over = False
-        self.deal = self._new_deal(parsed, tparsed)
+        self.deal = self._new_deal(parsed, tparsed, sparsed)
 
     # ------------------------------------------------------------------ queries
 
@@ -552,7 +570,7 @@ class Game:
         d = self.deal
         hands, tricks, order = d.hands, d.tricks, d.order
         unseen = d.phase == "dark" and self._hand_unseen(player)
-        return View(
+        view = View(
             player=player,
             phase="over" if self._over else d.phase,
             current_player=d.current,
@@ -571,6 +589,9 @@ class Game:
             declared=tuple(d.declared),
             scores=self._match.scores,
         )
+        if d.stock:  # (table.stock) the stock's size and its face-up bottom card
+            return replace(view, stock=len(d.stock), stock_card=d.stock[-1])
+        return view
 
     def _hand_unseen(self, player: int) -> bool:
         """Whether ``player`` has not looked at his hand yet: still to decide on a dark game

@@ -26,7 +26,7 @@ silent.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from ..cards import Card
 from ..ruleset.model import AceMarriage, Form, Leftover, Marriages, Play
@@ -207,6 +207,8 @@ def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], 
         if lead != bits:
             return [c for c in hand if c.bit & lead], _LEAD, deal.trump
         return list(hand), _FREE, None
+    if deal.stock and form.table.stock_duties == "free":
+        return list(hand), _FREE, None  # no duty while the stock lasts (table.stock_duties)
     bits = 0
     for c in hand:
         bits |= c.bit
@@ -279,6 +281,8 @@ def compile_legal(
     by_role = form.play.duties_bind != "everyone" or form.play.defenders_may_discard
     declarer_duties = compile_duties(form.play, declarer=True)
     lead_rule = form.play.lead_after_marriage != "any"
+    # no duty while a stock lasts (table.stock_duties: free); decided once per form
+    relax = bool(form.table.stock) and form.table.stock_duties == "free"
     rules = form.play
     m = form.marriages
     marriage_bar = compile_marriage_bar(m)
@@ -336,7 +340,9 @@ def compile_legal(
             bits = lead_after_marriage(rules, deal, bits, suit_bits)
         if trick:
             # no claim once a trick is under way (may_claim)
-            if by_role and player == deal.declarer:
+            if relax and deal.stock:
+                duty = _FREE
+            elif by_role and player == deal.declarer:
                 bits, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
             else:
                 bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
@@ -368,6 +374,9 @@ def compile_legal(
 
     return legal_now
 
+
+_INDEX = attrgetter("index")
+"""A card's place in the pack: hands are kept in pack order."""
 
 _CARD = itemgetter(1)
 """The card of a ``(player, card)`` pair of a trick."""
@@ -583,6 +592,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     m = form.marriages
     leftover = form.talon.leftover
     award = leftover.to != "nobody"
+    draws = bool(form.table.stock)  # a stock to draw from after each trick (table.stock)
     # (the function keeps parts of the form, not the form: a game's compilation is shared
     # while the form lives)
 
@@ -624,6 +634,8 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
         if deal.pending_trump is not None:
             deal.trump, deal.pending_trump = deal.pending_trump, None
         deal.current = winner
+        if draws and deal.stock:
+            draw_from_stock(deal, winner)
         if not deal.hands[winner]:
             if award:
                 _award_leftover(leftover, deal)
@@ -656,6 +668,22 @@ def announceable(m: Marriages, deal: DealState, player: int) -> list[str]:
     done = {s for _, s in deal.declared}
     first, second = m.ranks
     return [s for s in m.values if (s, first) in held and (s, second) in held and s not in done]
+
+
+def draw_from_stock(deal: DealState, winner: int) -> None:
+    """After a trick, each active player draws the stock's top card, the trick's ``winner``
+    first and then the others in the order of play (``table.stock``; mekedron/thousand's
+    two-player layout A: the winner draws first).  The face-up bottom card is drawn last."""
+    order, stock = deal.order, deal.stock
+    start = order.index(winner)
+    for k in range(len(order)):
+        if not stock:
+            return
+        p = order[(start + k) % len(order)]
+        c = stock.pop(0)
+        hand = deal.hands[p]
+        hand.append(c)
+        hand.sort(key=_INDEX)
 
 
 def _sets_trump(m: Marriages, deal: DealState) -> bool:

@@ -93,6 +93,9 @@ class DealState:
     """When the contract phase opened: the declarer's hand (a bit set of ``card.bit``), the
     bid and the contracts he may announce — reused while the hand and the bid are those."""
     may_forfeit: bool = False
+    stock: list[Card] = field(default_factory=list)
+    """The stock (``table.stock``): drawn from the front after each trick; the last card is
+    the face-up bottom card, seen by everyone."""
     # play
     trump: str | None = None
     pending_trump: str | None = None
@@ -160,6 +163,7 @@ class DealState:
         out += [c for _, c in self.trick]
         out += self.leftover
         out += self.discards
+        out += self.stock
         return out
 
     def text(self) -> str:
@@ -175,4 +179,5 @@ class DealState:
             f"contract={self.contract} trump={self.trump or '-'} trick={trick} won={won} "
             f"leftover={cards_text(self.leftover)} discards={cards_text(self.discards)} "
             f"marriages={self.marriages} given={self.given}"
+            + (f" stock={cards_text(self.stock)}" if self.stock else "")
         )

@@ -76,6 +76,16 @@ MAX_COUNT = 1_000
 """The largest count a ruleset writes (cards, deals, repetitions, a multiplier)."""
 
 
+def int_option_range(minimum: int | None, maximum: int | None) -> tuple[int, int]:
+    """The values an ``int`` option may take: its ``minimum`` and ``maximum``, each
+    ``∓MAX_POINTS`` when not written (an option's value is a number of points or a count
+    that formulas read: unbounded, it would pass validation and overflow at play)."""
+    return (
+        -MAX_POINTS if minimum is None else minimum,
+        MAX_POINTS if maximum is None else maximum,
+    )
+
+
 def rule(
     description: str,
     default: Any = None,
@@ -152,6 +162,11 @@ class Provenance:
     element still speaks for this value: its own file and the files that extend it.  A value
     a file changes thus never carries the provenance of a parent's section it overrides
     (``None``: not known, every enclosing element speaks for it).
+
+    ``doc_file`` is the file that wrote ``doc`` (a section's words may come from a house file
+    while its sources come from the parent) and ``doc_heirs`` that file and the files that
+    extend it: a rule book drops words whose neighbouring rules a later file changed
+    (:func:`tysiac_spec.docs.fields.outdated`).
     """
 
     source: tuple[str, ...] = ()
@@ -160,6 +175,8 @@ class Provenance:
     doc: LangText = field(default_factory=dict)
     file: str | None = None
     heirs: frozenset[str | None] | None = None
+    doc_file: str | None = None
+    doc_heirs: frozenset[str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -238,6 +255,17 @@ class Sitter:
     scores_on_barrel: bool = rule("Whether a sitter who is on the barrel still scores.", True)
 
 
+def sitter_steps(seat: str | None, players: int) -> int:
+    """Steps from the dealer, in the direction of play, to the seat that sits out
+    (``players.<n>.sitter.seat``; ``None``, no sitter described: the dealer): ``dealer`` 0,
+    ``opposite_dealer`` 2, ``dealer_right`` and ``last_bidder`` ``players - 1`` (the
+    dealer's right: the player after the three who bid from the dealer's left; an
+    assumption where the sources are silent).  The one home of this rule: the engine's
+    seating (:func:`tysiac_spec.engine.seating.sitter_of`) and the check that nobody who sits
+    out is obliged to open (``auction.seat`` in :mod:`.validate`) read it."""
+    return {None: 0, "dealer": 0, "opposite_dealer": 2}.get(seat, players - 1)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TablePlan:
     """How a deal is laid out for one number of players at the table."""
@@ -257,6 +285,33 @@ class TablePlan:
         maximum=MAX_COUNT,
     )
     sitter: Sitter | None = rule("The sitter, when fewer players are active than seated.")
+    stock: int | None = rule(
+        "Cards dealt face down to a stock after the hands and talons (none: no stock). After "
+        "each trick, while it lasts, the trick's winner and then the others in turn draw its "
+        "top card; its bottom card lies face up, seen by everyone, and is drawn last.",
+        minimum=1,
+        maximum=MAX_COUNT,
+    )
+    stock_trump: bool = rule(
+        "With a stock: the suit of its face-up bottom card is trump from the deal on (a "
+        "marriage may change it as `marriages` say; with `trump_change: first_only` this trump "
+        "counts as the first and no marriage changes it).",
+        True,
+    )
+    stock_duties: Literal["free", "apply"] = rule(
+        "With a stock, while it lasts: any card may be played (the duties to follow, beat "
+        "and trump begin when it is empty); or the duties apply from the first trick.",
+        "free",
+    )
+    partnerships: Literal["none", "across"] = rule(
+        "Fixed partnerships: none, every player for himself; or `across`, the players "
+        "sitting across the table (seats 0 and 2, 1 and 3) form a side with one score. A "
+        "side plays as one player: its partners' card points, marriages, tricks and cards "
+        "won are added up, the declarer's partner plays the contract with him, and the 800 "
+        "rule, the barrel, bolts, match rules and the target apply to the side's score, "
+        "which both partners carry. Needs 4 players, all active.",
+        "none",
+    )
 
 
 # --------------------------------------------------------------------------- deal
@@ -728,7 +783,10 @@ class Marriages:
     """Marriages (meldunek / марьяж / hláška): values, when and how they are declared."""
 
     values: Mapping[str, int] = rule(
-        "Points for the marriage (the two `ranks`) of each suit, by suit id.", required=True
+        "Points for the marriage (the two `ranks`) of each suit, by suit id.",
+        required=True,
+        minimum=0,
+        maximum=MAX_POINTS,
     )
     ranks: tuple[str, str] = rule(
         "The two ranks, by rank id (`deck.ranks`), whose cards of one suit held together make "
@@ -753,8 +811,10 @@ class Marriages:
         "The points of a marriage as it is declared in play, when they depend on the deal "
         "(context `marriage.value`: its suit's points `value`, whether the declaring player "
         "is the `declarer`, whether it is the `first` of the deal, whether it `sets_trump`); "
-        "none: `values` of its suit.  Not the ace marriage, nor the marriages counted in the "
-        "auction.",
+        "none: `values` of its suit.  Not the ace marriage.  The formula function "
+        "`marriages(cards)` (the bid cap, the contract's ceiling, the sitter's score) counts "
+        "each marriage of `cards` with it as the declarer would declare them, the most "
+        "valuable suit first.",
         formula="marriage.value",
     )
     requires_won_trick: bool = rule(
@@ -1078,10 +1138,14 @@ class Option:
     default: str | int | bool = rule("Value when the game does not choose one.", required=True)
     choices: tuple[str, ...] = rule("Allowed values of a `choice` option.", ())
     minimum: int | None = rule(
-        "Lowest value of an `int` option.", minimum=-MAX_POINTS, maximum=MAX_POINTS
+        "Lowest value of an `int` option; unwritten, -MAX_POINTS (-1000000).",
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS
     )
     maximum: int | None = rule(
-        "Highest value of an `int` option.", minimum=-MAX_POINTS, maximum=MAX_POINTS
+        "Highest value of an `int` option; unwritten, MAX_POINTS (1000000).",
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS
     )
     set: Mapping[str, Mapping[str, Any]] = rule(
         "Patch merged onto the ruleset for each value (keys: the choice, or `true`/`false`).",
