@@ -77,6 +77,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "match.finishing.tie_raise",
         "special.barrel.falls_reset",
         "special.golden_round.deals",
+        "special.golden_round.bolt_count",
         "table.partnerships",
         "table.stock",
     }

@@ -613,6 +613,10 @@ LABELS: dict[str, T4] = {
                                                 "Если никто не сыграл", "Když nikdo nesplní"),
     "special.golden_round.deals": ("Deals in the golden round", "Rozdań w złotej rundzie",
                                    "Раздач в золотом круге", "Rozdání ve zlatém kole"),
+    "special.golden_round.bolt_count": ("Bolts for a bolt in a golden-round deal",
+                                        "Boltów za bolt w rozdaniu złotej rundy",
+                                        "Болтов за болт в раздаче золотого круга",
+                                        "Boltů za bolt v rozdání zlatého kola"),
 }
 
 # --------------------------------------------------------------------------- choices

@@ -22,7 +22,8 @@ Order of settlement (each step sees the result of the previous one):
    defender only if ``defender_scores``);
 6. finishing (``match.finishing``): a player who may not finish and would reach the target
    is capped or scores nothing;
-7. the scores are added; then bolts (``special.bolts``, ``special.dark.bolt_count``);
+7. the scores are added; then bolts (``special.bolts``; one counts ``special.dark.bolt_count``
+   in a dark game, ``special.golden_round.bolt_count`` in a golden deal);
 8. the match rules (``match.rules``), in order, for each player (e.g. 555 → 0);
 9. barrel entries, exits and collisions; 10. golden-round bookkeeping;
 11. the winner (``match.target``, ``finishing.tie``; a tie no rule breaks raises the target by
@@ -501,7 +502,12 @@ def _step_bolts(
     bl, o = w.form.special.bolts, w.outcome
     if not bl.enabled or o.forfeited:
         return
-    amount = w.form.special.dark.bolt_count if o.mode == "dark" else 1
+    sp = w.form.special
+    amount = 1
+    if o.mode == "dark":
+        amount = sp.dark.bolt_count
+    elif o.mode == "golden":
+        amount = sp.golden_round.bolt_count
     for p in o.active(w.state.players):
         if bl.declarer_exempt and p == o.declarer:
             continue
@@ -675,7 +681,8 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
     he loses his bid as usual); a deal forfeited by someone else is no attempt and scores nothing
     for the barrel player; with ``barrel.defender_scores: false`` a deal he defends is a failed
     attempt whatever he took; the multiplier applies to the deal's scores and a forfeit's
-    penalty, not to bolt or barrel penalties (a dark bolt counts ``dark.bolt_count`` bolts);
+    penalty, not to bolt or barrel penalties (a dark bolt counts ``dark.bolt_count`` bolts, a
+    golden one ``golden_round.bolt_count``);
     a forfeited deal gives no bolts; ``collision: all_fall`` applies to two or more players
     reaching the barrel in the same deal (``last_stays`` / ``first_stays`` to a newcomer
     meeting a player already on it); a sitter's deal is no barrel attempt; the golden round

@@ -1083,7 +1083,8 @@ class DarkGame:
         "What a cancelled dark game becomes: an ordinary auction; a redeal.", "normal_game"
     )
     bolt_count: int = rule(
-        "Bolts a player is given for a bolt in a dark game (2: a dark bolt counts double).",
+        "Bolts a player is given for a bolt in a dark game (2: a dark bolt counts double; a "
+        "golden-round deal's is ``special.golden_round.bolt_count``).",
         1,
         minimum=1,
         maximum=MAX_COUNT,
@@ -1114,6 +1115,13 @@ class GoldenRound:
         "reset and play the normal game; keep the scores and play the golden round again; "
         "keep the scores and play the normal game.",
         "repeat",
+    )
+    bolt_count: int = rule(
+        "Bolts a player is given for a bolt in a golden-round deal (2: a golden bolt counts "
+        "double; a dark game's is ``special.dark.bolt_count``).",
+        1,
+        minimum=1,
+        maximum=MAX_COUNT,
     )
 
 
