@@ -73,6 +73,11 @@ def test_every_rule_field_of_the_model_appears_when_set() -> None:
     # counters, barrel, bolts, dark game, golden round, a sitter for 4 players)
     rules = load_ruleset(ALL_ON)
     shown = shown_paths(render_book(build_book(rules, lang="en"), "md"))
+    # a 4-player table of partners has no sitter, a 2-player table with a stock no talon:
+    # their layouts are the house examples'
+    for name in ("partners-four", "two-stock"):
+        layout = load_ruleset(str(HERE.parent / "examples" / "house" / f"{name}.yaml"))
+        shown |= shown_paths(render_book(build_book(layout, lang="en"), "md"))
     missing = [path for path, _ in all_model_paths() if path not in shown]
     assert missing == []
 

@@ -197,6 +197,33 @@ def test_dark_game_doubles_points_and_bolts() -> None:
     assert "dark deal: points ×2" in texts and "third bolt −120" in texts
 
 
+def test_house_golden_bolts_double_counts_a_golden_bolt_twice() -> None:
+    # house-golden-bolts-double (MEKH rule 65, the peer's penalties.zero_tricks_golden_deal_doubled):
+    # a bolt in a golden deal counts two; under ru-online (S002) it counts one.  The golden
+    # deal's first hand (player 1 after dealer 0) makes 120 x 2 = +240.
+    kw: dict[str, Any] = {
+        "golden": 1,
+        "state": {"bolts": [1, 0, 0]},
+        "mode": "golden",
+        "bid": 120,
+        "contract": 120,
+        "multiplier": 2,
+        "card_points": {1: 120, 2: 0, 0: 0},
+        "tricks": {1: 8, 2: 0, 0: 0},
+    }
+    parent, _, parent_texts = settle("ru-online", **kw)
+    house, kinds, texts = settle(_house("golden-bolts-double"), **kw)
+    assert parent.bolts == (2, 0, 1) and parent.scores == (0, 240, 0)
+    assert house.bolts == (3, 0, 2) and house.scores == (-120, 240, 0)
+    assert "bolt (no trick, counts 2): 3 in all" in texts and "third bolt −120" in texts
+    assert kinds.count("bolt.penalty") == 1 and "third bolt −120" not in parent_texts
+    # a dark bolt counts two in both (ru-online's `dark.bolt_count: 2`), a normal one once
+    dark = {**kw, "golden": 0, "mode": "dark", "multiplier": None}
+    assert settle("ru-online", **dark)[0].bolts == settle(_house("golden-bolts-double"), **dark)[0].bolts == (3, 0, 2)
+    normal = {**kw, "golden": 0, "mode": "normal", "multiplier": None, "bid": 100, "contract": 100}
+    assert settle(_house("golden-bolts-double"), **normal)[0].bolts == (2, 0, 1)
+
+
 def test_house_bolts_every_second() -> None:
     # house-bolts-every-2: every 2nd bolt −100; under ru-online (S002) the 2nd bolt is free.
     kw: dict[str, Any] = {

@@ -46,7 +46,7 @@ SECTIONS = {
 
 STATUSES = {"shown", "expressible", "missing", "contract-kind", "not-a-rule"}
 RANK = {"missing": 0, "expressible": 1, "shown": 2}
-PENDING = {"incidents", "layouts", "bolts-mode"}
+PENDING = {"incidents", "layouts"}
 EVIDENCE_ROOTS = ("tests/", "rulesets/scenarios/", "examples/house/scenarios/")
 
 

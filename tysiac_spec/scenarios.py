@@ -319,6 +319,8 @@ def _check_scenario(
             yield from _check_cards(cards, deck, doc, (*base, "deal", "hands", player))
         for k, cards in enumerate(deal["talons"]):
             yield from _check_cards(cards, deck, doc, (*base, "deal", "talons", k))
+        if "stock" in deal:
+            yield from _check_cards(deal["stock"], deck, doc, (*base, "deal", "stock"))
         if deal.get("dealer", 0) >= players:
             yield _diag("scenario.players", f"dealer {deal['dealer']} is not a player (0..{players - 1})",
                         doc, (*base, "deal", "dealer"))
@@ -370,6 +372,8 @@ def _check_stack(
              for p, cards in deal["hands"].items()]
     piles += [((*path, "talons", k), f"talon {k}", cards, size)
               for k, (cards, size) in enumerate(zip(deal["talons"], table.talons, strict=False))]
+    if "stock" in deal or table.stock:
+        piles.append(((*path, "stock"), "the stock", deal.get("stock", ""), table.stock or 0))
     if len(deal["talons"]) != len(table.talons):
         yield _diag("scenario.deal", f"the {players}-player game has {len(table.talons)} talon(s) of "
                     f"{'/'.join(map(str, table.talons))} cards (got {len(deal['talons'])})",
@@ -411,7 +415,7 @@ def _build(raw: Any, i: int, doc: Any, file: str) -> Scenario:
     deal = to_plain(raw.get("deal"))
     if deal is not None:
         deal = {"dealer": deal.get("dealer", 0), "hands": {int(p): h for p, h in deal["hands"].items()},
-                "talons": list(deal["talons"])}
+                "talons": list(deal["talons"]), "stock": deal.get("stock", "")}
     mark = mark_at(doc, ("scenarios", i, "name"))
     return Scenario(
         name=raw["name"],
@@ -522,7 +526,7 @@ def start_game(scenario: Scenario, ruleset: Ruleset) -> Any:
         game.set_match_state(**scenario.match)
     if scenario.deal is not None:
         game.start_deal(hands=scenario.deal["hands"], talons=scenario.deal["talons"],
-                        dealer=scenario.deal["dealer"])
+                        dealer=scenario.deal["dealer"], stock=scenario.deal.get("stock", ""))
     return game
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine.actions import DeclareContract, PlayCard, parse_action
+from .engine.actions import DeclareContract, Incident, PlayCard, parse_action
 from .engine.game import Game
 from .engine.record import Record, record_error, record_of
 from .engine.replay import action_error, start
@@ -64,6 +64,8 @@ class _Writer:
             self.out(f"  P{p} hand: {_cards(d.hands[p])}")
         for i, t in enumerate(d.talons):
             self.out(f"  talon{'' if len(d.talons) == 1 else f' {i}'}: {_cards(t)}")
+        if d.stock:
+            self.out(f"  stock (top first, the last face up): {_cards(d.stock)}")
         if d.declarer is not None:
             self.out(f"  declarer: P{d.declarer} at {d.high_bid}")
 
@@ -90,6 +92,8 @@ class _Writer:
                 self.trick_no += 1
                 self.out(f"  trick {self.trick_no}: {', '.join(self.trick)} → P{deal.last_trick_winner}")
                 self.trick = []
+        elif isinstance(action, Incident):  # a table call, against any player
+            self.out(f"  incident: {action.kind.replace('_', ' ')} by P{action.player}")
         else:
             self.out(f"  P{player}: {text}")
         if declarer is None and deal.declarer is not None:

@@ -22,10 +22,12 @@ from .examples import examples as _examples
 from .fields import (
     SECTION_ORDER,
     SHOWN_WHEN_CHANGED,
+    SHOWN_WHEN_IS,
     SHOWN_WHEN_SET,
     Node,
     form_nodes,
     is_default,
+    outdated,
     provenance_for,
     value_at,
 )
@@ -233,7 +235,7 @@ def _section_head(ruleset: Ruleset, section: Section, parts: Sequence[str], lang
             section.assumed = True
         if prov.reason and prov.reason.strip() not in (section.reason or ""):
             section.reason = " ".join(x for x in (section.reason, prov.reason.strip()) if x)
-        if section.doc is None:
+        if section.doc is None and not outdated(ruleset, prov, (part,)):
             section.doc, section.doc_lang = _doc_in(prov.doc, lang)
 
 
@@ -361,6 +363,13 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
             needs = SHOWN_WHEN_SET.get(model)
             if needs is not None and all(value_at(ruleset.form(n), needs) is None for n in nodes):
                 continue
+            when = SHOWN_WHEN_IS.get(model)
+            if when is not None:
+                nodes = {n: node for n, node in nodes.items()
+                         if value_at(ruleset.form(n), when[0]) in when[1]}
+                if not nodes:
+                    continue
+                first = next(iter(nodes.values()))
             sec.rules.append(_rule(ruleset, first, nodes, counts, lang, seen, by_option))
         if not counts:  # a base ruleset: the rules it writes, chapters it leaves empty skipped
             sec.rules.extend(_written_rules(ruleset, [p for p in parts if p != "table"], lang))

@@ -26,15 +26,16 @@ silent.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from ..cards import Card
 from ..ruleset.model import AceMarriage, Form, Leftover, Marriages, Play
 from . import env as envs
-from .actions import Action, ActionTable, Claim, PlayCard
+from .actions import Action, ActionTable, Claim, DeclareMarriage, PlayCard
 from .state import DealState
 
 __all__ = [
+    "announceable",
     "apply_claim",
     "binds",
     "claim_marriages",
@@ -42,6 +43,7 @@ __all__ = [
     "compile_duties",
     "compile_legal",
     "compile_marriage_bar",
+    "declare_marriage",
     "explain",
     "lead_after_marriage",
     "legal_cards",
@@ -236,6 +238,8 @@ def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], 
         if lead != bits:
             return [c for c in hand if c.bit & lead], _LEAD, deal.trump
         return list(hand), _FREE, None
+    if deal.stock and form.table.stock_duties == "free":
+        return list(hand), _FREE, None  # no duty while the stock lasts (table.stock_duties)
     bits = 0
     for c in hand:
         bits |= c.bit
@@ -309,6 +313,8 @@ def compile_legal(
     by_role = form.play.duties_bind != "everyone" or form.play.defenders_may_discard or over_declarer
     declarer_duties = compile_duties(form.play, declarer=True)
     lead_rule = form.play.lead_after_marriage != "any"
+    # no duty while a stock lasts (table.stock_duties: free); decided once per form
+    relax = bool(form.table.stock) and form.table.stock_duties == "free"
     rules = form.play
     m = form.marriages
     marriage_bar = compile_marriage_bar(m)
@@ -324,6 +330,16 @@ def compile_legal(
         suit_bits[c.suit_id] = c.suit_bits
         held.setdefault(c.suit_id, []).append(c)
     aces_bits = sum(c.bit for c in deck if c.rank.id == ACE)
+    # a marriage declared from the hand (declared_by: hand) or before the first trick: the leads
+    # are plain plays; from the hand, the declarations of the pairs held (their cards' bits)
+    # are offered after them
+    not_led = m.declared_by != "lead"  # declared from the hand, or before the first trick
+    from_hand = m.declared_by == "hand"
+    pairs = [
+        (suit, sum(c.bit for c in held[suit] if c.rank.id in m.ranks), DeclareMarriage(suit))
+        for suit in m.values
+        if from_hand and suit in held
+    ]
 
     # per suit in pack order: (shift, full mask, the actions of each subset of its cards)
     plain_tables: list[tuple[int, int, list[list[Action]]]] = []
@@ -338,7 +354,8 @@ def compile_legal(
         for c in held[suit]:
             cards[(c.bit >> shift).bit_length() - 1] = c
         plays, leads = _suit_actions(
-            cards, table, automatic=automatic, marriage=m.ranks if suit in m.values else None
+            cards, table, automatic=automatic,
+            marriage=m.ranks if suit in m.values and not not_led else None,
         )
         plain_tables.append((shift, full, plays))
         lead_tables.append((shift, full, leads))
@@ -355,7 +372,9 @@ def compile_legal(
             bits = lead_after_marriage(rules, deal, bits, suit_bits)
         if trick:
             # no claim once a trick is under way (may_claim)
-            if by_role and player == deal.declarer:
+            if relax and deal.stock:
+                duty = _FREE
+            elif by_role and player == deal.declarer:
                 bits, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
             elif over_declarer:
                 bits, duty, _ = duties(bits, trick, deal.trump, suit_bits, deal.declarer)
@@ -375,6 +394,9 @@ def compile_legal(
             out += subsets[(bits >> shift) & full]
         if trick:
             return out
+        if from_hand and tables is lead_tables and deal.marriage_trick != deal.trick_number:
+            done = {s for _, s in deal.declared}
+            out += [d for suit, pair, d in pairs if held & pair == pair and suit not in done]
         if am.enabled and (held & aces_bits).bit_count() == deal.aces:
             # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
@@ -386,6 +408,9 @@ def compile_legal(
 
     return legal_now
 
+
+_INDEX = attrgetter("index")
+"""A card's place in the pack: hands are kept in pack order."""
 
 _CARD = itemgetter(1)
 """The card of a ``(player, card)`` pair of a trick."""
@@ -479,11 +504,13 @@ def claim_marriages(form: Form, deal: DealState) -> list[str]:
     cards in hand, one marriage per lead.  The leads before the first allowed one are made
     with his other cards, and when there are too few, with marriages given up; the smallest
     marriages are the ones not credited.  The ace marriage is not credited."""
+    m = form.marriages
+    if m.declared_by == "before_play":
+        return []  # announced before the first trick, or not at all
     player = deal.current
     hand = deal.hands[player]
     others = {c.suit.id for c in _opponent_cards(deal)}
     held = {(c.suit.id, c.rank.id) for c in hand}
-    m = form.marriages
     first, second = m.ranks
     suits = [s for s in m.values if (s, first) in held and (s, second) in held and s not in others]
     if not suits:
@@ -528,6 +555,18 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
         if not form.contract.claim_allowed:
             return "the ruleset allows no claim"
         return "only the declarer, before the first trick and sure of every trick, may claim"
+    if isinstance(action, DeclareMarriage):
+        if form.marriages.declared_by == "before_play":
+            return "a marriage is announced only before the first trick"
+        if form.marriages.declared_by != "hand":
+            return "a marriage is declared by leading one of its cards"
+        if deal.trick:
+            return "a marriage is declared from the hand only before leading"
+        why = compile_marriage_bar(form.marriages)(deal, deal.current)
+        return why or (
+            f"no marriage of {action.suit} to declare (both cards held, not declared before, "
+            "one declaration per lead)"
+        )
     if not isinstance(action, PlayCard):
         return "play a card"
     if action.card not in deal.hands[deal.current]:
@@ -546,6 +585,10 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
     if action.marriage:
         if deal.trick:
             return "a marriage is declared only when leading"
+        if form.marriages.declared_by == "hand":
+            return f"a marriage is announced from the hand (`marriage {action.card.suit.id}`), not by a lead"
+        if form.marriages.declared_by == "before_play":
+            return "a marriage is announced before the first trick, not by a lead"
         why = compile_marriage_bar(form.marriages)(deal, deal.current) or "cannot declare a marriage now"
         return f"{action.card} {why}"
     if action.aces:
@@ -581,9 +624,9 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     awarded and ``deal.phase`` becomes ``over`` (the game scores it)."""
     am = form.marriages.ace_marriage
     m = form.marriages
-    value_formula = m.value
     leftover = form.talon.leftover
     award = leftover.to != "nobody"
+    draws = bool(form.table.stock)  # a stock to draw from after each trick (table.stock)
     # (the function keeps parts of the form, not the form: a game's compilation is shared
     # while the form lives)
 
@@ -604,13 +647,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
             if am.sets_trump:
                 _set_trump(m, deal, card.suit.id)
         if action.marriage:
-            suit = card.suit.id
-            points = m.values[suit] if value_formula is None else marriage_points(m, deal, p, suit)
-            deal.marriages[p] = deal.marriages.get(p, 0) + points
-            deal.declared.append((p, suit))
-            deal.marriage_trick = deal.trick_number
-            if m.sets_trump:
-                _set_trump(m, deal, suit)
+            declare_marriage(m, deal, p, card.suit.id)
         trick = deal.trick
         trick.append((p, card))
         order = deal.order
@@ -631,12 +668,56 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
         if deal.pending_trump is not None:
             deal.trump, deal.pending_trump = deal.pending_trump, None
         deal.current = winner
+        if draws and deal.stock:
+            draw_from_stock(deal, winner)
         if not deal.hands[winner]:
             if award:
                 _award_leftover(leftover, deal)
             deal.phase = "over"
 
     return apply_card
+
+
+def declare_marriage(m: Marriages, deal: DealState, player: int, suit: str) -> None:
+    """``player`` declares the marriage of ``suit`` now (leading one of its cards, or from the
+    hand, ``marriages.declared_by``): its points (``marriages.values``, or the formula
+    ``marriages.value`` through :func:`marriage_points`), noted in ``deal.declared`` and in this
+    trick (``deal.marriage_trick``), and trump as ``marriages`` says (:func:`_set_trump`)."""
+    points = m.values[suit] if m.value is None else marriage_points(m, deal, player, suit)
+    deal.marriages[player] = deal.marriages.get(player, 0) + points
+    deal.declared.append((player, suit))
+    deal.marriage_trick = deal.trick_number
+    if m.sets_trump:
+        _set_trump(m, deal, suit)
+
+
+def announceable(m: Marriages, deal: DealState, player: int) -> list[str]:
+    """The suits of the marriages ``player`` may announce now before the first trick
+    (``marriages.declared_by: before_play``): both ``marriages.ranks`` held, not declared yet,
+    and the timing of :func:`compile_marriage_bar` allowing a declaration on the first lead
+    (none when it bars one)."""
+    if compile_marriage_bar(m)(deal, player):
+        return []
+    held = {(c.suit.id, c.rank.id) for c in deal.hands[player]}
+    done = {s for _, s in deal.declared}
+    first, second = m.ranks
+    return [s for s in m.values if (s, first) in held and (s, second) in held and s not in done]
+
+
+def draw_from_stock(deal: DealState, winner: int) -> None:
+    """After a trick, each active player draws the stock's top card, the trick's ``winner``
+    first and then the others in the order of play (``table.stock``; mekedron/thousand's
+    two-player layout A: the winner draws first).  The face-up bottom card is drawn last."""
+    order, stock = deal.order, deal.stock
+    start = order.index(winner)
+    for k in range(len(order)):
+        if not stock:
+            return
+        p = order[(start + k) % len(order)]
+        c = stock.pop(0)
+        hand = deal.hands[p]
+        hand.append(c)
+        hand.sort(key=_INDEX)
 
 
 def _sets_trump(m: Marriages, deal: DealState) -> bool:

@@ -21,6 +21,7 @@ from ..cards import Deck
 from ..text import LANGUAGES
 
 __all__ = [
+    "INCIDENT_KINDS",
     "AceMarriage",
     "Auction",
     "Barrel",
@@ -36,6 +37,7 @@ __all__ = [
     "Form",
     "Formula",
     "GoldenRound",
+    "Incident",
     "Leftover",
     "Marriages",
     "MatchRule",
@@ -45,6 +47,7 @@ __all__ = [
     "Provenance",
     "RankSpec",
     "Redeal",
+    "Revoke",
     "Ruleset",
     "Scoring",
     "Sitter",
@@ -71,6 +74,16 @@ stays within the rules DSL's range (:data:`tysiac_spec.dsl.bounds.LIMIT`, 10**12
 
 MAX_COUNT = 1_000
 """The largest count a ruleset writes (cards, deals, repetitions, a multiplier)."""
+
+
+def int_option_range(minimum: int | None, maximum: int | None) -> tuple[int, int]:
+    """The values an ``int`` option may take: its ``minimum`` and ``maximum``, each
+    ``∓MAX_POINTS`` when not written (an option's value is a number of points or a count
+    that formulas read: unbounded, it would pass validation and overflow at play)."""
+    return (
+        -MAX_POINTS if minimum is None else minimum,
+        MAX_POINTS if maximum is None else maximum,
+    )
 
 
 def rule(
@@ -149,6 +162,11 @@ class Provenance:
     element still speaks for this value: its own file and the files that extend it.  A value
     a file changes thus never carries the provenance of a parent's section it overrides
     (``None``: not known, every enclosing element speaks for it).
+
+    ``doc_file`` is the file that wrote ``doc`` (a section's words may come from a house file
+    while its sources come from the parent) and ``doc_heirs`` that file and the files that
+    extend it: a rule book drops words whose neighbouring rules a later file changed
+    (:func:`tysiac_spec.docs.fields.outdated`).
     """
 
     source: tuple[str, ...] = ()
@@ -157,6 +175,8 @@ class Provenance:
     doc: LangText = field(default_factory=dict)
     file: str | None = None
     heirs: frozenset[str | None] | None = None
+    doc_file: str | None = None
+    doc_heirs: frozenset[str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -235,6 +255,17 @@ class Sitter:
     scores_on_barrel: bool = rule("Whether a sitter who is on the barrel still scores.", True)
 
 
+def sitter_steps(seat: str | None, players: int) -> int:
+    """Steps from the dealer, in the direction of play, to the seat that sits out
+    (``players.<n>.sitter.seat``; ``None``, no sitter described: the dealer): ``dealer`` 0,
+    ``opposite_dealer`` 2, ``dealer_right`` and ``last_bidder`` ``players - 1`` (the
+    dealer's right: the player after the three who bid from the dealer's left; an
+    assumption where the sources are silent).  The one home of this rule: the engine's
+    seating (:func:`tysiac_spec.engine.seating.sitter_of`) and the check that nobody who sits
+    out is obliged to open (``auction.seat`` in :mod:`.validate`) read it."""
+    return {None: 0, "dealer": 0, "opposite_dealer": 2}.get(seat, players - 1)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TablePlan:
     """How a deal is laid out for one number of players at the table."""
@@ -261,6 +292,33 @@ class TablePlan:
         maximum=MAX_COUNT,
     )
     sitter: Sitter | None = rule("The sitter, when fewer players are active than seated.")
+    stock: int | None = rule(
+        "Cards dealt face down to a stock after the hands and talons (none: no stock). After "
+        "each trick, while it lasts, the trick's winner and then the others in turn draw its "
+        "top card; its bottom card lies face up, seen by everyone, and is drawn last.",
+        minimum=1,
+        maximum=MAX_COUNT,
+    )
+    stock_trump: bool = rule(
+        "With a stock: the suit of its face-up bottom card is trump from the deal on (a "
+        "marriage may change it as `marriages` say; with `trump_change: first_only` this trump "
+        "counts as the first and no marriage changes it).",
+        True,
+    )
+    stock_duties: Literal["free", "apply"] = rule(
+        "With a stock, while it lasts: any card may be played (the duties to follow, beat "
+        "and trump begin when it is empty); or the duties apply from the first trick.",
+        "free",
+    )
+    partnerships: Literal["none", "across"] = rule(
+        "Fixed partnerships: none, every player for himself; or `across`, the players "
+        "sitting across the table (seats 0 and 2, 1 and 3) form a side with one score. A "
+        "side plays as one player: its partners' card points, marriages, tricks and cards "
+        "won are added up, the declarer's partner plays the contract with him, and the 800 "
+        "rule, the barrel, bolts, match rules and the target apply to the side's score, "
+        "which both partners carry. Needs 4 players, all active.",
+        "none",
+    )
 
 
 # --------------------------------------------------------------------------- deal
@@ -295,6 +353,47 @@ class Redeal:
         "What calling it does: the deal is abandoned and dealt again; or the caller is only "
         "charged `penalty` (a negative penalty pays him a bonus) and the deal is played on.",
         "redeal",
+    )
+
+
+INCIDENT_KINDS = ("misdeal", "exposed_card", "talon_look", "showing_hand")
+"""The table incidents a ruleset may give a rule (``deal.incidents``, ``Game.incident``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Incident:
+    """A table incident and its rule: a mistake the table calls (a misdeal, an exposed card, a
+    look at the talon, a shown hand), never a move of the game (``Game.incident``)."""
+
+    kind: Literal["misdeal", "exposed_card", "talon_look", "showing_hand"] = rule(
+        "The incident: a misdeal (a wrong deal); a card exposed while dealing or before play; "
+        "a player looking at the talon when he may not; a player showing his hand.",
+        required=True,
+    )
+    who: Literal["dealer", "player"] = rule(
+        "Who is charged: the dealer of the deal, whoever reports it; the player who committed "
+        "it (named when it is called).",
+        "player",
+    )
+    penalty: Formula | None = rule(
+        "Points the offender loses (context `deal.incident`); none: nothing.",
+        formula="deal.incident",
+    )
+    to: Literal["none", "opponents", "opponents_share"] = rule(
+        "Who gains the penalty: nobody; each opponent of the offender the whole penalty; the "
+        "opponents together, each an equal share rounded down to a whole point (the opponents: "
+        "the defenders of a declarer, the declarer of a defender, every other active player "
+        "while there is no declarer).",
+        "none",
+    )
+    effect: Literal["redeal", "play_on"] = rule(
+        "What the incident does to the deal: it is abandoned and dealt again without a score; "
+        "it is played on.",
+        "redeal",
+    )
+    dealer: Literal["same", "next"] | None = rule(
+        "Who deals after the redeal (`effect: redeal`): the same dealer; the next one; none: as "
+        "`deal.redeal_dealer` says.",
     )
 
 
@@ -371,6 +470,11 @@ class DealRules:
         "`auction.all_pass: redeal`, a cancelled dark game): the same dealer again; or the "
         "next dealer in the direction of play, as if the deal had been played.",
         "same",
+    )
+    incidents: tuple[Incident, ...] = rule(
+        "Table incidents the table punishes (a misdeal, an exposed card, a look at the talon, "
+        "a shown hand), one rule per kind; a kind not listed cannot be called.",
+        (),
     )
 
 
@@ -593,6 +697,35 @@ class Contract:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Revoke:
+    """A card played against the play duties (a revoke): refused, or played and punished."""
+
+    handling: Literal["refuse", "penalise"] = rule(
+        "What a card played against the duties to follow, beat or trump does: it is refused and "
+        "the player plays another; it is played, the revoke is noted and the offender pays "
+        "`penalty` at the deal's end, for each revoke (the legal plays stay those the duties "
+        "allow: bots never revoke).",
+        "refuse",
+    )
+    penalty: Formula | None = rule(
+        "Points the offender loses for each revoke (context `deal.incident`, read when the card "
+        "is played), e.g. the bid; needed with `handling: penalise`.",
+        formula="deal.incident",
+    )
+    to: Literal["none", "opponents", "opponents_share"] = rule(
+        "Who gains the penalty: nobody; each opponent of the offender the whole penalty; the "
+        "opponents together, each an equal share rounded down to a whole point (the defenders of "
+        "a declarer, the declarer of a defender).",
+        "none",
+    )
+    exempt_lead_rule: bool = rule(
+        "The lead after a marriage (`lead_after_marriage`) is still refused when broken, not "
+        "punished as a revoke.",
+        True,
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Play:
     """The obligations when playing to a trick."""
 
@@ -653,6 +786,11 @@ class Play:
         "other than a trump when the leader holds one.",
         "any",
     )
+    revoke: Revoke = rule(
+        "A card played against the duties to follow, beat or trump (a revoke): refused, or "
+        "played and punished at the deal's end.",
+        Revoke,
+    )
 
 
 # --------------------------------------------------------------------------- marriages
@@ -675,7 +813,10 @@ class Marriages:
     """Marriages (meldunek / марьяж / hláška): values, when and how they are declared."""
 
     values: Mapping[str, int] = rule(
-        "Points for the marriage (the two `ranks`) of each suit, by suit id.", required=True
+        "Points for the marriage (the two `ranks`) of each suit, by suit id.",
+        required=True,
+        minimum=0,
+        maximum=MAX_POINTS,
     )
     ranks: tuple[str, str] = rule(
         "The two ranks, by rank id (`deck.ranks`), whose cards of one suit held together make "
@@ -687,12 +828,23 @@ class Marriages:
         "automatically; or the player must say it, or it counts for nothing.",
         "automatic",
     )
+    declared_by: Literal["lead", "hand", "before_play"] = rule(
+        "How a marriage is declared: by leading one of its cards (`announcement` says whether "
+        "that alone declares it); or from the hand: the player on lead, holding both cards, "
+        "says it (`marriage SUIT`; at most one per lead, when a lead may declare) and then "
+        "leads any card; or only before the first trick: each active player holding a "
+        "marriage, in turn from the first leader, says those he declares (`marriage SUIT`, one "
+        "at a time, `pass` when done; the timing limits apply as on the first lead), none later.",
+        "lead",
+    )
     value: Formula | None = rule(
         "The points of a marriage as it is declared in play, when they depend on the deal "
         "(context `marriage.value`: its suit's points `value`, whether the declaring player "
         "is the `declarer`, whether it is the `first` of the deal, whether it `sets_trump`); "
-        "none: `values` of its suit.  Not the ace marriage, nor the marriages counted in the "
-        "auction.",
+        "none: `values` of its suit.  Not the ace marriage.  The formula function "
+        "`marriages(cards)` (the bid cap, the contract's ceiling, the sitter's score) counts "
+        "each marriage of `cards` with it as the declarer would declare them, the most "
+        "valuable suit first.",
         formula="marriage.value",
     )
     requires_won_trick: bool = rule(
@@ -970,7 +1122,8 @@ class DarkGame:
         "What a cancelled dark game becomes: an ordinary auction; a redeal.", "normal_game"
     )
     bolt_count: int = rule(
-        "Bolts a player is given for a bolt in a dark game (2: a dark bolt counts double).",
+        "Bolts a player is given for a bolt in a dark game (2: a dark bolt counts double; a "
+        "golden-round deal's is ``special.golden_round.bolt_count``).",
         1,
         minimum=1,
         maximum=MAX_COUNT,
@@ -1009,6 +1162,13 @@ class GoldenRound:
         "multiplied by `dark.multiplier` as well; the deal stays a golden one (`mode`).",
         False,
     )
+    bolt_count: int = rule(
+        "Bolts a player is given for a bolt in a golden-round deal (2: a golden bolt counts "
+        "double; a dark game's is ``special.dark.bolt_count``).",
+        1,
+        minimum=1,
+        maximum=MAX_COUNT,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1032,10 +1192,14 @@ class Option:
     default: str | int | bool = rule("Value when the game does not choose one.", required=True)
     choices: tuple[str, ...] = rule("Allowed values of a `choice` option.", ())
     minimum: int | None = rule(
-        "Lowest value of an `int` option.", minimum=-MAX_POINTS, maximum=MAX_POINTS
+        "Lowest value of an `int` option; unwritten, -MAX_POINTS (-1000000).",
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS
     )
     maximum: int | None = rule(
-        "Highest value of an `int` option.", minimum=-MAX_POINTS, maximum=MAX_POINTS
+        "Highest value of an `int` option; unwritten, MAX_POINTS (1000000).",
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS
     )
     set: Mapping[str, Mapping[str, Any]] = rule(
         "Patch merged onto the ruleset for each value (keys: the choice, or `true`/`false`).",
