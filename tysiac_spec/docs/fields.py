@@ -115,10 +115,10 @@ null``, nobody must open: then there is no forced bid and no forced player to sp
 ``table.stock`` none, no stock: then no stock card names trump and no duty waits for it)."""
 
 SHOWN_WHEN_IS = {
-    "talon.give_count": ("talon.exchange", frozenset({"give_each"})),
-    "talon.give_face_up": ("talon.exchange", frozenset({"give_each"})),
-    "talon.give_order": ("talon.exchange", frozenset({"give_each"})),
-    "talon.discard_count": ("talon.exchange", frozenset({"discard"})),
+    "talon.give_count": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
+    "talon.give_face_up": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
+    "talon.give_order": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
+    "talon.discard_count": ("talon.exchange", frozenset({"discard", "give_and_bury"})),
 }
 """Model paths of fields that apply to a form only when another field has one of some
 values there, by field: ``(that field, its values)``.  A rule book shows such a field for
