@@ -56,6 +56,7 @@ def test_standard_context_ids() -> None:
         "scoring.defender",
         "scoring.sitter",
         "deal.redeal",
+        "deal.incident",
         "match.rule",
         "forfeit.declarer",
         "forfeit.defender",

@@ -848,3 +848,26 @@ def test_set_match_state_only_before_the_first_action() -> None:
     game.apply(game.legal_actions()[0])
     with pytest.raises(MatchError, match="only be set before the deal's first action"):
         game.set_match_state(scores=[0, 0, 0])
+
+
+def test_a_loss_at_minus_the_target_ends_the_match() -> None:
+    # examples/house/reverse-barrel.yaml (MEK house rule 54): player 1, held at -880, fails 120
+    # and reaches -1000: he loses, the match ends and the highest score (player 0) wins.
+    form, state = _setup(_house("reverse-barrel"))
+    assert form.match.finishing.loss == -1000
+    failed = DealOutcome(
+        declarer=1, bid=120, contract=120, card_points={1: 13, 2: 44, 0: 63},
+        marriages={1: 40, 2: 80, 0: 60}, tricks={1: 1, 2: 3, 0: 4},
+    )
+    start = state.with_values(form, scores=[300, -880, 200], counters={"reverse": [0, 1, 0]})
+    lost, events = settle_deal(form, start, failed)
+    assert lost.scores == (425, -1000, 325) and lost.winner == 0 and lost.is_over
+    assert [(e.kind, e.player, e.value) for e in events][-2:] == [("match.lost", 1, -1000), ("match.won", 0, 425)]
+    # equal highest scores, the declarer not among them: the first seat (0)
+    tied, _ = settle_deal(form, start.with_values(form, scores=[300, -880, 300]), failed)
+    assert tied.scores == (425, -1000, 425) and tied.winner == 0
+    # off: the same deal leaves the match going at -1000
+    off = _with(form, "match", "finishing", loss=None)
+    kept, events = settle_deal(off, start, failed)
+    assert kept.scores == (425, -1000, 325) and kept.winner is None
+    assert "match.lost" not in [e.kind for e in events]

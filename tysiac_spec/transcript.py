@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine.actions import DeclareContract, PlayCard, parse_action
+from .engine.actions import DeclareContract, Incident, PlayCard, parse_action
 from .engine.game import Game
 from .engine.record import Record, record_error, record_of
 from .engine.replay import action_error, start
@@ -93,6 +93,8 @@ class _Writer:
                 self.trick_no += 1
                 self.out(f"  trick {self.trick_no}: {', '.join(self.trick)} → P{deal.last_trick_winner}")
                 self.trick = []
+        elif isinstance(action, Incident):  # a table call, against any player
+            self.out(f"  incident: {action.kind.replace('_', ' ')} by P{action.player}")
         else:
             self.out(f"  P{player}: {text}")
         if declarer is None and deal.declarer is not None:

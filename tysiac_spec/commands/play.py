@@ -37,7 +37,7 @@ from rich.markup import escape
 
 from ..cards import Card
 from ..engine import Game
-from ..engine.actions import Action, Discard, GiveCard, PlayCard
+from ..engine.actions import Action, Discard, GiveCard, Incident, PlayCard
 from ..engine.record import Record, TableSetup, record_of
 from ..engine.replay import replay, start
 from ..engine.seating import seats_text
@@ -213,6 +213,12 @@ class Table:
                 self.say(exc.diagnostic.message, "yellow")
                 continue
             if action not in legal:
+                if isinstance(action, Incident):
+                    self.say("a table incident is called from Python (`Game.incident`) or written in a "
+                             "record, not at the terminal", "yellow")
+                    continue
+                if action in game.playable_actions():  # a revoke the rules let stand (play.revoke)
+                    return action
                 try:  # the game explains why and stays unchanged
                     game.apply(action)
                 except IllegalActionError as exc:

@@ -56,20 +56,33 @@ SHOWN_WHEN_CHANGED = frozenset(
         "marriages.ranks",
         "marriages.from_trick",
         "marriages.min_cards",
+        "marriages.declared_by",
         "marriages.value",
         "talon.shown_from",
+        "talon.hand_out",
+        "table.left_out",
         "play.beat_with_highest",
         "play.trump_with_highest",
         "play.duties_bind",
         "play.defenders_may_discard",
+        "play.defenders_overtrump_declarer",
         "play.lead_after_marriage",
+        "auction.dealer_exempt",
         "deal.redeal_dealer",
         "deal.cut",
         "deal.cut.enabled",
         "deal.redeals.effect",
+        "deal.incidents",
+        "play.revoke",
+        "play.revoke.handling",
+        "play.revoke.penalty",
+        "play.revoke.to",
+        "play.revoke.exempt_lead_rule",
         "match.finishing.tie_raise",
+        "match.finishing.loss",
         "special.barrel.falls_reset",
         "special.golden_round.deals",
+        "special.golden_round.dark_allowed",
         "special.golden_round.bolt_count",
         "table.partnerships",
         "table.stock",
@@ -81,8 +94,10 @@ the ranks of a marriage (``terms.marriage_pair``); the talon's default moment of
 (``talon.shown_from: taking``) is what ``talon.shown`` already says; marriage timing limits
 that are off (``marriages.from_trick: 1``, ``min_cards: 0``) and marriage points by suit alone
 (``marriages.value`` none: ``values``) say nothing; the highest-card duties, whom the duties
-bind, a defender's discard and the lead after a marriage (``play``) are house agreements no
-shipped ruleset states; the match-flow switches (``deal``, ``match``, ``special``) are off
+bind, a defender's discard, the lead after a marriage and a revoke that stands (``play``;
+each field of ``play.revoke``, a default of which says nothing while revokes are refused) are
+house agreements no shipped ruleset states; the table incidents (``deal.incidents``, none by
+default) likewise; the match-flow switches (``deal``, ``match``, ``special``) are off
 in every shipped ruleset, whose sources are silent on them, and so are fixed partnerships
 (``table.partnerships``), a house layout.  Every shipped ruleset keeps these
 defaults.  The comparison shows them always."""
@@ -101,10 +116,10 @@ null``, nobody must open: then there is no forced bid and no forced player to sp
 ``table.stock`` none, no stock: then no stock card names trump and no duty waits for it)."""
 
 SHOWN_WHEN_IS = {
-    "talon.give_count": ("talon.exchange", frozenset({"give_each"})),
-    "talon.give_face_up": ("talon.exchange", frozenset({"give_each"})),
-    "talon.give_order": ("talon.exchange", frozenset({"give_each"})),
-    "talon.discard_count": ("talon.exchange", frozenset({"discard"})),
+    "talon.give_count": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
+    "talon.give_face_up": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
+    "talon.give_order": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
+    "talon.discard_count": ("talon.exchange", frozenset({"discard", "give_and_bury"})),
 }
 """Model paths of fields that apply to a form only when another field has one of some
 values there, by field: ``(that field, its values)``.  A rule book shows such a field for

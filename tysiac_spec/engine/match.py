@@ -27,7 +27,8 @@ Order of settlement (each step sees the result of the previous one):
 8. the match rules (``match.rules``), in order, for each player (e.g. 555 → 0);
 9. barrel entries, exits and collisions; 10. golden-round bookkeeping;
 11. the winner (``match.target``, ``finishing.tie``; a tie no rule breaks raises the target by
-    ``finishing.tie_raise``); the dealer moves on.
+    ``finishing.tie_raise``; a player at or below ``finishing.loss`` loses the match, which the
+    highest score then wins); the dealer moves on.
 
 With fixed partnerships (``table.partnerships``, sides from :func:`.seating.sides`) the
 outcome is pooled first (:func:`.scoring.pooled`: a side plays as one player), every step
@@ -704,6 +705,20 @@ def _winner(w: _Work, scores: Sequence[int]) -> int | None:
     return None
 
 
+def _winner_by_loss(w: _Work, scores: Sequence[int], loss: int) -> int | None:
+    """The winner when a player's score is at or below ``finishing.loss`` (he loses the match
+    outright; ``match.lost`` events): the highest score, of several the declarer if he is
+    one of them, else the first by seat number; ``None`` when nobody is that low."""
+    lost = [p for p, s in enumerate(scores) if s <= loss]
+    if not lost:
+        return None
+    for p in lost:
+        w.event("match.lost", p, scores[p], f"player {p} loses the match at {scores[p]}")
+    top = max(scores)
+    best = [p for p, s in enumerate(scores) if s == top]
+    return w.outcome.declarer if w.outcome.declarer in best else best[0]
+
+
 def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[MatchState, list[MatchEvent]]:
     """Settle one deal: the new match state and the events explaining every adjustment.
 
@@ -823,6 +838,9 @@ def settle_valid_deal(
     if w.stand is not None:
         _share_sides(w, w.stand, scores, seats, bolts, forfeits, counters)
     winner = _winner(w, scores)
+    loss = form.match.finishing.loss
+    if winner is None and loss is not None:
+        winner = _winner_by_loss(w, scores, loss)
     raised = state.raised
     if winner is not None:
         side = side_of(form, winner)  # the winner's side wins (table.partnerships)

@@ -81,9 +81,12 @@ def sets_aside(form: Form) -> bool:
     """Whether some card points of a deal may score for nobody, so that the players' card
     points may add up to less than the pack's total: cards discarded in the exchange
     (``talon.exchange: discard``) that ``talon.leftover`` gives to nobody (``discards_to``,
-    or ``to`` when it is ``same`` or ``cards: unchosen_and_discards``), or an unchosen talon
-    (``take: choose_one``) given to nobody."""
+    or ``to`` when it is ``same`` or ``cards: unchosen_and_discards``), an unchosen talon
+    (``take: choose_one``) given to nobody, or cards left out of the deal
+    (``players.N.left_out``)."""
     t, lo = form.talon, form.talon.leftover
+    if form.table.left_out:
+        return True
     unchosen = t.take == "choose_one" and lo.to == "nobody"
     if t.exchange != "discard":
         return unchosen

@@ -73,10 +73,12 @@ def next_dealer(form: Form, dealer: int) -> int:
     return (dealer + direction(form)) % form.players
 
 
-def redeal_dealer(form: Form, dealer: int) -> int:
+def redeal_dealer(form: Form, dealer: int, rule: str | None = None) -> int:
     """The dealer of the deal that replaces an abandoned deal dealt by ``dealer``
-    (``deal.redeal_dealer``): ``dealer`` again (``same``), or :func:`next_dealer` (``next``)."""
-    return next_dealer(form, dealer) if form.deal.redeal_dealer == "next" else dealer
+    (``deal.redeal_dealer``, or ``rule`` when given: a table incident's ``dealer``):
+    ``dealer`` again (``same``), or :func:`next_dealer` (``next``)."""
+    rule = form.deal.redeal_dealer if rule is None else rule
+    return next_dealer(form, dealer) if rule == "next" else dealer
 
 
 def active_players(form: Form, dealer: int) -> list[int]:

@@ -21,6 +21,7 @@ from ..cards import Deck
 from ..text import LANGUAGES
 
 __all__ = [
+    "INCIDENT_KINDS",
     "AceMarriage",
     "Auction",
     "Barrel",
@@ -36,6 +37,7 @@ __all__ = [
     "Form",
     "Formula",
     "GoldenRound",
+    "Incident",
     "Leftover",
     "Marriages",
     "MatchRule",
@@ -45,6 +47,7 @@ __all__ = [
     "Provenance",
     "RankSpec",
     "Redeal",
+    "Revoke",
     "Ruleset",
     "Scoring",
     "Sitter",
@@ -281,6 +284,13 @@ class TablePlan:
         minimum=1,
         maximum=MAX_COUNT,
     )
+    left_out: int = rule(
+        "Cards of the pack not dealt (the last of the shuffled pack): face down, seen by "
+        "nobody, out of the deal, their points scored by nobody (2-player layout B: 7).",
+        0,
+        minimum=0,
+        maximum=MAX_COUNT,
+    )
     sitter: Sitter | None = rule("The sitter, when fewer players are active than seated.")
     stock: int | None = rule(
         "Cards dealt face down to a stock after the hands and talons (none: no stock). After "
@@ -343,6 +353,47 @@ class Redeal:
         "What calling it does: the deal is abandoned and dealt again; or the caller is only "
         "charged `penalty` (a negative penalty pays him a bonus) and the deal is played on.",
         "redeal",
+    )
+
+
+INCIDENT_KINDS = ("misdeal", "exposed_card", "talon_look", "showing_hand")
+"""The table incidents a ruleset may give a rule (``deal.incidents``, ``Game.incident``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Incident:
+    """A table incident and its rule: a mistake the table calls (a misdeal, an exposed card, a
+    look at the talon, a shown hand), never a move of the game (``Game.incident``)."""
+
+    kind: Literal["misdeal", "exposed_card", "talon_look", "showing_hand"] = rule(
+        "The incident: a misdeal (a wrong deal); a card exposed while dealing or before play; "
+        "a player looking at the talon when he may not; a player showing his hand.",
+        required=True,
+    )
+    who: Literal["dealer", "player"] = rule(
+        "Who is charged: the dealer of the deal, whoever reports it; the player who committed "
+        "it (named when it is called).",
+        "player",
+    )
+    penalty: Formula | None = rule(
+        "Points the offender loses (context `deal.incident`); none: nothing.",
+        formula="deal.incident",
+    )
+    to: Literal["none", "opponents", "opponents_share"] = rule(
+        "Who gains the penalty: nobody; each opponent of the offender the whole penalty; the "
+        "opponents together, each an equal share rounded down to a whole point (the opponents: "
+        "the defenders of a declarer, the declarer of a defender, every other active player "
+        "while there is no declarer).",
+        "none",
+    )
+    effect: Literal["redeal", "play_on"] = rule(
+        "What the incident does to the deal: it is abandoned and dealt again without a score; "
+        "it is played on.",
+        "redeal",
+    )
+    dealer: Literal["same", "next"] | None = rule(
+        "Who deals after the redeal (`effect: redeal`): the same dealer; the next one; none: as "
+        "`deal.redeal_dealer` says.",
     )
 
 
@@ -420,6 +471,11 @@ class DealRules:
         "next dealer in the direction of play, as if the deal had been played.",
         "same",
     )
+    incidents: tuple[Incident, ...] = rule(
+        "Table incidents the table punishes (a misdeal, an exposed card, a look at the talon, "
+        "a shown hand), one rule per kind; a kind not listed cannot be called.",
+        (),
+    )
 
 
 # --------------------------------------------------------------------------- auction
@@ -479,6 +535,13 @@ class Auction:
         "deal is redealt; the dealer must play the minimum.",
         "forced_plays",
     )
+    dealer_exempt: bool = rule(
+        "With `all_pass: dealer_plays`: a dealer whom `may_bid` does not allow the lowest bid "
+        "as the forced player (`forced` true, `bid` = `min_bid`, asked when the auction "
+        "opens) is not made to play it; a deal everyone passes is then dealt again, as with "
+        "`all_pass: redeal`.",
+        False,
+    )
 
 
 # --------------------------------------------------------------------------- talon
@@ -522,8 +585,10 @@ class Talon:
     shown_when_unopposed: bool = rule(
         "Whether it is shown when the declarer won only because everyone passed.", True
     )
-    exchange: Literal["give_each", "discard", "none"] = rule(
-        "The exchange: one card (or `give_count`) to each opponent; discard face down; none.",
+    exchange: Literal["give_each", "discard", "none", "give_and_bury"] = rule(
+        "The exchange: one card (or `give_count`) to each opponent; discard face down; none; "
+        "or (`give_and_bury`) `give_count` to each opponent, then `discard_count` buried face "
+        "down, whose points count for the declarer as if won in a trick.",
         "give_each",
     )
     give_count: int = rule(
@@ -542,6 +607,13 @@ class Talon:
         "round the opponents in turn, from the player after the declarer in the direction of "
         "play (`deal.direction`), one card each per round.",
         "declarer_choice",
+    )
+    hand_out: bool = rule(
+        "The declarer hands out the first talon (`players.N.talons[0]`) without keeping it: "
+        "its cards, shown as `shown` says, are the cards he gives in the `give_each` exchange "
+        "(which to whom as `give_order` says); the other talons (a reserved card) come to his "
+        "hand, unseen by the others, once the exchange is done (the Polish 2-card talon).",
+        False,
     )
     leftover: Leftover = rule("The leftover talon cards (2-player game).", Leftover)
 
@@ -625,6 +697,35 @@ class Contract:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Revoke:
+    """A card played against the play duties (a revoke): refused, or played and punished."""
+
+    handling: Literal["refuse", "penalise"] = rule(
+        "What a card played against the duties to follow, beat or trump does: it is refused and "
+        "the player plays another; it is played, the revoke is noted and the offender pays "
+        "`penalty` at the deal's end, for each revoke (the legal plays stay those the duties "
+        "allow: bots never revoke).",
+        "refuse",
+    )
+    penalty: Formula | None = rule(
+        "Points the offender loses for each revoke (context `deal.incident`, read when the card "
+        "is played), e.g. the bid; needed with `handling: penalise`.",
+        formula="deal.incident",
+    )
+    to: Literal["none", "opponents", "opponents_share"] = rule(
+        "Who gains the penalty: nobody; each opponent of the offender the whole penalty; the "
+        "opponents together, each an equal share rounded down to a whole point (the defenders of "
+        "a declarer, the declarer of a defender).",
+        "none",
+    )
+    exempt_lead_rule: bool = rule(
+        "The lead after a marriage (`lead_after_marriage`) is still refused when broken, not "
+        "punished as a revoke.",
+        True,
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Play:
     """The obligations when playing to a trick."""
 
@@ -672,11 +773,23 @@ class Play:
         "may play any card, whatever `cannot_overtrump` says for the declarer (partial trumping).",
         False,
     )
+    defenders_overtrump_declarer: bool = rule(
+        "A defender void in the suit led who holds a trump higher than the declarer's highest "
+        "trump on the trick must play one of those, even where `must_trump` or "
+        "`must_overtrump` is off; a trump of the other defender he need not beat (unless "
+        "`must_overtrump` binds him and he can).",
+        False,
+    )
     lead_after_marriage: Literal["any", "trump", "not_trump"] = rule(
         "The lead to the trick after one in which a marriage (or the ace marriage) was "
         "declared, whoever leads it: any card; a trump when the leader holds one; a card "
         "other than a trump when the leader holds one.",
         "any",
+    )
+    revoke: Revoke = rule(
+        "A card played against the duties to follow, beat or trump (a revoke): refused, or "
+        "played and punished at the deal's end.",
+        Revoke,
     )
 
 
@@ -714,6 +827,15 @@ class Marriages:
         "Leading a card of a marriage while holding its partner declares the marriage "
         "automatically; or the player must say it, or it counts for nothing.",
         "automatic",
+    )
+    declared_by: Literal["lead", "hand", "before_play"] = rule(
+        "How a marriage is declared: by leading one of its cards (`announcement` says whether "
+        "that alone declares it); or from the hand: the player on lead, holding both cards, "
+        "says it (`marriage SUIT`; at most one per lead, when a lead may declare) and then "
+        "leads any card; or only before the first trick: each active player holding a "
+        "marriage, in turn from the first leader, says those he declares (`marriage SUIT`, one "
+        "at a time, `pass` when done; the timing limits apply as on the first lead), none later.",
+        "lead",
     )
     value: Formula | None = rule(
         "The points of a marriage as it is declared in play, when they depend on the deal "
@@ -832,6 +954,15 @@ class Finishing:
         "with it (0: the target stays).",
         0,
         minimum=0,
+        maximum=MAX_POINTS,
+    )
+    loss: int | None = rule(
+        "A score at or below which a player loses the match outright (the reverse barrel's "
+        "minus the target): the match ends after the deal, and the player with the highest "
+        "score wins (of several, the declarer if he is one of them, else the first of them "
+        "by seat number); a player reaching the target in the same deal wins as usual. None: "
+        "no score loses the match.",
+        minimum=-MAX_POINTS,
         maximum=MAX_POINTS,
     )
 
@@ -1023,6 +1154,13 @@ class GoldenRound:
         "reset and play the normal game; keep the scores and play the golden round again; "
         "keep the scores and play the normal game.",
         "repeat",
+    )
+    dark_allowed: bool = rule(
+        "Whether the declarer of a golden deal may first declare it dark (`special.dark`, "
+        "asked of him alone, as its `who` and `forbidden_when_negative` allow; no cancel): he "
+        "plays the golden contract with the talon shown to nobody else, the deal's points "
+        "multiplied by `dark.multiplier` as well; the deal stays a golden one (`mode`).",
+        False,
     )
     bolt_count: int = rule(
         "Bolts a player is given for a bolt in a golden-round deal (2: a golden bolt counts "
