@@ -43,7 +43,7 @@ from tysiac_spec.ruleset import Ruleset
 
 SHIPPED = (
     "pl-standard", "pl-tysiac-hd", "pl-online", "cz-standard", "ru-online", "ru-classic",
-    "house-five-up", "house-ru-no-barrel",
+    "house-five-up", "house-ru-no-barrel", "ua-standard",
 )
 
 

@@ -61,12 +61,45 @@ def test_show_yaml_and_json_with_options_and_players() -> None:
     code, out, _ = run("show", str(TABLE), "-O", "barrel=false", "--players", "2")
     assert code == 0
     doc = yaml.safe_load(out)
-    assert doc["players"] == 2
+    assert list(doc["players"]) == [2]
     assert doc["auction"]["cap"] == 360
     assert doc["special"]["barrel"]["enabled"] is False
-    assert doc["options_in_force"]["barrel"] is False
+    assert doc["options"]["barrel"]["default"] is False
+    assert out.startswith("# test-table for 2 players; options in force: ")
     code, out, _ = run("show", str(TABLE), "--format", "json")
     assert json.loads(out)["id"] == "test-table"
+
+
+@pytest.mark.parametrize(("ruleset", "players", "options"), [
+    ("pl-standard", 2, ["-O", "leftover_two_player=nobody"]),
+    ("pl-standard", 4, []),
+    ("ru-online", 3, ["-O", "golden_round=false"]),
+])
+def test_show_for_some_players_is_a_valid_ruleset_of_the_same_game(
+    tmp_path: Path, ruleset: str, players: int, options: list[str]
+) -> None:
+    # `show --help` says the output is a valid ruleset; with --players it used to print
+    # `players: 3` and `options_in_force`, which `validate` refused.  Now it validates and
+    # plays the same seeded game as the ruleset it shows.
+    from tysiac_spec import Game, load_ruleset
+    from tysiac_spec.bots import RandomBot
+    from tysiac_spec.commands._common import parse_option_args
+
+    code, out, _ = run("show", ruleset, "-p", str(players), *options)
+    assert code == 0
+    shown = tmp_path / "shown.yaml"
+    shown.write_text(out, encoding="utf-8")
+    code, report, err = run("validate", str(shown))
+    assert code == 0, err
+    assert f"players: {players};" in report
+    games = [Game(load_ruleset(ruleset, options=parse_option_args(options[1::2])), players=players, seed=5),
+             Game(load_ruleset(str(shown)), players=players, seed=5)]
+    for game in games:
+        bot = RandomBot(5)
+        while len(game.deal_scores) < 2 and not game.is_over:
+            game.apply(bot.choose(game.view(game.current_player), game.legal_actions()))
+    assert games[0].history == games[1].history and len(games[0].history) > 40
+    assert games[0].deal_scores == games[1].deal_scores
 
 
 def test_show_bad_option_is_a_clean_error() -> None:
@@ -122,7 +155,11 @@ def test_output_file_errors_are_clean(tmp_path: Path) -> None:
     blocker.write_text("x", encoding="utf-8")
     code, _, err = run("schema", "-o", str(blocker / "x.json"))
     assert code == 1
-    assert err.startswith(f"Error: cannot write {blocker / 'x.json'}: ")
+    assert err == f"Error: cannot write {blocker / 'x.json'}: the folder {blocker} is not a folder\n"
+    # with folders to make under it, the same words (play --save's check_folder)
+    code, _, err = run("schema", "-o", str(blocker / "sub" / "x.json"))
+    assert code == 1
+    assert err == f"Error: cannot write {blocker / 'sub' / 'x.json'}: the folder {blocker} is not a folder\n"
     code, _, err = run("schema", "-o", str(tmp_path))
     assert code == 2 and "is a directory" in err  # rejected by the option type
 

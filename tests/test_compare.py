@@ -62,6 +62,14 @@ def differences(a: Ruleset, b: Ruleset) -> set[str]:
         for path in la.keys() | lb.keys():
             if la.get(path, "<absent>") != lb.get(path, "<absent>"):
                 out.add(path)
+    # a count only one of them defines: a rule of that count's own (a value the ruleset gives
+    # at none of its other counts) against the other's "not played"
+    for rules, other in ((a, b), (b, a)):
+        for n in set(rules.player_counts) - set(other.player_counts):
+            others = [leaves(rules, m) for m in rules.player_counts if m != n]
+            for path, value in leaves(rules, n).items():
+                if all(o.get(path, "<absent>") != value for o in others):
+                    out.add(path)
     return out
 
 
@@ -73,6 +81,7 @@ PAIRS = [
     ("pl-standard", "house-five-up"),
     ("ru-online", "house-ru-no-barrel"),
     ("pl-online", "pl-tysiac-hd"),
+    ("ru-classic", "ua-standard"),
 ]
 
 
@@ -174,3 +183,28 @@ def test_a_common_base_cannot_be_compared() -> None:
     result = CliRunner().invoke(main, ["compare", "core", "pl-standard"])
     assert result.exit_code == 2
     assert "`core` defines no player counts (a common base): it has no rules of play to compare" in result.output
+
+
+def test_a_player_count_only_one_ruleset_has_shows_its_rules(tmp_path: Path) -> None:
+    # ua-four adds a 4-player form with partnerships to ua-standard (3 players only): the
+    # rules of its own (6 cards, no talon, partnerships, no exchange) against "not played";
+    # the rules its 4-player form shares with its 3-player form are not reported
+    doc = tmp_path / "ua-four.yaml"
+    doc.write_text(
+        "id: ua-four\nkind: house\nextends: ua-standard\nname: {en: 'Ukrainian, two against two'}\n"
+        "players:\n  4:\n    active: 4\n    hand_size: 6\n    talons: []\n    partnerships: across\n"
+        "    talon:\n      exchange: none\n",
+        encoding="utf-8",
+    )
+    comp = compare([load_ruleset("ua-standard"), load_ruleset(str(doc))])
+    assert [row.path for row in comp.differing] == [
+        "players", "players.N.active", "players.N.hand_size", "players.N.talons",
+        "players.N.partnerships", "talon.exchange",
+    ]
+    text = render_comparison(comp, "text")
+    assert "6 of 172 rules differ" in text
+    assert (
+        "≠ players.N.hand_size — Cards in each hand\n"
+        "    ua-standard  3 players: 7 · 4 players: not played\n"
+        "    ua-four      3 players: 7 · 4 players: 6\n"
+    ) in text

@@ -73,6 +73,11 @@ def test_every_rule_field_of_the_model_appears_when_set() -> None:
     # counters, barrel, bolts, dark game, golden round, a sitter for 4 players)
     rules = load_ruleset(ALL_ON)
     shown = shown_paths(render_book(build_book(rules, lang="en"), "md"))
+    # a 4-player table of partners has no sitter, a 2-player table with a stock no talon:
+    # their layouts are the house examples'
+    for name in ("partners-four", "two-stock"):
+        layout = load_ruleset(str(HERE.parent / "examples" / "house" / f"{name}.yaml"))
+        shown |= shown_paths(render_book(build_book(layout, lang="en"), "md"))
     missing = [path for path, _ in all_model_paths() if path not in shown]
     assert missing == []
 
@@ -378,3 +383,59 @@ def test_rules_of_a_forced_opening_are_left_out_when_nobody_must_open() -> None:
     assert [f"`{p}`" in house for p in forced] == [False, False, False]
     assert "nobody is obliged to open · `auction.forced_seat`" in house
     assert "> Anyone may open or pass; bids are multiples of 10" in house
+
+
+PL_STOCK = """id: pl-stock
+kind: house
+extends: pl-standard
+name: {en: Polish two-hander with a stock}
+options:
+  leftover_two_player: {$delete: true}
+players:
+  2:
+    hand_size: 9
+    talons: []
+    stock: 6
+    stock_trump: true
+    stock_duties: free
+    talon:
+      take: all
+      exchange: none
+    contract:
+      claim_allowed: false
+"""
+
+
+def test_a_rule_a_house_file_adds_under_players_cites_none_of_the_parents_sources(tmp_path: Path) -> None:
+    # pl-stock adds the stock at 2 players, with no source: at 3 and 4 players the stock keeps
+    # the model's default, which pl-standard's players.3 / players.4 elements never wrote,
+    # so their sources (S000, KRO, ZAG) do not speak for it
+    from tysiac_spec.docs.fields import provenance_for
+
+    path = tmp_path / "pl-stock.yaml"
+    path.write_text(PL_STOCK, encoding="utf-8")
+    house = load_ruleset(str(path))
+    for n in (2, 3, 4):
+        assert provenance_for(house, ("players", str(n), "stock"), n).sources == ()
+    # a rule the parent wrote at 4 players keeps its sources there
+    assert provenance_for(house, ("players", "4", "hand_size"), 4).sources == ("S000", "KRO", "ZAG")
+    book = CliRunner().invoke(main, ["docs", str(path)]).output
+    [line] = [ln for ln in book.splitlines() if "`players.N.stock`" in ln]
+    assert line == "- **Stock to draw from after each trick** · `players.N.stock`"
+
+
+def test_the_stock_fields_are_printed_only_for_the_forms_with_a_stock(tmp_path: Path) -> None:
+    # only the 2-player form of pl-stock has a stock: its trump card and duties are rules of
+    # that form alone (fields.SHOWN_WHEN_SET, per form as SHOWN_WHEN_IS)
+    path = tmp_path / "pl-stock.yaml"
+    path.write_text(PL_STOCK, encoding="utf-8")
+    book = CliRunner().invoke(main, ["docs", str(path)]).output
+    assert (
+        "- **Stock to draw from after each trick** · `players.N.stock`\n"
+        "  - 2 players: 6\n"
+        "  - 3, 4 players: no stock\n"
+        "- **The stock's face-up bottom card names trump** · `players.N.stock_trump`\n"
+        "  - 2 players: yes\n"
+        "- **While the stock lasts** · `players.N.stock_duties`\n"
+        "  - 2 players: any card may be played; the duties begin when it is empty\n"
+    ) in book

@@ -56,6 +56,7 @@ def test_standard_context_ids() -> None:
         "scoring.defender",
         "scoring.sitter",
         "deal.redeal",
+        "deal.incident",
         "match.rule",
         "forfeit.declarer",
         "forfeit.defender",
@@ -197,10 +198,17 @@ def test_card_functions_read_only_suit_and_rank() -> None:
 def test_constant_folding_keeps_semantics() -> None:
     formula = compile_formula("(1 + 2) * 3 - abs(-4)", "auction.max_bid", deck=DECK)
     assert formula({}) == 5
-    lazy = compile_formula(
-        "if players > 9 then 1 // (players - players) else 2", "auction.max_bid", deck=DECK
+    lazy = compile_formula(  # the dead branch would divide by zero with 3 players
+        "if players > 9 then 1 // (players - 3) else 2", "auction.max_bid", deck=DECK
     )
     assert lazy({"players": 3}) == 2
+    with pytest.raises(DslError) as caught:  # a divisor that is 0 whatever the game
+        compile_formula(
+            "if players > 9 then 1 // (players - players) else 2", "auction.max_bid", deck=DECK
+        )
+    assert caught.value.diagnostic.message == (
+        "division by zero in `1 // (players - players)`: `players - players` is always 0"
+    )
     with pytest.raises(DslError) as caught:  # a constant fault is refused, even in a dead branch
         compile_formula("if players > 9 then 1 // 0 else 2", "auction.max_bid", deck=DECK)
     assert caught.value.diagnostic.message == "division by zero in `1 // 0`"

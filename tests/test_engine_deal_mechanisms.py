@@ -795,3 +795,96 @@ def test_given_cards_face_up_are_seen_by_everyone_and_nothing_else_changes() -> 
     assert [dataclasses.replace(v, given=()) for v in up] == [dataclasses.replace(v, given=()) for v in down]
     # Before the exchange nobody has been given anything.
     assert _game("ru-classic", exchange_face_up=True).view(0).given == ()
+
+
+# --------------------------------------------------------------------------- the exempt dealer
+
+
+@pytest.mark.parametrize(("score", "exempt"), [(-50, True), (0, False), (-5, True)])
+def test_dealer_below_zero_is_not_forced(score: int, exempt: bool) -> None:
+    # MEK `bidding.negative_score_restriction` (examples/house/dealer-exempt-in-minus.yaml):
+    # everyone passes; dealer 1 below zero is not made to play 100 and the deal is dealt
+    # again by him; at 0 he plays it (ua-standard's `dealer_bolt: if_all_pass`)
+    hands = {1: "AH TH AD TD AC TC AS", 2: "JH 9H JD 9D JC 9C TS", 0: "KH QH KD QD KC QC 9S"}
+    for ruleset, options in ((str(HOUSE / "dealer-exempt-in-minus.yaml"), None),
+                             ("ua-standard", {"dealer_bolt": "if_all_pass"})):
+        game = Game(load_ruleset(ruleset), players=3, seed=0, options=options)
+        game.set_match_state(scores=[0, score, 0], dealer=1)
+        game.start_deal(hands=hands, talons=["KS QS JS"], dealer=1)
+        _do(game, "pass", "pass", "pass")
+        redealt = exempt and options is None
+        assert game.phase == ("auction" if redealt else "exchange")
+        assert game.deal.declarer == (None if redealt else 1)
+        assert game.deal.dealer == 1 and list(game.match.scores) == [0, score, 0]
+        kinds = [e.kind for e in game.events]
+        assert kinds.count("redeal") == (1 if redealt else 0)
+
+
+# --------------------------------------------------------------------------- a golden deal played dark
+
+
+@pytest.mark.parametrize(("declare", "multiplier", "seen"), [("dark", 4, False), ("pass", 2, True)])
+def test_golden_deal_declared_dark(declare: str, multiplier: int, seen: bool) -> None:
+    # examples/house/golden-dark.yaml (MEK house rule 46, blind play in the golden round):
+    # player 1 must make 120; declared dark, the prikup is shown to nobody else and the deal
+    # counts x2 x2; declined, as in ru-online
+    game = _game(str(HOUSE / "golden-dark.yaml"), golden_round=True, dark_game=True)
+    assert game.phase == "dark" and _legal(game) == ["dark", "pass"] and game.deal.current == 1
+    _do(game, declare)
+    deal = game.deal
+    assert game.phase == "exchange" and deal.declarer == 1 and deal.mode == "golden"
+    assert deal.multiplier == multiplier and deal.high_bid == 120
+    assert " ".join(str(c) for c in game.view(0).talon) == (" ".join(TALON) if seen else "")
+    # ru-online itself offers no dark game in a golden deal
+    base = _game("ru-online", golden_round=True, dark_game=True)
+    assert base.phase == "exchange" and base.deal.multiplier == 2
+
+
+# --------------------------------------------------------------------------- the talon handed out
+
+
+def test_talon_handed_out_and_the_reserved_card() -> None:
+    # MEK talon.size 2, talon.distribution pass_without_taking (examples/house/talon-handed-out.yaml):
+    # the declarer gives only the two talon cards, then the reserved card comes to him unseen
+    hands = {1: "AH KH QH TC AS KS QS", 2: "TH 9H AC KD QD 9D 9S", 0: "AD TD JD KC QC JC TS"}
+    game = Game(load_ruleset(HOUSE / "talon-handed-out.yaml"), players=3, seed=0)
+    game.start_deal(hands=hands, talons=["JH 9C", "JS"], dealer=0)
+    _do(game, "bid 100", "bid 110", "pass", "bid 120", "pass")
+    assert game.phase == "exchange" and _legal(game) == ["give JH to 2", "give 9C to 2", "give JH to 0", "give 9C to 0"]
+    with pytest.raises(IllegalActionError, match="AH is not a talon card: only the talon's cards are handed out"):
+        _do(game, "give AH to 2")
+    _do(game, "give 9C to 2", "give JH to 0")
+    hand = " ".join(str(c) for c in game.deal.hands[1])
+    assert game.phase == "contract" and hand == "AH KH QH TC AS KS QS JS"
+    assert [len(game.deal.hands[p]) for p in (0, 1, 2)] == [8, 8, 8]
+    for p in (0, 2):  # the others see the handed-out talon, not the reserved card
+        assert " ".join(str(c) for c in game.view(p).talon) == "JH 9C"
+    # pl-standard with the same talons: the declarer takes all three and gives any two cards
+    base = Game(load_ruleset("pl-standard"), players=3, seed=0)
+    base.start_deal(hands=hands, talons=["JH 9C JS"], dealer=0)
+    _do(base, "bid 100", "bid 110", "pass", "bid 120", "pass")
+    assert "give AH to 2" in _legal(base) and len(base.deal.hands[1]) == 10
+
+
+# --------------------------------------------------------------------------- 2-player layout B
+
+
+def test_two_player_layout_b_buries_for_the_declarer() -> None:
+    # MEK players.two_player_config: fixed_deal_no_draw (examples/house/two-player-fixed-deal.yaml):
+    # 7 + 7 + 3 cards dealt, 7 left out; the declarer gives one card, then buries one for himself
+    rules = load_ruleset(HOUSE / "two-player-fixed-deal.yaml")
+    game = Game(rules, players=2, seed=0)
+    game.start_deal(hands={1: "AH KH QH TH AS KS QS", 0: "AD KD QD TD AC KC QC"}, talons=["JH JD 9C"], dealer=0)
+    _do(game, "bid 100", "pass", "give 9C to 0")
+    with pytest.raises(IllegalActionError, match="bury a card"):
+        _do(game, "give JD to 0")
+    _do(game, "discard AH")
+    deal = game.deal
+    assert game.phase == "contract" and [len(deal.hands[p]) for p in (0, 1)] == [8, 8]
+    assert [str(c) for c in deal.won[1]] == ["AH"] and deal.tricks == {}
+    # a shuffled deal leaves 7 cards out
+    dealt = Game(rules, players=2, seed=3)
+    cards = [c for h in dealt.deal.hands.values() for c in h] + [c for t in dealt.deal.talons for c in t]
+    assert len(cards) == len(set(cards)) == 17
+    with pytest.raises(IllegalActionError, match=r"must hold 17 different cards \(7 of the 24 are left out\)"):
+        dealt.start_deal(hands={1: "AH KH QH TH AS KS QS", 0: "AH KD QD TD AC KC QC"}, talons=["JH JD 9C"])

@@ -232,7 +232,9 @@ def test_defenders_may_discard(declarer: int, hand: str, expected: list[str]) ->
 
 
 @pytest.mark.parametrize(
-    "name", ["beat-with-highest", "defenders-beat", "lead-trump-after-marriage", "partial-trumping"]
+    "name",
+    ["beat-with-highest", "defenders-beat", "defenders-overtrump-declarer", "lead-trump-after-marriage",
+     "partial-trumping"],
 )
 def test_house_scenarios_pass(name: str) -> None:
     # the scenarios of the house examples (examples/house/scenarios/), as `tysiac check` runs them
@@ -243,3 +245,60 @@ def test_house_scenarios_pass(name: str) -> None:
     )
     results = run_file(scenario_file)
     assert results and all(r.passed for r in results), [r.explain() for r in results]
+
+
+# ---------------------------------------------------------------- a defender beats the declarer's trump
+NO_TRUMP_DUTY = (
+    "id: over-declarer\nkind: house\nextends: cz-standard\nname: {en: Beat the declarer}\n"
+    "play: {must_trump: false, defenders_overtrump_declarer: true}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("ref", "declarer", "expected"),
+    [
+        # cz-standard + the house rule: the defender must beat the declarer's QS
+        ("defenders-overtrump-declarer", 2, ["play AS", "play KS"]),
+        # the declarer himself: any trump, as in cz-standard
+        ("defenders-overtrump-declarer", 0, ["play AS", "play KS", "play 9S"]),
+        # QS is the other defender's: any trump, as in cz-standard
+        ("defenders-overtrump-declarer", 1, ["play AS", "play KS", "play 9S"]),
+        # MEK's spec (must_trump and must_overtrump off): exactly the two higher trumps
+        (NO_TRUMP_DUTY, 2, ["play AS", "play KS"]),
+        (NO_TRUMP_DUTY, 1, ["play AS", "play KS", "play 9S", "play 9C"]),
+    ],
+)
+def test_defenders_overtrump_declarer(ref: str, declarer: int, expected: list[str]) -> None:
+    game = _game("over-declarer.yaml", text=ref) if ref.startswith("id:") else _game(ref)
+    cards = _position(game, declarer=declarer, trump="spades", trick="AH QS", hand="AS KS 9S 9C")
+    assert sorted(cards) == sorted(expected)
+    base = Game(load_ruleset("cz-standard"), players=3, seed=0)
+    base.start_deal(hands=HANDS, talons=TALON, dealer=0)
+    assert sorted(_position(base, declarer=2, trump="spades", trick="AH QS", hand="AS KS 9S 9C")) == [
+        "play 9S", "play AS", "play KS"
+    ]
+
+
+def test_defenders_overtrump_declarer_refusal() -> None:
+    game = _game("defenders-overtrump-declarer")
+    _position(game, declarer=2, trump="spades", trick="AH QS", hand="AS KS 9S 9C")
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(parse_action("play 9S", game.ruleset.deck))
+    assert "must overtrump QS" in str(info.value)
+
+
+def test_defenders_overtrump_declarer_not_the_other_defender() -> None:
+    # four cards on a trick (a layout with four active players): the declarer (1) trumps
+    # with JS, the other defender (2) with AS; the defender to play, void in hearts and
+    # holding KS and 9S, must beat JS, not AS; with must_overtrump binding him he would
+    # have to beat AS, which he cannot
+    from tysiac_spec.engine.play import compile_duties
+
+    rules = load_ruleset(HOUSE / "defenders-overtrump-declarer.yaml")
+    deck = rules.deck
+    play = rules.form(3).play
+    trick = list(zip((0, 1, 2), deck.parse_many("AH JS AS"), strict=True))
+    hand = sum(c.bit for c in deck.parse_many("KS 9S 9C"))
+    suit_bits = deck.suit_bits
+    legal, _, about = compile_duties(play)(hand, trick, "spades", suit_bits, 1)
+    assert [str(c) for c in deck.parse_many("KS 9S 9C") if c.bit & legal] == ["KS"] and str(about) == "JS"

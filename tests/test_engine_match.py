@@ -197,6 +197,33 @@ def test_dark_game_doubles_points_and_bolts() -> None:
     assert "dark deal: points ×2" in texts and "third bolt −120" in texts
 
 
+def test_house_golden_bolts_double_counts_a_golden_bolt_twice() -> None:
+    # house-golden-bolts-double (MEKH rule 65, the peer's penalties.zero_tricks_golden_deal_doubled):
+    # a bolt in a golden deal counts two; under ru-online (S002) it counts one.  The golden
+    # deal's first hand (player 1 after dealer 0) makes 120 x 2 = +240.
+    kw: dict[str, Any] = {
+        "golden": 1,
+        "state": {"bolts": [1, 0, 0]},
+        "mode": "golden",
+        "bid": 120,
+        "contract": 120,
+        "multiplier": 2,
+        "card_points": {1: 120, 2: 0, 0: 0},
+        "tricks": {1: 8, 2: 0, 0: 0},
+    }
+    parent, _, parent_texts = settle("ru-online", **kw)
+    house, kinds, texts = settle(_house("golden-bolts-double"), **kw)
+    assert parent.bolts == (2, 0, 1) and parent.scores == (0, 240, 0)
+    assert house.bolts == (3, 0, 2) and house.scores == (-120, 240, 0)
+    assert "bolt (no trick, counts 2): 3 in all" in texts and "third bolt −120" in texts
+    assert kinds.count("bolt.penalty") == 1 and "third bolt −120" not in parent_texts
+    # a dark bolt counts two in both (ru-online's `dark.bolt_count: 2`), a normal one once
+    dark = {**kw, "golden": 0, "mode": "dark", "multiplier": None}
+    assert settle("ru-online", **dark)[0].bolts == settle(_house("golden-bolts-double"), **dark)[0].bolts == (3, 0, 2)
+    normal = {**kw, "golden": 0, "mode": "normal", "multiplier": None, "bid": 100, "contract": 100}
+    assert settle(_house("golden-bolts-double"), **normal)[0].bolts == (2, 0, 1)
+
+
 def test_house_bolts_every_second() -> None:
     # house-bolts-every-2: every 2nd bolt −100; under ru-online (S002) the 2nd bolt is free.
     kw: dict[str, Any] = {
@@ -821,3 +848,26 @@ def test_set_match_state_only_before_the_first_action() -> None:
     game.apply(game.legal_actions()[0])
     with pytest.raises(MatchError, match="only be set before the deal's first action"):
         game.set_match_state(scores=[0, 0, 0])
+
+
+def test_a_loss_at_minus_the_target_ends_the_match() -> None:
+    # examples/house/reverse-barrel.yaml (MEK house rule 54): player 1, held at -880, fails 120
+    # and reaches -1000: he loses, the match ends and the highest score (player 0) wins.
+    form, state = _setup(_house("reverse-barrel"))
+    assert form.match.finishing.loss == -1000
+    failed = DealOutcome(
+        declarer=1, bid=120, contract=120, card_points={1: 13, 2: 44, 0: 63},
+        marriages={1: 40, 2: 80, 0: 60}, tricks={1: 1, 2: 3, 0: 4},
+    )
+    start = state.with_values(form, scores=[300, -880, 200], counters={"reverse": [0, 1, 0]})
+    lost, events = settle_deal(form, start, failed)
+    assert lost.scores == (425, -1000, 325) and lost.winner == 0 and lost.is_over
+    assert [(e.kind, e.player, e.value) for e in events][-2:] == [("match.lost", 1, -1000), ("match.won", 0, 425)]
+    # equal highest scores, the declarer not among them: the first seat (0)
+    tied, _ = settle_deal(form, start.with_values(form, scores=[300, -880, 300]), failed)
+    assert tied.scores == (425, -1000, 425) and tied.winner == 0
+    # off: the same deal leaves the match going at -1000
+    off = _with(form, "match", "finishing", loss=None)
+    kept, events = settle_deal(off, start, failed)
+    assert kept.scores == (425, -1000, 325) and kept.winner is None
+    assert "match.lost" not in [e.kind for e in events]

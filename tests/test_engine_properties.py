@@ -82,7 +82,7 @@ def _check_views(game: Game) -> None:
 
 def _illegal_candidates(game: Game) -> list[Any]:
     deck = game.ruleset.deck
-    legal = game.legal_actions()
+    legal = game.playable_actions()  # the legal actions, and any revoke a ruleset lets stand
     cands: list[Any] = [Pass(), Bid(5), Bid(10_000), DeclareContract(5)]
     cands += [PlayCard(c) for c in deck.cards] + [PlayCard(c, True) for c in deck.cards]
     cands += [Discard(c) for c in deck.cards] + [GiveCard(c, 0) for c in deck.cards[:6]]

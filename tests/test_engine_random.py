@@ -57,7 +57,7 @@ def _check_cards(deal: DealState, total: int) -> None:
 
 def _check_points(deal: DealState, total_points: int) -> None:
     won = sum(c.rank.points for p in deal.order for c in deal.won.get(p, []))
-    aside = sum(c.rank.points for c in deal.leftover + deal.discards)
+    aside = sum(c.rank.points for c in deal.leftover + deal.discards + deal.stock)  # an undrawn stock too
     if deal.forfeited:
         # Not played: no trick, every card still in a hand or set aside.
         held = sum(c.rank.points for p in deal.order for c in deal.hands[p])
@@ -116,7 +116,9 @@ def test_same_seed_same_game() -> None:
 
 def _illegal_candidates(game: Game) -> list[object]:
     deck = game.ruleset.deck
-    legal = game.legal_actions()
+    # the actions the game accepts: the legal ones and, where a revoke stands (play.revoke,
+    # examples/house/revoke-penalty.yaml), the revokes
+    legal = game.playable_actions()
     cands = [Pass(), Bid(5), Bid(10_000), DeclareContract(5), Forfeit(), Dark(), CancelDark(), Redeal()]
     cands += [PlayCard(c, aces=True) for c in deck.cards]
     cands += [PlayCard(c) for c in deck.cards] + [PlayCard(c, True) for c in deck.cards]

@@ -69,6 +69,7 @@ def _inputs() -> dict[str, Callable[[], Mapping[str, Any]]]:
         "contract.max": lambda: envs.contract_max(base, hand, 110),
         "contract.allowed": lambda: envs.contract_allowed(base, hand, 110, 120),
         "deal.redeal": lambda: envs.deal_redeal(base, hand, talon, 100, 0),
+        "deal.incident": lambda: envs.deal_incident(base, hand, 110, 0, True),
         "scoring.made": lambda: envs.scoring_made(players, options, 60, 20, 3, 110, facts),
         "scoring.declarer": lambda: envs.scoring_declarer(*scored, False, facts),
         "scoring.defender": lambda: envs.scoring_defender(*scored, False, defender_facts),

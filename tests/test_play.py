@@ -643,3 +643,86 @@ def test_given_cards_shown_as_the_view_shows_them(tmp_path: Path, face_up: bool)
     assert f"P1: give {card_p2} to 2\n" in text
     shown, hidden = f"P1: give {card_p0} to 0\n", "P1: gives a card to P0\n"
     assert (shown in text, hidden in text) == ((True, False) if face_up else (False, True))
+
+
+# --------------------------------------------------------------------------- a fresh user's trial
+
+
+HUGE_DEFENDER = """\
+id: house-huge-defender
+kind: house
+extends: pl-online
+name: {en: Defenders score too much}
+scoring:
+  defender: "players * 1000000 * 1000000"
+"""
+
+
+def test_a_runtime_error_keeps_the_actions_played_before_it(tmp_path: Path) -> None:
+    # the record used to be the one written before play began (0 actions); now it holds
+    # every action before the one that failed, and resumes at that point
+    from tysiac_spec.engine.record import Record
+    from tysiac_spec.engine.replay import replay
+
+    rules = tmp_path / "house.yaml"
+    rules.write_text(HUGE_DEFENDER, encoding="utf-8")
+    save = tmp_path / "g.json"
+    code, out = _play_cli(tmp_path, str(rules), "--seed", "1", "--save", str(save), lines=300)
+    assert code == 1
+    assert "error[dsl.runtime]: `players * 1000000 * 1000000` gave 3,000,000,000,000" in out
+    record = Record.read(save)
+    assert len(record.actions) == 30  # the auction, the exchange, the first 23 cards of 24
+    assert f"the game stopped on an error; its 30 action(s) before it are saved to {save}" in out
+    game = replay(record)
+    assert game.phase == "play" and len(game.history) == 30
+
+
+def test_a_long_input_line_is_quoted_short(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    code, out = _play_cli(tmp_path, "pl-standard", "--seed", "1", "--save", str(save),
+                          text="x" * 100_000 + "\n" + "9" * 5000 + "\nquit\n")
+    assert code == 0
+    assert "`" + "x" * 60 + "…(+99,940 characters)` is not an action here; you can: " in out
+    assert "choice 999999999999…(+4,988 characters) does not exist: choose 1 to 3" in out
+    assert len(out) < 3000  # the echo of each line is cut too (at 200 characters)
+
+
+def test_bytes_that_are_not_utf8_are_shown_as_bytes() -> None:
+    # a terminal in another encoding: Python reads byte 0xff as "\udcff" (surrogateescape)
+    from tysiac_spec.text import printable
+
+    assert printable("bid \udcff\udcfe") == "bid \\xff\\xfe"
+    assert printable("\ud800") == "\\ud800"  # another lone surrogate keeps its code
+    game = _stacked()
+    with pytest.raises(EntryError) as info:
+        resolve_input("bid \udcff", game.legal_actions(), game.ruleset.deck)
+    assert info.value.diagnostic.code == "entry.text"
+    assert info.value.diagnostic.message == (
+        "`bid \\xff` holds bytes that are not UTF-8 text (shown as \\xNN); type the action in plain letters")
+
+
+def test_a_seat_not_at_the_table_is_refused_before_anything_is_said(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    code, out = _play_cli(tmp_path, "pl-standard", "--seat", "5", "--save", str(save), text="")
+    assert code == 1
+    assert out == "error[entry.seat]: --seat must be 0 to 2 (got 5)\n"
+    assert not save.exists()
+
+
+def test_a_save_path_in_a_missing_folder_is_refused_without_making_it(tmp_path: Path) -> None:
+    save = tmp_path / "missing" / "dir" / "g.json"
+    code, out = _play_cli(tmp_path, "pl-standard", "--seed", "1", "--save", str(save), text="1\n")
+    assert code == 1
+    assert out == f"Error: cannot write {save}: the folder {save.parent} does not exist\n"
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_partnership_match_is_won_by_the_side(tmp_path: Path) -> None:
+    # players.4.partnerships: across: the winner of the match is a side, named as one
+    house = str(Path(__file__).parent.parent / "examples" / "house" / "partners-four.yaml")
+    code, out = _play_cli(
+        tmp_path, house, "-p", "4", "--seed", "1", "--save", str(tmp_path / "g.json"), lines=4000
+    )
+    assert code == 0, out[-2000:]
+    assert _final(out) == [-9745, 1030, -9745, 1030]
+    assert out.endswith(f"winners: P1 and P3\nrecord saved to {tmp_path / 'g.json'}\n")

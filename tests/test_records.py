@@ -225,10 +225,15 @@ TABLE = {"seat": 1, "bots": "heuristic", "bot_seed": 7}
          "`table.seat` is 3, but the game has 3 players (seats 0 to 2)"),
         (_with(table={**TABLE, "bots": " "}), "record.table",
          "`table.bots` must name the kind of bots (got an empty text)"),
+        # the bound play --seed takes (record.SEED_MAX)
+        (_with(seed=-5), "record.seed", "`seed` must be a seed from 0 to 999,999,999,999,999,999 (got -5)"),
+        (_with(table={**TABLE, "bot_seed": -1}), "record.seed",
+         "`table.bot_seed` must be a seed from 0 to 999,999,999,999,999,999 (got -1)"),
     ],
     ids=["json", "shape", "unknown", "missing", "type-text", "type-bool", "type-list", "type-item",
          "type-option", "type-file", "format", "table-shape", "table-unknown", "table-missing",
-         "table-seat-type", "table-seed-type", "table-bots-type", "table-seat-range", "table-bots-empty"],
+         "table-seat-type", "table-seed-type", "table-bots-type", "table-seat-range", "table-bots-empty",
+         "seed-negative", "bot-seed-negative"],
 )
 def test_malformed_records(text: str, code: str, message: str) -> None:
     with pytest.raises(RecordError) as info:

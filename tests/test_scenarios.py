@@ -188,6 +188,27 @@ def test_a_wrong_stacked_deal_is_an_error_at_its_line(tmp_path: Path) -> None:
 
 
 
+def test_a_refused_match_state_is_an_error_at_its_field(tmp_path: Path) -> None:
+    # the engine refuses the `match:` state: the error points at the field it names, and
+    # `tysiac check` says "error" once (the headline's error[code])
+    from click.testing import CliRunner
+
+    from tysiac_spec.cli import main
+
+    body = _scenario("- expect: {phase: auction}\n").replace(
+        "  players: 3\n", "  players: 3\n  match:\n    dealer: 0\n    scores: [0, 0]\n"
+    )
+    path = _file(tmp_path, body)
+    [result] = run_file(load_scenarios(path))
+    assert result.status == "error"
+    assert result.message == (
+        f"setting up: {path}:9:7: error[match.state]: `scores` must give one value per player: 3 (got 2)"
+    )
+    out = CliRunner().invoke(main, ["check", "--file", str(path)]).output
+    assert f"    setting up: {path}:9:7: error[match.state]: `scores` must give" in out
+    assert "error: error" not in out
+
+
 def test_names_select_scenarios(tmp_path: Path) -> None:
     body = _scenario("- expect: {phase: auction}\n", name="a") + _scenario(
         "- expect: {phase: play}\n", name="b"

@@ -602,6 +602,7 @@ def test_prompts_say_that_seats_count_from_0(tmp_path: Path) -> None:
     assert "declarer (seat 0 to 2, counting from 0): 1\n" in out
     assert ("marriages declared as seat:suit, seats counting from 0 (e.g. 1:H 2:D = P1 hearts, "
             "P2 diamonds; empty: none): 1:H\n") in out
+    (tmp_path / "named").mkdir()  # a sheet's folder is never made for it
     out, _ = score(tmp_path / "named", "ru-online", [["Ola", "", "n", "cancel"]], "--names", "Ala,Ola,Ela")
     assert "declarer (a name, or seat 0 to 2, counting from 0): Ola\n" in out
     rules = load_ruleset("pl-standard")
@@ -731,3 +732,31 @@ def test_reopening_a_sheet_checks_each_deal_s_bid_as_typed_entry_does(
     assert result.output == (f"error[entry.sheet]: {path}: deal 2: {problem}\n"
                              "  hint: correct or delete that deal in the file (a text editor will do)\n")
     assert path.read_bytes() == before  # never rewritten
+
+
+def test_a_number_too_large_is_called_so_and_yes_no_questions_show_their_default(tmp_path: Path) -> None:
+    # a fresh user's trial: `bid: 999…9` was answered "must be a whole number"; `rospis? (y/n)`
+    # took an empty answer without saying what it meant
+    qs = _questions("ru-online", golden_round="false")
+    with pytest.raises(EntryError) as info:
+        qs["bid"].parse("9" * 40, {"declarer": 1})
+    assert info.value.diagnostic.code == "entry.number"
+    assert info.value.diagnostic.message == (
+        "the bid is too large: at most 18 digits (got `999999999999999999999999…(+16 characters)`)")
+    with pytest.raises(EntryError, match=r"the bid must be a whole number of points \(got `1_000`\)"):
+        qs["bid"].parse("1_000", {"declarer": 1})
+    assert qs["forfeit"].prompt == "rospis? (y/n, empty: n)"
+    assert qs["dark"].prompt == "dark game? (y/n, empty: n)"
+    assert qs["golden"].prompt == "golden-round deal? (y/n, empty: y)"
+    out, sheet = score(tmp_path, "ru-online", [["1", "105", "", "", "75 45 0", "", ""]], "-O", "golden_round=false",
+                       "-O", "dark_game=false")
+    assert "rospis? (y/n, empty: n)" in out
+    assert sheet["deals"][0]["forfeit"] is False
+
+
+def test_a_sheet_in_a_missing_folder_is_refused_without_making_it(tmp_path: Path) -> None:
+    sheet = tmp_path / "missing" / "s.json"
+    result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(sheet)], input="quit\n")
+    assert result.exit_code == 1
+    assert result.output == f"Error: cannot write {sheet}: the folder {sheet.parent} does not exist\n"
+    assert not sheet.parent.exists()

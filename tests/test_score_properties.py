@@ -3,6 +3,7 @@ one statement in ``engine/outcome.py`` (review 2026-12, finding 1: they used to 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -10,8 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tysiac_spec import load_ruleset
+from tysiac_spec.engine import outcome as rules_of
+from tysiac_spec.engine.auction import bid_steps
 from tysiac_spec.engine.match import settle_deal
-from tysiac_spec.engine.seating import active_players, sitter_of
+from tysiac_spec.engine.seating import active_players, first_hand, sitter_of
 from tysiac_spec.errors import EntryError, MatchError
 from tysiac_spec.ruleset import Ruleset
 from tysiac_spec.ruleset.registry import entries
@@ -21,6 +24,7 @@ from tysiac_spec.scoresheet import (
     Sheet,
     check_entry,
     outcome_of_entry,
+    questions,
     settle_sheet,
     start_state,
 )
@@ -147,3 +151,83 @@ def test_two_players_card_points_short_of_the_pack_are_refused_by_sheet_and_sett
     check_entry(ru, ru_form, entry, start_state(ru, ru_form, ru_sheet))
     [row] = settle_sheet(ru, ru_form, ru_sheet)
     assert row.scores == (70, -100)
+
+
+def _asked(rules: Ruleset, form, sheet: Sheet, state, answers: dict) -> set[str]:  # type: ignore[no-untyped-def]
+    """The keys of the questions that apply to ``answers`` (dealer 0)."""
+    return {q.key for q in questions(rules, form, sheet, 0, state) if q.applies(dict(answers))}
+
+
+def _passes(rules: Ruleset, form, state, entry: DealEntry) -> bool:  # type: ignore[no-untyped-def]
+    try:
+        check_entry(rules, form, entry, state)
+    except EntryError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("ruleset", "players"), FORMS)
+def test_a_question_is_asked_exactly_when_the_engine_accepts_an_answer_to_it(
+    ruleset: str, players: int
+) -> None:
+    # Issue 13: the scoresheet's questions used to restate when a dark game, a forfeit or a
+    # raise is possible; they read engine/outcome.py now.  For a deal dealt by seat 0 and won
+    # by the first hand at the lowest bid, each question is asked exactly when settlement
+    # accepts an entry that answers it other than by default.
+    rules = _rules(ruleset)
+    form = rules.form(players)
+    sheet = Sheet(ruleset=ruleset, players=players)
+    state = start_state(rules, form, sheet)
+    total = rules.deck.total_points
+    declarer = first_hand(form, 0)
+    active = active_players(form, 0)
+    sitter = sitter_of(form, 0)
+    low = bid_steps(form).lowest
+    points = tuple(total if p == declarer else 0 for p in range(players))
+    no_trick = tuple(p for p in active if p != declarer) if rules_of.tricks_needed(form) else ()
+    talon = tuple(str(c) for c in rules.deck.cards[: sum(form.table.talons)]) \
+        if rules_of.sitter_talon_needed(form, sitter) else ()
+
+    def entry(**change: object) -> DealEntry:
+        base = DealEntry(0, declarer, low, low, points, no_trick=no_trick, talon=talon)
+        return replace(base, **change)  # type: ignore[arg-type]
+
+    normal = {"declarer": declarer, "golden": False}
+    assert _passes(rules, form, state, entry())
+    asked = _asked(rules, form, sheet, state, normal)
+    assert ("dark" in asked) == _passes(
+        rules, form, state, entry(mode="dark", bid=form.special.dark.contract,
+                                  contract=form.special.dark.contract))
+    bid = {**normal, "dark": False, "bid": low}
+    asked = _asked(rules, form, sheet, state, bid)
+    assert ("forfeit" in asked) == _passes(
+        rules, form, state, entry(forfeit=True, points=(0,) * players, no_trick=()))
+    raised = low + form.contract.step
+    assert ("contract" in asked) == _passes(rules, form, state, entry(contract=raised))
+    assert ("no_trick" in asked) == bool(no_trick)
+    assert ("talon" in asked) == bool(talon)
+    # a dark game has no bid to ask: its contract is the ruleset's
+    if form.special.dark.enabled:
+        assert "bid" not in _asked(rules, form, sheet, state, {**normal, "dark": True})
+
+
+def test_a_contract_is_raised_only_where_the_game_allows_a_raise() -> None:
+    # ru-online (S002): the golden round has no raising (`golden_round.raise_allowed: false`)
+    # and the dark game keeps its contract (`dark.raise_allowed` false), while a normal deal
+    # may be raised; the sheet used to accept a raised golden contract that no game can reach
+    rules = load_ruleset("ru-online")
+    form = rules.form(3)
+    sheet = Sheet(ruleset="ru-online", players=3)
+    state = start_state(rules, form, sheet)
+    golden = DealEntry(0, 1, 120, 130, (120, 0, 0), mode="golden", no_trick=(0, 2))
+    with pytest.raises(EntryError) as info:
+        check_entry(rules, form, golden, state)
+    assert info.value.diagnostic.message == "a golden deal's contract may not be raised above the bid 120 (got 130)"
+    assert info.value.diagnostic.code == "entry.contract"
+    with pytest.raises(MatchError, match="a golden deal's contract may not be raised"):
+        settle_deal(form, state, outcome_of_entry(rules, form, golden))
+    assert not rules_of.may_raise(form, "golden")
+    assert not rules_of.may_raise(form, "dark")
+    assert rules_of.may_raise(form, "normal")
+    assert rules_of.fixed_bid(form, "dark") == 120
+    assert rules_of.fixed_bid(form, "normal") is None

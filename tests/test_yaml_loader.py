@@ -421,6 +421,11 @@ def test_integers_have_at_most_18_digits_unless_raised(monkeypatch: pytest.Monke
     assert diagnostics("a: !!int 1000000000000000000\n") == [
         ("yaml.too-large", 1, 4, "the integer is too large (19 digits; at most 18)")
     ]
+    # the error names the variable that raises the limit, as a JSON file's limit.int_digits does
+    with pytest.raises(RulesetError) as info:
+        load_yaml("a: 1000000000000000000\n", file=F)
+    [diag] = info.value.diagnostics
+    assert diag.hint == "if the file is meant to be this large, raise the limit: TYSIAC_MAX_INT_DIGITS=N"
     monkeypatch.setenv("TYSIAC_MAX_INT_DIGITS", "19")
     assert load_yaml("a: 1000000000000000000\n") == {"a": 10**18}
 

@@ -63,6 +63,9 @@ class Diagnostic:
         path: path inside the ruleset (``("auction", "step")``); empty for the whole document.
         hint: an optional suggestion of what to do.
         severity: ``"error"`` (the default) or ``"warning"``.
+        notes: further lines, each shown as ``note: …`` after the hint: where the cause
+            of a problem lies when that is not where it shows (a house file's line that made
+            a value it inherits invalid, ``note: because of my-table.yaml:4:3: …``).
     """
 
     code: str
@@ -73,6 +76,7 @@ class Diagnostic:
     path: tuple[str | int, ...] = ()
     hint: str | None = None
     severity: str = "error"
+    notes: tuple[str, ...] = ()
 
     @property
     def location(self) -> str:
@@ -93,7 +97,8 @@ class Diagnostic:
         return printable(line, keep_newlines=False)
 
     def render(self, *, source: str | None = None) -> str:
-        """Headline, then the source line with a caret under the column, then path and hint.
+        """Headline, then the source line with a caret under the column, then path, hint and
+        notes.
 
         The source line is shown cut to about 100 characters around the column, with
         control characters written as escapes.  A file is read for it only when it is
@@ -125,6 +130,7 @@ class Diagnostic:
             lines.append(f"  at: {shorten(format_path(self.path), 200)}")
         if self.hint:
             lines.append(f"  hint: {printable(self.hint, keep_newlines=False)}")
+        lines.extend(f"  note: {printable(note, keep_newlines=False)}" for note in self.notes)
         return "\n".join(lines)
 
 

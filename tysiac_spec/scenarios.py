@@ -22,7 +22,9 @@ Usage::
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -96,6 +98,9 @@ class Scenario:
     steps: tuple[Step, ...]
     file: str | None = None
     line: int | None = None
+    marks: Mapping[str, Mark] = field(default_factory=dict, compare=False, repr=False)
+    """Where the set-up was written: ``match``, ``match.<field>``, ``deal``, ``deal.<field>``
+    (file:line:col of the key), for an error setting the scenario up."""
 
     @property
     def location(self) -> str:
@@ -319,6 +324,8 @@ def _check_scenario(
             yield from _check_cards(cards, deck, doc, (*base, "deal", "hands", player))
         for k, cards in enumerate(deal["talons"]):
             yield from _check_cards(cards, deck, doc, (*base, "deal", "talons", k))
+        if "stock" in deal:
+            yield from _check_cards(deal["stock"], deck, doc, (*base, "deal", "stock"))
         if deal.get("dealer", 0) >= players:
             yield _diag("scenario.players", f"dealer {deal['dealer']} is not a player (0..{players - 1})",
                         doc, (*base, "deal", "dealer"))
@@ -370,6 +377,8 @@ def _check_stack(
              for p, cards in deal["hands"].items()]
     piles += [((*path, "talons", k), f"talon {k}", cards, size)
               for k, (cards, size) in enumerate(zip(deal["talons"], table.talons, strict=False))]
+    if "stock" in deal or table.stock:
+        piles.append(((*path, "stock"), "the stock", deal.get("stock", ""), table.stock or 0))
     if len(deal["talons"]) != len(table.talons):
         yield _diag("scenario.deal", f"the {players}-player game has {len(table.talons)} talon(s) of "
                     f"{'/'.join(map(str, table.talons))} cards (got {len(deal['talons'])})",
@@ -411,8 +420,15 @@ def _build(raw: Any, i: int, doc: Any, file: str) -> Scenario:
     deal = to_plain(raw.get("deal"))
     if deal is not None:
         deal = {"dealer": deal.get("dealer", 0), "hands": {int(p): h for p, h in deal["hands"].items()},
-                "talons": list(deal["talons"])}
+                "talons": list(deal["talons"]), "stock": deal.get("stock", "")}
     mark = mark_at(doc, ("scenarios", i, "name"))
+    marks: dict[str, Mark] = {}
+    for part in ("match", "deal"):
+        if isinstance(raw.get(part), Mapping):
+            for name in (None, *raw[part]):
+                at = mark_at(doc, ("scenarios", i, part, *((name,) if name else ())), key=True)
+                if at is not None:
+                    marks[f"{part}.{name}" if name else part] = at
     return Scenario(
         name=raw["name"],
         description=raw["description"],
@@ -425,6 +441,7 @@ def _build(raw: Any, i: int, doc: Any, file: str) -> Scenario:
         steps=tuple(steps),
         file=file,
         line=mark.line if mark else None,
+        marks=marks,
     )
 
 
@@ -518,12 +535,34 @@ def start_game(scenario: Scenario, ruleset: Ruleset) -> Any:
     from .engine.game import Game
 
     game = Game(ruleset, players=scenario.players, seed=0, options=dict(scenario.options) or None)
-    if scenario.match is not None:
-        game.set_match_state(**scenario.match)
-    if scenario.deal is not None:
-        game.start_deal(hands=scenario.deal["hands"], talons=scenario.deal["talons"],
-                        dealer=scenario.deal["dealer"])
+    try:
+        if scenario.match is not None:
+            game.set_match_state(**scenario.match)
+    except TysiacError as exc:
+        raise _located(exc, scenario, "match") from None
+    try:
+        if scenario.deal is not None:
+            game.start_deal(hands=scenario.deal["hands"], talons=scenario.deal["talons"],
+                            dealer=scenario.deal["dealer"], stock=scenario.deal.get("stock", ""))
+    except TysiacError as exc:
+        raise _located(exc, scenario, "deal") from None
     return game
+
+
+def _located(exc: TysiacError, scenario: Scenario, part: str) -> TysiacError:
+    """``exc`` (the engine refusing the scenario's ``match:`` or ``deal:``) pointing at the
+    field it names (its message opens with `` `scores`: ``), else at ``part`` itself, when
+    the scenario file's marks know it; a diagnostic that has a place already keeps it."""
+    found = []
+    for d in exc.diagnostics:
+        named = re.match(r"`([A-Za-z_]+)", d.message)
+        mark = scenario.marks.get(f"{part}.{named.group(1)}" if named else part) or scenario.marks.get(part)
+        if d.file is None and mark is not None:
+            field_name = named.group(1) if named and f"{part}.{named.group(1)}" in scenario.marks else None
+            d = dataclasses.replace(d, file=mark.file, line=mark.line, column=mark.column,
+                                    path=(part, field_name) if field_name else (part,))
+        found.append(d)
+    return type(exc)(found)
 
 
 def run_scenario(scenario: Scenario, ruleset: Ruleset) -> Result:

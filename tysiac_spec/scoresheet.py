@@ -34,7 +34,7 @@ from .engine import outcome as rules_of
 from .engine.events import MatchEvent
 from .engine.match import MatchState, settle_deal
 from .engine.scoring import DealOutcome
-from .engine.seating import active_players, first_hand, redeal_dealer, sitter_of
+from .engine.seating import active_players, redeal_dealer, sitter_of
 from .errors import Diagnostic, EntryError, MatchError, NotationError
 from .ruleset.model import Form, Ruleset
 from .text import printable, shorten
@@ -331,6 +331,10 @@ class Sheet:
 _NAME_WIDTH = 40
 """Characters of a player's name shown before it is cut."""
 
+_MAX_DIGITS = 18
+"""Digits of the largest number an answer may give (a file's integers have at most 18)."""
+_NUMBER = re.compile(r"[+-]?([0-9]+)")
+
 
 # --------------------------------------------------------------------------- entry parsing
 
@@ -372,18 +376,18 @@ def parse_player(text: str, players: int, names: Sequence[str] = ()) -> int:
 
 
 def parse_amount(text: str, what: str) -> int:
-    """A whole number of points.
+    """A whole number of points (at most 18 digits, more than any score).
 
     Raises:
-        EntryError: ``entry.number``.
+        EntryError: ``entry.number`` — not a whole number, or one too large.
     """
     t = text.strip()
-    try:
-        if len(t) > 18:  # more digits than any score; int() refuses above 4,300
-            raise ValueError(t)
-        return int(t)
-    except ValueError:
-        raise _err("number", f"{what} must be a whole number of points (got `{shorten(t)}`)") from None
+    number = _NUMBER.fullmatch(t)  # plain digits: not `1_000`, nor other scripts' digits
+    if number is None:
+        raise _err("number", f"{what} must be a whole number of points (got `{shorten(t)}`)")
+    if len(number[1]) > _MAX_DIGITS:  # int() would refuse above 4,300 digits
+        raise _err("number", f"{what} is too large: at most {_MAX_DIGITS} digits (got `{shorten(t, 24)}`)")
+    return int(t)
 
 
 def parse_yes_no(text: str) -> bool:
@@ -558,12 +562,17 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
     to the deck total, a bid off the step are rejected with the reason, players named as on
     the sheet); the sheet's notation (a marriage counted twice, a talon) is checked here.
 
-    Which questions apply follows the ruleset: ``golden`` while ``state`` is in a golden
-    round, ``dark`` when ``special.dark`` is on (for the first hand only when ``dark.who`` is
-    ``first_hand``), ``forfeit`` (rospis, or bomb when only the
-    forced player may forfeit) when ``contract.forfeit`` is on, ``contract`` when a raise is
-    allowed, ``no_trick`` when bolts count deals without a trick, ``talon`` when a sitter
-    scores the talon.
+    Which questions apply is the engine's too (:mod:`tysiac_spec.engine.outcome`, "which
+    fields apply"), for what the earlier answers say of the deal: ``golden`` while ``state``
+    is in a golden round (``golden_round_on``), ``dark`` when the declarer may play one
+    (``may_declare``: ``special.dark`` on, the first hand when ``dark.who`` is
+    ``first_hand``, not with a negative score when that is forbidden), ``bid`` when the deal
+    has an auction (``fixed_bid``), ``forfeit`` (rospis, or bomb when only the forced player
+    may forfeit) when the declarer may forfeit this deal (``can_forfeit``: the forced bid,
+    the limit per match), ``contract`` when the deal's contract may be raised
+    (``may_raise``), ``marriages`` when there are marriage points to declare,
+    ``no_trick`` when bolts count deals without a trick (``tricks_needed``), ``talon`` when
+    the sitter scores the talon (``sitter_talon_needed``).
     """
     deck = rules.deck
     n = form.players
@@ -571,9 +580,7 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
     active = active_players(form, dealer)
     sitter = sitter_of(form, dealer)
     total = deck.total_points
-    a, c, sp = form.auction, form.contract, form.special
-    forfeit = c.forfeit
-    forfeit_word = "bomb" if forfeit.only_when_forced else "rospis"
+    forfeit_word = "bomb" if form.contract.forfeit.only_when_forced else "rospis"
 
     def declarer(text: str, ans: dict[str, Any]) -> int:
         p = parse_player(text, n, names)
@@ -590,15 +597,11 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
                 entry = EntryError(replace(d, message=f"{d.message}; {hint}"))
             raise entry
 
-    def yes_no(text: str, ans: dict[str, Any]) -> bool:
-        return parse_yes_no(text)
-
     def forfeited(text: str, ans: dict[str, Any]) -> bool:
         v = parse_yes_no(text)
         if v:
-            mode = "golden" if ans.get("golden") else "dark" if ans.get("dark") else "normal"
-            bid = int(ans["bid"]) if "bid" in ans else 0
-            first(rules_of.iter_forfeit_errors(form, state, declarer=ans["declarer"], bid=bid, mode=mode))
+            first(rules_of.iter_forfeit_errors(form, state, declarer=ans["declarer"], bid=bid_of(ans),
+                                               mode=mode_of(ans)))
         return v
 
     def golden(text: str, ans: dict[str, Any]) -> bool:
@@ -619,14 +622,14 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
 
     def bid(text: str, ans: dict[str, Any]) -> int:
         v = parse_amount(text, "the bid")
-        first(rules_of.iter_bid_errors(form, mode="golden" if ans.get("golden") else "normal", bid=v))
+        first(rules_of.iter_bid_errors(form, mode=mode_of(ans), bid=v))
         return v
 
     def contract(text: str, ans: dict[str, Any]) -> int:
         if not text.strip():
-            return int(ans["bid"])
+            return bid_of(ans)
         v = parse_amount(text, "the contract")
-        first(rules_of.iter_contract_errors(form, bid=int(ans["bid"]), contract=v))
+        first(rules_of.iter_contract_errors(form, bid=bid_of(ans), contract=v, mode=mode_of(ans)))
         return v
 
     def points(text: str, ans: dict[str, Any]) -> tuple[int, ...]:
@@ -662,58 +665,52 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
             raise error
         return tuple(str(c) for c in deck.parse_many(text))
 
+    def mode_of(ans: dict[str, Any]) -> str:
+        return "golden" if ans.get("golden") else "dark" if ans.get("dark") else "normal"
+
     def played(ans: dict[str, Any]) -> bool:
         return not ans.get("forfeit")
 
-    def special(ans: dict[str, Any]) -> bool:
-        return bool(ans.get("dark") or ans.get("golden"))
+    def bid_of(ans: dict[str, Any]) -> int:
+        fixed = rules_of.fixed_bid(form, mode_of(ans))
+        return int(ans["bid"]) if "bid" in ans else int(fixed or 0)
 
-    def may_raise(ans: dict[str, Any]) -> bool:
-        if ans.get("forfeit") or ans.get("dark"):
-            return False
-        return sp.golden_round.raise_allowed if ans.get("golden") else c.raise_allowed
+    # which questions apply: the engine's statement of which outcome fields a deal has
+    # (engine/outcome.py), for what the earlier answers say of it
+    def asks_dark(ans: dict[str, Any]) -> bool:
+        return not ans.get("golden") and rules_of.may_declare(
+            form, state, "dark", declarer=ans["declarer"], dealer=dealer)
+
+    def asks_forfeit(ans: dict[str, Any]) -> bool:
+        return rules_of.can_forfeit(form, state, declarer=ans["declarer"], bid=bid_of(ans), mode=mode_of(ans))
+
+    def asks_contract(ans: dict[str, Any]) -> bool:
+        return not ans.get("forfeit") and rules_of.may_raise(form, mode_of(ans))
 
     order = " ".join(sheet.name(p) for p in active)
     return [
         Question("declarer", f"declarer ({'a name, or ' if any(names) else ''}{seats_text(n)})",
                  lambda ans: True, declarer),
-        Question("golden", "golden-round deal? (y/n, empty: y)", lambda ans: state.golden_left > 0, golden),
-        Question(
-            "dark", "dark game? (y/n)",
-            lambda ans: sp.dark.enabled and not ans.get("golden")
-            and (sp.dark.who == "anyone" or ans["declarer"] == first_hand(form, dealer)),
-            dark,
-        ),
-        Question(
-            "bid", "bid",
-            lambda ans: not ans.get("dark") and not (ans.get("golden") and not sp.golden_round.raise_allowed),
-            bid,
-        ),
-        Question(
-            "forfeit", f"{forfeit_word}? (y/n)",
-            lambda ans: forfeit.enabled and (
-                not forfeit.only_when_forced or (ans.get("bid") == a.forced_bid and not special(ans))
-            ),
-            forfeited,
-        ),
-        Question(
-            "contract", "contract (empty: the bid)", lambda ans: may_raise(ans) and "bid" in ans, contract
-        ),
+        Question("golden", "golden-round deal? (y/n, empty: y)",
+                 lambda ans: rules_of.golden_round_on(form, state), golden),
+        Question("dark", "dark game? (y/n, empty: n)", asks_dark, dark),
+        Question("bid", "bid", lambda ans: rules_of.fixed_bid(form, mode_of(ans)) is None, bid),
+        Question("forfeit", f"{forfeit_word}? (y/n, empty: n)", asks_forfeit, forfeited),
+        Question("contract", "contract (empty: the bid)", asks_contract, contract),
         Question("points", f"card points of {order}", played, points),
         Question(
             "marriages", f"marriages declared as seat:suit, seats counting from 0 "
-            f"(e.g. {marriage_example(form, deck)}; empty: none)", played, marriages,
+            f"(e.g. {marriage_example(form, deck)}; empty: none)",
+            lambda ans: played(ans) and rules_of.marriages_possible(form), marriages,
         ),
         Question(
             "no_trick", f"players who took no trick ({'names, or ' if any(names) else ''}seats counting "
             "from 0; empty: none)",
-            lambda ans: played(ans) and sp.bolts.enabled and sp.bolts.counts == "no_trick", no_trick,
+            lambda ans: played(ans) and rules_of.tricks_needed(form), no_trick,
         ),
         Question(
             "talon", "talon as dealt (for the sitter's score)",
-            lambda ans: sitter is not None and form.table.sitter is not None
-            and form.table.sitter.score is not None,
-            talon,
+            lambda ans: rules_of.sitter_talon_needed(form, sitter), talon,
         ),
     ]
 
@@ -724,7 +721,7 @@ def entry_from_answers(form: Form, dealer: int, ans: Mapping[str, Any]) -> DealE
     contract unless a bid was asked)."""
     n = form.players
     mode = "golden" if ans.get("golden") else "dark" if ans.get("dark") else "normal"
-    fixed = {"dark": form.special.dark.contract, "golden": form.special.golden_round.contract}.get(mode)
+    fixed = rules_of.fixed_bid(form, mode)
     bid = int(ans["bid"]) if "bid" in ans else int(fixed or 0)
     contract = int(ans.get("contract", bid))
     return DealEntry(
@@ -780,9 +777,8 @@ def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcom
     marriages: dict[int, int] = {}
     for p, suit in entry.marriages:
         marriages[p] = marriages.get(p, 0) + marriage_value(form, suit)
-    bolts = form.special.bolts
     tricks = None
-    if bolts.enabled and bolts.counts == "no_trick" and not entry.forfeit:
+    if rules_of.tricks_needed(form) and not entry.forfeit:
         tricks = {p: 0 if p in entry.no_trick else 1 for p in active}
     talon = tuple(rules.deck.parse_many(entry.talon)) if entry.talon else None
     mode: Any = entry.mode if entry.mode in ("normal", "dark", "golden") else "normal"

@@ -105,7 +105,8 @@ def make_bots(kind: str, rules: Ruleset, players: int, seed: int) -> list[Bot]:
 class MatchResult:
     """The outcome of one simulated match.
 
-    ``winner`` is ``None`` for an unfinished match; ``contracts`` lists the contract of
+    ``winner`` is ``None`` for an unfinished match; ``winners`` the seats that won (the
+    winner's side with fixed partnerships, ``()`` unfinished); ``contracts`` lists the contract of
     every scored deal (points), ``made`` how many of them were made; ``events`` counts
     the match events by kind; ``scores`` are the final match scores (points).
     """
@@ -115,6 +116,7 @@ class MatchResult:
     deals: int
     actions: int
     winner: int | None
+    winners: tuple[int, ...]
     scores: tuple[int, ...]
     contracts: tuple[int, ...]
     made: int
@@ -130,6 +132,14 @@ def _winner(game: Game) -> int | None:
         return None
     best = max(game.scores)
     return game.scores.index(best)
+
+
+def _winners(game: Game) -> tuple[int, ...]:
+    """The seats that won (:attr:`Game.winners <tysiac_spec.engine.game.Game.winners>`)."""
+    winner = _winner(game)
+    if winner is None:
+        return ()
+    return game.winners or (winner,)
 
 
 def play_match(
@@ -165,6 +175,7 @@ def play_match(
         deals=len(game.deal_scores),
         actions=actions,
         winner=_winner(game),
+        winners=_winners(game),
         scores=tuple(game.scores),
         contracts=contracts,
         made=kinds.get("contract.made", 0),
@@ -200,7 +211,8 @@ class Statistics:
         made/declared, ``average`` contract in points), ``forfeits``, ``barrel``
         (``entries``, ``falls``), ``bolts``, ``bolt_penalties``, ``redeals``, ``rules``
         (``rule.<id>`` firings by id), ``events`` (every kind counted), ``wins`` (per
-        seat), ``mean_scores`` (final match score per seat, points), and the timing
+        seat; with fixed partnerships a side's win counts for each of its seats),
+        ``mean_scores`` (final match score per seat, points), and the timing
         fields ``seconds``, ``deals_per_second`` and ``workers``; ``interrupted`` is true when
         the run was stopped (Ctrl-C) and the figures cover the matches finished before.
         """
@@ -214,8 +226,8 @@ class Statistics:
         made = sum(r.made for r in results)
         wins = [0] * self.players
         for r in results:
-            if r.winner is not None:
-                wins[r.winner] += 1
+            for p in r.winners:
+                wins[p] += 1
         finished = sum(1 for r in results if r.winner is not None)
         return {
             "ruleset": self.ruleset,

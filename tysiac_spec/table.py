@@ -15,6 +15,7 @@ from .cards import Card, Deck
 from .engine.actions import Action, Bid, PlayCard, parse_action
 from .engine.game import View
 from .errors import Diagnostic, EntryError, NotationError
+from .text import shorten
 
 __all__ = [
     "EntryError",
@@ -171,11 +172,14 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
     if not words:
         raise _entry("empty", "type an action, a choice number, or `?` for the legal actions")
     joined = " ".join(words)
-    if joined.isdigit():
-        n = int(joined)
+    if any("\udc80" <= c <= "\udcff" for c in joined):  # bytes read with "surrogateescape"
+        raise _entry("text", f"`{shorten(joined)}` holds bytes that are not UTF-8 text (shown as "
+                     "\\xNN); type the action in plain letters")
+    if joined.isascii() and joined.isdigit():
+        n = int(joined) if len(joined) <= 6 else 0
         if 1 <= n <= len(legal):
             return legal[n - 1]
-        raise _entry("number", f"choice {n} does not exist: choose 1 to {len(legal)}")
+        raise _entry("number", f"choice {shorten(joined, 12)} does not exist: choose 1 to {len(legal)}")
     bad_card: NotationError | None = None
     try:
         action = parse_action(joined, deck)
@@ -208,13 +212,13 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
             matches = [str(a) for a in uses]
     if len(matches) > 1:
         listed = ", ".join(f"`{m}`" for m in matches[:8]) + (" …" if len(matches) > 8 else "")
-        raise _entry("ambiguous", f"`{joined}` could mean {listed}; type more or a choice number")
+        raise _entry("ambiguous", f"`{shorten(joined)}` could mean {listed}; type more or a choice number")
     takes_cards = any(getattr(a, "card", None) is not None for a in legal)
     if bad_card is None and len(words) == 1 and takes_cards:
         bad_card = _card_error(words[0], deck)
     if bad_card is not None and takes_cards:
         raise _entry("card", bad_card.diagnostic.message)
-    raise _entry("unknown", f"`{joined}` is not an action here; you can: {legal_summary(legal)}")
+    raise _entry("unknown", f"`{shorten(joined)}` is not an action here; you can: {legal_summary(legal)}")
 
 
 def _name(player: int, me: int | None) -> str:
@@ -239,6 +243,9 @@ def view_lines(view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool
         lines.append("marriages: " + ", ".join(f"P{p} {s}" for p, s in view.declared))
     if view.talon:
         lines.append("talon: " + format_cards(view.talon, symbols=symbols))
+    if view.stock_card is not None:
+        lines.append(f"stock: {view.stock} card(s), the bottom one face up: "
+                     + format_card(view.stock_card, symbols=symbols))
     if view.phase == "play":
         trick = ", ".join(f"P{p} {format_card(c, symbols=symbols)}" for p, c in view.trick) or "-"
         lines.append(f"trick: {trick}")

@@ -33,6 +33,8 @@ def shorten(text: str, width: int = _SHORT) -> str:
 
 def _visible(char: str) -> str:
     code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, kept by "surrogateescape"
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -68,7 +70,9 @@ def has_control(text: str, *, keep_newlines: bool = True) -> str | None:
 def printable(text: str, *, keep_newlines: bool = True) -> str:
     """``text`` with every control character written as an escape (``\\x1b``), so that it
     cannot move the cursor, clear or recolour a terminal.  Tab, and newline when
-    ``keep_newlines``, are kept."""
+    ``keep_newlines``, are kept.  A byte that was not UTF-8 (read with Python's
+    ``surrogateescape``: ``\\udcff``) is written as the byte it was (``\\xff``), other lone
+    surrogates as ``\\udxxx``."""
     if has_control(text, keep_newlines=keep_newlines) is None:
         return text
     return "".join(

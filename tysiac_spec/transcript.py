@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine.actions import DeclareContract, PlayCard, parse_action
+from .engine.actions import DeclareContract, Incident, PlayCard, parse_action
 from .engine.game import Game
 from .engine.record import Record, record_error, record_of
 from .engine.replay import action_error, start
+from .engine.seating import seats_text
 from .errors import TysiacError
 
 __all__ = ["transcript"]
@@ -64,6 +65,8 @@ class _Writer:
             self.out(f"  P{p} hand: {_cards(d.hands[p])}")
         for i, t in enumerate(d.talons):
             self.out(f"  talon{'' if len(d.talons) == 1 else f' {i}'}: {_cards(t)}")
+        if d.stock:
+            self.out(f"  stock (top first, the last face up): {_cards(d.stock)}")
         if d.declarer is not None:
             self.out(f"  declarer: P{d.declarer} at {d.high_bid}")
 
@@ -90,6 +93,8 @@ class _Writer:
                 self.trick_no += 1
                 self.out(f"  trick {self.trick_no}: {', '.join(self.trick)} → P{deal.last_trick_winner}")
                 self.trick = []
+        elif isinstance(action, Incident):  # a table call, against any player
+            self.out(f"  incident: {action.kind.replace('_', ' ')} by P{action.player}")
         else:
             self.out(f"  P{player}: {text}")
         if declarer is None and deal.declarer is not None:
@@ -135,10 +140,9 @@ class _Writer:
         g = self.game
         self.out("")
         if g.is_over:
-            winner = getattr(g.match, "winner", None)
-            if winner is None:
-                winner = max(range(g.players), key=lambda p: g.scores[p])
-            self.out(f"Match over: P{winner} wins with {g.scores[winner]} points")
+            won = g.winners or (max(range(g.players), key=lambda p: g.scores[p]),)
+            verb = "win" if len(won) > 1 else "wins"
+            self.out(f"Match over: {seats_text(won)} {verb} with {g.scores[won[0]]} points")
         else:
             self.out(f"Match not finished ({len(g.deal_scores)} deal(s) scored; phase {g.phase}, "
                      f"P{g.current_player} to act)")

@@ -25,6 +25,7 @@ from ..engine.actions import (
     Bid,
     ChooseTalon,
     DeclareContract,
+    DeclareMarriage,
     Discard,
     GiveCard,
     Pass,
@@ -203,6 +204,9 @@ class HeuristicBot:
                 return words["forfeit"]
             if "redeal" in words and self._estimate(view, view.hand) < _REDEAL_BELOW:
                 return words["redeal"]
+            marriages = [a for a in legal if isinstance(a, DeclareMarriage)]
+            if marriages:  # declared from the hand: the most valuable first
+                return max(marriages, key=lambda a: self._values.get(a.suit, 0))
         if not known:
             return legal[0]
         first = known[0]

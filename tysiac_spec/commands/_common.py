@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from ..engine.record import SEED_MAX
 from ..errors import Diagnostic, TysiacError
+from ..text import shorten
 
 if TYPE_CHECKING:  # rich is imported by the commands that print with it, not by validate
     from rich.console import Console
@@ -25,6 +27,7 @@ if TYPE_CHECKING:  # rich is imported by the commands that print with it, not by
 __all__ = [
     "EXIT_USER_ERROR",
     "SEED_MAX",
+    "check_folder",
     "emit",
     "line_reader",
     "parse_option_args",
@@ -37,10 +40,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_USER_ERROR = 1
 
-SEED_MAX = 10**18 - 1
-"""The largest seed a command takes: a record keeps it, and a file's integers have at most
-18 digits (limit ``int_digits``)."""
 
+
+ECHO_WIDTH = 200
+"""Characters of a line read from a pipe echoed before it is cut (:func:`line_reader`)."""
 
 SHOWN_DIAGNOSTICS = 20
 """Most problems printed for one input; the rest are counted (a file of 3,000 duplicate keys
@@ -88,15 +91,46 @@ def parse_option_args(values: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def write_atomically(path: Path, text: str) -> None:
+def check_folder(path: Path) -> None:
+    """Refuse ``path`` when its folder does not exist (no folder is ever made for it), so that
+    a command can refuse a file it will write before doing anything else.
+
+    Raises:
+        click.ClickException: ``cannot write x/y.json: the folder x does not exist`` (or ``is
+            not a folder``).
+    """
+    if str(path) == "-":
+        return
+    _refuse_folder(path, (path.resolve() if path.is_symlink() else path).parent)
+
+
+def _refuse_folder(path: Path, folder: Path, *, missing_ok: bool = False) -> None:
+    """Raise ``cannot write <path>: the folder <folder> is not a folder`` (or ``does not
+    exist``, unless ``missing_ok``: the folders will be made; then the nearest one that
+    exists must be a folder)."""
+    if folder.is_dir():
+        return
+    if missing_ok:
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if folder.is_dir() or not folder.exists():
+            return
+    what = "is not a folder" if folder.exists() else "does not exist"
+    raise click.ClickException(f"cannot write {path}: the folder {folder} {what}")
+
+
+def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename: never half-written.
 
     ``-`` writes to standard output; a symbolic link is followed (its target is
     replaced); a special file (a device, a pipe) is written to directly; an existing
-    file keeps its permissions.
+    file keeps its permissions.  A file in a folder that does not exist is refused, and
+    nothing is written (:func:`check_folder`), unless ``make_folders`` (an output the user
+    names with ``-o``: ``tysiac schema -o my-editor/ruleset.schema.json``).
 
     Raises:
-        click.ClickException: the file cannot be written (the message says why).
+        click.ClickException: the file cannot be written (the message says why: ``cannot
+            write x/y.json: the folder x does not exist``).
     """
     if str(path) == "-":
         click.echo(text, nl=False)
@@ -110,7 +144,11 @@ def write_atomically(path: Path, text: str) -> None:
                 fh.write(text)
             return
         mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if make_folders:
+            _refuse_folder(path, target.parent, missing_ok=True)  # a file where a folder goes
+            target.parent.mkdir(parents=True, exist_ok=True)
+        else:
+            check_folder(path)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
@@ -128,11 +166,12 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def emit(text: str, output: Path | None) -> None:
-    """Print ``text``, or write it atomically to ``output`` (``-``: standard output)."""
+    """Print ``text``, or write it atomically to ``output`` (``-``: standard output), making
+    its folders."""
     if output is None or str(output) == "-":
         click.echo(text, nl=False)
         return
-    write_atomically(output, text)
+    write_atomically(output, text, make_folders=True)
     click.echo(f"wrote {output}", err=True)
 
 
@@ -152,7 +191,9 @@ def line_reader(console: Console, *, highlight: bool = True) -> Callable[[str], 
         if not line:
             console.print()
             raise EOFError
-        console.print(escape(line.rstrip("\n")), highlight=highlight)
+        # as typed, but safe and short: control characters and bytes that were not UTF-8
+        # made visible, a very long line cut (a script's 100,000 characters)
+        console.print(escape(shorten(line.rstrip("\n"), ECHO_WIDTH)), highlight=highlight)
         return line
 
     return read

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,9 @@ from ._common import print_diagnostics, user_errors
 
 __all__ = ["check", "render_result"]
 
+_HEADLINE = re.compile(r"(?:\S+: )?error\[")
+"""A diagnostic's headline (``file:line:col: error[code]: …``, or ``error[code]: …``)."""
+
 
 def _value(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
@@ -45,7 +49,10 @@ def render_result(result: Result) -> list[str]:
         message = result.message
         if result.step is None:
             message = message.removeprefix("setting up: ")  # said once, by `where`
-        lines.append(f"    {where}: [red]error[/red]: {escape(message)}")
+        if _HEADLINE.match(message):  # a diagnostic's headline says `error[code]` itself
+            lines.append(f"    {where}: {escape(message)}")
+        else:
+            lines.append(f"    {where}: [red]error[/red]: {escape(message)}")
     else:
         lines.append(f"    {where}: {escape(result.message) or 'unexpected values'}")
     for m in result.mismatches:

@@ -22,6 +22,7 @@ goes on exactly as it would have gone without the interruption.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import secrets
@@ -36,15 +37,16 @@ from rich.markup import escape
 
 from ..cards import Card
 from ..engine import Game
-from ..engine.actions import Action, Discard, GiveCard, PlayCard
+from ..engine.actions import Action, Discard, GiveCard, Incident, PlayCard
 from ..engine.record import Record, TableSetup, record_of
 from ..engine.replay import replay, start
+from ..engine.seating import seats_text
 from ..engine.state import DealState
 from ..engine.talon import gifts_seen
 from ..errors import Diagnostic, EntryError, IllegalActionError, RecordError, TysiacError
 from ..table import choices_text, complete, declarations, resolve_input, view_lines
 from ..text import printable, shorten
-from ._common import SEED_MAX, line_reader, parse_option_args, user_errors, write_atomically
+from ._common import SEED_MAX, check_folder, line_reader, parse_option_args, user_errors, write_atomically
 from .replay import in_file
 
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
@@ -169,7 +171,7 @@ class Table:
         bots: dict[int, _Chooser],
         console: Console,
         read_line: Callable[[str], str],
-        save: Callable[[], str],
+        save: Callable[..., str],
     ) -> None:
         self.game, self.seat, self.bots = game, seat, bots
         self.console, self.read_line, self.save = console, read_line, save
@@ -211,6 +213,12 @@ class Table:
                 self.say(exc.diagnostic.message, "yellow")
                 continue
             if action not in legal:
+                if isinstance(action, Incident):
+                    self.say("a table incident is called from Python (`Game.incident`) or written in a "
+                             "record, not at the terminal", "yellow")
+                    continue
+                if action in game.playable_actions():  # a revoke the rules let stand (play.revoke)
+                    return action
                 try:  # the game explains why and stays unchanged
                     game.apply(action)
                 except IllegalActionError as exc:
@@ -310,6 +318,7 @@ class Table:
     def run(self) -> int:
         """Play until the match is over or the user stops; returns the exit status."""
         game = self.game
+        played = len(game.history)
         try:
             shown_for: tuple[int, int, str] | None = None
             while not game.is_over:
@@ -327,7 +336,14 @@ class Table:
                         return 0
                 else:
                     action = self.bots[player].choose(game, player)
+                played = len(game.history)
                 self._apply(player, action)
+        except TysiacError:
+            # the engine stopped the match (a formula out of range): the actions played up to
+            # the one that failed are kept, so that the game is not lost; the error follows
+            where = self.save(played)
+            self.say(f"the game stopped on an error; its {played} action(s) before it are saved to {where}")
+            raise
         except EOFError:
             where = self.save()
             self.say(f"end of input: game saved to {where}; resume with: tysiac play --resume {where}")
@@ -342,12 +358,10 @@ class Table:
             self.save()
             raise
         where = self.save()
-        winner = getattr(getattr(game, "match", None), "winner", None)
-        winners = [winner] if winner is not None else [
-            p for p, s in enumerate(game.scores) if s == max(game.scores)
-        ]
+        winners = list(game.winners) or [p for p, s in enumerate(game.scores) if s == max(game.scores)]
         self.say("match over: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
-        self.say("winner: " + ", ".join(f"P{p}" + (" (you)" if p == self.seat else "") for p in winners))
+        you = " (you)" if self.seat in winners else ""
+        self.say(("winners: " if len(winners) > 1 else "winner: ") + seats_text(winners) + you)
         self.say(f"record saved to {where}")
         return 0
 
@@ -368,6 +382,16 @@ def _install_completion(game: Game) -> None:  # pragma: no cover - needs a termi
     readline.set_completer_delims(" ")
     readline.set_completer(completer)
     readline.parse_and_bind("tab: complete")
+
+
+def _check_seat(seat: int, players: int) -> None:
+    """Refuse a seat that is not at a table of ``players``.
+
+    Raises:
+        EntryError: ``entry.seat``.
+    """
+    if not 0 <= seat < players:
+        raise EntryError(Diagnostic("entry.seat", f"--seat must be 0 to {players - 1} (got {seat})"))
 
 
 def run_match(
@@ -396,8 +420,7 @@ def run_match(
     if isinstance(game, Record):
         start(game)  # the record's ruleset, options and player count checked before bots are made
     players = game.players
-    if not 0 <= seat < players:
-        raise EntryError(Diagnostic("entry.seat", f"--seat must be 0 to {players - 1} (got {seat})"))
+    _check_seat(seat, players)
     choosers = make_bots(bots, seed, players, seat)
     if isinstance(game, Record):
         game, differs = restore(game, choosers)
@@ -408,8 +431,12 @@ def run_match(
     live = game
     setup = TableSetup(seat=seat, bots=bots, bot_seed=seed)
 
-    def save() -> str:
-        write_atomically(save_to, record_of(live, table=setup).saved_at(save_to).to_json())
+    def save(actions: int | None = None) -> str:
+        """Write the record (its first ``actions`` actions when given) to ``save_to``."""
+        record = record_of(live, table=setup)
+        if actions is not None:
+            record = dataclasses.replace(record, actions=record.actions[:actions])
+        write_atomically(save_to, record.saved_at(save_to).to_json())
         return str(save_to)
 
     save()  # at once: a place that cannot be written is reported before any play, not after
@@ -497,6 +524,8 @@ def play(
         bots = bots or "heuristic"
         game = record
         target = save_path or resume
+        _check_seat(seat, record.players)
+        check_folder(target)
         click.echo(f"resuming {resume}: {len(record.actions)} actions; you are P{seat}, {bots} bots")
     else:
         if ruleset is None:
@@ -506,8 +535,11 @@ def play(
         seed = seed if seed is not None else secrets.randbelow(10**6)
         seat = seat if seat is not None else 0
         bots = bots or "heuristic"
+        rules.form(n)  # an unknown player count is refused before the seat is judged by it
+        _check_seat(seat, n)
         game = Game(rules, players=n, seed=seed)
         target = save_path or Path(f"tysiac-{rules.id}-{seed}.json")
+        check_folder(target)
         click.echo(f"{printable(rules.id)}, {n} players, seed {seed}; you are P{seat}")
     try:
         status = run_match(game, seat=seat, bots=bots, seed=seed, save_to=target)

@@ -15,17 +15,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ruleset.model import Marriages, Ruleset, TablePlan
+from ..ruleset.model import Form, Marriages, Ruleset, TablePlan
 from . import terms
 from .examples import Example, scenario_file
 from .examples import examples as _examples
 from .fields import (
     SECTION_ORDER,
     SHOWN_WHEN_CHANGED,
+    SHOWN_WHEN_IS,
     SHOWN_WHEN_SET,
     Node,
     form_nodes,
     is_default,
+    outdated,
     provenance_for,
     value_at,
 )
@@ -179,6 +181,16 @@ def _disabled(merged: list[tuple[Node, dict[int, Node]]]) -> set[str]:
     return out
 
 
+def _uses(form: Form, needs: str | None, when: tuple[str, frozenset[Any]] | None) -> bool:
+    """Whether ``form`` uses a field shown only when another is set (``needs``,
+    :data:`~.fields.SHOWN_WHEN_SET`: the stock's trump card only with a stock) or has one of
+    some values (``when``, :data:`~.fields.SHOWN_WHEN_IS`: the give count only when the
+    exchange gives a card to each opponent)."""
+    if needs is not None and value_at(form, needs) is None:
+        return False
+    return when is None or value_at(form, when[0]) in when[1]
+
+
 def _rule(
     ruleset: Ruleset,
     first: Node,
@@ -233,7 +245,7 @@ def _section_head(ruleset: Ruleset, section: Section, parts: Sequence[str], lang
             section.assumed = True
         if prov.reason and prov.reason.strip() not in (section.reason or ""):
             section.reason = " ".join(x for x in (section.reason, prov.reason.strip()) if x)
-        if section.doc is None:
+        if section.doc is None and not outdated(ruleset, prov, (part,)):
             section.doc, section.doc_lang = _doc_in(prov.doc, lang)
 
 
@@ -358,9 +370,12 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
             model = first.model
             if model in SHOWN_WHEN_CHANGED and all(is_default(ruleset.form(n), model) for n in nodes):
                 continue
-            needs = SHOWN_WHEN_SET.get(model)
-            if needs is not None and all(value_at(ruleset.form(n), needs) is None for n in nodes):
-                continue
+            needs, when = SHOWN_WHEN_SET.get(model), SHOWN_WHEN_IS.get(model)
+            if needs is not None or when is not None:  # only the forms that use the field
+                nodes = {n: node for n, node in nodes.items() if _uses(ruleset.form(n), needs, when)}
+                if not nodes:
+                    continue
+                first = next(iter(nodes.values()))
             sec.rules.append(_rule(ruleset, first, nodes, counts, lang, seen, by_option))
         if not counts:  # a base ruleset: the rules it writes, chapters it leaves empty skipped
             sec.rules.extend(_written_rules(ruleset, [p for p in parts if p != "table"], lang))

@@ -4,7 +4,9 @@
 paths as the rule book: ``auction.cap``, ``players.N.hand_size``, ``options.barrel``),
 with each value in words, and marks the rows that differ.  A value may depend on the
 number of players; rulesets are compared for each player count that at least two of
-them define (when none is shared, their values for all counts are compared).
+them define (when none is shared, their values for all counts are compared); at a count
+only some of them define, a rule of that count's own (a value the ruleset gives at none of
+its other counts) differs from the others' "not played".
 
 :func:`render_comparison` prints the matrix as text, Markdown, HTML or JSON, grouped by
 phase of the game, identical rows folded away unless ``full``.
@@ -237,10 +239,19 @@ def compare(rulesets: Sequence[Ruleset], *, lang: str = "en") -> Comparison:
     counts_of = {ident: r.player_counts for ident, r in zip(ids, rulesets, strict=True)}
     shared = sorted({n for cs in counts_of.values() for n in cs
                      if sum(n in other for other in counts_of.values()) >= 2})
+    everywhere = set.intersection(*(set(cs) for cs in counts_of.values()))
+    partial = sorted({n for cs in counts_of.values() for n in cs} - everywhere) if shared else []
+    off_value = FieldValue(terms.ui("not_played_short", lang), None, _OFF)
     for row in rows.values():
-        row.differs = _differs(row, ids, counts_of, shared)
+        own = _own_rules(row, ids, counts_of, partial)
+        row.differs = _differs(row, ids, counts_of, shared) or bool(own)
         for ident in ids:
-            row.cells[ident] = _cell(row.values.get(ident, {}), counts_of[ident] or (0,), lang)
+            values, counts = row.values.get(ident, {}), tuple(counts_of[ident] or (0,))
+            missing = [n for n in own if n not in counts]
+            if missing:  # a player count this ruleset does not have: its rules are not played
+                values = {**values, **dict.fromkeys(missing, off_value)}
+                counts = (*counts, *missing)
+            row.cells[ident] = _cell(values, counts, lang)
         if row.differs:
             tally = Counter(row.cells.values())
             (top, most), *rest = tally.most_common()
@@ -249,6 +260,29 @@ def compare(rulesets: Sequence[Ruleset], *, lang: str = "en") -> Comparison:
     ordered = sorted((rows[p] for p in order), key=lambda r: SECTIONS.index(r.section))
     titles = {ident: r.title(lang) for ident, r in zip(ids, rulesets, strict=True)}
     return Comparison(ids, titles, lang, ordered)
+
+
+def _own_rules(
+    row: Row, ids: Sequence[str], counts_of: Mapping[str, Sequence[int]], partial: Sequence[int]
+) -> list[int]:
+    """The player counts that only some rulesets have (``partial``) at which a ruleset gives
+    this row a value of that count's own — one it gives at none of its other counts (the
+    6 cards and the partnerships of a 4-player form added by a house file): there the other
+    rulesets do "not play" the rule, and the row differs.  A value the same ruleset gives at
+    its other counts too is compared there, not here."""
+    if row.path.startswith("deck.") or row.path in ("players", "options"):
+        return []
+    found = []
+    for n in partial:
+        for i in ids:
+            values = row.values.get(i, {})
+            v = values.get(n)
+            if v is not None and n in counts_of[i] and all(
+                repr(w.key) != repr(v.key) for m, w in values.items() if m != n
+            ):
+                found.append(n)
+                break
+    return found
 
 
 def _differs(

@@ -382,6 +382,8 @@ def _example(ruleset: Ruleset, sc: Any, lang: str) -> Example:
         for i, talon in enumerate(talons):
             label = _w("talon", lang) + (f" {i}" if len(talons) > 1 else "")
             ex.hands.append((label, cards.hand(talon)))
+        if sc.deal.get("stock"):
+            ex.hands.append((_w("stock", lang), cards.hand(sc.deal["stock"])))
     ex.steps = _steps(ruleset, sc, lang, cards)
     return ex
 

@@ -58,20 +58,36 @@ SHOWN_WHEN_CHANGED = frozenset(
         "deal.first_dealer_rank",
         "marriages.from_trick",
         "marriages.min_cards",
+        "marriages.declared_by",
         "marriages.value",
         "talon.shown_from",
+        "talon.hand_out",
+        "table.left_out",
         "play.beat_with_highest",
         "play.trump_with_highest",
         "play.duties_bind",
         "play.defenders_may_discard",
+        "play.defenders_overtrump_declarer",
         "play.lead_after_marriage",
+        "auction.dealer_exempt",
         "deal.redeal_dealer",
         "deal.cut",
         "deal.cut.enabled",
         "deal.redeals.effect",
+        "deal.incidents",
+        "play.revoke",
+        "play.revoke.handling",
+        "play.revoke.penalty",
+        "play.revoke.to",
+        "play.revoke.exempt_lead_rule",
         "match.finishing.tie_raise",
+        "match.finishing.loss",
         "special.barrel.falls_reset",
         "special.golden_round.deals",
+        "special.golden_round.dark_allowed",
+        "special.golden_round.bolt_count",
+        "table.partnerships",
+        "table.stock",
     }
 )
 """Model paths of fields a rule book shows only when some form's value differs from the
@@ -80,19 +96,37 @@ the ranks of a marriage (``terms.marriage_pair``); the talon's default moment of
 (``talon.shown_from: taking``) is what ``talon.shown`` already says; marriage timing limits
 that are off (``marriages.from_trick: 1``, ``min_cards: 0``) and marriage points by suit alone
 (``marriages.value`` none: ``values``) say nothing; the highest-card duties, whom the duties
-bind, a defender's discard and the lead after a marriage (``play``) are house agreements no
-shipped ruleset states; the match-flow switches (``deal``, ``match``, ``special``) are off
-in every shipped ruleset, whose sources are silent on them.  Every shipped ruleset keeps these
+bind, a defender's discard, the lead after a marriage and a revoke that stands (``play``;
+each field of ``play.revoke``, a default of which says nothing while revokes are refused) are
+house agreements no shipped ruleset states; the table incidents (``deal.incidents``, none by
+default) likewise; the match-flow switches (``deal``, ``match``, ``special``) are off
+in every shipped ruleset, whose sources are silent on them, and so are fixed partnerships
+(``table.partnerships``), a house layout.  Every shipped ruleset keeps these
 defaults.  The comparison shows them always."""
 
 SHOWN_WHEN_SET = {
     "auction.forced_bid": "auction.forced_seat",
     "auction.first_to_speak": "auction.forced_seat",
     "auction.forced_opening": "auction.forced_seat",
+    "table.stock_trump": "table.stock",
+    "table.stock_duties": "table.stock",
 }
 """Model paths of fields that apply only when another field is not none, by that field: a
-rule book leaves them out when that field is none in every form (``auction.forced_seat:
-null``, nobody must open: then there is no forced bid and no forced player to speak first)."""
+rule book shows them only for the forms where that field is set, and not at all when it is
+none in every form (``auction.forced_seat:
+null``, nobody must open: then there is no forced bid and no forced player to speak first;
+``table.stock`` none, no stock: then no stock card names trump and no duty waits for it)."""
+
+SHOWN_WHEN_IS = {
+    "talon.give_count": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
+    "talon.give_face_up": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
+    "talon.give_order": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
+    "talon.discard_count": ("talon.exchange", frozenset({"discard", "give_and_bury"})),
+}
+"""Model paths of fields that apply to a form only when another field has one of some
+values there, by field: ``(that field, its values)``.  A rule book shows such a field for
+those forms only (the discard count is no rule of a form that gives a card to each
+opponent), and not at all when no form uses it: a book never prints a value no form plays."""
 
 RANK_LISTS = frozenset({"marriages.ranks"})
 """Model paths of fields holding rank ids, shown by the ranks' names (``deck.ranks``)."""
@@ -311,6 +345,8 @@ def provenance_for(ruleset: Ruleset, parts: Sequence[str | int], players: int | 
     # does not speak for a value a later file changed
     first = prov.get(chain[0]) if chain else None
     heirs = first.heirs if first is not None else None
+    if first is None and parts and parts[0] == "players":
+        heirs = _writers_at_other_counts(ruleset, parts)
     for key in chain:
         p: Provenance | None = prov.get(key)
         if p is None or (heirs is not None and p.file is not None and p.file not in heirs):
@@ -323,4 +359,59 @@ def provenance_for(ruleset: Ruleset, parts: Sequence[str | int], players: int | 
     if reason is None and own is not None and own.reason and len(chain[0]) > 1:
         reason = own.reason
     doc: Mapping[str, str] = own.doc if own is not None and len(chain[0]) > 1 else {}
+    if doc and own is not None:
+        group = _is_group(ruleset.document, chain[0])
+        if outdated(ruleset, own, chain[0] if group else chain[0][:-1], deep=group):
+            doc = {}
     return Cited(sources, status, reason, doc, from_section)
+
+
+def _writers_at_other_counts(ruleset: Ruleset, parts: tuple[str | int, ...]) -> frozenset[str | None] | None:
+    """For a ``players.N`` field not written for ``N`` (the model's default there): the files
+    that may speak for it, from the counts where it is written -- the files that wrote it
+    there and the files extending them (:attr:`Provenance.heirs`); ``None`` (any file) when
+    no count writes it.  A field a house file adds at one player count (``players.2.stock``)
+    thus takes no sources from the parent's ``players.3`` or ``players.4`` element at the
+    counts where it keeps its default: the parent never wrote the rule."""
+    rel = parts[2:]
+    found: set[str | None] = set()
+    for key, p in ruleset.provenance.items():
+        if len(key) == len(parts) and key[0] == "players" and key[2:] == rel and key[1] != str(parts[1]):
+            if p.heirs is None:
+                return None
+            found |= p.heirs
+    return frozenset(found) if found else None
+
+
+def outdated(
+    ruleset: Ruleset, written: Provenance, scope: tuple[str | int, ...], *, deep: bool = True
+) -> bool:
+    """Whether the words (``doc``) of ``written`` no longer speak for the rules: a file
+    extending the one that wrote them (:attr:`Provenance.doc_heirs`) changed a rule inside
+    ``scope`` -- anywhere in it (``deep``: the words of a section or group, ``scope`` being
+    that element), or one of its own rules (not ``deep``: the words of a rule, ``scope``
+    being the element holding it, so the words go when a neighbouring rule changes).
+
+    Words often speak of the neighbouring rules (pl-standard's "Lead the queen or king of the
+    pair" on `marriages.announcement` is about `marriages.ranks`): a house file changing one
+    of them drops the parent's words there, while the words generated from the data, the
+    sources and the assumptions stay."""
+    heirs, writer = written.doc_heirs, written.doc_file
+    if not heirs or len(heirs) < 2:
+        return False
+    size = len(scope)
+    return any(
+        p.file is not None and p.file != writer and p.file in heirs
+        for key, p in ruleset.provenance.items()
+        if key[:size] == scope and (len(key) > size if deep else len(key) == size + 1)
+    )
+
+
+def _is_group(document: Mapping[str, Any], parts: Sequence[str | int]) -> bool:
+    """Whether ``parts`` names an element holding rules (a mapping, not an annotated value)."""
+    node: Any = document
+    for part in parts:
+        if not (isinstance(node, Mapping) and part in node):
+            return False
+        node = node[part]
+    return isinstance(node, Mapping) and "value" not in node

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .check import Checked, check_effects, check_expression
 from .compile import CompiledEffects, CompiledFormula, compile_effects, compile_formula
 from .contexts import CONTEXTS, Context, ContextExtension, NameSpec, get_context
-from .library import FUNCTIONS, DeckInfo, FunctionSpec
+from .library import FUNCTIONS, DeckInfo, FunctionSpec, MarriageValue
 from .nodes import Expr, Origin, Span, Stmt
 from .parse import MAX_DEPTH, MAX_LENGTH, parse_effects, parse_expression
 from .types import (
@@ -78,6 +78,7 @@ __all__ = [
     "FieldSpec",
     "FunctionSpec",
     "IntType",
+    "MarriageValue",
     "NameSpec",
     "Origin",
     "RankType",

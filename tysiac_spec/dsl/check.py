@@ -8,7 +8,8 @@ with an error gets no type, which silences follow-on errors about it.
 It also works out the value of every constant sub-expression (literals, suit and rank
 names, and operations on them) and refuses what is wrong whatever the game:
 ``dsl.division-by-zero`` (``//`` or ``%`` by a constant 0, also one that folds to 0:
-``points // (5 - 5)``), ``dsl.bad-step`` (a rounding unit that is a constant ``<= 0``:
+``points // (5 - 5)``, or by an expression that is 0 whatever the game: ``points //
+(points - points)``), ``dsl.bad-step`` (a rounding unit that is a constant ``<= 0``:
 ``round_to(points, 0)``) and ``dsl.out-of-range`` (a literal or a constant outside the
 range of DSL numbers, :data:`.bounds.LIMIT`).
 """
@@ -456,7 +457,7 @@ class _Checker:
 
     def fold_binary(self, node: Binary) -> Any:
         left, right, op = self.value(node.left), self.value(node.right), node.op
-        if op in ("//", "%") and right is not _NO_VALUE and right == 0:
+        if op in ("//", "%") and (right == 0 if right is not _NO_VALUE else self.always_zero(node.right)):
             what = "division" if op == "//" else "remainder"
             message = f"{what} by zero in `{to_text(node)}`"
             if not isinstance(node.right, IntLit):
@@ -471,6 +472,25 @@ class _Checker:
             return _NO_VALUE
         return self.in_range(node, _FOLD[op](left, right))
 
+    def always_zero(self, node: Expr) -> bool:
+        """Whether the int ``node`` is 0 whatever the game, though no constant: an expression
+        minus itself (``points - points``; formulas have no side effects, so both sides
+        are equal), a product with such a factor or a constant 0 (``0 * points``), its
+        negation, or a choice between two of them."""
+        value = self.value(node)
+        if value is not _NO_VALUE:
+            return type(value) is int and value == 0
+        if isinstance(node, Binary):
+            if node.op == "-":
+                return node.left == node.right
+            if node.op == "*":
+                return self.always_zero(node.left) or self.always_zero(node.right)
+        if isinstance(node, Unary) and node.op == "-":
+            return self.always_zero(node.operand)
+        if isinstance(node, If):
+            return self.always_zero(node.then) and self.always_zero(node.else_)
+        return False
+
     def fold_call(self, node: Call) -> Any:
         spec = FUNCTIONS[node.func]
         args = [self.value(a) for a in node.args]
@@ -480,6 +500,13 @@ class _Checker:
                 message = f"the {param.name} of `{spec.name}` must be positive (got {value})"
                 if not _is_literal(arg):
                     message += f" in `{to_text(node)}`"
+                self.error("dsl.bad-step", message, arg)
+                return _NO_VALUE
+            if param.positive and value is _NO_VALUE and self.always_zero(arg):
+                message = (
+                    f"the {param.name} of `{spec.name}` must be positive: `{to_text(arg)}` is "
+                    f"always 0 in `{to_text(node)}`"
+                )
                 self.error("dsl.bad-step", message, arg)
                 return _NO_VALUE
         if spec.result != INT or any(v is _NO_VALUE for v in args):

@@ -368,6 +368,22 @@ _TABLE: tuple[dict[str, object], ...] = (
         "example": "count(hand, nine) == 4 or (points(talon) < 5 and bid == 100)",
     },
     {
+        "id": "deal.incident",
+        "doc": "The points a table incident (`deal.incidents`) or a revoke (`play.revoke`) costs "
+        "the offender.",
+        "result": POINTS,
+        "names": [
+            ("hand", "the offender's hand"),
+            ("player", "the offender"),
+            "players",
+            "options",
+            ("bid", "the highest bid so far (0 before any bid)"),
+            ("contract", "the declarer's contract (0 before it is announced)"),
+            ("declarer", "whether the offender is the declarer (false before the auction has ended)"),
+        ],
+        "example": "if declarer then bid else 120",
+    },
+    {
         "id": "match.rule",
         "doc": "A match rule: when the condition holds after a deal, the effects apply "
         "to the player.",

@@ -37,6 +37,31 @@ class Fault(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class MarriageValue:
+    """How a declared marriage is valued when it depends on the deal: the ruleset's
+    ``marriages.value`` formula (context ``marriage.value``) and what it reads besides a
+    suit's points.  ``marriages(cards)`` counts the marriages of ``cards`` with it.
+
+    Attributes:
+        text: the formula as written (with ``origin``, where it is written, what makes two
+            equal: ``compiled`` does not take part in comparisons).
+        compiled: the formula compiled in its context (``env -> points``; its errors at run
+            time point at ``origin``).
+        sets_trump: ``marriages.sets_trump``.
+        first_only: ``marriages.trump_change`` is ``first_only`` (only the first marriage of
+            a deal sets trump).
+        players: the active players of a deal (``players`` in the formula).
+    """
+
+    text: str
+    origin: Any
+    compiled: Callable[[Mapping[str, Any]], Any] = field(compare=False, hash=False)
+    sets_trump: bool = True
+    first_only: bool = False
+    players: int = 3
+
+
+@dataclass(frozen=True, slots=True)
 class DeckInfo:
     """The deck facts the card functions need, given by the host at compile time.
 
@@ -52,6 +77,8 @@ class DeckInfo:
             bit sets for cards of ``pack`` (empty: by rank and suit only).
         pack: the host's pack whose bits ``card_bits`` gives: a card is counted by its bit
             only when ``card.pack is pack``.
+        marriage_value: the ruleset's ``marriages.value`` formula, the one home of a declared
+            marriage's points, or ``None`` (a marriage is worth its suit's value).
     """
 
     rank_points: Mapping[str, int]
@@ -61,6 +88,7 @@ class DeckInfo:
     marriage_ranks: tuple[str, str]
     card_bits: Mapping[tuple[str, str], int] = field(default_factory=dict)
     pack: object = None
+    marriage_value: MarriageValue | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +137,31 @@ def _rounded(_deck: DeckInfo, args: Sequence[int]) -> int:
 
 
 def _marriage_total(deck: DeckInfo, _args: Sequence[int]) -> int:
+    if deck.marriage_value is not None:  # the formula's values: checked at run time
+        return LIMIT
     return sum(abs(v) for v in deck.marriage_values.values())
+
+
+def _valuer(deck: DeckInfo) -> Callable[[int, int], int] | None:
+    """``points(value, number)``: what the ``marriages.value`` formula makes of the marriage
+    of a suit worth ``value`` declared as the deal's ``number``-th (0 first) by the
+    declarer; ``None`` without a formula."""
+    how = deck.marriage_value
+    if how is None:
+        return None
+    formula = how.compiled
+
+    def points(value: int, number: int) -> int:
+        return int(formula({
+            "value": value,
+            "declarer": True,
+            "first": number == 0,
+            "sets_trump": how.sets_trump and (number == 0 or not how.first_only),
+            "number": number,
+            "players": how.players,
+        }))
+
+    return points
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +304,13 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
         if (king, s) in deck.card_bits and (queen, s) in deck.card_bits
     ]
     pack = deck.pack
+    points = _valuer(deck)
+
+    def declared(held: list[int]) -> int:
+        """The points of the marriages worth ``held`` (by suit) as the declarer scores them
+        declaring them in turn, the most valuable suit first (``marriages.value``)."""
+        assert points is not None
+        return sum(points(v, k) for k, v in enumerate(sorted(held, reverse=True)))
 
     def marriages(cards: Iterable[Any]) -> int:
         seen = last[0]
@@ -268,10 +327,13 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
             except AttributeError:  # not the host's cards
                 bits = -1
             if bits >= 0 and bits.bit_count() == len(cards):  # each card once
-                total = 0
-                for both, value in pairs:
-                    if bits & both == both:
-                        total += value
+                if points is not None:
+                    total = declared([v for both, v in pairs if bits & both == both])
+                else:
+                    total = 0
+                    for both, value in pairs:
+                        if bits & both == both:
+                            total += value
                 last[0] = (cards, total)
                 return total
         kings: set[str] = set()
@@ -285,9 +347,12 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
             elif rank == queen:
                 queens.add(getattr(c.suit, "id", c.suit))
         total = 0
-        for s in kings:
-            if s in queens:
-                total += values.get(s, 0)
+        if points is not None:
+            total = declared([values.get(s, 0) for s in kings if s in queens])
+        else:
+            for s in kings:
+                if s in queens:
+                    total += values.get(s, 0)
         if type(cards) is tuple:
             last[0] = (cards, total)
         return total
@@ -351,8 +416,10 @@ FUNCTIONS: Mapping[str, FunctionSpec] = {
             "marriages",
             (_CARDS,),
             INT,
-            "The sum of the marriage values of every suit whose king and queen are both "
-            "in `cards` (points).",
+            "The points of the marriages in `cards` (both cards of `marriages.ranks` in one "
+            "suit): each suit's `marriages.values`, or, when `marriages.value` is written, "
+            "what it gives each marriage declared by the declarer, the most valuable suit "
+            "first (points).",
             "120 + marriages(hand)",
             _build_marriages,
             bound=_marriage_total,

@@ -27,8 +27,16 @@ ERROR_CODES: tuple[tuple[str, str], ...] = (
     ("dsl.type", "an operand, argument or branch of the wrong type"),
     ("dsl.result-type", "the formula gives the wrong type for its context"),
     ("dsl.not-assignable", "an effect assigns a name the context does not allow"),
-    ("dsl.division-by-zero", "`//` or `%` by a constant 0 (also one that folds to 0: `5 - 5`)"),
-    ("dsl.bad-step", "a rounding unit (`round_to`, `round_up`, `round_down`) that is a constant 0 or less"),
+    (
+        "dsl.division-by-zero",
+        "`//` or `%` by a constant 0 (also one that folds to 0: `5 - 5`) or by a value that is "
+        "0 whatever the game (`points - points`, `0 * points`)",
+    ),
+    (
+        "dsl.bad-step",
+        "a rounding unit (`round_to`, `round_up`, `round_down`) that is a constant 0 or less, "
+        "or 0 whatever the game",
+    ),
     ("dsl.out-of-range", f"a literal or constant outside the range of numbers ({RANGE_TEXT})"),
     (
         "dsl.runtime",
@@ -132,8 +140,10 @@ def render_reference() -> str:
         "## Range of numbers",
         "",
         f"Every whole number a formula writes or computes lies within {RANGE_TEXT}. "
-        "A literal or a constant outside it, a division or remainder by a constant 0 and a "
-        "rounding unit that is a constant 0 or less are refused when the ruleset loads "
+        "A literal or a constant outside it, a division or remainder by a constant 0 or by "
+        "a value that is 0 whatever the game (an expression minus itself: `points - points`; "
+        "a product with such a factor), and a rounding unit that is a constant 0 or less, or "
+        "0 whatever the game, are refused when the ruleset loads "
         "(`dsl.out-of-range`, `dsl.division-by-zero`, `dsl.bad-step`). While a game is "
         "played, an operation whose value leaves the range (a product, a sum, a rounding), "
         "a division by a value that is 0 and a rounding unit that is not positive stop the "

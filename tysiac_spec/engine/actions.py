@@ -3,7 +3,8 @@
 Each action has a compact text form (``bid 120``, ``pass``, ``talon 1``,
 ``give 9S to 2``, ``discard 9S``, ``contract 120``, ``play QH``,
 ``play QH marriage``, ``play AH aces``, ``forfeit``, ``dark``, ``cancel dark``,
-``redeal``, ``claim``); :func:`parse_action` reads it back, so
+``redeal``, ``claim``, ``marriage hearts``; a table incident ``incident misdeal 0``);
+:func:`parse_action` reads it back, so
 ``parse_action(str(a), deck) == a`` for every action ``a``.
 Players and talons are numbered from 0.
 """
@@ -27,9 +28,11 @@ __all__ = [
     "Claim",
     "Dark",
     "DeclareContract",
+    "DeclareMarriage",
     "Discard",
     "Forfeit",
     "GiveCard",
+    "Incident",
     "Pass",
     "PlayCard",
     "Redeal",
@@ -213,11 +216,39 @@ class Redeal(_Action):
         self._set("redeal")
 
 
+class DeclareMarriage(_Action):
+    """Declaring the marriage of ``suit`` (a suit id) from the hand before leading
+    (``marriages.declared_by: hand``): ``marriage hearts``."""
+
+    __slots__ = ("suit",)
+    _fields = ("suit",)
+    suit: str
+
+    def __init__(self, suit: str) -> None:
+        self._set(f"marriage {suit}", suit=suit)
+
+
+class Incident(_Action):
+    """A table incident called against ``player`` (``incident misdeal 0``): a mistake the table
+    punishes (``deal.incidents``), not a move of the game.  It is never among the legal
+    actions; :meth:`~tysiac_spec.engine.game.Game.apply` hands it to
+    :meth:`~tysiac_spec.engine.game.Game.incident`, so that a record replays it.  ``kind`` is
+    any word here; the game refuses a kind its ruleset does not list."""
+
+    __slots__ = ("kind", "player")
+    _fields = ("kind", "player")
+    kind: str
+    player: int
+
+    def __init__(self, kind: str, player: int) -> None:
+        self._set(f"incident {kind} {player}", kind=kind, player=player)
+
+
 Action = (
     Bid | Pass | ChooseTalon | GiveCard | Discard | DeclareContract | PlayCard
-    | Forfeit | Dark | CancelDark | Redeal | Claim
+    | Forfeit | Dark | CancelDark | Redeal | Claim | DeclareMarriage | Incident
 )
-"""Any player action."""
+"""Any player action (and a table incident, :class:`Incident`)."""
 
 
 class ActionTable:
@@ -329,7 +360,7 @@ def _bad(text: str, expected: str) -> NotationError:
 _FORMS = (
     "`bid N`, `pass`, `talon N`, `give CARD to N`, `discard CARD`, `contract N`, "
     "`play CARD`, `play CARD marriage`, `play CARD aces`, `forfeit`, `dark`, `cancel dark`, "
-    "`redeal` or `claim`"
+    "`redeal`, `claim`, `marriage SUIT` or `incident KIND N`"
 )
 
 
@@ -371,6 +402,14 @@ def parse_action(text: str, deck: Deck) -> Action:
         return Discard(deck.parse(rest[0]))
     if head == "give" and len(rest) == 3 and rest[1].lower() == "to":
         return GiveCard(deck.parse(rest[0]), _int(text, rest[2], text))
+    if head == "marriage" and len(rest) == 1:
+        word = rest[0].lower()
+        for suit in deck.suits:
+            if word in (suit.id.lower(), suit.letter.lower()):
+                return DeclareMarriage(suit.id)
+        raise _bad(text, "a suit of the pack (`marriage hearts`)")
+    if head == "incident" and len(rest) == 2 and rest[0].isidentifier():
+        return Incident(rest[0].lower(), _int(text, rest[1], text))
     if head == "play" and len(rest) == 1:
         return PlayCard(deck.parse(rest[0]))
     if head == "play" and len(rest) == 2 and rest[1].lower() == "marriage":

@@ -120,7 +120,9 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
     """Open the auction: the forced player's standing bid and the first speaker.
 
     Rule: ``auction.forced_seat``, ``forced_bid``, ``first_to_speak``, ``forced_opening``; each player's
-    highest bid from ``auction.cap`` and ``auction.max_bid`` (else :func:`ceiling`).
+    highest bid from ``auction.cap`` and ``auction.max_bid`` (else :func:`ceiling`); whether the
+    dealer is exempt from playing a deal everyone passes (``auction.dealer_exempt``: ``may_bid``
+    refuses him ``min_bid`` as the forced player; ``deal.dealer_exempt``).
     """
     a = form.auction
     max_bid = a.max_bid.evaluator() if a.max_bid is not None else None
@@ -133,6 +135,10 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
             limit = int(max_bid(envs.auction_max_bid(b, tuple(deal.hands[p]))))
             cap = limit if cap is None else min(cap, limit)
         deal.max_bids[p] = cap if cap is not None else ceiling(form, deal.deck_points)
+    if a.dealer_exempt and a.may_bid is not None and deal.dealer in deal.order:
+        # may the dealer be made to play the minimum if everyone passes (all_pass: dealer_plays)?
+        e = envs.auction_may_bid(env(deal.dealer), tuple(deal.hands[deal.dealer]), a.min_bid, 0, True)
+        deal.dealer_exempt = not a.may_bid.compiled(e)
     if a.forced_seat is None:
         deal.forced = None
         deal.current = deal.order[0]
@@ -259,6 +265,10 @@ def _finish(form: Form, deal: DealState) -> None:
             deal.redeal_id = "all-pass"
             return
         if a.all_pass == "dealer_plays" and deal.dealer in deal.order:
+            if deal.dealer_exempt:  # auction.dealer_exempt: dealt again
+                deal.phase = "redealt"
+                deal.redeal_id = "all-pass"
+                return
             deal.declarer, deal.high_bid = deal.dealer, a.min_bid
         else:
             deal.declarer = deal.forced if deal.forced is not None else deal.order[0]
@@ -348,12 +358,17 @@ def start_dark(form: Form, deal: DealState, env: Env) -> bool:
 
     Rule (S002): the first hand — the dealer on his right (``who: first_hand``), or every
     active player in turn (``anyone``) — may declare it; not with a negative score
-    (``forbidden_when_negative``).
+    (``forbidden_when_negative``).  In a golden deal (``golden_round.dark_allowed``, called
+    after :func:`start_golden`) only its declarer is asked, and declining goes on to the talon.
     """
     dk = form.special.dark
     if not dk.enabled:
         return False
-    candidates = deal.order[:1] if dk.who == "first_hand" else list(deal.order)
+    if deal.mode == "golden":  # golden_round.dark_allowed: the golden declarer alone
+        allowed = deal.order[:1] if dk.who == "first_hand" else deal.order
+        candidates = [deal.declarer] if deal.declarer in allowed else []
+    else:
+        candidates = deal.order[:1] if dk.who == "first_hand" else list(deal.order)
     if dk.forbidden_when_negative:
         candidates = [p for p in candidates if env(p)["player"]["score"] >= 0]
     if not candidates:
@@ -402,6 +417,10 @@ def _begin_dark(form: Form, deal: DealState) -> None:
     dk = form.special.dark
     p = deal.dark_player
     assert p is not None
+    if deal.mode == "golden":  # a golden deal declared dark: its contract, both multipliers
+        deal.multiplier *= dk.multiplier
+        deal.phase = "talon"
+        return
     deal.mode, deal.multiplier = "dark", dk.multiplier
     _declare_without_auction(deal, p, dk.contract)
 
@@ -421,7 +440,7 @@ def apply_dark(form: Form, deal: DealState, action: Action) -> None:
         if isinstance(action, Dark):
             deal.dark_player = p
             deal.dark_undecided = []
-            if dk.cancel_with_marriage:
+            if dk.cancel_with_marriage and deal.mode != "golden":
                 deal.dark_cancellers = [
                     q for q in deal.order if q != p and _holds_marriage(form, deal.hands[q])
                 ]
@@ -436,7 +455,7 @@ def apply_dark(form: Form, deal: DealState, action: Action) -> None:
         elif deal.dark_undecided:
             deal.current = deal.dark_undecided[0]
         else:
-            deal.phase, deal.current = "auction", deal.resume_current
+            deal.phase, deal.current = "talon" if deal.mode == "golden" else "auction", deal.resume_current
         return
     deal.dark_cancellers.remove(p)
     if isinstance(action, CancelDark):

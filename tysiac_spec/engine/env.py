@@ -33,6 +33,7 @@ __all__ = [
     "base",
     "contract_allowed",
     "contract_max",
+    "deal_incident",
     "deal_redeal",
     "forfeit_declarer",
     "forfeit_defender",
@@ -128,6 +129,21 @@ def deal_redeal(b: Mapping[str, Any], hand: Hand, talon: Hand, bid: int, contrac
         "talon": talon,
         "bid": bid,
         "contract": contract,
+    }
+
+
+def deal_incident(b: Mapping[str, Any], hand: Hand, bid: int, contract: int, declarer: bool) -> Env:
+    """``deal.incident``: the offender's base and ``hand``, the highest ``bid`` so far (0
+    before any bid), the ``contract`` (0 before it is announced) and whether the offender is
+    the ``declarer``."""
+    return {
+        "player": b["player"],
+        "players": b["players"],
+        "options": b["options"],
+        "hand": hand,
+        "bid": bid,
+        "contract": contract,
+        "declarer": declarer,
     }
 
 
@@ -293,6 +309,7 @@ BUILDERS: Mapping[str, Callable[..., Env]] = {
     "contract.max": contract_max,
     "contract.allowed": contract_allowed,
     "deal.redeal": deal_redeal,
+    "deal.incident": deal_incident,
     "scoring.made": scoring_made,
     "scoring.declarer": scoring_declarer,
     "scoring.defender": scoring_defender,

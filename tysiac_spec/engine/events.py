@@ -1,5 +1,6 @@
 """Match events: what happened in a match beyond the actions (contracts made or failed,
-barrel entries and falls, bolts, forfeits, redeals, match rules that fired).
+barrel entries and falls, bolts, forfeits, redeals, match rules that fired, table incidents
+and revokes).
 
 Events feed statistics (``tysiac simulate``), explanations (``tysiac score``) and
 replays; they never drive the game.
@@ -30,10 +31,15 @@ class MatchEvent:
     value: the new score), ``barrel.enter``, ``barrel.leave``, ``barrel.collision``, ``barrel.reset`` (the
     counted fall that sets the score to 0; value 0),
     ``golden.end``, ``golden.reset``, ``match.target`` (a tie raised the target; value: the
-    new target), ``match.won`` (value: the winning score).  The
+    new target), ``match.lost`` (a player at or below ``finishing.loss``; value: his score), ``match.won``
+    (value: the winning score).  The
     engine adds ``cut.bad``, ``cut.penalty`` (value: minus the penalty), ``redeal``,
     ``redeal.play_on`` (a condition played on; value: the points the
-    caller gains) and others for events inside a deal.
+    caller gains), ``incident.<kind>`` (a table incident, ``Game.incident``; value: minus the
+    offender's penalty) and ``incident.gain`` (an opponent's share), ``revoke`` (a revoke
+    played under ``play.revoke.handling: penalise``; value: minus the penalty due),
+    ``revoke.penalty`` and ``revoke.gain`` (paid at the deal's end) and others for events
+    inside a deal.
     """
 
     deal: int

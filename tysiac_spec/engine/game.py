@@ -11,9 +11,12 @@ dark-game offer (phase ``dark``) or the auction; the talon, the exchange (with t
 redeal checks after the talon and after the exchange, and the forfeit), the
 contract and the play.  The match level (:mod:`.match`) settles each deal.
 
-No misdeal: the engine deals exactly as ``deal`` says, so a dealing error (an exposed card, a
-wrong count), and the penalty some tables charge the dealer for it, cannot happen here; the
-model has no field for it.
+The engine deals exactly as ``deal`` says, so a dealing error cannot happen by itself; the
+mistakes a real table calls (a misdeal, an exposed card, a look at the talon, a shown hand)
+are table incidents, called with :meth:`Game.incident` (or an
+:class:`~.actions.Incident` handed to :meth:`Game.apply`) and settled by the ruleset's
+``deal.incidents``: a penalty, and the redeal or play on.  They are never legal actions, so
+bots never commit them, and they are kept in :attr:`Game.history` so that a record replays them.
 
 A game receives its form's :class:`~.compiled.CompiledForm` (:func:`~.compiled.compile_form`,
 shared by every game of the form) and keeps only its play state.  The identity fast path
@@ -28,27 +31,43 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from operator import attrgetter, sub
 from typing import Any
 
 from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
+from ..ruleset.model import Incident as IncidentRule
 from . import auction, dealing, play, scoring, talon
 from . import env as envs
-from .actions import Action, ChooseTalon, Claim, DeclareContract, Forfeit, Pass, PlayCard, Redeal
+from .actions import (
+    Action,
+    ChooseTalon,
+    Claim,
+    DeclareContract,
+    DeclareMarriage,
+    Forfeit,
+    Incident,
+    Pass,
+    PlayCard,
+    Redeal,
+)
 from .compiled import CompiledForm, compile_form
 from .events import MatchEvent
-from .match import MatchState, settle_valid_deal
+from .match import MatchState, charge_seat, settle_valid_deal, winners
 from .record import Record, record_of
-from .seating import direction, redeal_dealer
+from .seating import direction, redeal_dealer, side_of
 from .seating import seating as seating_of
 from .state import DealState, cards_text
 
 __all__ = ["Game", "View"]
 
 _INDEX = attrgetter("index")
+
+
+_PASS = Pass()
+"""The ``pass`` of the phase ``marriages`` (one shared object)."""
 
 
 def _no_actions(deal: DealState) -> list[Action]:
@@ -86,6 +105,11 @@ class View:
     tricks: tuple[tuple[int, int], ...]
     declared: tuple[tuple[int, str], ...]
     scores: tuple[int, ...]
+    stock: int = field(default=0, repr=False)
+    """Cards left in the stock (``table.stock``; 0: none)."""
+    stock_card: Card | None = field(default=None, repr=False)
+    """The stock's face-up bottom card while it lies there, seen by everyone (``None``: no
+    stock, or drawn); the other cards of the stock are seen by nobody."""
 
 
 def _points(value: int) -> str:
@@ -149,6 +173,7 @@ class Game:
             "contract": lambda deal: talon.legal_contract(form, deal, self._env, table),
             "dark": auction.legal_dark,
             "redeal": lambda deal: [Redeal(), Pass()],
+            "marriages": self._legal_announcements,
             "over": _no_actions,
             "redealt": _no_actions,
         }
@@ -171,6 +196,10 @@ class Game:
         self._cuts, self._redeals = self.form.deal.cut.enabled, bool(self.form.deal.redeals)
         """(The switches of the deal and the auction, decided once: ``talon.shown_from``,
         ``deal.cut``, ``deal.redeals``; see :mod:`.compiled` for the pattern.)"""
+        self._before_play = self.form.marriages.declared_by == "before_play"
+        revoke = self.form.play.revoke
+        self._revoke = revoke if revoke.handling == "penalise" else None
+        """``play.revoke`` when a revoke is played and punished, else ``None`` (refused)."""
         self._dealer = self._first_dealer()
         self._match = MatchState.new(
             self.form, options=self._options, dealer=self._dealer, deck_points=ruleset.deck.total_points
@@ -259,7 +288,7 @@ class Game:
             self.deal = self._new_deal()
         else:
             hands = {p: list(h) for p, h in deal.hands.items()}
-            self.deal = self._new_deal(hands, [list(t) for t in deal.talons])
+            self.deal = self._new_deal(hands, [list(t) for t in deal.talons], list(deal.stock))
 
     def _seating(self, dealer: int) -> tuple[list[int], int | None]:
         """The active players in bidding order and the sitter, for ``dealer`` (a new list;
@@ -287,16 +316,17 @@ class Game:
         self,
         hands: Mapping[int, Sequence[Card]] | None = None,
         talons: Sequence[Sequence[Card]] | None = None,
+        stock: Sequence[Card] = (),
     ) -> DealState:
         """Deal (or stack) a new deal by the current dealer and open it: the redeal checks
         after the deal, then a golden-round deal, the dark-game offer or the auction.  A
         mandatory redeal deals again at once (event ``redeal``)."""
-        deal = self._dealt(hands, talons)
+        deal = self._dealt(hands, talons, stock)
         for _ in range(self._MAX_REDEALS):
             if deal.phase != "redealt" or self._plays_on(deal):
                 break
             self._redealt(deal)
-            deal = self._dealt(None, None)
+            deal = self._dealt(None, None, ())
         else:
             deal.phase = "auction"
         return deal
@@ -305,6 +335,7 @@ class Game:
         self,
         hands: Mapping[int, Sequence[Card]] | None,
         talons: Sequence[Sequence[Card]] | None,
+        stock: Sequence[Card],
     ) -> DealState:
         order, sitter = self._seating(self._dealer)
         if hands is None or talons is None:
@@ -317,6 +348,8 @@ class Game:
                 hands, talons = plan.deal(cards, order)
             else:
                 hands, talons = dealing.deal_cards(self.form, cards, order, self._rng)
+            if self.form.table.stock:  # the cards after the hands and talons
+                stock = cards[len(cards) - self.form.table.stock :]
         deal = DealState(
             dealer=self._dealer,
             order=order,
@@ -328,6 +361,10 @@ class Game:
             aces=self._aces,
             talon_public=self._talon_from_deal,
         )
+        if stock:
+            deal.stock = list(stock)
+            if self.form.table.stock_trump:
+                deal.trump = stock[-1].suit_id
         auction.start(self.form, deal, self._env, self._direction)
         if not (self._redeals and dealing.redeal_point(self.form, deal, self._env, "after_deal")):
             self._open(deal)
@@ -341,6 +378,8 @@ class Game:
         form, barrel = self.form, self._match.barrel
         if self._match.golden_left > 0 and form.special.golden_round.enabled:
             auction.start_golden(form, deal)
+            if form.special.golden_round.dark_allowed and auction.start_dark(form, deal, self._env):
+                return
         elif form.special.barrel.enabled and form.special.barrel.bidding == "none" and any(
             s.on for s in barrel
         ):
@@ -356,13 +395,16 @@ class Game:
         if deal.phase == "play":
             self._start_play(deal)
 
-    def _redealt(self, deal: DealState) -> None:
-        """Record an abandoned deal (event ``redeal``), charge the caller's penalty and pass
-        the deal on when ``deal.redeal_dealer`` says so."""
-        caller, penalty = deal.redeal_caller, 0
-        for r in self.form.deal.redeals:
-            if r.id == deal.redeal_id:
-                penalty = r.penalty
+    def _redealt(self, deal: DealState, penalty: int | None = None, dealer: str | None = None) -> None:
+        """Record an abandoned deal (event ``redeal``), charge the caller's penalty (that of
+        the redeal condition ``deal.redeal_id``, unless ``penalty`` is given) and pass the deal
+        on when ``dealer`` (``same``/``next``), else ``deal.redeal_dealer``, says so."""
+        caller = deal.redeal_caller
+        if penalty is None:
+            penalty = 0
+            for r in self.form.deal.redeals:
+                if r.id == deal.redeal_id:
+                    penalty = r.penalty
         charged = bool(penalty) and caller is not None
         text = f"{deal.redeal_id}: dealt again"
         if charged:
@@ -371,7 +413,7 @@ class Game:
         if charged:
             assert caller is not None
             self._charge(caller, penalty)
-        self._dealer = redeal_dealer(self.form, deal.dealer)
+        self._dealer = redeal_dealer(self.form, deal.dealer, dealer)
 
     def _cut(self, cards: list[Card]) -> None:
         """Cut the shuffled pack (:func:`~tysiac_spec.engine.dealing.cut_pack`): an event
@@ -388,10 +430,10 @@ class Game:
             self._charge(payer, cut.penalty)
 
     def _charge(self, player: int, penalty: int) -> None:
-        """Take ``penalty`` points off ``player``'s match score (a negative one adds)."""
-        scores = list(self._match.scores)
-        scores[player] -= penalty
-        self._match = self._match.with_values(self.form, scores=scores)
+        """Take ``penalty`` points off ``player``'s match score (a negative one adds); with
+        fixed partnerships his side pays (:func:`~tysiac_spec.engine.match.charge_seat`, the
+        one home of every per-seat payment outside a deal's settlement)."""
+        self._match = charge_seat(self.form, self._match, player, penalty)
 
     def _called_on(self, deal: DealState, player: int, index: int) -> None:
         """``player`` called the ``effect: play_on`` condition ``index``: charge its penalty
@@ -429,9 +471,11 @@ class Game:
         hands: Mapping[int, str | Sequence[str]],
         talons: Sequence[str | Sequence[str]],
         dealer: int = 0,
+        stock: str | Sequence[str] = (),
     ) -> None:
         """Replace the current deal by a stacked one (tests, scenarios): ``hands`` by player,
-        ``talons`` in order, cards in notation (``"QH KH 9S"``).
+        ``talons`` in order, and the ``stock`` (``table.stock``) from its top to its face-up
+        bottom card, cards in notation (``"QH KH 9S"``).
 
         Raises:
             NotationError: a card that is not in the deck.
@@ -443,7 +487,8 @@ class Game:
         order, _ = self._seating(self._dealer)
         parsed = {p: list(deck.parse_many(h)) for p, h in hands.items()}
         tparsed = [list(deck.parse_many(t)) for t in talons]
-        every = [c for h in parsed.values() for c in h] + [c for t in tparsed for c in t]
+        sparsed = list(deck.parse_many(stock))
+        every = [c for h in parsed.values() for c in h] + [c for t in tparsed for c in t] + sparsed
         problem = ""
         if sorted(parsed) != sorted(order):
             problem = f"hands must be given for players {sorted(order)} (got {sorted(parsed)})"
@@ -451,12 +496,17 @@ class Game:
             problem = f"each hand must hold {self.form.table.hand_size} cards"
         elif [len(t) for t in tparsed] != list(self.form.table.talons):
             problem = f"talon sizes must be {list(self.form.table.talons)}"
-        elif len(set(every)) != len(deck.cards):
+        elif len(sparsed) != (self.form.table.stock or 0):
+            problem = f"the stock must hold {self.form.table.stock or 0} cards"
+        elif len(set(every)) != len(deck.cards) - self.form.table.left_out:
             problem = f"the deal must hold each of the {len(deck.cards)} cards once"
+            if self.form.table.left_out:
+                problem = (f"the deal must hold {len(deck.cards) - self.form.table.left_out} different "
+                           f"cards ({self.form.table.left_out} of the {len(deck.cards)} are left out)")
         if problem:
             raise IllegalActionError(Diagnostic("deal.stack", f"stacked deal: {problem}"))
         self._over = False
-        self.deal = self._new_deal(parsed, tparsed)
+        self.deal = self._new_deal(parsed, tparsed, sparsed)
 
     # ------------------------------------------------------------------ queries
 
@@ -473,8 +523,15 @@ class Game:
         return self._over
 
     @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won the match, in seat order (``()`` while it goes on): the winner,
+        with fixed partnerships his whole side (:func:`~tysiac_spec.engine.match.winners`)."""
+        return winners(self.form, self._match)
+
+    @property
     def phase(self) -> str:
-        """``auction``, ``talon``, ``exchange``, ``contract``, ``play``; ``over`` after the match."""
+        """``auction``, ``talon``, ``exchange``, ``contract``, ``marriages`` (announced before the
+        first trick), ``play``; ``over`` after the match (:data:`.state.PHASES`)."""
         return "over" if self._over else self.deal.phase
 
     @property
@@ -499,6 +556,22 @@ class Game:
         self._legal_current, self._legal_phase = deal.current, phase
         return legal[:]
 
+    def playable_actions(self) -> list[Action]:
+        """The actions the player to act can make: :meth:`legal_actions`, and, when a revoke is
+        played and punished (``play.revoke.handling: penalise``), in the play phase the plain
+        play of every other card in hand (a revoke; on a lead only when ``exempt_lead_rule``
+        is false), in hand order after the legal ones.  Bots choose among the legal actions,
+        so they never revoke; a table (a person) may play any of these."""
+        legal = self.legal_actions()
+        revoke, deal = self._revoke, self.deal
+        if revoke is None or self._over or deal.phase != "play":
+            return legal
+        if not deal.trick and revoke.exempt_lead_rule:
+            return legal
+        played = {a.card for a in legal if type(a) is PlayCard}
+        plain = self._table.plain
+        return legal + [plain(c) for c in deal.hands[deal.current] if c not in played]
+
     def state_text(self) -> str:
         """A compact one-line text of the whole state (scores, then the deal)."""
         scores = ",".join(map(str, self.scores))
@@ -514,7 +587,7 @@ class Game:
         d = self.deal
         hands, tricks, order = d.hands, d.tricks, d.order
         unseen = d.phase == "dark" and self._hand_unseen(player)
-        return View(
+        view = View(
             player=player,
             phase="over" if self._over else d.phase,
             current_player=d.current,
@@ -533,6 +606,9 @@ class Game:
             declared=tuple(d.declared),
             scores=self._match.scores,
         )
+        if d.stock:  # (table.stock) the stock's size and its face-up bottom card
+            return replace(view, stock=len(d.stock), stock_card=d.stock[-1])
+        return view
 
     def _hand_unseen(self, player: int) -> bool:
         """Whether ``player`` has not looked at his hand yet: still to decide on a dark game
@@ -548,6 +624,8 @@ class Game:
             return "call a redeal (`redeal`) or play on (`pass`)"
         if phase == "dark":
             return auction.explain_dark(deal, action)
+        if phase == "marriages":
+            return "announce a marriage held (`marriage SUIT`) or `pass`"
         if phase == "auction":
             return auction.explain(self.form, deal, action, self._env)
         if phase in ("talon", "exchange", "contract"):
@@ -583,8 +661,14 @@ class Game:
                 if allowed is action:
                     break
             else:
+                if type(action) is Incident:
+                    self.incident(action.kind, action.player)
+                    return
                 self._refuse_unless_legal(action)
         else:
+            if type(action) is Incident:
+                self.incident(action.kind, action.player)
+                return
             self._refuse_unless_legal(action)
         # the action is legal: the one step of every phase
         deal.actions += 1
@@ -618,10 +702,14 @@ class Game:
         elif phase == "contract":
             assert isinstance(action, DeclareContract)
             talon.apply_contract(deal, action)
+        elif phase == "marriages":
+            self._announced(deal, action)
+        elif type(action) is DeclareMarriage:  # the play phase: a marriage from the hand
+            play.declare_marriage(form.marriages, deal, deal.current, action.suit)
         else:  # the play phase: a claim (a card is played above)
             assert isinstance(action, Claim)
             play.apply_claim(form, deal)
-        if deal.phase == "play" and phase != "play":
+        if deal.phase == "play" and phase != "play" and phase != "marriages":
             self._start_play(deal)
         elif deal.phase == "redealt":
             if self._plays_on(deal):
@@ -633,11 +721,80 @@ class Game:
         elif deal.phase == "over":
             self._end_deal()
 
+    def incident(self, kind: str, player: int | None = None) -> None:
+        """Call the table incident ``kind`` against ``player`` and apply the ruleset's rule for
+        it (``deal.incidents``): the offender loses the rule's ``penalty`` (context
+        ``deal.incident``), which its ``to`` hands to his opponents (each the whole penalty,
+        or equal shares rounded down), then the deal is abandoned and dealt again without a
+        score (``effect: redeal``; by the same or the next dealer, ``dealer``, else as
+        ``deal.redeal_dealer`` says) or played on (``play_on``).  An incident is a table call,
+        not a move: it is never among :meth:`legal_actions`, any active player may be named
+        at any point of a deal, and it is kept in :attr:`history` (``incident talon_look 1``)
+        so that a record replays it.  Events: ``incident.<kind>`` (player: the offender;
+        value: minus the penalty), ``incident.gain`` per player who gains, ``redeal`` for a
+        redeal.
+
+        Args:
+            kind: ``misdeal``, ``exposed_card``, ``talon_look`` or ``showing_hand``.
+            player: the offender, an active player of the deal; for a rule with ``who:
+                dealer``, the dealer (``None`` names him).
+
+        Raises:
+            IllegalActionError: ``incident.refused`` — a kind the ruleset does not list, the
+                match over, a player who is not active in the deal, or another player than
+                the dealer for a rule charging the dealer; the game is left unchanged.
+        """
+        deal, form = self.deal, self.form
+        rules: dict[str, IncidentRule] = {r.kind: r for r in form.deal.incidents}
+        rule = rules.get(kind)
+        problem = ""
+        if self._over:
+            problem = "the match is over"
+        elif rule is None:
+            listed = ", ".join(f"`{k}`" for k in rules) or "none"
+            problem = f"the ruleset has no rule for it (`deal.incidents` lists {listed})"
+        elif rule.who == "dealer":
+            if player is None:
+                player = deal.dealer
+            elif player != deal.dealer:
+                problem = f"it is charged to the dealer, player {deal.dealer} (`who: dealer`)"
+        elif player is None:
+            problem = "name the player who committed it"
+        if not problem and player not in deal.order:
+            problem = f"player {player} does not take part in the deal (active: {sorted(deal.order)})"
+        if problem or rule is None or player is None:
+            raise IllegalActionError(
+                Diagnostic(
+                    "incident.refused",
+                    f"`incident {kind}{'' if player is None else f' {player}'}` cannot be called: {problem}",
+                    hint=self.state_text(),
+                )
+            )
+        declarer = deal.declarer
+        amount = 0
+        if rule.penalty is not None:
+            env = envs.deal_incident(
+                self._env(player), tuple(deal.hands[player]), deal.high_bid, deal.contract, player == declarer
+            )
+            amount = rule.penalty(env)
+        self.history.append(f"incident {kind} {player}")
+        deal.actions += 1
+        self._pay(deal, player, amount, rule.to, f"incident.{kind}", kind.replace("_", " "))
+        if rule.effect == "redeal":
+            deal.redeal_caller, deal.redeal_id = player, kind
+            deal.redeal_offers = []
+            deal.phase = "redealt"
+            self._redealt(deal, 0, rule.dealer)
+            self.deal = self._new_deal()
+
     def _refuse_unless_legal(self, action: Action) -> None:
         """Raise ``action.illegal`` unless ``action`` equals one of the legal actions now
         (:meth:`legal_actions`, which keeps that list for the identity fast path)."""
         deal = self.deal
-        if action not in self.legal_actions():
+        legal = self.legal_actions()
+        if action not in legal:
+            if self._revoke is not None and self._revoked(deal, action, legal):
+                return
             raise IllegalActionError(
                 Diagnostic(
                     "action.illegal",
@@ -646,6 +803,59 @@ class Game:
                     hint=self.state_text(),
                 )
             )
+
+    def _revoked(self, deal: DealState, action: Action, legal: Sequence[Action]) -> bool:
+        """Whether ``action``, not legal, is a revoke to be played (``play.revoke.handling:
+        penalise``): the plain play of a card in hand that no legal action plays, in the play
+        phase, following a trick (or leading, when ``exempt_lead_rule`` is false).  If so the
+        revoke is noted with its penalty (``deal.revokes``, paid by :meth:`_end_deal`; event
+        ``revoke``)."""
+        revoke = self._revoke
+        assert revoke is not None
+        if deal.phase != "play" or type(action) is not PlayCard or action.marriage or action.aces:
+            return False
+        player, card = deal.current, action.card
+        if card not in deal.hands[player] or (not deal.trick and revoke.exempt_lead_rule):
+            return False
+        if any(type(a) is PlayCard and a.card == card for a in legal):
+            return False  # the card is legal, as another action (a marriage declared with it)
+        amount = 0
+        if revoke.penalty is not None:
+            env = envs.deal_incident(
+                self._env(player), tuple(deal.hands[player]), deal.high_bid, deal.contract,
+                player == deal.declarer,
+            )
+            amount = revoke.penalty(env)
+        reason = play.explain(self.form, deal, action)
+        deal.revokes = (*deal.revokes, (player, card, amount))
+        self._event("revoke", player, -amount,
+                    f"revoke by player {player}: {card} ({reason}), {_points(-amount)} at the deal's end")
+        return True
+
+    def _pay(self, deal: DealState, player: int, amount: int, to: str, kind: str, label: str) -> None:
+        """``player`` loses ``amount`` (event ``kind``: value minus it) and, by ``to``, his
+        opponents gain it: ``opponents`` each the whole of it, ``opponents_share`` equal shares
+        rounded down (events ``<kind's first part>.gain``); the opponents are the defenders of a
+        declarer, the declarer of a defender, every other active player with no declarer yet;
+        with fixed partnerships the offender's side pays and each other side gains once (both
+        through :meth:`_charge`, so partners keep one score)."""
+        self._event(kind, player, -amount, f"{label}: player {player} {_points(-amount)}")
+        self._charge(player, amount)
+        if to == "none" or not amount:
+            return
+        declarer = deal.declarer
+        if declarer is None or player == declarer:
+            gainers = [p for p in deal.order if p != player]
+        else:
+            gainers = [declarer]
+        mine = side_of(self.form, player)
+        if len(mine) > 1:  # fixed partnerships: the other sides gain, one seat standing for each
+            others = {side_of(self.form, p) for p in deal.order if p not in mine}
+            gainers = [team[0] for team in sorted(others)]
+        gain = amount if to == "opponents" else amount // len(gainers)
+        for p in gainers:
+            self._event(kind.split(".")[0] + ".gain", p, gain, f"{label}: player {p} {_points(gain)}")
+            self._charge(p, -gain)
 
     def _answer_redeal(self, deal: DealState, action: Action) -> None:
         """``redeal`` abandons the deal (or, for an ``effect: play_on`` condition, charges the
@@ -666,15 +876,50 @@ class Game:
         self._resume(deal)
 
     def _start_play(self, deal: DealState | None = None) -> None:
+        """Open the play: the first leader (``play.leader``) to act; with marriages announced
+        before the first trick (``marriages.declared_by: before_play``), first the phase
+        ``marriages`` for the players holding one, in turn from the leader."""
         deal = self.deal if deal is None else deal
+        deal.current = self._leader(deal)
+        if self._before_play:
+            order = deal.order
+            i = order.index(deal.current)
+            turn = order[i:] + order[:i]
+            m = self.form.marriages
+            announcers = tuple([p for p in turn if play.announceable(m, deal, p)])
+            if announcers:
+                deal.phase, deal.announcers, deal.current = "marriages", announcers, announcers[0]
+
+    def _leader(self, deal: DealState) -> int:
+        """The leader of the first trick (``play.leader``)."""
         leader = self.form.play.leader
         if leader == "forced" and deal.forced is not None:
-            deal.current = deal.forced
-        elif leader == "dealer_left":
-            deal.current = deal.order[0]
+            return deal.forced
+        if leader == "dealer_left":
+            return deal.order[0]
+        assert deal.declarer is not None
+        return deal.declarer
+
+    def _legal_announcements(self, deal: DealState) -> list[Action]:
+        """Phase ``marriages``: the marriages the player to act may announce, then ``pass``."""
+        suits = play.announceable(self.form.marriages, deal, deal.current)
+        return [*(DeclareMarriage(s) for s in suits), _PASS]
+
+    def _announced(self, deal: DealState, action: Action) -> None:
+        """Phase ``marriages``: a marriage announced (:func:`.play.declare_marriage`), or the
+        player done (``pass``, or nothing left to announce): the next announcer, or the play
+        from its first leader."""
+        player = deal.current
+        if isinstance(action, DeclareMarriage):
+            play.declare_marriage(self.form.marriages, deal, player, action.suit)
+            if play.announceable(self.form.marriages, deal, player):
+                return
+        rest = deal.announcers[1:]
+        deal.announcers = rest
+        if rest:
+            deal.current = rest[0]
         else:
-            assert deal.declarer is not None
-            deal.current = deal.declarer
+            deal.phase, deal.current = "play", self._leader(deal)
 
     def _event(self, kind: str, player: int | None = None, value: int | None = None, text: str = "") -> None:
         self.events.append(MatchEvent(len(self.deal_scores), kind, player, value, text))
@@ -683,13 +928,18 @@ class Game:
         """Settle the finished (or forfeited) deal into the match (:func:`settle_deal`), then
         deal the next one unless the match is over."""
         deal = self.deal
+        start = self._match.scores
+        revoke = self._revoke
+        if revoke is not None:
+            for player, _, amount in deal.revokes:
+                self._pay(deal, player, amount, revoke.to, "revoke.penalty", "revoke")
         outcome = scoring.outcome_of(deal)
         state = self._match
         if state.dealer != self._dealer:
             state = replace(state, dealer=self._dealer)
         # the engine's outcome is valid by construction: settled without validate_outcome
         new, events, deal.made = settle_valid_deal(self.form, state, outcome, played=self._score_played)
-        row = tuple(map(sub, new.scores, self._match.scores))
+        row = tuple(map(sub, new.scores, start))
         deal.scores = dict(enumerate(row))
         self._match = new
         self.events.extend(events)

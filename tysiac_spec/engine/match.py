@@ -22,11 +22,20 @@ Order of settlement (each step sees the result of the previous one):
    defender only if ``defender_scores``);
 6. finishing (``match.finishing``): a player who may not finish and would reach the target
    is capped or scores nothing;
-7. the scores are added; then bolts (``special.bolts``, ``special.dark.bolt_count``);
+7. the scores are added; then bolts (``special.bolts``; one counts ``special.dark.bolt_count``
+   in a dark game, ``special.golden_round.bolt_count`` in a golden deal);
 8. the match rules (``match.rules``), in order, for each player (e.g. 555 → 0);
 9. barrel entries, exits and collisions; 10. golden-round bookkeeping;
 11. the winner (``match.target``, ``finishing.tie``; a tie no rule breaks raises the target by
-    ``finishing.tie_raise``); the dealer moves on.
+    ``finishing.tie_raise``; a player at or below ``finishing.loss`` loses the match, which the
+    highest score then wins); the dealer moves on.
+
+With fixed partnerships (``table.partnerships``, sides from :func:`.seating.sides`) the
+outcome is pooled first (:func:`.scoring.pooled`: a side plays as one player), every step
+runs per seat, barrel collisions and the winner count one seat per side (the declarer for
+his side, else the side's lowest seat: :func:`.seating.standing_for`), and before the winner
+each seat takes its standing seat's values (:func:`_share_sides`), whose events alone are
+kept.
 """
 
 from __future__ import annotations
@@ -40,10 +49,13 @@ from ..ruleset.model import Form
 from . import env as envs
 from .events import MatchEvent
 from .outcome import validate_outcome
-from .scoring import DealOutcome, PlayedScores, forfeit_cost, scores_and_made
-from .seating import next_dealer
+from .scoring import DealOutcome, PlayedScores, forfeit_cost, pooled, scores_and_made
+from .seating import next_dealer, side_of, sides, standing_for
 
-__all__ = ["BarrelSeat", "DealOutcome", "MatchState", "golden_deals", "settle_deal", "settle_valid_deal"]
+__all__ = [
+    "BarrelSeat", "DealOutcome", "MatchState", "charge_seat", "golden_deals", "settle_deal",
+    "settle_valid_deal", "winners",
+]
 
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
 
@@ -195,7 +207,8 @@ class MatchState:
         Raises:
             MatchError: ``match.state`` — a list of the wrong length, an unknown counter, a
                 dealer outside the table, a negative count, the barrel when it is off, falls
-                when they are not counted.
+                when they are not counted, partners with different values
+                (``table.partnerships``).
         """
         n = self.players
 
@@ -252,7 +265,61 @@ class MatchState:
             if max(counted) >= every:
                 raise _fail(f"`falls` values must be 0..{every - 1} (got {max(counted)})", "match.state")
             new = replace(new, falls=counted)
+        team = sides(form)
+        if team is not None:
+            _check_sides(new, team)
         return new
+
+
+def charge_seat(form: Form, state: MatchState, player: int, points: int) -> MatchState:
+    """The one place a seat's match score changes outside the settlement of a deal: take
+    ``points`` (a negative number adds) off ``player``'s score, and with fixed partnerships
+    (``table.partnerships``, sides from :func:`.seating.sides`) off every seat of his side —
+    the side pays, so partners keep one score (what :func:`_share_sides` keeps after a
+    settlement).  Returns the new state; ``state`` is not changed.
+
+    Every per-seat payment outside :func:`settle_deal` must go through here: the cut's
+    penalty (``deal.cut.payer``), a redeal's or a played-on condition's penalty
+    (``deal.redeals[].penalty``), and any new one (a table incident's penalty).  Changing
+    ``scores`` by hand would split a side and be refused (``match.state``).
+
+    Raises:
+        IndexError: ``player`` is not a seat ``0..N-1``.
+    """
+    scores = list(state.scores)
+    for p in side_of(form, player):
+        scores[p] -= points
+    return replace(state, scores=tuple(scores))
+
+
+def winners(form: Form, state: MatchState) -> tuple[int, ...]:
+    """The seats that won the match, in seat order: ``()`` while it goes on, else the
+    winner (``state.winner``) with his partners — with fixed partnerships
+    (``table.partnerships``) a side wins, not a seat (:func:`.seating.side_of`).  The one
+    home of who won: simulate counts a win for each of these seats, play and the transcript
+    name them."""
+    if state.winner is None:
+        return ()
+    return side_of(form, state.winner)
+
+
+def _check_sides(state: MatchState, team: Sequence[int]) -> None:
+    """Fixed partnerships: partners carry one score, barrel seat, count of forfeits, bolts,
+    falls and counters (``table.partnerships``); a state that splits them is refused."""
+    values: list[tuple[str, Sequence[Any]]] = [
+        ("scores", state.scores), ("barrel", state.barrel), ("forfeits", state.forfeits),
+        ("bolts", state.bolts), ("falls", state.falls),
+        *((f"counters.{k}", v) for k, v in state.counters.items()),
+    ]
+    for name, by_player in values:
+        for p, q in enumerate(team):
+            first = team.index(q)
+            if by_player and by_player[p] != by_player[first]:
+                raise _fail(
+                    f"`{name}`: partners share one value (table.partnerships), but player {first} "
+                    f"has {by_player[first]!r} and player {p} {by_player[p]!r}",
+                    "match.state",
+                )
 
 
 def _barrel_seats(form: Form, barrel: Sequence[Any], n: int) -> tuple[BarrelSeat, ...]:
@@ -302,6 +369,8 @@ class _Work:
     made: bool
     falls: list[int] | None = None
     """Falls from the barrel by player in the match, when ``barrel.falls_reset`` counts them."""
+    stand: tuple[int, ...] | None = None
+    """With partnerships, the seat standing for each seat's side (``seating.standing_for``)."""
 
     def event(self, kind: str, player: int | None = None, value: int | None = None, text: str = "") -> None:
         self.events.append(MatchEvent(self.state.deals, kind, player, value, text))
@@ -469,7 +538,12 @@ def _step_bolts(
     bl, o = w.form.special.bolts, w.outcome
     if not bl.enabled or o.forfeited:
         return
-    amount = w.form.special.dark.bolt_count if o.mode == "dark" else 1
+    sp = w.form.special
+    amount = 1
+    if o.mode == "dark":
+        amount = sp.dark.bolt_count
+    elif o.mode == "golden":
+        amount = sp.golden_round.bolt_count
     for p in o.active(w.state.players):
         if bl.declarer_exempt and p == o.declarer:
             continue
@@ -548,7 +622,8 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
     target, threshold = w.form.match.target + raised, b.threshold + raised
     before_on = {p for p in range(len(seats)) if seats[p].on}
     newcomers = []
-    for p in range(len(seats)):
+    own = range(len(seats)) if w.stand is None else [p for p, q in enumerate(w.stand) if p == q]
+    for p in own:
         if seats[p].on and scores[p] < threshold:
             seats[p] = BarrelSeat()
             w.event("barrel.leave", p, scores[p], f"off the barrel at {scores[p]}")
@@ -558,7 +633,7 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
             seats[p] = BarrelSeat(True, 0)
             newcomers.append(p)
             w.event("barrel.enter", p, scores[p], f"on the barrel at {scores[p]}")
-    staying = sorted(before_on & {p for p in range(len(seats)) if seats[p].on})
+    staying = sorted(before_on & {p for p in own if seats[p].on})
     falling: list[int] = []
     if b.collision == "all_fall" and len(newcomers) >= 2:
         falling = newcomers
@@ -586,12 +661,35 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
         )
 
 
+def _share_sides(
+    w: _Work,
+    stand: Sequence[int],
+    scores: list[int],
+    seats: list[BarrelSeat],
+    bolts: list[int],
+    forfeits: list[int],
+    counters: dict[str, list[int]],
+) -> None:
+    """Fixed partnerships: each seat takes the match values of the seat standing for its
+    side (score, barrel, bolts, forfeits, counters, falls), and only that seat's events are
+    kept, so a side has one score, one barrel and one count of each."""
+    for p, q in enumerate(stand):
+        if p == q:
+            continue
+        scores[p], seats[p], bolts[p], forfeits[p] = scores[q], seats[q], bolts[q], forfeits[q]
+        for values in counters.values():
+            values[p] = values[q]
+        if w.falls is not None:
+            w.falls[p] = w.falls[q]
+    w.events[:] = [e for e in w.events if e.player is None or stand[e.player] == e.player]
+
+
 def _winner(w: _Work, scores: Sequence[int]) -> int | None:
     tie, o = w.form.match.finishing.tie, w.outcome
     target = w.form.match.target + w.state.raised
     if max(scores) < target:
         return None
-    crossed = [p for p, s in enumerate(scores) if s >= target]
+    crossed = [p for p, s in enumerate(scores) if s >= target and (w.stand is None or w.stand[p] == p)]
     if len(crossed) <= 1:
         return crossed[0] if crossed else None
     if tie == "continue":
@@ -607,6 +705,20 @@ def _winner(w: _Work, scores: Sequence[int]) -> int | None:
     return None
 
 
+def _winner_by_loss(w: _Work, scores: Sequence[int], loss: int) -> int | None:
+    """The winner when a player's score is at or below ``finishing.loss`` (he loses the match
+    outright; ``match.lost`` events): the highest score, of several the declarer if he is
+    one of them, else the first by seat number; ``None`` when nobody is that low."""
+    lost = [p for p, s in enumerate(scores) if s <= loss]
+    if not lost:
+        return None
+    for p in lost:
+        w.event("match.lost", p, scores[p], f"player {p} loses the match at {scores[p]}")
+    top = max(scores)
+    best = [p for p, s in enumerate(scores) if s == top]
+    return w.outcome.declarer if w.outcome.declarer in best else best[0]
+
+
 def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[MatchState, list[MatchEvent]]:
     """Settle one deal: the new match state and the events explaining every adjustment.
 
@@ -619,7 +731,8 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
     he loses his bid as usual); a deal forfeited by someone else is no attempt and scores nothing
     for the barrel player; with ``barrel.defender_scores: false`` a deal he defends is a failed
     attempt whatever he took; the multiplier applies to the deal's scores and a forfeit's
-    penalty, not to bolt or barrel penalties (a dark bolt counts ``dark.bolt_count`` bolts);
+    penalty, not to bolt or barrel penalties (a dark bolt counts ``dark.bolt_count`` bolts, a
+    golden one ``golden_round.bolt_count``);
     a forfeited deal gives no bolts; ``collision: all_fall`` applies to two or more players
     reaching the barrel in the same deal (``last_stays`` / ``first_stays`` to a newcomer
     meeting a player already on it); a sitter's deal is no barrel attempt; the golden round
@@ -646,6 +759,9 @@ def settle_valid_deal(
     ``CompiledForm.score_played``), else found by :func:`~.scoring.scores_and_made`."""
     o = outcome
     n = state.players
+    team = sides(form)
+    if team is not None:  # each side plays as one player (table.partnerships)
+        o = pooled(o, team)
     forfeits = list(state.forfeits)
     if o.forfeited:
         forfeits[o.declarer] += 1
@@ -653,6 +769,8 @@ def settle_valid_deal(
         form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer], played=played
     )
     w = _Work(form, state, o, [], {}, made)
+    if team is not None:
+        w.stand = standing_for(team, o.declarer)
     if form.special.barrel.falls_reset:
         w.falls = list(state.falls) or [0] * n
     mult = _multiplier(form, o)
@@ -719,10 +837,17 @@ def settle_valid_deal(
                         w.event("golden.end", None, None,
                                 f"nobody made {g.contract} in the golden round: scores kept{after}")
                 golden_made = False
+    if w.stand is not None:
+        _share_sides(w, w.stand, scores, seats, bolts, forfeits, counters)
     winner = _winner(w, scores)
+    loss = form.match.finishing.loss
+    if winner is None and loss is not None:
+        winner = _winner_by_loss(w, scores, loss)
     raised = state.raised
     if winner is not None:
-        w.event("match.won", winner, scores[winner], f"player {winner} wins with {scores[winner]}")
+        side = side_of(form, winner)  # the winner's side wins (table.partnerships)
+        who = f"player {winner} wins" if len(side) == 1 else f"players {' and '.join(map(str, side))} win"
+        w.event("match.won", winner, scores[winner], f"{who} with {scores[winner]}")
     elif form.match.finishing.tie_raise and max(scores) >= form.match.target + raised:
         raised += form.match.finishing.tie_raise
         w.event(

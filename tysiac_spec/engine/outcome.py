@@ -48,6 +48,9 @@ class Standing(Protocol):
     def players(self) -> int: ...
 
 __all__ = [
+    "can_forfeit",
+    "fixed_bid",
+    "golden_round_on",
     "iter_bid_errors",
     "iter_card_point_errors",
     "iter_contract_errors",
@@ -58,7 +61,12 @@ __all__ = [
     "iter_table_errors",
     "iter_trick_errors",
     "marriage_sums",
+    "marriages_possible",
+    "may_declare",
+    "may_raise",
     "sets_aside",
+    "sitter_talon_needed",
+    "tricks_needed",
     "validate_outcome",
 ]
 
@@ -73,9 +81,12 @@ def sets_aside(form: Form) -> bool:
     """Whether some card points of a deal may score for nobody, so that the players' card
     points may add up to less than the pack's total: cards discarded in the exchange
     (``talon.exchange: discard``) that ``talon.leftover`` gives to nobody (``discards_to``,
-    or ``to`` when it is ``same`` or ``cards: unchosen_and_discards``), or an unchosen talon
-    (``take: choose_one``) given to nobody."""
+    or ``to`` when it is ``same`` or ``cards: unchosen_and_discards``), an unchosen talon
+    (``take: choose_one``) given to nobody, or cards left out of the deal
+    (``players.N.left_out``)."""
     t, lo = form.talon, form.talon.leftover
+    if form.table.left_out:
+        return True
     unchosen = t.take == "choose_one" and lo.to == "nobody"
     if t.exchange != "discard":
         return unchosen
@@ -96,6 +107,74 @@ def marriage_sums(form: Form) -> set[int]:
     for v in values:
         sums |= {s + v for s in sums}
     return sums
+
+
+# ------------------------------------------------------------------ which fields apply
+# What a deal's outcome holds depends on the form and on what is known of the deal so far;
+# the scoresheet asks a question exactly when one of these says its field applies.
+
+
+def golden_round_on(form: Form, state: Standing) -> bool:
+    """Whether the next deal falls in a golden round (``special.golden_round``, while
+    ``state.golden_left`` deals of it are left): the engine then deals a golden deal."""
+    return form.special.golden_round.enabled and state.golden_left > 0
+
+
+def may_declare(form: Form, state: Standing, mode: str, *, declarer: int, dealer: int) -> bool:
+    """Whether the ruleset lets ``declarer`` play the deal dealt by ``dealer`` in ``mode``
+    (``dark`` or ``golden``): :func:`iter_mode_errors` finds nothing but a refusal for the
+    player's standing in the match (a negative score, ``dark.forbidden_when_negative``),
+    which is for the answer to explain."""
+    return not any(iter_mode_errors(form, state, mode=mode, declarer=declarer, dealer=dealer, standing=False))
+
+
+def fixed_bid(form: Form, mode: str) -> int | None:
+    """The bid (points) of a deal without an auction: a dark game's ``dark.contract``, a
+    golden deal's ``golden_round.contract``; ``None`` for a normal deal (the bid is won)."""
+    if mode == "dark":
+        return form.special.dark.contract
+    if mode == "golden":
+        return form.special.golden_round.contract
+    return None
+
+
+def may_raise(form: Form, mode: str) -> bool:
+    """Whether the declarer of a ``mode`` deal may raise the bid after the exchange
+    (``contract.raise_allowed``; ``dark.raise_allowed``, ``golden_round.raise_allowed``);
+    the game also offers no raise to a declarer on the barrel (``engine/talon.py``)."""
+    if mode == "dark":
+        return form.special.dark.raise_allowed
+    if mode == "golden":
+        return form.special.golden_round.raise_allowed
+    return form.contract.raise_allowed
+
+
+def can_forfeit(form: Form, state: Standing, *, declarer: int, bid: int, mode: str) -> bool:
+    """Whether the ruleset lets this deal be forfeited (rospis / bomb):
+    :func:`iter_forfeit_errors` finds nothing but a refusal for the declarer's standing in
+    the match (every forfeit the table allows used, ``forfeit.mode.limit``), which is for
+    the answer to explain."""
+    return not any(iter_forfeit_errors(form, state, declarer=declarer, bid=bid, mode=mode, standing=False))
+
+
+def marriages_possible(form: Form) -> bool:
+    """Whether a player can declare marriage points at all (:func:`marriage_sums` has more
+    than ``0``, or ``marriages.value`` gives them by formula)."""
+    return form.marriages.value is not None or len(marriage_sums(form)) > 1
+
+
+def tricks_needed(form: Form) -> bool:
+    """Whether a played deal's outcome must say who took no trick: bolts counted on deals
+    without a trick (``special.bolts.counts: no_trick``)."""
+    bolts = form.special.bolts
+    return bolts.enabled and bolts.counts == "no_trick"
+
+
+def sitter_talon_needed(form: Form, sitter: int | None) -> bool:
+    """Whether the outcome must give the dealt talon: a player sits out (``sitter``) and
+    scores the talon (``table.sitter.score``)."""
+    spec = form.table.sitter
+    return sitter is not None and spec is not None and spec.score is not None
 
 
 def iter_table_errors(form: Form, state: Standing, outcome: DealOutcome) -> Problems:
@@ -128,12 +207,14 @@ def iter_table_errors(form: Form, state: Standing, outcome: DealOutcome) -> Prob
         yield _problem(("sitter",), f"with {n} players one sits out: give the sitter")
 
 
-def iter_mode_errors(form: Form, state: Standing, *, mode: str, declarer: int, dealer: int) -> Problems:
+def iter_mode_errors(
+    form: Form, state: Standing, *, mode: str, declarer: int, dealer: int, standing: bool = True
+) -> Problems:
     """A dark game (``special.dark``) or a golden-round deal (``special.golden_round``) the
     ruleset and the match allow: a golden deal only while the golden round is on
     (``state.golden_left``), declared by the first hand after ``dealer``; a dark game by the
     first hand when ``dark.who`` is ``first_hand``, and not by a player with a negative score
-    when ``dark.forbidden_when_negative``."""
+    when ``dark.forbidden_when_negative`` (checked unless ``standing`` is false)."""
     sp = form.special
     if mode == "dark":
         if not sp.dark.enabled:
@@ -145,7 +226,8 @@ def iter_mode_errors(form: Form, state: Standing, *, mode: str, declarer: int, d
                 ("declarer",),
                 f"only the first hand (player {fh}) may play a dark game, not player {declarer}",
             )
-        if sp.dark.forbidden_when_negative and 0 <= declarer < state.players and state.scores[declarer] < 0:
+        negative = 0 <= declarer < state.players and state.scores[declarer] < 0
+        if standing and sp.dark.forbidden_when_negative and negative:
             yield _problem(("mode",), f"player {declarer} has a negative score: no dark game")
     elif mode == "golden":
         if not sp.golden_round.enabled:
@@ -184,22 +266,29 @@ def iter_bid_errors(form: Form, *, mode: str, bid: int) -> Problems:
         yield _problem(("bid",), f"no bid above {steps.cap} in this game (got {bid})")
 
 
-def iter_contract_errors(form: Form, *, bid: int, contract: int) -> Problems:
-    """A contract (points) after the exchange: not below the bid; a raised one a multiple of
+def iter_contract_errors(form: Form, *, bid: int, contract: int, mode: str = "normal") -> Problems:
+    """A contract (points) after the exchange: not below the bid; above it only when a
+    ``mode`` deal may be raised (:func:`may_raise`), and then a multiple of
     ``contract.step`` (:func:`~.auction.bid_steps`)."""
     steps = bid_steps(form)
     if contract < bid:
         yield _problem(("contract",), f"the contract {contract} is below the bid {bid}")
+    elif contract > bid and not may_raise(form, mode):
+        what = "the contract" if mode == "normal" else f"a {mode} deal's contract"
+        yield _problem(("contract",), f"{what} may not be raised above the bid {bid} (got {contract})")
     elif not steps.contract_on_step(bid, contract):
         yield _problem(
             ("contract",), f"a raised contract is a multiple of {steps.contract_step} (got {contract})"
         )
 
 
-def iter_forfeit_errors(form: Form, state: Standing, *, declarer: int, bid: int, mode: str) -> Problems:
+def iter_forfeit_errors(
+    form: Form, state: Standing, *, declarer: int, bid: int, mode: str, standing: bool = True
+) -> Problems:
     """A forfeit (rospis / bomb) the ruleset allows: ``contract.forfeit`` on; with
     ``only_when_forced`` only a normal deal won at the forced bid; at most
-    ``forfeit.mode.limit`` forfeits per player in the match."""
+    ``forfeit.mode.limit`` forfeits per player in the match (checked unless ``standing`` is
+    false)."""
     f = form.contract.forfeit
     if not f.enabled:
         yield _problem(
@@ -213,7 +302,8 @@ def iter_forfeit_errors(form: Form, state: Standing, *, declarer: int, bid: int,
             f"may be forfeited (got {mode}, bid {bid})",
         )
     if (
-        0 <= declarer < state.players
+        standing
+        and 0 <= declarer < state.players
         and f.mode.limit is not None
         and state.forfeits[declarer] >= f.mode.limit
     ):
@@ -301,7 +391,7 @@ def iter_outcome_errors(form: Form, state: Standing, outcome: DealOutcome) -> Pr
     yield from iter_bid_errors(form, mode=o.mode, bid=o.bid)
     if o.contract < 0:
         yield _problem(("contract",), f"the contract must not be negative (got {o.contract})")
-    yield from iter_contract_errors(form, bid=o.bid, contract=o.contract)
+    yield from iter_contract_errors(form, bid=o.bid, contract=o.contract, mode=o.mode)
     if o.multiplier is not None and o.multiplier < 1:
         yield _problem(("multiplier",), f"the multiplier must be 1 or more (got {o.multiplier})")
     yield from iter_mode_errors(form, state, mode=o.mode, declarer=o.declarer, dealer=state.dealer)

@@ -27,15 +27,16 @@ silent.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from ..cards import Card
 from ..ruleset.model import AceMarriage, Form, Leftover, Marriages, Play
 from . import env as envs
-from .actions import Action, ActionTable, Claim, PlayCard
+from .actions import Action, ActionTable, Claim, DeclareMarriage, PlayCard
 from .state import DealState
 
 __all__ = [
+    "announceable",
     "apply_claim",
     "binds",
     "claim_marriages",
@@ -43,6 +44,7 @@ __all__ = [
     "compile_duties",
     "compile_legal",
     "compile_marriage_bar",
+    "declare_marriage",
     "explain",
     "lead_after_marriage",
     "legal_cards",
@@ -80,10 +82,9 @@ def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], s
 _FREE, _BEAT, _FOLLOW, _OVERTRUMP, _TRUMP, _LEAD = range(6)
 """The duty restricting the legal cards (see :func:`compile_duties`)."""
 
-Duties = Callable[
-    [int, Sequence[tuple[int, Card]], "str | None", Mapping[str, int]], tuple[int, int, "Card | str | None"]
-]
-"""``duties(hand, trick, trump, suit_bits)`` -> ``(legal, duty, about)``: see :func:`compile_duties`."""
+Duties = Callable[..., tuple[int, int, "Card | str | None"]]
+"""``duties(hand, trick, trump, suit_bits, declarer=-1)`` -> ``(legal, duty, about)``: see
+:func:`compile_duties`."""
 
 
 def binds(rules: Play, *, declarer: bool) -> bool:
@@ -99,12 +100,16 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     ``beat_with_highest`` and ``trump_with_highest`` narrow a beat or a trump duty to the
     player's highest card of that suit (the strongest card has the lowest bit, so it is
     ``legal & -legal``); with both off the function is the plain one, at no cost.  A defender
-    who cannot overtrump may play any card when ``defenders_may_discard``.
+    who cannot overtrump may play any card when ``defenders_may_discard``.  With
+    ``defenders_overtrump_declarer`` a defender void in the suit led must beat the declarer's
+    highest trump on the trick when he can (before the other duties of a void player; the
+    overtrump of ``must_overtrump`` first, when it binds him and he can).
 
-    ``duties(hand, trick, trump, suit_bits)``: ``hand`` is a bit set of the cards held
-    (``card.bit``), ``trick`` the ``(player, card)`` pairs played (not empty), ``trump`` the
-    trump suit id or ``None``, ``suit_bits`` the bit set of each suit of the pack
-    (``Deck.suit_bits``; only the trump suit is read).  Returns the legal cards as a bit set,
+    ``duties(hand, trick, trump, suit_bits, declarer=-1)``: ``hand`` is a bit set of the cards
+    held (``card.bit``), ``trick`` the ``(player, card)`` pairs played (not empty), ``trump``
+    the trump suit id or ``None``, ``suit_bits`` the bit set of each suit of the pack
+    (``Deck.suit_bits``; only the trump suit is read), ``declarer`` the declarer's seat (read
+    only by a defender's duties with ``defenders_overtrump_declarer``).  Returns the legal cards as a bit set,
     the duty restricting them and what it is about (the card to beat or overtrump, the suit
     to follow or to trump).  Within a suit the pack's stronger card has the lower bit
     (:class:`~tysiac_spec.cards.Deck`), so "higher than ``c``" is ``bits & (c.bit - 1)``.
@@ -115,13 +120,37 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     must_beat, beat_best = rules.must_beat != "no" and bound, rules.must_beat != "led_card"
     beat_when_trumped = rules.beat_when_trumped
     any_card = rules.cannot_overtrump == "any_card" or (rules.defenders_may_discard and not declarer)
+    over_declarer = rules.defenders_overtrump_declarer and not declarer
 
     def duties(
-        hand: int, trick: Sequence[tuple[int, Card]], trump: str | None, suit_bits: Mapping[str, int]
+        hand: int,
+        trick: Sequence[tuple[int, Card]],
+        trump: str | None,
+        suit_bits: Mapping[str, int],
+        declarer: int = -1,
     ) -> tuple[int, int, Card | str | None]:
         first = trick[0][1]
         led = first.suit_id
         follow = hand & first.suit_bits
+        if over_declarer and trump is not None and not follow:
+            # the declarer's highest trump, beaten when able (play.defenders_overtrump_declarer)
+            theirs: Card | None = None
+            top: Card | None = None
+            for p, c in trick:
+                if c.suit_id == trump:
+                    if top is None or c.strength > top.strength:
+                        top = c
+                    if p == declarer and (theirs is None or c.strength > theirs.strength):
+                        theirs = c
+            if theirs is not None:
+                trumps = hand & suit_bits.get(trump, 0)
+                higher = trumps & (theirs.bit - 1)
+                if higher:
+                    if must_overtrump and must_trump and top is not None and top is not theirs:
+                        over = trumps & (top.bit - 1)
+                        if over:
+                            return over, _OVERTRUMP, top
+                    return higher, _OVERTRUMP, theirs
         if follow and must_follow:
             if must_beat:
                 trumped = False
@@ -165,9 +194,13 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     narrowed = frozenset(((_BEAT,) if highest_beat else ()) + ((_TRUMP, _OVERTRUMP) if highest_trump else ()))
 
     def highest(
-        hand: int, trick: Sequence[tuple[int, Card]], trump: str | None, suit_bits: Mapping[str, int]
+        hand: int,
+        trick: Sequence[tuple[int, Card]],
+        trump: str | None,
+        suit_bits: Mapping[str, int],
+        declarer: int = -1,
     ) -> tuple[int, int, Card | str | None]:
-        legal, duty, about = duties(hand, trick, trump, suit_bits)
+        legal, duty, about = duties(hand, trick, trump, suit_bits, declarer)
         if duty in narrowed:
             return legal & -legal, duty, about
         return legal, duty, about
@@ -203,9 +236,11 @@ def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], 
         if lead != bits:
             return [c for c in hand if c.bit & lead], _LEAD, deal.trump
         return list(hand), _FREE, None
+    if deal.stock and form.table.stock_duties == "free":
+        return list(hand), _FREE, None  # no duty while the stock lasts (table.stock_duties)
     # the suits of the hand are all the duties need (a trump not held gives no trump to play)
     legal, duty, about = compile_duties(form.play, declarer=player == deal.declarer)(
-        bits, deal.trick, deal.trump, {c.suit_id: c.suit_bits for c in hand}
+        bits, deal.trick, deal.trump, {c.suit_id: c.suit_bits for c in hand}, deal.declarer
     )
     return [c for c in hand if c.bit & legal], duty, about
 
@@ -277,10 +312,13 @@ def compile_legal(
     """
     duties = compile_duties(form.play)
     # the declarer's duties differ only when `duties_bind` names one side or defenders may
-    # discard (compile_duties)
-    by_role = form.play.duties_bind != "everyone" or form.play.defenders_may_discard
+    # discard or must beat the declarer's trump (compile_duties)
+    over_declarer = form.play.defenders_overtrump_declarer
+    by_role = form.play.duties_bind != "everyone" or form.play.defenders_may_discard or over_declarer
     declarer_duties = compile_duties(form.play, declarer=True)
     lead_rule = form.play.lead_after_marriage != "any"
+    # no duty while a stock lasts (table.stock_duties: free); decided once per form
+    relax = bool(form.table.stock) and form.table.stock_duties == "free"
     rules = form.play
     m = form.marriages
     marriage_bar = compile_marriage_bar(m)
@@ -297,6 +335,16 @@ def compile_legal(
         suit_bits[c.suit_id] = c.suit_bits
         held.setdefault(c.suit_id, []).append(c)
     aces_bits = sum(c.bit for c in deck if c.rank.id == am.rank)
+    # a marriage declared from the hand (declared_by: hand) or before the first trick: the leads
+    # are plain plays; from the hand, the declarations of the pairs held (their cards' bits)
+    # are offered after them
+    not_led = m.declared_by != "lead"  # declared from the hand, or before the first trick
+    from_hand = m.declared_by == "hand"
+    pairs = [
+        (suit, sum(c.bit for c in held[suit] if c.rank.id in m.ranks), DeclareMarriage(suit))
+        for suit in m.values
+        if from_hand and suit in held
+    ]
 
     # per suit in pack order: (shift, full mask, the actions of each subset of its cards)
     plain_tables: list[tuple[int, int, list[list[Action]]]] = []
@@ -311,7 +359,8 @@ def compile_legal(
         for c in held[suit]:
             cards[(c.bit >> shift).bit_length() - 1] = c
         plays, leads = _suit_actions(
-            cards, table, automatic=automatic, marriage=m.ranks if suit in m.values else None
+            cards, table, automatic=automatic,
+            marriage=m.ranks if suit in m.values and not not_led else None,
         )
         plain_tables.append((shift, full, plays))
         lead_tables.append((shift, full, leads))
@@ -326,8 +375,12 @@ def compile_legal(
         out: list[Action] = []
         if trick:
             # no claim once a trick is under way (may_claim)
-            if by_role and player == deal.declarer:
+            if relax and deal.stock:
+                duty = _FREE
+            elif by_role and player == deal.declarer:
                 bits, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
+            elif over_declarer:
+                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits, deal.declarer)
             else:
                 bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
             if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)
@@ -343,6 +396,9 @@ def compile_legal(
         tables = lead_tables if any_time or not marriage_bar(deal, player) else plain_tables
         for shift, full, subsets in tables:
             out += subsets[(lead >> shift) & full]
+        if from_hand and tables is lead_tables and deal.marriage_trick != deal.trick_number:
+            done = {s for _, s in deal.declared}
+            out += [d for suit, pair, d in pairs if bits & pair == pair and suit not in done]
         if am.enabled and (bits & aces_bits).bit_count() == deal.aces:
             # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
@@ -354,6 +410,9 @@ def compile_legal(
 
     return legal_now
 
+
+_INDEX = attrgetter("index")
+"""A card's place in the pack: hands are kept in pack order."""
 
 _CARD = itemgetter(1)
 """The card of a ``(player, card)`` pair of a trick."""
@@ -447,11 +506,13 @@ def claim_marriages(form: Form, deal: DealState) -> list[str]:
     cards in hand, one marriage per lead.  The leads before the first allowed one are made
     with his other cards, and when there are too few, with marriages given up; the smallest
     marriages are the ones not credited.  The ace marriage is not credited."""
+    m = form.marriages
+    if m.declared_by == "before_play":
+        return []  # announced before the first trick, or not at all
     player = deal.current
     hand = deal.hands[player]
     others = {c.suit.id for c in _opponent_cards(deal)}
     held = {(c.suit.id, c.rank.id) for c in hand}
-    m = form.marriages
     first, second = m.ranks
     suits = [s for s in m.values if (s, first) in held and (s, second) in held and s not in others]
     if not suits:
@@ -496,6 +557,18 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
         if not form.contract.claim_allowed:
             return "the ruleset allows no claim"
         return "only the declarer, before the first trick and sure of every trick, may claim"
+    if isinstance(action, DeclareMarriage):
+        if form.marriages.declared_by == "before_play":
+            return "a marriage is announced only before the first trick"
+        if form.marriages.declared_by != "hand":
+            return "a marriage is declared by leading one of its cards"
+        if deal.trick:
+            return "a marriage is declared from the hand only before leading"
+        why = compile_marriage_bar(form.marriages)(deal, deal.current)
+        return why or (
+            f"no marriage of {action.suit} to declare (both cards held, not declared before, "
+            "one declaration per lead)"
+        )
     if not isinstance(action, PlayCard):
         return "play a card"
     if action.card not in deal.hands[deal.current]:
@@ -514,6 +587,10 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
     if action.marriage:
         if deal.trick:
             return "a marriage is declared only when leading"
+        if form.marriages.declared_by == "hand":
+            return f"a marriage is announced from the hand (`marriage {action.card.suit.id}`), not by a lead"
+        if form.marriages.declared_by == "before_play":
+            return "a marriage is announced before the first trick, not by a lead"
         why = compile_marriage_bar(form.marriages)(deal, deal.current) or "cannot declare a marriage now"
         return f"{action.card} {why}"
     if action.aces:
@@ -549,9 +626,9 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     awarded and ``deal.phase`` becomes ``over`` (the game scores it)."""
     am = form.marriages.ace_marriage
     m = form.marriages
-    value_formula = m.value
     leftover = form.talon.leftover
     award = leftover.to != "nobody"
+    draws = bool(form.table.stock)  # a stock to draw from after each trick (table.stock)
     # (the function keeps parts of the form, not the form: a game's compilation is shared
     # while the form lives)
 
@@ -572,13 +649,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
             if am.sets_trump:
                 _set_trump(m, deal, card.suit.id)
         if action.marriage:
-            suit = card.suit.id
-            points = m.values[suit] if value_formula is None else marriage_points(m, deal, p, suit)
-            deal.marriages[p] = deal.marriages.get(p, 0) + points
-            deal.declared.append((p, suit))
-            deal.marriage_trick = deal.trick_number
-            if m.sets_trump:
-                _set_trump(m, deal, suit)
+            declare_marriage(m, deal, p, card.suit.id)
         trick = deal.trick
         trick.append((p, card))
         order = deal.order
@@ -599,12 +670,56 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
         if deal.pending_trump is not None:
             deal.trump, deal.pending_trump = deal.pending_trump, None
         deal.current = winner
+        if draws and deal.stock:
+            draw_from_stock(deal, winner)
         if not deal.hands[winner]:
             if award:
                 _award_leftover(leftover, deal)
             deal.phase = "over"
 
     return apply_card
+
+
+def declare_marriage(m: Marriages, deal: DealState, player: int, suit: str) -> None:
+    """``player`` declares the marriage of ``suit`` now (leading one of its cards, or from the
+    hand, ``marriages.declared_by``): its points (``marriages.values``, or the formula
+    ``marriages.value`` through :func:`marriage_points`), noted in ``deal.declared`` and in this
+    trick (``deal.marriage_trick``), and trump as ``marriages`` says (:func:`_set_trump`)."""
+    points = m.values[suit] if m.value is None else marriage_points(m, deal, player, suit)
+    deal.marriages[player] = deal.marriages.get(player, 0) + points
+    deal.declared.append((player, suit))
+    deal.marriage_trick = deal.trick_number
+    if m.sets_trump:
+        _set_trump(m, deal, suit)
+
+
+def announceable(m: Marriages, deal: DealState, player: int) -> list[str]:
+    """The suits of the marriages ``player`` may announce now before the first trick
+    (``marriages.declared_by: before_play``): both ``marriages.ranks`` held, not declared yet,
+    and the timing of :func:`compile_marriage_bar` allowing a declaration on the first lead
+    (none when it bars one)."""
+    if compile_marriage_bar(m)(deal, player):
+        return []
+    held = {(c.suit.id, c.rank.id) for c in deal.hands[player]}
+    done = {s for _, s in deal.declared}
+    first, second = m.ranks
+    return [s for s in m.values if (s, first) in held and (s, second) in held and s not in done]
+
+
+def draw_from_stock(deal: DealState, winner: int) -> None:
+    """After a trick, each active player draws the stock's top card, the trick's ``winner``
+    first and then the others in the order of play (``table.stock``; mekedron/thousand's
+    two-player layout A: the winner draws first).  The face-up bottom card is drawn last."""
+    order, stock = deal.order, deal.stock
+    start = order.index(winner)
+    for k in range(len(order)):
+        if not stock:
+            return
+        p = order[(start + k) % len(order)]
+        c = stock.pop(0)
+        hand = deal.hands[p]
+        hand.append(c)
+        hand.sort(key=_INDEX)
 
 
 def _sets_trump(m: Marriages, deal: DealState) -> bool:

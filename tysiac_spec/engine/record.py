@@ -2,7 +2,8 @@
 
 A :class:`Record` is everything needed to rebuild a game: the ruleset (its id, its file
 when it is not a shipped ruleset, and its content hash), the options in force, the number
-of players, the seed and every action in compact text (``bid 110``, ``play QH marriage``).
+of players, the seed and every action in compact text (``bid 110``, ``play QH marriage``),
+table incidents included (``incident misdeal 0``, :meth:`~tysiac_spec.engine.game.Game.incident`).
 All randomness of a game comes from its seed, so :func:`tysiac_spec.engine.replay.replay`
 rebuilds the same game, bit for bit.  A game set up by hand
 (``Game.start_deal``, ``Game.set_match_state``) is not reproduced by its record: only seeded
@@ -43,14 +44,16 @@ from typing import Any, Protocol
 from .. import safe_json
 from .._paths import RULESETS_DIR
 from ..errors import Diagnostic, RecordError
-from ..ruleset.model import Ruleset
+from ..ruleset.model import INCIDENT_KINDS, Ruleset
 from ..text import shorten
 
 __all__ = [
     "FORMAT",
+    "SEED_MAX",
     "Played",
     "Record",
     "TableSetup",
+    "check_seed",
     "record_error",
     "record_of",
     "ruleset_file_from",
@@ -117,6 +120,22 @@ def _check_type(name: str, value: Any, kind: str) -> None:
         raise record_error("type", f"`{name}` must be {article} {kind} (got {_kind(value)})")
 
 
+SEED_MAX = 10**18 - 1
+"""The largest seed of a game (``0..SEED_MAX``): a record keeps it, and a file's integers
+have at most 18 digits (limit ``int_digits``).  The one home of the bound: ``play --seed``,
+``simulate --seed`` and a record's ``seed`` and ``table.bot_seed`` (:func:`check_seed`)."""
+
+
+def check_seed(key: str, seed: int) -> None:
+    """Refuse a record's seed outside ``0..SEED_MAX`` (as ``play --seed`` does).
+
+    Raises:
+        RecordError: ``record.seed``, naming ``key`` (``seed``, ``table.bot_seed``).
+    """
+    if not 0 <= seed <= SEED_MAX:
+        raise record_error("seed", f"`{key}` must be a seed from 0 to {SEED_MAX:,} (got {seed})")
+
+
 @dataclass(frozen=True, slots=True)
 class TableSetup:
     """Who sat where in a game played at the terminal (the record's ``table`` section).
@@ -167,6 +186,7 @@ class TableSetup:
         if not 0 <= data["seat"] < players:
             raise record_error("table", f"`table.seat` is {data['seat']}, but the game has {players} players "
                         f"(seats 0 to {players - 1})")
+        check_seed("table.bot_seed", data["bot_seed"])
         if not data["bots"].strip():
             raise record_error("table", "`table.bots` must name the kind of bots (got an empty text)")
         return cls(seat=data["seat"], bots=data["bots"], bot_seed=data["bot_seed"])
@@ -265,7 +285,9 @@ class Record:
                 ``Infinity``, a key given twice, a lone surrogate), ``record.shape``
                 (not a JSON object), ``record.missing`` / ``record.unknown-key`` (a key),
                 ``record.type`` (a value of the wrong type), ``record.format`` (another
-                format tag); for the optional ``table`` section see
+                format tag), ``record.incident`` (a table incident entry that is not
+                ``incident KIND PLAYER`` with a known kind and a seat of the table); for the
+                optional ``table`` section see
                 :meth:`TableSetup.from_data`.
             LimitError: ``limit.record_bytes``, ``limit.depth``, ``limit.int_digits`` (more
                 than 18 digits by default), ``limit.text_chars``.
@@ -301,6 +323,9 @@ class Record:
         for i, action in enumerate(data["actions"]):
             if not isinstance(action, str):
                 raise record_error("type", f"`actions[{i}]` must be a text (got {_kind(action)})")
+            if action.split(maxsplit=1)[:1] == ["incident"]:
+                _check_incident(i, action, data["players"])
+        check_seed("seed", data["seed"])
         table = data.get("table")
         return cls(
             ruleset=data["ruleset"],
@@ -313,6 +338,26 @@ class Record:
             table=None if table is None else TableSetup.from_data(table, data["players"]),
             source=source,
         )
+
+
+def _check_incident(index: int, text: str, players: int) -> None:
+    """Check the table incident ``actions[index]`` of a record of ``players`` players:
+    ``incident KIND N`` with a kind of :data:`~tysiac_spec.ruleset.model.INCIDENT_KINDS` and a
+    player of the table (whether the ruleset gives the kind a rule is the replay's question).
+
+    Raises:
+        RecordError: ``record.incident``, naming the entry (counted from 0) and what is wrong.
+    """
+    words = text.split()
+    where = f"`actions[{index}]` `{shorten(text)}`"
+    if len(words) != 3:
+        raise record_error("incident", f"{where} is not a table incident: expected `incident KIND PLAYER`")
+    kind, player = words[1], words[2]
+    if kind not in INCIDENT_KINDS:
+        raise record_error("incident", f"{where}: unknown incident `{shorten(kind)}`",
+                           hint="expected one of: " + ", ".join(INCIDENT_KINDS))
+    if not (player.isascii() and player.isdigit() and len(player) <= 6) or int(player) >= players:
+        raise record_error("incident", f"{where}: the player must be a seat from 0 to {players - 1}")
 
 
 def ruleset_file_from(ruleset_file: str, saved_at: str | Path, *, base: str | Path | None = None) -> str:

@@ -12,7 +12,7 @@ applied afterwards by :func:`tysiac_spec.engine.match.settle_deal`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ..cards import Card
@@ -31,6 +31,7 @@ __all__ = [
     "facts_read",
     "forfeit_cost",
     "outcome_of",
+    "pooled",
     "scores_and_made",
     "seat_after",
 ]
@@ -191,6 +192,35 @@ def seat_after(form: Form, outcome: DealOutcome, player: int) -> int:
         if steps > n:  # pragma: no cover - a player not at the table
             raise MatchError(Diagnostic("match.outcome", f"player {player} is not in the deal"))
     return steps
+
+
+def pooled(outcome: DealOutcome, team: Sequence[int]) -> DealOutcome:
+    """``outcome`` with each side playing as one player (``table.partnerships``; ``team``
+    from :func:`~tysiac_spec.engine.seating.sides`): every seat's card points, marriages,
+    tricks and cards won become its side's (the partners' added up), so the declarer's
+    partner makes the contract with him and the scoring formulas see a side's points
+    (mekedron/thousand's ``fixed_across_table`` checks the contract against the side's
+    points).  Who took the last trick and who declared which marriage stay as played."""
+
+    def added(values: Mapping[int, int]) -> dict[int, int]:
+        side: dict[int, int] = {}
+        for p, v in values.items():
+            side[team[p]] = side.get(team[p], 0) + v
+        return {p: side.get(team[p], 0) for p in range(len(team))}
+
+    won = outcome.won
+    if won is not None:
+        cards: dict[int, list[Card]] = {}
+        for p, w in sorted(won.items()):
+            cards.setdefault(team[p], []).extend(w)
+        won = {p: tuple(cards.get(team[p], ())) for p in range(len(team))}
+    return replace(
+        outcome,
+        card_points=added(outcome.card_points),
+        marriages=added(outcome.marriages),
+        tricks=None if outcome.tricks is None else added(outcome.tricks),
+        won=won,
+    )
 
 
 def _recorded(value: Any, name: str) -> Any:

@@ -6,12 +6,16 @@ Seats are numbered ``0`` to ``N-1`` clockwise.  Play, bidding and the deal move 
 ``deal.direction``: with ``clockwise`` from seat ``d`` to ``d + 1``, else to ``d - 1``
 (modulo ``N``).  When fewer players are active than seated (``table.active``), one player
 sits out each deal: the seat ``table.sitter.seat`` counted from the dealer in the direction
-of play (the dealer when no sitter is described).
+of play (the dealer when no sitter is described).  With fixed partnerships
+(``table.partnerships: across``, four players, all active) the players sitting across the
+table form a side: :func:`sides`.
 """
 
 from __future__ import annotations
 
-from ..ruleset.model import Form
+from collections.abc import Sequence
+
+from ..ruleset.model import Form, sitter_steps
 
 __all__ = [
     "active_players",
@@ -21,14 +25,12 @@ __all__ = [
     "next_dealer",
     "redeal_dealer",
     "seating",
+    "seats_text",
+    "side_of",
+    "sides",
     "sitter_of",
+    "standing_for",
 ]
-
-_SITTER_STEPS = {"dealer": 0, "opposite_dealer": 2}
-"""Steps from the dealer, in the direction of play, to the sitter's seat (``table.sitter.seat``);
-``dealer_right`` and ``last_bidder`` are ``N - 1`` steps (the dealer's right: the player after
-the three who bid from the dealer's left; an assumption where the sources are silent)."""
-
 
 def direction(form: Form) -> int:
     """The step from one seat to the next in play: ``1`` for ``deal.direction: clockwise``,
@@ -43,9 +45,7 @@ def sitter_of(form: Form, dealer: int) -> int | None:
     if form.active >= n:
         return None
     sitter = form.table.sitter
-    if sitter is None:
-        return dealer % n
-    k = _SITTER_STEPS.get(sitter.seat, n - 1)
+    k = sitter_steps(sitter.seat if sitter is not None else None, n)
     return (dealer + direction(form) * k) % n
 
 
@@ -73,13 +73,56 @@ def next_dealer(form: Form, dealer: int) -> int:
     return (dealer + direction(form)) % form.players
 
 
-def redeal_dealer(form: Form, dealer: int) -> int:
+def redeal_dealer(form: Form, dealer: int, rule: str | None = None) -> int:
     """The dealer of the deal that replaces an abandoned deal dealt by ``dealer``
-    (``deal.redeal_dealer``): ``dealer`` again (``same``), or :func:`next_dealer` (``next``)."""
-    return next_dealer(form, dealer) if form.deal.redeal_dealer == "next" else dealer
+    (``deal.redeal_dealer``, or ``rule`` when given: a table incident's ``dealer``):
+    ``dealer`` again (``same``), or :func:`next_dealer` (``next``)."""
+    rule = form.deal.redeal_dealer if rule is None else rule
+    return next_dealer(form, dealer) if rule == "next" else dealer
 
 
 def active_players(form: Form, dealer: int) -> list[int]:
     """The players who play ``dealer``'s deal, in seat order ``0..N-1`` (a new list)."""
     sitter = sitter_of(form, dealer)
     return [p for p in range(form.players) if p != sitter]
+
+
+def sides(form: Form) -> tuple[int, ...] | None:
+    """The side of each seat ``0..N-1`` with fixed partnerships, or ``None`` when every player
+    plays for himself (``table.partnerships: none``).  ``across``: the players sitting across
+    the table, seats ``p`` and ``p + N/2``, are one side, numbered ``p mod N/2`` (0+2 against
+    1+3 at four; ``ruleset/validate.py`` refuses partnerships at any other table,
+    ``table.partnerships``).  Source: mekedron/thousand, ``players.partnership_mode:
+    fixed_across_table``.  The one home of who plays with whom: the match settlement
+    (:mod:`.match`) reads it for the side's score, the barrel and the target."""
+    if form.table.partnerships == "none":
+        return None
+    half = form.players // 2
+    return tuple(p % half for p in range(form.players))
+
+
+def side_of(form: Form, player: int) -> tuple[int, ...]:
+    """The seats of ``player``'s side, in seat order: with fixed partnerships (:func:`sides`)
+    ``player`` and his partners (``(1, 3)`` for seat 3 at four, ``across``), else
+    ``(player,)``.  Who pays a per-seat payment (:func:`.match.charge_seat`) and who wins
+    with the match's winner (:func:`.match.winners`)."""
+    team = sides(form)
+    if team is None:
+        return (player,)
+    return tuple(p for p, side in enumerate(team) if side == team[player])
+
+
+def seats_text(seats: Sequence[int]) -> str:
+    """Seats as words for a message: ``P0``; ``P1 and P3``; ``P0, P1 and P2``."""
+    names = [f"P{p}" for p in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def standing_for(team: tuple[int, ...], declarer: int) -> tuple[int, ...]:
+    """For each seat, the seat that stands for its side in the settlement of ``declarer``'s
+    deal (``team`` from :func:`sides`): the declarer for his side, else the side's lowest
+    seat.  A seat that stands for itself has its own value; the others copy it."""
+    first: dict[int, int] = {team[declarer]: declarer}
+    for p, side in enumerate(team):
+        first.setdefault(side, p)
+    return tuple(first[side] for side in team)

@@ -13,12 +13,13 @@ from ..cards import Card
 
 __all__ = ["PHASES", "DealState", "cards_text", "remove_card"]
 
-PHASES = ("redeal", "dark", "auction", "talon", "exchange", "contract", "play", "over")
+PHASES = ("redeal", "dark", "auction", "talon", "exchange", "contract", "marriages", "play", "over")
 """Phases of a deal, in order; ``over`` also marks a finished match.
 
 ``redeal``: a player may call a redeal (``deal.redeals``), offered after the deal, after
 the talon or after the exchange; ``dark``: the dark game may be declared or cancelled
-(``special.dark``).  A deal abandoned for a redeal ends in the internal phase
+(``special.dark``); ``marriages``: the players announce their marriages before the first
+trick (``marriages.declared_by: before_play``).  A deal abandoned for a redeal ends in the internal phase
 ``redealt`` and is replaced at once by a new deal.
 """
 
@@ -75,6 +76,8 @@ class DealState:
     max_bids: dict[int, int] = field(default_factory=dict)
     reentries_used: dict[int, int] = field(default_factory=dict)
     passed_since_bid: set[int] = field(default_factory=set)
+    dealer_exempt: bool = False
+    """The dealer may not be made to play a deal everyone passes (``auction.dealer_exempt``)."""
     # talon and exchange
     declarer: int | None = None
     taken: list[Card] = field(default_factory=list)
@@ -87,11 +90,16 @@ class DealState:
     given: dict[int, int] = field(default_factory=dict)
     gifts: list[tuple[int, Card]] = field(default_factory=list)
     """The cards given in the exchange, as ``(receiver, card)`` in the order given."""
+    buried: int = 0
+    """Cards buried so far in a ``give_and_bury`` exchange (they are in ``won``)."""
     contract: int = 0
     contract_offer: tuple[int, int, tuple[int, ...]] | None = None
     """When the contract phase opened: the declarer's hand (a bit set of ``card.bit``), the
     bid and the contracts he may announce — reused while the hand and the bid are those."""
     may_forfeit: bool = False
+    stock: list[Card] = field(default_factory=list)
+    """The stock (``table.stock``): drawn from the front after each trick; the last card is
+    the face-up bottom card, seen by everyone."""
     # play
     trump: str | None = None
     pending_trump: str | None = None
@@ -126,6 +134,12 @@ class DealState:
     """A player on the barrel took the talon without an auction (contract fixed at the goal)."""
     unopposed: bool = False
     """The declarer is the forced player stuck with the compulsory bid (nobody bid over it)."""
+    announcers: tuple[int, ...] = ()
+    """The players still to announce their marriages before the first trick (phase
+    ``marriages``, ``marriages.declared_by: before_play``), the one to act first."""
+    revokes: tuple[tuple[int, Card, int], ...] = ()
+    """The revokes played (``play.revoke.handling: penalise``): ``(player, card, penalty)``,
+    the penalty paid at the deal's end."""
     # result
     scores: dict[int, int] | None = None
     made: bool | None = None
@@ -153,6 +167,7 @@ class DealState:
         out += [c for _, c in self.trick]
         out += self.leftover
         out += self.discards
+        out += self.stock
         return out
 
     def text(self) -> str:
@@ -168,4 +183,5 @@ class DealState:
             f"contract={self.contract} trump={self.trump or '-'} trick={trick} won={won} "
             f"leftover={cards_text(self.leftover)} discards={cards_text(self.discards)} "
             f"marriages={self.marriages} given={self.given}"
+            + (f" stock={cards_text(self.stock)}" if self.stock else "")
         )

@@ -56,7 +56,7 @@ def _take(form: Form, deal: DealState, cards: list[Any], env: Env) -> None:
     deal.hands[deal.declarer].sort(key=_INDEX)
     deal.talon_shown = deal.talon_public or (
         form.talon.shown
-        and deal.mode != "dark"
+        and deal.dark_player is None  # a dark game (or a golden deal declared dark)
         and (deal.contested or form.talon.shown_when_unopposed)
     )
     deal.may_forfeit = may_forfeit(form, deal, env) and form.contract.forfeit.when != "before_talon"
@@ -126,10 +126,20 @@ def start(form: Form, deal: DealState, env: Env) -> None:
     if before or (form.talon.take == "choose_one" and len(deal.talons) > 1):
         deal.phase = "talon"
         return
-    cards = [c for t in deal.talons for c in t]
-    deal.talons = []
-    _take(form, deal, cards, env)
+    _take_all(form, deal, env)
     _start_exchange(form, deal, env)
+
+
+def _take_all(form: Form, deal: DealState, env: Env) -> None:
+    """Take every talon; with ``talon.hand_out`` only the first, the others (the reserved
+    card) staying on the table until the exchange is done (:func:`apply_exchange`)."""
+    if form.talon.hand_out:
+        cards = deal.talons[0]
+        deal.talons = deal.talons[1:]
+    else:
+        cards = [c for t in deal.talons for c in t]
+        deal.talons = []
+    _take(form, deal, cards, env)
 
 
 def legal_choice(deal: DealState, table: ActionTable | None = None) -> list[Action]:
@@ -148,9 +158,7 @@ def apply_choice(form: Form, deal: DealState, action: ChooseTalon, env: Env) -> 
     """Take the chosen talon; the others are set aside as the leftover (with ``talon.take:
     all``, ``talon 0`` takes every talon)."""
     if form.talon.take == "all":
-        cards = [c for t in deal.talons for c in t]
-        deal.talons = []
-        _take(form, deal, cards, env)
+        _take_all(form, deal, env)
         _start_exchange(form, deal, env)
         return
     chosen = deal.talons[action.index]
@@ -166,9 +174,13 @@ def _start_exchange(form: Form, deal: DealState, env: Env, *, checked: bool = Fa
     if not checked and form.deal.redeals and redeal_point(form, deal, env, "after_talon"):
         return
     t = form.talon
-    if (t.exchange == "give_each" and t.give_count > 0) or (t.exchange == "discard" and t.discard_count > 0):
+    if (
+        (t.exchange == "give_each" and t.give_count > 0)
+        or (t.exchange == "discard" and t.discard_count > 0)
+        or (t.exchange == "give_and_bury" and (t.give_count > 0 or t.discard_count > 0))
+    ):
         deal.phase = "exchange"
-        deal.given = {p: 0 for p in deal.opponents()} if t.exchange == "give_each" else {}
+        deal.given = {p: 0 for p in deal.opponents()} if t.exchange != "discard" else {}
         return
     _start_contract(form, deal, env)
 
@@ -200,11 +212,14 @@ def gifts_seen(form: Form, deal: DealState, player: int) -> tuple[tuple[int, Car
 
 def compile_legal_exchange(form: Form, table: ActionTable) -> Callable[[DealState], list[Action]]:
     """The cards the declarer may give (opponent by opponent; with ``talon.give_order:
-    clockwise`` only to :func:`next_receiver`) or discard, in deck order, then ``forfeit`` when
-    allowed, as a function of the deal, with ``form.talon`` read once; the actions are
-    ``table``'s shared objects (a game's :class:`ActionTable`)."""
+    clockwise`` only to :func:`next_receiver`; with ``talon.hand_out`` only the talon's cards)
+    or discard (with ``give_and_bury``, bury once every opponent has his cards), in deck order,
+    then ``forfeit`` when allowed, as a function of the deal, with ``form.talon`` read once; the
+    actions are ``table``'s shared objects (a game's :class:`ActionTable`)."""
     t = form.talon
     discard = t.exchange == "discard"
+    bury = t.exchange == "give_and_bury"
+    hand_out = t.hand_out
     give_count = t.give_count
     clockwise = t.give_order == "clockwise"
     forfeit = table.forfeit
@@ -212,13 +227,16 @@ def compile_legal_exchange(form: Form, table: ActionTable) -> Callable[[DealStat
     def legal_now(deal: DealState) -> list[Action]:
         assert deal.declarer is not None
         hand = deal.hands[deal.declarer]
+        if hand_out:  # only the talon's cards are handed out
+            hand = [c for c in hand if c in deal.taken]
         out: list[Action]
-        if discard:
+        given = deal.given
+        if discard or (bury and all(n >= give_count for n in given.values())):
+            # (give_and_bury: the burial once every opponent has his cards)
             discards = table.discards_by_index()
             out = [discards[c.index] for c in hand] if discards else [table.discard(c) for c in hand]
         else:
             out = []
-            given = deal.given
             for p in (next_receiver(deal),) if clockwise else given:
                 if given[p] < give_count:
                     gives = table.gives_by_index(p)
@@ -237,15 +255,21 @@ def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None
 
 
 def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> None:
-    """Move one card out of the declarer's hand; go on to the contract when done."""
+    """Move one card out of the declarer's hand; go on to the contract when done (with
+    ``talon.hand_out`` the talons left on the table, the reserved card, then go to his hand)."""
     assert deal.declarer is not None
     hand = deal.hands[deal.declarer]
     if deal.may_forfeit and form.contract.forfeit.when == "before_exchange":
         deal.may_forfeit = False  # the exchange has begun
     if isinstance(action, Discard):
         remove_card(hand, action.card)
-        deal.discards.append(action.card)
-        done = len(deal.discards) >= form.talon.discard_count
+        if form.talon.exchange == "give_and_bury":  # buried: counts for the declarer
+            deal.won.setdefault(deal.declarer, []).append(action.card)
+            deal.buried += 1
+            done = deal.buried >= form.talon.discard_count
+        else:
+            deal.discards.append(action.card)
+            done = len(deal.discards) >= form.talon.discard_count
     else:
         assert isinstance(action, GiveCard)
         remove_card(hand, action.card)
@@ -260,7 +284,13 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
             if n < give_count:
                 done = False
                 break
+        if done and form.talon.exchange == "give_and_bury" and form.talon.discard_count:
+            done = False  # the burial comes next
     if done:
+        if form.talon.hand_out and deal.talons:  # the reserved card, unseen by the others
+            hand += [c for t in deal.talons for c in t]
+            hand.sort(key=_INDEX)
+            deal.talons = []
         _start_contract(form, deal, env)
 
 
@@ -378,10 +408,13 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
         if isinstance(action, DeclareContract):
             return f"the contract must be one of {', '.join(map(str, amounts))}"
         return "declare the contract"
-    if form.talon.exchange == "discard":
+    burying = form.talon.exchange == "give_and_bury" and all(
+        n >= form.talon.give_count for n in deal.given.values()
+    )
+    if form.talon.exchange == "discard" or burying:
         if isinstance(action, Discard):
             return f"{action.card} is not in the declarer's hand"
-        return "discard a card"
+        return "bury a card" if burying else "discard a card"
     if isinstance(action, GiveCard):
         if action.to not in deal.given:
             return f"player {action.to} is not an opponent of the declarer"
@@ -389,5 +422,7 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
             return f"player {action.to} has already been given {form.talon.give_count} card(s)"
         if form.talon.give_order == "clockwise" and action.to != next_receiver(deal):
             return f"the cards go round in turn: the next one goes to player {next_receiver(deal)}"
+        if form.talon.hand_out and deal.declarer is not None and action.card in deal.hands[deal.declarer]:
+            return f"{action.card} is not a talon card: only the talon's cards are handed out"
         return f"{action.card} is not in the declarer's hand"
     return "give a card to each opponent"

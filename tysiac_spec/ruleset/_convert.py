@@ -66,11 +66,14 @@ def provenance_of(
     src = node.get("source", ())
     if isinstance(src, str):
         src = (src,)
+    doc_file = file
     if isinstance(node, YMap):
         file = next(
             (node.value_marks[k].file for k in META_KEYS if k in node and k in node.value_marks),
             file,
         )
+        doc_mark = node.value_marks.get("doc") if "doc" in node else None
+        doc_file = doc_mark.file if doc_mark is not None else file
     return Provenance(
         source=tuple(src),
         status=node.get("status"),
@@ -78,6 +81,8 @@ def provenance_of(
         doc=types.MappingProxyType(dict(node.get("doc") or {})),
         file=file,
         heirs=heirs(file) if heirs is not None else None,
+        doc_file=doc_file,
+        doc_heirs=heirs(doc_file) if heirs is not None else None,
     )
 
 
@@ -277,6 +282,7 @@ def _scope_key(deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> tuple[Any, ..
         deck.suits,
         deck.ranks,
         deck.marriage_ranks,
+        deck.marriage_value,
         tuple(deck.card_bits.items()),
         tuple((name, _type_text(kind)) for name, kind in extra.options.items()),
         tuple((name, _type_text(kind)) for name, kind in extra.counters.items()),

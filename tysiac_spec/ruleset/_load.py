@@ -6,11 +6,14 @@ This module drives the data flow drawn in ARCHITECTURE.md (section 1); each step
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import hashlib
 import json
+import os
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, lru_cache, partial
 from pathlib import Path
@@ -18,11 +21,12 @@ from typing import Any
 
 from .. import dsl, limits
 from ..cards import Deck
-from ..errors import Diagnostic, OptionError, RulesetError, format_path
+from ..errors import Diagnostic, DslError, OptionError, RulesetError, format_path
 from . import model, registry
 from ._convert import (
     Converter,
     FormulaCompiler,
+    _text_start,
     build_form,
     built_once,
     collect_provenance,
@@ -33,7 +37,15 @@ from ._convert import (
     provenance_of,
     unwrap,
 )
-from ._merge import Lookup, merge, parents_of, resolve_extends
+from ._merge import (
+    SECTION_NAMES,
+    Lookup,
+    is_deletion,
+    merge,
+    parents_of,
+    resolve_extends,
+    shadow_player_values,
+)
 from ._yaml import Mark, YList, YMap, is_mapping, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import (
     changed_schema_errors,
@@ -185,7 +197,7 @@ def parse_option_value(ruleset_id: str, name: str, option: Mapping[str, Any], ra
             return False
         valid = "true, false"
     elif kind == "int":
-        lo, hi = unwrap(option.get("minimum")), unwrap(option.get("maximum"))
+        lo, hi = model.int_option_range(unwrap(option.get("minimum")), unwrap(option.get("maximum")))
         value: Any = raw
         if isinstance(raw, str):
             try:
@@ -193,9 +205,9 @@ def parse_option_value(ruleset_id: str, name: str, option: Mapping[str, Any], ra
             except ValueError:
                 value = None
         if isinstance(value, int) and not isinstance(value, bool):
-            if (lo is None or value >= lo) and (hi is None or value <= hi):
+            if lo <= value <= hi:
                 return value
-        valid = f"an integer from {lo if lo is not None else '-∞'} to {hi if hi is not None else '∞'}"
+        valid = f"an integer from {lo} to {hi}"
     else:
         if str(raw) in choices:
             return str(raw)
@@ -243,12 +255,18 @@ def _patch_of(doc: Mapping[str, Any], name: str, value: OptionValue) -> Any:
 
 def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> tuple[YMap, set[str]]:
     """``doc`` with the patch of each selected option value merged over it (sharing the parts
-    no patch changes), and the top-level sections the patches change."""
+    no patch changes), and the top-level sections the patches change.  A rule a patch writes
+    at the top level holds for every player count, as one a file writes
+    (:func:`._merge.shadow_player_values`)."""
     touched: set[str] = set()
     for name, value in selected.items():
         patch = _patch_of(doc, name, value)
         if patch:
-            doc = merge(doc, patch, share=True, once=True)
+            merged = merge(doc, patch, share=True, once=True)
+            shadowed = shadow_player_values(merged, doc, patch)  # a new mapping, if any
+            if shadowed is not merged:
+                touched.add("players")
+            doc = shadowed
             touched.update(str(key) for key in patch)
     return doc, touched
 
@@ -267,8 +285,11 @@ def _overridden_by_defaults(
     """Rules the loaded file writes itself that an option's *default* patch would silently
     replace: an error telling the user to choose the option instead.
 
-    Example: a house rule writes ``auction.raise_by: exactly_step`` while option
-    ``graduated_auction`` (default false) patches ``raise_by: any``.
+    Example: a house rule writes ``auction.raise_by: exactly_step``
+    while option ``graduated_auction`` (default false) patches ``raise_by: any``.  A rule the
+    file writes at its top level holds for every player count
+    (:func:`._merge.shadow_player_values`), so a default patch of the same rule for one
+    player count (``players.2.talon.leftover.to``) replaces it too.
     """
     problems: list[Diagnostic] = []
     if not isinstance(own, Mapping):
@@ -278,31 +299,55 @@ def _overridden_by_defaults(
             continue
         patch = _patch_of(doc, name, value)
         for path, patched_value in _leaves(patch or {}):
-            node: Any = own
-            for part in path:
-                node = unwrap(node)
-                if not (is_mapping(node) and part in node):
-                    break
-                node = node[part]
-            else:
+            for written_at in _written_paths(own, path):
+                node = _written(own, written_at)
+                if node is _NOT_WRITTEN:
+                    continue
                 written = unwrap(node)
-                if deep_unwrap(to_plain(written)) != deep_unwrap(to_plain(patched_value)):
-                    shown = json.dumps(to_plain(patched_value), ensure_ascii=False)
-                    mark = mark_at(own, path)
-                    problems.append(
-                        Diagnostic(
-                            "option.overridden",
-                            f"`{format_path(path)}` is set here, but option `{name}` "
-                            f"(default {json.dumps(value)}) sets it to {shown}",
-                            file=mark.file if mark else None,
-                            line=mark.line if mark else None,
-                            column=mark.column if mark else None,
-                            path=path,
-                            hint=f"choose the option instead: set `options.{name}.default`, "
-                            f"or pass -O {name}=VALUE",
-                        )
+                if deep_unwrap(to_plain(written)) == deep_unwrap(to_plain(patched_value)):
+                    continue
+                shown = json.dumps(to_plain(patched_value), ensure_ascii=False)
+                mark = mark_at(own, written_at)
+                what = " it" if written_at == path else f" `{format_path(path)}`"
+                problems.append(
+                    Diagnostic(
+                        "option.overridden",
+                        f"`{format_path(written_at)}` is set here, but option `{name}` "
+                        f"(default {json.dumps(value)}) sets{what} to {shown}",
+                        file=mark.file if mark else None,
+                        line=mark.line if mark else None,
+                        column=mark.column if mark else None,
+                        path=written_at,
+                        hint=f"choose the option instead: set `options.{name}.default`, "
+                        f"or pass -O {name}=VALUE",
                     )
+                )
     return problems
+
+
+_NOT_WRITTEN = object()
+
+
+def _written(own: Any, path: tuple[str | int, ...]) -> Any:
+    """The value ``own`` writes at ``path``, or :data:`_NOT_WRITTEN`."""
+    node: Any = own
+    for part in path:
+        node = unwrap(node)
+        if not (is_mapping(node) and part in node):
+            return _NOT_WRITTEN
+        node = node[part]
+    return node
+
+
+def _written_paths(own: Any, path: tuple[str | int, ...]) -> list[tuple[str | int, ...]]:
+    """Where a value the file writes would be replaced by a patch of ``path``: ``path``
+    itself, and for a player count's rule (``players.<n>.<section>.…``) the same rule at
+    the top level when the file does not write that player count's value itself."""
+    paths = [path]
+    if len(path) > 3 and path[0] == "players" and str(path[2]) in SECTION_NAMES:
+        if _written(own, path) is _NOT_WRITTEN:
+            paths.append(path[2:])
+    return paths
 
 
 def _content_hash(doc: Any) -> str:
@@ -336,10 +381,100 @@ def load_ruleset(
     """
     if text is not None:
         file = str(ref)
-        return _with_options(_checked(file, load_yaml(text, file=file)), options)
+        raw = load_yaml(text, file=file)
+        with _causes_noted(raw, file):
+            return _with_options(_checked(file, raw), options)
     file, mtime = _file_of(ref)
     chosen = tuple(sorted((options or {}).items()))
-    return _load_file(file, mtime, chosen, registry.extra_folders())
+    with _causes_noted(None, file):
+        return _load_file(file, mtime, chosen, registry.extra_folders())
+
+
+@contextmanager
+def _causes_noted(raw: Any, file: str) -> Iterator[None]:
+    """Re-raise a :class:`RulesetError` (not its subclasses) of the ruleset loaded from
+    ``file`` (its document ``raw``, read again when ``None``) with :func:`_cause_notes`
+    added to each diagnostic that points into another file of its ``extends`` tree."""
+    try:
+        yield
+    except RulesetError as exc:
+        if type(exc) is not RulesetError:
+            raise
+        if raw is None:
+            try:
+                raw = _parsed(file)
+            except RulesetError:
+                raise exc from None
+        noted = [_with_cause_notes(d, raw, file) for d in exc.diagnostics]
+        if noted == list(exc.diagnostics):
+            raise
+        raise RulesetError(noted) from None
+
+
+def _with_cause_notes(diag: Diagnostic, raw: Any, file: str) -> Diagnostic:
+    """``diag`` with a note pointing at the line of the loaded file (document ``raw``) that
+    made an inherited value invalid, when ``diag`` points into a parent's file: the line
+    writing (or deleting) the deepest part of ``diag.path`` the file writes itself, two keys
+    deep at least (``options.five_rounds``, ``players.4.sitter``); for a formula problem
+    (``dsl.*``) in a parent's formula, the file's pack (``deck``: the names of suits and
+    ranks) and the options the message names (``options.<name>``)."""
+    if (
+        diag.file is None
+        or diag.code.split(".")[0] in ("merge", "yaml", "limit")  # the files themselves
+        or not isinstance(raw, YMap)
+        or _same_file(diag.file, file)
+    ):
+        return diag
+    notes: list[str] = []
+    written = _deepest_written(raw, diag.path)
+    if len(written) >= 2:
+        notes.append(_cause_note(raw, written))
+    elif diag.code.startswith("dsl."):
+        if "deck" in raw and diag.code == "dsl.unknown-name":
+            notes.append(_cause_note(raw, ("deck",), "the pack"))
+        options: Any = raw.get("options")
+        for name in options if is_mapping(options) else ():
+            if f"options.{name}" in diag.message:
+                notes.append(_cause_note(raw, ("options", name)))
+    if not notes:
+        return diag
+    return dataclasses.replace(diag, notes=(*diag.notes, *notes))
+
+
+def _same_file(a: str, b: str) -> bool:
+    return os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b))
+
+
+def _deepest_written(raw: Any, path: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """The longest start of ``path`` that the document ``raw`` writes."""
+    node, found = raw, 0
+    for part in path:
+        node = unwrap(node)
+        key: Any = part
+        if is_mapping(node) and key not in node and str(key) in node:
+            key = str(key)
+        if not (is_mapping(node) and key in node):
+            break
+        node, found = node[key], found + 1
+    return path[:found]
+
+
+def _cause_note(raw: YMap, path: tuple[str | int, ...], what: str | None = None) -> str:
+    """``because of FILE:LINE:COL: `path` is written there`` (``deleted`` for a deletion
+    marker), at the key the loaded file wrote."""
+    parent: Any = raw
+    for part in path[:-1]:
+        parent = unwrap(parent)
+        parent = parent[part] if part in parent else parent[str(part)]
+    parent = unwrap(parent)
+    key = str(path[-1]) if str(path[-1]) in parent else path[-1]
+    marks: Mapping[Any, Mark] = parent.key_marks if isinstance(parent, YMap) else {}
+    mark = marks.get(key)
+    mark = mark or mark_at(raw, path)
+    where = f"{mark.file}:{mark.line}:{mark.column}" if mark else "this file"
+    done = "deleted" if is_deletion(parent[key]) else "written"
+    shown = f"{what} (`{format_path(path)}`)" if what else f"`{format_path(path)}`"
+    return f"because of {where}: {shown} is {done} there"
 
 
 def _file_of(ref: str | Path) -> tuple[str, int]:
@@ -368,17 +503,18 @@ def check_every_option(ruleset: model.Ruleset) -> None:
         OptionError: as :func:`load_ruleset`.
     """
     file, mtime = _file_of(ruleset.file or ruleset.id)
-    checked = _checked_file(file, mtime, registry.extra_folders())
-    for name, option in ruleset.options.items():
-        if option.type == "choice":
-            values: list[Any] = list(option.choices)
-        elif option.type == "bool":
-            values = [True, False]
-        else:
-            values = []
-        for value in values:
-            if value != option.default:
-                _forms(_chosen(checked, {name: value})[0])
+    with _causes_noted(None, file):
+        checked = _checked_file(file, mtime, registry.extra_folders())
+        for name, option in ruleset.options.items():
+            if option.type == "choice":
+                values: list[Any] = list(option.choices)
+            elif option.type == "bool":
+                values = [True, False]
+            else:
+                values = []
+            for value in values:
+                if value != option.default:
+                    _forms(_chosen(checked, {name: value})[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -586,7 +722,8 @@ def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
     extension_options = _option_types(doc.get("options") or {})
     for n, entry in (unwrap(doc.get("players")) or {}).items():
         sections = form_sections(doc, str(n))
-        compiler = _form_compiler(deck, sections, extension_options)
+        active = unwrap((unwrap(entry) or {}).get("active")) or int(n)
+        compiler = _form_compiler(deck, sections, extension_options, int(active))
         forms[int(n)] = build_form(int(n), sections, _table_part(entry), compiler)
         problems.extend(p for p in compiler.problems if p not in problems)
     if problems:
@@ -631,7 +768,36 @@ def _provenance(
             found = out.get(path)
             if found is None or not (found.source or found.status or found.reason or found.doc):
                 out[path] = prov  # a patched value citing its own provenance keeps it
+    _keep_annotations(out, doc, checked.doc, selected, heirs)
     return out
+
+
+def _keep_annotations(
+    out: dict[tuple[str | int, ...], model.Provenance],
+    doc: YMap,
+    unpatched: YMap,
+    selected: Mapping[str, OptionValue],
+    heirs: Callable[[str | None], frozenset[str | None]],
+) -> None:
+    """A value an option's patch writes plainly (``auction: {raise_by: any}``) over the same
+    value written with its provenance (``raise_by: {value: any, source: …, doc: …}``) keeps
+    that provenance: the patch changes nothing but would otherwise lose the value's sources
+    and words.  A patch writing another value does not (the words were about the old one);
+    the rule book says which option set it."""
+    for name, value in selected.items():
+        for path, patched in _leaves(_patch_of(doc, name, value) or {}):
+            found = out.get(path)
+            if found is not None and (found.source or found.status or found.reason or found.doc):
+                continue  # the patch (or a house default) cites its own provenance
+            before = _written(unpatched, path)
+            if before is _NOT_WRITTEN or not is_annotated(before):
+                continue
+            if deep_unwrap(to_plain(before)) != deep_unwrap(to_plain(patched)):
+                continue
+            mark = mark_at(unpatched, path)
+            kept_prov = provenance_of(before, mark.file if mark else None, heirs)
+            if kept_prov is not None:
+                out[path] = kept_prov
 
 
 def _heirs_of(
@@ -668,9 +834,10 @@ def _option_types(options: Mapping[str, Any]) -> dict[str, dsl.Type]:
 
 
 def _form_compiler(
-    deck: Deck, sections: Mapping[str, Any], options: Mapping[str, dsl.Type]
+    deck: Deck, sections: Mapping[str, Any], options: Mapping[str, dsl.Type], active: int
 ) -> FormulaCompiler:
-    """A DSL compiler for one player form: its marriage values and ranks, and counters."""
+    """A DSL compiler for one player form (``active`` players in a deal): its marriage
+    values, ranks and value formula, and counters."""
     marriages = unwrap(sections.get("marriages")) or {}
     values = unwrap(marriages.get("values")) or {}
     ranks: Any = unwrap(marriages.get("ranks")) or model.Marriages.__dataclass_fields__["ranks"].default
@@ -684,11 +851,56 @@ def _form_compiler(
         card_bits={(c.rank.id, c.suit.id): c.bit for c in deck.cards},
         pack=deck.cards,
     )
+    deck_info = dataclasses.replace(
+        deck_info, marriage_value=_marriage_value(marriages, active, deck_info)
+    )
     extra = dsl.ContextExtension(
         options=dict(options),
         counters={str(unwrap(c.get("id"))): dsl.INT for c in counters},
     )
     return FormulaCompiler(deck_info, extra)
+
+
+def _marriage_value(
+    marriages: Mapping[str, Any], active: int, deck: dsl.DeckInfo
+) -> dsl.MarriageValue | None:
+    """The ``marriages.value`` formula of a form's ``marriages`` section with what it reads
+    besides a suit's points, for ``marriages(cards)`` (:class:`dsl.MarriageValue`); ``None``
+    when the section writes none."""
+    node = marriages.get("value") if is_mapping(marriages) else None
+    text = unwrap(node)
+    if not isinstance(text, str):
+        return None
+    fields = model.Marriages.__dataclass_fields__
+    at: Any = node if is_annotated(node) else marriages
+    mark = _text_start(at.value_marks.get("value")) if isinstance(at, YMap) else None
+    origin = dsl.Origin(
+        file=mark.file if mark else None,
+        line=mark.line if mark else 1,
+        column=mark.column if mark else 1,
+        path=("marriages", "value"),
+    )
+    plain = dsl.DeckInfo(
+        rank_points=deck.rank_points,
+        marriage_values=deck.marriage_values,
+        suits=deck.suits,
+        ranks=deck.ranks,
+        marriage_ranks=deck.marriage_ranks,
+    )
+    try:
+        compiled = dsl.compile_formula(text, "marriage.value", deck=plain, origin=origin)
+    except DslError:
+        return None  # its problems are reported where it is written
+    sets_trump = unwrap(marriages.get("sets_trump"))
+    change = unwrap(marriages.get("trump_change"))
+    return dsl.MarriageValue(
+        text=text,
+        origin=origin,
+        compiled=compiled,
+        sets_trump=bool(fields["sets_trump"].default if sets_trump is None else sets_trump),
+        first_only=(change or fields["trump_change"].default) == "first_only",
+        players=active,
+    )
 
 
 def _table_part(entry: Any) -> dict[str, Any]:

@@ -7,6 +7,13 @@ the value *none*, kept like any other value (``auction: {forced_seat: null}``: n
 is forced to open).  Merged documents keep the source marks of whichever
 file wrote each key and value, so a later diagnostic still points at the line
 that set the value.
+
+A rule a file writes in a top-level section (``talon: {discard_count: 3}``) is the rule
+for every player count of that file: it also replaces what the rulesets it extends wrote
+for that rule in a player count's section (``players.2.talon.discard_count: 2`` of
+``pl-standard``), which would otherwise win over it (:func:`shadow_player_values`).  Within
+one file, its ``players.<n>`` section still wins over its top level; a file that wants a
+different value for one player count writes it there.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ __all__ = [
     "merge",
     "parents_of",
     "resolve_extends",
+    "shadow_player_values",
 ]
 
 MAX_EXTENDS_DEPTH = limits.LIMITS["extends_depth"].default
@@ -38,6 +46,15 @@ DELETE = "$delete"
 """The key of the deletion marker: ``{$delete: true}`` written as a value removes that key
 from what the parents (or, in an option's patch, the ruleset) wrote.  ``null`` is no
 deletion: it is the value none, for the fields whose schema allows it."""
+
+SECTION_NAMES = (
+    "deal", "auction", "talon", "contract", "play", "marriages", "scoring", "match", "special",
+)
+"""The rule sections a player count's entry (``players.<n>``) may also write (the keys of
+``model.SECTIONS``; ``tests/test_ruleset_hardening.py`` checks that they agree)."""
+
+_META = frozenset({"source", "status", "reason", "doc"})
+"""The provenance keys (``_schema.META_KEYS``): they describe an element, they are no rule."""
 
 NOT_INHERITED = frozenset({"id", "name", "aliases"})
 """Top-level keys a ruleset never takes from its parents: they identify the ruleset itself."""
@@ -331,7 +348,9 @@ def _resolve(doc: YMap, file: str | None, walk: _Walk, chain: list[tuple[_Identi
         if identity in merged:  # the same file under another name: merged once
             continue
         merged.add(identity)
-        inherited = parent if inherited is None else merge(inherited, parent, share=walk.share)
+        inherited = parent if inherited is None else shadow_player_values(
+            merge(inherited, parent, share=walk.share), inherited, parent
+        )
     sink.raise_if_any()
     own: YMap = (
         YMap(doc, mark=doc.mark, key_marks=doc.key_marks, value_marks=doc.value_marks)
@@ -347,7 +366,7 @@ def _resolve(doc: YMap, file: str | None, walk: _Walk, chain: list[tuple[_Identi
              for where, message, mark, hint in _stray_deletions(inherited, own, ())]
     if stray:
         raise RulesetError(stray)
-    result: YMap = merge(inherited, own, share=walk.share)
+    result: YMap = shadow_player_values(merge(inherited, own, share=walk.share), inherited, own)
     for key in NOT_INHERITED:  # the ruleset's own identity, never merged with a parent's
         if key in own:
             result[key] = own[key]
@@ -355,6 +374,108 @@ def _resolve(doc: YMap, file: str | None, walk: _Walk, chain: list[tuple[_Identi
         else:
             _drop(result, key)
     return result
+
+
+def shadow_player_values(result: YMap, base: Mapping[str, Any], over: Mapping[str, Any]) -> YMap:
+    """``result`` (the merge of ``over`` onto ``base``) without the player-count values of
+    ``base`` that ``over`` replaced at its top level.
+
+    For each rule ``over`` writes in a top-level section (a path such as ``talon.discard_count``
+    -- a plain or annotated value, a list, or a deletion marker), the value ``base`` wrote at
+    ``players.<n>.talon.discard_count`` is removed from ``result`` unless ``over`` wrote that
+    player count's value itself: the file's line then holds for every player count, as the
+    rule book prints it, instead of being silently outweighed by a parent's per-player value.
+    Provenance keys (``source``, ``doc``, …) of a section are no rule and replace nothing.
+
+    ``result`` is not changed: when something is removed, a copy of it comes back, the
+    parts on the way copied (the others shared) with their marks.  The loader applies the
+    same rule to an option's patch (``_load._apply_options``).
+    """
+    players: Any = base.get("players")
+    if not is_mapping(players) or not is_mapping(result.get("players")):
+        return result
+    own_players: Any = over.get("players")
+    gone: list[tuple[str, ...]] = []
+    for name in SECTION_NAMES:
+        section: Any = over.get(name)
+        if is_mapping(section) and not is_deletion(section):
+            gone.extend((name, *leaf) for leaf in _rule_paths(section))
+        elif name in over:
+            gone.append((name,))
+    if not gone:
+        return result
+    merged_players = result["players"]
+    for n, entry in players.items():
+        own_entry = own_players.get(n) if is_mapping(own_players) else None
+        drop = [p for p in gone if _has(entry, p) and not _has(own_entry, p)]
+        if drop and is_mapping(merged_players.get(n)):
+            merged_players = _replaced(merged_players, n, _without(merged_players[n], drop))
+    if merged_players is result["players"]:
+        return result
+    out: YMap = _replaced(result, "players", merged_players)
+    return out
+
+
+def _rule_paths(node: Mapping[str, Any], path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """The paths of the rules written in the mapping ``node``: its keys (not the provenance
+    keys), and below those whose value is a plain mapping (no annotated value, no marker)."""
+    for key, value in node.items():
+        if key in _META:
+            continue
+        sub = (*path, str(key))
+        if is_mapping(value) and not is_deletion(value) and not _annotated(value):
+            yield sub  # a mapping written here also replaces a parent's plain value
+            yield from _rule_paths(value, sub)
+        else:
+            yield sub
+
+
+def _annotated(value: Mapping[str, Any]) -> bool:
+    return "value" in value and all(k == "value" or k in _META for k in value)
+
+
+def _has(node: Any, path: tuple[str, ...]) -> bool:
+    for key in path:
+        if not is_mapping(node) or key not in node:
+            return False
+        node = node[key]
+    return True
+
+
+def _without(node: Mapping[str, Any], paths: list[tuple[str, ...]]) -> Any:
+    """A copy of the mapping ``node`` without the values at ``paths``, each mapping on the
+    way copied with its marks.  A plain mapping with paths below it loses those rules one by
+    one (its other keys and its provenance stay); any other value at a path goes whole."""
+    out = _shallow(node)
+    below: dict[str, list[tuple[str, ...]]] = {}
+    for path in paths:
+        below.setdefault(path[0], []).append(path[1:])
+    for head, rests in below.items():
+        if head not in out:
+            continue
+        value = out[head]
+        deeper = [rest for rest in rests if rest]
+        if deeper and is_mapping(value) and not _annotated(value):
+            out[head] = _without(value, deeper)
+        elif len(deeper) < len(rests):
+            if isinstance(out, YMap):
+                _drop(out, head)
+            else:
+                del out[head]
+    return out
+
+
+def _shallow(node: Mapping[str, Any]) -> Any:
+    if isinstance(node, YMap):
+        return YMap(node, mark=node.mark, key_marks=node.key_marks, value_marks=node.value_marks)
+    return dict(node)
+
+
+def _replaced(node: Mapping[str, Any], key: Any, value: Any) -> Any:
+    """A copy of the mapping ``node`` with ``key`` set to ``value`` (marks kept)."""
+    out = _shallow(node)
+    out[key] = value
+    return out
 
 
 def _stray_deletions(

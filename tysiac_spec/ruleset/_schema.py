@@ -182,7 +182,11 @@ class _Builder:
             return {
                 "type": "object",
                 "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"},
-                "additionalProperties": self.type_schema(val_tp, {}, partial),
+                "additionalProperties": self.type_schema(
+                    val_tp,
+                    {k: meta[k] for k in ("minimum", "maximum") if meta.get(k) is not None},
+                    partial,
+                ),
             }
         if _is_dataclass_type(tp):
             return self.ref(tp, partial)

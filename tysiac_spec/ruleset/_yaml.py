@@ -653,7 +653,8 @@ class _Builder:
         elif tag != _STR:
             problem = ("yaml.tag", _tag_message(tag))
         if problem is not None and report:
-            self.report(*problem, node, path)
+            hint = _raise_hint("int_digits") if problem[0] == "yaml.too-large" else None
+            self.diagnostics.append(_diag(*problem, self.mark(node), path, hint=hint))
         return value
 
     def text_problem(self, text: str) -> tuple[str, str] | None:

@@ -21,6 +21,7 @@ from ..cards import Deck
 from ..text import LANGUAGES
 
 __all__ = [
+    "INCIDENT_KINDS",
     "AceMarriage",
     "Auction",
     "Barrel",
@@ -36,6 +37,7 @@ __all__ = [
     "Form",
     "Formula",
     "GoldenRound",
+    "Incident",
     "Leftover",
     "Marriages",
     "MatchRule",
@@ -45,6 +47,7 @@ __all__ = [
     "Provenance",
     "RankSpec",
     "Redeal",
+    "Revoke",
     "Ruleset",
     "Scoring",
     "Sitter",
@@ -71,6 +74,16 @@ stays within the rules DSL's range (:data:`tysiac_spec.dsl.bounds.LIMIT`, 10**12
 
 MAX_COUNT = 1_000
 """The largest count a ruleset writes (cards, deals, repetitions, a multiplier)."""
+
+
+def int_option_range(minimum: int | None, maximum: int | None) -> tuple[int, int]:
+    """The values an ``int`` option may take: its ``minimum`` and ``maximum``, each
+    ``∓MAX_POINTS`` when not written (an option's value is a number of points or a count
+    that formulas read: unbounded, it would pass validation and overflow at play)."""
+    return (
+        -MAX_POINTS if minimum is None else minimum,
+        MAX_POINTS if maximum is None else maximum,
+    )
 
 
 def rule(
@@ -170,6 +183,11 @@ class Provenance:
     element still speaks for this value: its own file and the files that extend it.  A value
     a file changes thus never carries the provenance of a parent's section it overrides
     (``None``: not known, every enclosing element speaks for it).
+
+    ``doc_file`` is the file that wrote ``doc`` (a section's words may come from a house file
+    while its sources come from the parent) and ``doc_heirs`` that file and the files that
+    extend it: a rule book drops words whose neighbouring rules a later file changed
+    (:func:`tysiac_spec.docs.fields.outdated`).
     """
 
     source: tuple[str, ...] = ()
@@ -178,6 +196,8 @@ class Provenance:
     doc: LangText = field(default_factory=dict)
     file: str | None = None
     heirs: frozenset[str | None] | None = None
+    doc_file: str | None = None
+    doc_heirs: frozenset[str | None] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -256,6 +276,17 @@ class Sitter:
     scores_on_barrel: bool = rule("Whether a sitter who is on the barrel still scores.", True)
 
 
+def sitter_steps(seat: str | None, players: int) -> int:
+    """Steps from the dealer, in the direction of play, to the seat that sits out
+    (``players.<n>.sitter.seat``; ``None``, no sitter described: the dealer): ``dealer`` 0,
+    ``opposite_dealer`` 2, ``dealer_right`` and ``last_bidder`` ``players - 1`` (the
+    dealer's right: the player after the three who bid from the dealer's left; an
+    assumption where the sources are silent).  The one home of this rule: the engine's
+    seating (:func:`tysiac_spec.engine.seating.sitter_of`) and the check that nobody who sits
+    out is obliged to open (``auction.seat`` in :mod:`.validate`) read it."""
+    return {None: 0, "dealer": 0, "opposite_dealer": 2}.get(seat, players - 1)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TablePlan:
     """How a deal is laid out for one number of players at the table."""
@@ -274,7 +305,41 @@ class TablePlan:
         minimum=1,
         maximum=MAX_COUNT,
     )
+    left_out: int = rule(
+        "Cards of the pack not dealt (the last of the shuffled pack): face down, seen by "
+        "nobody, out of the deal, their points scored by nobody (2-player layout B: 7).",
+        0,
+        minimum=0,
+        maximum=MAX_COUNT,
+    )
     sitter: Sitter | None = rule("The sitter, when fewer players are active than seated.")
+    stock: int | None = rule(
+        "Cards dealt face down to a stock after the hands and talons (none: no stock). After "
+        "each trick, while it lasts, the trick's winner and then the others in turn draw its "
+        "top card; its bottom card lies face up, seen by everyone, and is drawn last.",
+        minimum=1,
+        maximum=MAX_COUNT,
+    )
+    stock_trump: bool = rule(
+        "With a stock: the suit of its face-up bottom card is trump from the deal on (a "
+        "marriage may change it as `marriages` say; with `trump_change: first_only` this trump "
+        "counts as the first and no marriage changes it).",
+        True,
+    )
+    stock_duties: Literal["free", "apply"] = rule(
+        "With a stock, while it lasts: any card may be played (the duties to follow, beat "
+        "and trump begin when it is empty); or the duties apply from the first trick.",
+        "free",
+    )
+    partnerships: Literal["none", "across"] = rule(
+        "Fixed partnerships: none, every player for himself; or `across`, the players "
+        "sitting across the table (seats 0 and 2, 1 and 3) form a side with one score. A "
+        "side plays as one player: its partners' card points, marriages, tricks and cards "
+        "won are added up, the declarer's partner plays the contract with him, and the 800 "
+        "rule, the barrel, bolts, match rules and the target apply to the side's score, "
+        "which both partners carry. Needs 4 players, all active.",
+        "none",
+    )
 
 
 # --------------------------------------------------------------------------- deal
@@ -309,6 +374,47 @@ class Redeal:
         "What calling it does: the deal is abandoned and dealt again; or the caller is only "
         "charged `penalty` (a negative penalty pays him a bonus) and the deal is played on.",
         "redeal",
+    )
+
+
+INCIDENT_KINDS = ("misdeal", "exposed_card", "talon_look", "showing_hand")
+"""The table incidents a ruleset may give a rule (``deal.incidents``, ``Game.incident``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Incident:
+    """A table incident and its rule: a mistake the table calls (a misdeal, an exposed card, a
+    look at the talon, a shown hand), never a move of the game (``Game.incident``)."""
+
+    kind: Literal["misdeal", "exposed_card", "talon_look", "showing_hand"] = rule(
+        "The incident: a misdeal (a wrong deal); a card exposed while dealing or before play; "
+        "a player looking at the talon when he may not; a player showing his hand.",
+        required=True,
+    )
+    who: Literal["dealer", "player"] = rule(
+        "Who is charged: the dealer of the deal, whoever reports it; the player who committed "
+        "it (named when it is called).",
+        "player",
+    )
+    penalty: Formula | None = rule(
+        "Points the offender loses (context `deal.incident`); none: nothing.",
+        formula="deal.incident",
+    )
+    to: Literal["none", "opponents", "opponents_share"] = rule(
+        "Who gains the penalty: nobody; each opponent of the offender the whole penalty; the "
+        "opponents together, each an equal share rounded down to a whole point (the opponents: "
+        "the defenders of a declarer, the declarer of a defender, every other active player "
+        "while there is no declarer).",
+        "none",
+    )
+    effect: Literal["redeal", "play_on"] = rule(
+        "What the incident does to the deal: it is abandoned and dealt again without a score; "
+        "it is played on.",
+        "redeal",
+    )
+    dealer: Literal["same", "next"] | None = rule(
+        "Who deals after the redeal (`effect: redeal`): the same dealer; the next one; none: as "
+        "`deal.redeal_dealer` says.",
     )
 
 
@@ -391,6 +497,11 @@ class DealRules:
         "next dealer in the direction of play, as if the deal had been played.",
         "same",
     )
+    incidents: tuple[Incident, ...] = rule(
+        "Table incidents the table punishes (a misdeal, an exposed card, a look at the talon, "
+        "a shown hand), one rule per kind; a kind not listed cannot be called.",
+        (),
+    )
 
 
 # --------------------------------------------------------------------------- auction
@@ -450,6 +561,13 @@ class Auction:
         "deal is redealt; the dealer must play the minimum.",
         "forced_plays",
     )
+    dealer_exempt: bool = rule(
+        "With `all_pass: dealer_plays`: a dealer whom `may_bid` does not allow the lowest bid "
+        "as the forced player (`forced` true, `bid` = `min_bid`, asked when the auction "
+        "opens) is not made to play it; a deal everyone passes is then dealt again, as with "
+        "`all_pass: redeal`.",
+        False,
+    )
 
 
 # --------------------------------------------------------------------------- talon
@@ -493,8 +611,10 @@ class Talon:
     shown_when_unopposed: bool = rule(
         "Whether it is shown when the declarer won only because everyone passed.", True
     )
-    exchange: Literal["give_each", "discard", "none"] = rule(
-        "The exchange: one card (or `give_count`) to each opponent; discard face down; none.",
+    exchange: Literal["give_each", "discard", "none", "give_and_bury"] = rule(
+        "The exchange: one card (or `give_count`) to each opponent; discard face down; none; "
+        "or (`give_and_bury`) `give_count` to each opponent, then `discard_count` buried face "
+        "down, whose points count for the declarer as if won in a trick.",
         "give_each",
     )
     give_count: int = rule(
@@ -513,6 +633,13 @@ class Talon:
         "round the opponents in turn, from the player after the declarer in the direction of "
         "play (`deal.direction`), one card each per round.",
         "declarer_choice",
+    )
+    hand_out: bool = rule(
+        "The declarer hands out the first talon (`players.N.talons[0]`) without keeping it: "
+        "its cards, shown as `shown` says, are the cards he gives in the `give_each` exchange "
+        "(which to whom as `give_order` says); the other talons (a reserved card) come to his "
+        "hand, unseen by the others, once the exchange is done (the Polish 2-card talon).",
+        False,
     )
     leftover: Leftover = rule("The leftover talon cards (2-player game).", Leftover)
 
@@ -596,6 +723,35 @@ class Contract:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Revoke:
+    """A card played against the play duties (a revoke): refused, or played and punished."""
+
+    handling: Literal["refuse", "penalise"] = rule(
+        "What a card played against the duties to follow, beat or trump does: it is refused and "
+        "the player plays another; it is played, the revoke is noted and the offender pays "
+        "`penalty` at the deal's end, for each revoke (the legal plays stay those the duties "
+        "allow: bots never revoke).",
+        "refuse",
+    )
+    penalty: Formula | None = rule(
+        "Points the offender loses for each revoke (context `deal.incident`, read when the card "
+        "is played), e.g. the bid; needed with `handling: penalise`.",
+        formula="deal.incident",
+    )
+    to: Literal["none", "opponents", "opponents_share"] = rule(
+        "Who gains the penalty: nobody; each opponent of the offender the whole penalty; the "
+        "opponents together, each an equal share rounded down to a whole point (the defenders of "
+        "a declarer, the declarer of a defender).",
+        "none",
+    )
+    exempt_lead_rule: bool = rule(
+        "The lead after a marriage (`lead_after_marriage`) is still refused when broken, not "
+        "punished as a revoke.",
+        True,
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Play:
     """The obligations when playing to a trick."""
 
@@ -643,11 +799,23 @@ class Play:
         "may play any card, whatever `cannot_overtrump` says for the declarer (partial trumping).",
         False,
     )
+    defenders_overtrump_declarer: bool = rule(
+        "A defender void in the suit led who holds a trump higher than the declarer's highest "
+        "trump on the trick must play one of those, even where `must_trump` or "
+        "`must_overtrump` is off; a trump of the other defender he need not beat (unless "
+        "`must_overtrump` binds him and he can).",
+        False,
+    )
     lead_after_marriage: Literal["any", "trump", "not_trump"] = rule(
         "The lead to the trick after one in which a marriage (or the ace marriage) was "
         "declared, whoever leads it: any card; a trump when the leader holds one; a card "
         "other than a trump when the leader holds one.",
         "any",
+    )
+    revoke: Revoke = rule(
+        "A card played against the duties to follow, beat or trump (a revoke): refused, or "
+        "played and punished at the deal's end.",
+        Revoke,
     )
 
 
@@ -675,7 +843,10 @@ class Marriages:
     """Marriages (meldunek / марьяж / hláška): values, when and how they are declared."""
 
     values: Mapping[str, int] = rule(
-        "Points for the marriage (the two `ranks`) of each suit, by suit id.", required=True
+        "Points for the marriage (the two `ranks`) of each suit, by suit id.",
+        required=True,
+        minimum=0,
+        maximum=MAX_POINTS,
     )
     ranks: tuple[str, str] = rule(
         "The two ranks, by rank id (`deck.ranks`), whose cards of one suit held together make "
@@ -687,12 +858,23 @@ class Marriages:
         "automatically; or the player must say it, or it counts for nothing.",
         "automatic",
     )
+    declared_by: Literal["lead", "hand", "before_play"] = rule(
+        "How a marriage is declared: by leading one of its cards (`announcement` says whether "
+        "that alone declares it); or from the hand: the player on lead, holding both cards, "
+        "says it (`marriage SUIT`; at most one per lead, when a lead may declare) and then "
+        "leads any card; or only before the first trick: each active player holding a "
+        "marriage, in turn from the first leader, says those he declares (`marriage SUIT`, one "
+        "at a time, `pass` when done; the timing limits apply as on the first lead), none later.",
+        "lead",
+    )
     value: Formula | None = rule(
         "The points of a marriage as it is declared in play, when they depend on the deal "
         "(context `marriage.value`: its suit's points `value`, whether the declaring player "
         "is the `declarer`, whether it is the `first` of the deal, whether it `sets_trump`); "
-        "none: `values` of its suit.  Not the ace marriage, nor the marriages counted in the "
-        "auction.",
+        "none: `values` of its suit.  Not the ace marriage.  The formula function "
+        "`marriages(cards)` (the bid cap, the contract's ceiling, the sitter's score) counts "
+        "each marriage of `cards` with it as the declarer would declare them, the most "
+        "valuable suit first.",
         formula="marriage.value",
     )
     requires_won_trick: bool = rule(
@@ -802,6 +984,15 @@ class Finishing:
         "with it (0: the target stays).",
         0,
         minimum=0,
+        maximum=MAX_POINTS,
+    )
+    loss: int | None = rule(
+        "A score at or below which a player loses the match outright (the reverse barrel's "
+        "minus the target): the match ends after the deal, and the player with the highest "
+        "score wins (of several, the declarer if he is one of them, else the first of them "
+        "by seat number); a player reaching the target in the same deal wins as usual. None: "
+        "no score loses the match.",
+        minimum=-MAX_POINTS,
         maximum=MAX_POINTS,
     )
 
@@ -961,7 +1152,8 @@ class DarkGame:
         "What a cancelled dark game becomes: an ordinary auction; a redeal.", "normal_game"
     )
     bolt_count: int = rule(
-        "Bolts a player is given for a bolt in a dark game (2: a dark bolt counts double).",
+        "Bolts a player is given for a bolt in a dark game (2: a dark bolt counts double; a "
+        "golden-round deal's is ``special.golden_round.bolt_count``).",
         1,
         minimum=1,
         maximum=MAX_COUNT,
@@ -993,6 +1185,20 @@ class GoldenRound:
         "keep the scores and play the normal game.",
         "repeat",
     )
+    dark_allowed: bool = rule(
+        "Whether the declarer of a golden deal may first declare it dark (`special.dark`, "
+        "asked of him alone, as its `who` and `forbidden_when_negative` allow; no cancel): he "
+        "plays the golden contract with the talon shown to nobody else, the deal's points "
+        "multiplied by `dark.multiplier` as well; the deal stays a golden one (`mode`).",
+        False,
+    )
+    bolt_count: int = rule(
+        "Bolts a player is given for a bolt in a golden-round deal (2: a golden bolt counts "
+        "double; a dark game's is ``special.dark.bolt_count``).",
+        1,
+        minimum=1,
+        maximum=MAX_COUNT,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1016,10 +1222,14 @@ class Option:
     default: str | int | bool = rule("Value when the game does not choose one.", required=True)
     choices: tuple[str, ...] = rule("Allowed values of a `choice` option.", ())
     minimum: int | None = rule(
-        "Lowest value of an `int` option.", minimum=-MAX_POINTS, maximum=MAX_POINTS
+        "Lowest value of an `int` option; unwritten, -MAX_POINTS (-1000000).",
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS
     )
     maximum: int | None = rule(
-        "Highest value of an `int` option.", minimum=-MAX_POINTS, maximum=MAX_POINTS
+        "Highest value of an `int` option; unwritten, MAX_POINTS (1000000).",
+        minimum=-MAX_POINTS,
+        maximum=MAX_POINTS
     )
     set: Mapping[str, Mapping[str, Any]] = rule(
         "Patch merged onto the ruleset for each value (keys: the choice, or `true`/`false`).",

@@ -23,6 +23,7 @@ from ._merge import DELETE, merge
 from ._schema import ruleset_schema
 from ._schema_check import Check, Checker, UnsupportedSchema
 from ._yaml import Mark, is_mapping, mark_at, to_plain
+from .model import int_option_range, sitter_steps
 
 if TYPE_CHECKING:
     import jsonschema
@@ -32,8 +33,12 @@ Path = tuple[str | int, ...]
 SEMANTIC_CODES = {
     "deck.duplicate": "two suits or ranks share an id or a letter",
     "deck.points-total": "the ranks' card points do not add up to `deck.total_points`",
-    "table.card-count": "hands and talons do not use exactly the whole pack",
+    "table.card-count": "hands, talons and the cards left out do not use exactly the whole pack",
     "table.active": "more active players than seated, or a sitter missing / superfluous",
+    "table.partnerships": "fixed partnerships at a table that is not four players, all of "
+    "them active",
+    "table.stock": "a stock that cannot give every active player a card after a trick, a "
+    "stock rule without a stock, or a claim with a stock",
     "table.exchange": "the hands do not come out even after the talon and the exchange "
     "(play would stall)",
     "marriages.unknown-suit": "a marriage value names a suit the deck does not have",
@@ -41,9 +46,15 @@ SEMANTIC_CODES = {
     "deck.unknown-rank": "a field naming one rank (`deal.first_dealer_rank`, "
     "`marriages.ace_marriage.rank`) names one the deck does not have",
     "auction.step": "a bid value is not a multiple of the bid step",
-    "auction.seat": "a seat number beyond the active players",
+    "auction.seat": "a forced seat beyond the seated players, or the seat that sits out",
     "auction.all-pass": "nobody is forced to open, but a deal everyone passes is to be played "
     "by the forced player",
+    "auction.dealer-exempt": "`auction.dealer_exempt` without `all_pass: dealer_plays` or without "
+    "`may_bid` (it changes nothing)",
+    "special.golden-dark": "`golden_round.dark_allowed` with no dark game or no golden round "
+    "(it changes nothing)",
+    "talon.hand-out": "`talon.hand_out` without a `give_each` exchange of the whole first talon "
+    "taken with the others",
     "play.inert-duty": "a play duty field that changes nothing with the other duties",
     "contract.step": "the contract step does not divide the bid step",
     "option.default": "an option's default is not one of its values",
@@ -53,7 +64,13 @@ SEMANTIC_CODES = {
     "source.unknown": "`source:` cites an id not in the ruleset's `sources`",
     "source.duplicate": "two sources share an id",
     "match.threshold": "a threshold at or above the target",
+    "match.loss": "a score that loses the match (`match.finishing.loss`) at or above the target",
     "rule.duplicate-id": "two counters, match rules or redeal conditions share an id",
+    "play.revoke-penalty": "revokes are played and punished, but no penalty is set",
+    "play.inert-revoke": "a `play.revoke` field that changes nothing (revokes refused, or no penalty)",
+    "deal.incident-twice": "two rules for one kind of table incident",
+    "deal.incident-inert": "a table incident's field that changes nothing (a `dealer` when it is "
+    "played on, a `to` without a penalty)",
 }
 
 
@@ -571,17 +588,33 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             doc,
             (*base, "sitter"),
         )
+    partnerships = _get(entry, "partnerships")
+    if partnerships == "across" and (seated != 4 or active != seated):
+        yield _diag(
+            "table.partnerships",
+            f"`players.{n}.partnerships: across` needs 4 players, all active (two sides of "
+            f"partners sitting across the table); this table seats {seated} with {active} "
+            "active",
+            doc,
+            (*base, "partnerships"),
+        )
+    stock = _get(entry, "stock") or 0
+    yield from _check_stock(doc, n, entry, stock, active, base)
     size = _deck_size(doc)
     counted = False  # hands and talons use the whole pack (the exchange is checked then)
-    if isinstance(hand, int) and size and all(isinstance(t, int) for t in talons):
-        used = active * hand + sum(talons)
+    left_out = _get(entry, "left_out") or 0
+    numbers = isinstance(hand, int) and isinstance(left_out, int) and all(isinstance(t, int) for t in talons)
+    if numbers and size:
+        used = active * hand + sum(talons) + stock + left_out
         counted = used == size
         if used != size:
             talon_text = " + ".join(str(t) for t in talons) or "0"
+            stock_text = f" + stock {stock}" if stock else ""
+            out_text = f" + {left_out} left out" if left_out else ""
             yield _diag(
                 "table.card-count",
-                f"for {n} players, {active} hands of {hand} + talon(s) {talon_text} = {used} "
-                f"cards, but the deck has {size}",
+                f"for {n} players, {active} hands of {hand} + talon(s) {talon_text}{stock_text}{out_text} "
+                f"= {used} cards, but the deck has {size}",
                 doc,
                 (*base, "hand_size"),
             )
@@ -689,6 +722,21 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             doc,
             where("auction", "forced_seat"),
         )
+    sitter_seat = _get(entry, "sitter", "seat")
+    if (
+        isinstance(seat, int) and seat < seated and active < seated
+        and seat == sitter_steps(sitter_seat if isinstance(sitter_seat, str) else None, seated)
+    ):
+        yield _diag(
+            "auction.seat",
+            f"`auction.forced_seat` is {seat}, but that seat sits out each deal "
+            f"(`players.{n}.sitter.seat: {sitter_seat or 'dealer'}`): the player obliged to "
+            f"open must be one who plays ({n} players)",
+            doc,
+            where("auction", "forced_seat"),
+            "oblige an active seat to open (1 is the dealer's left), here or under "
+            f"`players.{n}.auction.forced_seat`",
+        )
     all_pass = _get(auction, "all_pass") or _defaults("Auction", "all_pass")
     if is_mapping(auction) and "forced_seat" in auction and seat is None and all_pass == "forced_plays":
         yield _diag(
@@ -699,6 +747,16 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             doc,
             where("auction", "forced_seat"),
             "set `auction.all_pass` to `redeal` or `dealer_plays` as well",
+        )
+    if _get(auction, "dealer_exempt") and (all_pass != "dealer_plays" or _get(auction, "may_bid") is None):
+        yield _diag(
+            "auction.dealer-exempt",
+            "`auction.dealer_exempt` changes nothing: it exempts a dealer whom `auction.may_bid` "
+            f"refuses the lowest bid, but `auction.all_pass` is `{all_pass}`"
+            + ("" if all_pass != "dealer_plays" else " and `auction.may_bid` is none"),
+            doc,
+            where("auction", "dealer_exempt"),
+            "set `auction.all_pass: dealer_plays` and a `may_bid` condition, or drop the field",
         )
     contract = sections.get("contract") or {}
     written = _get(contract, "step")
@@ -745,6 +803,38 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                 doc,
                 where(*(str(p) for p in path)),
             )
+    def may_be_on(part: str) -> bool:
+        """Whether ``special.<part>.enabled`` is on here or an option may switch it on."""
+        if _get(special, part, "enabled"):
+            return True
+        options = _get(doc, "options") or {}
+        return is_mapping(options) and any(
+            _get(patch, "special", part, "enabled")
+            for option in options.values()
+            for patch in ((_get(option, "set") or {}).values() if is_mapping(_get(option, "set")) else ())
+        )
+
+    golden_dark = _get(special, "golden_round", "dark_allowed")
+    if golden_dark and not (may_be_on("golden_round") and may_be_on("dark")):
+        yield _diag(
+            "special.golden-dark",
+            "`special.golden_round.dark_allowed` changes nothing: "
+            + ("there is no golden round" if not may_be_on("golden_round") else "there is no dark game")
+            + " (`special.golden_round.enabled`, `special.dark.enabled`, here or by an option)",
+            doc,
+            where("special", "golden_round", "dark_allowed"),
+            "switch on both the golden round and the dark game, or drop the field",
+        )
+    loss = _get(match, "finishing", "loss")
+    if isinstance(loss, int) and not isinstance(loss, bool) and loss >= target:
+        yield _diag(
+            "match.loss",
+            f"`match.finishing.loss` is {loss}, not below the target {target}: every winner would "
+            "also lose",
+            doc,
+            where("match", "finishing", "loss"),
+            "write the losing score below the target, usually minus the target (-1000)",
+        )
     yield from _check_duties(doc, sections, where)
     for section, fld in (("match", "counters"), ("match", "rules"), ("deal", "redeals")):
         items = _get(sections, section, fld, default=[]) or []
@@ -759,12 +849,92 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
                     (*where(section, fld), i, "id"),
                 )
             seen.add(ident)
+    yield from _check_incidents(doc, sections, where)
+    yield from _check_revoke(doc, sections, where)
+
+
+def _check_incidents(
+    doc: Any, sections: Mapping[str, Any], where: Callable[..., Path]
+) -> Iterator[Diagnostic]:
+    """The table incidents (``deal.incidents``, :meth:`..engine.game.Game.incident`): one rule
+    per kind (``deal.incident-twice``); no field that changes nothing (``deal.incident-inert``:
+    a ``dealer`` for an incident that is played on, a ``to`` with no ``penalty``)."""
+    items = _get(sections, "deal", "incidents", default=[]) or []
+    kinds: dict[str, int] = {}
+    for i, item in enumerate(items):
+        kind = _get(item, "kind")
+        path = (*where("deal", "incidents"), i)
+        if kind in kinds:
+            yield _diag(
+                "deal.incident-twice",
+                f"`deal.incidents` has two rules for the incident `{kind}` "
+                f"(entries {kinds[kind]} and {i}, counted from 0)",
+                doc,
+                (*path, "kind"),
+            )
+        kinds.setdefault(kind, i)
+        effect = _get(item, "effect") or "redeal"
+        if _get(item, "dealer") is not None and effect == "play_on":
+            yield _diag(
+                "deal.incident-inert",
+                f"`deal.incidents[{i}].dealer` is set, but the incident `{kind}` is played on "
+                "(`effect: play_on`): nobody deals again",
+                doc,
+                (*path, "dealer"),
+            )
+        if (_get(item, "to") or "none") != "none" and _get(item, "penalty") is None:
+            yield _diag(
+                "deal.incident-inert",
+                f"`deal.incidents[{i}].to` hands the penalty on, but the incident `{kind}` has no "
+                "`penalty`",
+                doc,
+                (*path, "to"),
+            )
+
+
+def _check_revoke(
+    doc: Any, sections: Mapping[str, Any], where: Callable[..., Path]
+) -> Iterator[Diagnostic]:
+    """A revoke played and punished (``play.revoke``, :meth:`..engine.game.Game.playable_actions`)
+    needs a penalty (``play.revoke-penalty``); with revokes refused, its other fields change
+    nothing (``play.inert-revoke``), nor does a ``to`` without a penalty."""
+    revoke = _get(sections, "play", "revoke")
+    if not is_mapping(revoke):
+        return
+    path = where("play", "revoke")
+    penalise = _get(revoke, "handling") == "penalise"
+    penalty = _get(revoke, "penalty")
+    if penalise and penalty is None:
+        yield _diag(
+            "play.revoke-penalty",
+            "`play.revoke.handling` is `penalise`, but `play.revoke.penalty` is not set",
+            doc,
+            (*path, "handling"),
+        )
+    if not penalise:
+        for fld in ("penalty", "to", "exempt_lead_rule"):
+            if _get(revoke, fld) is not None:
+                yield _diag(
+                    "play.inert-revoke",
+                    f"`play.revoke.{fld}` is set, but revokes are refused (`play.revoke.handling: "
+                    "refuse`)",
+                    doc,
+                    (*path, fld),
+                )
+    elif (_get(revoke, "to") or "none") != "none" and penalty is None:
+        yield _diag(
+            "play.inert-revoke",
+            "`play.revoke.to` hands the penalty on, but there is no `play.revoke.penalty`",
+            doc,
+            (*path, "to"),
+        )
 
 
 def _check_duties(doc: Any, sections: Mapping[str, Any], where: Callable[..., Path]) -> Iterator[Diagnostic]:
     """The play duties that would change nothing (``play``, :mod:`..engine.play`): a
     highest-card duty with no duty to narrow, whom the duties bind with no duty to bind, a
-    defender's discard with no overtrump duty, a lead after a marriage with no trump."""
+    defender's discard with no overtrump duty, a lead after a marriage or a defender's duty
+    to beat the declarer's trump with no trump."""
     play = sections.get("play") or {}
     marriages = sections.get("marriages") or {}
 
@@ -799,12 +969,48 @@ def _check_duties(doc: Any, sections: Mapping[str, Any], where: Callable[..., Pa
     aces_trump = _get(marriages, "ace_marriage", "enabled") and _get(marriages, "ace_marriage", "sets_trump")
     if value(play, "Play", "lead_after_marriage") != "any" and not sets_trump and not aces_trump:
         inert.append(("lead_after_marriage", "no marriage sets trump (`marriages.sets_trump`)"))
+    if value(play, "Play", "defenders_overtrump_declarer") and not sets_trump and not aces_trump:
+        inert.append(("defenders_overtrump_declarer", "no marriage sets trump (`marriages.sets_trump`)"))
     for fld, why in inert:
         yield _diag(
             "play.inert-duty",
             f"`play.{fld}` changes nothing: {why}",
             doc,
             where("play", fld),
+        )
+
+
+def _check_stock(
+    doc: Any, n: str, entry: Any, stock: int, active: int, base: Path
+) -> Iterator[Diagnostic]:
+    """A stock (``players.<n>.stock``) gives each active player one card after a trick: its
+    size must be a multiple of the active players; its rules need a stock; a claim, which
+    shows the declarer's hand as taking every trick, is refused while cards are to be drawn."""
+    if stock and stock % active:
+        yield _diag(
+            "table.stock",
+            f"`players.{n}.stock` is {stock}: after each trick every one of the {active} active "
+            f"players draws a card, so the stock must be a multiple of {active}",
+            doc,
+            (*base, "stock"),
+        )
+    if not stock:
+        for key, default in (("stock_trump", True), ("stock_duties", "free")):
+            value = _get(entry, key)
+            if value is not None and value != default:
+                yield _diag(
+                    "table.stock",
+                    f"`players.{n}.{key}` is set, but the table has no stock (`players.{n}.stock`)",
+                    doc,
+                    (*base, key),
+                )
+    elif _get(form_sections(doc, n), "contract", "claim_allowed"):
+        yield _diag(
+            "table.stock",
+            f"`players.{n}.stock`: a claim (`contract.claim_allowed`) cannot be played while "
+            "cards are still to be drawn from the stock",
+            doc,
+            (*base, "stock"),
         )
 
 
@@ -837,6 +1043,18 @@ def _check_exchange(
     give, discard = value("give_count"), value("discard_count")
     sizes = sorted(set(talons)) if take == "choose_one" and len(talons) > 1 else [sum(talons)]
     opponents = active - 1
+    if value("hand_out"):
+        first = talons[0] if talons else 0
+        if take != "all" or exchange != "give_each" or first != give * opponents:
+            yield _diag(
+                "talon.hand-out",
+                f"for {n} players `talon.hand_out` hands the first talon ({first} card(s)) out in a "
+                f"`give_each` exchange, but the talon is taken `{take}` with the exchange `{exchange}`"
+                f" and {give} card(s) to each of {opponents} opponent(s)",
+                doc,
+                where("talon", "hand_out"),
+                f"take `all` talons, `exchange: give_each`, and a first talon of `give_count` × {opponents}",
+            )
     for taken in sizes:
         if exchange == "give_each":
             declarer, others, needed = hand + taken - give * opponents, hand + give, give * active
@@ -848,6 +1066,13 @@ def _check_exchange(
             how = f"discards {discard}"
             rule = f"`discard` with `discard_count: {discard}` needs a talon of {discard}"
             count_field = "discard_count"
+        elif exchange == "give_and_bury":
+            declarer, others = hand + taken - give * opponents - discard, hand + give
+            needed = give * active + discard
+            how = f"gives {give} card(s) to each of {opponents} opponent(s) and buries {discard}"
+            rule = (f"`give_and_bury` with `give_count: {give}` and `discard_count: {discard}` needs "
+                    f"a talon of {give} × {active} + {discard} = {needed}")
+            count_field = "give_count"
         else:
             declarer, others, needed = hand + taken, hand, 0
             how = "exchanges nothing"
@@ -912,7 +1137,7 @@ def _check_options(doc: Any) -> Iterator[Diagnostic]:
                 )
             valid_keys = ["true", "false"]
         else:
-            lo, hi = _get(opt, "minimum"), _get(opt, "maximum")
+            lo, hi = int_option_range(_get(opt, "minimum"), _get(opt, "maximum"))
             if not isinstance(default, int) or isinstance(default, bool):
                 yield _diag(
                     "option.default",
@@ -920,11 +1145,10 @@ def _check_options(doc: Any) -> Iterator[Diagnostic]:
                     doc,
                     (*base, "default"),
                 )
-            elif (lo is not None and default < lo) or (hi is not None and default > hi):
+            elif not lo <= default <= hi:
                 yield _diag(
                     "option.default",
-                    f"option `{name}` has default {default}, outside its range "
-                    f"{lo if lo is not None else '-∞'}..{hi if hi is not None else '∞'}",
+                    f"option `{name}` has default {default}, outside its range {lo}..{hi}",
                     doc,
                     (*base, "default"),
                 )
