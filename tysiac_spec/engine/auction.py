@@ -138,7 +138,7 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
     if a.dealer_exempt and a.may_bid is not None and deal.dealer in deal.order:
         # may the dealer be made to play the minimum if everyone passes (all_pass: dealer_plays)?
         e = envs.auction_may_bid(env(deal.dealer), tuple(deal.hands[deal.dealer]), a.min_bid, 0, True)
-        deal.dealer_exempt = not a.may_bid.compiled(e)
+        deal.dealer_exempt = not a.may_bid(e)
     if a.forced_seat is None:
         deal.forced = None
         deal.current = deal.order[0]
