@@ -888,3 +888,33 @@ def test_two_player_layout_b_buries_for_the_declarer() -> None:
     assert len(cards) == len(set(cards)) == 17
     with pytest.raises(IllegalActionError, match=r"must hold 17 different cards \(7 of the 24 are left out\)"):
         dealt.start_deal(hands={1: "AH KH QH TH AS KS QS", 0: "AH KD QD TD AC KC QC"}, talons=["JH JD 9C"])
+
+
+# --------------------------------------------------------------------------- discards
+
+
+@pytest.mark.parametrize(("discards_to", "declarer_points", "set_aside"), [
+    ("nobody", 82, "AH TH"),  # pl-online: the discards score for nobody
+    ("same", 82, "AH TH"),  # `same` as `to: nobody`
+    ("declarer", 103, ""),  # 82 + the discarded AH (11) and TH (10)
+])
+def test_discards_score_as_leftover_discards_to_says(
+    tmp_path: Path, discards_to: str, declarer_points: int, set_aside: str
+) -> None:
+    # talon.leftover.discards_to (with cards: unchosen_talon) is played, not only printed:
+    # one home, engine.outcome.discards_to, read by the play and by sets_aside.
+    house = tmp_path / "h.yaml"
+    house.write_text(
+        "id: h\nextends: pl-online\nname: {en: h}\n"
+        f"players: {{2: {{talon: {{leftover: {{discards_to: {discards_to}}}}}}}}}\n", encoding="utf-8"
+    )
+    game = Game(load_ruleset(house), players=2, seed=0)
+    game.start_deal(hands={0: "AH TH KH QH AS TS KS QS AD TD", 1: "JH 9H JS 9S KD QD JD 9D AC TC"},
+                    talons=["KC QC", "JC 9C"], dealer=0)
+    deal = game.deal
+    while deal.phase != "over":  # the first legal action each time: player 0 declares
+        game.apply(game.legal_actions()[0])
+    assert deal.declarer == 0
+    assert {p: sum(c.rank.points for c in won) for p, won in deal.won.items()} == {0: declarer_points, 1: 15}
+    assert " ".join(str(c) for c in deal.discards) == set_aside
+    assert " ".join(str(c) for c in deal.leftover) == "JC 9C"  # the unchosen talon: `to: nobody`

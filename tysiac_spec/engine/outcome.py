@@ -49,6 +49,7 @@ class Standing(Protocol):
 
 __all__ = [
     "can_forfeit",
+    "discards_to",
     "fixed_bid",
     "golden_round_on",
     "iter_bid_errors",
@@ -77,11 +78,26 @@ def _problem(path: tuple[str | int, ...], message: str) -> MatchError:
     return MatchError(Diagnostic("match.outcome", message, path=path))
 
 
+def discards_to(form: Form) -> str:
+    """Who scores the cards the declarer discarded in the exchange: ``"last_trick"`` (the
+    winner of the last trick), ``"declarer"`` or ``"nobody"``.  The one home of this rule,
+    read by the play (:func:`tysiac_spec.engine.play.compile_apply`, which hands the discards
+    over at the end of the deal) and by :func:`sets_aside`.  Only ``talon.exchange:
+    discard`` discards (buried cards of ``give_and_bury`` count for the declarer at once);
+    with ``talon.leftover.cards: unchosen_and_discards`` they go where ``leftover.to`` says,
+    else where ``leftover.discards_to`` says (``same``: where ``to`` says)."""
+    lo = form.talon.leftover
+    if form.talon.exchange != "discard":
+        return "nobody"
+    if lo.cards == "unchosen_and_discards" or lo.discards_to == "same":
+        return lo.to
+    return lo.discards_to
+
+
 def sets_aside(form: Form) -> bool:
     """Whether some card points of a deal may score for nobody, so that the players' card
     points may add up to less than the pack's total: cards discarded in the exchange
-    (``talon.exchange: discard``) that ``talon.leftover`` gives to nobody (``discards_to``,
-    or ``to`` when it is ``same`` or ``cards: unchosen_and_discards``), an unchosen talon
+    (``talon.exchange: discard``) that :func:`discards_to` gives to nobody, an unchosen talon
     (``take: choose_one``) given to nobody, or cards left out of the deal
     (``players.N.left_out``)."""
     t, lo = form.talon, form.talon.leftover
@@ -90,11 +106,7 @@ def sets_aside(form: Form) -> bool:
     unchosen = t.take == "choose_one" and lo.to == "nobody"
     if t.exchange != "discard":
         return unchosen
-    if lo.cards == "unchosen_and_discards":
-        discards_to = lo.to
-    else:
-        discards_to = lo.to if lo.discards_to == "same" else lo.discards_to
-    return unchosen or discards_to == "nobody"
+    return unchosen or discards_to(form) == "nobody"
 
 
 def marriage_sums(form: Form) -> set[int]:

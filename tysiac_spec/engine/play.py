@@ -30,9 +30,10 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter, itemgetter
 
 from ..cards import Card
-from ..ruleset.model import AceMarriage, Form, Leftover, Marriages, Play
+from ..ruleset.model import AceMarriage, Form, Marriages, Play
 from . import env as envs
 from .actions import Action, ActionTable, Claim, DeclareMarriage, PlayCard
+from .outcome import discards_to
 from .state import DealState
 
 __all__ = [
@@ -547,7 +548,7 @@ def apply_claim(form: Form, deal: DealState) -> None:
     deal.tricks[p] = deal.tricks.get(p, 0) + remaining
     deal.trick_number += remaining
     deal.last_trick_winner = p
-    _award_leftover(form.talon.leftover, deal)
+    _award_leftover(form.talon.leftover.to, discards_to(form), deal)
     deal.phase = "over"
 
 
@@ -626,8 +627,8 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     awarded and ``deal.phase`` becomes ``over`` (the game scores it)."""
     am = form.marriages.ace_marriage
     m = form.marriages
-    leftover = form.talon.leftover
-    award = leftover.to != "nobody"
+    leftover_to, discards = form.talon.leftover.to, discards_to(form)
+    award = leftover_to != "nobody" or discards != "nobody"
     draws = bool(form.table.stock)  # a stock to draw from after each trick (table.stock)
     # (the function keeps parts of the form, not the form: a game's compilation is shared
     # while the form lives)
@@ -674,7 +675,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
             draw_from_stock(deal, winner)
         if not deal.hands[winner]:
             if award:
-                _award_leftover(leftover, deal)
+                _award_leftover(leftover_to, discards, deal)
             deal.phase = "over"
 
     return apply_card
@@ -754,14 +755,17 @@ def _set_trump(m: Marriages, deal: DealState, suit: str) -> None:
         deal.pending_trump = suit
 
 
-def _award_leftover(lo: Leftover, deal: DealState) -> None:
-    if lo.to == "nobody":
-        return
-    to = deal.last_trick_winner if lo.to == "last_trick" else deal.declarer
-    assert to is not None
-    cards = deal.leftover
-    deal.leftover = []
-    if lo.cards == "unchosen_and_discards":
-        cards += deal.discards
-        deal.discards = []
-    deal.won.setdefault(to, []).extend(cards)
+def _award_leftover(leftover_to: str, discards: str, deal: DealState) -> None:
+    """At the end of the deal, the cards set aside score for whoever the form names: the
+    unchosen talon (``deal.leftover``) for ``talon.leftover.to``, the declarer's discards
+    (``deal.discards``) for ``discards`` (:func:`~tysiac_spec.engine.outcome.discards_to`):
+    ``last_trick``, ``declarer`` or ``nobody``."""
+    for name, attr in ((leftover_to, "leftover"), (discards, "discards")):
+        if name == "nobody":
+            continue
+        to = deal.last_trick_winner if name == "last_trick" else deal.declarer
+        assert to is not None
+        cards = getattr(deal, attr)
+        if cards:
+            setattr(deal, attr, [])
+            deal.won.setdefault(to, []).extend(cards)
