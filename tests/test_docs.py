@@ -78,6 +78,9 @@ def test_every_rule_field_of_the_model_appears_when_set() -> None:
     for name in ("partners-four", "two-stock"):
         layout = load_ruleset(str(HERE.parent / "examples" / "house" / f"{name}.yaml"))
         shown |= shown_paths(render_book(build_book(layout, lang="en"), "md"))
+    # the cards set aside (talon.leftover) are a rule only where the declarer discards
+    # (fields.SHOWN_WHEN_IS): pl-standard's 2-player table
+    shown |= shown_paths(render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md"))
     missing = [path for path, _ in all_model_paths() if path not in shown]
     assert missing == []
 
@@ -439,3 +442,14 @@ def test_the_stock_fields_are_printed_only_for_the_forms_with_a_stock(tmp_path: 
         "- **While the stock lasts** · `players.N.stock_duties`\n"
         "  - 2 players: any card may be played; the duties begin when it is empty\n"
     ) in book
+
+
+def test_leftover_rules_only_for_forms_that_discard() -> None:
+    # talon.leftover applies only with `exchange: discard` (fields.SHOWN_WHEN_IS): the buried
+    # cards of give_and_bury count for the declarer, so the book says nothing of who scores them
+    text = render_book(build_book(load_ruleset(HERE.parent / "examples" / "house" / "two-player-fixed-deal.yaml")))
+    assert "Who scores the discards" not in text and "Talon cards not taken" not in text
+    assert "`talon.leftover" not in text
+    # pl-standard discards for 2 players: the rule stays, for 2 players only
+    text = render_book(build_book(load_ruleset("pl-standard")))
+    assert "- **Talon cards not taken** (`talon.leftover`)" in text

@@ -871,3 +871,18 @@ def test_a_loss_at_minus_the_target_ends_the_match() -> None:
     kept, events = settle_deal(off, start, failed)
     assert kept.scores == (425, -1000, 325) and kept.winner is None
     assert "match.lost" not in [e.kind for e in events]
+
+
+@pytest.mark.parametrize(("multiplier", "bolts"), [(4, 2), (2, 1)])
+def test_golden_deal_played_dark_bolt_counts_the_larger(multiplier: int, bolts: int) -> None:
+    # examples/house/golden-dark.yaml: a golden deal (bolt_count 1) declared dark (ru-online's
+    # dark bolt_count 2, x2 on the golden x2): a bolt counts the larger, 2 (MEKH rule 65, "never
+    # more than 2 if both doublings apply"); the golden deal not declared dark (x2) counts 1
+    new, _, texts = settle(
+        str(HOUSE / "golden-dark.yaml"), options={"golden_round": True, "dark_game": True, "bolts": True},
+        golden=1, mode="golden", multiplier=multiplier, contract=120, card_points={1: 120, 2: 0, 0: 0},
+        tricks={1: 6, 2: 2, 0: 0},
+    )
+    assert new.bolts == (bolts, 0, 0)  # player 0: no point; player 2 won 2 tricks
+    extra = ", counts 2" if bolts == 2 else ""
+    assert f"bolt (no trick{extra}): {bolts} in all" in texts

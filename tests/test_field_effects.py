@@ -85,10 +85,11 @@ COMPANIONS: dict[str, dict[str, Any]] = {
         {"id": "r", "when": "player.score == 555", "then": "player.score = 0"}]}},
 }
 
-PER_FORM = {"talon.hand_out"}
-"""Section fields set for one form (``players.3.talon``): another form cannot play them."""
+PER_FORM = {"talon.hand_out", "talon.leftover.to", "talon.leftover.discards_to", "talon.leftover.cards"}
+"""Section fields set for one form (``players.3.talon``): another form cannot play them (the
+cards set aside: only a form that discards, the 2-player one)."""
 
-PLAYERS = {"players.N.sitter": 4, "players.N.stock_": 2, "players.N.partnerships": 4}
+PLAYERS = {"players.N.sitter": 4, "players.N.stock_": 2, "players.N.partnerships": 4, "talon.leftover": 2}
 """The player count whose form a ``players.N`` field is set for (by path prefix); 3 otherwise."""
 
 _PACK = (
@@ -196,7 +197,7 @@ def _companions(path: str, base: Ruleset) -> dict[str, Any]:
     if model_path in fields.SHOWN_WHEN_IS:
         other, values = fields.SHOWN_WHEN_IS[model_path]
         n = max(base.player_counts)
-        if fields.value_at(base.form(n), other) not in values:
+        if all(fields.value_at(base.form(k), other) not in values for k in base.player_counts):
             value = "give_each" if "give_each" in values else "discard"
             patch: dict[str, Any] = {}
             _set(patch, ["players", n, *other.split(".")], value)

@@ -133,6 +133,11 @@ def test_redeal_dealer_follows_the_deal_rule_when_the_incident_names_none(tmp_pa
         (INCIDENTS, "misdeal", 2, "it is charged to the dealer, player 0 (`who: dealer`)"),
         (INCIDENTS, "talon_look", 3, "player 3 does not take part in the deal (active: [0, 1, 2])"),
         (INCIDENTS, "talon_look", None, "`incident talon_look` cannot be called: name the player who committed it"),
+        # a seat is an int: not a bool (True == 1 in Python), not a text
+        (INCIDENTS, "showing_hand", True,
+         "`incident showing_hand` cannot be called: the player must be a seat number, an int (got bool True)"),
+        (INCIDENTS, "showing_hand", "1",
+         "`incident showing_hand` cannot be called: the player must be a seat number, an int (got str '1')"),
     ],
 )
 def test_a_refused_incident_leaves_the_game_unchanged(
@@ -184,7 +189,7 @@ def test_an_incident_survives_save_and_replay(tmp_path: Path) -> None:
         ("incident revoke 0", "`actions[1]` `incident revoke 0`: unknown incident `revoke`"),
         ("incident misdeal 3", "`actions[1]` `incident misdeal 3`: the player must be a seat from 0 to 2"),
         ("incident misdeal -1", "the player must be a seat from 0 to 2"),
-        ("incident misdeal", "is not a table incident: expected `incident KIND PLAYER`"),
+        ("incident misdeal 0 1", "is not a table incident: expected `incident KIND PLAYER`"),
     ],
 )
 def test_a_bad_incident_entry_is_refused_on_load(entry: str, message: str) -> None:
@@ -475,3 +480,21 @@ def test_partners_pay_and_gain_an_incident_penalty_as_a_side(tmp_path: Path, to:
     game = Game(load_ruleset(house), players=4, seed=0)
     game.incident("talon_look", 2)
     assert game.scores == [-120, gained, -120, gained]
+
+
+def test_a_record_may_leave_the_dealer_unnamed_as_python_may() -> None:
+    # `incident misdeal` without a player: the dealer, for a rule with `who: dealer`, as
+    # Game.incident("misdeal") (None); refused for a rule naming the offender
+    incident = parse_action("incident misdeal", load_ruleset(INCIDENTS).deck)
+    assert incident == Incident("misdeal", None) and str(incident) == "incident misdeal"
+    game = _game()
+    game.apply(incident)
+    assert game.history == ["incident misdeal 0"]  # the history names him
+    with pytest.raises(IllegalActionError, match="name the player who committed it"):
+        _game().apply(parse_action("incident talon_look", load_ruleset(INCIDENTS).deck))
+    data = json.loads(Game(load_ruleset(INCIDENTS), players=3, seed=0).record.to_json())
+    data["actions"] = ["incident misdeal"]
+    assert Record.from_json(json.dumps(data)).actions == ("incident misdeal",)
+    data["actions"] = ["incident misdeal 0 1"]
+    with pytest.raises(RecordError, match="expected `incident KIND PLAYER`"):
+        Record.from_json(json.dumps(data))

@@ -122,6 +122,13 @@ SHOWN_WHEN_IS = {
     "talon.give_face_up": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
     "talon.give_order": ("talon.exchange", frozenset({"give_each", "give_and_bury"})),
     "talon.discard_count": ("talon.exchange", frozenset({"discard", "give_and_bury"})),
+    # what becomes of the cards set aside (engine.play._award_leftover): discards exist only
+    # with `exchange: discard` (buried cards count for the declarer), and every form with an
+    # unchosen talon (`take: choose_one`) discards too
+    "talon.leftover": ("talon.exchange", frozenset({"discard"})),
+    "talon.leftover.to": ("talon.exchange", frozenset({"discard"})),
+    "talon.leftover.cards": ("talon.exchange", frozenset({"discard"})),
+    "talon.leftover.discards_to": ("talon.exchange", frozenset({"discard"})),
 }
 """Model paths of fields that apply to a form only when another field has one of some
 values there, by field: ``(that field, its values)``.  A rule book shows such a field for

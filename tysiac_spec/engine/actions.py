@@ -233,15 +233,18 @@ class Incident(_Action):
     punishes (``deal.incidents``), not a move of the game.  It is never among the legal
     actions; :meth:`~tysiac_spec.engine.game.Game.apply` hands it to
     :meth:`~tysiac_spec.engine.game.Game.incident`, so that a record replays it.  ``kind`` is
-    any word here; the game refuses a kind its ruleset does not list."""
+    any word here; the game refuses a kind its ruleset does not list.  ``player`` ``None``
+    (``incident misdeal``) names nobody: the game accepts it only for a rule charging the
+    dealer (``who: dealer``), as :meth:`~tysiac_spec.engine.game.Game.incident` does."""
 
     __slots__ = ("kind", "player")
     _fields = ("kind", "player")
     kind: str
-    player: int
+    player: int | None
 
-    def __init__(self, kind: str, player: int) -> None:
-        self._set(f"incident {kind} {player}", kind=kind, player=player)
+    def __init__(self, kind: str, player: int | None) -> None:
+        text = f"incident {kind}" if player is None else f"incident {kind} {player}"
+        self._set(text, kind=kind, player=player)
 
 
 Action = (
@@ -410,6 +413,8 @@ def parse_action(text: str, deck: Deck) -> Action:
         raise _bad(text, "a suit of the pack (`marriage hearts`)")
     if head == "incident" and len(rest) == 2 and rest[0].isidentifier():
         return Incident(rest[0].lower(), _int(text, rest[1], text))
+    if head == "incident" and len(rest) == 1 and rest[0].isidentifier():  # the dealer's (who: dealer)
+        return Incident(rest[0].lower(), None)
     if head == "play" and len(rest) == 1:
         return PlayCard(deck.parse(rest[0]))
     if head == "play" and len(rest) == 2 and rest[1].lower() == "marriage":

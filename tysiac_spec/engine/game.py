@@ -736,11 +736,13 @@ class Game:
 
         Args:
             kind: ``misdeal``, ``exposed_card``, ``talon_look`` or ``showing_hand``.
-            player: the offender, an active player of the deal; for a rule with ``who:
-                dealer``, the dealer (``None`` names him).
+            player: the offender (an int: a seat), an active player of the deal; for a rule
+                with ``who: dealer``, the dealer (``None`` names him, as a record's ``incident
+                misdeal`` without a player does).
 
         Raises:
-            IllegalActionError: ``incident.refused`` — a kind the ruleset does not list, the
+            IllegalActionError: ``incident.refused`` — a player that is not an int (``True``,
+                ``"1"``), a kind the ruleset does not list, the
                 match over, a player who is not active in the deal, or another player than
                 the dealer for a rule charging the dealer; the game is left unchanged.
         """
@@ -748,6 +750,12 @@ class Game:
         rules: dict[str, IncidentRule] = {r.kind: r for r in form.deal.incidents}
         rule = rules.get(kind)
         problem = ""
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
+            raise IllegalActionError(Diagnostic(
+                "incident.refused",
+                f"`incident {kind}` cannot be called: the player must be a seat number, an int "
+                f"(got {type(player).__name__} {player!r})",
+            ))
         if self._over:
             problem = "the match is over"
         elif rule is None:

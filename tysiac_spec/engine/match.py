@@ -399,6 +399,20 @@ def _multiplier(form: Form, outcome: DealOutcome) -> int:
     return 1
 
 
+def _golden_dark(form: Form, outcome: DealOutcome) -> bool:
+    """Whether a golden deal was also declared dark (``special.golden_round.dark_allowed``):
+    its multiplier is then the golden round's times the dark game's (engine.auction
+    ``_begin_dark``).  With a dark multiplier of 1 the two cannot be told apart on a
+    scoresheet and the deal counts as golden alone."""
+    sp = form.special
+    return (
+        sp.golden_round.dark_allowed
+        and sp.dark.enabled
+        and sp.dark.multiplier > 1
+        and outcome.multiplier == sp.golden_round.multiplier * sp.dark.multiplier
+    )
+
+
 def _above_threshold(form: Form, score: int) -> bool:
     t = form.match.threshold
     return t.enabled and (score >= t.score if t.inclusive else score > t.score)
@@ -544,6 +558,8 @@ def _step_bolts(
         amount = sp.dark.bolt_count
     elif o.mode == "golden":
         amount = sp.golden_round.bolt_count
+        if _golden_dark(w.form, o):  # both: the larger count, never the two added (MEKH 65)
+            amount = max(amount, sp.dark.bolt_count)
     for p in o.active(w.state.players):
         if bl.declarer_exempt and p == o.declarer:
             continue

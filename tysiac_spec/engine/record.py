@@ -286,7 +286,8 @@ class Record:
                 (not a JSON object), ``record.missing`` / ``record.unknown-key`` (a key),
                 ``record.type`` (a value of the wrong type), ``record.format`` (another
                 format tag), ``record.incident`` (a table incident entry that is not
-                ``incident KIND PLAYER`` with a known kind and a seat of the table); for the
+                ``incident KIND PLAYER`` with a known kind and a seat of the table, or ``incident
+                KIND``: the dealer, for a rule with ``who: dealer``); for the
                 optional ``table`` section see
                 :meth:`TableSetup.from_data`.
             LimitError: ``limit.record_bytes``, ``limit.depth``, ``limit.int_digits`` (more
@@ -343,19 +344,23 @@ class Record:
 def _check_incident(index: int, text: str, players: int) -> None:
     """Check the table incident ``actions[index]`` of a record of ``players`` players:
     ``incident KIND N`` with a kind of :data:`~tysiac_spec.ruleset.model.INCIDENT_KINDS` and a
-    player of the table (whether the ruleset gives the kind a rule is the replay's question).
+    player of the table, or ``incident KIND`` naming nobody (the replay accepts it only for a
+    rule charging the dealer, ``who: dealer``, as :meth:`Game.incident` accepts ``None``);
+    whether the ruleset gives the kind a rule is the replay's question.
 
     Raises:
         RecordError: ``record.incident``, naming the entry (counted from 0) and what is wrong.
     """
     words = text.split()
     where = f"`actions[{index}]` `{shorten(text)}`"
-    if len(words) != 3:
+    if len(words) not in (2, 3):
         raise record_error("incident", f"{where} is not a table incident: expected `incident KIND PLAYER`")
-    kind, player = words[1], words[2]
+    kind, player = words[1], words[2] if len(words) == 3 else None
     if kind not in INCIDENT_KINDS:
         raise record_error("incident", f"{where}: unknown incident `{shorten(kind)}`",
                            hint="expected one of: " + ", ".join(INCIDENT_KINDS))
+    if player is None:
+        return
     if not (player.isascii() and player.isdigit() and len(player) <= 6) or int(player) >= players:
         raise record_error("incident", f"{where}: the player must be a seat from 0 to {players - 1}")
 
