@@ -453,3 +453,16 @@ def test_leftover_rules_only_for_forms_that_discard() -> None:
     # pl-standard discards for 2 players: the rule stays, for 2 players only
     text = render_book(build_book(load_ruleset("pl-standard")))
     assert "- **Talon cards not taken** (`talon.leftover`)" in text
+
+
+def test_an_option_off_its_default_drops_the_prose_and_examples_of_the_default() -> None:
+    # ua-standard -O dealer_bolt=if_all_pass: nobody must open, so the auction chapter's
+    # words ("The dealer's bid is a compulsory 100") and the example of the standing 100 go;
+    # the example run with the option stays
+    default = render_book(build_book(load_ruleset("ua-standard")))
+    assert "The dealer's bid is a compulsory 100" in default and "#### The dealer holds the 100" in default
+    text = render_book(build_book(load_ruleset("ua-standard", options={"dealer_bolt": "if_all_pass"})))
+    assert "The dealer's bid is a compulsory 100" not in text
+    assert "#### The dealer holds the 100" not in text
+    assert "MEKU's reading (option `dealer_bolt: if_all_pass`)" in text
+    assert "nobody is obliged to open · `auction.forced_seat` · set by table option `dealer_bolt=if_all_pass`" in text

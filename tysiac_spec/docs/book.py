@@ -170,6 +170,34 @@ def _option_sources(ruleset: Ruleset, players: int | None = None) -> dict[str, l
     return out
 
 
+def _changed_by_options(ruleset: Ruleset) -> list[str]:
+    """Field paths (``auction.forced_seat``, as :func:`_option_sources` names them) that a
+    table option set to another value than its default patches: the ruleset's own words
+    (``doc``) about them speak of the default and are left out of a book built with it."""
+    out: list[str] = []
+    for name, opt in ruleset.options.items():
+        value = ruleset.selected.get(name, opt.default)
+        if value == opt.default:
+            continue
+        key = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        for path in _patched_paths((opt.set or {}).get(key) or {}, ""):
+            parts = path.split(".")
+            if parts[0] == "players" and len(parts) > 2:
+                path = ".".join(parts[2:])
+            out.append(path)
+    return out
+
+
+def _off_default(ruleset: Ruleset, options: Mapping[str, Any]) -> bool:
+    """Whether a worked example run with ``options`` (the others at their defaults) plays
+    another value than the book's for an option the book sets off its default."""
+    return any(
+        ruleset.selected[name] != opt.default and options.get(name, opt.default) != ruleset.selected[name]
+        for name, opt in ruleset.options.items()
+        if name in ruleset.selected
+    )
+
+
 def _disabled(merged: list[tuple[Node, dict[int, Node]]]) -> set[str]:
     """Paths of groups whose ``enabled`` is false in every form: their details are skipped."""
     out = set()
@@ -199,6 +227,7 @@ def _rule(
     lang: str,
     seen: set[str],
     by_option: Mapping[str, list[str]],
+    changed: Sequence[str] = (),
 ) -> Rule:
     """One merged rule; a reason already given earlier in the book (in ``seen``) is not repeated."""
     kind = "group" if any(n.kind == "group" for n in nodes.values()) else "leaf"
@@ -223,7 +252,7 @@ def _rule(
         reason = cited.reason.strip() if cited.reason else None
         if reason and not cited.from_section and reason not in reasons:
             reasons.append(reason)
-        if rule.doc is None:
+        if rule.doc is None and not _touches(changed, first.path):
             rule.doc, rule.doc_lang = _doc_in(cited.doc, lang)
     rule.assumed = bool(assumed)
     if assumed and len(assumed) < len(counts):
@@ -233,6 +262,13 @@ def _rule(
     rule.reason = " ".join(fresh) or None
     rule.options = list(by_option.get(rule.path, []))
     return rule
+
+
+def _touches(changed: Sequence[str], path: str) -> bool:
+    """Whether an option off its default (``changed``, :func:`_changed_by_options`) patches
+    the element at ``path`` or a field beside it (words of a rule speak of its neighbours)."""
+    parent = path.rsplit(".", 1)[0]
+    return any(c == path or c.startswith(path + ".") or c.rsplit(".", 1)[0] == parent for c in changed)
 
 
 def _section_head(ruleset: Ruleset, section: Section, parts: Sequence[str], lang: str) -> None:
@@ -245,7 +281,9 @@ def _section_head(ruleset: Ruleset, section: Section, parts: Sequence[str], lang
             section.assumed = True
         if prov.reason and prov.reason.strip() not in (section.reason or ""):
             section.reason = " ".join(x for x in (section.reason, prov.reason.strip()) if x)
-        if section.doc is None and not outdated(ruleset, prov, (part,)):
+        if section.doc is None and not outdated(ruleset, prov, (part,)) and not any(
+            c.startswith(part + ".") for c in _changed_by_options(ruleset)
+        ):
             section.doc, section.doc_lang = _doc_in(prov.doc, lang)
 
 
@@ -356,6 +394,7 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     disabled = _disabled(merged)
     seen: set[str] = set()
     by_option = _option_sources(ruleset, players)
+    changed = _changed_by_options(ruleset)
     for key, parts in SECTION_ORDER:
         intro = terms.pick(terms.SECTION_INTROS[key], lang)
         if key == "marriages":
@@ -376,7 +415,7 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
                 if not nodes:
                     continue
                 first = next(iter(nodes.values()))
-            sec.rules.append(_rule(ruleset, first, nodes, counts, lang, seen, by_option))
+            sec.rules.append(_rule(ruleset, first, nodes, counts, lang, seen, by_option, changed))
         if not counts:  # a base ruleset: the rules it writes, chapters it leaves empty skipped
             sec.rules.extend(_written_rules(ruleset, [p for p in parts if p != "table"], lang))
             if not sec.rules and not sec.doc:
@@ -386,8 +425,8 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
         sections.append(_options(ruleset, lang, len(sections) + 1, applicable))
     by_key = {sec.key: sec for sec in sections}
     for ex in _examples(ruleset, lang):  # each worked example in the chapter it illustrates
-        if ex.players not in counts:
-            continue
+        if ex.players not in counts or _off_default(ruleset, ex.options):
+            continue  # (an example of a rule an option of the book changes: not this book's)
         home = by_key.get(ex.topic)
         if home is None:  # a chapter a base ruleset lacks: keep the example anyway
             home = by_key.setdefault("examples", Section(

@@ -35,7 +35,8 @@ class Example:
     ``topic`` is the key of the chapter it belongs to (``play``, ``marriages``, ``scoring``…),
     ``players`` the number of players of its table;
     ``setup`` lines describe the table; ``hands`` are (who, cards) rows; ``steps`` are
-    (label, text) pairs, the label in bold (``Auction``, ``Trick 2``, ``Then``).
+    (label, text) pairs, the label in bold (``Auction``, ``Trick 2``, ``Then``); ``options``
+    the table options the scenario sets (the others at their defaults).
     """
 
     name: str
@@ -49,6 +50,7 @@ class Example:
     setup: list[str] = field(default_factory=list)
     hands: list[tuple[str, str]] = field(default_factory=list)
     steps: list[tuple[str, str]] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 def scenario_file(ruleset: Ruleset) -> Path | None:
@@ -344,7 +346,7 @@ def _example(ruleset: Ruleset, sc: Any, lang: str) -> Example:
     ex = Example(
         name=sc.name, title=_title(sc.name), description=sc.description.strip(),
         description_lang="en" if lang != "en" else None, sources=list(sc.source), cite=sc.cite,
-        topic=_topic(sc), players=sc.players,
+        topic=_topic(sc), players=sc.players, options=dict(sc.options or {}),
     )
     setup = _w("x.players", lang, n=sc.players)
     if sc.deal is not None:
