@@ -466,3 +466,45 @@ def test_an_option_off_its_default_drops_the_prose_and_examples_of_the_default()
     assert "#### The dealer holds the 100" not in text
     assert "MEKU's reading (option `dealer_bolt: if_all_pass`)" in text
     assert "nobody is obliged to open · `auction.forced_seat` · set by table option `dealer_bolt=if_all_pass`" in text
+
+
+@pytest.mark.parametrize(("lang", "group", "enabled"), [
+    ("en", "Marriage of four of a rank (4 × king; in moves: aces)", "4 × king may be declared"),
+    ("pl", "Meldunek czterech kart (4 × król; w zapisie ruchów: aces)", "Można meldować 4 × król"),
+    ("ru", "Марьяж четырёх карт (4 × король; в записи ходов: aces)", "Можно объявить 4 × король"),
+    ("cs", "Hláška čtyř karet (4 × král; v zápisu tahů: aces)", "4 × král lze hlásit"),
+])
+def test_an_ace_marriage_of_another_rank_is_named_by_it(tmp_path: Path, lang: str, group: str, enabled: str) -> None:
+    # marriages.ace_marriage.rank: king — the book names the four kings by the pack's rank
+    # name, not "four aces"; the move notation keeps its word `aces` (records stay readable)
+    house = tmp_path / "h.yaml"
+    house.write_text("id: h\nextends: pl-standard\nname: {en: h}\n"
+                     "marriages:\n  ace_marriage: {enabled: true, rank: king, value: 150}\n", encoding="utf-8")
+    text = render_book(build_book(load_ruleset(house), lang=lang))
+    assert f"- **{group}** (`marriages.ace_marriage`)" in text
+    assert f"  - **{enabled}**: " in text
+    aces = render_book(build_book(load_ruleset("ru-online", options={"ace_marriage": True}), lang=lang))
+    assert terms.pick(terms.LABELS["marriages.ace_marriage"], lang) in aces and "4 ×" not in aces
+
+
+def test_transcript_names_the_ace_marriage_of_another_rank(tmp_path: Path) -> None:
+    # marriages.ace_marriage.rank: jack — the transcript said "JH (marriage of jack) (ace
+    # marriage)"; now the four jacks by the pack's name and the value, no suit marriage
+    from tysiac_spec.engine import Game
+    from tysiac_spec.transcript import _Writer
+
+    house = tmp_path / "h.yaml"
+    house.write_text("id: h\nextends: pl-standard\nname: {en: h}\n"
+                     "marriages:\n  ace_marriage: {enabled: true, rank: jack, value: 50}\n", encoding="utf-8")
+    game = Game(load_ruleset(house), players=3, seed=0)
+    game.start_deal(hands={1: "JH JS JD JC AH TH KH", 2: "9H 9S 9D 9C QS KS AS", 0: "AD TD KD QD AC TC KC"},
+                    talons=["QC TS QH"], dealer=0)
+    while "play JH aces" not in [str(a) for a in game.legal_actions()]:
+        legal = [str(a) for a in game.legal_actions()]
+        pick = "bid 100" if game.current_player == 1 and "bid 100" in legal else "pass" if "pass" in legal else legal[0]
+        game.apply(next(a for a in game.legal_actions() if str(a) == pick))
+    writer = _Writer.__new__(_Writer)
+    writer.game, writer.lines, writer.trick, writer.trick_no, writer.deal_no = game, [], [], 0, 1
+    writer.step("play JH aces")
+    assert writer.trick == ["P1 JH (ace marriage: 4 × jack, 50)"]
+    assert game.deal.marriages[1] == 50 and game.deal.declared == [(1, "jack")]

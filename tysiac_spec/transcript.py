@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .docs.terms import four_of
 from .engine.actions import DeclareContract, Incident, PlayCard, parse_action
 from .engine.game import Game
 from .engine.record import Record, record_error, record_of
@@ -79,12 +80,14 @@ class _Writer:
         g.apply(action)
         if isinstance(action, PlayCard) and deal_phase == "play":
             note = str(action.card)
-            if len(deal.declared) > declared:
-                _, suit = deal.declared[-1]
+            am = g.form.marriages.ace_marriage
+            for _, suit in deal.declared[declared:]:
+                if action.aces and suit == am.rank:  # the ace marriage: four cards of its rank
+                    ranks = {r.id: (r.names or {}).get("en") or r.id for r in g.ruleset.deck_spec.ranks}
+                    note += f" (ace marriage: {four_of(ranks.get(am.rank, am.rank))}, {am.value})"
+                    continue
                 value = g.form.marriages.values.get(suit)
                 note += f" (marriage of {suit}" + (f", {value}" if value is not None else "") + ")"
-            if action.aces:
-                note += " (ace marriage)"
             if deal.trump != trump and deal.trick:
                 note += f" [trump: {deal.trump or 'none'}]"
                 trump = deal.trump

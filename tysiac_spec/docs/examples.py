@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import TysiacError
 from ..ruleset.model import Ruleset
-from . import terms
+from . import fields, terms
 
 __all__ = ["Example", "examples", "scenario_file"]
 
@@ -106,6 +106,12 @@ class _Cards:
         ranks = "|".join(re.escape(k) for k in sorted(self.ranks, key=len, reverse=True))
         suits = "".join(re.escape(k) for k in self.suits)
         self.pattern = re.compile(rf"\b({ranks})([{suits}])\b")
+        rank = fields.ace_marriage_rank(ruleset)  # the ace marriage of another rank: its name
+        self.four = None if rank is None else fields.rank_name(ruleset, rank, lang)
+
+    def aces(self, key: str, lang: str) -> str:
+        """The words ``key`` (``aces``, ``act.aces``) for the ace marriage of the pack's rank."""
+        return _w(key, lang) if self.four is None else terms.four_of_a_rank(key, self.four, lang)
 
     def card(self, text: str) -> str:
         m = self.pattern.fullmatch(text)
@@ -152,7 +158,7 @@ def _action(text: str, who: str | None, lang: str, cards: _Cards, lead: bool,
         if "marriage" in rest:
             out += _w("act.marriage", lang)
         if "aces" in rest:
-            out += _w("act.aces", lang)
+            out += cards.aces("act.aces", lang)
         return out
     if text == "cancel dark":
         return _w("act.cancel_dark", lang, who=subject)
@@ -171,7 +177,7 @@ def _short(text: str, lang: str, cards: _Cards) -> str:
         if "marriage" in words:
             out += " + " + _w("marriage", lang)
         if "aces" in words:
-            out += " + " + _w("aces", lang)
+            out += " + " + cards.aces("aces", lang)
         return out
     if words and words[0] in ("bid", "contract") and len(words) == 2:
         return f"{_w(words[0], lang)} {words[1]}"

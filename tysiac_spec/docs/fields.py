@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ruleset.model import Form, Formula, Provenance, Ruleset
+from ..ruleset.model import AceMarriage, Form, Formula, Provenance, Ruleset
 from . import terms
 
 __all__ = [
@@ -246,6 +246,22 @@ def words(ruleset: Ruleset, model: str, value: Any, lang: str) -> FieldValue:
     return FieldValue(str(value), None, key)  # pragma: no cover - every model type is handled above
 
 
+_RANK_DEFAULT = AceMarriage.__dataclass_fields__["rank"].default
+
+
+def rank_name(ruleset: Ruleset, rank: str, lang: str) -> str:
+    """The name in ``lang`` of the rank ``rank`` (an id) of the ruleset's pack; the id if it has none."""
+    return next(((r.names or {}).get(lang) or r.id for r in ruleset.deck_spec.ranks if r.id == rank), rank)
+
+
+def ace_marriage_rank(ruleset: Ruleset) -> str | None:
+    """The rank of the ace marriage (``marriages.ace_marriage.rank``) of the ruleset's first
+    form when it is not the model's default, else ``None``."""
+    form = ruleset.form(min(ruleset.player_counts))
+    rank: str = form.marriages.ace_marriage.rank
+    return None if rank == _RANK_DEFAULT else rank
+
+
 def _is_record(value: Any) -> bool:
     return dataclasses.is_dataclass(value) and not isinstance(value, (type, Formula))
 
@@ -264,6 +280,10 @@ def _walk(
         value = getattr(obj, f.name)
         fpath, fparts, fmodel = f"{path}.{f.name}", (*parts, f.name), f"{model}.{f.name}"
         label = terms.label(fmodel, lang)
+        if fmodel in terms.FOUR_OF_A_RANK:  # the ace marriage of another rank: its name
+            rank = (value if fmodel == "marriages.ace_marriage" else obj).rank
+            if rank != _RANK_DEFAULT:
+                label = terms.four_of_a_rank(fmodel, rank_name(ruleset, rank, lang), lang)
         if _is_record(value):
             yield Node(section, fpath, fparts, fmodel, label, "group", depth, None)
             yield from _walk(ruleset, value, section, fpath, fparts, fmodel, depth + 1, lang)

@@ -1016,6 +1016,33 @@ def marriage_pair(names: tuple[str, str] | None, lang: str) -> str:
     return f"{first[:1].upper()}{first[1:]} {joiner} {second}"
 
 
+FOUR_OF_A_RANK: dict[str, T4] = {
+    # words for the ace marriage (`marriages.ace_marriage`) of another rank than its default
+    # (`rank: jack`): ``{four}`` is :func:`four_of` the rank's name from the pack
+    "marriages.ace_marriage": ("Marriage of four of a rank ({four}; in moves: aces)",
+                               "Meldunek czterech kart ({four}; w zapisie ruchów: aces)",
+                               "Марьяж четырёх карт ({four}; в записи ходов: aces)",
+                               "Hláška čtyř karet ({four}; v zápisu tahů: aces)"),
+    "marriages.ace_marriage.enabled": ("{four} may be declared", "Można meldować {four}",
+                                       "Можно объявить {four}", "{four} lze hlásit"),
+    "aces": ("{four}", "{four}", "{four}", "{four}"),
+    "act.aces": (" declaring {four}", " i melduje {four}", " с марьяжем {four}", " a hlásí {four}"),
+}
+"""Words that name the four cards of ``marriages.ace_marriage.rank`` when it is not the
+model's default (the labels of :data:`LABELS`, the example words ``aces`` and ``act.aces``
+say "four aces"); the action notation keeps its word ``aces`` (``play JH aces``)."""
+
+
+def four_of(rank_name: str) -> str:
+    """The four cards of a rank, by the rank's name in the pack (``4 × Jack``)."""
+    return f"4 × {rank_name}"
+
+
+def four_of_a_rank(key: str, rank_name: str, lang: str) -> str:
+    """The words of :data:`FOUR_OF_A_RANK` ``key`` in ``lang`` for the rank named ``rank_name``."""
+    return pick(FOUR_OF_A_RANK[key], lang).format(four=four_of(rank_name))
+
+
 def label(path: str, lang: str) -> str:
     """The label of the field ``path`` (``auction.step``) in ``lang``; the path if unknown."""
     texts = LABELS.get(path)
