@@ -132,25 +132,6 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
         first = trick[0][1]
         led = first.suit_id
         follow = hand & first.suit_bits
-        if over_declarer and trump is not None and not follow:
-            # the declarer's highest trump, beaten when able (play.defenders_overtrump_declarer)
-            theirs: Card | None = None
-            top: Card | None = None
-            for p, c in trick:
-                if c.suit_id == trump:
-                    if top is None or c.strength > top.strength:
-                        top = c
-                    if p == declarer and (theirs is None or c.strength > theirs.strength):
-                        theirs = c
-            if theirs is not None:
-                trumps = hand & suit_bits.get(trump, 0)
-                higher = trumps & (theirs.bit - 1)
-                if higher:
-                    if must_overtrump and must_trump and top is not None and top is not theirs:
-                        over = trumps & (top.bit - 1)
-                        if over:
-                            return over, _OVERTRUMP, top
-                    return higher, _OVERTRUMP, theirs
         if follow and must_follow:
             if must_beat:
                 trumped = False
@@ -187,9 +168,42 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
                 return trumps, _TRUMP, trump
         return hand, _FREE, None
 
+    core: Duties = duties
+    if over_declarer:  # a step before the plain duties, only in a form that has it
+
+        def over_declarer_duties(
+            hand: int,
+            trick: Sequence[tuple[int, Card]],
+            trump: str | None,
+            suit_bits: Mapping[str, int],
+            declarer: int = -1,
+        ) -> tuple[int, int, Card | str | None]:
+            if trump is not None and not hand & trick[0][1].suit_bits:
+                # the declarer's highest trump, beaten when able (play.defenders_overtrump_declarer)
+                theirs: Card | None = None
+                top: Card | None = None
+                for p, c in trick:
+                    if c.suit_id == trump:
+                        if top is None or c.strength > top.strength:
+                            top = c
+                        if p == declarer and (theirs is None or c.strength > theirs.strength):
+                            theirs = c
+                if theirs is not None:
+                    trumps = hand & suit_bits.get(trump, 0)
+                    higher = trumps & (theirs.bit - 1)
+                    if higher:
+                        if must_overtrump and must_trump and top is not None and top is not theirs:
+                            over = trumps & (top.bit - 1)
+                            if over:
+                                return over, _OVERTRUMP, top
+                        return higher, _OVERTRUMP, theirs
+            return duties(hand, trick, trump, suit_bits)
+
+        core = over_declarer_duties
+
     highest_beat, highest_trump = rules.beat_with_highest and bound, rules.trump_with_highest and bound
     if not (highest_beat or highest_trump):
-        return duties
+        return core
     # the duty narrowed to its highest card: ``(legal, duty, about)`` with ``legal`` one card
     narrowed = frozenset(((_BEAT,) if highest_beat else ()) + ((_TRUMP, _OVERTRUMP) if highest_trump else ()))
 
@@ -200,7 +214,7 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
         suit_bits: Mapping[str, int],
         declarer: int = -1,
     ) -> tuple[int, int, Card | str | None]:
-        legal, duty, about = duties(hand, trick, trump, suit_bits, declarer)
+        legal, duty, about = core(hand, trick, trump, suit_bits, declarer)
         if duty in narrowed:
             return legal & -legal, duty, about
         return legal, duty, about
@@ -346,6 +360,11 @@ def compile_legal(
         if from_hand and suit in held
     ]
 
+    # the switches of the play, decided once: a trick under the same duties for everyone
+    # (no stock relaxing them, no duty by role); the ace marriage
+    plain_trick = not (relax or by_role)
+    aces_on = am.enabled
+
     # per suit in pack order: (shift, full mask, the actions of each subset of its cards)
     plain_tables: list[tuple[int, int, list[list[Action]]]] = []
     lead_tables: list[tuple[int, int, list[list[Action]]]] = []
@@ -375,14 +394,14 @@ def compile_legal(
         out: list[Action] = []
         if trick:
             # no claim once a trick is under way (may_claim)
-            if relax and deal.stock:
+            if plain_trick:  # the same duties for everyone, at every trick (decided once)
+                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
+            elif relax and deal.stock:
                 duty = _FREE
             elif by_role and player == deal.declarer:
                 bits, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
-            elif over_declarer:
-                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits, deal.declarer)
             else:
-                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
+                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits, deal.declarer)
             if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)
                 suit = trick[0][1].suit_id if duty < _OVERTRUMP else (deal.trump or "")
                 shift, full, one_suit = suit_table[suit]
@@ -397,9 +416,8 @@ def compile_legal(
         for shift, full, subsets in tables:
             out += subsets[(lead >> shift) & full]
         if from_hand and tables is lead_tables and deal.marriage_trick != deal.trick_number:
-            done = {s for _, s in deal.declared}
-            out += [d for suit, pair, d in pairs if bits & pair == pair and suit not in done]
-        if am.enabled and (bits & aces_bits).bit_count() == deal.aces:
+            out += _declarations(pairs, bits, deal)
+        if aces_on and (bits & aces_bits).bit_count() == deal.aces:
             # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
             if _may_marry_aces_now(am, deal, player):
@@ -409,6 +427,17 @@ def compile_legal(
         return out
 
     return legal_now
+
+
+def _declarations(
+    pairs: Sequence[tuple[str, int, DeclareMarriage]], bits: int, deal: DealState
+) -> list[Action]:
+    """The declarations from the hand (``marriages.declared_by: hand``) of the ``pairs``
+    (suit, the bits of its two cards, the action) held in ``bits`` and not declared yet (a
+    function of its own: a comprehension in ``legal_now`` would make its locals cells on
+    every call)."""
+    done = {s for _, s in deal.declared}
+    return [d for suit, pair, d in pairs if bits & pair == pair and suit not in done]
 
 
 _INDEX = attrgetter("index")
