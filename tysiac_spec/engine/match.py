@@ -856,8 +856,8 @@ def settle_valid_deal(
                         w.event("golden.end", None, None,
                                 f"nobody made {g.contract} in the golden round: scores kept{after}")
                 golden_made = False
-    if w.stand is not None:
-        _share_sides(w, w.stand, scores, seats, bolts, forfeits, counters)
+    if stand is not None:
+        _share_sides(w, stand, scores, seats, bolts, forfeits, counters)
     winner = _winner(w, scores)
     loss = form.match.finishing.loss
     if winner is None and loss is not None:

@@ -360,10 +360,20 @@ def compile_legal(
         if from_hand and suit in held
     ]
 
-    # the switches of the play, decided once: a trick under the same duties for everyone
-    # (no stock relaxing them, no duty by role); the ace marriage
-    plain_trick = not (relax or by_role)
-    aces_on = am.enabled
+    # a trick under duties by role or relaxed by a stock: a function of its own, so that the
+    # plain trick tests one local flag (decided once per form)
+    special_trick = relax or by_role
+
+    def role_duties(
+        deal: DealState, player: int, bits: int, trick: list[tuple[int, Card]]
+    ) -> tuple[int, int]:
+        if relax and deal.stock:
+            return bits, _FREE
+        if by_role and player == deal.declarer:
+            legal, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
+        else:
+            legal, duty, _ = duties(bits, trick, deal.trump, suit_bits, deal.declarer)
+        return legal, duty
 
     # per suit in pack order: (shift, full mask, the actions of each subset of its cards)
     plain_tables: list[tuple[int, int, list[list[Action]]]] = []
@@ -394,14 +404,10 @@ def compile_legal(
         out: list[Action] = []
         if trick:
             # no claim once a trick is under way (may_claim)
-            if plain_trick:  # the same duties for everyone, at every trick (decided once)
-                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
-            elif relax and deal.stock:
-                duty = _FREE
-            elif by_role and player == deal.declarer:
-                bits, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
+            if special_trick:  # duties by role, or relaxed by a stock (decided once)
+                bits, duty = role_duties(deal, player, bits, trick)
             else:
-                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits, deal.declarer)
+                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
             if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)
                 suit = trick[0][1].suit_id if duty < _OVERTRUMP else (deal.trump or "")
                 shift, full, one_suit = suit_table[suit]
@@ -415,9 +421,7 @@ def compile_legal(
         tables = lead_tables if any_time or not marriage_bar(deal, player) else plain_tables
         for shift, full, subsets in tables:
             out += subsets[(lead >> shift) & full]
-        if from_hand and tables is lead_tables and deal.marriage_trick != deal.trick_number:
-            out += _declarations(pairs, bits, deal)
-        if aces_on and (bits & aces_bits).bit_count() == deal.aces:
+        if am.enabled and (bits & aces_bits).bit_count() == deal.aces:
             # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
             if _may_marry_aces_now(am, deal, player):
@@ -426,7 +430,32 @@ def compile_legal(
             out.append(claim)
         return out
 
-    return legal_now
+    if not pairs:
+        return legal_now
+    plain_legal = legal_now
+
+    def legal_from_hand(deal: DealState) -> list[Action]:
+        """``legal_now`` with the declarations from the hand (``marriages.declared_by: hand``)
+        on a lead when a marriage may be declared now, after the leads and before ``claim``
+        (a function of its own: a form without them does not test for them)."""
+        out = plain_legal(deal)
+        if deal.trick or deal.marriage_trick == deal.trick_number:
+            return out
+        player = deal.current
+        if not any_time and marriage_bar(deal, player):
+            return out
+        bits = 0
+        for c in deal.hands[player]:
+            bits |= c.bit
+        declarations = _declarations(pairs, bits, deal)
+        if declarations:
+            if out and out[-1] is claim:
+                out[-1:-1] = declarations
+            else:
+                out += declarations
+        return out
+
+    return legal_from_hand
 
 
 def _declarations(

@@ -293,10 +293,12 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
         if form.talon.exchange == "give_and_bury":  # buried: counts for the declarer
             deal.won.setdefault(deal.declarer, []).append(action.card)
             deal.buried += 1
-            done = deal.buried >= form.talon.discard_count
+            if deal.buried < form.talon.discard_count:
+                return
         else:
             deal.discards.append(action.card)
-            done = len(deal.discards) >= form.talon.discard_count
+            if len(deal.discards) < form.talon.discard_count:
+                return
     else:
         assert isinstance(action, GiveCard)
         remove_card(hand, action.card)
@@ -306,19 +308,17 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
         receiver.sort(key=_INDEX)
         deal.given[action.to] += 1
         give_count = form.talon.give_count
-        done = True
         for n in deal.given.values():
             if n < give_count:
-                done = False
-                break
-        if done and form.talon.exchange == "give_and_bury" and form.talon.discard_count:
+                return  # more to give
+        if form.talon.discard_count and form.talon.exchange == "give_and_bury":
             return  # the burial comes next
-    if done:
-        if deal.talons and form.talon.hand_out:  # the reserved card, unseen by the others
-            hand += [c for t in deal.talons for c in t]
-            hand.sort(key=_INDEX)
-            deal.talons = []
-        _start_contract(form, deal, env)
+    # the exchange is done
+    if deal.talons and form.talon.hand_out:  # the reserved card, unseen by the others
+        hand += [c for t in deal.talons for c in t]
+        hand.sort(key=_INDEX)
+        deal.talons = []
+    _start_contract(form, deal, env)
 
 
 def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
