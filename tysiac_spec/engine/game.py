@@ -708,13 +708,14 @@ class Game:
             assert isinstance(action, DeclareContract)
             talon.apply_contract(deal, action)
         elif phase == "marriages":
-            self._announced(deal, action)
+            self._announced(deal, action)  # (opens the play itself: nothing else to do)
+            return
         elif type(action) is DeclareMarriage:  # the play phase: a marriage from the hand
             play.declare_marriage(form.marriages, deal, deal.current, action.suit)
         else:  # the play phase: a claim (a card is played above)
             assert isinstance(action, Claim)
             play.apply_claim(form, deal)
-        if deal.phase == "play" and phase != "play" and phase != "marriages":
+        if deal.phase == "play" and phase != "play":
             self._start_play(deal)
         elif deal.phase == "redealt":
             if self._plays_on(deal):

@@ -859,9 +859,8 @@ def settle_valid_deal(
     if stand is not None:
         _share_sides(w, stand, scores, seats, bolts, forfeits, counters)
     winner = _winner(w, scores)
-    loss = form.match.finishing.loss
-    if winner is None and loss is not None:
-        winner = _winner_by_loss(w, scores, loss)
+    if winner is None and form.match.finishing.loss is not None:
+        winner = _winner_by_loss(w, scores, form.match.finishing.loss)
     raised = state.raised
     if winner is not None:
         side = side_of(form, winner)  # the winner's side wins (table.partnerships)

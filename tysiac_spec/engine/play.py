@@ -700,14 +700,15 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
                 break
         else:
             hand.remove(card)
-        if action.aces:
-            deal.marriages[p] = deal.marriages.get(p, 0) + am.value
-            deal.declared.append((p, am.rank))
-            deal.marriage_trick = deal.trick_number
-            if am.sets_trump:
-                _set_trump(m, deal, card.suit.id)
-        if action.marriage:
-            declare_marriage(m, deal, p, card.suit.id)
+        if action.declares:  # a marriage or the ace marriage (one test for a plain play)
+            if action.aces:
+                deal.marriages[p] = deal.marriages.get(p, 0) + am.value
+                deal.declared.append((p, am.rank))
+                deal.marriage_trick = deal.trick_number
+                if am.sets_trump:
+                    _set_trump(m, deal, card.suit.id)
+            if action.marriage:
+                declare_marriage(m, deal, p, card.suit.id)
         trick = deal.trick
         trick.append((p, card))
         order = deal.order
