@@ -160,15 +160,17 @@ class PlayCard(_Action):
     """Playing ``card`` to the trick; ``marriage`` declares the marriage of its suit (on a lead);
     ``aces`` declares the ace marriage (leading an ace while holding all four)."""
 
-    __slots__ = ("aces", "card", "marriage")
+    __slots__ = ("aces", "card", "declares", "marriage")
     _fields = ("card", "marriage", "aces")
     card: Card
     marriage: bool
     aces: bool
+    declares: bool
+    """``marriage or aces`` (not a field: the play of a card tests it once)."""
 
     def __init__(self, card: Card, marriage: bool = False, aces: bool = False) -> None:
         text = f"play {card}" + (" marriage" if marriage else "") + (" aces" if aces else "")
-        self._set(text, card=card, marriage=marriage, aces=aces)
+        self._set(text, card=card, marriage=marriage, aces=aces, declares=marriage or aces)
 
 
 class Forfeit(_Action):

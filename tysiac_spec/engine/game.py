@@ -57,7 +57,7 @@ from .compiled import CompiledForm, compile_form
 from .events import MatchEvent
 from .match import MatchState, charge_seat, settle_valid_deal, winners
 from .record import Record, record_of
-from .seating import direction, redeal_dealer, side_of
+from .seating import direction, redeal_dealer, side_of, sides
 from .seating import seating as seating_of
 from .state import DealState, cards_text
 
@@ -197,6 +197,11 @@ class Game:
         """(The switches of the deal and the auction, decided once: ``talon.shown_from``,
         ``deal.cut``, ``deal.redeals``; see :mod:`.compiled` for the pattern.)"""
         self._before_play = self.form.marriages.declared_by == "before_play"
+        self._leader_rule = self.form.play.leader
+        self._team = sides(self.form)
+        """The sides of fixed partnerships (:func:`.seating.sides`; ``None``: none)."""
+        self._stock, self._stock_trump = self.form.table.stock or 0, self.form.table.stock_trump
+        """``table.stock`` (0: no stock) and ``table.stock_trump``, decided once."""
         revoke = self.form.play.revoke
         self._revoke = revoke if revoke.handling == "penalise" else None
         """``play.revoke`` when a revoke is played and punished, else ``None`` (refused)."""
@@ -348,8 +353,8 @@ class Game:
                 hands, talons = plan.deal(cards, order)
             else:
                 hands, talons = dealing.deal_cards(self.form, cards, order, self._rng)
-            if self.form.table.stock:  # the cards after the hands and talons
-                stock = cards[len(cards) - self.form.table.stock :]
+            if self._stock:  # the cards after the hands and talons
+                stock = cards[len(cards) - self._stock :]
         deal = DealState(
             dealer=self._dealer,
             order=order,
@@ -363,7 +368,7 @@ class Game:
         )
         if stock:
             deal.stock = list(stock)
-            if self.form.table.stock_trump:
+            if self._stock_trump:
                 deal.trump = stock[-1].suit_id
         auction.start(self.form, deal, self._env, self._direction)
         if not (self._redeals and dealing.redeal_point(self.form, deal, self._env, "after_deal")):
@@ -703,13 +708,14 @@ class Game:
             assert isinstance(action, DeclareContract)
             talon.apply_contract(deal, action)
         elif phase == "marriages":
-            self._announced(deal, action)
+            self._announced(deal, action)  # (opens the play itself: nothing else to do)
+            return
         elif type(action) is DeclareMarriage:  # the play phase: a marriage from the hand
             play.declare_marriage(form.marriages, deal, deal.current, action.suit)
         else:  # the play phase: a claim (a card is played above)
             assert isinstance(action, Claim)
             play.apply_claim(form, deal)
-        if deal.phase == "play" and phase != "play" and phase != "marriages":
+        if deal.phase == "play" and phase != "play":
             self._start_play(deal)
         elif deal.phase == "redealt":
             if self._plays_on(deal):
@@ -884,23 +890,36 @@ class Game:
         self._resume(deal)
 
     def _start_play(self, deal: DealState | None = None) -> None:
-        """Open the play: the first leader (``play.leader``) to act; with marriages announced
-        before the first trick (``marriages.declared_by: before_play``), first the phase
-        ``marriages`` for the players holding one, in turn from the leader."""
+        """Open the play: the first leader (``play.leader``, as :meth:`_leader`) to act; with
+        marriages announced before the first trick (``marriages.declared_by: before_play``),
+        first the phase ``marriages`` for the players holding one, in turn from the leader
+        (:meth:`_announcements`, called only in a form that has them)."""
         deal = self.deal if deal is None else deal
-        deal.current = self._leader(deal)
+        leader = self._leader_rule  # (the leader's rule inline: once per deal)
+        if leader == "forced" and deal.forced is not None:
+            deal.current = deal.forced
+        elif leader == "dealer_left":
+            deal.current = deal.order[0]
+        else:
+            assert deal.declarer is not None
+            deal.current = deal.declarer
         if self._before_play:
-            order = deal.order
-            i = order.index(deal.current)
-            turn = order[i:] + order[:i]
-            m = self.form.marriages
-            announcers = tuple([p for p in turn if play.announceable(m, deal, p)])
-            if announcers:
-                deal.phase, deal.announcers, deal.current = "marriages", announcers, announcers[0]
+            self._announcements(deal)
+
+    def _announcements(self, deal: DealState) -> None:
+        """Open the phase ``marriages`` (``marriages.declared_by: before_play``) when a player
+        holds a marriage to announce, in turn from the first leader (``deal.current``)."""
+        order = deal.order
+        i = order.index(deal.current)
+        turn = order[i:] + order[:i]
+        m = self.form.marriages
+        announcers = tuple([p for p in turn if play.announceable(m, deal, p)])
+        if announcers:
+            deal.phase, deal.announcers, deal.current = "marriages", announcers, announcers[0]
 
     def _leader(self, deal: DealState) -> int:
         """The leader of the first trick (``play.leader``)."""
-        leader = self.form.play.leader
+        leader = self._leader_rule
         if leader == "forced" and deal.forced is not None:
             return deal.forced
         if leader == "dealer_left":
@@ -936,18 +955,20 @@ class Game:
         """Settle the finished (or forfeited) deal into the match (:func:`settle_deal`), then
         deal the next one unless the match is over."""
         deal = self.deal
-        start = self._match.scores
-        revoke = self._revoke
-        if revoke is not None:
+        state = start = self._match
+        if self._revoke is not None and deal.revokes:  # (play.revoke: penalise) paid first
+            revoke = self._revoke
             for player, _, amount in deal.revokes:
                 self._pay(deal, player, amount, revoke.to, "revoke.penalty", "revoke")
+            state = self._match
         outcome = scoring.outcome_of(deal)
-        state = self._match
         if state.dealer != self._dealer:
             state = replace(state, dealer=self._dealer)
         # the engine's outcome is valid by construction: settled without validate_outcome
-        new, events, deal.made = settle_valid_deal(self.form, state, outcome, played=self._score_played)
-        row = tuple(map(sub, new.scores, start))
+        new, events, deal.made = settle_valid_deal(
+            self.form, state, outcome, played=self._score_played, team=self._team
+        )
+        row = tuple(map(sub, new.scores, start.scores))
         deal.scores = dict(enumerate(row))
         self._match = new
         self.events.extend(events)

@@ -700,12 +700,19 @@ def _share_sides(
     w.events[:] = [e for e in w.events if e.player is None or stand[e.player] == e.player]
 
 
+def _standing(seats: Sequence[int], stand: Sequence[int]) -> list[int]:
+    """The ``seats`` that stand for their side (``stand``: :func:`.seating.standing_for`)."""
+    return [p for p in seats if stand[p] == p]
+
+
 def _winner(w: _Work, scores: Sequence[int]) -> int | None:
     tie, o = w.form.match.finishing.tie, w.outcome
     target = w.form.match.target + w.state.raised
     if max(scores) < target:
         return None
-    crossed = [p for p, s in enumerate(scores) if s >= target and (w.stand is None or w.stand[p] == p)]
+    crossed = [p for p, s in enumerate(scores) if s >= target]
+    if w.stand is not None:  # one seat per side (table.partnerships)
+        crossed = _standing(crossed, w.stand)
     if len(crossed) <= 1:
         return crossed[0] if crossed else None
     if tie == "continue":
@@ -765,28 +772,40 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
     return new, events
 
 
+_FIND: tuple[int, ...] = (-1,)
+"""``settle_valid_deal(team=...)`` not given: the sides are found from the form."""
+
+
 def settle_valid_deal(
-    form: Form, state: MatchState, outcome: DealOutcome, *, played: PlayedScores | None = None
+    form: Form,
+    state: MatchState,
+    outcome: DealOutcome,
+    *,
+    played: PlayedScores | None = None,
+    team: tuple[int, ...] | None = _FIND,
 ) -> tuple[MatchState, list[MatchEvent], bool]:
     """:func:`settle_deal` for an outcome known to be valid (the engine's own, built from a
     played deal): not validated again; also returns whether the declarer made the
     contract (``scoring.made``, false for a forfeit).  ``played``: the form's compiled scores
     of a played deal (:func:`~.scoring.compile_played`; a game hands in its
-    ``CompiledForm.score_played``), else found by :func:`~.scoring.scores_and_made`."""
+    ``CompiledForm.score_played``), else found by :func:`~.scoring.scores_and_made`.
+    ``team``: the form's sides (:func:`.seating.sides`, ``None`` without partnerships), which
+    a game finds once; by default found here."""
     o = outcome
     n = state.players
-    team = sides(form)
+    if team is _FIND:
+        team = sides(form)
+    stand = None
     if team is not None:  # each side plays as one player (table.partnerships)
         o = pooled(o, team)
+        stand = standing_for(team, o.declarer)
     forfeits = list(state.forfeits)
     if o.forfeited:
         forfeits[o.declarer] += 1
     base, made = scores_and_made(
         form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer], played=played
     )
-    w = _Work(form, state, o, [], {}, made)
-    if team is not None:
-        w.stand = standing_for(team, o.declarer)
+    w = _Work(form, state, o, [], {}, made, None, stand)
     if form.special.barrel.falls_reset:
         w.falls = list(state.falls) or [0] * n
     mult = _multiplier(form, o)
@@ -853,12 +872,11 @@ def settle_valid_deal(
                         w.event("golden.end", None, None,
                                 f"nobody made {g.contract} in the golden round: scores kept{after}")
                 golden_made = False
-    if w.stand is not None:
-        _share_sides(w, w.stand, scores, seats, bolts, forfeits, counters)
+    if stand is not None:
+        _share_sides(w, stand, scores, seats, bolts, forfeits, counters)
     winner = _winner(w, scores)
-    loss = form.match.finishing.loss
-    if winner is None and loss is not None:
-        winner = _winner_by_loss(w, scores, loss)
+    if winner is None and form.match.finishing.loss is not None:
+        winner = _winner_by_loss(w, scores, form.match.finishing.loss)
     raised = state.raised
     if winner is not None:
         side = side_of(form, winner)  # the winner's side wins (table.partnerships)

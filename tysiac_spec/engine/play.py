@@ -133,25 +133,6 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
         first = trick[0][1]
         led = first.suit_id
         follow = hand & first.suit_bits
-        if over_declarer and trump is not None and not follow:
-            # the declarer's highest trump, beaten when able (play.defenders_overtrump_declarer)
-            theirs: Card | None = None
-            top: Card | None = None
-            for p, c in trick:
-                if c.suit_id == trump:
-                    if top is None or c.strength > top.strength:
-                        top = c
-                    if p == declarer and (theirs is None or c.strength > theirs.strength):
-                        theirs = c
-            if theirs is not None:
-                trumps = hand & suit_bits.get(trump, 0)
-                higher = trumps & (theirs.bit - 1)
-                if higher:
-                    if must_overtrump and must_trump and top is not None and top is not theirs:
-                        over = trumps & (top.bit - 1)
-                        if over:
-                            return over, _OVERTRUMP, top
-                    return higher, _OVERTRUMP, theirs
         if follow and must_follow:
             if must_beat:
                 trumped = False
@@ -188,9 +169,42 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
                 return trumps, _TRUMP, trump
         return hand, _FREE, None
 
+    core: Duties = duties
+    if over_declarer:  # a step before the plain duties, only in a form that has it
+
+        def over_declarer_duties(
+            hand: int,
+            trick: Sequence[tuple[int, Card]],
+            trump: str | None,
+            suit_bits: Mapping[str, int],
+            declarer: int = -1,
+        ) -> tuple[int, int, Card | str | None]:
+            if trump is not None and not hand & trick[0][1].suit_bits:
+                # the declarer's highest trump, beaten when able (play.defenders_overtrump_declarer)
+                theirs: Card | None = None
+                top: Card | None = None
+                for p, c in trick:
+                    if c.suit_id == trump:
+                        if top is None or c.strength > top.strength:
+                            top = c
+                        if p == declarer and (theirs is None or c.strength > theirs.strength):
+                            theirs = c
+                if theirs is not None:
+                    trumps = hand & suit_bits.get(trump, 0)
+                    higher = trumps & (theirs.bit - 1)
+                    if higher:
+                        if must_overtrump and must_trump and top is not None and top is not theirs:
+                            over = trumps & (top.bit - 1)
+                            if over:
+                                return over, _OVERTRUMP, top
+                        return higher, _OVERTRUMP, theirs
+            return duties(hand, trick, trump, suit_bits)
+
+        core = over_declarer_duties
+
     highest_beat, highest_trump = rules.beat_with_highest and bound, rules.trump_with_highest and bound
     if not (highest_beat or highest_trump):
-        return duties
+        return core
     # the duty narrowed to its highest card: ``(legal, duty, about)`` with ``legal`` one card
     narrowed = frozenset(((_BEAT,) if highest_beat else ()) + ((_TRUMP, _OVERTRUMP) if highest_trump else ()))
 
@@ -201,7 +215,7 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
         suit_bits: Mapping[str, int],
         declarer: int = -1,
     ) -> tuple[int, int, Card | str | None]:
-        legal, duty, about = duties(hand, trick, trump, suit_bits, declarer)
+        legal, duty, about = core(hand, trick, trump, suit_bits, declarer)
         if duty in narrowed:
             return legal & -legal, duty, about
         return legal, duty, about
@@ -347,6 +361,21 @@ def compile_legal(
         if from_hand and suit in held
     ]
 
+    # a trick under duties by role or relaxed by a stock: a function of its own, so that the
+    # plain trick tests one local flag (decided once per form)
+    special_trick = relax or by_role
+
+    def role_duties(
+        deal: DealState, player: int, bits: int, trick: list[tuple[int, Card]]
+    ) -> tuple[int, int]:
+        if relax and deal.stock:
+            return bits, _FREE
+        if by_role and player == deal.declarer:
+            legal, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
+        else:
+            legal, duty, _ = duties(bits, trick, deal.trump, suit_bits, deal.declarer)
+        return legal, duty
+
     # per suit in pack order: (shift, full mask, the actions of each subset of its cards)
     plain_tables: list[tuple[int, int, list[list[Action]]]] = []
     lead_tables: list[tuple[int, int, list[list[Action]]]] = []
@@ -376,12 +405,8 @@ def compile_legal(
         out: list[Action] = []
         if trick:
             # no claim once a trick is under way (may_claim)
-            if relax and deal.stock:
-                duty = _FREE
-            elif by_role and player == deal.declarer:
-                bits, duty, _ = declarer_duties(bits, trick, deal.trump, suit_bits)
-            elif over_declarer:
-                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits, deal.declarer)
+            if special_trick:  # duties by role, or relaxed by a stock (decided once)
+                bits, duty = role_duties(deal, player, bits, trick)
             else:
                 bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
             if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)
@@ -397,9 +422,6 @@ def compile_legal(
         tables = lead_tables if any_time or not marriage_bar(deal, player) else plain_tables
         for shift, full, subsets in tables:
             out += subsets[(lead >> shift) & full]
-        if from_hand and tables is lead_tables and deal.marriage_trick != deal.trick_number:
-            done = {s for _, s in deal.declared}
-            out += [d for suit, pair, d in pairs if bits & pair == pair and suit not in done]
         if am.enabled and (bits & aces_bits).bit_count() == deal.aces:
             # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
             # declaration
@@ -409,7 +431,43 @@ def compile_legal(
             out.append(claim)
         return out
 
-    return legal_now
+    if not pairs:
+        return legal_now
+    plain_legal = legal_now
+
+    def legal_from_hand(deal: DealState) -> list[Action]:
+        """``legal_now`` with the declarations from the hand (``marriages.declared_by: hand``)
+        on a lead when a marriage may be declared now, after the leads and before ``claim``
+        (a function of its own: a form without them does not test for them)."""
+        out = plain_legal(deal)
+        if deal.trick or deal.marriage_trick == deal.trick_number:
+            return out
+        player = deal.current
+        if not any_time and marriage_bar(deal, player):
+            return out
+        bits = 0
+        for c in deal.hands[player]:
+            bits |= c.bit
+        declarations = _declarations(pairs, bits, deal)
+        if declarations:
+            if out and out[-1] is claim:
+                out[-1:-1] = declarations
+            else:
+                out += declarations
+        return out
+
+    return legal_from_hand
+
+
+def _declarations(
+    pairs: Sequence[tuple[str, int, DeclareMarriage]], bits: int, deal: DealState
+) -> list[Action]:
+    """The declarations from the hand (``marriages.declared_by: hand``) of the ``pairs``
+    (suit, the bits of its two cards, the action) held in ``bits`` and not declared yet (a
+    function of its own: a comprehension in ``legal_now`` would make its locals cells on
+    every call)."""
+    done = {s for _, s in deal.declared}
+    return [d for suit, pair, d in pairs if bits & pair == pair and suit not in done]
 
 
 _INDEX = attrgetter("index")
@@ -643,14 +701,15 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
                 break
         else:
             hand.remove(card)
-        if action.aces:
-            deal.marriages[p] = deal.marriages.get(p, 0) + am.value
-            deal.declared.append((p, am.rank))
-            deal.marriage_trick = deal.trick_number
-            if am.sets_trump:
-                _set_trump(m, deal, card.suit.id)
-        if action.marriage:
-            declare_marriage(m, deal, p, card.suit.id)
+        if action.declares:  # a marriage or the ace marriage (one test for a plain play)
+            if action.aces:
+                deal.marriages[p] = deal.marriages.get(p, 0) + am.value
+                deal.declared.append((p, am.rank))
+                deal.marriage_trick = deal.trick_number
+                if am.sets_trump:
+                    _set_trump(m, deal, card.suit.id)
+            if action.marriage:
+                declare_marriage(m, deal, p, card.suit.id)
         trick = deal.trick
         trick.append((p, card))
         order = deal.order

@@ -126,7 +126,12 @@ def start(form: Form, deal: DealState, env: Env) -> None:
     if before or (form.talon.take == "choose_one" and len(deal.talons) > 1):
         deal.phase = "talon"
         return
-    _take_all(form, deal, env)
+    if form.talon.hand_out:
+        _take_all(form, deal, env)
+    else:  # (:func:`_take_all` without ``hand_out``, inline: once per deal)
+        cards = [c for t in deal.talons for c in t]
+        deal.talons = []
+        _take(form, deal, cards, env)
     _start_exchange(form, deal, env)
 
 
@@ -245,7 +250,29 @@ def compile_legal_exchange(form: Form, table: ActionTable) -> Callable[[DealStat
             out.append(forfeit)
         return out
 
-    return legal_now
+    if hand_out or bury:
+        return legal_now
+
+    def legal_plain(deal: DealState) -> list[Action]:
+        """``legal_now`` without ``hand_out`` and ``give_and_bury`` (decided once per form)."""
+        assert deal.declarer is not None
+        hand = deal.hands[deal.declarer]
+        out: list[Action]
+        if discard:
+            discards = table.discards_by_index()
+            out = [discards[c.index] for c in hand] if discards else [table.discard(c) for c in hand]
+        else:
+            out = []
+            given = deal.given
+            for p in (next_receiver(deal),) if clockwise else given:
+                if given[p] < give_count:
+                    gives = table.gives_by_index(p)
+                    out += [gives[c.index] for c in hand] if gives else [table.give(c, p) for c in hand]
+        if deal.may_forfeit:
+            out.append(forfeit)
+        return out
+
+    return legal_plain
 
 
 def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
@@ -266,10 +293,12 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
         if form.talon.exchange == "give_and_bury":  # buried: counts for the declarer
             deal.won.setdefault(deal.declarer, []).append(action.card)
             deal.buried += 1
-            done = deal.buried >= form.talon.discard_count
+            if deal.buried < form.talon.discard_count:
+                return
         else:
             deal.discards.append(action.card)
-            done = len(deal.discards) >= form.talon.discard_count
+            if len(deal.discards) < form.talon.discard_count:
+                return
     else:
         assert isinstance(action, GiveCard)
         remove_card(hand, action.card)
@@ -279,19 +308,17 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
         receiver.sort(key=_INDEX)
         deal.given[action.to] += 1
         give_count = form.talon.give_count
-        done = True
         for n in deal.given.values():
             if n < give_count:
-                done = False
-                break
-        if done and form.talon.exchange == "give_and_bury" and form.talon.discard_count:
-            done = False  # the burial comes next
-    if done:
-        if form.talon.hand_out and deal.talons:  # the reserved card, unseen by the others
-            hand += [c for t in deal.talons for c in t]
-            hand.sort(key=_INDEX)
-            deal.talons = []
-        _start_contract(form, deal, env)
+                return  # more to give
+        if form.talon.discard_count and form.talon.exchange == "give_and_bury":
+            return  # the burial comes next
+    # the exchange is done
+    if deal.talons and form.talon.hand_out:  # the reserved card, unseen by the others
+        hand += [c for t in deal.talons for c in t]
+        hand.sort(key=_INDEX)
+        deal.talons = []
+    _start_contract(form, deal, env)
 
 
 def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
