@@ -81,7 +81,8 @@ def test_random_deals_with_options(ruleset_id: str, players: int, options: dict[
 def _random_deals(ruleset_id: str, players: int, options: dict[str, Any], count: int) -> None:
     rules = load_ruleset(ruleset_id, options=options)
     deck = rules.deck
-    total, total_points = len(deck.cards), deck.total_points
+    left_out = rules.forms[players].table.left_out  # cards not dealt (players.N.left_out)
+    total = len(deck.cards) - left_out
     seed = 0
     deals = 0
     while deals < count:
@@ -89,6 +90,8 @@ def _random_deals(ruleset_id: str, players: int, options: dict[str, Any], count:
         bot = RandomBot(seed)
         seed += 1
         deal = game.deal
+        dealt = sum(c.rank.points for c in deal.all_cards())  # the left-out cards' points are nobody's
+        assert dealt == deck.total_points or (left_out and dealt < deck.total_points)
         while not game.is_over and deals < count:
             legal = game.legal_actions()
             assert legal, game.state_text()
@@ -97,9 +100,10 @@ def _random_deals(ruleset_id: str, players: int, options: dict[str, Any], count:
             game.apply(action)
             if game.deal is not deal or game.is_over:  # a deal was scored, or dealt again
                 if game.last_deal is deal:
-                    _check_points(deal, total_points)
+                    _check_points(deal, dealt)
                     deals += 1
                 deal = game.deal
+                dealt = sum(c.rank.points for c in deal.all_cards())
             _check_cards(game.deal, total)
 
 
