@@ -119,32 +119,17 @@ def contract_allowed(b: Mapping[str, Any], hand: Hand, bid: int, contract: int) 
 
 
 def deal_redeal(b: Mapping[str, Any], hand: Hand, talon: Hand, bid: int, contract: int) -> Env:
-    """``deal.redeal``: the player's base and hand, the dealt ``talon``, the winning ``bid``
-    (0 before the auction has ended) and the ``contract`` (0 before it is announced)."""
-    return {
-        "player": b["player"],
-        "players": b["players"],
-        "options": b["options"],
-        "hand": hand,
-        "talon": talon,
-        "bid": bid,
-        "contract": contract,
-    }
+    """``deal.redeal``: :func:`contract_allowed`'s names (the player's base and hand, the
+    winning ``bid``, 0 before the auction has ended, and the ``contract``, 0 before it is
+    announced) and the dealt ``talon``."""
+    return {**contract_allowed(b, hand, bid, contract), "talon": talon}
 
 
 def deal_incident(b: Mapping[str, Any], hand: Hand, bid: int, contract: int, declarer: bool) -> Env:
     """``deal.incident``: the offender's base and ``hand``, the highest ``bid`` so far (0
     before any bid), the ``contract`` (0 before it is announced) and whether the offender is
     the ``declarer``."""
-    return {
-        "player": b["player"],
-        "players": b["players"],
-        "options": b["options"],
-        "hand": hand,
-        "bid": bid,
-        "contract": contract,
-        "declarer": declarer,
-    }
+    return {**contract_allowed(b, hand, bid, contract), "declarer": declarer}
 
 
 # ------------------------------------------------------------------ scoring

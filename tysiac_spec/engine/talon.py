@@ -11,7 +11,7 @@ contract can be announced.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -229,36 +229,11 @@ def compile_legal_exchange(form: Form, table: ActionTable) -> Callable[[DealStat
     clockwise = t.give_order == "clockwise"
     forfeit = table.forfeit
 
-    def legal_now(deal: DealState) -> list[Action]:
-        assert deal.declarer is not None
-        hand = deal.hands[deal.declarer]
-        if hand_out:  # only the talon's cards are handed out
-            hand = [c for c in hand if c in deal.taken]
+    def offers(deal: DealState, hand: Sequence[Card], discarding: bool) -> list[Action]:
+        """The discards of ``hand`` (``discarding``), else its gifts to the opponents who still
+        wait for cards; then ``forfeit`` when allowed."""
         out: list[Action]
-        given = deal.given
-        if discard or (bury and all(n >= give_count for n in given.values())):
-            # (give_and_bury: the burial once every opponent has his cards)
-            discards = table.discards_by_index()
-            out = [discards[c.index] for c in hand] if discards else [table.discard(c) for c in hand]
-        else:
-            out = []
-            for p in (next_receiver(deal),) if clockwise else given:
-                if given[p] < give_count:
-                    gives = table.gives_by_index(p)
-                    out += [gives[c.index] for c in hand] if gives else [table.give(c, p) for c in hand]
-        if deal.may_forfeit:
-            out.append(forfeit)
-        return out
-
-    if hand_out or bury:
-        return legal_now
-
-    def legal_plain(deal: DealState) -> list[Action]:
-        """``legal_now`` without ``hand_out`` and ``give_and_bury`` (decided once per form)."""
-        assert deal.declarer is not None
-        hand = deal.hands[deal.declarer]
-        out: list[Action]
-        if discard:
+        if discarding:
             discards = table.discards_by_index()
             out = [discards[c.index] for c in hand] if discards else [table.discard(c) for c in hand]
         else:
@@ -272,7 +247,20 @@ def compile_legal_exchange(form: Form, table: ActionTable) -> Callable[[DealStat
             out.append(forfeit)
         return out
 
-    return legal_plain
+    def legal_now(deal: DealState) -> list[Action]:
+        assert deal.declarer is not None
+        hand = deal.hands[deal.declarer]
+        if hand_out:  # only the talon's cards are handed out
+            hand = [c for c in hand if c in deal.taken]
+        # (give_and_bury: the burial once every opponent has his cards)
+        return offers(deal, hand, discard or (bury and all(n >= give_count for n in deal.given.values())))
+
+    def legal_plain(deal: DealState) -> list[Action]:
+        """``legal_now`` without ``hand_out`` and ``give_and_bury`` (decided once per form)."""
+        assert deal.declarer is not None
+        return offers(deal, deal.hands[deal.declarer], discard)
+
+    return legal_now if hand_out or bury else legal_plain
 
 
 def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None) -> list[Action]:
