@@ -400,7 +400,13 @@ def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:
         assert ch, seen
         seen += ch
     proc.send_signal(signal.SIGINT)
-    rest, _ = proc.communicate(timeout=60)
+    # wait with its input still open: communicate() would close it at once, and on a busy
+    # machine the end of input could reach the reader before the signal (status 0, "end of input")
+    proc.wait(timeout=60)
+    rest = proc.stdout.read()
+    proc.stdin.close()
+    assert proc.stderr is not None
+    proc.stderr.close()
     assert proc.returncode == 130
     assert f"interrupted: game saved to {save}" in rest
     record = Record.from_json(save.read_text(encoding="utf-8"))
