@@ -392,6 +392,9 @@ def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:
         [sys.executable, "-u", "-m", "tysiac_spec", "play", "pl-standard", "--seed", "3", "--save", str(save)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "NO_COLOR": "1"},
+        # Ctrl-C as at a terminal even when this test runs in a background job, whose
+        # children start with SIGINT ignored (Python then keeps ignoring it)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdin is not None and proc.stdout is not None
     seen = ""
