@@ -29,6 +29,9 @@ from tysiac_spec.docs import fields
 from tysiac_spec.docs.book import build_book, render_book
 from tysiac_spec.ruleset.model import Formula, Ruleset
 
+# about 15 s: in CI's full run, out of the quick loop (`pytest -m "not slow"`, under a minute)
+pytestmark = pytest.mark.slow
+
 BASES = ("ru-online", "pl-standard", "ru-classic")
 """The shipped rulesets a case extends, tried in order (ru-online has every optional
 mechanism as a table option; pl-standard has give-each exchange; ru-classic the 4-player
