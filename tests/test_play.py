@@ -657,14 +657,7 @@ def test_given_cards_shown_as_the_view_shows_them(tmp_path: Path, face_up: bool)
 # --------------------------------------------------------------------------- a fresh user's trial
 
 
-HUGE_DEFENDER = """\
-id: house-huge-defender
-kind: house
-extends: pl-online
-name: {en: Defenders score too much}
-scoring:
-  defender: "players * 1000000 * 1000000"
-"""
+from test_dsl_range import HUGE_DEFENDER  # noqa: E402  (one copy of the hostile house rule)
 
 
 def test_a_runtime_error_keeps_the_actions_played_before_it(tmp_path: Path) -> None:
