@@ -1,0 +1,272 @@
+"""The reinforcement-learning adapters (tysiac_spec/adapters, the `[rl]` extra): PettingZoo's
+`api_test` and `seed_test` and OpenSpiel's `random_sim_test` (clone, serialize/deserialize,
+sizes of the tensors, bounds of the returns and of the game's length) on every shipped
+ruleset and player count; the action index; the example and the README's example.
+
+CI installs the extra (`test` pulls `tysiac-spec[rl]`), so these run there; without it they
+are skipped."""
+
+from __future__ import annotations
+
+import importlib.util
+import pickle
+import random
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.ruleset.registry import entries
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+pyspiel = pytest.importorskip("pyspiel")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from tysiac_spec.adapters import openspiel  # noqa: E402  (registers python_tysiac)
+from tysiac_spec.adapters._core import ActionIndex, AdapterError, Episode  # noqa: E402
+from tysiac_spec.adapters.pettingzoo import TysiacEnv  # noqa: E402
+from tysiac_spec.engine.actions import Bid, DeclareContract, GiveCard, PlayCard  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+FORMS = [(e.id, n) for e in entries() if e.kind != "base" for n in load_ruleset(e.id).player_counts]
+
+
+def test_every_shipped_form_is_covered() -> None:
+    assert len(FORMS) == 21
+    assert ("ru-classic", 4) in FORMS and ("cz-standard", 2) in FORMS
+
+
+# ---------------------------------------------------------------- the action index
+
+
+def test_index_of_pl_standard_three_players() -> None:
+    rules = load_ruleset("pl-standard")
+    index = ActionIndex(rules, 3)
+    texts = [str(a) for a in index.actions]
+    assert texts[:7] == ["pass", "redeal", "dark", "cancel dark", "forfeit", "claim", "talon 0"]
+    bids = [a.amount for a in index.actions if type(a) is Bid]
+    assert bids[0] == 100 and bids[-1] == 360 and bids[1] - bids[0] == 10
+    contracts = [a.amount for a in index.actions if type(a) is DeclareContract]
+    assert contracts[0] == 100 and contracts[-1] == 360
+    plays = [a for a in index.actions if type(a) is PlayCard]
+    assert len([a for a in plays if not a.declares]) == 24  # every card of the pack
+    assert sorted({str(a.card)[0] for a in plays if a.marriage}) == ["K", "Q"]  # marriages.ranks
+    assert len([a for a in index.actions if type(a) is GiveCard]) == 24 * 3
+    assert index.size == len(set(index.actions)) == 197
+    assert index.number(index.actions[42]) == 42
+
+
+def test_an_action_outside_the_index_is_a_clear_error() -> None:
+    index = ActionIndex(load_ruleset("pl-standard"), 3)
+    with pytest.raises(AdapterError) as err:
+        index.number(Bid(5))
+    assert err.value.diagnostic.code == "adapter.action-outside-index"
+    assert "`bid 5`" in err.value.diagnostic.message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "players"), FORMS)
+def test_every_legal_action_of_random_deals_has_a_number(ruleset: str, players: int) -> None:
+    # 60 random deals per form, in matches (a match's first deals may all be golden ones,
+    # without an auction): every legal action on the way is in the index (number() raises
+    # otherwise); random play rarely leaves ru-online's golden round (nobody makes 120, it
+    # starts again), so an auction is asked for only where one was reached
+    rules = load_ruleset(ruleset)
+    index = ActionIndex(rules, players)
+    rng = random.Random(3)
+    seen: set[int] = set()
+    deals, seed = 0, 0
+    while deals < 60:
+        episode = Episode(rules, players, seed, "match", index)
+        seed += 1
+        while not episode.over and len(episode.game.deal_scores) < 20:
+            numbers = episode.legal_numbers()
+            seen.update(numbers)
+            episode.apply_number(rng.choice(numbers))
+        deals += len(episode.game.deal_scores)
+    kinds = {type(index.actions[i]).__name__ for i in seen}
+    assert "PlayCard" in kinds and len(seen) > 20
+    if not rules.form(players).special.golden_round.enabled:
+        assert {"Pass", "Bid"} <= kinds
+
+
+@pytest.mark.slow
+def test_ru_online_deal_episodes_are_golden_deals() -> None:
+    # an episode of one deal is a match's first deal: in ru-online the golden round's, with no
+    # auction (special.golden_round), so `pass` is never legal there
+    rules = load_ruleset("ru-online")
+    index = ActionIndex(rules, 3)
+    for seed in range(5):
+        episode = Episode(rules, 3, seed, "deal", index)
+        assert episode.game.golden_deal
+        assert 0 not in episode.legal_numbers()
+
+
+def test_observation_of_a_fresh_deal() -> None:
+    episode = Episode(load_ruleset("pl-standard"), 3, 7, "deal", ActionIndex(load_ruleset("pl-standard"), 3))
+    player = episode.game.current_player
+    obs = episode.observe(player)
+    parts = episode.layout.views(obs)
+    hand = [c.index for c in episode.game.view(player).hand]
+    assert sorted(np.flatnonzero(parts["hand"]).tolist()) == sorted(hand)
+    assert len(hand) == 7
+    assert parts["phase"].tolist().index(1) == 2  # PHASES[2] is the auction
+    assert parts["to_act"].tolist() == [1, 0, 0]  # the observer acts: seat 0 is himself
+    assert parts["trick"].sum() == 0 and parts["played"].sum() == 0
+    assert parts["declarer"].tolist() == [0, 0, 0, 1]  # nobody yet
+    assert episode.layout.size == obs.shape[0] == 24 + 72 + 72 + 24 + 24 + 24 + 5 + 12 + 9 + 3 + 3 + 4 + 2 + 3 * 5 + 1
+
+
+# ---------------------------------------------------------------- PettingZoo
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("episode", ["deal", "match"])
+@pytest.mark.parametrize(("ruleset", "players"), FORMS)
+def test_pettingzoo_api_and_seed_tests(ruleset: str, players: int, episode: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # api_test's advice: a Dict observation space
+        api_test(TysiacEnv(ruleset, players, episode=episode), num_cycles=200)
+        seed_test(lambda: TysiacEnv(ruleset, players, episode=episode), num_cycles=200)
+
+
+def test_pettingzoo_api_test_one_form() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(TysiacEnv("pl-standard", 3), num_cycles=100)
+
+
+def test_pettingzoo_rewards_add_up_to_the_deal_scores() -> None:
+    env = TysiacEnv("ru-classic", 3)
+    env.reset(seed=11)
+    totals = dict.fromkeys(env.possible_agents, 0)
+    for agent in env.agent_iter():
+        obs, reward, done, cut, _ = env.last()
+        totals[agent] += reward
+        if done or cut:
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))  # the first legal action
+    game = env.game
+    assert len(game.deal_scores) == 1
+    assert [totals[a] for a in env.possible_agents] == list(game.deal_scores[0])
+    assert game.scores == list(game.deal_scores[0])
+
+
+def test_pettingzoo_illegal_action_and_bad_episode() -> None:
+    env = TysiacEnv("pl-standard", 3)
+    env.reset(seed=1)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(AdapterError, match="is not legal now"):
+        env.step(illegal)
+    with pytest.raises(AdapterError) as err:
+        TysiacEnv("pl-standard", 3, episode="season")
+    assert err.value.diagnostic.code == "adapter.episode"
+
+
+# ---------------------------------------------------------------- OpenSpiel
+
+
+def _game(ruleset: str, players: int) -> pyspiel.Game:
+    return pyspiel.load_game("python_tysiac", {"ruleset": ruleset, "players": players})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "players"), FORMS)
+def test_openspiel_random_sim_test(ruleset: str, players: int) -> None:
+    # OpenSpiel's own test: clones at every step, serializes and deserializes, checks the
+    # tensors' sizes, the returns against the utility bounds and the length against
+    # max_game_length
+    pyspiel.random_sim_test(_game(ruleset, players), num_sims=3, serialize=True, verbose=False)
+
+
+def test_openspiel_random_sim_test_one_form() -> None:
+    pyspiel.random_sim_test(_game("pl-standard", 3), num_sims=2, serialize=True, verbose=False)
+
+
+def test_openspiel_game_info() -> None:
+    game = _game("pl-standard", 3)
+    assert game.num_distinct_actions() == 197
+    assert game.max_chance_outcomes() == 1000
+    assert game.num_players() == 3
+    assert game.max_game_length() == openspiel.max_deal_length(game.rules, 3, game.index)
+    assert game.max_utility() == -game.min_utility() == openspiel.utility_bound(game.rules, 3)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 1000
+
+
+def test_openspiel_clone_pickle_and_serialize_have_identical_futures() -> None:
+    game = _game("ru-online", 3)
+    state = game.new_initial_state()
+    state.apply_action(17)
+    rng = random.Random(5)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    copies = [
+        state.clone(),
+        pickle.loads(pickle.dumps(state)),
+        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1],
+    ]
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        for c in copies:
+            assert c.legal_actions() == state.legal_actions()
+            c.apply_action(action)
+        state.apply_action(action)
+    for c in copies:
+        assert c.returns() == state.returns()
+        assert str(c) == str(state)
+
+
+def test_openspiel_seed_replays_the_engine_deal() -> None:
+    from tysiac_spec.engine.game import Game
+
+    state = _game("pl-standard", 3).new_initial_state()
+    state.apply_action(123)
+    assert str(state) == Game(load_ruleset("pl-standard"), players=3, seed=123).state_text()
+
+
+def test_openspiel_information_state_remembers_the_start_hand() -> None:
+    game = _game("pl-standard", 3)
+    state = game.new_initial_state()
+    state.apply_action(4)
+    player = state.current_player()
+    start = state.information_state_tensor(player)
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    observer.set_from(state, player)
+    assert list(observer.tensor) == list(start)
+    hand = observer.dict["start_hand"].copy()
+    assert hand.sum() == 7 and (hand == observer.dict["hand"]).all()
+    assert len(state.observation_tensor(player)) < len(start)
+    assert state.information_state_string(player).startswith(f"p{player} hand:")
+
+
+# ---------------------------------------------------------------- the example and the README
+
+
+def _example() -> object:
+    spec = importlib.util.spec_from_file_location("heuristic_vs_random", ROOT / "examples/rl/heuristic_vs_random.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_example_heuristic_beats_random() -> None:
+    result = _example().evaluate("pl-standard", 3, deals=30, seed=0)  # type: ignore[attr-defined]
+    assert set(result) == {"player_0", "player_1", "player_2", "best"}
+    assert result["player_0"] > max(result["player_1"], result["player_2"])
+    assert result["best"] > 0.5
+
+
+def test_readme_rl_example_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```py\n(.*?)```", readme, flags=re.S)
+    namespace: dict[str, object] = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert namespace["total"] == namespace["env"].game.deal_scores[0][0]  # type: ignore[attr-defined]

@@ -1,0 +1,460 @@
+"""What both adapters share: the fixed action index of a form, the observation arrays, the
+episode (a deal or a whole match) and the one place a game is copied.
+
+Nothing here states a rule: the legal actions, the views and the scores are the engine's
+(:meth:`Game.legal_actions`, :meth:`Game.view`, :attr:`Game.deal_scores`); this module only
+numbers and encodes them.  numpy is imported here, so the module is loaded only with the
+``[rl]`` extra installed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ..cards import Card
+from ..engine.actions import (
+    Action,
+    Bid,
+    CancelDark,
+    ChooseTalon,
+    Claim,
+    Dark,
+    DeclareContract,
+    DeclareMarriage,
+    Discard,
+    Forfeit,
+    GiveCard,
+    Pass,
+    PlayCard,
+    Redeal,
+    parse_action,
+)
+from ..engine.auction import ceiling, round_up
+from ..engine.game import Game
+from ..engine.state import PHASES, DealState
+from ..errors import Diagnostic, TysiacError
+from ..ruleset import Ruleset, load_ruleset
+
+__all__ = [
+    "EPISODES",
+    "ActionIndex",
+    "AdapterError",
+    "Episode",
+    "ObservationLayout",
+    "copy_game",
+    "load_form",
+]
+
+EPISODES = ("deal", "match")
+"""What one episode is: ``deal`` (from the first deal of a new match until that deal is
+settled or abandoned for a redeal) or ``match`` (until a player wins)."""
+
+
+class AdapterError(TysiacError):
+    """An adapter's argument or state problem (codes ``adapter.*``)."""
+
+
+def _error(code: str, message: str) -> AdapterError:
+    return AdapterError(Diagnostic(f"adapter.{code}", message))
+
+
+def load_form(ruleset: str | Ruleset, players: int | None) -> tuple[Ruleset, int]:
+    """The loaded ruleset (an id, alias, path or a :class:`Ruleset`) and its player count
+    (``None``: :meth:`Ruleset.default_players`).
+
+    Raises:
+        RulesetError, OptionError: as :func:`~tysiac_spec.load_ruleset` and
+            :meth:`Ruleset.form` (no form for ``players``).
+    """
+    rules = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    n = rules.default_players() if players is None else players
+    rules.form(n)  # raises option.players for a count the ruleset has no form for
+    return rules, n
+
+
+class ActionIndex:
+    """Every action a form can ever take, numbered once from the ruleset's data.
+
+    The index lists, in this order: ``pass``, ``redeal``, ``dark``, ``cancel dark``,
+    ``forfeit``, ``claim``; ``talon i`` for each talon of ``table.talons``; ``bid A`` for each
+    amount the auction can reach (``auction.min_bid``, ``forced_bid`` and every multiple of
+    ``auction.step`` up to ``auction.cap``, or without a cap the most a deal is worth,
+    :func:`~tysiac_spec.engine.auction.ceiling`); ``contract A`` for those amounts, the
+    contracts set without an auction (``special.dark.contract``, ``golden_round.contract``,
+    ``barrel.goal``) and every multiple of ``contract.step`` in that range; ``marriage S``
+    for each suit; ``play C`` for each card of the pack, ``play C marriage`` for each card of
+    a marriage rank (``marriages.ranks``), ``play C aces`` for each card of the ace
+    marriage's rank (``marriages.ace_marriage.rank``); ``discard C`` for each card; ``give C
+    to P`` for each card and seat.  Table incidents are never legal actions and have no
+    number.
+
+    Attributes:
+        actions: the actions by number (``actions[i]``).
+        size: ``len(actions)``.
+
+    Raises (:meth:`number`):
+        AdapterError: ``adapter.action-outside-index`` for a legal action the index does not
+            number (a ruleset whose formulas reach past the amounts above).
+    """
+
+    def __init__(self, rules: Ruleset, players: int) -> None:
+        form = rules.form(players)
+        cards = rules.deck.cards
+        a, c, sp = form.auction, form.contract, form.special
+        top = a.cap if a.cap is not None else ceiling(form, rules.deck.total_points)
+        lowest = a.min_bid if a.forced_seat is None else min(a.min_bid, a.forced_bid)
+        bids = {a.min_bid, *([a.forced_bid] if a.forced_seat is not None else [])}
+        bids.update(range(round_up(lowest, a.step), top + 1, a.step))
+        without_auction = {sp.dark.contract, sp.golden_round.contract, sp.barrel.goal}
+        contracts = bids | {x for x in without_auction if x is not None}
+        contracts.update(range(round_up(min(contracts), c.step), max(top, *contracts) + 1, c.step))
+        m = form.marriages
+        actions: list[Action] = [Pass(), Redeal(), Dark(), CancelDark(), Forfeit(), Claim()]
+        actions += [ChooseTalon(i) for i in range(max(1, len(form.table.talons)))]
+        actions += [Bid(x) for x in sorted(bids)]
+        actions += [DeclareContract(x) for x in sorted(contracts)]
+        actions += [DeclareMarriage(s.id) for s in rules.deck.suits]
+        actions += [PlayCard(card) for card in cards]
+        actions += [PlayCard(card, marriage=True) for card in cards if card.rank.id in m.ranks]
+        actions += [PlayCard(card, aces=True) for card in cards if card.rank.id == m.ace_marriage.rank]
+        actions += [Discard(card) for card in cards]
+        actions += [GiveCard(card, p) for card in cards for p in range(players)]
+        self.actions: tuple[Action, ...] = tuple(actions)
+        self.size = len(actions)
+        self._by_value: dict[Action, int] = {action: i for i, action in enumerate(actions)}
+        self._by_id: dict[int, tuple[Action, int]] = {}
+        """Number by ``id(action)`` for the engine's shared action objects; each entry keeps
+        its object alive, so its id is never reused while the entry stands."""
+
+    def number(self, action: Action) -> int:
+        """The number of ``action``.
+
+        Raises:
+            AdapterError: ``adapter.action-outside-index`` (see the class).
+        """
+        known = self._by_id.get(id(action))
+        if known is not None and known[0] is action:
+            return known[1]
+        i = self._by_value.get(action)
+        if i is None:
+            raise _error(
+                "action-outside-index",
+                f"the legal action `{action}` has no number in the form's action index "
+                f"({self.size} actions, enumerated from the ruleset's data)",
+            )
+        if len(self._by_id) < 8 * self.size:  # (bounded: fresh objects are not kept forever)
+            self._by_id[id(action)] = (action, i)
+        return i
+
+    def numbers(self, actions: Sequence[Action]) -> list[int]:
+        """The numbers of ``actions`` (ascending when the engine lists them in index order;
+        callers sort when they need to)."""
+        return [self.number(a) for a in actions]
+
+
+def copy_game(game: Game, actions: Sequence[Action]) -> Game:
+    """A copy of ``game`` with an identical future: the one place the adapters copy a game.
+
+    ``actions`` are the actions applied to ``game`` since it was made (``Game(rules,
+    players=, seed=)``, nothing else changed by hand); the copy is rebuilt by replaying them
+    (about 2–3 ms per deal played).  When the engine gains ``Game.clone()`` this function
+    calls it instead.
+    """
+    clone = getattr(game, "clone", None)
+    if clone is not None:
+        copied: Game = clone()
+        return copied
+    new = Game(game.ruleset, players=game.players, seed=game.seed)
+    for action in actions:
+        new.apply(action)
+    return new
+
+
+@dataclass(frozen=True)
+class ObservationLayout:
+    """The named parts of a flat observation vector (``float32``); see :meth:`parts`.
+
+    Seats are relative to the observing player: seat 0 is the observer, seat 1 the next
+    player in seat number, and so on (``(player - observer) % players``).  Every entry is in
+    ``[-1, 1]`` except the amounts and scores, scaled as stated.
+
+    Attributes:
+        cards: ``N``, the cards of the pack (``deck.cards``; card ``i`` is column ``i``).
+        players: ``P``, players at the table.
+        suits: ``S``, suits of the pack.
+        scale: points that map to 1.0 for bids and contracts: the most a deal is worth
+            (:func:`~tysiac_spec.engine.auction.ceiling`).
+        target: points that map to 1.0 for match scores (``match.target``).
+        hand_size: cards per hand (``table.hand_size``).
+    """
+
+    cards: int
+    players: int
+    suits: int
+    scale: int
+    target: int
+    hand_size: int
+
+    def parts(self) -> list[tuple[str, tuple[int, ...]]]:
+        """``(name, shape)`` in the order they lie in the vector:
+
+        - ``hand`` (N): 1 for each card in the observer's hand.
+        - ``trick`` (P, N): the cards of the trick on the table, by the seat that played it.
+        - ``played`` (P, N): the cards played to the earlier tricks of this deal, by seat.
+        - ``talon`` (N): talon cards the observer sees (:attr:`View.talon`).
+        - ``given`` (N): cards the observer saw given in the exchange (:attr:`View.given`).
+        - ``stock_card`` (N): the stock's face-up bottom card (``table.stock``).
+        - ``trump`` (S + 1): the trump suit, or the last column for none.
+        - ``declared`` (P, S): marriages declared, by seat and suit.
+        - ``phase`` (len(PHASES)): the phase (:data:`~tysiac_spec.engine.state.PHASES`).
+        - ``to_act`` (P): the seat to act.
+        - ``dealer`` (P): the dealer's seat.
+        - ``declarer`` (P + 1): the declarer's seat, or the last column for none yet.
+        - ``amounts`` (2): the high bid and the contract, each divided by ``scale``.
+        - ``last_bid`` (P): each seat's last bid divided by ``scale`` (0: none yet).
+        - ``passed`` (P): 1 for a seat whose last word in the auction was ``pass``.
+        - ``scores`` (P): match scores divided by ``target``.
+        - ``hand_sizes`` (P): cards in each hand divided by ``hand_size``.
+        - ``tricks`` (P): tricks taken by each seat divided by ``hand_size``.
+        - ``stock`` (1): cards left in the stock divided by N.
+        """
+        n, p, s = self.cards, self.players, self.suits
+        return [
+            ("hand", (n,)), ("trick", (p, n)), ("played", (p, n)), ("talon", (n,)), ("given", (n,)),
+            ("stock_card", (n,)), ("trump", (s + 1,)), ("declared", (p, s)), ("phase", (len(PHASES),)),
+            ("to_act", (p,)), ("dealer", (p,)), ("declarer", (p + 1,)), ("amounts", (2,)),
+            ("last_bid", (p,)), ("passed", (p,)), ("scores", (p,)), ("hand_sizes", (p,)),
+            ("tricks", (p,)), ("stock", (1,)),
+        ]
+
+    @cached_property
+    def offsets(self) -> dict[str, int]:
+        """Where each part begins in the flat vector."""
+        out, at = {}, 0
+        for name, shape in self.parts():
+            out[name] = at
+            at += math.prod(shape)
+        return out
+
+    @cached_property
+    def size(self) -> int:
+        """The length of the flat vector."""
+        return sum(math.prod(shape) for _, shape in self.parts())
+
+    def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """Named, reshaped views into ``vector`` (writing to one writes to the vector)."""
+        offsets = self.offsets
+        return {name: vector[offsets[name]:offsets[name] + math.prod(shape)].reshape(shape)
+                for name, shape in self.parts()}
+
+
+def _restore(ref: str, options: dict[str, object], players: int, seed: int, kind: str,
+             texts: list[str]) -> Episode:
+    """An unpickled :class:`Episode` (see :meth:`Episode.__reduce__`)."""
+    rules = load_ruleset(ref, options=options)
+    episode = Episode(rules, players, seed, kind, ActionIndex(rules, players))
+    for text in texts:
+        episode.apply(parse_action(text, rules.deck))
+    return episode
+
+
+_PHASE = {name: i for i, name in enumerate(PHASES)}
+
+
+class Episode:
+    """One game driven through the adapters: the game, its action index, the episode's
+    actions, and the cards played in earlier tricks of the current deal.
+
+    Args:
+        rules, players: the ruleset and player count (:func:`load_form`).
+        seed: the game's seed (``Game(..., seed=seed)``: every deal of it, redeals too).
+        episode: ``deal`` or ``match`` (:data:`EPISODES`).
+        index: the form's :class:`ActionIndex` (shared by the episodes of one environment).
+
+    Raises:
+        AdapterError: ``adapter.episode`` for an unknown ``episode``.
+    """
+
+    def __init__(self, rules: Ruleset, players: int, seed: int, episode: str, index: ActionIndex) -> None:
+        if episode not in EPISODES:
+            raise _error("episode", f"episode must be one of {', '.join(EPISODES)} (got {episode!r})")
+        self.rules, self.players, self.seed, self.kind, self.index = rules, players, seed, episode, index
+        self.game = Game(rules, players=players, seed=seed)
+        self.actions: list[Action] = []
+        """The actions applied in this episode (the game's whole history)."""
+        self.start_scores = tuple(self.game.scores)
+        self._first_deal: DealState = self.game.deal
+        self._deal: DealState = self.game.deal
+        self._played: list[tuple[int, Card]] = []
+        self._legal: list[Action] | None = None
+        form = rules.form(players)
+        self.layout = ObservationLayout(
+            cards=len(rules.deck.cards), players=players, suits=len(rules.deck.suits),
+            scale=ceiling(form, rules.deck.total_points), target=form.match.target,
+            hand_size=form.table.hand_size,
+        )
+        self._suit = {s.id: i for i, s in enumerate(rules.deck.suits)}
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def over(self) -> bool:
+        """Whether the episode has ended: the match is over, or (``deal``) the first deal was
+        settled or abandoned (a new deal object is in play)."""
+        game = self.game
+        return game.is_over or (self.kind == "deal" and game.deal is not self._first_deal)
+
+    def returns(self) -> list[int]:
+        """Each player's change of match score since the episode began (points): the settled
+        deal's scores, penalties and payments included."""
+        return [a - b for a, b in zip(self.game.scores, self.start_scores, strict=True)]
+
+    def legal(self) -> list[Action]:
+        """The legal actions now (the engine's list, kept until the next :meth:`apply`)."""
+        if self._legal is None:
+            self._legal = [] if self.over else self.game.legal_actions()
+        return self._legal
+
+    def legal_numbers(self) -> list[int]:
+        """The numbers of the legal actions, ascending."""
+        return sorted(self.index.numbers(self.legal()))
+
+    def mask(self) -> np.ndarray:
+        """The action mask (``int8``, shape ``(index.size,)``): 1 for each legal action."""
+        mask = np.zeros(self.index.size, np.int8)
+        for i in self.index.numbers(self.legal()):
+            mask[i] = 1
+        return mask
+
+    def apply_number(self, number: int) -> None:
+        """Apply the action numbered ``number`` (it must be legal now).
+
+        Raises:
+            AdapterError: ``adapter.illegal`` for a number out of range or not legal now.
+        """
+        legal = self.legal()
+        index = self.index
+        for action in legal:
+            if index.number(action) == number:
+                self.apply(action)
+                return
+        shown = index.actions[number] if 0 <= number < index.size else "no action"
+        raise _error("illegal", f"action {number} ({shown}) is not legal now for player "
+                                f"{self.game.current_player} ({self.game.phase} phase)")
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal ``action`` (an object of :meth:`legal`, or an equal one)."""
+        game = self.game
+        if type(action) is PlayCard:
+            self._played.append((game.current_player, action.card))
+        game.apply(action)
+        self.actions.append(action)
+        self._legal = None
+        if game.deal is not self._deal:
+            self._deal, self._played = game.deal, []
+
+    def copy(self) -> Episode:
+        """An independent copy with an identical future (:func:`copy_game`)."""
+        new = Episode.__new__(Episode)
+        new.__dict__.update(self.__dict__)
+        new.game = copy_game(self.game, self.actions)
+        new.actions = list(self.actions)
+        new._played = list(self._played)
+        new._legal = None
+        # the deal objects of the copy are its own: map the episode's markers onto them
+        new._deal = new.game.deal
+        ended = self.game.deal is not self._first_deal
+        new._first_deal = DealState.__new__(DealState) if ended else new.game.deal
+        return new
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Episode:
+        """:meth:`copy` (the ruleset and the index are shared, never copied)."""
+        return self.copy()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as the ruleset's reference (its file or id, and the option values), the
+        player count, the seed, the kind and the actions' texts; unpickling replays them."""
+        rules = self.rules
+        ref = rules.file or rules.id
+        texts = [str(a) for a in self.actions]
+        return (_restore, (ref, dict(rules.selected), self.players, self.seed, self.kind, texts))
+
+    def played_cards(self) -> list[tuple[int, Card]]:
+        """The cards played in this deal so far, in order, with the player of each."""
+        return list(self._played)
+
+    # ------------------------------------------------------------------ observation
+
+    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation of ``player`` (``float32``, shape ``(layout.size,)``; the parts of
+        :meth:`ObservationLayout.parts`), built from :meth:`Game.view` (what the player sees)
+        and the cards played to earlier tricks of this deal (public)."""
+        layout = self.layout
+        vector = np.zeros(layout.size, np.float32) if out is None else out
+        if out is not None:
+            vector.fill(0)
+        o = layout.offsets
+        n, p = layout.cards, self.players
+        game = self.game
+        view = game.view(player)
+
+        def seat(q: int) -> int:
+            return (q - player) % p
+
+        at = o["hand"]
+        for card in view.hand:
+            vector[at + card.index] = 1
+        at = o["trick"]
+        in_trick = set()
+        for q, card in view.trick:
+            vector[at + seat(q) * n + card.index] = 1
+            in_trick.add(card.index)
+        at = o["played"]
+        for q, card in self._played:
+            if card.index not in in_trick:
+                vector[at + seat(q) * n + card.index] = 1
+        at = o["talon"]
+        for card in view.talon:
+            vector[at + card.index] = 1
+        at = o["given"]
+        for _, card in view.given:
+            vector[at + card.index] = 1
+        if view.stock_card is not None:
+            vector[o["stock_card"] + view.stock_card.index] = 1
+        suit = self._suit
+        vector[o["trump"] + (suit[view.trump] if view.trump is not None else layout.suits)] = 1
+        at = o["declared"]
+        for q, s in view.declared:
+            if s in suit:  # (an ace marriage is recorded by its rank, not a suit)
+                vector[at + seat(q) * layout.suits + suit[s]] = 1
+        vector[o["phase"] + _PHASE.get(view.phase, _PHASE["over"])] = 1
+        vector[o["to_act"] + seat(view.current_player)] = 1
+        vector[o["dealer"] + seat(view.dealer)] = 1
+        vector[o["declarer"] + (seat(view.declarer) if view.declarer is not None else p)] = 1
+        at = o["amounts"]
+        vector[at] = game.deal.high_bid / layout.scale
+        vector[at + 1] = view.contract / layout.scale
+        last, passed = o["last_bid"], o["passed"]
+        for q, text in view.bids:
+            word, _, amount = text.partition(" ")
+            if word == "bid" and amount.isdigit():
+                vector[last + seat(q)] = int(amount) / layout.scale
+                vector[passed + seat(q)] = 0
+            elif word == "pass":
+                vector[passed + seat(q)] = 1
+        at = o["scores"]
+        for q, score in enumerate(view.scores):
+            vector[at + seat(q)] = score / layout.target
+        at = o["hand_sizes"]
+        for q, k in view.hand_sizes:
+            vector[at + seat(q)] = k / layout.hand_size
+        at = o["tricks"]
+        for q, k in view.tricks:
+            vector[at + seat(q)] = k / layout.hand_size
+        vector[o["stock"]] = view.stock / n
+        return vector

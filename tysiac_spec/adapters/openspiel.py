@@ -1,0 +1,286 @@
+"""An OpenSpiel Python game of any ruleset and player count (needs the ``[rl]`` extra).
+
+Importing this module registers ``python_tysiac`` with ``pyspiel``::
+
+    import pyspiel
+    import tysiac_spec.adapters.openspiel  # registers the game
+    game = pyspiel.load_game("python_tysiac", {"ruleset": "ru-classic", "players": 4})
+
+Parameters: ``ruleset`` (a shipped id or alias, default ``pl-standard``), ``players`` (default
+3; 0: the ruleset's default count), ``seeds`` (default 1000: the chance outcomes of the deal).
+
+One game is one deal: the first deal of a new match, from the deal to its settlement (or
+its abandonment for a redeal).  The chance node at the root picks the game's seed
+(``0 … seeds − 1``, uniform) and the cards are dealt by the engine's own seeded dealing
+(``Game(rules, players=, seed=)``), so a history (the seed, then the players' actions)
+replays exactly, and serializing a state is its history.  Every later random event of the
+deal (a redeal's new cards) comes from the same seed.
+
+Actions are the numbers of the form's :class:`~tysiac_spec.adapters._core.ActionIndex`
+(``state.action_to_string`` prints the engine's text: ``bid 120``).  Returns: each player's
+change of match score over the deal (points), at the end; the game is general-sum, its
+utility bounds are :func:`utility_bound`.  ``max_game_length`` is :func:`max_deal_length`.
+
+Tensors (``float32``):
+    observation: the flat vector of :class:`~tysiac_spec.adapters._core.ObservationLayout`
+        (what the player sees now; seats relative to the player).
+    information state: the observation, then what the player remembers of the deal
+        (perfect recall): ``start_hand`` (N: his cards when the deal began), ``discarded``
+        (N: the cards he discarded), ``play_order`` (N: for each card played this deal,
+        ``(k + 1) / N`` where ``k`` is its place in the order of play), ``auction`` (A rows of
+        P + 1: the auction's words in order, each the speaker's relative seat and the amount
+        divided by the layout's scale, 0 for a pass; A is the longest auction the form allows).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..engine.actions import Discard
+from ..engine.auction import ceiling
+from ..ruleset import Form, Ruleset
+from ._core import ActionIndex, Episode, ObservationLayout, load_form
+
+__all__ = ["GAME_TYPE", "TysiacGame", "TysiacState", "max_deal_length", "utility_bound"]
+
+_DEFAULTS = {"ruleset": "pl-standard", "players": 3, "seeds": 1000}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="python_tysiac",
+    long_name="Tysiąc / Thousand (tysiac-spec rulesets)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def auction_length(form: Form, index: ActionIndex) -> int:
+    """The most words an auction of ``form`` can have: every bid of the index once, and each
+    player's passes (``1 + auction.reentries``), plus a forced opening."""
+    bids = sum(1 for a in index.actions if type(a).__name__ == "Bid")
+    return bids + form.players * (1 + form.auction.reentries) + 1
+
+
+def max_deal_length(rules: Ruleset, players: int, index: ActionIndex) -> int:
+    """An upper bound of the players' actions in one deal of the form (OpenSpiel's
+    ``max_game_length``): the redeal offers at each of the three points they are checked, the
+    dark-game offers and cancellations, the auction (:func:`auction_length`), the talon, the
+    exchange and the contract (each card of the pack once, and a choice each), the marriages
+    announced before play (each suit and a pass per player) and the play (each card, each
+    marriage declared from the hand, a claim)."""
+    form = rules.form(players)
+    n, s = len(rules.deck.cards), len(rules.deck.suits)
+    return (
+        3 * players * len(form.deal.redeals)
+        + 2 * players
+        + auction_length(form, index)
+        + n + 4
+        + players * (s + 1)
+        + n + s + 1
+    )
+
+
+def utility_bound(rules: Ruleset, players: int) -> int:
+    """The bound of a player's return over one deal (points), ``±`` this value: twice the
+    match target plus the most a deal is worth
+    (:func:`~tysiac_spec.engine.auction.ceiling`), times the dark game's and the golden
+    round's multipliers.  A deal starts a new match here, so a score moves from 0 by a deal's
+    value (times its multipliers) and the penalties of that deal; the bound is checked when a
+    state's returns are read (:meth:`TysiacState.returns`)."""
+    form = rules.form(players)
+    sp = form.special
+    value = 2 * form.match.target + ceiling(form, rules.deck.total_points)
+    return value * max(1, sp.dark.multiplier) * max(1, sp.golden_round.multiplier)
+
+
+class TysiacGame(pyspiel.Game):  # type: ignore[misc]
+    """The game for one ruleset and player count (see the module docstring)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = {**_DEFAULTS, **(params or {})}
+        players = int(given["players"]) or None
+        self.rules, self.players = load_form(str(given["ruleset"]), players)
+        self.seeds = int(given["seeds"])
+        self.index = ActionIndex(self.rules, self.players)
+        form = self.rules.form(self.players)
+        self.bound = utility_bound(self.rules, self.players)
+        self.auction_rows = auction_length(form, self.index)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.index.size,
+            max_chance_outcomes=self.seeds,
+            num_players=self.players,
+            min_utility=-float(self.bound),
+            max_utility=float(self.bound),
+            utility_sum=None,
+            max_game_length=max_deal_length(self.rules, self.players, self.index),
+        )
+        super().__init__(GAME_TYPE, info, {**given, "players": self.players})
+
+    def new_initial_state(self) -> TysiacState:
+        """The root: a chance node choosing the seed of the deal."""
+        return TysiacState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> TysiacObserver:
+        """An observer: the information state for ``perfect_recall``, else the observation."""
+        if params:
+            raise ValueError(f"observation parameters are not supported (got {params})")
+        perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return TysiacObserver(self, perfect)
+
+
+class TysiacState(pyspiel.State):  # type: ignore[misc]
+    """A state of :class:`TysiacGame`: the chance node, then the engine's game."""
+
+    def __init__(self, game: TysiacGame) -> None:
+        super().__init__(game)
+        self.episode: Episode | None = None
+        self.start_hands: dict[int, tuple[int, ...]] = {}
+        self.discarded: dict[int, list[int]] = {}
+
+    def _game(self) -> TysiacGame:
+        """The game (``get_game()``; not kept in the state, whose attributes a clone copies)."""
+        game: TysiacGame = self.get_game()
+        return game
+
+    # -- the pyspiel interface
+
+    def current_player(self) -> int:
+        if self.episode is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.episode.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(self.episode.game.current_player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.episode is not None
+        if player != self.episode.game.current_player:
+            return []
+        return self.episode.legal_numbers()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        p = 1.0 / self._game().seeds
+        return [(i, p) for i in range(self._game().seeds)]
+
+    def _apply_action(self, action: int) -> None:
+        g = self._game()
+        if self.episode is None:
+            self.episode = Episode(g.rules, g.players, int(action), "deal", g.index)
+            deal = self.episode.game.deal
+            self.start_hands = {p: tuple(c.index for c in h) for p, h in deal.hands.items()}
+            return
+        episode = self.episode
+        player = episode.game.current_player
+        chosen = g.index.actions[action] if 0 <= action < g.index.size else None
+        episode.apply_number(int(action))
+        if type(chosen) is Discard:
+            self.discarded.setdefault(player, []).append(chosen.card.index)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal of seed {action}"
+        return str(self._game().index.actions[action])
+
+    def is_terminal(self) -> bool:
+        return self.episode is not None and self.episode.over
+
+    def returns(self) -> list[float]:
+        """Each player's change of score over the deal (points) at the end, else zeros.
+
+        Raises:
+            AdapterError: ``adapter.utility`` for a return outside :func:`utility_bound`.
+        """
+        if not self.is_terminal():
+            return [0.0] * self._game().players
+        assert self.episode is not None
+        values = self.episode.returns()
+        bound = self._game().bound
+        if any(abs(v) > bound for v in values):
+            from ._core import _error
+
+            raise _error("utility", f"a deal's returns {values} lie outside the game's bound ±{bound}")
+        return [float(v) for v in values]
+
+    def __str__(self) -> str:
+        if self.episode is None:
+            return "chance: the deal's seed"
+        return str(self.episode.game.state_text())
+
+
+class TysiacObserver:
+    """OpenSpiel's Python observer: ``tensor`` (flat), ``dict`` (named views) and
+    :meth:`set_from`, :meth:`string_from` (see the module docstring for the parts)."""
+
+    def __init__(self, game: TysiacGame, perfect_recall: bool) -> None:
+        self.game = game
+        self.perfect_recall = perfect_recall
+        rules = game.rules
+        form = rules.form(game.players)
+        self.layout = ObservationLayout(
+            cards=len(rules.deck.cards), players=game.players, suits=len(rules.deck.suits),
+            scale=ceiling(form, rules.deck.total_points), target=form.match.target,
+            hand_size=form.table.hand_size,
+        )
+        n, p = self.layout.cards, game.players
+        extra = [("start_hand", (n,)), ("discarded", (n,)), ("play_order", (n,)),
+                 ("auction", (game.auction_rows, p + 1))] if perfect_recall else []
+        self.parts = [*self.layout.parts(), *extra]
+        size = sum(int(np.prod(shape)) for _, shape in self.parts)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, shape in self.parts:
+            k = int(np.prod(shape))
+            self.dict[name] = self.tensor[at:at + k].reshape(shape)
+            at += k
+
+    def set_from(self, state: TysiacState, player: int) -> None:
+        """Fill :attr:`tensor` with what ``player`` sees (and remembers) in ``state``."""
+        self.tensor.fill(0)
+        episode = state.episode
+        if episode is None:
+            return
+        episode.observe(player, self.tensor[: self.layout.size])
+        if not self.perfect_recall:
+            return
+        d, n, p = self.dict, self.layout.cards, self.game.players
+        for i in state.start_hands.get(player, ()):
+            d["start_hand"][i] = 1
+        for i in state.discarded.get(player, ()):
+            d["discarded"][i] = 1
+        for k, (_, card) in enumerate(episode.played_cards()):
+            d["play_order"][card.index] = (k + 1) / n
+        rows = d["auction"]
+        for k, (q, text) in enumerate(episode.game.deal.bids[: len(rows)]):
+            rows[k, (q - player) % p] = 1
+            word, _, amount = text.partition(" ")
+            if word == "bid" and amount.isdigit():
+                rows[k, p] = int(amount) / self.layout.scale
+
+    def string_from(self, state: TysiacState, player: int) -> str:
+        """The same information as a string: ``p<player>`` and the non-zero entries of the
+        tensor by part (``hand:3,7,12``)."""
+        self.set_from(state, player)
+        pieces = [f"p{player}"]
+        for name, values in self.dict.items():
+            flat = values.reshape(-1)
+            nz = np.flatnonzero(flat)
+            if len(nz):
+                pieces.append(name + ":" + ",".join(f"{i}={flat[i]:g}" for i in nz))
+        return " ".join(pieces)
+
+
+pyspiel.register_game(GAME_TYPE, TysiacGame)
