@@ -270,3 +270,45 @@ def test_readme_rl_example_runs() -> None:
     namespace: dict[str, object] = {}
     exec(compile(code, "README.md", "exec"), namespace)
     assert namespace["total"] == namespace["env"].game.deal_scores[0][0]  # type: ignore[attr-defined]
+
+
+def test_options_reach_the_ruleset() -> None:
+    env = TysiacEnv("pl-standard", 3, options={"five_rounds": "up"})
+    assert env.rules.selected["five_rounds"] == "up"
+    game = pyspiel.load_game("python_tysiac", {"ruleset": "pl-standard", "players": 3, "options": "five_rounds=up"})
+    assert game.rules.selected["five_rounds"] == "up"
+    assert openspiel.parse_options(" five_rounds=up , barrel=false ") == {"five_rounds": "up", "barrel": "false"}
+    with pytest.raises(AdapterError) as err:
+        openspiel.parse_options("five_rounds")
+    assert err.value.diagnostic.code == "adapter.options"
+
+
+def test_pettingzoo_final_observation_shows_the_deal_that_ended() -> None:
+    env = TysiacEnv("pl-standard", 3)
+    env.reset(seed=3)
+    for agent in env.agent_iter():
+        obs, _, done, cut, _ = env.last()
+        if done or cut:
+            parts = env.layout.views(obs["observation"])
+            assert parts["phase"].tolist().index(1) == 8  # PHASES[8] is `over`
+            assert parts["hand"].sum() == 0 and not obs["action_mask"].any()
+            played = env._episode._finished
+            assert parts["played"].sum() == len(played) > 0
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+
+
+def test_pettingzoo_truncation() -> None:
+    env = TysiacEnv("pl-standard", 3, episode="match", max_steps=5)
+    env.reset(seed=0)
+    steps = 0
+    for agent in env.agent_iter():
+        _, _, done, cut, _ = env.last()
+        if done or cut:
+            assert cut and not done
+            env.step(None)
+            continue
+        env.step(env.action_space(agent).sample(env.observe(agent)["action_mask"]))
+        steps += 1
+    assert steps == 5

@@ -10,9 +10,11 @@ numbers and encodes them.  numpy is imported here, so the module is loaded only 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +40,7 @@ from ..engine.auction import ceiling, round_up
 from ..engine.game import Game
 from ..engine.state import PHASES, DealState
 from ..errors import Diagnostic, TysiacError
-from ..ruleset import Ruleset, load_ruleset
+from ..ruleset import Ruleset, load_ruleset, registry
 
 __all__ = [
     "EPISODES",
@@ -46,6 +48,7 @@ __all__ = [
     "AdapterError",
     "Episode",
     "ObservationLayout",
+    "adapter_error",
     "copy_game",
     "load_form",
 ]
@@ -59,19 +62,28 @@ class AdapterError(TysiacError):
     """An adapter's argument or state problem (codes ``adapter.*``)."""
 
 
-def _error(code: str, message: str) -> AdapterError:
+def adapter_error(code: str, message: str) -> AdapterError:
+    """An :class:`AdapterError` with the code ``adapter.<code>``."""
     return AdapterError(Diagnostic(f"adapter.{code}", message))
 
 
-def load_form(ruleset: str | Ruleset, players: int | None) -> tuple[Ruleset, int]:
-    """The loaded ruleset (an id, alias, path or a :class:`Ruleset`) and its player count
-    (``None``: :meth:`Ruleset.default_players`).
+def load_form(
+    ruleset: str | Ruleset, players: int | None, options: Mapping[str, Any] | None = None
+) -> tuple[Ruleset, int]:
+    """The loaded ruleset (an id, alias, path or a :class:`Ruleset`, with the option values
+    ``options``, as ``tysiac play -O``) and its player count (``None``:
+    :meth:`Ruleset.default_players`).
 
     Raises:
         RulesetError, OptionError: as :func:`~tysiac_spec.load_ruleset` and
             :meth:`Ruleset.form` (no form for ``players``).
     """
-    rules = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    if isinstance(ruleset, str):
+        rules = load_ruleset(ruleset, options=dict(options or {}))
+    elif options:
+        rules = load_ruleset(ruleset.file or ruleset.id, options={**ruleset.selected, **options})
+    else:
+        rules = ruleset
     n = rules.default_players() if players is None else players
     rules.form(n)  # raises option.players for a count the ruleset has no form for
     return rules, n
@@ -142,7 +154,7 @@ class ActionIndex:
             return known[1]
         i = self._by_value.get(action)
         if i is None:
-            raise _error(
+            raise adapter_error(
                 "action-outside-index",
                 f"the legal action `{action}` has no number in the form's action index "
                 f"({self.size} actions, enumerated from the ruleset's data)",
@@ -253,6 +265,15 @@ class ObservationLayout:
                 for name, shape in self.parts()}
 
 
+def _shipped(rules: Ruleset) -> bool:
+    """Whether ``rules`` is the shipped ruleset of its id (then a pickle names the id, not the
+    file, and loads on another machine)."""
+    try:
+        return rules.file is not None and registry.find(rules.id).resolve() == Path(rules.file).resolve()
+    except TysiacError:
+        return False
+
+
 def _restore(ref: str, options: dict[str, object], players: int, seed: int, kind: str,
              texts: list[str]) -> Episode:
     """An unpickled :class:`Episode` (see :meth:`Episode.__reduce__`)."""
@@ -282,7 +303,7 @@ class Episode:
 
     def __init__(self, rules: Ruleset, players: int, seed: int, episode: str, index: ActionIndex) -> None:
         if episode not in EPISODES:
-            raise _error("episode", f"episode must be one of {', '.join(EPISODES)} (got {episode!r})")
+            raise adapter_error("episode", f"episode must be one of {', '.join(EPISODES)} (got {episode!r})")
         self.rules, self.players, self.seed, self.kind, self.index = rules, players, seed, episode, index
         self.game = Game(rules, players=players, seed=seed)
         self.actions: list[Action] = []
@@ -291,6 +312,8 @@ class Episode:
         self._first_deal: DealState = self.game.deal
         self._deal: DealState = self.game.deal
         self._played: list[tuple[int, Card]] = []
+        self._finished: list[tuple[int, Card]] = []
+        """The plays of the last deal that ended (the observation once the episode is over)."""
         self._legal: list[Action] | None = None
         form = rules.form(players)
         self.layout = ObservationLayout(
@@ -344,7 +367,7 @@ class Episode:
                 self.apply(action)
                 return
         shown = index.actions[number] if 0 <= number < index.size else "no action"
-        raise _error("illegal", f"action {number} ({shown}) is not legal now for player "
+        raise adapter_error("illegal", f"action {number} ({shown}) is not legal now for player "
                                 f"{self.game.current_player} ({self.game.phase} phase)")
 
     def apply(self, action: Action) -> None:
@@ -356,7 +379,7 @@ class Episode:
         self.actions.append(action)
         self._legal = None
         if game.deal is not self._deal:
-            self._deal, self._played = game.deal, []
+            self._deal, self._finished, self._played = game.deal, self._played, []
 
     def copy(self) -> Episode:
         """An independent copy with an identical future (:func:`copy_game`)."""
@@ -365,12 +388,27 @@ class Episode:
         new.game = copy_game(self.game, self.actions)
         new.actions = list(self.actions)
         new._played = list(self._played)
+        new._finished = list(self._finished)
         new._legal = None
         # the deal objects of the copy are its own: map the episode's markers onto them
         new._deal = new.game.deal
         ended = self.game.deal is not self._first_deal
         new._first_deal = DealState.__new__(DealState) if ended else new.game.deal
         return new
+
+    def _observe_end(self, player: int, vector: np.ndarray) -> np.ndarray:
+        """The observation once the episode is over: the phase ``over``, the cards played in
+        the deal that ended (by seat) and the match scores; the rest is zero (the engine
+        has dealt the next deal, which belongs to no episode)."""
+        layout, o, p = self.layout, self.layout.offsets, self.players
+        n = layout.cards
+        # a match that ended keeps its last deal (no new one is dealt): its plays are current
+        for q, card in self._played if self.game.is_over else self._finished:
+            vector[o["played"] + ((q - player) % p) * n + card.index] = 1
+        vector[o["phase"] + _PHASE["over"]] = 1
+        for q, score in enumerate(self.game.scores):
+            vector[o["scores"] + (q - player) % p] = score / layout.target
+        return vector
 
     def __deepcopy__(self, memo: dict[int, object]) -> Episode:
         """:meth:`copy` (the ruleset and the index are shared, never copied)."""
@@ -380,7 +418,7 @@ class Episode:
         """Pickled as the ruleset's reference (its file or id, and the option values), the
         player count, the seed, the kind and the actions' texts; unpickling replays them."""
         rules = self.rules
-        ref = rules.file or rules.id
+        ref = rules.id if _shipped(rules) else (rules.file or rules.id)
         texts = [str(a) for a in self.actions]
         return (_restore, (ref, dict(rules.selected), self.players, self.seed, self.kind, texts))
 
@@ -401,6 +439,8 @@ class Episode:
         o = layout.offsets
         n, p = layout.cards, self.players
         game = self.game
+        if self.over:
+            return self._observe_end(player, vector)
         view = game.view(player)
 
         def seat(q: int) -> int:

@@ -6,8 +6,10 @@ Importing this module registers ``python_tysiac`` with ``pyspiel``::
     import tysiac_spec.adapters.openspiel  # registers the game
     game = pyspiel.load_game("python_tysiac", {"ruleset": "ru-classic", "players": 4})
 
-Parameters: ``ruleset`` (a shipped id or alias, default ``pl-standard``), ``players`` (default
-3; 0: the ruleset's default count), ``seeds`` (default 1000: the chance outcomes of the deal).
+Parameters: ``ruleset`` (a shipped id or alias, or a path; default ``pl-standard``),
+``players`` (default 3; 0: the ruleset's default count), ``options`` (the ruleset's option
+values, ``"five_rounds=up,barrel=false"``; default none), ``seeds`` (default 1000: the chance
+outcomes of the deal).
 
 One game is one deal: the first deal of a new match, from the deal to its settlement (or
 its abandonment for a redeal).  The chance node at the root picks the game's seed
@@ -39,14 +41,17 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..engine.actions import Discard
+from ..engine.actions import Bid, Discard
 from ..engine.auction import ceiling
 from ..ruleset import Form, Ruleset
-from ._core import ActionIndex, Episode, ObservationLayout, load_form
+from ._core import ActionIndex, Episode, ObservationLayout, adapter_error, load_form
 
-__all__ = ["GAME_TYPE", "TysiacGame", "TysiacState", "max_deal_length", "utility_bound"]
+__all__ = [
+    "GAME_TYPE", "TysiacGame", "TysiacObserver", "TysiacState", "max_deal_length", "parse_options",
+    "utility_bound",
+]
 
-_DEFAULTS = {"ruleset": "pl-standard", "players": 3, "seeds": 1000}
+_DEFAULTS = {"ruleset": "pl-standard", "players": 3, "options": "", "seeds": 1000}
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_tysiac",
@@ -66,10 +71,26 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
+def parse_options(text: str) -> dict[str, str]:
+    """``"five_rounds=up,barrel=false"`` → ``{"five_rounds": "up", "barrel": "false"}`` (the
+    values are checked when the ruleset is loaded).
+
+    Raises:
+        AdapterError: ``adapter.options`` for an item without ``=``.
+    """
+    out: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise adapter_error("options", f"expected NAME=VALUE items separated by commas, got {item!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
 def auction_length(form: Form, index: ActionIndex) -> int:
     """The most words an auction of ``form`` can have: every bid of the index once, and each
     player's passes (``1 + auction.reentries``), plus a forced opening."""
-    bids = sum(1 for a in index.actions if type(a).__name__ == "Bid")
+    bids = sum(1 for a in index.actions if type(a) is Bid)
     return bids + form.players * (1 + form.auction.reentries) + 1
 
 
@@ -111,7 +132,8 @@ class TysiacGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         given = {**_DEFAULTS, **(params or {})}
         players = int(given["players"]) or None
-        self.rules, self.players = load_form(str(given["ruleset"]), players)
+        options = parse_options(str(given["options"]))
+        self.rules, self.players = load_form(str(given["ruleset"]), players, options)
         self.seeds = int(given["seeds"])
         self.index = ActionIndex(self.rules, self.players)
         form = self.rules.form(self.players)
@@ -209,9 +231,7 @@ class TysiacState(pyspiel.State):  # type: ignore[misc]
         values = self.episode.returns()
         bound = self._game().bound
         if any(abs(v) > bound for v in values):
-            from ._core import _error
-
-            raise _error("utility", f"a deal's returns {values} lie outside the game's bound ±{bound}")
+            raise adapter_error("utility", f"a deal's returns {values} lie outside the game's bound ±{bound}")
         return [float(v) for v in values]
 
     def __str__(self) -> str:

@@ -32,6 +32,7 @@ goes on.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -56,6 +57,7 @@ class TysiacEnv(AECEnv):  # type: ignore[misc]
     Args:
         ruleset: a shipped id or alias, a path, or a loaded :class:`Ruleset`.
         players: the player count (``None``: the ruleset's default).
+        options: option values of the ruleset (``{"five_rounds": "up"}``, as ``tysiac play -O``).
         episode: ``deal`` or ``match``.
         max_steps: truncate an episode after this many steps (``None``: never).
         render_mode: ``None`` or ``ansi`` (:meth:`render` returns the engine's state text).
@@ -75,12 +77,13 @@ class TysiacEnv(AECEnv):  # type: ignore[misc]
         ruleset: str | Ruleset = "pl-standard",
         players: int | None = None,
         *,
+        options: Mapping[str, Any] | None = None,
         episode: str = "deal",
         max_steps: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.rules, self.players = load_form(ruleset, players)
+        self.rules, self.players = load_form(ruleset, players, options)
         self.index = ActionIndex(self.rules, self.players)
         self.episode_kind = episode
         self.max_steps = max_steps
