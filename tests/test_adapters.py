@@ -130,8 +130,8 @@ def test_observation_of_a_fresh_deal() -> None:
 def test_pettingzoo_api_and_seed_tests(ruleset: str, players: int, episode: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's advice: a Dict observation space
-        api_test(TysiacEnv(ruleset, players, episode=episode), num_cycles=200)
-        seed_test(lambda: TysiacEnv(ruleset, players, episode=episode), num_cycles=200)
+        api_test(TysiacEnv(ruleset, players, episode=episode), num_cycles=1000)
+        seed_test(lambda: TysiacEnv(ruleset, players, episode=episode), num_cycles=500)
 
 
 def test_pettingzoo_api_test_one_form() -> None:
@@ -182,7 +182,7 @@ def test_openspiel_random_sim_test(ruleset: str, players: int) -> None:
     # OpenSpiel's own test: clones at every step, serializes and deserializes, checks the
     # tensors' sizes, the returns against the utility bounds and the length against
     # max_game_length
-    pyspiel.random_sim_test(_game(ruleset, players), num_sims=3, serialize=True, verbose=False)
+    pyspiel.random_sim_test(_game(ruleset, players), num_sims=10, serialize=True, verbose=False)
 
 
 def test_openspiel_random_sim_test_one_form() -> None:
@@ -286,7 +286,7 @@ def test_options_reach_the_ruleset() -> None:
 def test_pettingzoo_final_observation_shows_the_deal_that_ended() -> None:
     env = TysiacEnv("pl-standard", 3)
     env.reset(seed=3)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, done, cut, _ = env.last()
         if done or cut:
             parts = env.layout.views(obs["observation"])
