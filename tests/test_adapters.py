@@ -29,7 +29,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from tysiac_spec.adapters import openspiel  # noqa: E402  (registers python_tysiac)
 from tysiac_spec.adapters._core import ActionIndex, AdapterError, Episode  # noqa: E402
 from tysiac_spec.adapters.pettingzoo import TysiacEnv  # noqa: E402
-from tysiac_spec.engine.actions import Bid, DeclareContract, GiveCard, PlayCard  # noqa: E402
+from tysiac_spec.engine.actions import Bid, DeclareContract, GiveCard, Pass, PlayCard  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMS = [(e.id, n) for e in entries() if e.kind != "base" for n in load_ruleset(e.id).player_counts]
@@ -312,3 +312,20 @@ def test_pettingzoo_truncation() -> None:
         env.step(env.action_space(agent).sample(env.observe(agent)["action_mask"]))
         steps += 1
     assert steps == 5
+
+
+def test_openspiel_information_state_hides_a_hand_not_looked_at_before_a_dark_game() -> None:
+    # ua-standard with the option dark_game: the first hand decides on the dark game before
+    # looking at his cards (special.dark.sees_own_hand false): his information state holds
+    # no card until he has decided
+    game = pyspiel.load_game("python_tysiac", {"ruleset": "ua-standard", "players": 3, "options": "dark_game=true"})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert state.episode.game.phase == "dark"
+    player = state.current_player()
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    observer.set_from(state, player)
+    assert observer.dict["hand"].sum() == 0 and observer.dict["start_hand"].sum() == 0
+    state.apply_action(game.index.number(Pass()))  # declines the dark game, then looks
+    observer.set_from(state, player)
+    assert observer.dict["start_hand"].sum() == 7 == observer.dict["hand"].sum()

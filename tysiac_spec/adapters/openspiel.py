@@ -27,7 +27,8 @@ Tensors (``float32``):
     observation: the flat vector of :class:`~tysiac_spec.adapters._core.ObservationLayout`
         (what the player sees now; seats relative to the player).
     information state: the observation, then what the player remembers of the deal
-        (perfect recall): ``start_hand`` (N: his cards when the deal began), ``discarded``
+        (perfect recall): ``start_hand`` (N: his cards when the deal began, once he has looked
+        at them: not while he decides on a dark game unseen), ``discarded``
         (N: the cards he discarded), ``play_order`` (N: for each card played this deal,
         ``(k + 1) / N`` where ``k`` is its place in the order of play), ``auction`` (A rows of
         P + 1: the auction's words in order, each the speaker's relative seat and the amount
@@ -277,8 +278,10 @@ class TysiacObserver:
         if not self.perfect_recall:
             return
         d, n, p = self.dict, self.layout.cards, self.game.players
-        for i in state.start_hands.get(player, ()):
-            d["start_hand"][i] = 1
+        view = episode.game.view(player)
+        if view.hand or view.phase != "dark":  # (a hand not looked at before a dark game: unseen)
+            for i in state.start_hands.get(player, ()):
+                d["start_hand"][i] = 1
         for i in state.discarded.get(player, ()):
             d["discarded"][i] = 1
         for k, (_, card) in enumerate(episode.played_cards()):
