@@ -94,6 +94,40 @@ def test_every_legal_action_of_random_deals_has_a_number(ruleset: str, players: 
         assert {"Pass", "Bid"} <= kinds
 
 
+def _option_values() -> list[tuple[str, int, str, object]]:
+    """Every non-default value of every option of every shipped ruleset, per player count."""
+    cases = []
+    for e in entries():
+        if e.kind == "base":
+            continue
+        rules = load_ruleset(e.id)
+        for name, option in rules.options.items():
+            values = list(option.choices) if option.choices else [True, False]
+            for value in values:
+                if value != option.default:
+                    cases.extend((e.id, n, name, value) for n in rules.player_counts)
+    return cases
+
+
+@pytest.mark.slow
+def test_every_option_value_keeps_legal_actions_inside_the_index() -> None:
+    # each option value may add mechanisms (a dark game, jump bids, the ace marriage): the
+    # index made from the ruleset loaded with it numbers every legal action of 20 random deals
+    cases = _option_values()
+    assert len(cases) > 100
+    rng = random.Random(9)
+    for ruleset, players, name, value in cases:
+        rules = load_ruleset(ruleset, options={name: value})
+        index = ActionIndex(rules, players)
+        deals, seed = 0, 0
+        while deals < 20:
+            episode = Episode(rules, players, seed, "match", index)
+            seed += 1
+            while not episode.over and len(episode.game.deal_scores) < 10:
+                episode.apply_number(rng.choice(episode.legal_numbers()))
+            deals += max(1, len(episode.game.deal_scores))
+
+
 @pytest.mark.slow
 def test_ru_online_deal_episodes_are_golden_deals() -> None:
     # an episode of one deal is a match's first deal: in ru-online the golden round's, with no
