@@ -363,3 +363,14 @@ def test_openspiel_information_state_hides_a_hand_not_looked_at_before_a_dark_ga
     state.apply_action(game.index.number(Pass()))  # declines the dark game, then looks
     observer.set_from(state, player)
     assert observer.dict["start_hand"].sum() == 7 == observer.dict["hand"].sum()
+
+
+def test_ru_online_without_the_golden_round_has_an_auction_in_deal_episodes() -> None:
+    env = TysiacEnv("ru-online", 3, options={"golden_round": False})
+    env.reset(seed=0)
+    assert env.game.phase == "dark" and not env.game.golden_deal  # the dark game is offered first
+    while env.game.phase == "dark":  # declined: `pass`
+        env.step(0)
+    assert env.game.phase == "auction"
+    legal = [str(env.index.actions[i]) for i in np.flatnonzero(env.observe(env.agent_selection)["action_mask"])]
+    assert legal[:2] == ["pass", "bid 105"]  # above the forced opening of 100, in steps of 5

@@ -36,7 +36,7 @@ from ..engine.actions import (
     Redeal,
     parse_action,
 )
-from ..engine.auction import ceiling, round_up
+from ..engine.auction import bid_steps, ceiling, round_up
 from ..engine.game import Game
 from ..engine.state import PHASES, DealState
 from ..errors import Diagnostic, TysiacError
@@ -117,14 +117,15 @@ class ActionIndex:
     def __init__(self, rules: Ruleset, players: int) -> None:
         form = rules.form(players)
         cards = rules.deck.cards
-        a, c, sp = form.auction, form.contract, form.special
-        top = a.cap if a.cap is not None else ceiling(form, rules.deck.total_points)
-        lowest = a.min_bid if a.forced_seat is None else min(a.min_bid, a.forced_bid)
-        bids = {a.min_bid, *([a.forced_bid] if a.forced_seat is not None else [])}
-        bids.update(range(round_up(lowest, a.step), top + 1, a.step))
+        sp = form.special
+        steps = bid_steps(form)  # (the auction's own statement of its steps, floor and cap)
+        top = steps.cap if steps.cap is not None else ceiling(form, rules.deck.total_points)
+        bids = {steps.min_bid, *([steps.forced_bid] if steps.forced_bid is not None else [])}
+        bids.update(range(round_up(steps.lowest, steps.step), top + 1, steps.step))
         without_auction = {sp.dark.contract, sp.golden_round.contract, sp.barrel.goal}
         contracts = bids | {x for x in without_auction if x is not None}
-        contracts.update(range(round_up(min(contracts), c.step), max(top, *contracts) + 1, c.step))
+        cstep = steps.contract_step
+        contracts.update(range(round_up(min(contracts), cstep), max(top, *contracts) + 1, cstep))
         m = form.marriages
         actions: list[Action] = [Pass(), Redeal(), Dark(), CancelDark(), Forfeit(), Claim()]
         actions += [ChooseTalon(i) for i in range(max(1, len(form.table.talons)))]

@@ -15,7 +15,9 @@ One game is one deal: the first deal of a new match, from the deal to its settle
 its abandonment for a redeal).  The chance node at the root picks the game's seed
 (``0 … seeds − 1``, uniform) and the cards are dealt by the engine's own seeded dealing
 (``Game(rules, players=, seed=)``), so a history (the seed, then the players' actions)
-replays exactly, and serializing a state is its history.  Every later random event of the
+replays exactly, and serializing a state is its history.  (Where a match opens with a
+golden round, ``ru-online``, the first deal is a golden one, without an auction: set the
+option off, ``"options": "golden_round=false"``, to play auctions.)  Every later random event of the
 deal (a redeal's new cards) comes from the same seed.
 
 Actions are the numbers of the form's :class:`~tysiac_spec.adapters._core.ActionIndex`

@@ -22,7 +22,10 @@ scores of a settled deal, penalties, redeal charges; they add up to the episode'
 score.
 
 Episodes (``episode=``): ``deal`` (default) ends when the match's first deal is settled or
-abandoned for a redeal; ``match`` when a player wins (``game.is_over``).  Random play rarely
+abandoned for a redeal; ``match`` when a player wins (``game.is_over``).  A deal episode is
+a new match's first deal: where a match opens with a golden round (``ru-online``), that is a
+golden deal without an auction; train on auctions with the option off
+(``options={"golden_round": False}``) or with whole matches.  Random play rarely
 finishes a match quickly: ``max_steps`` truncates an episode (default: none).
 
 The game's seed comes from ``reset(seed=)`` through gymnasium's seeding, so two environments
