@@ -6,12 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tysiac_spec import load_ruleset
+from tysiac_spec.cli import main
 from tysiac_spec.engine.deal_notation import Deal
 from tysiac_spec.engine.game import Game
+from tysiac_spec.engine.record import Record
 from tysiac_spec.errors import NotationError, ScenarioError
 from tysiac_spec.ruleset import core_deck
 from tysiac_spec.scenarios import load_scenarios, run_file
@@ -181,3 +184,50 @@ def test_a_bad_one_line_deal_in_a_scenario_is_placed_in_the_file(
     d = info.value.diagnostic
     assert (d.code, d.file, d.line, d.column) == (code, str(path), 7, line.index(at) + 1), d.message
     assert message in d.message
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _cli(*args: str, text: str = "") -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=text)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_play_takes_a_deal_keeps_it_in_the_record_and_resumes_it(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    deal = ONE_LINE.replace("0:", "1:")
+    code, out, _ = _cli("play", "pl-standard", "--seed", "3", "--save", str(save), "--deal", deal, text="quit\n")
+    assert code == 0
+    assert "dealer: P1" in out and "your hand: diamonds: AD TD KD   clubs: KC QC JC 9C" in out
+    record = Record.read(save)
+    assert record.deals == ((0, deal),)
+    code, out, _ = _cli("play", "--resume", str(save), text="quit\n")
+    assert code == 0 and "your hand: diamonds: AD TD KD   clubs: KC QC JC 9C" in out
+    code, _, err = _cli("play", "--resume", str(save), "--deal", deal)
+    assert code == 2 and "--resume takes the ruleset, players, options, seed and deals" in err
+
+
+def test_play_shows_a_bad_deal_under_a_caret(tmp_path: Path) -> None:
+    save = str(tmp_path / "g.json")
+    code, _, err = _cli("play", "pl-standard", "--save", save, "--deal", "1:KC QC JC 9C AD TD KX / AH")
+    assert code == 1
+    assert err.splitlines() == [
+        "--deal:1:21: error[notation.card]: `KX` is not a card: write a rank (A T K Q J 9, or 10) then a "
+        "suit (H D C S or its symbol), e.g. `AH`",
+        "  1:KC QC JC 9C AD TD KX / AH",
+        "                      ^",
+    ]
+    code, _, err = _cli("play", "pl-standard", "--save", save, "--deal", "1:KC QC / AH / JS | 9C")
+    assert code == 1 and err.strip() == "error[deal.stack]: stacked deal: each hand must hold 7 cards"
+
+
+def test_check_prints_the_deal_a_failing_scenario_started_with(tmp_path: Path) -> None:
+    path = _scenario_file(tmp_path, ONE_LINE)
+    path.write_text(path.read_text(encoding="utf-8").replace('legal: ["play 9D"]', 'legal: ["play AS"]'),
+                    encoding="utf-8")
+    code, out, _ = _cli("check", "--file", str(path))
+    assert code == 1
+    assert f"    deal: {ONE_LINE}" in out.splitlines()
