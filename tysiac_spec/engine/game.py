@@ -1158,16 +1158,24 @@ class _CardAt(int):
     __slots__ = ()
 
 
+class _Cards(bytes):
+    """A list (or tuple) of cards only, in a pickled game: the cards' indexes in the pack as
+    2-byte words, the first byte telling a list (``L``) from a tuple (``T``)."""
+
+    __slots__ = ()
+
+
 class _PickledDeal:
-    """A :class:`DealState` in a pickled game: its fields, cards as :class:`_CardAt`."""
+    """A :class:`DealState` in a pickled game: its field names (one tuple, shared by every
+    deal of the pickle) and their values in that order, cards packed (:func:`_packed`)."""
 
-    __slots__ = ("fields",)
+    __slots__ = ("names", "values")
 
-    def __init__(self, values: dict[str, Any]) -> None:
-        self.fields = values
+    def __init__(self, names: tuple[str, ...], values: tuple[Any, ...]) -> None:
+        self.names, self.values = names, values
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _PickledDeal, (self.fields,)
+        return _PickledDeal, (self.names, self.values)
 
 
 class _PickledRandom:
@@ -1183,6 +1191,15 @@ class _PickledRandom:
         return _PickledRandom, (self.version, self.internal, self.gauss)
 
 
+class _PickledEvent(tuple):  # type: ignore[type-arg]
+    """A :class:`MatchEvent` in a pickled game: its fields in order (a tuple pickles without
+    the dataclass's own state functions, a few times quicker)."""
+
+    __slots__ = ()
+
+
+_EVENT_FIELDS = attrgetter(*(f.name for f in fields(MatchEvent)))
+
 _PLAIN = frozenset({str, int, bool, type(None)})
 """Values :func:`_packed` and :func:`_unpacked` leave as they are, without a call."""
 
@@ -1195,6 +1212,8 @@ def _packed(value: Any, memo: dict[int, Any]) -> Any:
         return _CardAt(value.index)
     plain, at = _PLAIN, _CardAt
     if kind is list or kind is tuple:
+        if value and type(value[0]) is Card and all([type(x) is Card for x in value]):
+            return _Cards((b"L" if kind is list else b"T") + array("H", [c.index for c in value]).tobytes())
         return kind([x if type(x) in plain else at(x.index) if type(x) is Card else _packed(x, memo)
                      for x in value])
     if kind is dict:
@@ -1204,18 +1223,20 @@ def _packed(value: Any, memo: dict[int, Any]) -> Any:
     if kind is set or kind is frozenset:
         return kind([x if type(x) in plain else at(x.index) if type(x) is Card else _packed(x, memo)
                      for x in value])
+    if kind is MatchEvent:
+        return _PickledEvent(_EVENT_FIELDS(value))
     if kind is random.Random:
         version, internal, gauss = value.getstate()
         return _PickledRandom(version, array("I", internal).tobytes(), gauss)
     if kind is DealState:
         made = memo.get(id(value))
         if made is None:
-            values = {}
+            values = []
             for name in _DEAL_FIELDS:
                 x = getattr(value, name)
-                values[name] = x if type(x) in plain or not x else _packed(x, memo)
+                values.append(x if type(x) in plain or not x else _packed(x, memo))
                 # (an empty list, dict or set is pickled as it is: the pickle copies it)
-            made = memo[id(value)] = _PickledDeal(values)
+            made = memo[id(value)] = _PickledDeal(_DEAL_FIELDS, tuple(values))
         return made
     return value
 
@@ -1226,6 +1247,9 @@ def _unpacked(value: Any, pack: Sequence[Card], memo: dict[int, Any]) -> Any:
     if kind is _CardAt:
         return pack[value]
     plain, at = _PLAIN, _CardAt
+    if kind is _Cards:
+        cards = [pack[i] for i in array("H", value[1:])]
+        return cards if value[:1] == b"L" else tuple(cards)
     if kind is list or kind is tuple:
         return kind([pack[x] if type(x) is at else x if type(x) in plain else _unpacked(x, pack, memo)
                      for x in value])
@@ -1236,6 +1260,8 @@ def _unpacked(value: Any, pack: Sequence[Card], memo: dict[int, Any]) -> Any:
     if kind is set or kind is frozenset:
         return kind([pack[x] if type(x) is at else x if type(x) in plain else _unpacked(x, pack, memo)
                      for x in value])
+    if kind is _PickledEvent:
+        return MatchEvent(*value)
     if kind is _PickledRandom:
         rng = random.Random.__new__(random.Random)
         rng.setstate((value.version, tuple(array("I", value.internal)), value.gauss))
@@ -1244,7 +1270,7 @@ def _unpacked(value: Any, pack: Sequence[Card], memo: dict[int, Any]) -> Any:
         made = memo.get(id(value))
         if made is None:
             made = memo[id(value)] = DealState.__new__(DealState)
-            for name, x in value.fields.items():
+            for name, x in zip(value.names, value.values, strict=True):
                 setattr(made, name, x if type(x) in plain or not x else _unpacked(x, pack, memo))
         return made
     return value
