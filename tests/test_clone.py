@@ -206,6 +206,16 @@ def test_a_record_keeps_a_hand_set_deal_and_replays_it_exactly() -> None:
     assert again.record == record
 
 
+def test_a_copy_keeps_the_hand_set_deals_in_its_record() -> None:
+    game = Game(load_ruleset("pl-standard"), players=3, seed=1)
+    game.start_deal(HANDS)
+    _advance(game, random.Random(3), 10)
+    for name, make in COPIES.items():
+        assert make(game).record == game.record, name
+    pair = copy.deepcopy([game, game])
+    assert pair[0] is pair[1] and pair[0] is not game
+
+
 def test_a_deal_set_by_hand_in_the_middle_of_a_match_replays_at_its_place() -> None:
     game = Game(load_ruleset("pl-standard"), players=3, seed=1)
     _advance(game, random.Random(3), 7)

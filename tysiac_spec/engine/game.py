@@ -1060,7 +1060,8 @@ class Game:
         return self.clone()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        return self.clone()
+        new = memo[id(self)] = self.clone()  # (a structure holding the game twice: one copy)
+        return new
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle the game: its ruleset by reference (id, or file, with the options in force
