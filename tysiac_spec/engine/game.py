@@ -1053,7 +1053,9 @@ class Game:
         """
         new = Game.__new__(Game)
         memo: dict[int, Any] = {id(self): new}
-        new.__dict__.update({k: _copied(v, memo) for k, v in self.__dict__.items()})
+        new.__dict__.update({k: _copied(v, memo) for k, v in self.__dict__.items() if k != "_legal_deal"})
+        # the fast path's deal: the copy of the deal it names, or none when that deal is gone
+        new._legal_deal = memo.get(id(self._legal_deal))
         return new
 
     def __copy__(self) -> Game:
