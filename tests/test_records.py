@@ -357,10 +357,18 @@ def test_same_seed_and_actions_give_the_same_record(seed: int, picks: list[int],
     assert replay(a).record == a
 
 
-def test_a_stacked_game_has_no_transcript() -> None:
+def test_a_stacked_game_has_a_transcript_of_its_stacked_deal() -> None:
     game = Game(load_ruleset("pl-standard"), players=3, seed=1)
     game.start_deal(hands={1: "AH TH KH QH JH 9H 9S", 2: "AS TS KS QS JS AC TC", 0: "KC QC JC 9C AD TD KD"},
                     talons=["QD JD 9D"], dealer=0)
+    assert game.record.deals == ((0, "0:KC QC JC 9C AD TD KD / AH TH KH QH JH 9H 9S / AS TS KS QS JS AC TC "
+                                      "| QD JD 9D"),)
+    assert "  P1 hand: AH TH KH QH JH 9H 9S\n" in transcript(game)
+
+
+def test_a_game_with_a_starting_match_state_has_no_transcript() -> None:
+    game = Game(load_ruleset("pl-standard"), players=3, seed=1)
+    game.set_match_state(scores=[100, 200, 300])
     with pytest.raises(RecordError) as info:
         transcript(game)
     assert info.value.diagnostic.message == (

@@ -2,6 +2,10 @@
 subcommands, each defined in its own module of :mod:`tysiac_spec.commands` and imported only
 when it is run (or listed by ``--help``).
 
+The shell completes commands, ruleset ids, option names and values and player counts
+(:mod:`tysiac_spec.commands._complete`, given to each command's parameters when it is loaded):
+``eval "$(_TYSIAC_COMPLETE=bash_source tysiac)"`` in bash.
+
 Every user error (a bad ruleset, an unknown id, a bad option) is printed as
 ``file:line:col: error[code]: message`` with the source line and a caret, on
 stderr, and the command exits with status 1 — never with a traceback.
@@ -16,6 +20,7 @@ from typing import ClassVar
 import click
 
 from . import __version__
+from .commands._complete import attach
 from .ruleset import registry
 
 
@@ -49,7 +54,7 @@ class _Commands(click.Group):
             module_name, attribute = self.lazy[cmd_name]
             module = importlib.import_module(f"{__package__}.commands.{module_name}")
             command: click.Command = getattr(module, attribute)
-            return command
+            return attach(command)
         return super().get_command(ctx, cmd_name)
 
 

@@ -134,7 +134,10 @@ class Result:
     ``message`` for an illegal step that was accepted or changed the state); ``error``
     (an action of a ``do`` step, the stacked deal or the match state was refused:
     ``message``).
-    ``state`` is the game's state text where the scenario stopped.
+    ``state`` is the game's state text where the scenario stopped; ``deal`` the deal the
+    scenario started with, in deal notation (:class:`~tysiac_spec.engine.deal_notation.Deal`),
+    which ``tysiac play --deal`` and a scenario's ``deal:`` take back (empty when the set-up
+    was refused).
     """
 
     scenario: Scenario
@@ -143,6 +146,7 @@ class Result:
     mismatches: tuple[Mismatch, ...] = ()
     message: str = ""
     state: str = ""
+    deal: str = ""
 
     @property
     def passed(self) -> bool:
@@ -161,6 +165,8 @@ class Result:
         for m in self.mismatches:
             lines.append(f"  {m.key}: expected {json.dumps(m.expected, ensure_ascii=False)}")
             lines.append(f"  {' ' * len(m.key)}  actual   {json.dumps(m.actual, ensure_ascii=False)}")
+        if self.deal:
+            lines.append(f"  deal: {self.deal}")
         if self.state:
             lines.append(f"  state: {self.state}")
         return "\n".join(lines)
@@ -315,6 +321,15 @@ def _check_scenario(
             return
     deck = rules.deck
     deal = raw.get("deal")
+    if isinstance(deal, str):  # the deal in deal notation: checked, then as the mapping form
+        written = list(_written_deal(deal, deck, players, doc, (*base, "deal")))
+        if isinstance(written[-1], Diagnostic):
+            yield from written
+            deal = None
+        else:
+            found = list(_check_stack(written[-1], rules, players, doc, (*base, "deal")))
+            yield from (_placed(d, doc, (*base, "deal")) for d in found)
+            deal = None
     if deal is not None:
         for player, cards in deal["hands"].items():
             if int(player) >= players:
@@ -397,6 +412,62 @@ def _check_stack(
             seen.setdefault(card, what)
 
 
+def _written_deal(
+    text: str, deck: Any, players: int, doc: Any, path: tuple[str | int, ...]
+) -> Iterator[Any]:
+    """A ``deal:`` written in deal notation (:class:`~tysiac_spec.engine.deal_notation.Deal`):
+    its problems (``scenario.deal``, ``scenario.card`` at the column of the text, when the
+    text is a plain or quoted scalar on one line; ``scenario.players`` for a dealer or a hand
+    count that does not fit the table), or else, last, the deal as the mapping form
+    (``{"dealer": …, "hands": {player: cards}, "talons": […], "stock": …}``)."""
+    from .engine.deal_notation import Deal
+
+    try:
+        deal = Deal.parse(text, deck)
+    except TysiacError as exc:
+        d = exc.diagnostic
+        code = "scenario.card" if d.code == "notation.card" else "scenario.deal"
+        yield _placed(Diagnostic(code, d.message, column=d.column, hint=d.hint), doc, path)
+        return
+    if len(deal.hands) != players or deal.dealer >= players:
+        what = (f"dealer {deal.dealer} is not a player (0..{players - 1})" if deal.dealer >= players else
+                f"the deal gives {len(deal.hands)} hand(s) for {players} players "
+                f"(one per seat from 0, `-` for a seat dealt none)")
+        yield _placed(Diagnostic("scenario.players", what), doc, path)
+        return
+    yield deal.start_args()
+
+
+def _placed(d: Diagnostic, doc: Any, path: tuple[str | int, ...]) -> Diagnostic:
+    """``d`` (about a deal written on one line, its ``column`` counted in that text, if any)
+    placed in the scenario file: at the text's own column when the value is a scalar on its
+    line (plain or quoted), else at the value."""
+    if d.file is not None:
+        return d
+    mark = mark_at(doc, path)
+    if mark is None:
+        return d
+    column = mark.column
+    if d.column is not None:
+        quoted = _quote_at(mark)
+        column = mark.column + d.column - 1 + (1 if quoted else 0)
+    return dataclasses.replace(d, file=mark.file, line=mark.line, column=column, path=path)
+
+
+def _quote_at(mark: Mark) -> bool:
+    """Whether the scalar at ``mark`` opens with a quote (read from its file's line)."""
+    if mark.file is None:
+        return False
+    try:
+        with open(mark.file, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if number == mark.line:
+                    return line[mark.column - 1 : mark.column] in ("'", '"')
+    except (OSError, TypeError, UnicodeDecodeError):
+        return False
+    return False
+
+
 def _check_cards(cards: str, deck: Any, doc: Any, path: tuple[str | int, ...]) -> Iterator[Diagnostic]:
     for text in cards.replace(",", " ").split():
         try:
@@ -418,11 +489,19 @@ def _build(raw: Any, i: int, doc: Any, file: str) -> Scenario:
         else:
             steps.append(Step("expect", expect=to_plain(step["expect"]), line=line))
     deal = to_plain(raw.get("deal"))
-    if deal is not None:
+    if isinstance(deal, str):  # deal notation (checked when the file was loaded)
+        from .engine.deal_notation import Deal
+
+        deal = Deal.parse(deal).start_args()
+    elif deal is not None:
         deal = {"dealer": deal.get("dealer", 0), "hands": {int(p): h for p, h in deal["hands"].items()},
                 "talons": list(deal["talons"]), "stock": deal.get("stock", "")}
     mark = mark_at(doc, ("scenarios", i, "name"))
     marks: dict[str, Mark] = {}
+    if isinstance(raw.get("deal"), str):
+        at = mark_at(doc, ("scenarios", i, "deal"))
+        if at is not None:
+            marks["deal"] = at
     for part in ("match", "deal"):
         if isinstance(raw.get(part), Mapping):
             for name in (None, *raw[part]):
@@ -521,6 +600,15 @@ def _normal(key: str, value: Any) -> Any:
     return value
 
 
+def deal_text(game: Any) -> str:
+    """The current deal of ``game`` in deal notation, as dealt (call it before the deal's
+    first card is played: the hands are read as they are)."""
+    from .engine.deal_notation import Deal
+
+    d = game.deal
+    return str(Deal.of(d.dealer, {p: d.hands[p] for p in d.order}, d.talons, d.stock, players=game.players))
+
+
 def start_game(scenario: Scenario, ruleset: Ruleset) -> Any:
     """The scenario's starting position, the one set-up every tool replays a scenario from:
     ``Game(ruleset, players=, seed=0, options=)``, then its ``match:`` state
@@ -584,13 +672,15 @@ def _run(scenario: Scenario, ruleset: Ruleset) -> Result:
 
     def result(status: Status, step: int | None = None, message: str = "",
                mismatches: tuple[Mismatch, ...] = ()) -> Result:
-        return Result(scenario, status, step, mismatches, message, game.state_text() if game else "")
+        return Result(scenario, status, step, mismatches, message, game.state_text() if game else "", dealt)
 
     game: Game | None = None
+    dealt = ""
     try:
         game = start_game(scenario, ruleset)
     except TysiacError as exc:
         return result("error", message=f"setting up: {exc}")
+    dealt = deal_text(game)
     deck = game.ruleset.deck
     for i, step in enumerate(scenario.steps):
         if step.kind == "do":

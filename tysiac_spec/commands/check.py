@@ -36,7 +36,8 @@ def _value(value: Any) -> str:
 
 def render_result(result: Result) -> list[str]:
     """The lines (rich markup) reporting one scenario: ``✓ name``, or ``✗ name`` with where it
-    stopped, the expected and actual values, the message and the state text."""
+    stopped, the expected and actual values, the message, the deal it started with (in deal
+    notation, :mod:`tysiac_spec.engine.deal_notation`) and the state text."""
     sc = result.scenario
     if result.passed:
         return [f"[green]✓[/green] {escape(sc.name)}"]
@@ -58,6 +59,8 @@ def render_result(result: Result) -> list[str]:
     for m in result.mismatches:
         lines.append(f"      {escape(m.key)}: expected {escape(_value(m.expected))}")
         lines.append(f"      {' ' * len(m.key)}  actual   {escape(_value(m.actual))}")
+    if result.deal:  # the starting deal in deal notation: `play --deal` or a `deal:` takes it back
+        lines.append(f"    [dim]deal: {escape(result.deal)}[/dim]")
     if result.state:
         lines.append(f"    [dim]state: {escape(result.state)}[/dim]")
     return lines

@@ -43,7 +43,7 @@ from ..engine.replay import replay, start
 from ..engine.seating import seats_text
 from ..engine.state import DealState
 from ..engine.talon import gifts_seen
-from ..errors import Diagnostic, EntryError, IllegalActionError, RecordError, TysiacError
+from ..errors import Diagnostic, EntryError, IllegalActionError, NotationError, RecordError, TysiacError
 from ..table import choices_text, complete, declarations, resolve_input, view_lines
 from ..text import printable, shorten
 from ._common import SEED_MAX, check_folder, line_reader, parse_option_args, user_errors, write_atomically
@@ -447,6 +447,22 @@ def run_match(
 
 
 
+def _set_deal(game: Game, text: str) -> None:
+    """Set the first deal of ``game`` from ``--deal``'s text; a text that is not deal notation
+    is shown under its error with a caret at the column (``--deal:1:12: error[notation.card]``),
+    and the command stops with status 1.
+
+    Raises:
+        IllegalActionError: ``deal.stack``: the deal does not fit the table (sizes, cards).
+    """
+    try:
+        game.start_deal(text)
+    except NotationError as exc:
+        d = dataclasses.replace(exc.diagnostic, file="--deal")
+        print(d.render(source=text), file=sys.stderr)
+        sys.exit(1)
+
+
 @click.command("play")
 @click.argument("ruleset", metavar="ID|PATH", required=False)
 @click.option("--players", "-p", type=int, help="Players at the table (default: 3 if the ruleset has a "
@@ -475,6 +491,11 @@ def run_match(
     "--resume", type=click.Path(dir_okay=False, exists=True, path_type=Path),
     help="Continue a saved game record.",
 )
+@click.option(
+    "--deal", "deal_text", metavar="TEXT",
+    help="Play this first deal instead of a shuffled one, in deal notation: "
+    "'DEALER:HAND / HAND / ... | TALON / ...' (as `tysiac check` prints a scenario's deal).",
+)
 @user_errors
 def play(
     ruleset: str | None,
@@ -485,6 +506,7 @@ def play(
     seed: int | None,
     save_path: Path | None,
     resume: Path | None,
+    deal_text: str | None = None,
 ) -> None:
     """Play a match at the terminal against bots.
 
@@ -494,14 +516,16 @@ def play(
     stops. The game record is saved at the end, on `quit`, at the end of the input, on
     Ctrl-C and when the output is closed (`| head`); `tysiac play --resume FILE`
     continues it with the seat, bots and bot seed saved in the record, exactly as the
-    game would have gone on.
+    game would have gone on. `--deal TEXT` sets the first deal by hand (deal notation,
+    e.g. `0:AS KS … / … | 9C TC JC`); the record keeps it.
     """
     from ..ruleset import load_ruleset
 
     game: Game | Record
     if resume is not None:
-        if ruleset is not None or options or players is not None or seed is not None:
-            raise click.UsageError("--resume takes the ruleset, players, options and seed from the record")
+        if ruleset is not None or options or players is not None or seed is not None or deal_text:
+            raise click.UsageError(
+                "--resume takes the ruleset, players, options, seed and deals from the record")
         try:
             record = Record.read(resume)  # untrusted: limits, and its ruleset in its folder
         except RecordError as exc:
@@ -538,6 +562,8 @@ def play(
         rules.form(n)  # an unknown player count is refused before the seat is judged by it
         _check_seat(seat, n)
         game = Game(rules, players=n, seed=seed)
+        if deal_text is not None:
+            _set_deal(game, deal_text)
         target = save_path or Path(f"tysiac-{rules.id}-{seed}.json")
         check_folder(target)
         click.echo(f"{printable(rules.id)}, {n} players, seed {seed}; you are P{seat}")

@@ -30,9 +30,11 @@ pick one, apply); any other action is checked by value against a fresh list.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from operator import attrgetter, sub
+from types import CellType, FunctionType, MethodType
 from typing import Any
 
 from ..cards import Card
@@ -54,9 +56,10 @@ from .actions import (
     Redeal,
 )
 from .compiled import CompiledForm, compile_form
+from .deal_notation import Deal
 from .events import MatchEvent
 from .match import MatchState, charge_seat, settle_valid_deal, winners
-from .record import Record, record_of
+from .record import Record, record_of, ruleset_of
 from .seating import direction, redeal_dealer, side_of, sides
 from .seating import seating as seating_of
 from .state import DealState, cards_text
@@ -127,9 +130,19 @@ class Game:
         seed: seed of the game's random generator (shuffles, first dealer).
         options: option values; when given, the ruleset is reloaded with them.
 
+    A game copies cheaply (``copy.copy``, ``copy.deepcopy``, :meth:`clone`: the ruleset,
+    its forms and their :class:`~.compiled.CompiledForm` are shared, only the play state
+    is copied) and pickles (the ruleset by reference, as a record names it); either way
+    the copy's future is the original's (the same legal actions, views, scores and
+    events after the same actions: the random generator's state is copied too).
+
     Raises:
         OptionError: no form for ``players``, or an unknown option value.
     """
+
+    stacked_deals: tuple[tuple[int, Deal], ...] = ()
+    """The deals set by hand (:meth:`start_deal`), each with the number of actions applied
+    before it (``len(history)`` then); the game's :attr:`record` keeps them."""
 
     def __init__(
         self,
@@ -472,22 +485,46 @@ class Game:
 
     def start_deal(
         self,
+        deal: Deal | str | None = None,
         *,
-        hands: Mapping[int, str | Sequence[str]],
-        talons: Sequence[str | Sequence[str]],
+        hands: Mapping[int, str | Sequence[str]] | None = None,
+        talons: Sequence[str | Sequence[str]] = (),
         dealer: int = 0,
         stock: str | Sequence[str] = (),
     ) -> None:
-        """Replace the current deal by a stacked one (tests, scenarios): ``hands`` by player,
-        ``talons`` in order, and the ``stock`` (``table.stock``) from its top to its face-up
-        bottom card, cards in notation (``"QH KH 9S"``).
+        """Replace the current deal by a stacked one (tests, scenarios, ``tysiac play --deal``):
+        ``hands`` by player, ``talons`` in order, and the ``stock`` (``table.stock``) from its
+        top to its face-up bottom card, cards in notation (``"QH KH 9S"``); or the whole deal
+        as a :class:`~.deal_notation.Deal` or its one-line text (``"0:AS KS … | 9C TC JC"``),
+        in place of the keywords.
+
+        The deal is kept (:attr:`stacked_deals`) with the number of actions applied before
+        it, so that the game's :attr:`record` replays it exactly.
 
         Raises:
-            NotationError: a card that is not in the deck.
+            NotationError: a card that is not in the deck; ``notation.deal`` for a deal text
+                that is not deal notation (with its column).
             IllegalActionError: ``deal.stack`` — wrong hand or talon sizes, a repeated or
                 missing card, or a hand for a player who does not take part.
         """
         deck = self.ruleset.deck
+        if deal is not None:
+            if hands is not None or talons or stock or dealer:
+                raise IllegalActionError(Diagnostic(
+                    "deal.stack", "stacked deal: give the deal or its hands and talons, not both"))
+            written = deal if isinstance(deal, Deal) else Deal.parse(deal, deck)
+            if len(written.hands) != self.players:
+                raise IllegalActionError(Diagnostic(
+                    "deal.stack", f"stacked deal: the deal gives {len(written.hands)} hand(s) for a "
+                    f"{self.players}-player game (one per seat, `-` for a seat dealt none)"))
+            args = written.start_args(deck)
+            hands, talons, dealer, stock = (
+                args["hands"], args["talons"], args["dealer"], args["stock"])  # type: ignore[assignment]
+            if not 0 <= dealer < self.players:
+                raise IllegalActionError(Diagnostic(
+                    "deal.stack", f"stacked deal: dealer {dealer} is not a seat (0 to {self.players - 1})"))
+        if hands is None:
+            raise IllegalActionError(Diagnostic("deal.stack", "stacked deal: no hands given"))
         self._dealer = dealer % self.players
         order, _ = self._seating(self._dealer)
         parsed = {p: list(deck.parse_many(h)) for p, h in hands.items()}
@@ -510,6 +547,8 @@ class Game:
                            f"cards ({self.form.table.left_out} of the {len(deck.cards)} are left out)")
         if problem:
             raise IllegalActionError(Diagnostic("deal.stack", f"stacked deal: {problem}"))
+        written = Deal.of(self._dealer, parsed, tparsed, sparsed, players=self.players)
+        self.stacked_deals = (*self.stacked_deals, (len(self.history), written))
         self._over = False
         self.deal = self._new_deal(parsed, tparsed, sparsed)
 
@@ -985,3 +1024,285 @@ class Game:
             f"<Game {self.ruleset.id} players={self.players} seed={self.seed} "
             f"phase={self.phase} hand={cards_text(self.deal.hands.get(self.deal.current, []))}>"
         )
+
+    # ------------------------------------------------------------------ copy and pickle
+
+    _REBUILT = frozenset({
+        "ruleset", "form", "players", "seed", "_options", "_direction", "_seatings", "_active",
+        "compiled", "_table", "_play_legal", "_play_apply", "_score_played", "_legal_of",
+        "_legal_deal", "_legal_count", "_legal_current", "_legal_phase", "_legal",
+        "_deck_points", "_deck_cards", "_dealing_plan", "_aces", "_talon_from_deal",
+        "_talon_from_round", "_cuts", "_redeals", "_before_play", "_leader_rule", "_team",
+        "_stock", "_stock_trump", "_revoke",
+    })
+    """The attributes a game makes from its ruleset, player count and seed (and the caches of
+    :meth:`legal_actions`): not pickled, made again when a pickled game is loaded.  Every
+    other attribute is the game's state and is pickled (a new attribute is state unless it
+    is named here)."""
+
+    def clone(self) -> Game:
+        """A copy of the game with the same future (also ``copy.copy(game)`` and
+        ``copy.deepcopy(game)``): applying the same actions to both gives the same legal
+        actions, views, scores, events and history; the random generator's state is copied.
+
+        Cheap (within a few times the cost of a new game, ``benchmarks/clone_speed.py``): the
+        ruleset, its forms and their :class:`~.compiled.CompiledForm`, the cards, the match
+        state (immutable) and the finished events are shared; the lists, dicts and sets of the
+        state, the deals (:class:`~.state.DealState`) and the generator are copied; the
+        per-game functions of the phases are bound to the copy.
+        """
+        new = Game.__new__(Game)
+        memo: dict[int, Any] = {id(self): new}
+        new.__dict__.update({k: _copied(v, memo) for k, v in self.__dict__.items() if k != "_legal_deal"})
+        # the fast path's deal: the copy of the deal it names, or none when that deal is gone
+        new._legal_deal = memo.get(id(self._legal_deal))
+        return new
+
+    def __copy__(self) -> Game:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        new = memo[id(self)] = self.clone()  # (a structure holding the game twice: one copy)
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the game: its ruleset by reference (id, or file, with the options in force
+        and the content hash: :func:`~.record.record_of`'s header, loaded again by
+        :func:`~.record.ruleset_of`), its player count and seed, and its state with every card
+        written as its index in the pack.  Loading checks that the ruleset is unchanged
+        (``record.hash``) and shares the loaded ruleset's compiled forms."""
+        header = replace(record_of(self), actions=(), deals=())
+        state = {k: v for k, v in self.__dict__.items() if k not in self._REBUILT}
+        memo: dict[int, Any] = {}
+        return _unpickled_game, (header,), {k: _packed(v, memo) for k, v in state.items()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        memo: dict[int, Any] = {}
+        pack = self._deck_cards
+        self.__dict__.update({k: _unpacked(v, pack, memo) for k, v in state.items()})
+
+
+_DEAL_FIELDS = tuple(f.name for f in fields(DealState))
+_CONTAINERS = (list, dict, set)
+
+
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
+    """``value`` as a game's copy holds it (:meth:`Game.clone`): lists, dicts and sets copied
+    (their contents too), a :class:`DealState` and a ``random.Random`` copied (each once:
+    ``memo``, by id, keeps the game's own references to one deal one), a function or bound
+    method that refers to the game rebound to the copy; anything else (cards, actions,
+    tuples, frozen values, the ruleset and its compiled form) shared."""
+    kind = type(value)
+    if kind is list:
+        return [_copied(x, memo) if type(x) in _DEEP else x for x in value]
+    if kind is dict:
+        return {k: _copied(x, memo) if type(x) in _DEEP else x for k, x in value.items()}
+    if kind is set:
+        return set(value)
+    if kind is DealState:
+        made = memo.get(id(value))
+        if made is None:
+            made = memo[id(value)] = DealState.__new__(DealState)
+            deep = _DEEP
+            for name in _DEAL_FIELDS:
+                x = getattr(value, name)
+                setattr(made, name, _copied(x, memo) if type(x) in deep else x)
+        return made
+    if kind is random.Random:
+        rng = random.Random.__new__(random.Random)  # (not seeded from the system: set below)
+        rng.setstate(value.getstate())
+        return rng
+    if kind is MethodType:
+        owner = memo.get(id(value.__self__))
+        return value if owner is None else MethodType(value.__func__, owner)
+    if kind is FunctionType and value.__closure__:
+        return _rebound(value, memo)
+    return value
+
+
+def _rebound(function: FunctionType, memo: dict[int, Any]) -> FunctionType:
+    """``function`` with the cells of its closure that hold the game or one of its bound
+    methods made to hold the copy's; itself when none does.  (A function held in a cell is
+    not looked into: the phase functions of ``Game._legal_of`` hold the game directly,
+    and ``tests/test_clone.py`` checks that no part of a copy reaches the original.)"""
+    assert function.__closure__ is not None
+    cells = []
+    changed = False
+    for cell in function.__closure__:
+        try:
+            content = cell.cell_contents
+        except ValueError:  # an empty cell
+            cells.append(cell)
+            continue
+        kind = type(content)
+        made = content
+        if kind is Game:
+            made = memo.get(id(content), content)
+        elif kind is MethodType:
+            made = _copied(content, memo)
+        changed = changed or made is not content
+        cells.append(CellType(made) if made is not content else cell)
+    if not changed:
+        return function
+    new = FunctionType(function.__code__, function.__globals__, function.__name__,
+                       function.__defaults__, tuple(cells))
+    new.__kwdefaults__ = function.__kwdefaults__
+    new.__dict__.update(function.__dict__)
+    return new
+
+
+_DEEP = frozenset({list, dict, set, DealState, random.Random, MethodType, FunctionType})
+"""The types :func:`_copied` copies or rebinds (anything else is shared)."""
+
+
+class _CardAt(int):
+    """A card in a pickled game: its index in the pack (made the pack's own card on load)."""
+
+    __slots__ = ()
+
+
+class _Cards(bytes):
+    """A list (or tuple) of cards only, in a pickled game: the cards' indexes in the pack as
+    2-byte words, the first byte telling a list (``L``) from a tuple (``T``)."""
+
+    __slots__ = ()
+
+
+class _PickledDeal:
+    """A :class:`DealState` in a pickled game: its field names (one tuple, shared by every
+    deal of the pickle) and their values in that order, cards packed (:func:`_packed`)."""
+
+    __slots__ = ("names", "values")
+
+    def __init__(self, names: tuple[str, ...], values: tuple[Any, ...]) -> None:
+        self.names, self.values = names, values
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _PickledDeal, (self.names, self.values)
+
+
+class _PickledRandom:
+    """A game's ``random.Random`` in a pickled game: its state, the 625 words of the
+    generator as 4-byte words (a few times quicker to pickle than a tuple of ints)."""
+
+    __slots__ = ("gauss", "internal", "version")
+
+    def __init__(self, version: int, internal: bytes, gauss: float | None) -> None:
+        self.version, self.internal, self.gauss = version, internal, gauss
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _PickledRandom, (self.version, self.internal, self.gauss)
+
+
+class _PickledEvent(tuple):  # type: ignore[type-arg]
+    """A :class:`MatchEvent` in a pickled game: its fields in order (a tuple pickles without
+    the dataclass's own state functions, a few times quicker)."""
+
+    __slots__ = ()
+
+
+_EVENT_FIELDS = attrgetter(*(f.name for f in fields(MatchEvent)))
+
+_PLAIN = frozenset({str, int, bool, type(None)})
+"""Values :func:`_packed` and :func:`_unpacked` leave as they are, without a call."""
+
+
+def _packed(value: Any, memo: dict[int, Any]) -> Any:
+    """``value`` with every card replaced by :class:`_CardAt` and every deal by
+    :class:`_PickledDeal` (one per deal: ``memo``), inside lists, tuples, dicts and sets."""
+    kind = type(value)
+    if kind is Card:
+        return _CardAt(value.index)
+    plain, at = _PLAIN, _CardAt
+    if kind is list or kind is tuple:
+        if value and type(value[0]) is Card and all([type(x) is Card for x in value]):
+            return _Cards((b"L" if kind is list else b"T") + array("H", [c.index for c in value]).tobytes())
+        return kind([x if type(x) in plain else at(x.index) if type(x) is Card else _packed(x, memo)
+                     for x in value])
+    if kind is dict:
+        return {k if type(k) in plain else _packed(k, memo):
+                x if type(x) in plain else at(x.index) if type(x) is Card else _packed(x, memo)
+                for k, x in value.items()}
+    if kind is set or kind is frozenset:
+        return kind([x if type(x) in plain else at(x.index) if type(x) is Card else _packed(x, memo)
+                     for x in value])
+    if kind is MatchEvent:
+        return _PickledEvent(_EVENT_FIELDS(value))
+    if kind is random.Random:
+        version, internal, gauss = value.getstate()
+        return _PickledRandom(version, array("I", internal).tobytes(), gauss)
+    if kind is DealState:
+        made = memo.get(id(value))
+        if made is None:
+            values = []
+            for name in _DEAL_FIELDS:
+                x = getattr(value, name)
+                values.append(x if type(x) in plain or not x else _packed(x, memo))
+                # (an empty list, dict or set is pickled as it is: the pickle copies it)
+            made = memo[id(value)] = _PickledDeal(_DEAL_FIELDS, tuple(values))
+        return made
+    return value
+
+
+def _unpacked(value: Any, pack: Sequence[Card], memo: dict[int, Any]) -> Any:
+    """The inverse of :func:`_packed`: cards are the pack's own objects again."""
+    kind = type(value)
+    if kind is _CardAt:
+        return pack[value]
+    plain, at = _PLAIN, _CardAt
+    if kind is _Cards:
+        cards = [pack[i] for i in array("H", value[1:])]
+        return cards if value[:1] == b"L" else tuple(cards)
+    if kind is list or kind is tuple:
+        return kind([pack[x] if type(x) is at else x if type(x) in plain else _unpacked(x, pack, memo)
+                     for x in value])
+    if kind is dict:
+        return {k if type(k) in plain else _unpacked(k, pack, memo):
+                pack[x] if type(x) is at else x if type(x) in plain else _unpacked(x, pack, memo)
+                for k, x in value.items()}
+    if kind is set or kind is frozenset:
+        return kind([pack[x] if type(x) is at else x if type(x) in plain else _unpacked(x, pack, memo)
+                     for x in value])
+    if kind is _PickledEvent:
+        return MatchEvent(*value)
+    if kind is _PickledRandom:
+        rng = random.Random.__new__(random.Random)
+        rng.setstate((value.version, tuple(array("I", value.internal)), value.gauss))
+        return rng
+    if kind is _PickledDeal:
+        made = memo.get(id(value))
+        if made is None:
+            made = memo[id(value)] = DealState.__new__(DealState)
+            for name, x in zip(value.names, value.values, strict=True):
+                setattr(made, name, x if type(x) in plain or not x else _unpacked(x, pack, memo))
+        return made
+    return value
+
+
+_BLANKS: dict[tuple[int, int], Game] = {}
+"""A new game per ruleset object (by id: the game keeps its ruleset alive, so the id is not
+reused while it is here) and player count, whose :attr:`Game._REBUILT` attributes a loaded
+game copies (:func:`_unpickled_game`); at most :data:`_MAX_BLANKS`, the oldest dropped."""
+
+_MAX_BLANKS = 32
+
+
+def _unpickled_game(header: Record) -> Game:
+    """A game of the pickled game's ruleset (reloaded by reference and checked:
+    :func:`~.record.ruleset_of`), player count and seed, with the attributes a game makes
+    from them (:attr:`Game._REBUILT`, copied from a new game of that ruleset and player count,
+    made once: :data:`_BLANKS`) and no state yet: :meth:`Game.__setstate__` sets it."""
+    rules = ruleset_of(header)
+    key = (id(rules), header.players)
+    blank = _BLANKS.get(key)
+    if blank is None or blank.ruleset is not rules:
+        if len(_BLANKS) >= _MAX_BLANKS:
+            del _BLANKS[next(iter(_BLANKS))]
+        blank = _BLANKS[key] = Game(rules, players=header.players, seed=0)
+    game = Game.__new__(Game)
+    memo: dict[int, Any] = {id(blank): game}
+    rebuilt = Game._REBUILT
+    game.__dict__.update({k: _copied(v, memo) for k, v in blank.__dict__.items() if k in rebuilt})
+    game.seed = header.seed
+    game._legal_deal = None
+    return game

@@ -5,9 +5,12 @@ when it is not a shipped ruleset, and its content hash), the options in force, t
 of players, the seed and every action in compact text (``bid 110``, ``play QH marriage``),
 table incidents included (``incident misdeal 0``, :meth:`~tysiac_spec.engine.game.Game.incident`).
 All randomness of a game comes from its seed, so :func:`tysiac_spec.engine.replay.replay`
-rebuilds the same game, bit for bit.  A game set up by hand
-(``Game.start_deal``, ``Game.set_match_state``) is not reproduced by its record: only seeded
-games are.  This module is the value and its file format only: it imports no
+rebuilds the same game, bit for bit.  A deal set by hand (``Game.start_deal``) is kept in
+the record's ``deals``, in deal notation (:mod:`tysiac_spec.engine.deal_notation`) with the
+number of actions applied before it, and the replay sets it again at that point, so that it
+is replayed exactly; a starting match state set by hand (``Game.set_match_state``) is not
+kept (only seeded games and hand-set deals are reproduced).  This module is the value and its
+file format only (and how a record names its ruleset, :func:`ruleset_of`): it imports no
 :class:`~tysiac_spec.engine.game.Game` (:func:`record_of` reads any object with a game's
 ``ruleset``, ``players``, ``seed`` and ``history``); the replay is
 :mod:`tysiac_spec.engine.replay`, the text transcript :mod:`tysiac_spec.transcript`.
@@ -18,12 +21,16 @@ the bots were made with, so that ``tysiac play --resume`` continues with the sam
 the same bots.  The section is optional: records without it (older ones, games played
 from Python) load as before and keep the format tag.
 
-JSON form (``Record.to_json``; ``table`` is left out when there is none)::
+JSON form (``Record.to_json``; ``table`` and ``deals`` are left out when there are none)::
 
     {"format": "tysiac-record/1", "ruleset": "pl-standard", "ruleset_file": null,
      "content_hash": "…", "options": {"five_rounds": "down"}, "players": 3, "seed": 7,
      "table": {"seat": 1, "bots": "heuristic", "bot_seed": 7},
+     "deals": [{"at": 0, "deal": "0:AS KS … / … | 9C TC JC"}],
      "actions": ["bid 100", "pass", …]}
+
+(``deals`` is optional, as ``table`` is: a record without it reads as before, and keeps the
+format tag.)
 
 Records are shared between people, so a record read from a file (:meth:`Record.read`) is
 untrusted input: it is read within the limits of :mod:`tysiac_spec.limits` by
@@ -38,14 +45,17 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
 from .. import safe_json
 from .._paths import RULESETS_DIR
-from ..errors import Diagnostic, RecordError
+from ..errors import Diagnostic, NotationError, RecordError, TysiacError
+from ..ruleset import load_ruleset, registry
 from ..ruleset.model import INCIDENT_KINDS, Ruleset
 from ..text import shorten
+from .deal_notation import Deal
 
 __all__ = [
     "FORMAT",
@@ -57,6 +67,7 @@ __all__ = [
     "record_error",
     "record_of",
     "ruleset_file_from",
+    "ruleset_of",
 ]
 
 FORMAT = "tysiac-record/1"
@@ -73,9 +84,10 @@ _KEYS: dict[str, str] = {
     "players": "integer",
     "seed": "integer",
     "table": "object or null",
+    "deals": "list",
     "actions": "list",
 }
-_OPTIONAL = ("ruleset_file", "table")
+_OPTIONAL = ("ruleset_file", "table", "deals")
 _TABLE_KEYS: dict[str, str] = {"seat": "integer", "bots": "text", "bot_seed": "integer"}
 
 
@@ -206,6 +218,10 @@ class Record:
         actions: every action applied, in compact text, in order.
         table: the seats and bots of a game played at the terminal, or ``None``
             (:class:`TableSetup`).
+        deals: the deals set by hand (``Game.start_deal``), each as ``(at, text)``: the
+            number of actions applied before it and the deal in deal notation
+            (:class:`~tysiac_spec.engine.deal_notation.Deal`); the replay sets each again
+            before the action ``at`` (counted from 0; ``at == len(actions)``: after the last).
         format: :data:`FORMAT`.
         source: the file the record was read from or is saved to (not part of the record's
             data, not compared): a ``ruleset_file`` (or a ``ruleset`` given as a path) is
@@ -222,6 +238,7 @@ class Record:
     actions: tuple[str, ...] = ()
     ruleset_file: str | None = None
     table: TableSetup | None = None
+    deals: tuple[tuple[int, str], ...] = ()
     format: str = FORMAT
     source: str | None = field(default=None, compare=False, repr=False)
 
@@ -238,6 +255,8 @@ class Record:
         }
         if self.table is not None:
             data["table"] = self.table.to_data()
+        if self.deals:
+            data["deals"] = [{"at": at, "deal": text} for at, text in self.deals]
         data["actions"] = list(self.actions)
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
@@ -313,7 +332,7 @@ class Record:
         if missing:
             raise record_error("missing", f"the record is missing the key `{missing[0]}`")
         for key, kind in _KEYS.items():
-            _check_type(key, data.get(key), kind)
+            _check_type(key, data.get(key, [] if key == "deals" else None), kind)
         if data["format"] != FORMAT:
             raise record_error("format", f"unsupported record format `{shorten(data['format'])}` "
                         f"(expected `{FORMAT}`)")
@@ -328,6 +347,7 @@ class Record:
                 _check_incident(i, action, data["players"])
         check_seed("seed", data["seed"])
         table = data.get("table")
+        deals = _read_deals(data.get("deals", []), len(data["actions"]))
         return cls(
             ruleset=data["ruleset"],
             ruleset_file=data.get("ruleset_file"),
@@ -337,8 +357,41 @@ class Record:
             seed=data["seed"],
             actions=tuple(data["actions"]),
             table=None if table is None else TableSetup.from_data(table, data["players"]),
+            deals=deals,
             source=source,
         )
+
+
+def _read_deals(entries: list[Any], actions: int) -> tuple[tuple[int, str], ...]:
+    """The record's ``deals``: each ``{"at": N, "deal": TEXT}``, ``N`` from 0 to the number of
+    actions and not below the one before, ``TEXT`` in deal notation (its cards are checked
+    against the ruleset's pack by the replay).
+
+    Raises:
+        RecordError: ``record.deal`` naming the entry (counted from 0) and what is wrong.
+    """
+    out: list[tuple[int, str]] = []
+    for i, entry in enumerate(entries):
+        where = f"`deals[{i}]`"
+        if not isinstance(entry, dict) or sorted(entry) != ["at", "deal"]:
+            got = (f"the keys {', '.join(f'`{shorten(k)}`' for k in list(entry)[:4]) or 'none'}"
+                   if isinstance(entry, dict) else _kind(entry))
+            raise record_error("deal", f"{where} must be an object with the keys `at` and `deal` (got {got})")
+        at, text = entry["at"], entry["deal"]
+        if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= actions:
+            raise record_error("deal", f"{where}: `at` must be an action count from 0 to {actions} "
+                               f"(got {_kind(at)})")
+        if out and at < out[-1][0]:
+            raise record_error("deal", f"{where}: `at` is {at}, before the entry above it ({out[-1][0]})")
+        if not isinstance(text, str):
+            raise record_error("deal", f"{where}: `deal` must be a text in deal notation (got {_kind(text)})")
+        try:
+            Deal.parse(text)
+        except NotationError as exc:
+            d = exc.diagnostic
+            raise record_error("deal", f"{where}: {d.message} (column {d.column})", hint=d.hint) from None
+        out.append((at, text))
+    return tuple(out)
 
 
 def _check_incident(index: int, text: str, players: int) -> None:
@@ -394,7 +447,11 @@ def _kind(value: Any) -> str:
     return safe_json.shown(value)
 
 
+@lru_cache(maxsize=256)
 def _is_shipped(file: str | None) -> bool:
+    """Whether ``file`` is a shipped ruleset (in ``rulesets/``); kept per file name (resolving
+    the path costs more than the rest of a record, and a pickled game names its ruleset
+    through :func:`record_of`)."""
     if file is None:
         return True
     try:
@@ -423,10 +480,15 @@ class Played(Protocol):
     def history(self) -> Sequence[str]:
         """Every applied action in compact text, oldest first."""
 
+    @property
+    def stacked_deals(self) -> Sequence[tuple[int, Deal]]:
+        """The deals set by hand, each with the number of actions applied before it."""
+
 
 def record_of(game: Played, *, table: TableSetup | None = None) -> Record:
     """The record of ``game`` as it stands (also ``game.record``), with the seats and bots of
-    ``table`` when given.  The ruleset's file is kept only when it is not a shipped ruleset."""
+    ``table`` when given, and the deals set by hand (``deals``).  The ruleset's file is kept
+    only when it is not a shipped ruleset."""
     rules = game.ruleset
     return Record(
         ruleset=rules.id,
@@ -437,4 +499,52 @@ def record_of(game: Played, *, table: TableSetup | None = None) -> Record:
         seed=game.seed,
         actions=tuple(game.history),
         table=table,
+        deals=tuple((at, str(deal)) for at, deal in game.stacked_deals),
     )
+
+
+def ruleset_of(record: Record) -> Ruleset:
+    """The ruleset ``record`` was played with: its ``ruleset_file`` or shipped id loaded with
+    its options, with a form for its player count, and checked unchanged by its content hash
+    (the one home of how a record names its ruleset: the replay and a pickled game load it
+    here).
+
+    A ruleset named by a path in a record read from a file is looked up through
+    :func:`~tysiac_spec.ruleset.registry.find` relative to the record's file, which refuses
+    a file outside the record's folder (``registry.outside``).
+
+    Raises:
+        RecordError: ``record.ruleset`` (the ruleset cannot be loaded with the record's
+            options, or has no form for its players; the loader's reason, cut to 400
+            characters), ``registry.outside`` (a ruleset file outside the record's folder,
+            not read), ``record.hash`` (the ruleset
+            changed since the record was made: both hashes are named).
+    """
+    ref = record.ruleset_file or record.ruleset
+    try:
+        target: str | Path = ref
+        if record.source is not None and registry.looks_like_path(ref):
+            target = registry.find(ref, relative_to=record.source)
+        rules = load_ruleset(target)
+        if dict(rules.selected) != dict(record.options):  # (the defaults: the plain load, shared)
+            rules = load_ruleset(target, options=dict(record.options))
+        rules.form(record.players)  # (a player count the ruleset has no form for: said first)
+    except TysiacError as exc:
+        raise loading_error(ref, exc) from None
+    if rules.content_hash != record.content_hash:
+        raise record_error(
+            "hash",
+            f"ruleset `{rules.id}` has changed since the game was recorded: its content hash is "
+            f"{rules.content_hash}, the record's is {shorten(record.content_hash)}",
+            hint="replay with the ruleset file the game was played with",
+        )
+    return rules
+
+
+def loading_error(ref: str, exc: TysiacError) -> RecordError:
+    """The error of a record's ruleset ``ref`` that cannot be loaded (or played at the record's
+    table): ``registry.outside`` as it is, else ``record.ruleset`` with the reason."""
+    code = exc.diagnostic.code if exc.diagnostic.code == "registry.outside" else "record.ruleset"
+    reason = shorten(exc.diagnostic.message, 400)
+    message = f"the record's ruleset `{shorten(ref, 120)}` cannot be loaded: {reason}"
+    return RecordError(Diagnostic(code, message, hint=exc.diagnostic.hint))

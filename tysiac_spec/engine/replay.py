@@ -3,60 +3,60 @@
 :func:`start` makes the game a record begins with (its ruleset reloaded with the record's
 options and player count, the content hash compared); :func:`replay` then re-applies every
 action.  All randomness of a game comes from its seed, so the rebuilt game is the recorded
-one, bit for bit.  This module sits above :mod:`~tysiac_spec.engine.game` and
+one, bit for bit, with the deals set by hand set again where the record says
+(:func:`set_deals`).  This module sits above :mod:`~tysiac_spec.engine.game` and
 :mod:`~tysiac_spec.engine.record`, which do not import it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
-from ..errors import Diagnostic, RecordError, TysiacError
-from ..ruleset import load_ruleset, registry
+from ..errors import RecordError, TysiacError
 from ..text import shorten
 from .actions import Action, parse_action
 from .game import Game
-from .record import Record, record_error
+from .record import Record, loading_error, record_error, ruleset_of
 
-__all__ = ["action_error", "replay", "start"]
+__all__ = ["action_error", "replay", "set_deals", "start"]
 
 
 def start(record: Record) -> Game:
     """A new game for ``record`` (before its actions): its ruleset reloaded with its options
-    and player count, the hash checked.
-
-    A ruleset named by a path in a record read from a file is looked up through
-    :func:`~tysiac_spec.ruleset.registry.find` relative to the record's file, which refuses
-    a file outside the record's folder (``registry.outside``).
+    and player count, the hash checked (:func:`~.record.ruleset_of`), and the deals set by
+    hand before the first action (``deals`` at 0) set again.
 
     Raises:
         RecordError: ``record.ruleset`` (the ruleset cannot be loaded with the record's
             options or player count; the loader's reason, cut to 400 characters),
             ``registry.outside`` (a ruleset file outside the record's folder, not read),
             ``record.hash`` (the ruleset changed since the record was made: both hashes
-            are named).
+            are named), ``record.deal`` (a deal the game refuses).
     """
-    ref = record.ruleset_file or record.ruleset
+    rules = ruleset_of(record)
     try:
-        target: str | Path = ref
-        if record.source is not None and registry.looks_like_path(ref):
-            target = registry.find(ref, relative_to=record.source)
-        rules = load_ruleset(target, options=dict(record.options))
         game = Game(rules, players=record.players, seed=record.seed)
     except TysiacError as exc:
-        code = exc.diagnostic.code if exc.diagnostic.code == "registry.outside" else "record.ruleset"
-        reason = shorten(exc.diagnostic.message, 400)
-        message = f"the record's ruleset `{shorten(ref, 120)}` cannot be loaded: {reason}"
-        raise RecordError(Diagnostic(code, message, hint=exc.diagnostic.hint)) from None
-    if rules.content_hash != record.content_hash:
-        raise record_error(
-            "hash",
-            f"ruleset `{rules.id}` has changed since the game was recorded: its content hash is "
-            f"{rules.content_hash}, the record's is {shorten(record.content_hash)}",
-            hint="replay with the ruleset file the game was played with",
-        )
+        raise loading_error(record.ruleset_file or record.ruleset, exc) from None
+    set_deals(game, record, 0)
     return game
+
+
+def set_deals(game: Game, record: Record, at: int) -> None:
+    """Set again the deals ``record`` set by hand before its action ``at`` (counted from 0).
+
+    Raises:
+        RecordError: ``record.deal``: the deal does not fit the ruleset (an unknown card, a
+            wrong hand size, …), with the game's reason.
+    """
+    for i, (when, text) in enumerate(record.deals):
+        if when != at:
+            continue
+        try:
+            game.start_deal(text)
+        except TysiacError as exc:
+            reason = shorten(exc.diagnostic.message, 300)
+            raise record_error("deal", f"`deals[{i}]` `{shorten(text)}` cannot be dealt: {reason}") from None
 
 
 def action_error(index: int, record: Record, exc: TysiacError) -> RecordError:
@@ -87,6 +87,8 @@ def replay(record: Record, *, before: Callable[[Game, Action], None] | None = No
     """
     game = start(record)
     for i, text in enumerate(record.actions):
+        if i and record.deals:
+            set_deals(game, record, i)
         try:
             action = parse_action(text, game.ruleset.deck)
             if before is not None:
@@ -94,4 +96,6 @@ def replay(record: Record, *, before: Callable[[Game, Action], None] | None = No
             game.apply(action)
         except TysiacError as exc:
             raise action_error(i, record, exc) from None
+    if record.actions and record.deals:
+        set_deals(game, record, len(record.actions))
     return game

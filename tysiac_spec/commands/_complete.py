@@ -1,0 +1,133 @@
+"""Shell completion of ``tysiac``: ruleset ids, option names and values, player counts.
+
+Click completes the commands and the fixed choices (``--bots``) itself; the functions here
+are the ``shell_complete`` functions of the parameters that name a ruleset, a table option or
+a player count, whose values come from the shipped rulesets.  :func:`attach` gives them to a
+command's parameters by name (``ruleset`` and ``rulesets``: :func:`rulesets`; ``options``, the
+``--option/-O NAME=VALUE`` of every command: :func:`options`; ``players``: :func:`players`),
+so that every command gets the same completion from this one place: ``cli.py`` calls it
+when it loads a command, and a parameter made with its own ``shell_complete=`` keeps it.
+
+Turn it on in bash with ``eval "$(_TYSIAC_COMPLETE=bash_source tysiac)"`` (zsh:
+``zsh_source``, fish: ``fish_source``; README, "Shell completion").  A completion never
+fails: a ruleset that cannot be loaded completes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+from click.shell_completion import CompletionItem
+
+__all__ = ["attach", "options", "players", "rulesets"]
+
+Complete = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
+
+
+def rulesets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """The shipped ruleset ids and aliases starting with ``incomplete`` (with the ruleset's
+    English name as help), then the files: a path (``./``, ``house/x.yaml``) is completed by
+    the shell."""
+    from ..ruleset import registry
+
+    items = []
+    for entry in registry.entries():
+        for name in (entry.id, *entry.aliases):
+            if name.startswith(incomplete):
+                items.append(CompletionItem(name, help=entry.name))
+    if not items or registry.looks_like_path(incomplete) or incomplete.startswith("."):
+        items.append(CompletionItem(incomplete, type="file"))
+    return items
+
+
+def _ruleset(ctx: click.Context) -> Any:
+    """The ruleset named earlier on the command line (``ruleset``, or the first of
+    ``rulesets``), loaded; ``None`` when none is named or it cannot be loaded."""
+    from ..errors import TysiacError
+    from ..ruleset import load_ruleset
+
+    ref = ctx.params.get("ruleset")
+    if ref is None:
+        refs = ctx.params.get("rulesets") or ()
+        ref = refs[0] if refs else None
+    if not isinstance(ref, str):
+        return None
+    try:
+        return load_ruleset(ref)
+    except (TysiacError, OSError):
+        return None
+
+
+def options(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """``NAME=VALUE`` pairs of the named ruleset's table options starting with ``incomplete``:
+    every value of a choice or true/false option, the default (and the bounds) of an integer
+    one; the option's English description as help."""
+    rules = _ruleset(ctx)
+    if rules is None:
+        return []
+    items = []
+    for name, option in rules.options.items():
+        if option.type == "bool":
+            values = ["true", "false"]
+        elif option.type == "choice":
+            values = list(option.choices)
+        else:
+            values = [str(v) for v in dict.fromkeys((option.default, option.minimum, option.maximum))
+                      if v is not None]
+        text = str((option.doc or {}).get("en", "")).split("\n")[0][:80]
+        for value in values:
+            pair = f"{name}={value}"
+            if pair.startswith(incomplete):
+                items.append(CompletionItem(pair, help=text))
+    return items
+
+
+def players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """The player counts of the named ruleset starting with ``incomplete``."""
+    rules = _ruleset(ctx)
+    if rules is None:
+        return []
+    return [CompletionItem(str(n)) for n in rules.player_counts if str(n).startswith(incomplete)]
+
+
+_BY_NAME: dict[str, Complete] = {"ruleset": rulesets, "rulesets": rulesets, "options": options,
+                                 "players": players}
+
+
+def attach(command: click.Command) -> click.Command:
+    """Give ``command``'s parameters named ``ruleset``, ``rulesets``, ``options`` and
+    ``players`` their completion (see the module docstring), unless a parameter has its own;
+    returns ``command``.
+
+    The command's argument parsing is also made to read the words before an option whose
+    value is being completed (``tysiac play pl-standard -O <TAB>``): click parses the words
+    before it with the option last and no value, which fails and leaves every parameter
+    unset, so the ruleset named before would be unknown (click 8.5).  Only the parsing for a
+    completion (``resilient_parsing``) changes: the dangling option is set aside while the
+    other words are parsed."""
+    for param in command.params:
+        complete = _BY_NAME.get(param.name or "")
+        # click keeps a parameter's shell_complete= function here (click 8.0 to 8.x)
+        if complete is not None and getattr(param, "_custom_shell_complete", None) is None:
+            param._custom_shell_complete = complete
+    if not getattr(command, "_completes_dangling", False):
+        parse = command.parse_args
+
+        def parse_args(ctx: click.Context, args: list[str]) -> list[str]:
+            if ctx.resilient_parsing and args and _takes_value(command, args[-1]):
+                return [*parse(ctx, args[:-1]), args[-1]]
+            return parse(ctx, args)
+
+        command.parse_args = parse_args  # type: ignore[method-assign]
+        command._completes_dangling = True  # type: ignore[attr-defined]
+    return command
+
+
+def _takes_value(command: click.Command, word: str) -> bool:
+    """Whether ``word`` is one of ``command``'s options that takes a value."""
+    for param in command.params:
+        if isinstance(param, click.Option) and word in (*param.opts, *param.secondary_opts):
+            return not param.is_flag and not param.count
+    return False
