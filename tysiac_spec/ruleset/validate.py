@@ -22,7 +22,7 @@ from ._convert import built_once, is_annotated, kept, plain_document, unwrap
 from ._merge import DELETE, merge
 from ._schema import ruleset_schema
 from ._schema_check import Check, Checker, UnsupportedSchema
-from ._yaml import Mark, is_mapping, mark_at, to_plain
+from ._yaml import Mark, YMap, is_mapping, mark_at, to_plain
 from .model import int_option_range, sitter_steps
 
 if TYPE_CHECKING:
@@ -242,7 +242,13 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         container = root if not shown_path else where
         message = f"unknown key `{bad}` in {container}"
         close = difflib.get_close_matches(bad, known, n=1)
-        if close:
+        cut = _cut_text(doc, path)
+        if cut:
+            hint = (
+                f"a comma ends a text that is not quoted inside `{{…}}`, so the rest of "
+                f"`{cut}` was read as this key: quote the text (`{cut}: \"…, …\"`)"
+            )
+        elif close:
             message += f"; did you mean `{close[0]}`?"
         else:
             hint = "expected one of: " + ", ".join(known)
@@ -333,6 +339,33 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         message = f"{where} must be {_describe(error.validator_value)} (got {_describe(instance)})"
         return _make("schema.const", message, doc, path, None)
     return _make(f"schema.{kw}", f"{where}: {error.message}", doc, path, None)
+
+
+def _cut_text(doc: Any, path: Path) -> str | None:
+    """The key whose unquoted text a comma cut, making the key at ``path`` (written without a
+    value, on the line of that text, after it: ``{value: 1, reason: Ours (A, B).}`` reads
+    ``reason`` as ``Ours (A`` and a key ``B).``); ``None`` when the key is not such a rest."""
+    container: Any = doc
+    for part in path[:-1]:
+        try:
+            container = container[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    key = path[-1] if path else None
+    if not (isinstance(container, YMap) and isinstance(key, str)) or key not in container:
+        return None
+    if container[key] is not None:
+        return None
+    here = container.key_marks.get(key)
+    cut: str | None = None
+    for other, value in container.items():
+        there = container.value_marks.get(other)
+        if (
+            here is not None and there is not None and isinstance(value, str)
+            and there.line == here.line and there.column < here.column
+        ):
+            cut = str(other)  # the last text before the key
+    return cut
 
 
 def _make(
