@@ -218,6 +218,53 @@ def test_extends_schema_takes_the_deletion_marker_in_mappings_only(draft: str) -
     )
 
 
+def test_every_extends_field_has_a_description() -> None:
+    """As ``test_schema.py`` asks of the complete schema: hover text for every key."""
+    missing = []
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, dict):
+            for name, sub in (node.get("properties") or {}).items():
+                if name != "value" and where != "/if" and not (isinstance(sub, dict) and (
+                    sub.get("description") or "$ref" in sub
+                )):
+                    missing.append(f"{where}.{name}")
+            for key, sub in node.items():
+                if key not in ("enum", "const", "default", "examples"):
+                    walk(sub, f"{where}/{key}")
+        elif isinstance(node, list):
+            for i, sub in enumerate(node):
+                walk(sub, f"{where}[{i}]")
+
+    walk(_schema(EXTENDS), "")
+    assert missing == []
+    assert [n for n, d in _schema(EXTENDS)["$defs"].items() if not d.get("description")] == []
+
+
+@cache
+def _merged_shipped() -> list[tuple[str, Any]]:
+    from tysiac_spec.ruleset import resolve_document
+    from tysiac_spec.ruleset._yaml import load_yaml_file, to_plain
+
+    out = []
+    for path in [*ROOT.glob("rulesets/*.yaml"), *ROOT.glob("examples/house/*.yaml")]:
+        doc = resolve_document(load_yaml_file(str(path)), file=str(path))
+        out.append((_id(path), _as_json(to_plain(doc))))
+    return out
+
+
+@pytest.mark.slow  # about 10 s: 66 rulesets merged, validated twice per draft
+@pytest.mark.parametrize("draft", DRAFTS)
+def test_extends_schema_is_never_stricter_than_the_complete_one(draft: str) -> None:
+    """Every shipped ruleset, merged (a complete document, valid), is valid as written over
+    a parent too; and the complete schema accepts it as it is."""
+    merged = _merged_shipped()
+    assert len(merged) >= 60
+    for name, doc in merged:
+        assert _errors(COMPLETE, draft, doc) == [], name
+        assert _errors(EXTENDS, draft, {**doc, "extends": "core"}) == [], name
+
+
 # --------------------------------------------------------------------------- shipped files
 
 

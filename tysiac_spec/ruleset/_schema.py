@@ -366,9 +366,15 @@ _DELETE_DEF = "delete"
 _DELETE_REF = {"$ref": f"#/$defs/{_DELETE_DEF}"}
 
 
-def _deletable(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema``, or the deletion marker ``{$delete: true}``; the annotations stay on top."""
+def _deletable(schema: dict[str, Any], defs: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema``, or the deletion marker ``{$delete: true}``; the annotations stay on top
+    (a lone ``$ref``'s description is brought up, for the editor's hover text)."""
     notes = {k: v for k, v in schema.items() if k in _ANNOTATION_KEYS}
+    ref = schema.get("$ref")
+    if "description" not in notes and isinstance(ref, str):
+        described = defs.get(ref.removeprefix("#/$defs/"), {}).get("description")
+        if described:
+            notes["description"] = described
     rest = {k: v for k, v in schema.items() if k not in _ANNOTATION_KEYS}
     if not rest:  # any value: the marker is one too
         return schema
@@ -405,6 +411,9 @@ class _Over:
                 self.defs[over] = made
         return f"#/$defs/{self.names[full]}"
 
+    def deletable(self, node: dict[str, Any]) -> dict[str, Any]:
+        return _deletable(self.schema(node), self.defs)
+
     def schema(self, node: Any) -> Any:
         if not isinstance(node, dict):
             return node
@@ -415,9 +424,9 @@ class _Over:
             if key == "$ref":
                 out[key] = self.ref(value)
             elif key == "properties":
-                out[key] = {k: _deletable(self.schema(v)) for k, v in value.items()}
+                out[key] = {k: self.deletable(v) for k, v in value.items()}
             elif key == "additionalProperties" and isinstance(value, dict):
-                out[key] = _deletable(self.schema(value))
+                out[key] = self.deletable(value)
             elif key in ("anyOf", "allOf", "oneOf"):
                 out[key] = [self.schema(v) for v in value]
             else:  # items, propertyNames, enum, …: as in the complete schema
@@ -441,7 +450,7 @@ def extends_schema() -> dict[str, Any]:
     complete = ruleset_schema()
     over = _Over(complete)
     props = {
-        k: v if k in ("id", "extends") else _deletable(over.schema(v))
+        k: v if k in ("id", "extends") else over.deletable(v)
         for k, v in complete["properties"].items()
     }
     over.defs[_DELETE_DEF] = {
