@@ -212,6 +212,12 @@ def test_extends_schema_takes_the_deletion_marker_in_mappings_only(draft: str) -
     # the marker is written alone, and only as `true`
     for bad in ({"$delete": False}, {"$delete": True, "reason": "x"}):
         assert _errors(EXTENDS, draft, {**house, "auction": {"step": bad}}) != [], bad
+    # an option's patch is written like the file's own rules, and checked so
+    patch = {"options": {"beat": {"set": {"true": {"play": {"must_beat": delete}}}}}}
+    assert _errors(EXTENDS, draft, {**house, **patch}) == []
+    typo = {"options": {"beat": {"set": {"true": {"play": {"must_beat": "alwyas"}}}}}}
+    assert "options/beat/set/true/play/must_beat: 'alwyas' is not one of ['no', 'led_card', " \
+        "'trick_winner']" in _leaves(EXTENDS, draft, {**house, **typo})
     # an unknown key stays unknown
     assert "auction: Additional properties are not allowed ('stepp' was unexpected)" in _leaves(
         EXTENDS, draft, {**house, "auction": {"stepp": 10}}
@@ -322,8 +328,7 @@ def test_standard_validator_accepts_the_readme_examples(index: int, draft: str) 
 
 #: ``tests/invalid`` files the schema of their kind accepts, with the code ``tysiac validate``
 #: gives and why only it can tell: the project's YAML reader is stricter than YAML 1.2; the
-#: parents (merged before the check) give what a file lacks; option patches are checked when
-#: the option applies (to the schema a patch is any mapping); formulas are compiled; and the
+#: parents (merged before the check) give what a file lacks; formulas are compiled; and the
 #: semantic checks weigh the rules against each other (``validate.SEMANTIC_CODES``).
 SCHEMA_CANNOT_TELL: dict[str, tuple[str, str]] = {
     "ace-marriage-unknown-rank": ("deck.unknown-rank", "a field naming one rank (`deal.first_dealer_rank`, `marriages.ace_marriage.rank`) names one the deck does not have"),
@@ -384,7 +389,6 @@ SCHEMA_CANNOT_TELL: dict[str, tuple[str, str]] = {
     "option-default-not-choice": ("option.default", "an option's default is not one of its values"),
     "option-int-unbounded-default": ("option.default", "an option's default is not one of its values"),
     "option-overridden": ("option.overridden", "parents: a rule an option of the parent sets"),
-    "option-patch-invalid": ("schema.enum", "option patch: checked when the option applies (to the schema, a patch is any mapping)"),
     "option-set-bad-key": ("option.set-key", "an option patch is keyed by a value the option cannot take"),
     "overtrump-declarer-without-trump": ("play.inert-duty", "a play duty field that changes nothing with the other duties"),
     "partnerships-three-players": ("table.partnerships", "fixed partnerships at a table that is not four players, all of them active"),

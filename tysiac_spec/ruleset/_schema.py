@@ -441,7 +441,9 @@ def extends_schema() -> dict[str, Any]:
     required that a parent may give (only ``id``, ``extends``, and ``name`` in a file of kind
     ``variant`` or ``house``: a file's identity is its own), ``{$delete: true}``
     accepted as the value of any key of a mapping (not inside a list, which replaces the
-    parent's), the same descriptions, defaults, enums and examples.
+    parent's), the same descriptions, defaults, enums and examples; an option's patches
+    (``options.<name>.set.<value>``, any mapping to the complete schema, checked when the value
+    is applied) are written like such a file's rules, and checked so.
 
     Looser than the merged document's check, never stricter: what it refuses,
     ``tysiac validate`` refuses too.  Shape: a JSON-compatible dict, draft 2020-12 (and
@@ -462,6 +464,15 @@ def extends_schema() -> dict[str, Any]:
         "required": ["$delete"],
         "additionalProperties": False,
     }
+    over.defs["patch"] = {
+        "type": "object",
+        "description": "The rules one value of an option writes over the ruleset, as a file "
+        "extending it would (merged key by key, `{$delete: true}` removes a key).",
+        "properties": {k: v for k, v in props.items() if k != "extends"},
+        "additionalProperties": False,
+    }
+    patches = over.defs[over.ref("#/$defs/Option")[len("#/$defs/"):]]["properties"]["set"]
+    patches["anyOf"][0]["additionalProperties"] = _deletable({"$ref": "#/$defs/patch"}, over.defs)
     used = _reachable(props, over.defs)
     return {
         "$schema": complete["$schema"],
