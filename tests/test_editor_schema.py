@@ -514,3 +514,22 @@ def test_the_cut_text_finder_finds_it() -> None:
 def test_no_shipped_file_holds_a_cut_text(path: Path) -> None:
     """Where the schema lets any key through (an option's patch), this still finds one."""
     assert _cut_texts(yaml.compose(path.read_text(encoding="utf-8"))) == []
+
+
+def test_a_text_cut_by_a_comma_is_named_wherever_it_shows(tmp_path: Path) -> None:
+    """Where the rest of the text lands in a mapping of texts (`doc`) or of option values (a
+    scenario's `options`), the key or its null value is refused, with the same hint."""
+    from tysiac_spec import load_ruleset
+    from tysiac_spec.errors import RulesetError
+
+    hint = ("a comma ends a text that is not quoted inside `{…}`, so the rest of `en` was read "
+            'as this key: quote the text (`en: "…, …"`)')
+    path = tmp_path / "t.yaml"
+    path.write_text(STRAY.replace("deal:\n  talon_not_consecutive: {value: true, reason: House "
+                                  "agreement (TER, KEP).}\n", "doc: {en: Ours (TER, KEP).}\n"),
+                    encoding="utf-8")
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(path)
+    assert [(d.code, d.line, d.column, d.hint) for d in info.value.diagnostics] == [
+        ("schema.key", 5, 22, hint), ("schema.type", 5, 27, hint),
+    ]

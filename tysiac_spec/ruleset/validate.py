@@ -232,7 +232,8 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
             message = f"unknown key `{bad_key}` in {where}; expected one of {allowed}"
         else:
             message = f"key `{bad_key}` in {where} must match `{error.validator_value}`"
-        return _make("schema.key", message, doc, path, _field_hint(error), key=True)
+        hint = _cut_hint(doc, path) or _field_hint(error)
+        return _make("schema.key", message, doc, path, hint, key=True)
     if kw == "additionalProperties":
         known = sorted(error.schema.get("properties", {}))
         extra = sorted(set(instance) - set(known)) if isinstance(instance, Mapping) else []
@@ -242,15 +243,10 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         container = root if not shown_path else where
         message = f"unknown key `{bad}` in {container}"
         close = difflib.get_close_matches(bad, known, n=1)
-        cut = _cut_text(doc, path)
-        if cut:
-            hint = (
-                f"a comma ends a text that is not quoted inside `{{…}}`, so the rest of "
-                f"`{cut}` was read as this key: quote the text (`{cut}: \"…, …\"`)"
-            )
-        elif close:
+        hint = _cut_hint(doc, path)
+        if hint is None and close:
             message += f"; did you mean `{close[0]}`?"
-        else:
+        elif hint is None:
             hint = "expected one of: " + ", ".join(known)
         return _make("schema.unknown-key", message, doc, path, hint, key=key_mark)
     if kw == "required":
@@ -295,7 +291,7 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         expected = " or ".join(names) or "something else"
         message = f"{where} must be {expected} (got {_describe(instance)})"
         if instance is None:
-            hint = (
+            hint = _cut_hint(doc, path) or (
                 "`null` is the value none, which this field does not take; "
                 "`{$delete: true}` removes a key a parent ruleset wrote"
             )
@@ -339,6 +335,17 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         message = f"{where} must be {_describe(error.validator_value)} (got {_describe(instance)})"
         return _make("schema.const", message, doc, path, None)
     return _make(f"schema.{kw}", f"{where}: {error.message}", doc, path, None)
+
+
+def _cut_hint(doc: Any, path: Path) -> str | None:
+    """The hint for a key that is the rest of a text cut at a comma (:func:`_cut_text`)."""
+    cut = _cut_text(doc, path)
+    if cut is None:
+        return None
+    return (
+        f"a comma ends a text that is not quoted inside `{{…}}`, so the rest of `{cut}` was "
+        f"read as this key: quote the text (`{cut}: \"…, …\"`)"
+    )
 
 
 def _cut_text(doc: Any, path: Path) -> str | None:
