@@ -271,6 +271,39 @@ def test_extends_schema_is_never_stricter_than_the_complete_one(draft: str) -> N
         assert _errors(EXTENDS, draft, {**doc, "extends": "core"}) == [], name
 
 
+def _closed_objects(node: Any) -> list[dict[str, Any]]:
+    found = []
+    if isinstance(node, dict):
+        if isinstance(node.get("properties"), dict) and node.get("additionalProperties") is False:
+            found.append(node)
+        for key, value in node.items():
+            if key not in ("enum", "const", "default", "examples"):
+                found.extend(_closed_objects(value))
+    elif isinstance(node, list):
+        for value in node:
+            found.extend(_closed_objects(value))
+    return found
+
+
+def test_extends_schema_names_the_keys_of_every_closed_mapping() -> None:
+    """The YAML language server (1.25) does not report an unknown key written without a value
+    (``{reason: Ours (A, B).}``: the key ``B).``) under ``additionalProperties: false``, only
+    under ``propertyNames``; every closed mapping of the extends schema names its keys so."""
+    closed = _closed_objects(_schema(EXTENDS))
+    assert len(closed) >= 30
+    assert [o["description"] for o in closed if o.get("propertyNames") != {
+        "enum": list(o["properties"])
+    }] == []
+
+
+@pytest.mark.parametrize("name", [COMPLETE, EXTENDS])
+def test_player_counts_are_also_numbers(name: str) -> None:
+    """The YAML language server checks ``players: {3: …}``'s key as the number 3."""
+    players = _schema(name)["properties"]["players"]
+    names = players.get("propertyNames") or players["anyOf"][0]["propertyNames"]
+    assert names == {"enum": ["2", "3", "4", 2, 3, 4]}
+
+
 # --------------------------------------------------------------------------- shipped files
 
 

@@ -286,7 +286,8 @@ def ruleset_schema() -> dict[str, Any]:
             "type": "object",
             "description": "The numbers of players this ruleset defines (`2`, `3`, `4`), each "
             "with its deal layout and overrides.",
-            "propertyNames": {"enum": ["2", "3", "4"]},
+            # the numbers too: the YAML language server checks a key `3:` as the number 3
+            "propertyNames": {"enum": ["2", "3", "4", 2, 3, 4]},
             "additionalProperties": _player_form_schema(b),
             "minProperties": 1,
         },
@@ -443,7 +444,8 @@ def extends_schema() -> dict[str, Any]:
     accepted as the value of any key of a mapping (not inside a list, which replaces the
     parent's), the same descriptions, defaults, enums and examples; an option's patches
     (``options.<name>.set.<value>``, any mapping to the complete schema, checked when the value
-    is applied) are written like such a file's rules, and checked so.
+    is applied) are written like such a file's rules, and checked so; every mapping of known
+    keys names them in ``propertyNames`` too (:func:`_keys_named`).
 
     Looser than the merged document's check, never stricter: what it refuses,
     ``tysiac validate`` refuses too.  Shape: a JSON-compatible dict, draft 2020-12 (and
@@ -474,7 +476,7 @@ def extends_schema() -> dict[str, Any]:
     patches = over.defs[over.ref("#/$defs/Option")[len("#/$defs/"):]]["properties"]["set"]
     patches["anyOf"][0]["additionalProperties"] = _deletable({"$ref": "#/$defs/patch"}, over.defs)
     used = _reachable(props, over.defs)
-    return {
+    schema: dict[str, Any] = _keys_named({
         "$schema": complete["$schema"],
         "$id": EXTENDS_SCHEMA_ID,
         "title": "tysiac-spec ruleset extending another",
@@ -490,7 +492,27 @@ def extends_schema() -> dict[str, Any]:
         "if": {"properties": {"kind": {"enum": ["variant", "house"]}}, "required": ["kind"]},
         "then": {"required": ["name"]},
         "$defs": {name: over.defs[name] for name in sorted(used)},
-    }
+    })
+    return schema
+
+
+def _keys_named(schema: Any) -> Any:
+    """A copy of ``schema`` where every mapping of known keys only (``properties`` with
+    ``additionalProperties: false``) also names them in ``propertyNames``: the same to a
+    JSON Schema validator, but the YAML language server reports an unknown key written
+    without a value (``{reason: Ours (A, B).}`` makes the key ``B).``) only so."""
+    if isinstance(schema, list):
+        return [_keys_named(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: v if k in ("enum", "const", "default", "examples") else _keys_named(v)
+           for k, v in schema.items()}
+    if (
+        isinstance(out.get("properties"), dict) and out.get("additionalProperties") is False
+        and "propertyNames" not in out
+    ):
+        out["propertyNames"] = {"enum": list(out["properties"])}
+    return out
 
 
 def _reachable(root: Any, defs: Mapping[str, Any]) -> set[str]:

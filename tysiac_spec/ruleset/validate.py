@@ -228,7 +228,7 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         bad_key = str(instance)
         path = (*path, bad_key)
         if kw == "enum":
-            allowed = ", ".join(str(v) for v in error.validator_value)
+            allowed = ", ".join(dict.fromkeys(str(v) for v in error.validator_value))
             message = f"unknown key `{bad_key}` in {where}; expected one of {allowed}"
         else:
             message = f"key `{bad_key}` in {where} must match `{error.validator_value}`"
