@@ -317,7 +317,8 @@ def ruleset_schema() -> dict[str, Any]:
         "$defs": {**_meta_defs(), **b.defs},
     }
     _fill_defaults(schema)
-    return schema
+    named: dict[str, Any] = _keys_named(schema)
+    return named
 
 
 def _fill_defaults(schema: dict[str, Any]) -> None:

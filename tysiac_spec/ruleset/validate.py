@@ -409,6 +409,10 @@ def schema_errors(
             if key not in seen:
                 seen.add(key)
                 found.append(diag)
+    # a closed mapping names its keys twice (additionalProperties, and propertyNames for the
+    # YAML language server): an unknown key is reported once, as `schema.unknown-key`
+    unknown = {d.path for d in found if d.code == "schema.unknown-key"}
+    found = [d for d in found if not (d.code == "schema.key" and d.path in unknown)]
     found.sort(key=lambda d: (d.file or "", d.line or 0, d.column or 0))
     yield from found
 
