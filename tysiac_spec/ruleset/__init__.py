@@ -6,7 +6,7 @@ loaded ruleset)."""
 from __future__ import annotations
 
 from ._load import check_every_option, core_deck, load_ruleset, parse_option_value, resolve_document
-from ._schema import ruleset_schema
+from ._schema import extends_schema, ruleset_schema
 from .model import Form, Formula, Option, Provenance, Ruleset, Source
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "Source",
     "check_every_option",
     "core_deck",
+    "extends_schema",
     "load_ruleset",
     "parse_option_value",
     "resolve_document",

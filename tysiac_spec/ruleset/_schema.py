@@ -1,8 +1,14 @@
-"""Generate the ruleset JSON Schema (2020-12) from the model dataclasses.
+"""Generate the ruleset JSON Schemas (2020-12) from the model dataclasses.
 
 The model in :mod:`tysiac_spec.ruleset.model` is the single source of truth; the
-checked-in ``schemas/ruleset.schema.json`` is this module's output (a test keeps
-them equal; regenerate with ``tysiac schema -o schemas/ruleset.schema.json``).
+checked-in ``schemas/ruleset.schema.json`` (a complete ruleset, and the document after
+``extends`` is merged) and ``schemas/ruleset-extends.schema.json`` (a file that extends
+another: nothing required that a parent gives, ``{$delete: true}`` where a key may be
+removed) are this module's output (a test keeps them equal; regenerate with
+``tysiac schema -o schemas/ruleset.schema.json`` and
+``tysiac schema --extends -o schemas/ruleset-extends.schema.json``).  Both mean the same
+under draft 2020-12 and draft-07, as editors read them (no keyword beside ``$ref`` but
+annotations; ``tests/test_editor_schema.py`` runs both drafts' validators).
 
 Every scalar rule field accepts either its plain value or an annotated form
 ``{value: …, source: […], status: assumed, reason: …, doc: {en: …}}``; every
@@ -18,10 +24,16 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin
 
+from ..dsl.contexts import CONTEXTS
 from . import model
 from .model import LANGS, SECTIONS, Formula
 
 SCHEMA_ID = "https://tysiac-spec.example/schemas/ruleset.schema.json"
+EXTENDS_SCHEMA_ID = "https://tysiac-spec.example/schemas/ruleset-extends.schema.json"
+
+SCHEMA_FILES = {"complete": "ruleset.schema.json", "extends": "ruleset-extends.schema.json"}
+"""The file name in ``schemas/`` of each ruleset schema: ``complete`` for a file without
+``extends`` (and the merged document), ``extends`` for a file that extends another."""
 
 META_KEYS = ("source", "status", "reason", "doc")
 """Provenance keys allowed on any rule element."""
@@ -141,12 +153,17 @@ class _Builder:
     def type_schema(self, tp: Any, meta: Mapping[str, Any], partial: bool) -> dict[str, Any]:
         origin = get_origin(tp)
         if tp is Formula:
-            return {
+            site = meta.get("formula")
+            formula: dict[str, Any] = {
                 "type": "string",
                 "minLength": 1,
-                "x-formula": meta.get("formula"),
-                "description": f"A formula of the rules DSL (context `{meta.get('formula')}`).",
+                "x-formula": site,
+                "description": f"A formula of the rules DSL (context `{site}`).",
             }
+            example = _formula_example(site)
+            if example:
+                formula["examples"] = [example]
+            return formula
         if tp is bool:
             return {"type": "boolean"}
         if tp is int:
@@ -191,6 +208,18 @@ class _Builder:
         if _is_dataclass_type(tp):
             return self.ref(tp, partial)
         raise TypeError(f"no schema for {tp!r}")
+
+
+def _formula_example(site: str | None) -> str:
+    """The example formula (or statements, at an ``…:effects`` site) of a formula context
+    (:data:`~tysiac_spec.dsl.contexts.CONTEXTS`), shown by editors as a completion."""
+    if not site:
+        return ""
+    name, _, effects = site.partition(":")
+    context = CONTEXTS.get(name)
+    if context is None:
+        return ""
+    return context.effects_example if effects else context.example
 
 
 def _player_form_schema(builder: _Builder) -> dict[str, Any]:
@@ -257,7 +286,8 @@ def ruleset_schema() -> dict[str, Any]:
             "type": "object",
             "description": "The numbers of players this ruleset defines (`2`, `3`, `4`), each "
             "with its deal layout and overrides.",
-            "propertyNames": {"enum": ["2", "3", "4"]},
+            # the numbers too: the YAML language server checks a key `3:` as the number 3
+            "propertyNames": {"enum": ["2", "3", "4", 2, 3, 4]},
             "additionalProperties": _player_form_schema(b),
             "minProperties": 1,
         },
@@ -287,7 +317,8 @@ def ruleset_schema() -> dict[str, Any]:
         "$defs": {**_meta_defs(), **b.defs},
     }
     _fill_defaults(schema)
-    return schema
+    named: dict[str, Any] = _keys_named(schema)
+    return named
 
 
 def _fill_defaults(schema: dict[str, Any]) -> None:
@@ -325,3 +356,180 @@ def formula_sites() -> dict[str, str]:
             if f.metadata.get("formula"):
                 out[f"{cls.__name__}.{f.name}"] = f.metadata["formula"]
     return out
+
+
+# --------------------------------------------------------------------------- extends
+
+_ANNOTATION_KEYS = ("description", "default", "examples", "title", "x-formula")
+"""Keywords that only describe a subschema (kept beside a ``$ref`` or an ``anyOf`` they wrap,
+where draft-07 would ignore anything else)."""
+
+_DELETE_DEF = "delete"
+_DELETE_REF = {"$ref": f"#/$defs/{_DELETE_DEF}"}
+
+
+def _deletable(schema: dict[str, Any], defs: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema``, or the deletion marker ``{$delete: true}``; the annotations stay on top
+    (a lone ``$ref``'s description is brought up, for the editor's hover text)."""
+    notes = {k: v for k, v in schema.items() if k in _ANNOTATION_KEYS}
+    ref = schema.get("$ref")
+    if "description" not in notes and isinstance(ref, str):
+        described = defs.get(ref.removeprefix("#/$defs/"), {}).get("description")
+        if described:
+            notes["description"] = described
+    rest = {k: v for k, v in schema.items() if k not in _ANNOTATION_KEYS}
+    if not rest:  # any value: the marker is one too
+        return schema
+    if list(rest) == ["anyOf"]:
+        return {**notes, "anyOf": [*rest["anyOf"], _DELETE_REF]}
+    return {**notes, "anyOf": [rest, _DELETE_REF]}
+
+
+class _Over:
+    """The extends schema's view of the complete one: what a file writes *over* its parents.
+
+    Mappings merge key by key (:func:`._merge.merge`), so in every mapping reached from the
+    top through mappings nothing is required (a parent may give it) and each key may be the
+    marker ``{$delete: true}``; lists replace the parent's whole list, so a list's items keep
+    the complete schema (their ``$defs`` are shared), as do the keys' names
+    (``propertyNames``).  The ``Partial`` definitions (a player count's sections) become the
+    sections' own: over a parent, both are partial.
+    """
+
+    def __init__(self, complete: Mapping[str, Any]) -> None:
+        self.defs: dict[str, Any] = dict(complete["$defs"])
+        self.names: dict[str, str] = {}  # a complete definition's name -> its view's
+
+    def ref(self, ref: str) -> str:
+        name = ref.removeprefix("#/$defs/")
+        full = name.removesuffix("Partial")
+        if full not in self.names:
+            over = f"{full}.over"
+            self.names[full] = over  # against recursion
+            made = self.schema(self.defs[full])
+            if made == self.defs[full] and self.names[full] == over:  # nothing to change
+                self.names[full] = full
+            else:
+                self.defs[over] = made
+        return f"#/$defs/{self.names[full]}"
+
+    def deletable(self, node: dict[str, Any]) -> dict[str, Any]:
+        return _deletable(self.schema(node), self.defs)
+
+    def schema(self, node: Any) -> Any:
+        if not isinstance(node, dict):
+            return node
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "required":
+                continue
+            if key == "$ref":
+                out[key] = self.ref(value)
+            elif key == "properties":
+                out[key] = {k: self.deletable(v) for k, v in value.items()}
+            elif key == "additionalProperties" and isinstance(value, dict):
+                out[key] = self.deletable(value)
+            elif key in ("anyOf", "allOf", "oneOf"):
+                out[key] = [self.schema(v) for v in value]
+            else:  # items, propertyNames, enum, …: as in the complete schema
+                out[key] = value
+        return out
+
+
+@cache
+def extends_schema() -> dict[str, Any]:
+    """The JSON Schema of a ruleset file that ``extends`` another (a house rule, a variant
+    of a base), as written: the complete schema (:func:`ruleset_schema`) with nothing
+    required that a parent may give (only ``id``, ``extends``, and ``name`` in a file of kind
+    ``variant`` or ``house``: a file's identity is its own), ``{$delete: true}``
+    accepted as the value of any key of a mapping (not inside a list, which replaces the
+    parent's), the same descriptions, defaults, enums and examples; an option's patches
+    (``options.<name>.set.<value>``, any mapping to the complete schema, checked when the value
+    is applied) are written like such a file's rules, and checked so; every mapping of known
+    keys names them in ``propertyNames`` too (:func:`_keys_named`).
+
+    Looser than the merged document's check, never stricter: what it refuses,
+    ``tysiac validate`` refuses too.  Shape: a JSON-compatible dict, draft 2020-12 (and
+    draft-07 alike).  Cached; do not mutate.
+    """
+    complete = ruleset_schema()
+    over = _Over(complete)
+    props = {
+        k: v if k in ("id", "extends") else over.deletable(v)
+        for k, v in complete["properties"].items()
+    }
+    over.defs[_DELETE_DEF] = {
+        "type": "object",
+        "description": "The deletion marker: removes this key from what the parent ruleset "
+        "wrote (its default comes back); a key the parent lacks is refused "
+        "(`merge.nothing-to-delete`).",
+        "properties": {"$delete": {"const": True, "description": "Always `true`."}},
+        "required": ["$delete"],
+        "additionalProperties": False,
+    }
+    over.defs["patch"] = {
+        "type": "object",
+        "description": "The rules one value of an option writes over the ruleset, as a file "
+        "extending it would (merged key by key, `{$delete: true}` removes a key).",
+        "properties": {k: v for k, v in props.items() if k != "extends"},
+        "additionalProperties": False,
+    }
+    patches = over.defs[over.ref("#/$defs/Option")[len("#/$defs/"):]]["properties"]["set"]
+    patches["anyOf"][0]["additionalProperties"] = _deletable({"$ref": "#/$defs/patch"}, over.defs)
+    used = _reachable(props, over.defs)
+    schema: dict[str, Any] = _keys_named({
+        "$schema": complete["$schema"],
+        "$id": EXTENDS_SCHEMA_ID,
+        "title": "tysiac-spec ruleset extending another",
+        "description": "A ruleset file that extends another (`extends`), as written: it changes "
+        "a few rules of its parents; mappings merge key by key, lists and scalars replace "
+        "the parent's, `{$delete: true}` removes a key, `null` is the value none. The merged "
+        "result must be a complete ruleset (`ruleset.schema.json`).",
+        "type": "object",
+        "properties": props,
+        "required": ["id", "extends"],
+        "additionalProperties": False,
+        # a file's identity is never inherited (_merge.NOT_INHERITED): a playable one names itself
+        "if": {"properties": {"kind": {"enum": ["variant", "house"]}}, "required": ["kind"]},
+        "then": {"required": ["name"]},
+        "$defs": {name: over.defs[name] for name in sorted(used)},
+    })
+    return schema
+
+
+def _keys_named(schema: Any) -> Any:
+    """A copy of ``schema`` where every mapping of known keys only (``properties`` with
+    ``additionalProperties: false``) also names them in ``propertyNames``: the same to a
+    JSON Schema validator, but the YAML language server reports an unknown key written
+    without a value (``{reason: Ours (A, B).}`` makes the key ``B).``) only so."""
+    if isinstance(schema, list):
+        return [_keys_named(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: v if k in ("enum", "const", "default", "examples") else _keys_named(v)
+           for k, v in schema.items()}
+    if (
+        isinstance(out.get("properties"), dict) and out.get("additionalProperties") is False
+        and "propertyNames" not in out
+    ):
+        out["propertyNames"] = {"enum": list(out["properties"])}
+    return out
+
+
+def _reachable(root: Any, defs: Mapping[str, Any]) -> set[str]:
+    """The names of the definitions ``root`` refers to, directly or through others."""
+    seen: set[str] = set()
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref.removeprefix("#/$defs/")
+                if name not in seen:
+                    seen.add(name)
+                    todo.append(defs[name])
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return seen

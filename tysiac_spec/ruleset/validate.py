@@ -22,7 +22,7 @@ from ._convert import built_once, is_annotated, kept, plain_document, unwrap
 from ._merge import DELETE, merge
 from ._schema import ruleset_schema
 from ._schema_check import Check, Checker, UnsupportedSchema
-from ._yaml import Mark, is_mapping, mark_at, to_plain
+from ._yaml import Mark, YMap, is_mapping, mark_at, to_plain
 from .model import int_option_range, sitter_steps
 
 if TYPE_CHECKING:
@@ -228,11 +228,12 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         bad_key = str(instance)
         path = (*path, bad_key)
         if kw == "enum":
-            allowed = ", ".join(str(v) for v in error.validator_value)
+            allowed = ", ".join(dict.fromkeys(str(v) for v in error.validator_value))
             message = f"unknown key `{bad_key}` in {where}; expected one of {allowed}"
         else:
             message = f"key `{bad_key}` in {where} must match `{error.validator_value}`"
-        return _make("schema.key", message, doc, path, _field_hint(error), key=True)
+        hint = _cut_hint(doc, path) or _field_hint(error)
+        return _make("schema.key", message, doc, path, hint, key=True)
     if kw == "additionalProperties":
         known = sorted(error.schema.get("properties", {}))
         extra = sorted(set(instance) - set(known)) if isinstance(instance, Mapping) else []
@@ -242,9 +243,10 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         container = root if not shown_path else where
         message = f"unknown key `{bad}` in {container}"
         close = difflib.get_close_matches(bad, known, n=1)
-        if close:
+        hint = _cut_hint(doc, path)
+        if hint is None and close:
             message += f"; did you mean `{close[0]}`?"
-        else:
+        elif hint is None:
             hint = "expected one of: " + ", ".join(known)
         return _make("schema.unknown-key", message, doc, path, hint, key=key_mark)
     if kw == "required":
@@ -289,7 +291,7 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
         expected = " or ".join(names) or "something else"
         message = f"{where} must be {expected} (got {_describe(instance)})"
         if instance is None:
-            hint = (
+            hint = _cut_hint(doc, path) or (
                 "`null` is the value none, which this field does not take; "
                 "`{$delete: true}` removes a key a parent ruleset wrote"
             )
@@ -335,6 +337,44 @@ def _diagnostic_for(error: Any, doc: Any, root: str = "the ruleset") -> Diagnost
     return _make(f"schema.{kw}", f"{where}: {error.message}", doc, path, None)
 
 
+def _cut_hint(doc: Any, path: Path) -> str | None:
+    """The hint for a key that is the rest of a text cut at a comma (:func:`_cut_text`)."""
+    cut = _cut_text(doc, path)
+    if cut is None:
+        return None
+    return (
+        f"a comma ends a text that is not quoted inside `{{…}}`, so the rest of `{cut}` was "
+        f"read as this key: quote the text (`{cut}: \"…, …\"`)"
+    )
+
+
+def _cut_text(doc: Any, path: Path) -> str | None:
+    """The key whose unquoted text a comma cut, making the key at ``path`` (written without a
+    value, on the line of that text, after it: ``{value: 1, reason: Ours (A, B).}`` reads
+    ``reason`` as ``Ours (A`` and a key ``B).``); ``None`` when the key is not such a rest."""
+    container: Any = doc
+    for part in path[:-1]:
+        try:
+            container = container[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    key = path[-1] if path else None
+    if not (isinstance(container, YMap) and isinstance(key, str)) or key not in container:
+        return None
+    if container[key] is not None:
+        return None
+    here = container.key_marks.get(key)
+    cut: str | None = None
+    for other, value in container.items():
+        there = container.value_marks.get(other)
+        if (
+            here is not None and there is not None and isinstance(value, str)
+            and there.line == here.line and there.column < here.column
+        ):
+            cut = str(other)  # the last text before the key
+    return cut
+
+
 def _make(
     code: str, message: str, doc: Any, path: Path, hint: str | None, *, key: bool = False
 ) -> Diagnostic:
@@ -369,6 +409,10 @@ def schema_errors(
             if key not in seen:
                 seen.add(key)
                 found.append(diag)
+    # a closed mapping names its keys twice (additionalProperties, and propertyNames for the
+    # YAML language server): an unknown key is reported once, as `schema.unknown-key`
+    unknown = {d.path for d in found if d.code == "schema.unknown-key"}
+    found = [d for d in found if not (d.code == "schema.key" and d.path in unknown)]
     found.sort(key=lambda d: (d.file or "", d.line or 0, d.column or 0))
     yield from found
 
