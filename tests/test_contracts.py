@@ -22,6 +22,7 @@ from tysiac_spec.engine.replay import replay
 from tysiac_spec.errors import EntryError, IllegalActionError
 from tysiac_spec.ruleset.model import POINTS_KIND, ContractKind
 from tysiac_spec.scoresheet import DealEntry, Sheet, settle_sheet
+from tysiac_spec.table import view_lines
 
 HOUSE = Path(__file__).resolve().parents[1] / "examples" / "house"
 MISERE, SLAM, OPEN = (str(HOUSE / f"{n}.yaml") for n in ("misere", "slam", "open-hand"))
@@ -137,6 +138,11 @@ def test_open_hand_is_shown_to_everyone_and_nothing_else_leaks() -> None:
         assert view.talon == tuple(game.deal.taken)  # the talon, shown as the rules show it
     _do(game, "play AH")
     assert game.view(2).open_hand == tuple(game.deal.hands[1]) and len(game.view(2).open_hand) == 7
+    # the terminal table shows it to a defender, with the contract's kind
+    lines = view_lines(game.view(2), game.ruleset.deck, game.legal_actions())
+    assert "declarer: P1  contract: 200 (open)" in lines
+    assert any(line.startswith("P1's open hand: ") for line in lines)
+    assert not any("open hand" in line for line in view_lines(game.view(1), game.ruleset.deck, []))
     # a misère hand is not shown; nor any hand in a game of a form without named kinds
     misere = _game(MISERE, LOW, LOW_TALON)
     _do(misere, "bid misere", "pass", "pass", "give 9S to 2", "give AC to 0", "contract 120")
@@ -204,3 +210,20 @@ def test_a_game_with_named_bids_replays_from_its_record() -> None:
         game.apply(bots[game.current_player].choose(game.view(game.current_player), game.legal_actions()))
     again = replay(game.record)
     assert again.deal_scores == game.deal_scores and again.history == game.history
+
+
+def test_the_score_command_asks_the_named_contract(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from tysiac_spec.cli import main
+
+    sheet = tmp_path / "sheet.json"
+    answers = "1\nmisere\n\n76 0 44\n1\n"  # declarer, named contract, rospis, points, no trick
+    result = CliRunner().invoke(main, ["score", MISERE, "--sheet", str(sheet)], input=answers)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "named contract (misere; empty: none): misere" in out
+    assert "bid:" not in out and "contract (empty: the bid)" not in out and "marriages declared" not in out
+    assert "deal 1: P0 +0  P1 +120  P2 +0" in out
+    [deal] = json.loads(sheet.read_text(encoding="utf-8"))["deals"]
+    assert (deal["kind"], deal["bid"], deal["contract"], deal["no_trick"]) == ("misere", 120, 120, [1])

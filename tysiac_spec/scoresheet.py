@@ -580,7 +580,9 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
     the limit per match), ``contract`` when the deal's contract may be raised
     (``may_raise``), ``marriages`` when there are marriage points to declare,
     ``no_trick`` when bolts count deals without a trick (``tricks_needed``), ``talon`` when
-    the sitter scores the talon (``sitter_talon_needed``).
+    the sitter scores the talon (``sitter_talon_needed``); ``kind``, the named contract, when
+    the ruleset has some (``contract.kinds``): then no bid nor contract (its fixed value), no
+    marriages when it allows none, and who took no trick (its goal may count them).
     """
     deck = rules.deck
     n = form.players
@@ -638,6 +640,10 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
     def kind_value(word: str) -> int:
         return next((k.value or 0 for k in form.contract.kinds if k.id == word), 0)
 
+    def kind_marries(ans: dict[str, Any]) -> bool:
+        """Whether the deal's named contract (if any) lets marriages be declared."""
+        return all(k.marriages for k in form.contract.kinds if k.id == ans.get("kind"))
+
     def bid(text: str, ans: dict[str, Any]) -> int:
         v = parse_amount(text, "the bid")
         first(rules_of.iter_bid_errors(form, mode=mode_of(ans), bid=v))
@@ -673,7 +679,7 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
             form,
             tricks={p: 0 if p in out else 1 for p in active},
             card_points={p: ans["points"][p] for p in active},
-            marriages=_marriage_points(form, ans["marriages"]),
+            marriages=_marriage_points(form, ans.get("marriages", ())),
         ))
         return out
 
@@ -728,7 +734,7 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
         Question(
             "marriages", f"marriages declared as seat:suit, seats counting from 0 "
             f"(e.g. {marriage_example(form, deck)}; empty: none)",
-            lambda ans: played(ans) and rules_of.marriages_possible(form), marriages,
+            lambda ans: played(ans) and rules_of.marriages_possible(form) and kind_marries(ans), marriages,
         ),
         Question(
             "no_trick", f"players who took no trick ({'names, or ' if any(names) else ''}seats counting "
