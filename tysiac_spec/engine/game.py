@@ -176,6 +176,9 @@ class Game:
         self._kinds = self.compiled.kinds
         """The named contract kinds compiled (``contract.kinds``, :mod:`.contracts`); empty: none,
         and nothing of them runs (decided once)."""
+        self._apply_bid = contracts.apply_bid if self._kinds else auction.apply
+        """How an auction action is applied: with named bids (``contract.kinds``) by
+        :func:`.contracts.apply_bid`, else :func:`.auction.apply` (decided once)."""
         self._play_form, self._deal_marriages = form, form.marriages
         """The form the current deal's play follows and its marriage rules: the form's own, or
         a named kind's (:func:`.contracts.played_form`, set per deal by :meth:`_start_play`)."""
@@ -718,10 +721,7 @@ class Game:
             self._answer_redeal(deal, action)
         elif phase in ("auction", "dark"):
             if phase == "auction":
-                if self._kinds:  # (named bids: contract.kinds)
-                    contracts.apply_bid(form, deal, action, text)
-                else:
-                    auction.apply(form, deal, action, text)
+                self._apply_bid(form, deal, action, text)
                 if self._talon_from_round:
                     talon.reveal_in_auction(deal)
             else:
