@@ -23,6 +23,7 @@ from tysiac_spec.errors import EntryError, IllegalActionError
 from tysiac_spec.ruleset.model import POINTS_KIND, ContractKind
 from tysiac_spec.scoresheet import DealEntry, Sheet, settle_sheet
 from tysiac_spec.table import view_lines
+from tysiac_spec.transcript import transcript
 
 HOUSE = Path(__file__).resolve().parents[1] / "examples" / "house"
 MISERE, SLAM, OPEN = (str(HOUSE / f"{n}.yaml") for n in ("misere", "slam", "open-hand"))
@@ -202,14 +203,17 @@ def test_the_heuristic_bot_bids_misere_with_low_cards_and_ducks_every_trick() ->
 
 
 def test_a_game_with_named_bids_replays_from_its_record() -> None:
-    game = Game(load_ruleset(MISERE), players=3, seed=11)
+    game = Game(load_ruleset(MISERE), players=3, seed=1)
     bots = {p: HeuristicBot(p, game.form) for p in range(3)}
-    for _ in range(400):
+    for _ in range(300):
         if game.is_over:
             break
         game.apply(bots[game.current_player].choose(game.view(game.current_player), game.legal_actions()))
+    assert "bid misere" in game.history
     again = replay(game.record)
     assert again.deal_scores == game.deal_scores and again.history == game.history
+    told = transcript(game.record)
+    assert "  P1: bid misere" in told and "  declarer: P1 at 120 (misere)" in told
 
 
 def test_the_score_command_asks_the_named_contract(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ text is ``forfeit`` are taken when the hand falls well short of the contract, an
 while another action is legal.  Of the named bids (``contract.kinds``) it makes only one
 whose goal is met by taking no trick (misère,
 :func:`~tysiac_spec.engine.contracts.avoids_tricks`), holding only low cards; declarer of
-such a contract, it ducks every trick it can.  An ace marriage (``play AH aces``) is declared first.
+such a contract, it gives its highest cards away in the exchange, never forfeits and ducks
+every trick it can.  An ace marriage (``play AH aces``) is declared first.
 """
 
 from __future__ import annotations
@@ -209,7 +210,8 @@ class HeuristicBot:
             words = {_word(a): a for a in reversed(legal) if not isinstance(a, _KNOWN)}
             if "forfeit" in words and self._should_forfeit(view, known):
                 return words["forfeit"]
-            if "redeal" in words and self._estimate(view, view.hand) < _REDEAL_BELOW:
+            ducking = view.kind in self._ducks and view.declarer == view.player  # (misère: low is good)
+            if "redeal" in words and not ducking and self._estimate(view, view.hand) < _REDEAL_BELOW:
                 return words["redeal"]
             marriages = [a for a in legal if isinstance(a, DeclareMarriage)]
             if marriages:  # declared from the hand: the most valuable first
@@ -256,6 +258,11 @@ class HeuristicBot:
         return passes[0] if passes else legal[0]
 
     def _exchange(self, view: View, legal: Sequence[Action]) -> Action:
+        if view.kind in self._ducks:  # (misère) the highest cards go: they would take tricks
+            cards = [a for a in legal if isinstance(a, GiveCard | Discard)]
+            if cards:
+                return max(cards, key=lambda a: (a.card.rank.strength, -a.card.index))
+
         def cost(a: Action) -> tuple[float, int]:
             card = a.card if isinstance(a, GiveCard | Discard) else None
             if card is None:
