@@ -296,3 +296,32 @@ def test_a_deal_the_ruleset_refuses_is_a_record_deal_error() -> None:
         replay(record)
     assert info.value.diagnostic.code == "record.deal"
     assert info.value.diagnostic.message.startswith("`deals[0]` `0:AS | KS` cannot be dealt: stacked deal:")
+
+
+@pytest.mark.parametrize("house", ["misere", "slam", "open-hand"])
+def test_a_copy_in_the_play_of_a_named_contract_has_the_same_future(house: str) -> None:
+    # the play of a named kind (contract.kinds) is pointed at the kind's own legal plays; a copy
+    # and a pickle taken in the middle of it keep them (misère: no trump, no marriage)
+    rules = load_ruleset(str(ROOT / "examples" / "house" / f"{house}.yaml"))
+    rng = random.Random(0)
+    for seed in range(400):
+        game = Game(rules, players=3, seed=seed)
+        for _ in range(60):
+            legal = game.legal_actions()
+            named = [a for a in legal if str(a) == f"bid {rules.forms[3].contract.kinds[0].id}"]
+            game.apply(named[0] if named else rng.choice(legal))
+            d = game.deal
+            if game.phase == "play" and d.kind is not None and not d.trick and d.current == d.declarer:
+                ranks = {(c.rank.id, c.suit_id) for c in d.hands[d.current]}
+                if any(("king", s) in ranks and ("queen", s) in ranks for _, s in ranks):
+                    break  # the declarer leads holding a marriage he may not declare
+        else:
+            continue
+        before = game.snapshot()
+        for name, make in COPIES.items():
+            other = make(game)
+            assert other.snapshot() == before, name
+            assert not any("marriage" in str(a) for a in other.legal_actions()), name
+            _same_future(other, Game.clone(game), seed=seed, steps=120)
+        return
+    pytest.fail(f"no deal of {house} reached the play of its named contract")

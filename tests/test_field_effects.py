@@ -57,6 +57,14 @@ FORMULAS: dict[str, tuple[str, ...]] = {
     "deal.redeals.when": ("count(hand, jack) == 4", "count(hand, ace) == 4"),
     "match.rules.when": ("player.score == 555", "player.score == 444"),
     "match.rules.then": ("player.score = 0", "player.score = 100"),
+    "contract.kinds.goal": ("tricks == 0", "others_tricks == 0"),
+    "contract.kinds.declarer": ("if made then contract else -contract", "contract"),
+    "contract.kinds.defender": ("0", "points"),
+}
+
+TEXTS: dict[str, tuple[Any, ...]] = {
+    # new values for fields holding a text per language
+    "contract.kinds.name": ({"en": "Misère", "ru": "Мизер"},),
 }
 
 STOCK = {"options": {"two_player_exchange": {"$delete": True}},
@@ -84,6 +92,7 @@ COMPANIONS: dict[str, dict[str, Any]] = {
     "deal.incidents": {"deal": {"incidents": [
         {"kind": "misdeal", "who": "dealer", "penalty": "20", "effect": "redeal"}]}},
     "match.counters": {"match": {"counters": [{"id": "tally", "initial": 0, "description": "A counter"}]}},
+    "contract.kinds": {"contract": {"kinds": [{"id": "misere", "value": 120}]}},
     "match.rules": {"options": {"samosval": {"$delete": True}}, "match": {"rules": [
         {"id": "r", "when": "player.score == 555", "then": "player.score = 0"}]}},
 }
@@ -150,7 +159,9 @@ def _doc_parts(path: str, n: int) -> list[str | int]:
         parts = ["players", n]
     for name in names:
         parts.append(name)
-        if name in ("redeals", "incidents", "counters", "rules") and parts[-2] in ("deal", "match"):
+        if name in ("redeals", "incidents", "counters", "rules", "kinds") and parts[-2] in (
+            "deal", "match", "contract"
+        ):
             parts.append(0)
     return parts
 
@@ -254,6 +265,11 @@ def _candidates(path: str, tp: Any, current: Any) -> Iterator[Any]:
 
     if path in FORMULAS:
         for text in FORMULAS[path]:
+            if fresh(text):
+                yield text
+        return
+    if path in TEXTS:
+        for text in TEXTS[path]:
             if fresh(text):
                 yield text
         return

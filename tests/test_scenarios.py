@@ -273,7 +273,7 @@ def test_semantic_errors(tmp_path: Path) -> None:
             hands: {1: "AH TH KH QH JH 9H 8S", 2: "AS TS KS QS JS AC TC", 0: "KC QC JC 9C AD TD KD"}
             talons: ["QD JD 9D"]
           steps:
-            - do: "bid hundred"
+            - do: "bid 1hundred"
             - {do: pass, illegal: pass}
             - expect: {scores: [0]}
         - name: two
@@ -292,7 +292,7 @@ def test_semantic_errors(tmp_path: Path) -> None:
     ]
     assert errors[2].startswith("s.yaml:14:18: error[scenario.card]: `8S` is not a card")
     assert errors[3:7] == [
-        "s.yaml:17:13: error[scenario.action]: `bid hundred` is not an action: expected a whole number, got `hundred`",
+        "s.yaml:17:13: error[scenario.action]: `bid 1hundred` is not an action: expected a whole number, got `1hundred`",
         "s.yaml:18:9: error[scenario.step]: a step needs exactly one of `do`, `expect`, `illegal` (got `do`, `illegal`)",
         "s.yaml:19:26: error[scenario.expect]: `scores` must list 3 values, one per player (got 1)",
         "s.yaml:20:11: error[scenario.duplicate]: duplicate scenario name `two` (first at line 9)",

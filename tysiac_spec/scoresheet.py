@@ -95,6 +95,9 @@ class DealEntry:
         talon: the talon as dealt (card notation), when the sitter's score needs it.
         redeals: deals abandoned (redealt) since the last deal scored; each passes the deal
             to :func:`~tysiac_spec.engine.seating.redeal_dealer` (``deal.redeal_dealer``).
+        kind: the named contract the deal was played as (an id of ``contract.kinds``: its bid
+            and contract are the kind's ``value``; ``no_trick`` then says who took no trick);
+            empty: the numeric contract.
     """
 
     dealer: int
@@ -108,10 +111,11 @@ class DealEntry:
     no_trick: tuple[int, ...] = ()
     talon: tuple[str, ...] = ()
     redeals: int = 0
+    kind: str = ""
 
     def to_data(self) -> dict[str, Any]:
-        """A JSON-ready mapping (the inverse of :meth:`from_data`)."""
-        return {
+        """A JSON-ready mapping (the inverse of :meth:`from_data`; ``kind`` only when set)."""
+        data = {
             "dealer": self.dealer,
             "declarer": self.declarer,
             "bid": self.bid,
@@ -124,6 +128,9 @@ class DealEntry:
             "talon": list(self.talon),
             "redeals": self.redeals,
         }
+        if self.kind:
+            data["kind"] = self.kind
+        return data
 
     @classmethod
     def from_data(cls, data: Any) -> DealEntry:
@@ -154,12 +161,13 @@ class DealEntry:
             no_trick=tuple(_int(p, "no_trick") for p in _list(data.get("no_trick", []), "no_trick")),
             talon=tuple(_str(c, "talon") for c in _list(data.get("talon", []), "talon")),
             redeals=_int(data.get("redeals", 0), "redeals"),
+            kind=_str(data.get("kind", ""), "kind"),
         )
 
 
 _DEAL_FIELDS = (
     "dealer", "declarer", "bid", "contract", "points", "marriages", "forfeit", "mode", "no_trick", "talon",
-    "redeals",
+    "redeals", "kind",
 )
 _DEAL_KEYS = frozenset(_DEAL_FIELDS)
 MODES = ("normal", "dark", "golden")
@@ -572,7 +580,9 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
     the limit per match), ``contract`` when the deal's contract may be raised
     (``may_raise``), ``marriages`` when there are marriage points to declare,
     ``no_trick`` when bolts count deals without a trick (``tricks_needed``), ``talon`` when
-    the sitter scores the talon (``sitter_talon_needed``).
+    the sitter scores the talon (``sitter_talon_needed``); ``kind``, the named contract, when
+    the ruleset has some (``contract.kinds``): then no bid nor contract (its fixed value), no
+    marriages when it allows none, and who took no trick (its goal may count them).
     """
     deck = rules.deck
     n = form.players
@@ -620,6 +630,20 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
             first(problems, "dark")
         return v
 
+    def kind(text: str, ans: dict[str, Any]) -> str:
+        word = text.strip().lower()
+        if word:
+            first(rules_of.iter_kind_errors(form, kind=word, bid=kind_value(word), contract=kind_value(word),
+                                            mode=mode_of(ans), marriages={}))
+        return word
+
+    def kind_value(word: str) -> int:
+        return next((k.value or 0 for k in form.contract.kinds if k.id == word), 0)
+
+    def kind_marries(ans: dict[str, Any]) -> bool:
+        """Whether the deal's named contract (if any) lets marriages be declared."""
+        return all(k.marriages for k in form.contract.kinds if k.id == ans.get("kind"))
+
     def bid(text: str, ans: dict[str, Any]) -> int:
         v = parse_amount(text, "the bid")
         first(rules_of.iter_bid_errors(form, mode=mode_of(ans), bid=v))
@@ -655,7 +679,7 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
             form,
             tricks={p: 0 if p in out else 1 for p in active},
             card_points={p: ans["points"][p] for p in active},
-            marriages=_marriage_points(form, ans["marriages"]),
+            marriages=_marriage_points(form, ans.get("marriages", ())),
         ))
         return out
 
@@ -672,6 +696,8 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
         return not ans.get("forfeit")
 
     def bid_of(ans: dict[str, Any]) -> int:
+        if ans.get("kind"):
+            return kind_value(ans["kind"])
         fixed = rules_of.fixed_bid(form, mode_of(ans))
         return int(ans["bid"]) if "bid" in ans else int(fixed or 0)
 
@@ -685,7 +711,7 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
         return rules_of.can_forfeit(form, state, declarer=ans["declarer"], bid=bid_of(ans), mode=mode_of(ans))
 
     def asks_contract(ans: dict[str, Any]) -> bool:
-        return not ans.get("forfeit") and rules_of.may_raise(form, mode_of(ans))
+        return not ans.get("forfeit") and not ans.get("kind") and rules_of.may_raise(form, mode_of(ans))
 
     order = " ".join(sheet.name(p) for p in active)
     return [
@@ -694,19 +720,26 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
         Question("golden", "golden-round deal? (y/n, empty: y)",
                  lambda ans: rules_of.golden_round_on(form, state), golden),
         Question("dark", "dark game? (y/n, empty: n)", asks_dark, dark),
-        Question("bid", "bid", lambda ans: rules_of.fixed_bid(form, mode_of(ans)) is None, bid),
+        Question(
+            "kind", f"named contract ({', '.join(k.id for k in form.contract.kinds)}; empty: none)",
+            lambda ans: bool(form.contract.kinds) and mode_of(ans) == "normal", kind,
+        ),
+        Question(
+            "bid", "bid",
+            lambda ans: rules_of.fixed_bid(form, mode_of(ans)) is None and not ans.get("kind"), bid,
+        ),
         Question("forfeit", f"{forfeit_word}? (y/n, empty: n)", asks_forfeit, forfeited),
         Question("contract", "contract (empty: the bid)", asks_contract, contract),
         Question("points", f"card points of {order}", played, points),
         Question(
             "marriages", f"marriages declared as seat:suit, seats counting from 0 "
             f"(e.g. {marriage_example(form, deck)}; empty: none)",
-            lambda ans: played(ans) and rules_of.marriages_possible(form), marriages,
+            lambda ans: played(ans) and rules_of.marriages_possible(form) and kind_marries(ans), marriages,
         ),
         Question(
             "no_trick", f"players who took no trick ({'names, or ' if any(names) else ''}seats counting "
             "from 0; empty: none)",
-            lambda ans: played(ans) and rules_of.tricks_needed(form), no_trick,
+            lambda ans: played(ans) and (rules_of.tricks_needed(form) or bool(ans.get("kind"))), no_trick,
         ),
         Question(
             "talon", "talon as dealt (for the sitter's score)",
@@ -722,6 +755,9 @@ def entry_from_answers(form: Form, dealer: int, ans: Mapping[str, Any]) -> DealE
     n = form.players
     mode = "golden" if ans.get("golden") else "dark" if ans.get("dark") else "normal"
     fixed = rules_of.fixed_bid(form, mode)
+    kind = str(ans.get("kind") or "")
+    if kind:  # a named contract: its fixed value
+        fixed = next((k.value for k in form.contract.kinds if k.id == kind), 0)
     bid = int(ans["bid"]) if "bid" in ans else int(fixed or 0)
     contract = int(ans.get("contract", bid))
     return DealEntry(
@@ -735,6 +771,7 @@ def entry_from_answers(form: Form, dealer: int, ans: Mapping[str, Any]) -> DealE
         mode=mode,
         no_trick=tuple(ans.get("no_trick") or ()),
         talon=tuple(ans.get("talon") or ()),
+        kind=kind,
     )
 
 
@@ -767,8 +804,9 @@ def start_state(rules: Ruleset, form: Form, sheet: Sheet) -> MatchState:
 def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcome:
     """The engine's :class:`~tysiac_spec.engine.scoring.DealOutcome` of a sheet entry.
 
-    Tricks are given only when the ruleset counts deals without a trick as bolts: no trick
-    for the players listed in ``no_trick``, at least one for the others.  The declared
+    Tricks are given only when the ruleset counts deals without a trick as bolts, or the deal
+    is a named contract (``entry.kind``, whose goal may read them): no trick for the players
+    listed in ``no_trick``, one for each of the others (a sheet counts no more).  The declared
     marriages are the outcome's ``declarations``; the cards won and the last trick are not
     on a sheet (a ruleset whose scoring formulas read them cannot be kept on one).
     """
@@ -778,7 +816,7 @@ def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcom
     for p, suit in entry.marriages:
         marriages[p] = marriages.get(p, 0) + marriage_value(form, suit)
     tricks = None
-    if rules_of.tricks_needed(form) and not entry.forfeit:
+    if (rules_of.tricks_needed(form) or entry.kind) and not entry.forfeit:
         tricks = {p: 0 if p in entry.no_trick else 1 for p in active}
     talon = tuple(rules.deck.parse_many(entry.talon)) if entry.talon else None
     mode: Any = entry.mode if entry.mode in ("normal", "dark", "golden") else "normal"
@@ -795,6 +833,7 @@ def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcom
         sitter_talon=talon if sitter is not None else None,
         players=active,
         declarations=tuple(entry.marriages) if not entry.forfeit else (),
+        kind=entry.kind or None,
     )
 
 

@@ -226,8 +226,9 @@ def _name(player: int, me: int | None) -> str:
 
 
 def view_lines(view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool = False) -> list[str]:
-    """The table as ``player`` sees it, as plain lines: scores, dealer, bids, contract,
-    trump, the trick on the table, tricks taken, the hand by suit and the legal cards."""
+    """The table as ``player`` sees it, as plain lines: scores, dealer, bids, contract (and its
+    named kind), trump, the declarer's hand played face up, the trick on the table, tricks
+    taken, the hand by suit and the legal cards."""
     me = view.player
     lines = [
         "scores: " + "  ".join(f"{_name(p, me)} {s}" for p, s in enumerate(view.scores)),
@@ -237,7 +238,8 @@ def view_lines(view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool
     if view.bids:
         lines.append("bids: " + ", ".join(f"P{p} {b}" for p, b in view.bids))
     if view.declarer is not None:
-        lines.append(f"declarer: P{view.declarer}  contract: {view.contract or '-'}")
+        kind = f" ({view.kind})" if view.kind is not None else ""  # (a named contract, contract.kinds)
+        lines.append(f"declarer: P{view.declarer}  contract: {view.contract or '-'}{kind}")
     lines.append(f"trump: {view.trump or '-'}")
     if view.declared:
         lines.append("marriages: " + ", ".join(f"P{p} {s}" for p, s in view.declared))
@@ -246,6 +248,8 @@ def view_lines(view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool
     if view.stock_card is not None:
         lines.append(f"stock: {view.stock} card(s), the bottom one face up: "
                      + format_card(view.stock_card, symbols=symbols))
+    if view.open_hand and view.player != view.declarer:  # (contract.kinds: open_hand) face up
+        lines.append(f"P{view.declarer}'s open hand: " + format_cards(view.open_hand, symbols=symbols))
     if view.phase == "play":
         trick = ", ".join(f"P{p} {format_card(c, symbols=symbols)}" for p, c in view.trick) or "-"
         lines.append(f"trick: {trick}")

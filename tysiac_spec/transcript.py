@@ -102,6 +102,8 @@ class _Writer:
             self.out(f"  P{player}: {text}")
         if declarer is None and deal.declarer is not None:
             mode = f" ({deal.mode} game)" if getattr(deal, "mode", "normal") != "normal" else ""
+            if deal.kind is not None:  # a named contract (contract.kinds), played for its value
+                mode += f" ({deal.kind})"
             self.out(f"  declarer: P{deal.declarer} at {deal.high_bid}{mode}")
         if not taken and deal.taken:
             self.out(f"  talon taken: {_cards(deal.taken)}" + ("" if deal.talon_shown else " (not shown)"))

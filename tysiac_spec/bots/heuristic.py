@@ -11,7 +11,11 @@ Action types it does not know (added by later engine versions) are never chosen 
 known one is legal; when only unknown ones are legal it takes the first.  Actions whose
 text is ``forfeit`` are taken when the hand falls well short of the contract, and
 ``redeal`` when the hand is very weak; ``dark`` and ``cancel dark`` are never chosen
-while another action is legal.  An ace marriage (``play AH aces``) is declared first.
+while another action is legal.  Of the named bids (``contract.kinds``) it makes only one
+whose goal is met by taking no trick (misère,
+:func:`~tysiac_spec.engine.contracts.avoids_tricks`), holding only low cards; declarer of
+such a contract, it gives its highest cards away in the exchange, never forfeits and ducks
+every trick it can.  An ace marriage (``play AH aces``) is declared first.
 """
 
 from __future__ import annotations
@@ -28,9 +32,11 @@ from ..engine.actions import (
     DeclareMarriage,
     Discard,
     GiveCard,
+    NamedBid,
     Pass,
     PlayCard,
 )
+from ..engine.contracts import avoids_tricks
 from ..engine.game import View
 from ..ruleset.model import Form, Marriages
 
@@ -145,6 +151,8 @@ class HeuristicBot:
         self._deal_key: tuple[int, tuple[int, ...]] | None = None
         self._cards_left = 0
         self._top = 0
+        self._ducks = frozenset(k.id for k in form.contract.kinds if avoids_tricks(form, k))
+        """The named kinds whose declarer wants no trick (misère): bid with low cards, ducked."""
 
     # ---------------------------------------------------------------- memory
 
@@ -202,11 +210,15 @@ class HeuristicBot:
             words = {_word(a): a for a in reversed(legal) if not isinstance(a, _KNOWN)}
             if "forfeit" in words and self._should_forfeit(view, known):
                 return words["forfeit"]
-            if "redeal" in words and self._estimate(view, view.hand) < _REDEAL_BELOW:
+            ducking = view.kind in self._ducks and view.declarer == view.player  # (misère: low is good)
+            if "redeal" in words and not ducking and self._estimate(view, view.hand) < _REDEAL_BELOW:
                 return words["redeal"]
             marriages = [a for a in legal if isinstance(a, DeclareMarriage)]
             if marriages:  # declared from the hand: the most valuable first
                 return max(marriages, key=lambda a: self._values.get(a.suit, 0))
+            named = [a for a in legal if isinstance(a, NamedBid) and a.kind in self._ducks]
+            if named and self._low_hand(view):
+                return named[0]
         if not known:
             return legal[0]
         first = known[0]
@@ -223,14 +235,15 @@ class HeuristicBot:
         return self._play(view, plays) if plays else first
 
     def _should_forfeit(self, view: View, known: Sequence[Action]) -> bool:
-        if view.declarer != view.player:
+        if view.declarer != view.player or view.kind in self._ducks:  # (misère: low cards are good)
             return False
         contract = view.contract
         amounts = [a.amount for a in known if isinstance(a, DeclareContract)]
         if amounts:
             contract = min(amounts)
         if not contract:
-            contract = max((int(t.split()[1]) for _, t in view.bids if t.startswith("bid ")), default=0)
+            bids = [t.split()[1] for _, t in view.bids if t.startswith("bid ")]
+            contract = max((int(b) for b in bids if b.isdigit()), default=0)  # (not a named bid)
         return self._estimate(view, view.hand) + 30 < contract
 
     def _auction(self, view: View, legal: Sequence[Action]) -> Action:
@@ -245,6 +258,11 @@ class HeuristicBot:
         return passes[0] if passes else legal[0]
 
     def _exchange(self, view: View, legal: Sequence[Action]) -> Action:
+        if view.kind in self._ducks:  # (misère) the highest cards go: they would take tricks
+            cards = [a for a in legal if isinstance(a, GiveCard | Discard)]
+            if cards:
+                return max(cards, key=lambda a: (a.card.rank.strength, -a.card.index))
+
         def cost(a: Action) -> tuple[float, int]:
             card = a.card if isinstance(a, GiveCard | Discard) else None
             if card is None:
@@ -267,7 +285,34 @@ class HeuristicBot:
 
     # ---------------------------------------------------------------- play
 
+    def _low_hand(self, view: View) -> bool:
+        """Whether every card of the hand is in the lower half of its suit's ranks (by
+        strength), so that a contract taking no trick may be bid."""
+        if not view.hand:
+            return False
+        top = max(c.rank.strength for c in view.hand[0].pack or view.hand)  # (the pack's highest rank)
+        return all(2 * c.rank.strength < top for c in view.hand)
+
+    def _duck(self, view: View, legal: Sequence[PlayCard]) -> PlayCard:
+        """Declarer of a contract taking no trick: the highest card that does not win the trick
+        so far, else the lowest card (leading: the lowest card)."""
+        plain = [a for a in legal if not _declares(a)] or list(legal)
+        if not view.trick:
+            return min(plain, key=lambda a: (a.card.rank.strength, a.card.index))
+        trump, led = view.trump, view.trick[0][1].suit.id
+
+        def key(c: Card) -> tuple[bool, bool, int]:
+            return (trump is not None and c.suit.id == trump, c.suit.id == led, c.rank.strength)
+
+        best = max(key(c) for _, c in view.trick)
+        under = [a for a in plain if key(a.card) < best]
+        if under:
+            return max(under, key=lambda a: (a.card.rank.strength, -a.card.index))
+        return min(plain, key=lambda a: (a.card.rank.strength, a.card.index))
+
     def _play(self, view: View, legal: Sequence[PlayCard]) -> PlayCard:
+        if view.kind is not None and view.kind in self._ducks and view.declarer == view.player:
+            return self._duck(view, legal)
         trump = view.trump
         if not view.trick:
             return self._lead(view, legal)

@@ -75,6 +75,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "deal.cut.enabled",
         "deal.redeals.effect",
         "deal.incidents",
+        "contract.kinds",
         "play.revoke",
         "play.revoke.handling",
         "play.revoke.penalty",
@@ -99,10 +100,10 @@ that are off (``marriages.from_trick: 1``, ``min_cards: 0``) and marriage points
 bind, a defender's discard, the lead after a marriage and a revoke that stands (``play``;
 each field of ``play.revoke``, a default of which says nothing while revokes are refused) are
 house agreements no shipped ruleset states; the table incidents (``deal.incidents``, none by
-default) likewise; the match-flow switches (``deal``, ``match``, ``special``) are off
-in every shipped ruleset, whose sources are silent on them, and so are fixed partnerships
-(``table.partnerships``), a house layout.  Every shipped ruleset keeps these
-defaults.  The comparison shows them always."""
+default) and the named contracts (``contract.kinds``, none by default) likewise; the
+match-flow switches (``deal``, ``match``, ``special``) are off in every shipped ruleset,
+whose sources are silent on them, and so are fixed partnerships (``table.partnerships``), a
+house layout.  Every shipped ruleset keeps these defaults.  The comparison shows them always."""
 
 SHOWN_WHEN_SET = {
     "auction.forced_bid": "auction.forced_seat",
@@ -134,6 +135,10 @@ SHOWN_WHEN_IS = {
 values there, by field: ``(that field, its values)``.  A rule book shows such a field for
 those forms only (the discard count is no rule of a form that gives a card to each
 opponent), and not at all when no form uses it: a book never prints a value no form plays."""
+
+LANG_TEXTS = frozenset({"contract.kinds.name"})
+"""Model paths of fields holding a text per language, shown in the book's language (else
+English, else the first given)."""
 
 RANK_LISTS = frozenset({"marriages.ranks"})
 """Model paths of fields holding rank ids, shown by the ranks' names (``deck.ranks``)."""
@@ -232,6 +237,9 @@ def words(ruleset: Ruleset, model: str, value: Any, lang: str) -> FieldValue:
     if isinstance(value, str):
         phrase = terms.choice(model, value, lang)
         return FieldValue(phrase if phrase else f"`{value}`", None, key)
+    if isinstance(value, Mapping) and model in LANG_TEXTS:  # a name per language: the book's
+        text = str(value.get(lang) or value.get("en") or next(iter(value.values()), ""))
+        return FieldValue(text or terms.none_words(model, lang), None, key)
     if isinstance(value, Mapping):
         names = {s.id: (s.names or {}).get(lang) or s.id for s in ruleset.deck_spec.suits}
         items = [f"{names.get(str(k), str(k))} {v}" for k, v in value.items()]

@@ -198,6 +198,7 @@ _COMMON: dict[str, tuple[Type, str]] = {
         "the other active players' points (card points plus declared marriages) together",
     ),
     "declarer_points": (POINTS, "the declarer's card points plus declared marriages"),
+    "others_tricks": (COUNT, "the tricks the other active players won together"),
     "seat": (
         COUNT,
         "the defender's place after the declarer in the direction of play (1: the next "
@@ -214,7 +215,8 @@ _COMMON: dict[str, tuple[Type, str]] = {
     ),
 }
 DEAL_FACTS = (
-    "won", "last_trick", "declared", "drowned", "others_points", "declarer_points", "seat", "mode"
+    "won", "last_trick", "declared", "drowned", "others_points", "declarer_points", "seat", "mode",
+    "others_tricks",
 )
 """The names of the played deal's facts in the scoring contexts, which the engine builds only
 when a formula of the form reads them (:attr:`tysiac_spec.ruleset.model.Formula.reads`)."""
@@ -232,6 +234,8 @@ def _facts(side: str) -> list[tuple[str, str]]:
         ("others_points", f"the points of every other active player but the {side}, together "
          "(card points plus declared marriages)"),
         ("mode", _COMMON["mode"][1]),
+        ("others_tricks", f"the tricks every other active player but the {side} won, together "
+         f"(0: the {side} took every trick)"),
     ]
 
 

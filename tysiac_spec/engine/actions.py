@@ -1,6 +1,6 @@
 """Player actions: small frozen values that print and parse in pairs.
 
-Each action has a compact text form (``bid 120``, ``pass``, ``talon 1``,
+Each action has a compact text form (``bid 120``, ``bid misere``, ``pass``, ``talon 1``,
 ``give 9S to 2``, ``discard 9S``, ``contract 120``, ``play QH``,
 ``play QH marriage``, ``play AH aces``, ``forfeit``, ``dark``, ``cancel dark``,
 ``redeal``, ``claim``, ``marriage hearts``; a table incident ``incident misdeal 0``);
@@ -33,6 +33,7 @@ __all__ = [
     "Forfeit",
     "GiveCard",
     "Incident",
+    "NamedBid",
     "Pass",
     "PlayCard",
     "Redeal",
@@ -100,6 +101,19 @@ class Bid(_Action):
 
     def __init__(self, amount: int) -> None:
         self._set(f"bid {amount}", amount=amount)
+
+
+class NamedBid(_Action):
+    """A named bid in the auction (``contract.kinds``): the contract kind ``kind`` (its id),
+    bid by name, ``bid misere``; where it ranks among the numeric bids is the kind's ``rank``
+    (:mod:`.contracts`)."""
+
+    __slots__ = ("kind",)
+    _fields = ("kind",)
+    kind: str
+
+    def __init__(self, kind: str) -> None:
+        self._set(f"bid {kind}", kind=kind)
 
 
 class Pass(_Action):
@@ -251,7 +265,7 @@ class Incident(_Action):
 
 Action = (
     Bid | Pass | ChooseTalon | GiveCard | Discard | DeclareContract | PlayCard
-    | Forfeit | Dark | CancelDark | Redeal | Claim | DeclareMarriage | Incident
+    | Forfeit | Dark | CancelDark | Redeal | Claim | DeclareMarriage | Incident | NamedBid
 )
 """Any player action (and a table incident, :class:`Incident`)."""
 
@@ -363,7 +377,7 @@ def _bad(text: str, expected: str) -> NotationError:
 
 
 _FORMS = (
-    "`bid N`, `pass`, `talon N`, `give CARD to N`, `discard CARD`, `contract N`, "
+    "`bid N`, `bid NAME`, `pass`, `talon N`, `give CARD to N`, `discard CARD`, `contract N`, "
     "`play CARD`, `play CARD marriage`, `play CARD aces`, `forfeit`, `dark`, `cancel dark`, "
     "`redeal`, `claim`, `marriage SUIT` or `incident KIND N`"
 )
@@ -400,6 +414,8 @@ def parse_action(text: str, deck: Deck) -> Action:
         return _WORDS[head]
     if head == "cancel" and len(rest) == 1 and rest[0].lower() == "dark":
         return CancelDark()
+    if head == "bid" and len(rest) == 1 and rest[0][:1].isalpha():  # a named bid (contract.kinds)
+        return NamedBid(rest[0].lower())
     if head in ("bid", "contract", "talon") and len(rest) == 1:
         n = _int(text, rest[0], text)
         return Bid(n) if head == "bid" else DeclareContract(n) if head == "contract" else ChooseTalon(n)

@@ -40,16 +40,16 @@ deal under callgrind (``benchmarks/README.md``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ..cards import Card
 from ..ruleset.model import Form
-from . import play, scoring, talon
+from . import contracts, play, scoring, talon
 from .actions import Action, ActionTable, PlayCard
 from .state import DealState
 
-__all__ = ["CompiledForm", "compile_form"]
+__all__ = ["CompiledForm", "compile_form", "compile_kinds"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -72,6 +72,9 @@ class CompiledForm:
     score_played: scoring.PlayedScores
     """The scores of a played deal (:func:`.scoring.compile_played`; whether the deal facts are
     built is decided there, once)."""
+    kinds: Mapping[str, contracts.KindPlay] = field(default_factory=dict)
+    """The named contract kinds (``contract.kinds``) by id, each compiled with its own play and
+    scores (:func:`compile_kinds`); empty for a form without them."""
 
 
 def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
@@ -89,6 +92,24 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
         play_apply=play.compile_apply(form),
         exchange_legal=talon.compile_legal_exchange(form, table),
         score_played=scoring.compile_played(form),
+        kinds=compile_kinds(form, table, pack),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made
+
+
+def compile_kinds(form: Form, table: ActionTable, pack: Sequence[Card]) -> dict[str, contracts.KindPlay]:
+    """Each named kind of ``form`` (``contract.kinds``) compiled once: the play under
+    :func:`.contracts.played_form` (the form's own compiled play when the kind changes none of
+    it) and the scores under :func:`.contracts.scored_form`.  Empty without named kinds."""
+    out: dict[str, contracts.KindPlay] = {}
+    for kind in form.contract.kinds:
+        played = contracts.played_form(form, kind)
+        out[kind.id] = contracts.KindPlay(
+            kind=kind,
+            form=played,
+            play_legal=play.compile_legal(played, table, pack),
+            play_apply=play.compile_apply(played),
+            score_played=scoring.compile_played(contracts.scored_form(form, kind)),
+        )
+    return out

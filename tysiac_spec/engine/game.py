@@ -41,7 +41,7 @@ from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Incident as IncidentRule
-from . import auction, dealing, play, scoring, talon
+from . import auction, contracts, dealing, play, scoring, talon
 from . import env as envs
 from .actions import (
     Action,
@@ -51,6 +51,7 @@ from .actions import (
     DeclareMarriage,
     Forfeit,
     Incident,
+    NamedBid,
     Pass,
     PlayCard,
     Redeal,
@@ -113,6 +114,13 @@ class View:
     stock_card: Card | None = field(default=None, repr=False)
     """The stock's face-up bottom card while it lies there, seen by everyone (``None``: no
     stock, or drawn); the other cards of the stock are seen by nobody."""
+    kind: str | None = field(default=None, repr=False)
+    """The named contract (``contract.kinds``) bid highest in the auction, then the one the
+    deal is played as (its id, public as the bids are); ``None``: the numeric contract."""
+    open_hand: tuple[Card, ...] = field(default=(), repr=False)
+    """The declarer's hand, played face up, seen by everyone: in a deal of a named contract
+    kind with ``open_hand`` (``contract.kinds``, :func:`.contracts.open_hand`), from the first
+    trick to the end; else empty."""
 
 
 def _points(value: int) -> str:
@@ -178,9 +186,21 @@ class Game:
         self._play_legal, self._play_apply = self.compiled.play_legal, self.compiled.play_apply
         self._score_played = self.compiled.score_played
         form = self.form
+        self._kinds = self.compiled.kinds
+        """The named contract kinds compiled (``contract.kinds``, :mod:`.contracts`); empty: none,
+        and nothing of them runs (decided once)."""
+        self._apply_bid = contracts.apply_bid if self._kinds else auction.apply
+        """How an auction action is applied: with named bids (``contract.kinds``) by
+        :func:`.contracts.apply_bid`, else :func:`.auction.apply` (decided once)."""
+        self._play_form, self._deal_marriages = form, form.marriages
+        """The form the current deal's play follows and its marriage rules: the form's own, or
+        a named kind's (:func:`.contracts.played_form`, set per deal by :meth:`_start_play`)."""
         self._legal_of: dict[str, Callable[[DealState], list[Action]]] = {
             "play": self._play_legal,
-            "auction": auction.compile_legal(form, table, self._env),
+            "auction": (
+                contracts.compile_legal_auction(form, table, self._env) if self._kinds
+                else auction.compile_legal(form, table, self._env)
+            ),
             "talon": lambda deal: talon.legal_choice(deal, table),
             "exchange": self.compiled.exchange_legal,
             "contract": lambda deal: talon.legal_contract(form, deal, self._env, table),
@@ -650,6 +670,8 @@ class Game:
             declared=tuple(d.declared),
             scores=self._match.scores,
         )
+        if self._kinds and d.kind is not None:  # (contract.kinds) the kind bid, a hand face up
+            view = replace(view, kind=d.kind, open_hand=contracts.open_hand(self.form, d))
         if d.stock:  # (table.stock) the stock's size and its face-up bottom card
             return replace(view, stock=len(d.stock), stock_card=d.stock[-1])
         return view
@@ -671,9 +693,16 @@ class Game:
         if phase == "marriages":
             return "announce a marriage held (`marriage SUIT`) or `pass`"
         if phase == "auction":
+            if self._kinds or type(action) is NamedBid:  # (named bids: contract.kinds)
+                return contracts.explain_bid(self.form, deal, action, self._env) or auction.explain(
+                    self.form, deal, action, self._env
+                )
             return auction.explain(self.form, deal, action, self._env)
         if phase in ("talon", "exchange", "contract"):
             return talon.explain(self.form, deal, action, self._env)
+        if self._kinds and deal.kind is not None:  # (contract.kinds) the kind's own play
+            why = contracts.explain_play(contracts.kind_of(self.form, deal.kind), deal, action)
+            return why or play.explain(self._play_form, deal, action)
         return play.explain(self.form, deal, action)
 
     def apply(self, action: Action) -> None:
@@ -731,7 +760,7 @@ class Game:
             self._answer_redeal(deal, action)
         elif phase in ("auction", "dark"):
             if phase == "auction":
-                auction.apply(form, deal, action, text)
+                self._apply_bid(form, deal, action, text)
                 if self._talon_from_round:
                     talon.reveal_in_auction(deal)
             else:
@@ -750,7 +779,7 @@ class Game:
             self._announced(deal, action)  # (opens the play itself: nothing else to do)
             return
         elif type(action) is DeclareMarriage:  # the play phase: a marriage from the hand
-            play.declare_marriage(form.marriages, deal, deal.current, action.suit)
+            play.declare_marriage(self._deal_marriages, deal, deal.current, action.suit)
         else:  # the play phase: a claim (a card is played above)
             assert isinstance(action, Claim)
             play.apply_claim(form, deal)
@@ -934,6 +963,8 @@ class Game:
         first the phase ``marriages`` for the players holding one, in turn from the leader
         (:meth:`_announcements`, called only in a form that has them)."""
         deal = self.deal if deal is None else deal
+        if self._kinds:  # (contract.kinds) the play of the deal's kind
+            self._play_kind(deal)
         leader = self._leader_rule  # (the leader's rule inline: once per deal)
         if leader == "forced" and deal.forced is not None:
             deal.current = deal.forced
@@ -945,13 +976,33 @@ class Game:
         if self._before_play:
             self._announcements(deal)
 
+    def _play_kind(self, deal: DealState) -> None:
+        """Play the deal as its contract kind says (a form with named kinds only): a named
+        kind's own legal plays, play of a card, form and marriage rules
+        (:class:`.contracts.KindPlay`; :func:`.contracts.start_play`), else the form's own."""
+        kind = self._kinds.get(deal.kind) if deal.kind is not None else None
+        if kind is not None:
+            contracts.start_play(kind.kind, deal)
+        self._point_play(kind)
+
+    def _point_play(self, kind: contracts.KindPlay | None) -> None:
+        """Point the play phase at a named kind's legal plays, play of a card, form and
+        marriage rules, or (``None``) at the form's own; also done when a pickled game is
+        loaded (:meth:`__setstate__`), since these are rebuilt, not pickled."""
+        if kind is None:
+            legal, apply_card, form = self.compiled.play_legal, self.compiled.play_apply, self.form
+        else:
+            legal, apply_card, form = kind.play_legal, kind.play_apply, kind.form
+        self._legal_of["play"], self._play_apply = legal, apply_card
+        self._play_form, self._deal_marriages = form, form.marriages
+
     def _announcements(self, deal: DealState) -> None:
         """Open the phase ``marriages`` (``marriages.declared_by: before_play``) when a player
         holds a marriage to announce, in turn from the first leader (``deal.current``)."""
         order = deal.order
         i = order.index(deal.current)
         turn = order[i:] + order[:i]
-        m = self.form.marriages
+        m = self._deal_marriages
         announcers = tuple([p for p in turn if play.announceable(m, deal, p)])
         if announcers:
             deal.phase, deal.announcers, deal.current = "marriages", announcers, announcers[0]
@@ -968,7 +1019,7 @@ class Game:
 
     def _legal_announcements(self, deal: DealState) -> list[Action]:
         """Phase ``marriages``: the marriages the player to act may announce, then ``pass``."""
-        suits = play.announceable(self.form.marriages, deal, deal.current)
+        suits = play.announceable(self._deal_marriages, deal, deal.current)
         return [*(DeclareMarriage(s) for s in suits), _PASS]
 
     def _announced(self, deal: DealState, action: Action) -> None:
@@ -977,8 +1028,8 @@ class Game:
         from its first leader."""
         player = deal.current
         if isinstance(action, DeclareMarriage):
-            play.declare_marriage(self.form.marriages, deal, player, action.suit)
-            if play.announceable(self.form.marriages, deal, player):
+            play.declare_marriage(self._deal_marriages, deal, player, action.suit)
+            if play.announceable(self._deal_marriages, deal, player):
                 return
         rest = deal.announcers[1:]
         deal.announcers = rest
@@ -1004,8 +1055,11 @@ class Game:
         if state.dealer != self._dealer:
             state = replace(state, dealer=self._dealer)
         # the engine's outcome is valid by construction: settled without validate_outcome
+        played = self._score_played
+        if self._kinds and deal.kind is not None:  # (contract.kinds) the kind's own scores
+            played = self._kinds[deal.kind].score_played
         new, events, deal.made = settle_valid_deal(
-            self.form, state, outcome, played=self._score_played, team=self._team
+            self.form, state, outcome, played=played, team=self._team
         )
         row = tuple(map(sub, new.scores, start.scores))
         deal.scores = dict(enumerate(row))
@@ -1033,7 +1087,8 @@ class Game:
         "_legal_deal", "_legal_count", "_legal_current", "_legal_phase", "_legal",
         "_deck_points", "_deck_cards", "_dealing_plan", "_aces", "_talon_from_deal",
         "_talon_from_round", "_cuts", "_redeals", "_before_play", "_leader_rule", "_team",
-        "_stock", "_stock_trump", "_revoke",
+        "_stock", "_stock_trump", "_revoke", "_kinds", "_apply_bid", "_play_form",
+        "_deal_marriages",
     })
     """The attributes a game makes from its ruleset, player count and seed (and the caches of
     :meth:`legal_actions`): not pickled, made again when a pickled game is loaded.  Every
@@ -1080,6 +1135,9 @@ class Game:
         memo: dict[int, Any] = {}
         pack = self._deck_cards
         self.__dict__.update({k: _unpacked(v, pack, memo) for k, v in state.items()})
+        deal = self.deal
+        if self._kinds and deal.kind is not None:  # (contract.kinds) the deal's kind's play
+            self._point_play(self._kinds.get(deal.kind))
 
 
 _DEAL_FIELDS = tuple(f.name for f in fields(DealState))

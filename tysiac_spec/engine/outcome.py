@@ -56,6 +56,7 @@ __all__ = [
     "iter_card_point_errors",
     "iter_contract_errors",
     "iter_forfeit_errors",
+    "iter_kind_errors",
     "iter_marriage_errors",
     "iter_mode_errors",
     "iter_outcome_errors",
@@ -324,6 +325,29 @@ def iter_forfeit_errors(
         )
 
 
+def iter_kind_errors(
+    form: Form, *, kind: str, bid: int, contract: int, mode: str, marriages: Mapping[int, int]
+) -> Problems:
+    """A deal played as a named contract (``contract.kinds``, :mod:`.contracts`): one of the
+    form's kinds, won in a normal deal's auction, its bid and contract the kind's fixed
+    ``value``, and no marriage declared when the kind allows none."""
+    kinds = {k.id: k for k in form.contract.kinds}
+    k = kinds.get(kind)
+    if k is None:
+        listed = ", ".join(f"`{n}`" for n in kinds) or "none"
+        yield _problem(("kind",), f"the ruleset has no named contract `{kind}` (named contracts: {listed})")
+        return
+    if mode != "normal":
+        yield _problem(("kind",), f"a named contract is won in the auction, not in a {mode} deal")
+    if bid != k.value or contract != k.value:
+        yield _problem(
+            ("contract",),
+            f"the named contract `{kind}` is played for {k.value} (got bid {bid}, contract {contract})",
+        )
+    if not k.marriages and any(marriages.values()):
+        yield _problem(("marriages",), f"no marriage may be declared in a `{kind}` deal")
+
+
 def iter_card_point_errors(
     form: Form, *, deck_points: int, card_points: Mapping[int, int], active: Sequence[int]
 ) -> Problems:
@@ -391,19 +415,24 @@ def iter_trick_errors(
 def iter_outcome_errors(form: Form, state: Standing, outcome: DealOutcome) -> Problems:
     """Every reason why ``outcome`` cannot happen under ``form`` in ``state`` (the deal dealt
     by ``state.dealer``), in this order: who plays (:func:`iter_table_errors`; nothing more
-    is checked when the match is over or the declarer is not at the table), the bid, the
-    contract, the multiplier, the mode, then for a forfeit the forfeit, else the card points,
-    marriages and tricks."""
+    is checked when the match is over or the declarer is not at the table), the bid and the
+    contract (for a named contract, :func:`iter_kind_errors`), the multiplier, the mode, then
+    for a forfeit the forfeit, else the card points, marriages and tricks."""
     table = list(iter_table_errors(form, state, outcome))
     yield from table
     if any(e.diagnostic.path[0] in ("match", "players", "declarer") for e in table):
         return
     o = outcome
     active = o.active(state.players)
-    yield from iter_bid_errors(form, mode=o.mode, bid=o.bid)
-    if o.contract < 0:
-        yield _problem(("contract",), f"the contract must not be negative (got {o.contract})")
-    yield from iter_contract_errors(form, bid=o.bid, contract=o.contract, mode=o.mode)
+    if o.kind is not None:  # a named contract (contract.kinds): its own bid and contract
+        yield from iter_kind_errors(
+            form, kind=o.kind, bid=o.bid, contract=o.contract, mode=o.mode, marriages=o.marriages
+        )
+    else:
+        yield from iter_bid_errors(form, mode=o.mode, bid=o.bid)
+        if o.contract < 0:
+            yield _problem(("contract",), f"the contract must not be negative (got {o.contract})")
+        yield from iter_contract_errors(form, bid=o.bid, contract=o.contract, mode=o.mode)
     if o.multiplier is not None and o.multiplier < 1:
         yield _problem(("multiplier",), f"the multiplier must be 1 or more (got {o.multiplier})")
     yield from iter_mode_errors(form, state, mode=o.mode, declarer=o.declarer, dealer=state.dealer)

@@ -19,6 +19,7 @@ from ..cards import Card
 from ..dsl.contexts import DEAL_FACTS
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
+from . import contracts
 from . import env as envs
 from .seating import direction
 from .state import DealState
@@ -70,6 +71,9 @@ class DealOutcome:
             ``marriages.ace_marriage.rank``, ``ace``,
             for the ace marriage); ``None``: not recorded (then a formula reading
             ``declared`` or ``drowned`` raises :class:`~tysiac_spec.errors.MatchError`).
+        kind: the named contract the deal was played as (an id of ``contract.kinds``, scored
+            by its own formulas, :func:`~tysiac_spec.engine.contracts.scored_form`); ``None``:
+            the numeric contract.
     """
 
     declarer: int
@@ -88,6 +92,7 @@ class DealOutcome:
     won: Mapping[int, Sequence[Card]] | None = None
     last_trick: int | None = None
     declarations: tuple[tuple[int, str], ...] | None = None
+    kind: str | None = None
 
     def active(self, seated: int) -> tuple[int, ...]:
         """The active players, ascending, of a table of ``seated`` players."""
@@ -148,7 +153,7 @@ def deal_facts(
     """The deal facts named in ``need`` about ``player`` (one of the ``active`` players), for
     the scoring contexts: ``won`` (cards), ``last_trick`` (bool), ``declared`` (count),
     ``drowned``, ``others_points`` and ``declarer_points`` (points), ``seat`` (count: see
-    :func:`seat_after`), ``mode``.
+    :func:`seat_after`), ``mode``, ``others_tricks`` (count: the other active players' tricks).
 
     ``drowned`` is the value (``form.marriages.values``) of the king–queen marriages
     ``player`` declared of which another player won the king or the queen in a trick (the
@@ -172,6 +177,9 @@ def deal_facts(
             out[name] = _recorded(outcome.last_trick, name) == player
         elif name == "seat":
             out[name] = seat_after(form, outcome, player)
+        elif name == "others_tricks":
+            tricks = _recorded(outcome.tricks, name)
+            out[name] = sum(tricks.get(q, 0) for q in active if q != player)
         elif name == "declared":
             out[name] = sum(1 for q, _ in _recorded(outcome.declarations, name) if q == player)
         else:  # drowned
@@ -319,7 +327,7 @@ def scores_and_made(
     (or ``outcome.sitter_points``).  ``player_env(p)`` gives the ``player`` record
     (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included;
     ``played`` the form's :func:`compile_played` (else the engine's kept one, ``form.compiled``,
-    or one compiled now).
+    or one compiled now; for a deal of a named kind, ``outcome.kind``, that kind's).
     """
     made: bool | None = None
     out: dict[int, int] = {}
@@ -348,6 +356,8 @@ def scores_and_made(
                 )
                 out[p] = int(f.defender(e))
     else:
+        if played is None and outcome.kind is not None:  # a named kind: its own formulas
+            played = _kind_played(form, outcome.kind)
         if played is None:  # the engine's CompiledForm keeps compile_played(form)
             compiled = form.compiled
             played = compiled.score_played if compiled is not None else compile_played(form)
@@ -355,6 +365,15 @@ def scores_and_made(
     if outcome.sitter is not None:
         out[outcome.sitter] = sitter_score(form, outcome, player_env, options)
     return out, bool(made) and not outcome.forfeited
+
+
+def _kind_played(form: Form, kind: str) -> PlayedScores:
+    """The scores of a deal played as the named kind ``kind``: the engine's compiled ones
+    (``CompiledForm.kinds``), else compiled now from :func:`.contracts.scored_form`."""
+    compiled = form.compiled
+    if compiled is not None and kind in compiled.kinds:
+        return compiled.kinds[kind].score_played  # type: ignore[no-any-return]
+    return compile_played(contracts.scored_form(form, contracts.kind_of(form, kind)))
 
 
 def sitter_score(
@@ -403,5 +422,6 @@ def outcome_of(deal: DealState) -> DealOutcome:
         won=deal.won,  # the finished deal's piles, not copied (read only)
         last_trick=deal.last_trick_winner,
         declarations=tuple(deal.declared),
+        kind=deal.kind,
     )
 

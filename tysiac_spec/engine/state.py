@@ -140,6 +140,9 @@ class DealState:
     revokes: tuple[tuple[int, Card, int], ...] = ()
     """The revokes played (``play.revoke.handling: penalise``): ``(player, card, penalty)``,
     the penalty paid at the deal's end."""
+    kind: str | None = None
+    """The named contract (``contract.kinds``) bid highest in the auction, then the one the
+    deal is played as (its id); ``None``: the numeric contract (:mod:`.contracts`)."""
     # result
     scores: dict[int, int] | None = None
     made: bool | None = None

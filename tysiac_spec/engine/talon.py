@@ -312,14 +312,15 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
 def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     """The contracts the declarer may announce: the bid, then multiples of ``contract.step``
     above it (:func:`~.auction.round_up`) up to ``contract.max`` and the auction cap,
-    filtered by ``contract.allowed``."""
+    filtered by ``contract.allowed``; only the bid for a named kind won in the auction (its
+    fixed ``value``, set by :func:`~.contracts.apply_bid`)."""
     c, bid = form.contract, deal.high_bid
     raise_allowed = c.raise_allowed
     if deal.mode == "dark":
         raise_allowed = form.special.dark.raise_allowed
     elif deal.mode == "golden":
         raise_allowed = form.special.golden_round.raise_allowed
-    if not raise_allowed or deal.barrel_deal:
+    if not raise_allowed or deal.barrel_deal or deal.kind is not None:  # (a named kind: fixed)
         return [bid]
     assert deal.declarer is not None
     b, hand = env(deal.declarer), tuple(deal.hands[deal.declarer])

@@ -22,11 +22,13 @@ from ..text import LANGUAGES
 
 __all__ = [
     "INCIDENT_KINDS",
+    "POINTS_KIND",
     "AceMarriage",
     "Auction",
     "Barrel",
     "Bolts",
     "Contract",
+    "ContractKind",
     "Cut",
     "DarkGame",
     "DealRules",
@@ -699,6 +701,71 @@ class Forfeit:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ContractKind:
+    """A kind of contract (issue 17): what the declarer undertakes, how the play changes under
+    it and how it is scored.  The numeric contract, "make at least the contract in points", is
+    the kind :data:`POINTS_KIND`, every field at its default (the scoring formulas of
+    ``scoring``, trump and marriages as the ruleset says, no hand shown); a named kind
+    (``contract.kinds``: misère, slam, open hand) is bid by its ``id`` in the auction
+    (``bid misere``) and played for its fixed ``value``.  Read by ``engine/contracts.py``."""
+
+    id: str = rule(
+        "The kind's name, the word bid in the auction (`bid misere`): lower-case letters, "
+        "digits, `_` or `-`, starting with a letter; `points` is the numeric contract.",
+        required=True,
+    )
+    name: LangText = rule("The kind's name per language (the rule book).", default=None)
+    rank: int | None = rule(
+        "Where the named bid stands among the numeric bids: it counts as a bid of this many "
+        "points (made only over a lower high bid; a numeric bid over it must be higher, by the "
+        "auction's step; a named bid over it must have a higher rank); none: it outranks every "
+        "numeric bid, and nothing may be bid over it.",
+        minimum=0,
+        maximum=MAX_POINTS,
+    )
+    value: int | None = rule(
+        "The contract's points when this kind is won (the `contract` of its formulas), fixed: "
+        "not raised after the exchange; none: the bid, raised as `contract` allows (the "
+        "numeric contract only; a named kind needs one).",
+        minimum=0,
+        maximum=MAX_POINTS,
+    )
+    goal: Formula | None = rule(
+        "Whether the declarer made this kind of contract (context `scoring.made`), e.g. "
+        "`tricks == 0` for misère, `others_tricks == 0` for a slam; none: `scoring.made`.",
+        formula="scoring.made",
+    )
+    declarer: Formula | None = rule(
+        "The declarer's score for a deal of this kind (context `scoring.declarer`), e.g. "
+        "`if made then contract else -contract`; none: `scoring.declarer`.",
+        formula="scoring.declarer",
+    )
+    defender: Formula | None = rule(
+        "Each defender's score for a deal of this kind (context `scoring.defender`), e.g. `0`; "
+        "none: `scoring.defender`.",
+        formula="scoring.defender",
+    )
+    trump: bool = rule(
+        "Whether a deal of this kind has a trump: false, no marriage (nor the ace marriage) "
+        "makes a suit trump and a trump turned up from the stock does not count.",
+        True,
+    )
+    marriages: bool = rule(
+        "Whether marriages (and the ace marriage) may be declared in a deal of this kind.", True
+    )
+    open_hand: bool = rule(
+        "Whether the declarer plays with his hand face up: every player sees it from the first "
+        "trick to the end of the deal.",
+        False,
+    )
+
+
+POINTS_KIND = ContractKind(id="points")
+"""The numeric contract, "make at least the contract in points", as a :class:`ContractKind`:
+every field at its default (today's contract, played and scored as ``scoring`` says)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Contract:
     """The contract: the declarer's final bid, fixed after the exchange."""
 
@@ -716,6 +783,12 @@ class Contract:
     forfeit: Forfeit = rule("Forfeiting the deal instead of playing it.", Forfeit)
     claim_allowed: bool = rule(
         "A declarer sure of every trick may show the hand and score without playing.", False
+    )
+    kinds: tuple[ContractKind, ...] = rule(
+        "Named contracts bid in the auction beside the numeric bids (misère, slam, open "
+        "hand), each a kind of contract with its goal, play and scoring; none: only the "
+        "numeric contract (`POINTS_KIND`).",
+        (),
     )
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache, partial
 from pathlib import Path as Path_
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Diagnostic, format_path
+from ..text import printable
 from ._convert import built_once, is_annotated, kept, plain_document, unwrap
 from ._merge import DELETE, merge
 from ._schema import ruleset_schema
@@ -71,6 +73,9 @@ SEMANTIC_CODES = {
     "deal.incident-twice": "two rules for one kind of table incident",
     "deal.incident-inert": "a table incident's field that changes nothing (a `dealer` when it is "
     "played on, a `to` without a penalty)",
+    "contract.kind-id": "a named contract whose id is not a word that can be bid (`bid misere`), "
+    "or is `points`, the numeric contract's",
+    "contract.kind-value": "a named contract without its fixed `value`",
 }
 
 
@@ -880,7 +885,9 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             "write the losing score below the target, usually minus the target (-1000)",
         )
     yield from _check_duties(doc, sections, where)
-    for section, fld in (("match", "counters"), ("match", "rules"), ("deal", "redeals")):
+    for section, fld in (
+        ("match", "counters"), ("match", "rules"), ("deal", "redeals"), ("contract", "kinds")
+    ):
         items = _get(sections, section, fld, default=[]) or []
         seen: set[str] = set()
         for i, item in enumerate(items):
@@ -895,6 +902,7 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
             seen.add(ident)
     yield from _check_incidents(doc, sections, where)
     yield from _check_revoke(doc, sections, where)
+    yield from _check_kinds(doc, sections, where)
 
 
 def _check_incidents(
@@ -933,6 +941,42 @@ def _check_incidents(
                 "`penalty`",
                 doc,
                 (*path, "to"),
+            )
+
+
+_KIND_ID = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def _check_kinds(
+    doc: Any, sections: Mapping[str, Any], where: Callable[..., Path]
+) -> Iterator[Diagnostic]:
+    """The named contracts (``contract.kinds``, :mod:`..engine.contracts`): an id that can be
+    bid as a word (``bid misere``) and is not ``points``, the numeric contract's
+    (``contract.kind-id``); a fixed ``value`` (``contract.kind-value``)."""
+    items = _get(sections, "contract", "kinds", default=[]) or []
+    for i, item in enumerate(items):
+        path = (*where("contract", "kinds"), i)
+        ident = _get(item, "id")
+        if isinstance(ident, str) and (not _KIND_ID.fullmatch(ident) or ident == "points"):
+            why = (
+                "is the numeric contract's" if ident == "points"
+                else "is not a lower-case word starting with a letter"
+            )
+            yield _diag(
+                "contract.kind-id",
+                f"`contract.kinds[{i}].id` `{printable(ident)}` {why}: it is bid as `bid <id>`",
+                doc,
+                (*path, "id"),
+                "write a word such as `misere` or `slam`",
+            )
+        if _get(item, "value") is None:
+            yield _diag(
+                "contract.kind-value",
+                f"`contract.kinds[{i}]` (`{printable(str(ident))}`) has no `value`: a named "
+                "contract is played for a fixed value",
+                doc,
+                path,
+                "write the points it is won or lost for, e.g. `value: 120`",
             )
 
 
