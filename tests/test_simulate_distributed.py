@@ -80,3 +80,9 @@ def test_without_distributed_the_dask_backend_is_a_clear_error(monkeypatch: pyte
         simulate("pl-standard", players=3, games=1, backend="dask")
     code, _, err = run("simulate", "pl-standard", "--games", "1", "--backend", "dask")
     assert code == 1 and "pip install 'tysiac-spec[distributed]'" in err and "Traceback" not in err
+
+
+def test_a_bad_scheduler_address_is_a_clear_error() -> None:
+    code, _, err = run("simulate", "pl-standard", "--games", "1", "--scheduler", "nonsense")
+    assert code == 1 and "Traceback" not in err
+    assert "cannot reach the Dask scheduler at nonsense: missing port number in address 'nonsense'" in err

@@ -43,6 +43,8 @@ from .ruleset import Ruleset, load_ruleset
 __all__ = [
     "BACKENDS",
     "BOTS",
+    "SCHEDULER_TIMEOUT",
+    "ClusterError",
     "DistributedMissing",
     "MatchResult",
     "Statistics",
@@ -431,6 +433,8 @@ def _run_on_dask(
 
     Raises:
         DistributedMissing: the ``distributed`` package is not installed.
+        ClusterError: the scheduler cannot be reached within :data:`SCHEDULER_TIMEOUT` seconds, or
+            its address is not one.
     """
     try:
         dask: Any = importlib.import_module("distributed")  # untyped: used as Any
@@ -444,7 +448,10 @@ def _run_on_dask(
             ))
             client = stack.enter_context(Client(cluster))
         else:
-            client = stack.enter_context(Client(scheduler))
+            try:
+                client = stack.enter_context(Client(scheduler, timeout=SCHEDULER_TIMEOUT))
+            except (OSError, ValueError, TypeError) as exc:
+                raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
             workers = max(1, len(client.scheduler_info().get("workers", {})))
         futures = [client.submit(run_chunk, chunk, pure=False)
                    for chunk in itertools.islice(chunks, 2 * workers)]
@@ -461,6 +468,14 @@ def _run_on_dask(
         except BaseException:
             client.cancel(list(flow.futures))
             raise
+
+
+SCHEDULER_TIMEOUT = 10
+"""Seconds to wait for a Dask scheduler named by address before giving up."""
+
+
+class ClusterError(RuntimeError):
+    """The Dask scheduler named by address cannot be used; the message says why."""
 
 
 class DistributedMissing(ImportError):
@@ -517,6 +532,7 @@ def simulate(
             raised again here when it happened in a worker).
         BotError: a bad bot name or seat list (a ``ValueError``).
         DistributedMissing: ``dask`` without the ``distributed`` package (an ``ImportError``).
+        ClusterError: the scheduler at ``scheduler`` cannot be reached.
         ValueError: an unknown backend, or ``games``/``workers``/``max_deals`` below 1.
     """
     if scheduler is not None:

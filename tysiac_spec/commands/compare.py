@@ -127,7 +127,7 @@ def _study(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..bots import BotError
-    from ..simulate import DistributedMissing, usable_cpus
+    from ..simulate import ClusterError, DistributedMissing, usable_cpus
     from ..study import PlotsMissing, render_study, run_study
 
     if fmt == "html":  # refuse before the matches are played, not after
@@ -150,7 +150,7 @@ def _study(
             )
         except BotError as exc:
             raise click.BadParameter(str(exc), param_hint="--bots") from None
-        except DistributedMissing as exc:
+        except (DistributedMissing, ClusterError) as exc:
             raise click.ClickException(str(exc)) from None
     interrupted = any(s.interrupted for s in study.runs)
     if interrupted:

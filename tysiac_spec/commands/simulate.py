@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..bots import BotError
-from ..simulate import BACKENDS, DEFAULT_MAX_DEALS, DistributedMissing, simulate, usable_cpus
+from ..simulate import BACKENDS, DEFAULT_MAX_DEALS, ClusterError, DistributedMissing, simulate, usable_cpus
 from ._common import SEED_MAX, parse_option_args, user_errors
 
 __all__ = ["BOTS_HELP", "EXIT_INTERRUPTED", "simulate_cmd"]
@@ -155,7 +155,7 @@ def simulate_cmd(
                 )
             except BotError as exc:
                 raise click.BadParameter(str(exc), param_hint="--bots") from None
-            except DistributedMissing as exc:
+            except (DistributedMissing, ClusterError) as exc:
                 raise click.ClickException(str(exc)) from None
         data = stats.as_dict()
         if stats.interrupted:
