@@ -371,6 +371,7 @@ SCHEMA_CANNOT_TELL: dict[str, tuple[str, str]] = {
     "bid-not-multiple-of-step": ("auction.step", "a bid value is not a multiple of the bid step"),
     "card-points-total": ("deck.points-total", "the ranks' card points do not add up to `deck.total_points`"),
     "contract-step-default": ("contract.step", "the contract step does not divide the bid step"),
+    "named-contract-bad-id": ("contract.kind-id", "a named contract's id that cannot be bid as `bid <id>` (a word with a digit first, or `points`, the numeric contract's), or a named contract without its fixed value"),
     "contract-step": ("contract.step", "the contract step does not divide the bid step"),
     "cut-unknown-rank": ("deal.cut", "the cut names a rank the deck does not have"),
     "dealer-exempt-without-dealer-plays": ("auction.dealer-exempt", "`auction.dealer_exempt` without `all_pass: dealer_plays` or without `may_bid` (it changes nothing)"),

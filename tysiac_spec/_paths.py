@@ -19,3 +19,7 @@ RULESETS_DIR = _data_dir("_rulesets", "rulesets")
 
 SCHEMAS_DIR = _data_dir("_schemas", "schemas")
 """Directory holding the JSON Schemas (``ruleset.schema.json``, ...)."""
+
+STUDIES_DIR = _data_dir("_studies", "docs/studies")
+"""Directory holding the committed study pages (``*.html`` with their data, ``*.json``),
+written by ``tysiac compare --simulate`` and copied into the site by ``tysiac build``."""

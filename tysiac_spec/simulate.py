@@ -18,6 +18,7 @@ kernel to stop when the process that started it dies, even by SIGKILL.
 from __future__ import annotations
 
 import ctypes
+import importlib
 import itertools
 import os
 import random
@@ -29,19 +30,22 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from .bots.heuristic import HeuristicBot
-from .bots.random_bot import Bot, RandomBot
+from .bots import BUILTIN, Bot, make_bot, seat_bots
 from .engine.game import Game
 from .ruleset import Ruleset, load_ruleset
 
 __all__ = [
+    "BACKENDS",
     "BOTS",
+    "SCHEDULER_TIMEOUT",
+    "ClusterError",
+    "DistributedMissing",
     "MatchResult",
     "Statistics",
     "make_bots",
@@ -51,8 +55,14 @@ __all__ = [
     "usable_cpus",
 ]
 
-BOTS = ("random", "heuristic")
-"""Names of the bots a simulation can seat (every seat gets the same kind)."""
+BOTS = tuple(BUILTIN)
+"""Names of the shipped bots; a seat list (``heuristic,random,heuristic``) and a user's bot
+(``mymodule:MyBot``, ``path/to/bots.py:MyBot``) are described in :mod:`tysiac_spec.bots`."""
+
+BACKENDS = ("local", "dask")
+"""Where the matches run: ``local`` (this process, or a pool of ``workers`` processes) or
+``dask`` (a Dask distributed cluster: a new local one of ``workers`` processes, or the
+scheduler at an address; needs the ``distributed`` extra)."""
 
 DEFAULT_MAX_DEALS = 1000
 """Deals after which a match is stopped and counted as unfinished."""
@@ -86,19 +96,16 @@ def match_seed(seed: int, index: int) -> int:
 
 
 def make_bots(kind: str, rules: Ruleset, players: int, seed: int) -> list[Bot]:
-    """One bot per seat, each with its own seed derived from ``seed``.
+    """One bot per seat, each with its own seed derived from ``seed``; ``kind`` is a seat
+    list (:func:`tysiac_spec.bots.seat_bots`: one name for every seat, or one per seat).
 
     Raises:
-        ValueError: ``kind`` is not one of :data:`BOTS`.
+        BotError: a bad bot name or seat list (a ``ValueError``).
     """
     rng = random.Random(seed)
     seeds = [rng.getrandbits(63) for _ in range(players)]
-    if kind == "random":
-        return [RandomBot(s) for s in seeds]
-    if kind == "heuristic":
-        form = rules.form(players)
-        return [HeuristicBot(s, form) for s in seeds]
-    raise ValueError(f"unknown bot {kind!r}; expected one of {', '.join(BOTS)}")
+    form = rules.form(players)
+    return [make_bot(name, s, form) for name, s in zip(seat_bots(kind, players), seeds, strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +114,10 @@ class MatchResult:
 
     ``winner`` is ``None`` for an unfinished match; ``winners`` the seats that won (the
     winner's side with fixed partnerships, ``()`` unfinished); ``contracts`` lists the contract of
-    every scored deal (points), ``made`` how many of them were made; ``events`` counts
-    the match events by kind; ``scores`` are the final match scores (points).
+    every scored deal (points), ``made`` how many of them were made; ``bids`` the winning
+    bid of every scored deal that had an auction winner (points, before any raise to the
+    contract); ``events`` counts the match events by kind; ``scores`` are the final match
+    scores (points).
     """
 
     index: int
@@ -121,6 +130,7 @@ class MatchResult:
     contracts: tuple[int, ...]
     made: int
     events: Mapping[str, int]
+    bids: tuple[int, ...] = ()
 
 
 def _winner(game: Game) -> int | None:
@@ -151,22 +161,33 @@ def play_match(
     index: int = 0,
     max_deals: int = DEFAULT_MAX_DEALS,
 ) -> MatchResult:
-    """Play one whole match with ``bots`` in every seat; stop after ``max_deals`` deals.
+    """Play one whole match with ``bots`` (a seat list, :func:`tysiac_spec.bots.seat_bots`);
+    stop after ``max_deals`` deals.
+
+    This is the one function every way of running matches calls (one process, the process
+    pool, a Dask cluster, :mod:`tysiac_spec.study`): a faster way of playing a form's matches
+    plugs in here, and must give the same :class:`MatchResult`.
 
     Raises:
         OptionError: no form for ``players``.
         DslError: a formula of the ruleset left the range of formula numbers while the match
             was played (``dsl.runtime``, at the formula's file:line:col).
-        ValueError: an unknown bot name.
+        BotError: a bad bot name (a ``ValueError``).
     """
     game = Game(rules, players=players, seed=seed)
     seats = make_bots(bots, rules, players, seed)
     actions = 0
+    bids: list[int] = []
+    last = game.last_deal
     while not game.is_over and len(game.deal_scores) < max_deals:
         player = game.current_player
         legal = game.legal_actions()
         game.apply(seats[player].choose(game.view(player), legal))
         actions += 1
+        if game.last_deal is not last:  # a deal was scored
+            last = game.last_deal
+            if last is not None and last.high_bidder is not None:
+                bids.append(last.high_bid)
     kinds = Counter(e.kind for e in game.events)
     contracts = tuple(e.value or 0 for e in game.events if e.kind in ("contract.made", "contract.failed"))
     return MatchResult(
@@ -180,6 +201,7 @@ def play_match(
         contracts=contracts,
         made=kinds.get("contract.made", 0),
         events=dict(sorted(kinds.items())),
+        bids=tuple(bids),
     )
 
 
@@ -197,6 +219,7 @@ class Statistics:
     seconds: float = 0.0
     workers: int = 1
     interrupted: bool = False
+    backend: str = "local"
 
     def add(self, result: MatchResult) -> None:
         """Add one match's result (results are kept in match order)."""
@@ -213,7 +236,9 @@ class Statistics:
         (``rule.<id>`` firings by id), ``events`` (every kind counted), ``wins`` (per
         seat; with fixed partnerships a side's win counts for each of its seats),
         ``mean_scores`` (final match score per seat, points), and the timing
-        fields ``seconds``, ``deals_per_second`` and ``workers``; ``interrupted`` is true when
+        fields ``seconds``, ``deals_per_second``, ``workers`` and ``backend``; ``bids``
+        (``count`` of scored deals with an auction winner, their ``average`` winning bid in
+        points); ``interrupted`` is true when
         the run was stopped (Ctrl-C) and the figures cover the matches finished before.
         """
         results = sorted(self.results, key=lambda r: r.index)
@@ -223,6 +248,7 @@ class Statistics:
         for r in results:
             events.update(r.events)
         contracts = [c for r in results for c in r.contracts]
+        bids = [b for r in results for b in r.bids]
         made = sum(r.made for r in results)
         wins = [0] * self.players
         for r in results:
@@ -252,6 +278,10 @@ class Statistics:
                 "rate": round(made / len(contracts), 4) if contracts else 0.0,
                 "average": round(sum(contracts) / len(contracts), 2) if contracts else 0.0,
             },
+            "bids": {
+                "count": len(bids),
+                "average": round(sum(bids) / len(bids), 2) if bids else 0.0,
+            },
             "forfeits": events.get("forfeit", 0),
             "barrel": {"entries": events.get("barrel.enter", 0), "falls": events.get("barrel.fall", 0)},
             "bolts": events.get("bolt", 0),
@@ -266,12 +296,15 @@ class Statistics:
             "seconds": round(self.seconds, 3),
             "deals_per_second": round(deals / self.seconds, 1) if self.seconds > 0 else 0.0,
             "workers": self.workers,
+            "backend": self.backend,
             "interrupted": self.interrupted,
         }
 
 
-TIMING_FIELDS = ("seconds", "deals_per_second", "workers")
-"""Keys of :meth:`Statistics.as_dict` that vary from run to run (timing, parallelism)."""
+TIMING_FIELDS = ("seconds", "deals_per_second", "workers", "backend")
+"""Keys of :meth:`Statistics.as_dict` that vary from run to run (timing, parallelism, where
+the matches ran); every other key depends only on the ruleset, options, players, bots,
+matches, seed and ``max_deals``."""
 
 
 @lru_cache(maxsize=16)
@@ -385,6 +418,75 @@ def _stop_signals(received: list[int]) -> Iterator[None]:
             signal.signal(signum, old)
 
 
+def _run_on_dask(
+    scheduler: str | None,
+    workers: int,
+    chunks: Iterator[list[int]],
+    run_chunk: Callable[[list[int]], list[MatchResult]],
+    stats: Statistics,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Run the chunks on a Dask distributed cluster: the scheduler at ``scheduler``, or a new
+    local cluster of ``workers`` processes (one thread each, no dashboard) that is closed at
+    the end.  At most two chunks per worker are in flight; the results are merged by match
+    index (:meth:`Statistics.as_dict` sorts them), so the figures are those of a local run.
+
+    Raises:
+        DistributedMissing: the ``distributed`` package is not installed.
+        ClusterError: the scheduler cannot be reached within :data:`SCHEDULER_TIMEOUT` seconds, or
+            its address is not one.
+    """
+    try:
+        dask: Any = importlib.import_module("distributed")  # untyped: used as Any
+    except ImportError:
+        raise DistributedMissing() from None
+    Client, LocalCluster, as_completed = dask.Client, dask.LocalCluster, dask.as_completed
+    with ExitStack() as stack:
+        if scheduler is None:
+            cluster = stack.enter_context(LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            ))
+            client = stack.enter_context(Client(cluster))
+        else:
+            try:
+                client = stack.enter_context(Client(scheduler, timeout=SCHEDULER_TIMEOUT))
+            except (OSError, ValueError, TypeError) as exc:
+                raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+            workers = max(1, len(client.scheduler_info().get("workers", {})))
+        futures = [client.submit(run_chunk, chunk, pure=False)
+                   for chunk in itertools.islice(chunks, 2 * workers)]
+        flow = as_completed(futures)
+        try:
+            for future in flow:
+                chunk_results = future.result()
+                for result in chunk_results:
+                    stats.add(result)
+                if progress:
+                    progress(len(chunk_results))
+                for chunk in itertools.islice(chunks, 1):
+                    flow.add(client.submit(run_chunk, chunk, pure=False))
+        except BaseException:
+            client.cancel(list(flow.futures))
+            raise
+
+
+SCHEDULER_TIMEOUT = 10
+"""Seconds to wait for a Dask scheduler named by address before giving up."""
+
+
+class ClusterError(RuntimeError):
+    """The Dask scheduler named by address cannot be used; the message says why."""
+
+
+class DistributedMissing(ImportError):
+    """The ``dask`` backend was asked for without the ``distributed`` package."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the dask backend needs the distributed package: pip install 'tysiac-spec[distributed]'"
+        )
+
+
 def simulate(
     ruleset: str | Path | Ruleset,
     *,
@@ -397,6 +499,8 @@ def simulate(
     max_deals: int = DEFAULT_MAX_DEALS,
     progress: Callable[[int], None] | None = None,
     stop_on_interrupt: bool = False,
+    backend: str = "local",
+    scheduler: str | None = None,
 ) -> Statistics:
     """Play ``games`` matches and collect their statistics.
 
@@ -406,24 +510,35 @@ def simulate(
         players: players at the table.
         games: number of matches (>= 1).
         seed: the run's seed; match ``i`` is seeded by ``match_seed(seed, i)``.
-        bots: ``random`` or ``heuristic`` (every seat).
+        bots: a seat list (:func:`tysiac_spec.bots.seat_bots`): ``heuristic`` in every seat,
+            ``heuristic,random,heuristic``, or a user's bot ``mymodule:MyBot``.
         options: option values of the ruleset.
-        workers: processes to use (1: play in this process); results do not depend on it.
+        workers: processes to use (1 with ``local``: play in this process); results do not
+            depend on it.
         max_deals: deals after which a match is stopped as unfinished.
         progress: called with the number of matches just finished.
         stop_on_interrupt: on Ctrl-C (KeyboardInterrupt), SIGTERM or SIGHUP stop the worker
             processes and return the statistics of the matches finished so far, marked
             ``interrupted``, instead of raising.  The two signals are caught only while the
             run lasts and only when called from the main thread.
+        backend: one of :data:`BACKENDS`: ``local`` (the default), or ``dask`` (a new local
+            Dask cluster of ``workers`` processes, or the one whose scheduler is at
+            ``scheduler``, e.g. ``tcp://127.0.0.1:8786``); results do not depend on it.
+        scheduler: the address of a running Dask scheduler (implies ``dask``).
 
     Raises:
         RulesetError, OptionError: a bad ruleset, option or player count.
         DslError: a formula left the range of formula numbers in a match (``dsl.runtime``;
             raised again here when it happened in a worker).
-        ValueError: an unknown bot name, or ``games``/``workers``/``max_deals`` below 1.
+        BotError: a bad bot name or seat list (a ``ValueError``).
+        DistributedMissing: ``dask`` without the ``distributed`` package (an ``ImportError``).
+        ClusterError: the scheduler at ``scheduler`` cannot be reached.
+        ValueError: an unknown backend, or ``games``/``workers``/``max_deals`` below 1.
     """
-    if bots not in BOTS:
-        raise ValueError(f"unknown bot {bots!r}; expected one of {', '.join(BOTS)}")
+    if scheduler is not None:
+        backend = "dask"
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
     if games < 1 or workers < 1 or max_deals < 1:
         raise ValueError("games, workers and max_deals must be at least 1")
     if isinstance(ruleset, Ruleset):
@@ -434,23 +549,27 @@ def simulate(
         ref = str(ruleset)
     rules = load_ruleset(ref, options=opts)
     rules.form(players)  # raises OptionError for an unknown player count
+    seats = seat_bots(bots, players)  # raises BotError before any match starts
+    bots = seats[0] if len(set(seats)) == 1 else ",".join(seats)
     key = tuple(sorted(opts.items()))
     stats = Statistics(
         ruleset=rules.id, players=players, options=dict(rules.selected), bots=bots, seed=seed,
-        max_deals=max_deals, workers=workers,
+        max_deals=max_deals, workers=workers, backend=backend,
     )
     started = time.perf_counter()
     received: list[int] = []
     try:
         with _stop_signals(received) if stop_on_interrupt else nullcontext():
-            if workers == 1:
+            run_chunk = partial(_run_chunk, ref, key, players, bots, seed, max_deals=max_deals)
+            if backend == "dask":
+                _run_on_dask(scheduler, workers, _chunks(games, workers), run_chunk, stats, progress)
+            elif workers == 1:
                 for i in range(games):
                     seed_i = match_seed(seed, i)
                     stats.add(play_match(rules, players, seed_i, bots=bots, index=i, max_deals=max_deals))
                     if progress:
                         progress(1)
             else:
-                run_chunk = partial(_run_chunk, ref, key, players, bots, seed, max_deals=max_deals)
                 _run_in_pool(workers, _chunks(games, workers), run_chunk, stats, progress)
     except KeyboardInterrupt:
         if not stop_on_interrupt:

@@ -1,13 +1,21 @@
-"""``tysiac compare``: the matrix of rules that differ between resolved rulesets."""
+"""``tysiac compare``: the matrix of rules that differ between resolved rulesets; with
+``--simulate N``, a study of what the differences do (:mod:`tysiac_spec.study`): N bot matches
+of each ruleset, figures side by side with 95 % intervals and tests, a progress bar on standard
+error while it runs (when standard error is a terminal), and with ``--format html`` a page with
+plots (matplotlib, the ``plot`` extra)."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 import click
 
+from ..simulate import BACKENDS, DEFAULT_MAX_DEALS
 from ..text import LANGUAGES
-from ._common import emit, user_errors
+from ._common import SEED_MAX, emit, user_errors, write_atomically
+from .simulate import BOTS_HELP, EXIT_INTERRUPTED
 
 __all__ = ["compare_cmd"]
 
@@ -25,8 +33,31 @@ __all__ = ["compare_cmd"]
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
     help="Write to this file (atomically) instead of standard output.",
 )
+@click.option("--simulate", "matches", type=click.IntRange(min=1), metavar="N",
+              help="Play N bot matches of each ruleset and report what the rules do (contracts made, "
+                   "bids, forfeits, match length, barrel, bolts, wins by seat) with 95 % intervals "
+                   "and tests of the differences, instead of the rules that differ.")
+@click.option("--players", "-p", type=int, default=3, show_default=True, help="With --simulate: players.")
+@click.option("--seed", "-s", type=click.IntRange(0, SEED_MAX), default=0, show_default=True, metavar="N",
+              help="With --simulate: the seed (every ruleset plays matches from the same seeds).")
+@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]",
+              help="With --simulate: t" + BOTS_HELP[1:])
+@click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="With --simulate: worker processes (the results do not depend on it).")
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+              help="With --simulate: local processes or a Dask cluster (as tysiac simulate).")
+@click.option("--scheduler", metavar="ADDRESS", help="With --simulate: a running Dask scheduler.")
+@click.option("--max-deals", type=click.IntRange(min=1), default=DEFAULT_MAX_DEALS, show_default=True,
+              help="With --simulate: stop a match after this many deals (counted unfinished).")
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --simulate: also write the study's figures as JSON to this file.")
+@click.option("--site-page", is_flag=True,
+              help="With --simulate --format html: links for a page of the site's studies/ folder "
+                   "(the committed pages in docs/studies/, which tysiac build copies).")
 def compare_cmd(
-    rulesets: tuple[str, ...], all_: bool, fmt: str, full: bool, lang: str, output: Path | None
+    rulesets: tuple[str, ...], all_: bool, fmt: str, full: bool, lang: str, output: Path | None,
+    matches: int | None, players: int, seed: int, bots: str, workers: int, backend: str,
+    scheduler: str | None, max_deals: int, data: Path | None, site_page: bool,
 ) -> None:
     """Compare rulesets (shipped ids or YAML files) rule by rule.
 
@@ -37,17 +68,28 @@ def compare_cmd(
     of players where it depends on it. Rules that are the same everywhere are
     folded away unless --full.
 
+    With --simulate N: what the differences do instead. Each ruleset plays N bot
+    matches from the same seeds; its figures are shown side by side with 95 %
+    intervals (Wilson, Student's t), and each ruleset after the first is tested
+    against the first (two-proportion z-test or Welch's t-test, Holm-adjusted);
+    --format html adds plots (needs matplotlib: pip install 'tysiac-spec[plot]').
+    Ctrl-C stops the run (status 130); once every ruleset has begun, the figures of
+    the matches finished so far are printed.
+
     \b
     Examples:
       tysiac compare pl-standard ru-online cz-standard
       tysiac compare --all --format html -o compare.html
       tysiac compare pl-standard my-table.yaml --format json
+      tysiac compare pl-standard ru-classic --simulate 200 -j 2
+      tysiac compare pl-standard ru-classic --simulate 4000 --format html -o study.html
+      tysiac compare pl-standard ru-classic --simulate 50 --bots heuristic,random,heuristic
     """
     from ..docs.compare import by_kind, compare, render_comparison
     from ..ruleset import load_ruleset, registry
 
     @user_errors
-    def run() -> None:
+    def run() -> bool:
         refs = list(rulesets)
         if all_:
             refs += [e.id for e in registry.entries() if e.id not in refs]
@@ -63,7 +105,61 @@ def compare_cmd(
             )
         if len(loaded) < 2:
             raise click.UsageError("give at least two rulesets (ids or paths), or --all")
+        if matches is not None:
+            studied = [str(r.file) if r.file else r.id for r in loaded]
+            return _study(studied, matches, players, seed, bots, workers, backend, scheduler, max_deals, fmt,
+                          output, data, site_page)
         text = render_comparison(compare(loaded, lang=lang), fmt, full=full)
         emit(text if text.endswith("\n") else text + "\n", output)
+        return False
 
-    run()
+    if run():
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _study(
+    refs: list[str], matches: int, players: int, seed: int, bots: str, workers: int, backend: str,
+    scheduler: str | None, max_deals: int, fmt: str, output: Path | None, data: Path | None,
+    site_page: bool,
+) -> bool:
+    """Run and print a study (``--simulate``); true when it was interrupted."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..bots import BotError
+    from ..simulate import ClusterError, DistributedMissing, usable_cpus
+    from ..study import PlotsMissing, render_study, run_study
+
+    if fmt == "html":  # refuse before the matches are played, not after
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise click.ClickException(str(PlotsMissing())) from None
+    jobs = workers if scheduler is not None else min(workers, usable_cpus())
+    show = fmt != "json" and sys.stderr.isatty()
+    with Progress(
+        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=Console(stderr=True), disable=not show, transient=True,
+    ) as bar:
+        task = bar.add_task("matches", total=matches * len(refs))
+        try:
+            study = run_study(
+                refs, players=players, matches=matches, seed=seed, bots=bots, workers=jobs, backend=backend,
+                scheduler=scheduler, max_deals=max_deals, progress=lambda k: bar.advance(task, k),
+                stop_on_interrupt=True,
+            )
+        except BotError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bots") from None
+        except (DistributedMissing, ClusterError) as exc:
+            raise click.ClickException(str(exc)) from None
+    interrupted = any(s.interrupted for s in study.runs)
+    if interrupted:
+        click.echo("interrupted: the figures cover the matches finished before the stop", err=True)
+    if len(study.runs) < len(refs):
+        click.echo(f"interrupted before {refs[len(study.runs)]}: nothing to compare", err=True)
+        return True
+    if data is not None:
+        write_atomically(data, json.dumps(study.as_dict(), ensure_ascii=False, indent=2) + "\n")
+    links = {"home": "../index.html", "books_prefix": "../rules/", "compare": "../compare.html"}
+    emit(render_study(study, fmt, links=links if site_page else None), output)
+    return interrupted

@@ -3,7 +3,9 @@
 Tables (rich) on standard output, or one JSON object with ``--json``; a progress bar
 on standard error while the matches run (hidden with ``--json`` or when standard error
 is not a terminal).  Results depend only on the ruleset, options, player count, bots,
-number of games and seed — not on ``--workers``.  ``--workers`` above the CPUs this
+number of games and seed — not on ``--workers`` nor on ``--backend`` (``local``: this
+process or a pool of processes; ``dask``: a Dask distributed cluster, a new local one or the
+scheduler given by ``--scheduler``).  ``--workers`` above the CPUs this
 process may use is lowered to that number, with a note on standard error.  SIGTERM and
 SIGHUP stop a run as Ctrl-C does: the worker processes stop, the statistics of the finished
 matches are printed, and the exit status is 130.
@@ -20,10 +22,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..simulate import BOTS, DEFAULT_MAX_DEALS, simulate, usable_cpus
+from ..bots import BotError
+from ..simulate import BACKENDS, DEFAULT_MAX_DEALS, ClusterError, DistributedMissing, simulate, usable_cpus
 from ._common import SEED_MAX, parse_option_args, user_errors
 
-__all__ = ["EXIT_INTERRUPTED", "simulate_cmd"]
+__all__ = ["BOTS_HELP", "EXIT_INTERRUPTED", "simulate_cmd"]
+
+BOTS_HELP = (
+    "The bots: one for every seat, or one per seat separated by commas (heuristic,random,heuristic); "
+    "a shipped bot (heuristic, random) or a class of yours following the Bot protocol, as "
+    "MODULE:NAME (on PYTHONPATH) or path/to/bots.py:NAME, called as NAME(seed, form)."
+)
 
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C, SIGTERM or SIGHUP (the statistics of the finished matches are
@@ -41,6 +50,7 @@ def _tables(data: dict[str, Any]) -> list[Table]:
         ("deals", str(data["deals"])),
         ("deals per match (mean / max)", f"{per['mean']:.1f} / {per['max']}"),
         ("contracts made / declared", f"{c['made']} / {c['declared']} ({100 * c['rate']:.1f} %)"),
+        ("average winning bid", f"{data['bids']['average']:.1f}"),
         ("average contract", f"{c['average']:.1f}"),
         ("forfeits", str(data["forfeits"])),
         ("barrel entries / falls", f"{data['barrel']['entries']} / {data['barrel']['falls']}"),
@@ -81,13 +91,19 @@ def _tables(data: dict[str, Any]) -> list[Table]:
               help="Matches to play.")
 @click.option("--seed", "-s", type=click.IntRange(0, SEED_MAX), default=0, show_default=True,
               metavar="N", help="Seed of the run (0 to 10^18 - 1); match i is seeded from (seed, i).")
-@click.option("--bots", type=click.Choice(BOTS), default="heuristic", show_default=True,
-              help="The bot in every seat.")
+@click.option("--bots", default="heuristic", show_default=True, metavar="BOT[,BOT...]", help=BOTS_HELP)
 @click.option("--workers", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (the results do not depend on it); at most the number "
                    "of CPUs this process may use (a larger number is lowered, with a note).")
 @click.option("--max-deals", type=click.IntRange(min=1), default=DEFAULT_MAX_DEALS, show_default=True,
               help="Stop a match after this many deals and count it as unfinished.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+              help="Where the matches run: local processes, or a Dask distributed cluster (a new "
+                   "local one of --workers processes; needs pip install 'tysiac-spec[distributed]'). "
+                   "The results do not depend on it.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="The address of a running Dask scheduler (e.g. tcp://127.0.0.1:8786); implies "
+                   "--backend dask.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
 def simulate_cmd(
     ruleset: str,
@@ -98,6 +114,8 @@ def simulate_cmd(
     bots: str,
     workers: int,
     max_deals: int,
+    backend: str,
+    scheduler: str | None,
     as_json: bool,
 ) -> None:
     """Play whole matches between bots and print statistics: deals per match, contracts
@@ -116,7 +134,7 @@ def simulate_cmd(
         n = players if players is not None else (3 if 3 in counts else counts[0])
         err = Console(stderr=True)
         cpus = usable_cpus()
-        jobs = min(workers, cpus)
+        jobs = min(workers, cpus) if scheduler is None else workers
         if jobs < workers:
             click.echo(
                 f"note: --workers {workers} is more than the {cpus} CPU{'s' if cpus > 1 else ''} "
@@ -129,10 +147,16 @@ def simulate_cmd(
             console=err, disable=not show, transient=True,
         ) as bar:
             task = bar.add_task("matches", total=games)
-            stats = simulate(
-                rules, players=n, games=games, seed=seed, bots=bots, options=opts, workers=jobs,
-                max_deals=max_deals, progress=lambda k: bar.advance(task, k), stop_on_interrupt=True,
-            )
+            try:
+                stats = simulate(
+                    rules, players=n, games=games, seed=seed, bots=bots, options=opts, workers=jobs,
+                    max_deals=max_deals, progress=lambda k: bar.advance(task, k), stop_on_interrupt=True,
+                    backend=backend, scheduler=scheduler,
+                )
+            except BotError as exc:
+                raise click.BadParameter(str(exc), param_hint="--bots") from None
+            except (DistributedMissing, ClusterError) as exc:
+                raise click.ClickException(str(exc)) from None
         data = stats.as_dict()
         if stats.interrupted:
             click.echo(

@@ -7,6 +7,9 @@ Layout of the output directory::
     rules/<id>.<lang>.html     rule books (and .md beside them), lang in en, pl, ru, cs
     compare.html               the variants' differences; compare-full.html: every rule
     dsl.html                   the formula language reference (docs/dsl.md)
+    studies/<name>.html        the committed study pages (docs/studies/, written by
+                               ``tysiac compare --simulate N --format html --site-page``), copied
+                               as they are: building the site needs no plotting library
     .tysiac-build.json         the manifest: the files this build wrote
 
 The output directory may hold files of the user's beside the site: a later build removes
@@ -25,6 +28,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from .._paths import STUDIES_DIR
 from ..errors import SiteError
 from ..ruleset import load_ruleset, registry
 from ..ruleset.model import Ruleset
@@ -281,6 +285,7 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
         }
         for e in entries
     ]
+    studies = _copy_studies(root, written)
     ui = {key: terms.pick(texts, "en") for key, texts in terms.UI.items()}
     kinds = ("variant", "house", "base")  # what a player looks for first; others (none yet) last
     groups = [(ui[f"heading.{kind}"], [r for r in rows if r["kind"] == kind]) for kind in kinds]
@@ -288,6 +293,24 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
     _write(root, "index.html", render_template(
         "index.html.j2", groups=[g for g in groups if g[1]], langs=terms.LANGS, lang_names=terms.LANG_NAMES,
         ui=ui,
-        has_compare=len(playable) >= 2, lang="en", title=ui["index_title"],
+        has_compare=len(playable) >= 2, lang="en", title=ui["index_title"], studies=studies,
     ), written)
     return written
+
+
+def _copy_studies(root: Path, written: list[Path]) -> list[dict[str, str]]:
+    """Copy each committed study page (``STUDIES_DIR/<name>.html`` with its data
+    ``<name>.json``) to ``studies/<name>.html``; the index's entries (``href``, ``title``,
+    ``deals``), by name.  A page without its data is copied and titled by its name."""
+    out = []
+    for page in sorted(STUDIES_DIR.glob("*.html")) if STUDIES_DIR.is_dir() else []:
+        rel = f"studies/{page.name}"
+        _write(root, rel, page.read_text(encoding="utf-8"), written)
+        title, deals = page.stem, "many"
+        data = page.with_suffix(".json")
+        if data.is_file():
+            facts = json.loads(data.read_text(encoding="utf-8"))
+            title = "Study: " + " against ".join(facts["rulesets"]) + f", {facts['players']} players"
+            deals = f"{sum(facts['deals']):,}"
+        out.append({"href": rel, "title": title, "deals": deals})
+    return out

@@ -1,0 +1,264 @@
+"""Studies (`tysiac compare A B --simulate N`, tysiac_spec.study): the formulas against known
+values, a small study of pl-standard against ru-classic (a few hundred deals), mixed seats,
+a user's bot through the Bot protocol, clear errors, the HTML page and the site's copy of it."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tysiac_spec._paths import STUDIES_DIR
+from tysiac_spec.bots import BotError, seat_bots
+from tysiac_spec.cli import main
+from tysiac_spec.simulate import TIMING_FIELDS, simulate
+from tysiac_spec.study import (
+    PlotsMissing,
+    Study,
+    figures,
+    holm,
+    mean_interval,
+    render_study,
+    run_study,
+    student_t_cdf,
+    t_quantile,
+    two_proportion_p,
+    welch_p,
+    wilson,
+)
+
+PAIR = ["pl-standard", "ru-classic"]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def study() -> Study:
+    """8 matches of each ruleset, seed 1: 212 deals of pl-standard, 356 of ru-classic."""
+    return run_study(PAIR, players=3, matches=8, seed=1)
+
+
+# --- formulas ------------------------------------------------------------------------------
+
+
+def test_wilson_interval_known_values() -> None:
+    low, high = wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    assert wilson(0, 10)[0] == 0.0 and round(wilson(0, 10)[1], 4) == 0.2775
+    assert wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_student_t_known_values() -> None:
+    # table values of t(0.975, df)
+    for df, expected in ((1, 12.7062), (5, 2.5706), (10, 2.2281), (30, 2.0423)):
+        assert round(t_quantile(0.975, df), 4) == expected
+    assert round(student_t_cdf(2.0, 3), 4) == 0.9303
+    assert round(student_t_cdf(-1.5, 7), 4) == 0.0886
+    assert student_t_cdf(0.0, 4) == 0.5
+
+
+def test_mean_interval_and_tests() -> None:
+    mean, low, high = mean_interval([1, 2, 3, 4, 5])
+    half = 2.7764 * math.sqrt(2.5 / 5)  # t(0.975, 4) * s / sqrt(n)
+    assert mean == 3 and round(low, 3) == round(3 - half, 3) and round(high, 3) == round(3 + half, 3)
+    assert mean_interval([7]) == (7, 7, 7)
+    # Welch: means 3 and 5.5, variances 2.5 and 3.5, t = -2.402 on 8.99 degrees of freedom
+    assert round(welch_p([1, 2, 3, 4, 5], [3, 4, 5, 6, 7, 8]) or 0, 4) == 0.0398
+    assert welch_p([1, 1, 1], [1, 1, 1]) is None
+    # pooled two-proportion z-test: 45/100 against 60/100, z = -2.124
+    assert round(two_proportion_p(45, 100, 60, 100) or 0, 4) == 0.0337
+    assert two_proportion_p(0, 10, 0, 10) is None
+    assert holm([0.01, 0.04, None, 0.03]) == [0.03, 0.06, None, 0.06]
+
+
+# --- a study -------------------------------------------------------------------------------
+
+
+def test_study_figures_side_by_side(study: Study) -> None:
+    data = study.as_dict()
+    assert data["rulesets"] == PAIR and data["matches"] == [8, 8] and data["deals"] == [212, 356]
+    rows = {r["key"]: r for r in data["rows"]}
+    assert list(rows) == ["contracts_made", "bid", "contract", "forfeits", "deals", "barrel_entries",
+                          "barrel_falls", "bolts", "wins_seat_0", "wins_seat_1", "wins_seat_2"]
+    made = rows["contracts_made"]["estimates"]
+    assert (made[0]["k"], made[0]["n"], made[1]["k"], made[1]["n"]) == (102, 212, 160, 257)
+    assert made[0]["low"] < 102 / 212 < made[0]["high"]
+    # ru-classic forfeits 99 of its 356 deals (the 257 others have a contract); pl-standard never
+    forfeits = rows["forfeits"]["estimates"]
+    assert (forfeits[0]["k"], forfeits[1]["k"], forfeits[1]["n"]) == (0, 99, 356)
+    assert [e["value"] for e in rows["deals"]["estimates"]] == [26.5, 44.5]
+    assert [e["value"] for e in rows["bolts"]["estimates"]] == [0.0, 9.25]
+    assert [e["k"] for e in rows["wins_seat_0"]["estimates"]] == [2, 4]
+    # significant after Holm: contracts made, forfeits, barrel, bolts; not bids, match length, seats
+    significant = {k for k, r in rows.items() if r["significant"][0]}
+    assert significant == {"contracts_made", "forfeits", "barrel_entries", "barrel_falls", "bolts"}
+    assert round(rows["deals"]["p_adjusted"][0], 4) == 0.1507
+
+
+def test_study_statistics_are_those_of_simulate(study: Study) -> None:
+    for stats in study.runs:
+        alone = simulate(stats.ruleset, players=3, games=8, seed=1).as_dict()
+        assert {k: v for k, v in alone.items() if k not in TIMING_FIELDS} == {
+            k: v for k, v in stats.as_dict().items() if k not in TIMING_FIELDS}
+
+
+def test_text_and_markdown(study: Study) -> None:
+    text = render_study(study, "text")
+    assert "3 players, bots heuristic, 8 matches per ruleset (seed 1); deals: pl-standard 212, ru-classic 356" in text
+    assert "contracts made" in text and "48.1 % [" in text and "62.3 % [" in text and "+14.1 pts, p = 0.019 *" in text
+    assert "deals per match (deals)" in text and "26.50 [" in text and "+18.00, p = 0.151" in text
+    md = render_study(study, "md")
+    assert md.startswith("# Study: pl-standard against ru-classic\n")
+    assert "| figure | pl-standard | ru-classic | ru-classic − pl-standard |" in md
+
+
+def test_html_page_has_three_inline_svg_plots_and_no_script(study: Study) -> None:
+    pytest.importorskip("matplotlib")  # the plot extra, in the test extra
+    page = render_study(study, "html", links={"home": "../index.html", "books_prefix": "../rules/"})
+    assert page.count("<svg") == 3 and "<script" not in page and "<?xml" not in page
+    assert '<a href="../rules/ru-classic.en.html">ru-classic</a>' in page
+    assert "deals per match" in page and "matches won (%)" in page
+    assert render_study(study, "html") == render_study(study, "html")  # no date, fixed ids
+
+
+def test_plots_without_matplotlib_are_a_clear_error(monkeypatch: pytest.MonkeyPatch, study: Study) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(PlotsMissing, match=r"pip install 'tysiac-spec\[plot\]'"):
+        figures(study)
+    code, _, err = run("compare", *PAIR, "--simulate", "1", "--format", "html")
+    assert code == 1 and "figures need matplotlib: pip install 'tysiac-spec[plot]'" in err and "Traceback" not in err
+
+
+def test_cli_study_json_and_data_file(tmp_path: Path) -> None:
+    data = tmp_path / "study.json"
+    code, out, err = run("compare", *PAIR, "--simulate", "3", "--seed", "4", "--format", "json",
+                         "--data", str(data))
+    assert code == 0, err
+    printed, saved = json.loads(out), json.loads(data.read_text(encoding="utf-8"))
+    printed.pop("seconds"), saved.pop("seconds")
+    assert printed == saved and printed["matches"] == [3, 3] and printed["seed"] == 4
+
+
+# --- seats and bots ------------------------------------------------------------------------
+
+
+def test_mixed_seats() -> None:
+    data = simulate("pl-standard", players=3, games=8, seed=1, bots="heuristic,random,heuristic").as_dict()
+    assert data["bots"] == "heuristic,random,heuristic"
+    assert data["wins"] == [3, 0, 5]  # the random seat wins nothing
+    assert (data["contracts"]["declared"], data["contracts"]["made"]) == (158, 22)
+    code, out, err = run("compare", *PAIR, "--simulate", "2", "--bots", "heuristic,random,heuristic")
+    assert code == 0, err
+    assert "bots heuristic,random,heuristic" in out
+
+
+USER_BOTS = '''
+from tysiac_spec.bots import RandomBot
+
+
+class MyRandom:
+    """The shipped random bot, wrapped: a user's class following the Bot protocol."""
+
+    def __init__(self, seed, form):
+        self._inner = RandomBot(seed)
+
+    def choose(self, view, legal):
+        return self._inner.choose(view, legal)
+
+
+NotABot = 3
+
+
+class Silent:
+    def __init__(self, seed, form):
+        pass
+'''
+
+
+def test_a_users_bot_by_path_and_by_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "mybots.py").write_text(USER_BOTS, encoding="utf-8")
+    shipped = simulate("pl-standard", players=3, games=3, seed=2, bots="random", max_deals=20).as_dict()
+    by_path = simulate("pl-standard", players=3, games=3, seed=2, max_deals=20,
+                       bots=f"{tmp_path / 'mybots.py'}:MyRandom").as_dict()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    by_module = simulate("pl-standard", players=3, games=3, seed=2, bots="mybots:MyRandom",
+                         max_deals=20).as_dict()
+    same = [k for k in shipped if k not in (*TIMING_FIELDS, "bots")]
+    assert shipped["deals"] == 60 and shipped["contracts"]["declared"] > 0
+    assert {k: by_path[k] for k in same} == {k: shipped[k] for k in same} == {k: by_module[k] for k in same}
+    assert by_module["bots"] == "mybots:MyRandom"
+    assert seat_bots(f"heuristic,{tmp_path / 'mybots.py'}:MyRandom,random", 3)[1] == \
+        f"{(tmp_path / 'mybots.py').resolve()}:MyRandom"
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("nosuchmodule_xyz:Bot", "bot `nosuchmodule_xyz:Bot`: no module named `nosuchmodule_xyz`"),
+    ("{dir}/missing.py:Bot", "no file {dir}/missing.py"),
+    ("{dir}/mybots.py:Nope", "`{dir}/mybots.py` has no `Nope`"),
+    ("{dir}/mybots.py:NotABot", "`NotABot` is not a class or function"),
+    ("{dir}/mybots.py:Silent", "has no method choose(view, legal) (the Bot protocol)"),
+    ("{dir}/broken.py:Bot", "loading {dir}/broken.py failed: SyntaxError"),
+    ("clever", "unknown bot `clever`; expected random, heuristic, or MODULE:NAME"),
+    ("heuristic,random", "bots `heuristic,random`: 2 names for 3 seats (give one, or one per seat)"),
+    ("heuristic,,random", "an empty name in the list"),
+])
+def test_bad_bots_are_clear_errors(tmp_path: Path, spec: str, message: str) -> None:
+    (tmp_path / "mybots.py").write_text(USER_BOTS, encoding="utf-8")
+    (tmp_path / "broken.py").write_text("def (:\n", encoding="utf-8")
+    spec, message = spec.format(dir=tmp_path), message.format(dir=tmp_path)
+    with pytest.raises(BotError) as info:
+        simulate("pl-standard", players=3, games=1, bots=spec)
+    assert message in str(info.value)
+    for command in (["simulate", "pl-standard"], ["compare", *PAIR, "--simulate"]):
+        code, _, err = run(*command, "1", "--bots", spec) if command[0] == "compare" else \
+            run(*command, "--games", "1", "--bots", spec)
+        assert code == 2 and message in " ".join(err.split()) and "Traceback" not in err
+
+
+# --- the site ------------------------------------------------------------------------------
+
+
+def test_site_copies_the_committed_study_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               study: Study) -> None:
+    pytest.importorskip("matplotlib")  # the plot extra, in the test extra
+    from tysiac_spec.docs import site
+
+    pages = tmp_path / "studies"
+    pages.mkdir()
+    (pages / "a-vs-b.html").write_text(render_study(study, "html"), encoding="utf-8")
+    (pages / "a-vs-b.json").write_text(json.dumps(study.as_dict()), encoding="utf-8")
+    monkeypatch.setattr(site, "STUDIES_DIR", pages)
+    written: list[Path] = []
+    out = tmp_path / "site"
+    entries = site._copy_studies(out, written)
+    assert entries == [{"href": "studies/a-vs-b.html",
+                        "title": "Study: pl-standard against ru-classic, 3 players", "deals": "568"}]
+    assert written == [Path("studies/a-vs-b.html")]
+    assert (out / "studies/a-vs-b.html").read_text(encoding="utf-8").count("<svg") == 3
+
+
+def test_the_shipped_study_covers_100000_deals_of_each_ruleset() -> None:
+    data = json.loads((STUDIES_DIR / "pl-standard-vs-ru-classic.json").read_text(encoding="utf-8"))
+    assert data["rulesets"] == PAIR and data["players"] == 3 and data["bots"] == "heuristic"
+    assert min(data["deals"]) >= 100_000 and data["unfinished"] == [0, 0]
+    page = (STUDIES_DIR / "pl-standard-vs-ru-classic.html").read_text(encoding="utf-8")
+    assert page.count("<svg") == 3 and '<a href="../index.html">' in page
+
+
+def test_the_readme_bot_example_plays(tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    (block,) = [b for b in readme.split("```py\n")[1:] if b.startswith("# mybots.py")]
+    (tmp_path / "mybots.py").write_text(block.split("```", 1)[0], encoding="utf-8")
+    data = simulate("pl-standard", players=3, games=2, seed=1,
+                    bots=f"heuristic,{tmp_path / 'mybots.py'}:First,heuristic", max_deals=30).as_dict()
+    assert data["matches"] == 2 and data["deals"] > 0

@@ -1,0 +1,604 @@
+"""Studies: what a difference of rules does to the game, measured over many bot matches
+(``tysiac compare A B … --simulate N``).
+
+Each ruleset plays ``N`` matches with the same seed (:func:`tysiac_spec.simulate.simulate`,
+so match ``i`` of every ruleset starts from the same match seed) and the same bots.  For each
+ruleset the study reports, with a 95 % confidence interval:
+
+- proportions (Wilson score interval): contracts made (of contracts declared), forfeits (of
+  scored deals), wins by seat (of finished matches);
+- means (Student's t interval): winning bid and contract (points, per scored deal), deals per
+  match, barrel entries, barrel falls and bolts (per match).
+
+Each ruleset after the first is compared with the first, figure by figure: a two-proportion
+z-test (pooled) for proportions, Welch's t-test for means; the p-values of one comparison are
+adjusted with Holm's method, and a difference is marked significant when its adjusted p-value
+is below 0.05.  The per-deal figures (bid, contract, contracts made, forfeits) treat the deals
+as independent, although the deals of one match share its players and scores: their intervals
+may be a little narrow.  The formulas are plain Python (no SciPy): Student's t distribution
+from the regularized incomplete beta function (a continued fraction).
+
+Plots (:func:`figures`, the HTML page): the distribution of match length and of final scores,
+and the win rate by seat with its intervals; made with matplotlib (the ``plot`` extra) as
+inline SVG, so the page has no script and works offline.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
+
+from .simulate import DEFAULT_MAX_DEALS, MatchResult, Statistics, simulate
+
+__all__ = [
+    "ALPHA",
+    "METRICS",
+    "Estimate",
+    "Metric",
+    "PlotsMissing",
+    "Study",
+    "figures",
+    "holm",
+    "mean_interval",
+    "render_study",
+    "run_study",
+    "student_t_cdf",
+    "t_quantile",
+    "two_proportion_p",
+    "welch_p",
+    "wilson",
+]
+
+ALPHA = 0.05
+"""Significance level of the tests and 1 − the confidence of the intervals."""
+
+_Z = NormalDist().inv_cdf(1 - ALPHA / 2)
+
+
+# --- the formulas -------------------------------------------------------------------------
+
+
+def wilson(k: int, n: int, z: float = _Z) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``k/n`` (95 % by default); ``(0, 1)`` for
+    ``n == 0``."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (0.0 if k <= 0 else centre - half, 1.0 if k >= n else centre + half)
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return h
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b), 0 <= x <= 1."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    front = math.exp(log_front)
+    if x < (a + 1) / (a + b + 2):
+        return front * _betacf(a, b, x) / a
+    return 1 - front * _betacf(b, a, 1 - x) / b
+
+
+def student_t_cdf(t: float, df: float) -> float:
+    """P(T <= t) for Student's t distribution with ``df`` (> 0) degrees of freedom."""
+    tail = 0.5 * _betainc(df / 2, 0.5, df / (df + t * t))
+    return 1 - tail if t > 0 else tail
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile (0 < p < 1) of Student's t with ``df`` degrees of freedom (bisection
+    on :func:`student_t_cdf`, to 1e-10)."""
+    lo, hi = -1e6, 1e6
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if student_t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-10:
+            break
+    return (lo + hi) / 2
+
+
+def _moments(values: Sequence[float]) -> tuple[int, float, float]:
+    """``(n, mean, sample variance)``; the variance is 0 for fewer than two values."""
+    n = len(values)
+    if n == 0:
+        return (0, 0.0, 0.0)
+    mean = math.fsum(values) / n
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    return (n, mean, var)
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """``(mean, low, high)``: the mean and its 95 % Student's t interval (the mean itself at
+    both ends for fewer than two values)."""
+    n, mean, var = _moments(values)
+    if n < 2:
+        return (mean, mean, mean)
+    half = t_quantile(1 - ALPHA / 2, n - 1) * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+def two_proportion_p(k1: int, n1: int, k2: int, n2: int) -> float | None:
+    """The two-sided p-value of the pooled two-proportion z-test of ``k1/n1`` against
+    ``k2/n2``; ``None`` when a sample is empty or the pooled proportion is 0 or 1."""
+    if n1 <= 0 or n2 <= 0:
+        return None
+    pooled = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return None
+    z = (k1 / n1 - k2 / n2) / se
+    return 2 * (1 - NormalDist().cdf(abs(z)))
+
+
+def welch_p(a: Sequence[float], b: Sequence[float]) -> float | None:
+    """The two-sided p-value of Welch's t-test of the means of ``a`` and ``b`` (degrees of
+    freedom by Welch–Satterthwaite); ``None`` with fewer than two values in a sample or no
+    variance in either."""
+    n1, m1, v1 = _moments(a)
+    n2, m2, v2 = _moments(b)
+    if n1 < 2 or n2 < 2:
+        return None
+    s1, s2 = v1 / n1, v2 / n2
+    if s1 + s2 == 0:
+        return None
+    t = (m1 - m2) / math.sqrt(s1 + s2)
+    df = (s1 + s2) ** 2 / ((s1 * s1 / (n1 - 1) if s1 else 0.0) + (s2 * s2 / (n2 - 1) if s2 else 0.0))
+    return 2 * (1 - student_t_cdf(abs(t), df))
+
+
+def holm(pvalues: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjustment of a family of p-values (``None`` left out and kept)."""
+    known = sorted((p, i) for i, p in enumerate(pvalues) if p is not None)
+    out: list[float | None] = [None] * len(pvalues)
+    running = 0.0
+    m = len(known)
+    for rank, (p, i) in enumerate(known):
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = running
+    return out
+
+
+# --- the figures of one ruleset ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """One figure of one ruleset: ``value`` with its 95 % interval ``low``–``high``.
+
+    For a proportion, ``k`` of ``n``; for a mean, ``n`` values (``k`` is ``None``)."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+    k: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A figure the study reports: ``kind`` is ``proportion`` (``count`` gives ``(k, n)``)
+    or ``mean`` (``values`` gives the sample); ``unit`` is ``%``, ``points``, ``deals`` or
+    ``per match``."""
+
+    key: str
+    label: str
+    kind: str
+    unit: str
+    count: Callable[[Sequence[MatchResult]], tuple[int, int]] | None = None
+    values: Callable[[Sequence[MatchResult]], list[float]] | None = None
+
+    def estimate(self, results: Sequence[MatchResult]) -> Estimate:
+        """This figure over ``results`` with its interval."""
+        if self.count is not None:
+            k, n = self.count(results)
+            low, high = wilson(k, n)
+            return Estimate(k / n if n else 0.0, low, high, n, k)
+        assert self.values is not None
+        sample = self.values(results)
+        mean, low, high = mean_interval(sample)
+        return Estimate(mean, low, high, len(sample))
+
+    def p_value(self, a: Sequence[MatchResult], b: Sequence[MatchResult]) -> float | None:
+        """The two-sided p-value of the difference between two rulesets' figure."""
+        if self.count is not None:
+            return two_proportion_p(*self.count(a), *self.count(b))
+        assert self.values is not None
+        return welch_p(self.values(a), self.values(b))
+
+
+def _per_match(kind: str) -> Callable[[Sequence[MatchResult]], list[float]]:
+    return lambda rs: [float(r.events.get(kind, 0)) for r in rs]
+
+
+def _contracts_made(rs: Sequence[MatchResult]) -> tuple[int, int]:
+    return sum(r.made for r in rs), sum(len(r.contracts) for r in rs)
+
+
+def _forfeits(rs: Sequence[MatchResult]) -> tuple[int, int]:
+    return sum(r.events.get("forfeit", 0) for r in rs), sum(r.deals for r in rs)
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("contracts_made", "contracts made", "proportion", "%", count=_contracts_made),
+    Metric("bid", "winning bid", "mean", "points", values=lambda rs: [float(b) for r in rs for b in r.bids]),
+    Metric("contract", "contract played", "mean", "points",
+           values=lambda rs: [float(c) for r in rs for c in r.contracts]),
+    Metric("forfeits", "deals forfeited", "proportion", "%", count=_forfeits),
+    Metric("deals", "deals per match", "mean", "deals", values=lambda rs: [float(r.deals) for r in rs]),
+    Metric("barrel_entries", "barrel entries", "mean", "per match", values=_per_match("barrel.enter")),
+    Metric("barrel_falls", "barrel falls", "mean", "per match", values=_per_match("barrel.fall")),
+    Metric("bolts", "bolts", "mean", "per match", values=_per_match("bolt")),
+)
+"""The figures of every study, in the order shown; wins by seat follow (:func:`_seat_metric`)."""
+
+
+def _seat_metric(seat: int) -> Metric:
+    def count(rs: Sequence[MatchResult]) -> tuple[int, int]:
+        finished = [r for r in rs if r.winner is not None]
+        return sum(1 for r in finished if seat in r.winners), len(finished)
+
+    return Metric(f"wins_seat_{seat}", f"wins, seat {seat}", "proportion", "%", count=count)
+
+
+# --- a study -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Study:
+    """The runs of a study, one :class:`~tysiac_spec.simulate.Statistics` per ruleset (the
+    first is the reference the others are compared with)."""
+
+    runs: list[Statistics]
+    seconds: float = 0.0
+    metrics: tuple[Metric, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        players = self.runs[0].players
+        self.metrics = METRICS + tuple(_seat_metric(p) for p in range(players))
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per figure: ``key``, ``label``, ``kind``, ``unit``, ``estimates`` (one
+        :class:`Estimate` per ruleset), ``p`` and ``p_adjusted`` (one per ruleset after the
+        first, ``None`` where no test applies) and ``significant`` (adjusted p < 0.05)."""
+        results = [sorted(s.results, key=lambda r: r.index) for s in self.runs]
+        rows: list[dict[str, Any]] = []
+        for m in self.metrics:
+            rows.append({
+                "key": m.key, "label": m.label, "kind": m.kind, "unit": m.unit,
+                "estimates": [m.estimate(rs) for rs in results],
+                "p": [m.p_value(results[0], rs) for rs in results[1:]],
+            })
+        for j in range(len(self.runs) - 1):
+            adjusted = holm([row["p"][j] for row in rows])
+            for row, p in zip(rows, adjusted, strict=True):
+                row.setdefault("p_adjusted", []).append(p)
+        for row in rows:
+            row["significant"] = [p is not None and p < ALPHA for p in row["p_adjusted"]]
+        return rows
+
+    def as_dict(self) -> dict[str, Any]:
+        """The study as plain JSON data: ``rulesets``, ``players``, ``bots``, ``seed``,
+        ``matches`` (per ruleset), ``deals`` (per ruleset), ``seconds``, ``tests``, and
+        ``rows`` (:meth:`rows`, each estimate as a mapping)."""
+        first = self.runs[0]
+        rows = []
+        for row in self.rows():
+            rows.append({**row, "estimates": [
+                {"value": e.value, "low": e.low, "high": e.high, "n": e.n,
+                 **({"k": e.k} if e.k is not None else {})}
+                for e in row["estimates"]
+            ]})
+        return {
+            "rulesets": [s.ruleset for s in self.runs],
+            "options": [dict(s.options) for s in self.runs],
+            "players": first.players,
+            "bots": first.bots,
+            "seed": first.seed,
+            "max_deals": first.max_deals,
+            "matches": [len(s.results) for s in self.runs],
+            "unfinished": [sum(1 for r in s.results if r.winner is None) for s in self.runs],
+            "deals": [sum(r.deals for r in s.results) for s in self.runs],
+            "seconds": round(self.seconds, 1),
+            "tests": "95 % intervals: Wilson (proportions), Student's t (means); differences with the "
+                     "first ruleset: two-proportion z-test (pooled) or Welch's t-test, Holm-adjusted, "
+                     "significant below 0.05",
+            "rows": rows,
+        }
+
+
+def run_study(
+    rulesets: Sequence[str | Path],
+    *,
+    players: int,
+    matches: int,
+    seed: int = 0,
+    bots: str = "heuristic",
+    workers: int = 1,
+    backend: str = "local",
+    scheduler: str | None = None,
+    max_deals: int = DEFAULT_MAX_DEALS,
+    progress: Callable[[int], None] | None = None,
+    stop_on_interrupt: bool = False,
+) -> Study:
+    """Play ``matches`` matches of each ruleset (same seed, same bots) and gather the study.
+
+    Arguments as :func:`tysiac_spec.simulate.simulate`; ``progress`` counts the matches of every
+    ruleset.  An interrupted run (``stop_on_interrupt``) keeps the matches finished so far
+    (``Statistics.interrupted``) and plays no further ruleset.
+
+    Raises:
+        as :func:`tysiac_spec.simulate.simulate`; ValueError: fewer than two rulesets.
+    """
+    if len(rulesets) < 2:
+        raise ValueError("a study compares at least two rulesets")
+    started = time.perf_counter()
+    runs = []
+    for ref in rulesets:
+        stats = simulate(
+            ref, players=players, games=matches, seed=seed, bots=bots, workers=workers, backend=backend,
+            scheduler=scheduler, max_deals=max_deals, progress=progress, stop_on_interrupt=stop_on_interrupt,
+        )
+        runs.append(stats)
+        if stats.interrupted:
+            break
+    return Study(runs, seconds=time.perf_counter() - started)
+
+
+# --- text, Markdown, JSON and HTML ---------------------------------------------------------
+
+
+def _shown(e: Estimate, kind: str, interval: bool = True) -> str:
+    if kind == "proportion":
+        text = f"{100 * e.value:.1f} %"
+        return f"{text} [{100 * e.low:.1f}, {100 * e.high:.1f}]" if interval else text
+    text = f"{e.value:.2f}"
+    return f"{text} [{e.low:.2f}, {e.high:.2f}]" if interval else text
+
+
+def _difference(row: Mapping[str, Any], j: int) -> str:
+    """The difference of ruleset ``j + 1`` from the first, with its adjusted p-value."""
+    a, b = row["estimates"][0], row["estimates"][j + 1]
+    p = row["p_adjusted"][j]
+    if row["kind"] == "proportion":
+        diff = f"{100 * (b.value - a.value):+.1f} pts"
+    else:
+        diff = f"{b.value - a.value:+.2f}"
+    if p is None:
+        return f"{diff} (no test)"
+    mark = " *" if row["significant"][j] else ""
+    return f"{diff}, p {'< 0.001' if p < 0.001 else f'= {p:.3f}'}{mark}"
+
+
+def _header(study: Study) -> list[str]:
+    first = study.runs[0]
+    deals = ", ".join(f"{s.ruleset} {sum(r.deals for r in s.results):,}" for s in study.runs)
+    lines = [
+        f"{first.players} players, bots {first.bots}, {len(first.results):,} matches per ruleset "
+        f"(seed {first.seed}); deals: {deals}",
+        "95 % intervals: Wilson for proportions, Student's t for means. Differences from "
+        f"{first.ruleset}: two-proportion z-test or Welch's t-test, p-values Holm-adjusted; "
+        "* significant at 0.05.",
+    ]
+    if any(s.interrupted for s in study.runs):
+        lines.append("interrupted: the figures cover the matches finished before the stop")
+    return lines
+
+
+def _cells(study: Study) -> tuple[list[str], list[list[str]]]:
+    names = [s.ruleset for s in study.runs]
+    head = ["figure", *names, *(f"{n} − {names[0]}" for n in names[1:])]
+    body = []
+    for row in study.rows():
+        label = row["label"] + ("" if row["unit"] in ("%",) else f" ({row['unit']})")
+        cells = [label, *(_shown(e, row["kind"]) for e in row["estimates"])]
+        cells += [_difference(row, j) for j in range(len(names) - 1)]
+        body.append(cells)
+    return head, body
+
+
+def _text(study: Study) -> str:
+    head, body = _cells(study)
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+    out = [*_header(study), ""]
+    for r in [head, *body]:
+        out.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+    return "\n".join(out) + "\n"
+
+
+def _markdown(study: Study) -> str:
+    head, body = _cells(study)
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    out = [f"# Study: {' against '.join(s.ruleset for s in study.runs)}", "", *_header(study), "",
+           line(head), line(["---"] * len(head))]
+    out += [line(r) for r in body]
+    return "\n".join(out) + "\n"
+
+
+class PlotsMissing(ImportError):
+    """The HTML page of a study was asked for without matplotlib."""
+
+    def __init__(self) -> None:
+        super().__init__("the study's figures need matplotlib: pip install 'tysiac-spec[plot]'")
+
+
+_COLOURS = ("#8a1538", "#1f5f8b", "#3a7d44", "#b8860b", "#6a4c93", "#555555")
+
+
+def _svg(fig: Any) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def figures(study: Study) -> dict[str, str]:
+    """The study's plots as SVG text (no XML header, to inline in HTML): ``length`` (deals per
+    match), ``scores`` (final scores of every seat), ``seats`` (win rate by seat, 95 %
+    intervals).  The SVG is the same for the same study (no date, fixed ids).
+
+    Raises:
+        PlotsMissing: matplotlib is not installed.
+    """
+    try:
+        import matplotlib
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise PlotsMissing() from None
+    names = [s.ruleset for s in study.runs]
+    results = [sorted(s.results, key=lambda r: r.index) for s in study.runs]
+    out: dict[str, str] = {}
+    with matplotlib.rc_context({"svg.hashsalt": "tysiac-study", "svg.fonttype": "none", "font.size": 10}):
+        fig = Figure(figsize=(7, 3.4))
+        ax = fig.subplots()
+        lengths = [[r.deals for r in rs] for rs in results]
+        top = max((max(v) for v in lengths if v), default=1)
+        bins = list(range(0, top + 2, max(1, (top + 1) // 40)))
+        for i, (name, v) in enumerate(zip(names, lengths, strict=True)):
+            ax.hist(v, bins=bins, histtype="step", linewidth=1.6, density=True, label=name,
+                    color=_COLOURS[i % len(_COLOURS)])
+        ax.set_xlabel("deals per match")
+        ax.set_ylabel("share of matches")
+        ax.legend(frameon=False)
+        out["length"] = _svg(fig)
+
+        fig = Figure(figsize=(7, 3.4))
+        ax = fig.subplots()
+        scores = [[s for r in rs for s in r.scores] for rs in results]
+        low = min((min(v) for v in scores if v), default=0)
+        high = max((max(v) for v in scores if v), default=1)
+        step = max(10, (high - low) // 50 // 10 * 10 or 10)
+        sbins = list(range(low // step * step, high + step + 1, step))
+        for i, (name, v) in enumerate(zip(names, scores, strict=True)):
+            ax.hist(v, bins=sbins, histtype="step", linewidth=1.6, density=True, label=name,
+                    color=_COLOURS[i % len(_COLOURS)])
+        ax.set_xlabel("final score of a seat (points)")
+        ax.set_ylabel("density")
+        ax.legend(frameon=False)
+        out["scores"] = _svg(fig)
+
+        fig = Figure(figsize=(7, 3.2))
+        ax = fig.subplots()
+        players = study.runs[0].players
+        width = 0.8 / len(names)
+        for i, (name, rs) in enumerate(zip(names, results, strict=True)):
+            est = [_seat_metric(p).estimate(rs) for p in range(players)]
+            xs = [p + (i - (len(names) - 1) / 2) * width for p in range(players)]
+            ax.bar(xs, [100 * e.value for e in est], width=width, label=name,
+                   color=_COLOURS[i % len(_COLOURS)],
+                   yerr=[[100 * (e.value - e.low) for e in est], [100 * (e.high - e.value) for e in est]],
+                   capsize=3, error_kw={"linewidth": 1})
+        ax.axhline(100 / players, color="#888888", linewidth=0.8, linestyle="--")
+        ax.set_xticks(range(players), [f"seat {p}" for p in range(players)])
+        ax.set_ylabel("matches won (%)")
+        ax.legend(frameon=False, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(names))
+        out["seats"] = _svg(fig)
+    return out
+
+
+_CAPTIONS = {
+    "length": "Match length: the share of matches that lasted so many deals.",
+    "scores": "Final scores: every seat's score at the end of its match.",
+    "seats": "Win rate by seat, with 95 % Wilson intervals; the dashed line is an equal share (the first "
+             "dealer is chosen at random, so with the same bot in every seat no seat is favoured by the "
+             "seating).",
+}
+
+
+def _html_body(study: Study, plots: Mapping[str, str], links: Mapping[str, str]) -> str:
+    e = html.escape
+    head, body = _cells(study)
+    names = [s.ruleset for s in study.runs]
+    parts = [f"<h1>Study: {e(' against '.join(names))}</h1>"]
+    parts += [f"<p>{e(line)}</p>" for line in _header(study)]
+    books = links.get("books_prefix")
+    if books is not None:
+        parts.append("<p>Rule books: " + ", ".join(
+            f'<a href="{e(books)}{e(n)}.en.html">{e(n)}</a>' for n in names) + "; the rules that differ: "
+            f'<a href="{e(links.get("compare", "compare.html"))}">the comparison</a>.</p>')
+    parts.append('<div class="scroll"><table class="study"><thead><tr>')
+    parts += [f"<th>{e(c)}</th>" for c in head]
+    parts.append("</tr></thead><tbody>")
+    for r in body:
+        cells = "".join(f'<td class="sig">{e(c)}</td>' if c.endswith(" *") else f"<td>{e(c)}</td>"
+                        for c in r[1:])
+        parts.append(f"<tr><th>{e(r[0])}</th>{cells}</tr>")
+    parts.append("</tbody></table></div>")
+    parts.append("<p class=\"muted\">Intervals in brackets; per-deal figures (bid, contract, contracts made, "
+                 "forfeits) treat deals as independent, so their intervals may be a little narrow.</p>")
+    for key, svg in plots.items():
+        parts.append(f'<figure class="plot">{svg}<figcaption>{e(_CAPTIONS[key])}</figcaption></figure>')
+    return "\n".join(parts)
+
+
+_STYLE = ("<style>figure.plot svg { max-width: 100%; height: auto; } td.sig { font-weight: 600; } "
+          "table.study td { white-space: nowrap; }</style>")
+
+
+def render_study(study: Study, fmt: str, *, links: Mapping[str, str] | None = None) -> str:
+    """The study as ``text``, ``md``, ``json`` or ``html`` (a standalone page with the
+    figures inline; ``links`` may give ``home``, ``books_prefix`` and ``compare`` for the site).
+
+    Raises:
+        PlotsMissing: ``html`` without matplotlib.
+        ValueError: an unknown format.
+    """
+    if fmt == "text":
+        return _text(study)
+    if fmt == "md":
+        return _markdown(study)
+    if fmt == "json":
+        return json.dumps(study.as_dict(), ensure_ascii=False, indent=2) + "\n"
+    if fmt == "html":
+        from .docs.render import render_template
+
+        links = dict(links or {})
+        body = _STYLE + _html_body(study, figures(study), links)
+        title = f"Study: {' against '.join(s.ruleset for s in study.runs)}"
+        return render_template("page.html.j2", lang="en", title=title, body=body,
+                               home=links.get("home", "index.html"))
+    raise ValueError(f"unknown format {fmt!r}")
