@@ -4,8 +4,11 @@ a user's bot through the Bot protocol, clear errors, the HTML page and the site'
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,20 +21,23 @@ from tysiac_spec.cli import main
 from tysiac_spec.simulate import TIMING_FIELDS, simulate
 from tysiac_spec.study import (
     PlotsMissing,
+    StatsMissing,
     Study,
     figures,
     holm,
     mean_interval,
     render_study,
+    require_stats,
     run_study,
-    student_t_cdf,
-    t_quantile,
     two_proportion_p,
     welch_p,
     wilson,
 )
 
 PAIR = ["pl-standard", "ru-classic"]
+
+# the study extra (SciPy for the statistics, matplotlib for the plots) is in the test extra
+needs_scipy = pytest.mark.skipif(importlib.util.find_spec("scipy") is None, reason="needs the study extra")
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -44,12 +50,14 @@ def run(*args: str) -> tuple[int, str, str]:
 @pytest.fixture(scope="module")
 def study() -> Study:
     """8 matches of each ruleset, seed 1: 212 deals of pl-standard, 356 of ru-classic."""
+    pytest.importorskip("scipy")
     return run_study(PAIR, players=3, matches=8, seed=1)
 
 
 # --- formulas ------------------------------------------------------------------------------
 
 
+@needs_scipy
 def test_wilson_interval_known_values() -> None:
     low, high = wilson(5, 10)
     assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
@@ -58,15 +66,19 @@ def test_wilson_interval_known_values() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
 
 
-def test_student_t_known_values() -> None:
-    # table values of t(0.975, df)
-    for df, expected in ((1, 12.7062), (5, 2.5706), (10, 2.2281), (30, 2.0423)):
-        assert round(t_quantile(0.975, df), 4) == expected
-    assert round(student_t_cdf(2.0, 3), 4) == 0.9303
-    assert round(student_t_cdf(-1.5, 7), 4) == 0.0886
-    assert student_t_cdf(0.0, 4) == 0.5
+@needs_scipy
+def test_mean_interval_uses_the_t_table() -> None:
+    # the half-width over s / sqrt(n) is the table value t(0.975, n - 1)
+    for df, expected in ((1, 12.7062), (5, 2.5706), (10, 2.2281), (30, 2.0423), (3999, 1.9606)):
+        sample = [float(i % 2) for i in range(df + 1)]
+        n = len(sample)
+        mean = sum(sample) / n
+        s = math.sqrt(sum((v - mean) ** 2 for v in sample) / (n - 1))
+        _, _, high = mean_interval(sample)
+        assert round((high - mean) / (s / math.sqrt(n)), 4) == expected
 
 
+@needs_scipy
 def test_mean_interval_and_tests() -> None:
     mean, low, high = mean_interval([1, 2, 3, 4, 5])
     half = 2.7764 * math.sqrt(2.5 / 5)  # t(0.975, 4) * s / sqrt(n)
@@ -123,7 +135,7 @@ def test_text_and_markdown(study: Study) -> None:
 
 
 def test_html_page_has_three_inline_svg_plots_and_no_script(study: Study) -> None:
-    pytest.importorskip("matplotlib")  # the plot extra, in the test extra
+    pytest.importorskip("matplotlib")  # the study extra, in the test extra
     page = render_study(study, "html", links={"home": "../index.html", "books_prefix": "../rules/"})
     assert page.count("<svg") == 3 and "<script" not in page and "<?xml" not in page
     assert '<a href="../rules/ru-classic.en.html">ru-classic</a>' in page
@@ -133,12 +145,46 @@ def test_html_page_has_three_inline_svg_plots_and_no_script(study: Study) -> Non
 
 def test_plots_without_matplotlib_are_a_clear_error(monkeypatch: pytest.MonkeyPatch, study: Study) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(PlotsMissing, match=r"pip install 'tysiac-spec\[plot\]'"):
+    with pytest.raises(PlotsMissing, match=r"pip install 'tysiac-spec\[study\]'"):
         figures(study)
     code, _, err = run("compare", *PAIR, "--simulate", "1", "--format", "html")
-    assert code == 1 and "figures need matplotlib: pip install 'tysiac-spec[plot]'" in err and "Traceback" not in err
+    assert code == 1 and "figures need matplotlib: pip install 'tysiac-spec[study]'" in err and "Traceback" not in err
 
 
+def test_a_study_without_scipy_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "scipy", None)
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)
+    with pytest.raises(StatsMissing, match=r"^a study's statistics need SciPy: pip install 'tysiac-spec\[study\]'$"):
+        require_stats()
+    with pytest.raises(StatsMissing):
+        wilson(5, 10)
+    with pytest.raises(StatsMissing):  # before any match is played
+        run_study(PAIR, players=3, matches=1_000_000)
+    for fmt in ("text", "json", "html"):
+        code, out, err = run("compare", *PAIR, "--simulate", "1", "--format", fmt)
+        assert (code, out) == (1, "")
+        assert err == "Error: a study's statistics need SciPy: pip install 'tysiac-spec[study]'\n"
+    # the comparison of rules needs no SciPy
+    code, out, _ = run("compare", *PAIR)
+    assert code == 0 and "pl-standard" in out
+
+
+@pytest.mark.slow
+def test_build_needs_neither_scipy_nor_matplotlib(tmp_path: Path) -> None:
+    # a fresh interpreter in which SciPy, matplotlib and numpy cannot be imported
+    script = ("import sys\n"
+              "for m in ('scipy', 'matplotlib', 'numpy'): sys.modules[m] = None\n"
+              "from tysiac_spec.cli import main\n"
+              "main(['build', '-o', sys.argv[1]])\n")
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "site")], capture_output=True,
+                          text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 0, done.stderr
+    copied = (tmp_path / "site/studies/pl-standard-vs-ru-classic.html").read_text(encoding="utf-8")
+    assert copied == (STUDIES_DIR / "pl-standard-vs-ru-classic.html").read_text(encoding="utf-8")
+
+
+@needs_scipy
 def test_cli_study_json_and_data_file(tmp_path: Path) -> None:
     data = tmp_path / "study.json"
     code, out, err = run("compare", *PAIR, "--simulate", "3", "--seed", "4", "--format", "json",
@@ -152,6 +198,7 @@ def test_cli_study_json_and_data_file(tmp_path: Path) -> None:
 # --- seats and bots ------------------------------------------------------------------------
 
 
+@needs_scipy
 def test_mixed_seats() -> None:
     data = simulate("pl-standard", players=3, games=8, seed=1, bots="heuristic,random,heuristic").as_dict()
     assert data["bots"] == "heuristic,random,heuristic"
@@ -201,6 +248,7 @@ def test_a_users_bot_by_path_and_by_module(tmp_path: Path, monkeypatch: pytest.M
         f"{(tmp_path / 'mybots.py').resolve()}:MyRandom"
 
 
+@needs_scipy
 @pytest.mark.parametrize(("spec", "message"), [
     ("nosuchmodule_xyz:Bot", "bot `nosuchmodule_xyz:Bot`: no module named `nosuchmodule_xyz`"),
     ("{dir}/missing.py:Bot", "no file {dir}/missing.py"),
@@ -230,7 +278,7 @@ def test_bad_bots_are_clear_errors(tmp_path: Path, spec: str, message: str) -> N
 
 def test_site_copies_the_committed_study_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                study: Study) -> None:
-    pytest.importorskip("matplotlib")  # the plot extra, in the test extra
+    pytest.importorskip("matplotlib")  # the study extra, in the test extra
     from tysiac_spec.docs import site
 
     pages = tmp_path / "studies"
@@ -253,6 +301,22 @@ def test_the_shipped_study_covers_100000_deals_of_each_ruleset() -> None:
     assert min(data["deals"]) >= 100_000 and data["unfinished"] == [0, 0]
     page = (STUDIES_DIR / "pl-standard-vs-ru-classic.html").read_text(encoding="utf-8")
     assert page.count("<svg") == 3 and '<a href="../index.html">' in page
+
+
+@needs_scipy
+def test_the_shipped_studys_proportions_are_those_of_todays_formulas() -> None:
+    # the page was made before the formulas moved to SciPy: its Wilson intervals and z-test p-values
+    # (the seats' rows, printed as p = 0.548, 0.794, 0.531 after Holm) are recomputed from its counts
+    data = json.loads((STUDIES_DIR / "pl-standard-vs-ru-classic.json").read_text(encoding="utf-8"))
+    rows = [r for r in data["rows"] if r["kind"] == "proportion"]
+    assert [r["key"] for r in rows] == ["contracts_made", "forfeits", "wins_seat_0", "wins_seat_1", "wins_seat_2"]
+    for row in rows:
+        for e in row["estimates"]:
+            assert wilson(e["k"], e["n"]) == pytest.approx((e["low"], e["high"]), abs=1e-12)
+        a, b = row["estimates"]
+        assert two_proportion_p(a["k"], a["n"], b["k"], b["n"]) == pytest.approx(row["p"][0], abs=1e-12)
+    page = (STUDIES_DIR / "pl-standard-vs-ru-classic.html").read_text(encoding="utf-8")
+    assert "<td>32.5 % [31.0, 33.9]</td><td>33.6 % [32.2, 35.1]</td><td>+1.2 pts, p = 0.548</td>" in page
 
 
 def test_the_readme_bot_example_plays(tmp_path: Path) -> None:

@@ -15,11 +15,14 @@ z-test (pooled) for proportions, Welch's t-test for means; the p-values of one c
 adjusted with Holm's method, and a difference is marked significant when its adjusted p-value
 is below 0.05.  The per-deal figures (bid, contract, contracts made, forfeits) treat the deals
 as independent, although the deals of one match share its players and scores: their intervals
-may be a little narrow.  The formulas are plain Python (no SciPy): Student's t distribution
-from the regularized incomplete beta function (a continued fraction).
+may be a little narrow.  The distributions come from SciPy (``scipy.stats``: ``binomtest``'s
+Wilson interval, ``t.ppf``, ``norm.sf``, ``ttest_ind(equal_var=False)``), imported on first use;
+Holm's adjustment, which SciPy lacks, is a few lines here.  SciPy and matplotlib are the
+``study`` extra; without it a study stops with :class:`StatsMissing` (the package itself, and
+``tysiac build``, which copies the committed study pages, need neither).
 
 Plots (:func:`figures`, the HTML page): the distribution of match length and of final scores,
-and the win rate by seat with its intervals; made with matplotlib (the ``plot`` extra) as
+and the win rate by seat with its intervals; made with matplotlib (the ``study`` extra) as
 inline SVG, so the page has no script and works offline.
 """
 
@@ -33,7 +36,6 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 from .simulate import DEFAULT_MAX_DEALS, MatchResult, Statistics, simulate
@@ -44,14 +46,14 @@ __all__ = [
     "Estimate",
     "Metric",
     "PlotsMissing",
+    "StatsMissing",
     "Study",
     "figures",
     "holm",
     "mean_interval",
     "render_study",
+    "require_stats",
     "run_study",
-    "student_t_cdf",
-    "t_quantile",
     "two_proportion_p",
     "welch_p",
     "wilson",
@@ -60,83 +62,52 @@ __all__ = [
 ALPHA = 0.05
 """Significance level of the tests and 1 − the confidence of the intervals."""
 
-_Z = NormalDist().inv_cdf(1 - ALPHA / 2)
-
 
 # --- the formulas -------------------------------------------------------------------------
 
 
-def wilson(k: int, n: int, z: float = _Z) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``k/n`` (95 % by default); ``(0, 1)`` for
-    ``n == 0``."""
+class StatsMissing(ImportError):
+    """A study was asked for without SciPy (the ``study`` extra)."""
+
+    def __init__(self) -> None:
+        super().__init__("a study's statistics need SciPy: pip install 'tysiac-spec[study]'")
+
+
+def _stats() -> Any:
+    """``scipy.stats``, imported on first use so that the package (and ``tysiac build``) never
+    needs it.
+
+    Raises:
+        StatsMissing: SciPy is not installed.
+    """
+    try:
+        import scipy.stats
+    except ImportError:
+        raise StatsMissing() from None
+    return scipy.stats
+
+
+def require_stats() -> None:
+    """Check that a study can compute its figures, before any match is played.
+
+    Raises:
+        StatsMissing: SciPy is not installed.
+    """
+    _stats()
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval ``(low, high)`` of a proportion ``k/n`` (``0 <= k <= n``),
+    from ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``; ``(0, 1)`` for
+    ``n == 0``.
+
+    Raises:
+        StatsMissing: SciPy is not installed.
+    """
     if n <= 0:
         return (0.0, 1.0)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (0.0 if k <= 0 else centre - half, 1.0 if k >= n else centre + half)
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """The continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1, a - 1
-    c, d = 1.0, 1 - qab * x / qap
-    d = 1 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 400):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1 + aa * d
-        d = 1 / (d if abs(d) > tiny else tiny)
-        c = 1 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1 + aa * d
-        d = 1 / (d if abs(d) > tiny else tiny)
-        c = 1 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1) < 1e-15:
-            break
-    return h
-
-
-def _betainc(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta function I_x(a, b), 0 <= x <= 1."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    front = math.exp(log_front)
-    if x < (a + 1) / (a + b + 2):
-        return front * _betacf(a, b, x) / a
-    return 1 - front * _betacf(b, a, 1 - x) / b
-
-
-def student_t_cdf(t: float, df: float) -> float:
-    """P(T <= t) for Student's t distribution with ``df`` (> 0) degrees of freedom."""
-    tail = 0.5 * _betainc(df / 2, 0.5, df / (df + t * t))
-    return 1 - tail if t > 0 else tail
-
-
-def t_quantile(p: float, df: float) -> float:
-    """The ``p`` quantile (0 < p < 1) of Student's t with ``df`` degrees of freedom (bisection
-    on :func:`student_t_cdf`, to 1e-10)."""
-    lo, hi = -1e6, 1e6
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if student_t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-10:
-            break
-    return (lo + hi) / 2
+    ci = _stats().binomtest(k, n).proportion_ci(confidence_level=1 - ALPHA, method="wilson")
+    return (float(ci.low), float(ci.high))
 
 
 def _moments(values: Sequence[float]) -> tuple[int, float, float]:
@@ -150,18 +121,28 @@ def _moments(values: Sequence[float]) -> tuple[int, float, float]:
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """``(mean, low, high)``: the mean and its 95 % Student's t interval (the mean itself at
-    both ends for fewer than two values)."""
+    """``(mean, low, high)``: the mean and its 95 % Student's t interval, mean ± t(0.975, n − 1)
+    · s / √n with the quantile from ``scipy.stats.t.ppf`` (the mean itself at both ends for
+    fewer than two values).
+
+    Raises:
+        StatsMissing: SciPy is not installed (two values or more).
+    """
     n, mean, var = _moments(values)
     if n < 2:
         return (mean, mean, mean)
-    half = t_quantile(1 - ALPHA / 2, n - 1) * math.sqrt(var / n)
+    half = float(_stats().t.ppf(1 - ALPHA / 2, n - 1)) * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
 
 
 def two_proportion_p(k1: int, n1: int, k2: int, n2: int) -> float | None:
     """The two-sided p-value of the pooled two-proportion z-test of ``k1/n1`` against
-    ``k2/n2``; ``None`` when a sample is empty or the pooled proportion is 0 or 1."""
+    ``k2/n2`` (``2 · scipy.stats.norm.sf(|z|)``); ``None`` when a sample is empty or the pooled
+    proportion is 0 or 1.
+
+    Raises:
+        StatsMissing: SciPy is not installed.
+    """
     if n1 <= 0 or n2 <= 0:
         return None
     pooled = (k1 + k2) / (n1 + n2)
@@ -169,23 +150,23 @@ def two_proportion_p(k1: int, n1: int, k2: int, n2: int) -> float | None:
     if se == 0:
         return None
     z = (k1 / n1 - k2 / n2) / se
-    return 2 * (1 - NormalDist().cdf(abs(z)))
+    return float(2 * _stats().norm.sf(abs(z)))
 
 
 def welch_p(a: Sequence[float], b: Sequence[float]) -> float | None:
-    """The two-sided p-value of Welch's t-test of the means of ``a`` and ``b`` (degrees of
-    freedom by Welch–Satterthwaite); ``None`` with fewer than two values in a sample or no
-    variance in either."""
-    n1, m1, v1 = _moments(a)
-    n2, m2, v2 = _moments(b)
-    if n1 < 2 or n2 < 2:
+    """The two-sided p-value of Welch's t-test of the means of ``a`` and ``b``
+    (``scipy.stats.ttest_ind(a, b, equal_var=False)``, degrees of freedom by
+    Welch–Satterthwaite); ``None`` with fewer than two values in a sample or no variance in
+    either.
+
+    Raises:
+        StatsMissing: SciPy is not installed.
+    """
+    n1, _, v1 = _moments(a)
+    n2, _, v2 = _moments(b)
+    if n1 < 2 or n2 < 2 or v1 + v2 == 0:
         return None
-    s1, s2 = v1 / n1, v2 / n2
-    if s1 + s2 == 0:
-        return None
-    t = (m1 - m2) / math.sqrt(s1 + s2)
-    df = (s1 + s2) ** 2 / ((s1 * s1 / (n1 - 1) if s1 else 0.0) + (s2 * s2 / (n2 - 1) if s2 else 0.0))
-    return 2 * (1 - student_t_cdf(abs(t), df))
+    return float(_stats().ttest_ind(a, b, equal_var=False).pvalue)
 
 
 def holm(pvalues: Sequence[float | None]) -> list[float | None]:
@@ -369,10 +350,12 @@ def run_study(
     (``Statistics.interrupted``) and plays no further ruleset.
 
     Raises:
-        as :func:`tysiac_spec.simulate.simulate`; ValueError: fewer than two rulesets.
+        as :func:`tysiac_spec.simulate.simulate`; ValueError: fewer than two rulesets;
+        StatsMissing: SciPy is not installed (checked before any match is played).
     """
     if len(rulesets) < 2:
         raise ValueError("a study compares at least two rulesets")
+    require_stats()
     started = time.perf_counter()
     runs = []
     for ref in rulesets:
@@ -463,7 +446,7 @@ class PlotsMissing(ImportError):
     """The HTML page of a study was asked for without matplotlib."""
 
     def __init__(self) -> None:
-        super().__init__("the study's figures need matplotlib: pip install 'tysiac-spec[plot]'")
+        super().__init__("the study's figures need matplotlib: pip install 'tysiac-spec[study]'")
 
 
 _COLOURS = ("#8a1538", "#1f5f8b", "#3a7d44", "#b8860b", "#6a4c93", "#555555")

@@ -2,7 +2,8 @@
 ``--simulate N``, a study of what the differences do (:mod:`tysiac_spec.study`): N bot matches
 of each ruleset, figures side by side with 95 % intervals and tests, a progress bar on standard
 error while it runs (when standard error is a terminal), and with ``--format html`` a page with
-plots (matplotlib, the ``plot`` extra)."""
+plots.  A study needs the ``study`` extra (SciPy for the statistics, matplotlib for the
+plots); without it the command stops with the pip command, before any match is played."""
 
 from __future__ import annotations
 
@@ -72,7 +73,8 @@ def compare_cmd(
     matches from the same seeds; its figures are shown side by side with 95 %
     intervals (Wilson, Student's t), and each ruleset after the first is tested
     against the first (two-proportion z-test or Welch's t-test, Holm-adjusted);
-    --format html adds plots (needs matplotlib: pip install 'tysiac-spec[plot]').
+    --format html adds plots. A study needs SciPy and, for the plots, matplotlib:
+    pip install 'tysiac-spec[study]'.
     Ctrl-C stops the run (status 130); once every ruleset has begun, the figures of
     the matches finished so far are printed.
 
@@ -128,9 +130,13 @@ def _study(
 
     from ..bots import BotError
     from ..simulate import ClusterError, DistributedMissing, usable_cpus
-    from ..study import PlotsMissing, render_study, run_study
+    from ..study import PlotsMissing, StatsMissing, render_study, require_stats, run_study
 
-    if fmt == "html":  # refuse before the matches are played, not after
+    try:  # refuse before the matches are played, not after
+        require_stats()
+    except StatsMissing as exc:
+        raise click.ClickException(str(exc)) from None
+    if fmt == "html":
         try:
             import matplotlib  # noqa: F401
         except ImportError:
