@@ -1,0 +1,543 @@
+"""The fast path: a form compiled to specialised Python for whole matches.
+
+``compile_form(ruleset, players, options)`` (or :func:`compile` of a loaded ruleset) returns a
+runner: a :class:`FastRunner` when the generator covers every rule of the form
+(:mod:`.coverage`), else an :class:`EngineRunner` that plays the same calls on the generic
+engine and says why in ``fallback_reason``.  Both have the same interface::
+
+    runner = compile_form("pl-standard", 3)
+    result = runner.play_match(seed=7, policies=random_policies(7, 3))
+    result.scores, result.deal_scores, result.outcomes, result.events, result.winners
+
+A policy is a callable ``policy(player, legal) -> action``: ``legal`` is a list of action
+codes (ints, :data:`~.generate.CODES`; the same actions in the same order as the engine's
+``Game.legal_actions()``), and it returns one of them.  ``runner.text(code)`` is an action's
+text (``play QH marriage``), from the engine's own action objects.  A seeded
+:func:`random_policy` makes the choices :class:`~tysiac_spec.bots.RandomBot` makes.
+
+The generated module is made once per form content (:func:`.generate.source_key`) and kept in
+memory; its source is also written under :func:`cache_dir` (``TYSIAC_FAST_CACHE``, else
+``~/.cache/tysiac-spec/fast``), where ``python -m tysiac_spec.fast.build`` compiles it with
+mypyc when the ``[fast]`` extra is installed; a compiled module found there is used.
+
+It plays exactly the games of the engine (same legal actions in the same order, scores,
+events): checked by ``tests/test_fast_path.py`` (step by step) and by
+``benchmarks/engine_fingerprint.py --fast`` (the same hashes as the engine's).
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib.machinery
+import importlib.util
+import os
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..cards import Card
+from ..engine import auction, talon
+from ..engine import env as envs
+from ..engine.actions import ActionTable, ChooseTalon
+from ..engine.compiled import compile_form as engine_compile
+from ..engine.events import MatchEvent
+from ..engine.match import MatchState, settle_valid_deal
+from ..engine.scoring import DealOutcome, outcome_of
+from ..engine.seating import seating
+from ..ruleset import Ruleset, load_ruleset
+from ..ruleset.model import Form
+from .coverage import uncovered
+from .generate import CODES, constants, deal_function, generate, source_key
+
+__all__ = [
+    "CODES",
+    "EngineRunner",
+    "FastRunner",
+    "MatchResult",
+    "Policy",
+    "cache_dir",
+    "compile",
+    "compile_form",
+    "random_policies",
+    "random_policy",
+]
+
+Policy = Callable[[int, list[int]], int]
+"""``policy(player, legal) -> one of legal`` (action codes)."""
+
+
+def random_policy(seed: int) -> Policy:
+    """A policy choosing uniformly among the legal actions from its own
+    ``random.Random(seed)``: the same draws as :class:`~tysiac_spec.bots.RandomBot`
+    (``randrange(len(legal))`` is CPython's rejection on ``getrandbits``, written out)."""
+    getrandbits = random.Random(seed).getrandbits
+
+    def choose(player: int, legal: list[int]) -> int:
+        n = len(legal)
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return legal[r]
+
+    return choose
+
+
+def random_policies(seed: int, players: int) -> list[Policy]:
+    """One :func:`random_policy` shared by every seat (as one ``RandomBot(seed)`` choosing for
+    every player, as the benchmarks and the fingerprint do)."""
+    one = random_policy(seed)
+    return [one] * players
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """One match: ``scores`` (final, by seat), ``deal_scores`` (each deal's changes),
+    ``outcomes`` (each deal's :class:`~tysiac_spec.engine.scoring.DealOutcome`), ``events``
+    (:class:`~tysiac_spec.engine.events.MatchEvent`), ``winners`` (seats), ``state`` (the final
+    :class:`~tysiac_spec.engine.match.MatchState`), and with ``trace`` the ``steps`` as
+    ``(player, legal codes, chosen code)``."""
+
+    seed: int
+    scores: tuple[int, ...]
+    deal_scores: list[tuple[int, ...]]
+    outcomes: list[DealOutcome]
+    events: list[MatchEvent]
+    winners: tuple[int, ...]
+    state: MatchState
+    steps: list[tuple[int, list[int], int]] | None = field(default=None, repr=False)
+
+
+def cache_dir() -> Path:
+    """Where generated modules are written: ``$TYSIAC_FAST_CACHE``, else
+    ``~/.cache/tysiac-spec/fast``."""
+    env = os.environ.get("TYSIAC_FAST_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "tysiac-spec" / "fast"
+
+
+class _Texts:
+    """Action code → the engine action's text (``bid 120``, ``play QH marriage``)."""
+
+    def __init__(self, pack: Sequence[Card]) -> None:
+        self.pack = pack
+        self.table = ActionTable(pack)
+
+    def action(self, code: int) -> Any:
+        t, pack = self.table, self.pack
+        if code >= CODES["K_CONTRACT"]:
+            return t.contract(code - CODES["K_CONTRACT"])
+        if code >= CODES["K_BID"]:
+            return t.bid(code - CODES["K_BID"])
+        if code >= CODES["K_TALON"]:
+            return ChooseTalon(code - CODES["K_TALON"])
+        if code >= CODES["K_GIVE"]:
+            rest = code - CODES["K_GIVE"]
+            return t.give(pack[rest & 63], rest >> 6)
+        if code >= CODES["K_DISCARD"]:
+            return t.discard(pack[code - CODES["K_DISCARD"]])
+        if code == CODES["K_CLAIM_CODE"]:
+            return t.claim
+        if code == CODES["K_PASS"]:
+            return t.pass_
+        if code >= CODES["K_MARRIAGE"]:
+            return t.play(pack[code - CODES["K_MARRIAGE"]], True)
+        return t.plain(pack[code])
+
+    def text(self, code: int) -> str:
+        return str(self.action(code).text)
+
+
+class FastRunner:
+    """A form played by its generated code (see the module's docstring).
+
+    Attributes:
+        form: the form; ``ruleset``: its ruleset; ``key``: the content hash of the code;
+        ``compiled``: whether the module is the mypyc build; ``fallback_reason``: ``None``.
+    """
+
+    fallback_reason: str | None = None
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.form = form = ruleset.form(players)
+        pack = tuple(ruleset.deck.cards)
+        self.pack = pack
+        self._texts = _Texts(pack)
+        self.key = source_key(form, pack)
+        self.module, self.compiled = _module(self.key, form, pack)
+        self._play = self.module["play_match"]
+        self._helpers = _helpers(ruleset, form, pack)
+        bind = self.module.get("bind")
+        if bind is not None:
+            bind(self._helpers)
+        else:
+            self.module.update(self._helpers)
+
+    def text(self, code: int) -> str:
+        """The engine's text of the action ``code``."""
+        return self._texts.text(code)
+
+    def action(self, code: int) -> Any:
+        """The engine's action object of ``code`` (an :class:`~tysiac_spec.engine.actions.ActionTable` one)."""
+        return self._texts.action(code)
+
+    def play_match(self, seed: int, policies: Sequence[Policy] | Policy, trace: bool = False,
+                   max_deals: int | None = None) -> MatchResult:
+        """Play the match ``Game(ruleset, players, seed)`` would, each decision by
+        ``policies[player]`` (or one policy for every seat), until it is won or ``max_deals``
+        deals are played."""
+        if callable(policies):
+            policies = [policies] * self.players
+        limit = max_deals if max_deals is not None else 1 << 62
+        state, deal_scores, events, outcomes, steps = self._play(seed, policies, trace, limit)
+        from ..engine.match import winners
+
+        return MatchResult(seed, tuple(state.scores), deal_scores, outcomes, events,
+                           winners(self.form, state), state, steps)
+
+    def history(self, result: MatchResult) -> list[str]:
+        """The texts of a traced match's actions (``Game.history``)."""
+        assert result.steps is not None, "play the match with trace=True"
+        return [self.text(a) for _, _, a in result.steps]
+
+
+class EngineRunner:
+    """The same interface on the generic engine, for a form the generator does not cover:
+    ``fallback_reason`` says which rule."""
+
+    compiled = False
+
+    def __init__(self, ruleset: Ruleset, players: int, reason: str) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.form = ruleset.form(players)
+        self.pack = tuple(ruleset.deck.cards)
+        self.fallback_reason: str | None = reason
+        self._texts = _Texts(self.pack)
+
+    def text(self, code: int) -> str:
+        return self._texts.text(code)
+
+    def play_match(self, seed: int, policies: Sequence[Policy] | Policy, trace: bool = False,
+                   max_deals: int | None = None) -> MatchResult:
+        """Play ``Game(ruleset, players, seed)`` with ``policies`` choosing among the codes of
+        the engine's legal actions (every action the engine offers has a code), until it is
+        won or ``max_deals`` deals are played."""
+        from ..engine.game import Game
+
+        if callable(policies):
+            policies = [policies] * self.players
+        game = Game(self.ruleset, players=self.players, seed=seed)
+        codes = _CodeOf(self.pack)
+        steps: list[tuple[int, list[int], int]] | None = [] if trace else None
+        outcomes: list[DealOutcome] = []
+        counted = 0
+        limit = max_deals if max_deals is not None else 1 << 62
+        while not game.is_over and len(game.deal_scores) < limit:
+            legal = game.legal_actions()
+            if not legal:
+                break
+            player = game.current_player
+            ints = [codes(a) for a in legal]
+            chosen = policies[player](player, ints)
+            if steps is not None:
+                steps.append((player, ints, chosen))
+            game.apply(legal[ints.index(chosen)])
+            if len(game.deal_scores) > counted and game.last_deal is not None:
+                counted = len(game.deal_scores)
+                outcomes.append(outcome_of(game.last_deal))
+        return MatchResult(seed, tuple(game.scores), list(game.deal_scores), outcomes, list(game.events),
+                           game.winners, game.match, steps)
+
+
+class _CodeOf:
+    """Engine action → code (an action without one raises ``KeyError``, named)."""
+
+    def __init__(self, pack: Sequence[Card]) -> None:
+        self.pack = pack
+
+    def __call__(self, action: Any) -> int:
+        from ..engine import actions as A
+
+        t = type(action)
+        if t is A.PlayCard:
+            if action.aces:
+                raise KeyError(f"no code for {action}")
+            return action.card.index + (CODES["K_MARRIAGE"] if action.marriage else 0)
+        if t is A.Bid:
+            return int(CODES["K_BID"] + action.amount)
+        if t is A.Pass:
+            return CODES["K_PASS"]
+        if t is A.Claim:
+            return CODES["K_CLAIM_CODE"]
+        if t is A.Discard:
+            return int(CODES["K_DISCARD"] + action.card.index)
+        if t is A.GiveCard:
+            return int(CODES["K_GIVE"] + (action.to << 6) + action.card.index)
+        if t is A.ChooseTalon:
+            return int(CODES["K_TALON"] + action.index)
+        if t is A.DeclareContract:
+            return int(CODES["K_CONTRACT"] + action.amount)
+        raise KeyError(f"no code for {action}")
+
+
+_MODULES: dict[str, tuple[dict[str, Any], bool]] = {}
+"""Generated modules by content hash (:func:`.generate.source_key`): namespace, compiled."""
+
+
+def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[dict[str, Any], bool]:
+    """The generated module of ``form``: from memory, else the mypyc build in the cache
+    directory when there is one (and ``TYSIAC_FAST_PURE`` is not set), else generated and
+    compiled here (its source written to the cache directory for a mypyc build)."""
+    made = _MODULES.get(key)
+    if made is not None:
+        return made
+    import ast
+
+    name = f"tysiac_fast_{key}"
+    folder = cache_dir()
+    if not os.environ.get("TYSIAC_FAST_PURE"):
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            built = folder / f"{name}{suffix}"
+            if built.exists():
+                spec = importlib.util.spec_from_file_location(name, built)
+                if spec is not None and spec.loader is not None:
+                    mod = importlib.util.module_from_spec(spec)
+                    sys.modules[name] = mod
+                    spec.loader.exec_module(mod)
+                    made = (mod.__dict__, True)
+                    _MODULES[key] = made
+                    return made
+    tree = generate(form, pack)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.py"
+        if not path.exists():
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(_module_source(tree), encoding="utf-8")
+            tmp.replace(path)
+    except OSError:
+        pass  # the cache is a convenience: no folder, no file
+    code = builtins.compile(tree, f"<tysiac fast {key}>", "exec")
+    namespace: dict[str, Any] = {"__name__": name}
+    exec(code, namespace)  # the compiled tree of our own template (no ruleset text in it)
+    made = (namespace, False)
+    _MODULES[key] = made
+    return made
+
+
+def _module_source(tree: Any) -> str:
+    """The source written for the mypyc build: the folded tree, with a ``bind(helpers)``
+    that sets the ``H_*`` globals (a compiled module cannot be handed a namespace)."""
+    import ast
+
+    names = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id.startswith("H_")})
+    bind = "def bind(h):\n    global " + ", ".join(names) + "\n" + "".join(
+        f"    {n} = h[{n!r}]\n" for n in names
+    )
+    header = "# generated by tysiac_spec.fast from its template; do not edit\n"
+    return header + "\n".join(f"{n} = None" for n in names) + "\n\n" + bind + "\n" + ast.unparse(tree) + "\n"
+
+
+def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
+    """The ``H_*`` names of the generated code: the engine's functions, bound to the form."""
+    from ..engine import dealing
+    from ..engine.compiled import CompiledForm
+    from ..engine.seating import direction
+    from ..engine.state import DealState
+    from ..limits import exceeded
+
+    compiled: CompiledForm = engine_compile(form, ruleset.deck.cards)
+    options = dict(ruleset.selected)
+    n = form.players
+    deck_points = ruleset.deck.total_points
+    active = form.active
+    a = form.auction
+    suit_ids = sorted({c.suit_id for c in pack}, key=lambda s: min(c.index for c in pack if c.suit_id == s))
+
+    def first_dealer(rng: random.Random) -> int:
+        # engine/game.py Game._first_dealer
+        if form.deal.first_dealer == "first_ace":
+            cards = list(pack)
+            dealing.shuffle(cards, rng)
+            return dealing.first_ace_dealer(cards, n, direction(form), form.deal.first_dealer_rank)
+        return rng.randrange(n)
+
+    def new_state(dealer: int) -> MatchState:
+        return MatchState.new(form, options=options, dealer=dealer, deck_points=deck_points)
+
+    seats: dict[int, tuple[list[int], int | None, list[int], list[list[int]]]] = {}
+
+    def seating_of(dealer: int) -> tuple[list[int], int | None, list[int], list[list[int]]]:
+        made = seats.get(dealer)
+        if made is None:
+            order, sitter = seating(form, dealer)
+            nxt = [0] * n
+            opps: list[list[int]] = [[] for _ in range(n)]
+            for i, p in enumerate(order):
+                nxt[p] = order[(i + 1) % len(order)]
+                opps[p] = order[i + 1:] + order[:i]  # DealState.opponents
+            made = seats[dealer] = (order, sitter, nxt, opps)
+        return made
+
+    def base(state: MatchState, player: int) -> Mapping[str, Any]:
+        return envs.base(state.player_record(player), active, options)
+
+    # auction.start: each player's highest bid (cap, max_bid formula, else the ceiling)
+    max_bid = a.max_bid.evaluator() if a.max_bid is not None else None
+    reads_base = a.max_bid is not None and not a.max_bid.reads.isdisjoint(envs.BASE_NAMES)
+    ceiling = auction.ceiling(form, deck_points)
+    cap = a.cap
+
+    def hand_of(mask: int) -> tuple[Card, ...]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(pack[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+    bids: dict[int, int] = {}
+
+    def highest_bid(mask: int, player: int, state: MatchState) -> int:
+        if max_bid is None:
+            return cap if cap is not None else ceiling
+        if not reads_base:
+            known = bids.get(mask)
+            if known is not None:
+                return known
+        b = base(state, player) if reads_base else envs.UNREAD_BASE
+        limit = int(max_bid(envs.auction_max_bid(b, hand_of(mask))))
+        value = limit if cap is None else min(cap, limit)
+        if not reads_base:
+            if len(bids) > 200_000:
+                bids.clear()
+            bids[mask] = value
+        return value
+
+    def too_many_bids(player: int, lo: int, hi: int) -> None:
+        raise exceeded("bids", (hi - lo) // a.step + 1, subject=f"the bids player {player} may make, {lo} to {hi}")
+
+    class _Deal:
+        """What talon.contract_amounts reads of a deal."""
+
+        __slots__ = ("barrel_deal", "deck_points", "declarer", "hands", "high_bid", "mode")
+
+    c = form.contract
+    contract_reads = set()
+    for f in (c.max, c.allowed):
+        if f is not None:
+            contract_reads |= f.reads
+    contract_base = not contract_reads.isdisjoint(envs.BASE_NAMES)
+    contracts: dict[tuple[int, int], tuple[int, ...]] = {}
+
+    def contract_amounts(mask: int, bid: int, declarer: int, state: MatchState) -> tuple[int, ...]:
+        if not c.raise_allowed:
+            return (bid,)
+        if not contract_base:
+            known = contracts.get((mask, bid))
+            if known is not None:
+                return known
+        d = _Deal()
+        d.barrel_deal, d.deck_points, d.declarer, d.high_bid, d.mode = False, deck_points, declarer, bid, "normal"
+        d.hands = {declarer: hand_of(mask)}
+        value = tuple(talon.contract_amounts(form, d, lambda p: base(state, p)))  # type: ignore[arg-type]
+        if not contract_base:
+            if len(contracts) > 200_000:
+                contracts.clear()
+            contracts[(mask, bid)] = value
+        return value
+
+    sitter_scores = form.active < form.players
+    suit_of_mask = {card.suit_bits: card.suit_id for card in pack}
+
+    def outcome(declarer: int, bid: int, contract: int, order: list[int], sitter: int | None,
+                points: list[int], married: list[int], tricks: list[int], last: int,
+                declared: list[tuple[int, int]], talon_cards: list[int]) -> DealOutcome:
+        # engine/scoring.py outcome_of
+        return DealOutcome(
+            declarer=declarer,
+            bid=bid,
+            contract=contract,
+            card_points={p: points[p] for p in order},
+            marriages={p: married[p] for p in order},
+            tricks={p: tricks[p] for p in order},
+            sitter=sitter,
+            sitter_talon=tuple([pack[x] for x in talon_cards]) if sitter_scores and sitter is not None else None,
+            multiplier=1,
+            players=tuple(order),
+            last_trick=last,
+            declarations=tuple([(p, suit_ids[s]) for p, s in declared]),
+        )
+
+    def claim(dealer: int, order: list[int], sitter: int | None, hand: list[int], declarer: int, bid: int,
+              contract: int, trump: int, points: list[int], married: list[int], tricks: list[int],
+              declared: list[tuple[int, int]], leftover: list[int], discards: list[int],
+              talon_cards: list[int]) -> DealOutcome:
+        # engine/play.py apply_claim, on a DealState built from the fast state (before the
+        # first trick: nothing won yet)
+        from ..engine import play
+
+        deal = DealState(
+            dealer=dealer, order=list(order), sitter=sitter,
+            hands={p: list(hand_of(hand[p])) for p in order}, talons=[],
+            dealt_talon=tuple([pack[x] for x in talon_cards]), deck_points=deck_points,
+        )
+        deal.declarer, deal.current, deal.high_bid, deal.contract = declarer, declarer, bid, contract
+        deal.trump = suit_of_mask[trump] if trump else None
+        deal.leftover = [pack[x] for x in leftover]
+        deal.discards = [pack[x] for x in discards]
+        deal.phase = "play"
+        play.apply_claim(form, deal)
+        return outcome_of(deal)
+
+    score_played = compiled.score_played
+
+    def settle(state: MatchState, o: DealOutcome) -> tuple[MatchState, list[MatchEvent]]:
+        new, events, _ = settle_valid_deal(form, state, o, played=score_played, team=None)
+        return new, events
+
+    return {
+        "H_Random": random.Random,
+        "H_first_dealer": first_dealer,
+        "H_new_state": new_state,
+        "H_seating": seating_of,
+        "H_deal": deal_function(form),
+        "H_max_bid": highest_bid,
+        "H_too_many_bids": too_many_bids,
+        "H_contract_amounts": contract_amounts,
+        "H_outcome": outcome,
+        "H_claim": claim,
+        "H_settle": settle,
+    }
+
+
+def compile(ruleset: Ruleset, players: int) -> FastRunner | EngineRunner:  # noqa: A001
+    """The runner of ``ruleset`` (loaded, options applied) with ``players``: generated code
+    when the generator covers the form, else the engine (``fallback_reason`` set)."""
+    form = ruleset.form(players)
+    reason = uncovered(form, len(ruleset.deck.cards))
+    if reason is not None:
+        return EngineRunner(ruleset, players, reason)
+    return FastRunner(ruleset, players)
+
+
+def compile_form(ruleset: str | Ruleset, players: int, options: Mapping[str, Any] | None = None
+                 ) -> FastRunner | EngineRunner:
+    """:func:`compile` of ``ruleset`` (an id, alias or path, or a loaded ruleset) with
+    ``options`` applied.
+
+    Raises:
+        RulesetError, OptionError: as :func:`~tysiac_spec.load_ruleset` does.
+    """
+    if isinstance(ruleset, str):
+        rules = load_ruleset(ruleset, options=dict(options)) if options else load_ruleset(ruleset)
+    elif options:
+        rules = load_ruleset(ruleset.file or ruleset.id, options={**ruleset.selected, **options})
+    else:
+        rules = ruleset
+    return compile(rules, players)

@@ -1,0 +1,426 @@
+"""The template of the fast path's generated code: read by :mod:`tysiac_spec.fast.generate`
+as a syntax tree (``ast.parse`` of this file), never imported to run.
+
+Every name ``K_*`` is a constant of the form: the generator replaces it by an
+``ast.Constant`` holding the value read from the form (:func:`~tysiac_spec.fast.generate.constants`),
+folds the expressions and ``if`` statements that became constant, and so drops the
+mechanisms the form switches off.  Every name ``H_*`` is a helper bound by the generator:
+the engine's own functions (first dealer, dealing, formulas, settlement, claim) where they
+are not hot.  The placeholders below only make this file valid Python for the linters; the
+generator removes them.
+
+Cards are ints (their index in the pack, ``card.index``, so ``1 << c`` is ``card.bit``:
+within a suit the stronger card has the lower bit), hands are bit sets, players are seats.
+Each rule below is the twin of an engine function (named in the comments); the differential
+test (``tests/test_fast_path.py``) and ``benchmarks/engine_fingerprint.py --fast`` check that
+the two play the same games.
+"""
+
+# ruff: noqa
+# mypy: ignore-errors
+# fmt: off
+
+# --- placeholders (removed by the generator) ---------------------------------------------
+K_N = K_NPACK = K_DIR = K_FORCED_SEAT = K_FORCED_BID = K_MIN_BID = K_STEP = K_MOST = 0
+K_FIRST_FORCED = K_EXACTLY_STEP = K_EXACT_OPENING = K_ALL_PASS_FORCED = K_ALL_PASS_DEALER = False
+K_MAX_RAISE = None
+K_CHOOSE_ONE = K_EXCHANGE_GIVE = K_EXCHANGE_DISCARD = K_CLOCKWISE = False
+K_GIVE_COUNT = K_DISCARD_COUNT = 0
+K_LEADER_FORCED = K_LEADER_DEALER_LEFT = False
+K_MUST_FOLLOW = K_MUST_BEAT = K_BEAT_BEST = K_BEAT_WHEN_TRUMPED = K_MUST_TRUMP = False
+K_MUST_OVERTRUMP = K_ANY_CARD = K_HIGHEST_BEAT = K_HIGHEST_TRUMP = False
+K_LEAD_RULE = K_LEAD_TRUMP = False
+K_BAR_WON = K_BAR_FIRST = False
+K_FROM_TRICK = K_MIN_CARDS = 0
+K_ANY_TIME = K_AUTOMATIC = K_SETS_TRUMP = K_FIRST_ONLY = K_NEXT_TRICK = K_CLAIM = False
+K_LEFTOVER_TO = K_DISCARDS_TO = 0
+K_SUIT_MASK = K_SUIT_OF = K_POINTS = K_PARTNER = K_MVAL = K_DRAWS = ()
+K_SITTERS = False
+K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
+H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
+H_settle = H_claim = H_too_many_bids = H_outcome = None
+# --- end of placeholders ------------------------------------------------------------------
+
+
+def play_match(seed, policies, trace, max_deals):
+    """Play one match of the form from ``seed`` (the engine's ``Game(seed=seed)``), each
+    decision by ``policies[player](player, legal)``, stopping after ``max_deals`` deals (``legal``: the action codes in the
+    engine's order; returns one of them).  Returns ``(state, deal_scores, events,
+    outcomes, steps)``: the final :class:`~tysiac_spec.engine.match.MatchState`, each deal's
+    score changes, the match events, each deal's :class:`~tysiac_spec.engine.scoring.DealOutcome`,
+    and with ``trace`` every step as ``(player, legal, chosen)`` (else ``None``)."""
+    rng = H_Random(seed)
+    getrandbits = rng.getrandbits
+    dealer = H_first_dealer(rng)
+    state = H_new_state(dealer)
+    deal_scores = []
+    events = []
+    outcomes = []
+    steps = [] if trace else None
+    while True:
+        order, sitter, nxt, opps_of = H_seating(dealer)
+        nact = len(order)
+        # -- dealing (engine/dealing.py: shuffle, dealing_plan / deal_cards) --
+        cards = list(range(K_NPACK))
+        for i, n, bits in K_DRAWS:
+            j = getrandbits(bits)
+            while j >= n:
+                j = getrandbits(bits)
+            cards[i], cards[j] = cards[j], cards[i]
+        dealt, talons = H_deal(cards, order, rng)
+        hand = [0] * K_N
+        for p, cs in zip(order, dealt):
+            m = 0
+            for c in cs:
+                m |= 1 << c
+            hand[p] = m
+        talon_cards = [c for t in talons for c in t]
+        # -- auction (engine/auction.py: start, compile_amounts, apply, _finish) --
+        maxb = [0] * K_N
+        for p in order:
+            maxb[p] = H_max_bid(hand[p], p, state)
+        forced = -1
+        opening = False
+        contested = False
+        high_bid = 0
+        high_bidder = -1
+        if K_FORCED_SEAT >= 0:
+            forced = (dealer + K_DIR * K_FORCED_SEAT) % K_N
+            while forced not in order:
+                forced = (forced + K_DIR) % K_N
+            if K_FIRST_FORCED:
+                cur = forced
+                opening = True
+            else:
+                high_bid = K_FORCED_BID
+                high_bidder = forced
+                cur = nxt[forced]
+        else:
+            cur = order[0]
+        passed = 0
+        npassed = 0
+        while True:
+            if opening:
+                lo = K_FORCED_BID
+            else:
+                lo = K_MIN_BID if high_bidder < 0 else high_bid + K_STEP
+                if lo < K_MIN_BID:
+                    lo = K_MIN_BID
+            if lo % K_STEP:
+                lo = -(-lo // K_STEP) * K_STEP
+            hi = maxb[cur]
+            if high_bidder >= 0 and not opening:
+                if K_EXACTLY_STEP:
+                    if lo < hi:
+                        hi = lo
+                elif K_MAX_RAISE is not None:
+                    if high_bid + K_MAX_RAISE < hi:
+                        hi = high_bid + K_MAX_RAISE
+            elif K_EXACTLY_STEP or (opening and K_EXACT_OPENING):
+                if lo < hi:
+                    hi = lo
+            if hi - lo > K_MOST:
+                H_too_many_bids(cur, lo, hi)
+            legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
+            if opening:
+                if not legal:
+                    legal = [K_BID + K_FORCED_BID]
+            else:
+                legal.append(K_PASS)
+            a = policies[cur](cur, legal)
+            if trace:
+                steps.append((cur, legal, a))
+            if a != K_PASS:
+                if cur != forced:
+                    contested = True
+                high_bid = a - K_BID
+                high_bidder = cur
+                opening = False
+            else:
+                passed |= 1 << cur
+                npassed += 1
+            if npassed >= nact - 1:
+                remaining = [q for q in order if not passed >> q & 1]
+                if not remaining or remaining == [high_bidder]:
+                    break
+            cur = nxt[cur]
+            while passed >> cur & 1:
+                cur = nxt[cur]
+        stuck = high_bidder >= 0 and high_bidder == forced and not contested and high_bid == K_FORCED_BID
+        if high_bidder < 0 or (stuck and not K_ALL_PASS_FORCED):
+            if K_ALL_PASS_DEALER and dealer in order:
+                declarer = dealer
+                high_bid = K_MIN_BID
+            elif forced >= 0:
+                declarer = forced
+                high_bid = K_FORCED_BID
+            else:
+                declarer = order[0]
+                high_bid = K_MIN_BID
+        else:
+            declarer = high_bidder
+        # -- the talon (engine/talon.py: start, apply_choice, _take) --
+        leftover = []
+        if K_CHOOSE_ONE and len(talons) > 1:
+            legal = [K_TALON + i for i in range(len(talons))]
+            a = policies[declarer](declarer, legal)
+            if trace:
+                steps.append((declarer, legal, a))
+            chosen = a - K_TALON
+            for i, t in enumerate(talons):
+                if i == chosen:
+                    for c in t:
+                        hand[declarer] |= 1 << c
+                else:
+                    leftover += t
+        else:
+            for c in talon_cards:
+                hand[declarer] |= 1 << c
+        # -- the exchange (engine/talon.py: compile_legal_exchange, apply_exchange) --
+        discards = []
+        if K_EXCHANGE_GIVE:
+            opps = opps_of[declarer]
+            given = [0] * K_N
+            left = len(opps) * K_GIVE_COUNT
+            while left:
+                m = hand[declarer]
+                held = []
+                while m:
+                    low = m & -m
+                    held.append(low.bit_length() - 1)
+                    m ^= low
+                legal = []
+                if K_CLOCKWISE:
+                    fewest = min([given[q] for q in opps])
+                    for q in opps:
+                        if given[q] == fewest:
+                            break
+                    base = K_GIVE + (q << 6)
+                    legal = [base + c for c in held]
+                else:
+                    for q in opps:
+                        if given[q] < K_GIVE_COUNT:
+                            base = K_GIVE + (q << 6)
+                            legal += [base + c for c in held]
+                a = policies[declarer](declarer, legal)
+                if trace:
+                    steps.append((declarer, legal, a))
+                c = a & 63
+                q = (a - K_GIVE) >> 6
+                hand[declarer] ^= 1 << c
+                hand[q] |= 1 << c
+                given[q] += 1
+                left -= 1
+        if K_EXCHANGE_DISCARD:
+            for _ in range(K_DISCARD_COUNT):
+                m = hand[declarer]
+                legal = []
+                while m:
+                    low = m & -m
+                    legal.append(K_DISCARD + low.bit_length() - 1)
+                    m ^= low
+                a = policies[declarer](declarer, legal)
+                if trace:
+                    steps.append((declarer, legal, a))
+                c = a - K_DISCARD
+                hand[declarer] ^= 1 << c
+                discards.append(c)
+        # -- the contract (engine/talon.py: contract_amounts, _start_contract) --
+        amounts = H_contract_amounts(hand[declarer], high_bid, declarer, state)
+        if len(amounts) == 1:
+            contract = amounts[0]
+        else:
+            legal = [K_CONTRACT + x for x in amounts]
+            a = policies[declarer](declarer, legal)
+            if trace:
+                steps.append((declarer, legal, a))
+            contract = a - K_CONTRACT
+        # -- the play (engine/play.py: compile_legal, compile_duties, compile_apply) --
+        if K_LEADER_FORCED and forced >= 0:
+            cur = forced
+        elif K_LEADER_DEALER_LEFT:
+            cur = order[0]
+        else:
+            cur = declarer
+        trump = 0
+        pending = 0
+        points = [0] * K_N
+        married = [0] * K_N
+        tricks = [0] * K_N
+        declared = []
+        marriage_trick = -1
+        trick_number = 0
+        last = -1
+        claimed = None
+        while True:
+            # a lead
+            h = hand[cur]
+            lead = h
+            if K_LEAD_RULE:
+                if trump and marriage_trick == trick_number - 1:
+                    if K_LEAD_TRUMP:
+                        lead = h & trump or h
+                    else:
+                        lead = h & ~trump or h
+            legal = []
+            m = lead
+            if K_ANY_TIME or not (
+                (K_BAR_WON and not tricks[cur])
+                or (K_BAR_FIRST and trick_number == 0 and cur == declarer)
+                or (K_FROM_TRICK and trick_number < K_FROM_TRICK)
+                or (K_MIN_CARDS and h.bit_count() < K_MIN_CARDS)
+            ):
+                while m:
+                    low = m & -m
+                    c = low.bit_length() - 1
+                    m ^= low
+                    if lead & K_PARTNER[c]:
+                        if not K_AUTOMATIC:
+                            legal.append(c)
+                        legal.append(K_MARRIAGE + c)
+                    else:
+                        legal.append(c)
+            else:
+                while m:
+                    low = m & -m
+                    legal.append(low.bit_length() - 1)
+                    m ^= low
+            if K_CLAIM and trick_number == 0 and cur == declarer and h:
+                # engine/play.py may_claim
+                others = 0
+                for q in order:
+                    if q != declarer:
+                        others |= hand[q]
+                sure = True
+                m = h
+                while m:
+                    low = m & -m
+                    m ^= low
+                    if others & K_SUIT_MASK[low.bit_length() - 1] & (low - 1):
+                        sure = False
+                        break
+                if sure and trump and h & ~trump and others & trump:
+                    sure = False
+                if sure:
+                    legal.append(K_CLAIM_CODE)
+            a = policies[cur](cur, legal)
+            if trace:
+                steps.append((cur, legal, a))
+            if K_CLAIM and a == K_CLAIM_CODE:
+                claimed = H_claim(dealer, order, sitter, hand, declarer, high_bid, contract, trump,
+                                  points, married, tricks, declared, leftover, discards, talon_cards)
+                break
+            if a >= K_MARRIAGE:
+                c = a - K_MARRIAGE
+                s = K_SUIT_OF[c]
+                married[cur] += K_MVAL[s]
+                declared.append((cur, s))
+                marriage_trick = trick_number
+                if K_SETS_TRUMP:
+                    if not (K_FIRST_ONLY and (trump or pending)):
+                        if K_NEXT_TRICK:
+                            pending = K_SUIT_MASK[c]
+                        else:
+                            trump = K_SUIT_MASK[c]
+            else:
+                c = a
+            bit = 1 << c
+            hand[cur] ^= bit
+            led = K_SUIT_MASK[c]
+            first = bit
+            tbits = bit
+            best = c
+            best_suit = led
+            winner = cur
+            tp = K_POINTS[c]
+            p = nxt[cur]
+            for _ in range(nact - 1):
+                h = hand[p]
+                # engine/play.py compile_duties
+                follow = h & led
+                if follow and K_MUST_FOLLOW:
+                    ok = follow
+                    if K_MUST_BEAT:
+                        if K_BEAT_WHEN_TRUMPED or not (trump and trump != led and tbits & trump):
+                            if K_BEAT_BEST:
+                                target = tbits & led
+                                target &= -target
+                            else:
+                                target = first
+                            higher = follow & (target - 1)
+                            if higher:
+                                ok = higher & -higher if K_HIGHEST_BEAT else higher
+                elif K_MUST_TRUMP and trump and not follow:
+                    ok = h & trump
+                    if ok:
+                        if K_MUST_OVERTRUMP:
+                            top = tbits & trump
+                            if top:
+                                higher = ok & ((top & -top) - 1)
+                                if higher:
+                                    ok = higher
+                                elif K_ANY_CARD:
+                                    ok = -1
+                        if K_HIGHEST_TRUMP and ok != -1:
+                            ok &= -ok
+                        if ok == -1:
+                            ok = h
+                    else:
+                        ok = h
+                else:
+                    ok = h
+                legal = []
+                while ok:
+                    low = ok & -ok
+                    legal.append(low.bit_length() - 1)
+                    ok ^= low
+                c = policies[p](p, legal)
+                if trace:
+                    steps.append((p, legal, c))
+                bit = 1 << c
+                hand[p] ^= bit
+                tbits |= bit
+                tp += K_POINTS[c]
+                # engine/play.py trick_winner
+                if bit & best_suit:
+                    if c < best:
+                        best = c
+                        winner = p
+                elif bit & trump:
+                    best = c
+                    best_suit = trump
+                    winner = p
+                p = nxt[p]
+            points[winner] += tp
+            tricks[winner] += 1
+            trick_number += 1
+            last = winner
+            if pending:
+                trump = pending
+                pending = 0
+            cur = winner
+            if not hand[winner]:
+                break
+        if claimed is None:
+            if K_LEFTOVER_TO:  # engine/play.py _award_leftover
+                to = last if K_LEFTOVER_TO == 1 else declarer
+                for c in leftover:
+                    points[to] += K_POINTS[c]
+            if K_DISCARDS_TO:
+                to = last if K_DISCARDS_TO == 1 else declarer
+                for c in discards:
+                    points[to] += K_POINTS[c]
+            outcome = H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
+                                last, declared, talon_cards)
+        else:
+            outcome = claimed
+        # -- the match (engine/match.py settle_valid_deal) --
+        new, evs = H_settle(state, outcome)
+        before, after = state.scores, new.scores
+        deal_scores.append(tuple([after[i] - before[i] for i in range(K_N)]))
+        events += evs
+        outcomes.append(outcome)
+        state = new
+        if new.winner is not None or len(deal_scores) >= max_deals:
+            return state, deal_scores, events, outcomes, steps
+        dealer = new.dealer
