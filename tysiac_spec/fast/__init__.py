@@ -34,7 +34,7 @@ import os
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +49,10 @@ from ..engine.scoring import DealOutcome, outcome_of
 from ..engine.seating import seating
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Form
+from . import generate as _gen
 from .coverage import uncovered
-from .generate import CODES, constants, deal_function, generate, source_key
+from .generate import CODES, deal_function, source_key
+from .settle import compile_settle, simple_settlement
 
 __all__ = [
     "CODES",
@@ -118,14 +120,26 @@ def cache_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "tysiac-spec" / "fast"
 
 
+def _suits(pack: Sequence[Card]) -> list[str]:
+    """The suit ids of ``pack`` in pack order."""
+    out: list[str] = []
+    for c in pack:
+        if c.suit_id not in out:
+            out.append(c.suit_id)
+    return out
+
+
 class _Texts:
     """Action code → the engine action's text (``bid 120``, ``play QH marriage``)."""
 
     def __init__(self, pack: Sequence[Card]) -> None:
         self.pack = pack
         self.table = ActionTable(pack)
+        self.suits = _suits(pack)
 
     def action(self, code: int) -> Any:
+        from ..engine import actions as A
+
         t, pack = self.table, self.pack
         if code >= CODES["K_CONTRACT"]:
             return t.contract(code - CODES["K_CONTRACT"])
@@ -138,10 +152,16 @@ class _Texts:
             return t.give(pack[rest & 63], rest >> 6)
         if code >= CODES["K_DISCARD"]:
             return t.discard(pack[code - CODES["K_DISCARD"]])
-        if code == CODES["K_CLAIM_CODE"]:
-            return t.claim
-        if code == CODES["K_PASS"]:
-            return t.pass_
+        if code >= CODES["K_ACES"]:
+            return t.play(pack[code - CODES["K_ACES"]], False, True)
+        if code >= CODES["K_ANNOUNCE"]:
+            return A.DeclareMarriage(self.suits[code - CODES["K_ANNOUNCE"]])
+        special = {
+            CODES["K_CLAIM_CODE"]: t.claim, CODES["K_PASS"]: t.pass_, CODES["K_FORFEIT"]: t.forfeit,
+            CODES["K_REDEAL"]: A.Redeal(), CODES["K_DARK"]: A.Dark(), CODES["K_CANCEL_DARK"]: A.CancelDark(),
+        }
+        if code in special:
+            return special[code]
         if code >= CODES["K_MARRIAGE"]:
             return t.play(pack[code - CODES["K_MARRIAGE"]], True)
         return t.plain(pack[code])
@@ -182,21 +202,21 @@ class FastRunner:
         return self._texts.text(code)
 
     def action(self, code: int) -> Any:
-        """The engine's action object of ``code`` (an :class:`~tysiac_spec.engine.actions.ActionTable` one)."""
+        """The engine's action object of ``code`` (an ``ActionTable`` one)."""
         return self._texts.action(code)
 
     def play_match(self, seed: int, policies: Sequence[Policy] | Policy, trace: bool = False,
-                   max_deals: int | None = None) -> MatchResult:
+                   max_deals: int | None = None, outcomes: bool = True) -> MatchResult:
         """Play the match ``Game(ruleset, players, seed)`` would, each decision by
         ``policies[player]`` (or one policy for every seat), until it is won or ``max_deals``
-        deals are played."""
+        deals are played; ``outcomes=False`` keeps no :class:`DealOutcome` (faster)."""
         if callable(policies):
             policies = [policies] * self.players
         limit = max_deals if max_deals is not None else 1 << 62
-        state, deal_scores, events, outcomes, steps = self._play(seed, policies, trace, limit)
+        state, deal_scores, events, kept, steps = self._play(seed, policies, trace, limit, outcomes)
         from ..engine.match import winners
 
-        return MatchResult(seed, tuple(state.scores), deal_scores, outcomes, events,
+        return MatchResult(seed, tuple(state.scores), deal_scores, kept, events,
                            winners(self.form, state), state, steps)
 
     def history(self, result: MatchResult) -> list[str]:
@@ -223,7 +243,7 @@ class EngineRunner:
         return self._texts.text(code)
 
     def play_match(self, seed: int, policies: Sequence[Policy] | Policy, trace: bool = False,
-                   max_deals: int | None = None) -> MatchResult:
+                   max_deals: int | None = None, outcomes: bool = True) -> MatchResult:
         """Play ``Game(ruleset, players, seed)`` with ``policies`` choosing among the codes of
         the engine's legal actions (every action the engine offers has a code), until it is
         won or ``max_deals`` deals are played."""
@@ -234,7 +254,7 @@ class EngineRunner:
         game = Game(self.ruleset, players=self.players, seed=seed)
         codes = _CodeOf(self.pack)
         steps: list[tuple[int, list[int], int]] | None = [] if trace else None
-        outcomes: list[DealOutcome] = []
+        kept: list[DealOutcome] = []
         counted = 0
         limit = max_deals if max_deals is not None else 1 << 62
         while not game.is_over and len(game.deal_scores) < limit:
@@ -249,8 +269,9 @@ class EngineRunner:
             game.apply(legal[ints.index(chosen)])
             if len(game.deal_scores) > counted and game.last_deal is not None:
                 counted = len(game.deal_scores)
-                outcomes.append(outcome_of(game.last_deal))
-        return MatchResult(seed, tuple(game.scores), list(game.deal_scores), outcomes, list(game.events),
+                if outcomes:
+                    kept.append(outcome_of(game.last_deal))
+        return MatchResult(seed, tuple(game.scores), list(game.deal_scores), kept, list(game.events),
                            game.winners, game.match, steps)
 
 
@@ -259,15 +280,25 @@ class _CodeOf:
 
     def __init__(self, pack: Sequence[Card]) -> None:
         self.pack = pack
+        self.suits = _suits(pack)
 
     def __call__(self, action: Any) -> int:
         from ..engine import actions as A
 
         t = type(action)
         if t is A.PlayCard:
-            if action.aces:
+            if action.aces and action.marriage:
                 raise KeyError(f"no code for {action}")
-            return action.card.index + (CODES["K_MARRIAGE"] if action.marriage else 0)
+            if action.aces:
+                return int(CODES["K_ACES"] + action.card.index)
+            return int(action.card.index + (CODES["K_MARRIAGE"] if action.marriage else 0))
+        simple = {
+            A.Forfeit: "K_FORFEIT", A.Redeal: "K_REDEAL", A.Dark: "K_DARK", A.CancelDark: "K_CANCEL_DARK",
+        }
+        if t in simple:
+            return CODES[simple[t]]
+        if t is A.DeclareMarriage:
+            return CODES["K_ANNOUNCE"] + self.suits.index(action.suit)
         if t is A.Bid:
             return int(CODES["K_BID"] + action.amount)
         if t is A.Pass:
@@ -296,8 +327,6 @@ def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[dict[str, Any
     made = _MODULES.get(key)
     if made is not None:
         return made
-    import ast
-
     name = f"tysiac_fast_{key}"
     folder = cache_dir()
     if not os.environ.get("TYSIAC_FAST_PURE"):
@@ -312,7 +341,7 @@ def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[dict[str, Any
                     made = (mod.__dict__, True)
                     _MODULES[key] = made
                     return made
-    tree = generate(form, pack)
+    tree = _gen.generate(form, pack)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.py"
@@ -420,15 +449,22 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         return value
 
     def too_many_bids(player: int, lo: int, hi: int) -> None:
-        raise exceeded("bids", (hi - lo) // a.step + 1, subject=f"the bids player {player} may make, {lo} to {hi}")
+        raise exceeded("bids", (hi - lo) // a.step + 1,
+                       subject=f"the bids player {player} may make, {lo} to {hi}")
 
     class _Deal:
         """What talon.contract_amounts reads of a deal."""
 
         __slots__ = ("barrel_deal", "deck_points", "declarer", "hands", "high_bid", "mode")
+        barrel_deal: bool
+        deck_points: int
+        declarer: int
+        hands: dict[int, tuple[Card, ...]]
+        high_bid: int
+        mode: str
 
     c = form.contract
-    contract_reads = set()
+    contract_reads: set[str] = set()
     for f in (c.max, c.allowed):
         if f is not None:
             contract_reads |= f.reads
@@ -443,9 +479,10 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             if known is not None:
                 return known
         d = _Deal()
-        d.barrel_deal, d.deck_points, d.declarer, d.high_bid, d.mode = False, deck_points, declarer, bid, "normal"
+        d.barrel_deal, d.deck_points, d.mode = False, deck_points, "normal"
+        d.declarer, d.high_bid = declarer, bid
         d.hands = {declarer: hand_of(mask)}
-        value = tuple(talon.contract_amounts(form, d, lambda p: base(state, p)))  # type: ignore[arg-type]
+        value = tuple(talon.contract_amounts(form, d, lambda p: dict(base(state, p))))  # type: ignore[arg-type]
         if not contract_base:
             if len(contracts) > 200_000:
                 contracts.clear()
@@ -467,7 +504,8 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             marriages={p: married[p] for p in order},
             tricks={p: tricks[p] for p in order},
             sitter=sitter,
-            sitter_talon=tuple([pack[x] for x in talon_cards]) if sitter_scores and sitter is not None else None,
+            sitter_talon=(tuple([pack[x] for x in talon_cards])
+                          if sitter_scores and sitter is not None else None),
             multiplier=1,
             players=tuple(order),
             last_trick=last,
@@ -477,9 +515,10 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     def claim(dealer: int, order: list[int], sitter: int | None, hand: list[int], declarer: int, bid: int,
               contract: int, trump: int, points: list[int], married: list[int], tricks: list[int],
               declared: list[tuple[int, int]], leftover: list[int], discards: list[int],
-              talon_cards: list[int]) -> DealOutcome:
+              talon_cards: list[int]) -> int:
         # engine/play.py apply_claim, on a DealState built from the fast state (before the
-        # first trick: nothing won yet)
+        # first trick: nothing won yet); its results written back into the fast state's lists
+        # (card points, marriages, tricks, declarations); returns the last trick's winner
         from ..engine import play
 
         deal = DealState(
@@ -493,7 +532,13 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         deal.discards = [pack[x] for x in discards]
         deal.phase = "play"
         play.apply_claim(form, deal)
-        return outcome_of(deal)
+        o = outcome_of(deal)
+        assert o.tricks is not None
+        for p in order:
+            points[p], married[p], tricks[p] = o.card_points[p], o.marriages[p], o.tricks[p]
+        declared[:] = [(p, suit_ids.index(s)) for p, s in deal.declared]
+        assert deal.last_trick_winner is not None
+        return deal.last_trick_winner
 
     score_played = compiled.score_played
 
@@ -501,7 +546,16 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         new, events, _ = settle_valid_deal(form, state, o, played=score_played, team=None)
         return new, events
 
+    initial = new_state(0)
+    simple = simple_settlement(form) is None
+
+    def final(scores: list[int], dealer: int, deals: int, winner: int) -> MatchState:
+        return replace(initial, scores=tuple(scores), dealer=dealer, deals=deals,
+                       winner=None if winner < 0 else winner)
+
     return {
+        "H_settle_simple": compile_settle(form, pack, options) if simple else None,
+        "H_final": final,
         "H_Random": random.Random,
         "H_first_dealer": first_dealer,
         "H_new_state": new_state,
@@ -516,7 +570,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     }
 
 
-def compile(ruleset: Ruleset, players: int) -> FastRunner | EngineRunner:  # noqa: A001
+def compile(ruleset: Ruleset, players: int) -> FastRunner | EngineRunner:
     """The runner of ``ruleset`` (loaded, options applied) with ``players``: generated code
     when the generator covers the form, else the engine (``fallback_reason`` set)."""
     form = ruleset.form(players)

@@ -35,24 +35,26 @@ K_FROM_TRICK = K_MIN_CARDS = 0
 K_ANY_TIME = K_AUTOMATIC = K_SETS_TRUMP = K_FIRST_ONLY = K_NEXT_TRICK = K_CLAIM = False
 K_LEFTOVER_TO = K_DISCARDS_TO = 0
 K_SUIT_MASK = K_SUIT_OF = K_POINTS = K_PARTNER = K_MVAL = K_DRAWS = ()
-K_SITTERS = False
+K_SITTERS = K_SIMPLE_SETTLE = False
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
-H_settle = H_claim = H_too_many_bids = H_outcome = None
+H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 # --- end of placeholders ------------------------------------------------------------------
 
 
-def play_match(seed, policies, trace, max_deals):
+def play_match(seed, policies, trace, max_deals, keep_outcomes):
     """Play one match of the form from ``seed`` (the engine's ``Game(seed=seed)``), each
     decision by ``policies[player](player, legal)``, stopping after ``max_deals`` deals (``legal``: the action codes in the
     engine's order; returns one of them).  Returns ``(state, deal_scores, events,
     outcomes, steps)``: the final :class:`~tysiac_spec.engine.match.MatchState`, each deal's
-    score changes, the match events, each deal's :class:`~tysiac_spec.engine.scoring.DealOutcome`,
-    and with ``trace`` every step as ``(player, legal, chosen)`` (else ``None``)."""
+    score changes, the match events, with ``keep_outcomes`` each deal's
+    :class:`~tysiac_spec.engine.scoring.DealOutcome` (else an empty list), and with ``trace`` every step as ``(player, legal, chosen)`` (else ``None``)."""
     rng = H_Random(seed)
     getrandbits = rng.getrandbits
     dealer = H_first_dealer(rng)
     state = H_new_state(dealer)
+    scores = [0] * K_N
+    deals = 0
     deal_scores = []
     events = []
     outcomes = []
@@ -251,7 +253,7 @@ def play_match(seed, policies, trace, max_deals):
         marriage_trick = -1
         trick_number = 0
         last = -1
-        claimed = None
+        claimed = False
         while True:
             # a lead
             h = hand[cur]
@@ -307,8 +309,9 @@ def play_match(seed, policies, trace, max_deals):
             if trace:
                 steps.append((cur, legal, a))
             if K_CLAIM and a == K_CLAIM_CODE:
-                claimed = H_claim(dealer, order, sitter, hand, declarer, high_bid, contract, trump,
-                                  points, married, tricks, declared, leftover, discards, talon_cards)
+                last = H_claim(dealer, order, sitter, hand, declarer, high_bid, contract, trump,
+                               points, married, tricks, declared, leftover, discards, talon_cards)
+                claimed = True
                 break
             if a >= K_MARRIAGE:
                 c = a - K_MARRIAGE
@@ -401,7 +404,7 @@ def play_match(seed, policies, trace, max_deals):
             cur = winner
             if not hand[winner]:
                 break
-        if claimed is None:
+        if not claimed:
             if K_LEFTOVER_TO:  # engine/play.py _award_leftover
                 to = last if K_LEFTOVER_TO == 1 else declarer
                 for c in leftover:
@@ -410,17 +413,29 @@ def play_match(seed, policies, trace, max_deals):
                 to = last if K_DISCARDS_TO == 1 else declarer
                 for c in discards:
                     points[to] += K_POINTS[c]
+        # -- the match (engine/match.py settle_valid_deal, or its twin fast/settle.py) --
+        if K_SIMPLE_SETTLE:
+            before = scores[:]
+            won = H_settle_simple(scores, deals, declarer, contract, order, sitter, points, married, tricks,
+                                  talon_cards, events)
+            deal_scores.append(tuple([scores[i] - before[i] for i in range(K_N)]))
+            if keep_outcomes:
+                outcomes.append(H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
+                                          last, declared, talon_cards))
+            deals += 1
+            dealer = (dealer + K_DIR) % K_N
+            if won >= 0 or deals >= max_deals:
+                return H_final(scores, dealer, deals, won), deal_scores, events, outcomes, steps
+        else:
             outcome = H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
                                 last, declared, talon_cards)
-        else:
-            outcome = claimed
-        # -- the match (engine/match.py settle_valid_deal) --
-        new, evs = H_settle(state, outcome)
-        before, after = state.scores, new.scores
-        deal_scores.append(tuple([after[i] - before[i] for i in range(K_N)]))
-        events += evs
-        outcomes.append(outcome)
-        state = new
-        if new.winner is not None or len(deal_scores) >= max_deals:
-            return state, deal_scores, events, outcomes, steps
-        dealer = new.dealer
+            new, evs = H_settle(state, outcome)
+            before, after = state.scores, new.scores
+            deal_scores.append(tuple([after[i] - before[i] for i in range(K_N)]))
+            events += evs
+            if keep_outcomes:
+                outcomes.append(outcome)
+            state = new
+            if new.winner is not None or len(deal_scores) >= max_deals:
+                return state, deal_scores, events, outcomes, steps
+            dealer = new.dealer

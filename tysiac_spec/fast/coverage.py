@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..ruleset.model import Form, Formula
+from ..text import shorten
 
 __all__ = ["ANY", "COVERED", "uncovered"]
 
@@ -185,6 +186,17 @@ def _rule_for(path: str) -> Any:
         path = path.rsplit(".", 1)[0]
 
 
+def _shown(value: Any) -> str:
+    """A short text of a field's value for a reason: a formula's text, the number of entries
+    of a list of rules, else the value's ``repr`` (shortened)."""
+    if isinstance(value, Formula):
+        return repr(value.text)
+    if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
+        ids = [getattr(v, "id", None) or getattr(v, "kind", None) for v in value]
+        return f"{len(value)} entries ({', '.join(str(i) for i in ids)})"
+    return shorten(repr(value), 60)
+
+
 def uncovered(form: Form, pack_size: int) -> str | None:
     """Why the generator does not cover ``form`` (a phrase naming the field and value), or
     ``None`` when it does.  ``pack_size``: cards in the pack (at most 64: a card is a bit of
@@ -209,8 +221,8 @@ def uncovered(form: Form, pack_size: int) -> str | None:
             continue
         if rule is None:
             if default is dataclasses.MISSING or value != default:
-                return f"{path} = {value!r} (not covered by the fast path's generator)"
+                return f"{path} = {_shown(value)} (not covered by the fast path's generator)"
             continue
         if value not in rule:
-            return f"{path} = {value!r} (the fast path covers {', '.join(map(repr, rule))})"
+            return f"{path} = {_shown(value)} (the fast path covers {', '.join(map(_shown, rule))})"
     return None

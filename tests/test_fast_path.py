@@ -1,0 +1,245 @@
+"""The fast path (tysiac_spec.fast) plays exactly the engine's games: step by step, the same
+player to act, the same legal actions in the same order, the same choices, deal scores,
+events and final match state; forms it does not cover fall back to the engine and say why.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tysiac_spec import Game, fast, load_ruleset
+from tysiac_spec.bots import RandomBot
+from tysiac_spec.fast import coverage
+from tysiac_spec.ruleset import Ruleset
+
+generate = importlib.import_module("tysiac_spec.fast.generate")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from engine_fingerprint import configurations  # noqa: E402
+
+FAST_FORMS = [("pl-standard", 3), ("pl-standard", 2), ("pl-standard", 4), ("pl-online", 3),
+              ("pl-tysiac-hd", 3), ("house-five-up", 4), ("cz-standard", 2)]
+"""Shipped forms the generator covers (checked below), the quick tests' sample."""
+
+
+def _rules(rid: str, options: dict[str, Any] | None = None) -> Ruleset:
+    return load_ruleset(rid, options=options) if options else load_ruleset(rid)
+
+
+def _pick(style: str, rng: random.Random):
+    """A policy choosing an index of the legal actions' texts, the same on both sides:
+    ``random`` (seeded), ``first``, ``last``, or ``finishing`` (pass when allowed, give the
+    weakest card, the lowest contract, play the strongest card: contracts are made and
+    matches end)."""
+    if style == "first":
+        return lambda texts: 0
+    if style == "last":
+        return lambda texts: len(texts) - 1
+    if style == "finishing":
+
+        def finishing(texts: list[str]) -> int:
+            if "pass" in texts:
+                return texts.index("pass")
+            return len(texts) - 1 if texts[0].startswith(("give", "discard")) else 0
+
+        return finishing
+    return lambda texts: rng.randrange(len(texts))
+
+
+def compare(rules: Ruleset, players: int, seed: int, deals: int, style: str = "random") -> int:
+    """Play match ``seed`` on the fast path and on the engine with the same choices, comparing
+    every step; returns the deals played."""
+    runner = fast.compile(rules, players)
+    assert runner.fallback_reason is None, runner.fallback_reason
+    fast_pick, engine_pick = _pick(style, random.Random(seed)), _pick(style, random.Random(seed))
+    text = runner.text
+    result = runner.play_match(seed, lambda p, legal: legal[fast_pick([text(a) for a in legal])], trace=True,
+                               max_deals=deals)
+    assert result.steps is not None
+    game = Game(rules, players=players, seed=seed)
+    for i, (player, legal, chosen) in enumerate(result.steps):
+        actions = game.legal_actions()
+        where = f"step {i}, {game.phase}: {game.state_text()}"
+        assert game.current_player == player, where
+        assert [runner.text(a) for a in legal] == [str(a) for a in actions], where
+        action = actions[engine_pick([str(a) for a in actions])]
+        assert runner.text(chosen) == str(action), where
+        game.apply(action)
+    assert game.is_over or len(game.deal_scores) == deals
+    assert result.deal_scores == game.deal_scores
+    assert result.events == game.events
+    assert result.state == game.match
+    assert result.scores == tuple(game.scores)
+    assert result.winners == game.winners
+    return len(result.deal_scores)
+
+
+@pytest.mark.parametrize(("rid", "players"), FAST_FORMS)
+def test_seeded_matches_are_the_engines(rid: str, players: int) -> None:
+    for seed in range(2):
+        assert compare(_rules(rid), players, seed, deals=8) == 8
+
+
+SHORT = """\
+id: fast-short
+kind: house
+extends: {parent}
+name: {{en: A short match}}
+description: {{en: The target lowered so that matches end (fast path tests).}}
+match:
+  target: {{value: 300, reason: test}}
+"""
+
+
+@pytest.mark.parametrize(("parent", "players"), [("pl-standard", 3), ("pl-standard", 4), ("house-five-up", 3),
+                                                 ("pl-standard", 2)])
+def test_matches_that_end_are_the_engines(tmp_path: Path, parent: str, players: int) -> None:
+    # matches won, with the finishing rules' events (only the declarer may finish in
+    # pl-standard: the others are capped)
+    path = tmp_path / "short.yaml"
+    path.write_text(SHORT.format(parent=parent), encoding="utf-8")
+    rules = load_ruleset(str(path))
+    ended = 0
+    for seed in range(2):
+        for style in ("finishing", "random"):
+            ended += compare(rules, players, seed, deals=150, style=style) < 150
+    assert ended >= 2
+
+
+@settings(deadline=None, max_examples=25)
+@given(st.sampled_from(FAST_FORMS), st.integers(0, 2**32), st.sampled_from(["random", "first", "last", "finishing"]))
+def test_any_seed_plays_the_engines_game(form: tuple[str, int], seed: int, style: str) -> None:
+    compare(_rules(form[0]), form[1], seed, deals=3, style=style)
+
+
+@pytest.mark.slow
+def test_every_shipped_form_is_the_engines_or_falls_back() -> None:
+    """Every shipped ruleset, player count and option value: covered forms play the engine's
+    games (three matches of 12 deals each, about a minute); the others fall back with a reason."""
+    covered = fallen = 0
+    for rid, options, _ in configurations(1, 1):
+        rules = _rules(rid, options)
+        for n in rules.player_counts:
+            runner = fast.compile(rules, n)
+            if runner.fallback_reason:
+                assert isinstance(runner, fast.EngineRunner)
+                fallen += 1
+                continue
+            covered += 1
+            for seed in range(3):
+                compare(rules, n, seed, deals=12)
+    assert covered >= 60 and fallen
+
+
+@pytest.mark.slow
+def test_house_examples_are_the_engines_or_fall_back() -> None:
+    """The house-rule examples (examples/house/*.yaml), each one mechanism changed: covered
+    forms play the engine's games, the others fall back with a reason."""
+    covered = 0
+    for path in sorted((Path(__file__).resolve().parent.parent / "examples" / "house").glob("*.yaml")):
+        rules = load_ruleset(str(path))
+        for n in rules.player_counts:
+            runner = fast.compile(rules, n)
+            if runner.fallback_reason:
+                continue
+            covered += 1
+            for seed in range(2):
+                compare(rules, n, seed, deals=6)
+                compare(rules, n, seed, deals=6, style="finishing")
+    assert covered >= 20
+
+
+def test_a_random_policy_chooses_as_random_bot() -> None:
+    policy, bot = fast.random_policy(11), RandomBot(11)
+    for n in [1, 2, 3, 7, 8, 9, 31, 64, 100] * 20:
+        legal = list(range(n))
+        assert policy(0, legal) == bot.choose(None, legal)  # type: ignore[arg-type]
+
+
+def test_an_uncovered_form_falls_back_to_the_engine_and_says_why() -> None:
+    rules = load_ruleset("ru-classic")
+    runner = fast.compile(rules, 3)
+    assert isinstance(runner, fast.EngineRunner)
+    assert runner.fallback_reason == "deal.redeals = 1 entries (four-nines) (the fast path covers ())"
+    # the fallback plays the engine's game through the same interface
+    result = runner.play_match(5, fast.random_policies(5, 3), max_deals=4)
+    game = Game(rules, players=3, seed=5)
+    bot = RandomBot(5)
+    while len(game.deal_scores) < 4 and not game.is_over:
+        game.apply(bot.choose(None, game.legal_actions()))  # type: ignore[arg-type]
+    assert result.deal_scores == game.deal_scores and result.events == game.events
+
+
+def test_reasons_name_the_field() -> None:
+    reasons = {
+        ("ru-online", 3, ()): "special.barrel.bidding = 'none' (a barrel deal without an auction)",
+        ("cz-standard", 3, ()): "contract.forfeit.enabled = True (the fast path covers False)",
+        ("ru-online", 3, (("barrel", False),)): "contract.forfeit.enabled = True (the fast path covers False)",
+    }
+    for (rid, n, options), reason in reasons.items():
+        assert fast.compile_form(rid, n, dict(options)).fallback_reason == reason
+
+
+def test_a_field_the_whitelist_does_not_name_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a field missing from COVERED (as a mechanism added later would be) is covered only at its
+    # model default
+    form = load_ruleset("pl-standard").form(3)
+    assert coverage.uncovered(form, 24) is None
+    monkeypatch.delitem(coverage.COVERED, "play.must_beat")
+    assert coverage.uncovered(form, 24) == (
+        "play.must_beat = 'trick_winner' (not covered by the fast path's generator)"
+    )
+
+
+def test_switched_off_mechanisms_are_absent_from_the_generated_code() -> None:
+    rules = load_ruleset("pl-standard")
+    three = ast.unparse(generate.generate(rules.form(3), tuple(rules.deck.cards)))
+    two = ast.unparse(generate.generate(rules.form(2), tuple(rules.deck.cards)))
+    assert "K_" not in three and "K_" not in two
+    talon_code = f'{generate.CODES["K_TALON"]} + i'  # the choice of a talon
+    discard_code = f'{generate.CODES["K_DISCARD"]} + low'  # a discard
+    # the three-player form takes the one talon and gives cards: no choice of talon, no discard
+    assert talon_code not in three and discard_code not in three
+    # the two-player form chooses one of two talons and discards
+    assert talon_code in two and discard_code in two
+    # constants folded: the forced bid and the step are numbers in the code
+    assert "lo = 100" in three and "K_STEP" not in three
+
+
+def test_code_is_cached_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TYSIAC_FAST_CACHE", str(tmp_path))
+    monkeypatch.setattr(fast, "_MODULES", {})
+    rules = load_ruleset("pl-standard")
+    a = fast.compile(rules, 3)
+    b = fast.compile(load_ruleset("pl-standard", options={"finish_others": "no_score"}), 3)
+    c = fast.compile(rules, 3)
+    assert isinstance(a, fast.FastRunner) and isinstance(b, fast.FastRunner) and isinstance(c, fast.FastRunner)
+    assert a.module is c.module and a.key == c.key
+    assert a.key != b.key
+    written = sorted(p.name for p in tmp_path.glob("*.py"))
+    assert written == sorted({f"tysiac_fast_{a.key}.py", f"tysiac_fast_{b.key}.py"})
+    source = (tmp_path / f"tysiac_fast_{a.key}.py").read_text()
+    assert "def bind(h):" in source and "def play_match(" in source
+
+
+def test_action_codes_name_the_engines_actions() -> None:
+    runner = fast.compile(load_ruleset("pl-standard"), 3)
+    codes = generate.CODES
+    assert runner.text(0) == "play AH"
+    assert runner.text(codes["K_MARRIAGE"] + 2) == "play KH marriage"
+    assert runner.text(codes["K_BID"] + 120) == "bid 120"
+    assert runner.text(codes["K_CONTRACT"] + 130) == "contract 130"
+    assert runner.text(codes["K_GIVE"] + (2 << 6) + 23) == "give 9S to 2"
+    assert runner.text(codes["K_PASS"]) == "pass"
+    assert runner.text(codes["K_CLAIM_CODE"]) == "claim"
+    assert runner.text(codes["K_TALON"] + 1) == "talon 1"
+    assert runner.text(codes["K_DISCARD"] + 5) == "discard 9H"
