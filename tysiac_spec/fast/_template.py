@@ -20,6 +20,8 @@ the two play the same games.
 # mypy: ignore-errors
 # fmt: off
 
+from typing import Any
+
 # --- placeholders (removed by the generator) ---------------------------------------------
 K_N = K_NPACK = K_DIR = K_FORCED_SEAT = K_FORCED_BID = K_MIN_BID = K_STEP = K_MOST = 0
 K_FIRST_FORCED = K_EXACTLY_STEP = K_EXACT_OPENING = K_ALL_PASS_FORCED = K_ALL_PASS_DEALER = False
@@ -42,22 +44,71 @@ H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H
 # --- end of placeholders ------------------------------------------------------------------
 
 
-def play_match(seed, policies, trace, max_deals, keep_outcomes):
+def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outcomes: bool) -> Any:
     """Play one match of the form from ``seed`` (the engine's ``Game(seed=seed)``), each
     decision by ``policies[player](player, legal)``, stopping after ``max_deals`` deals (``legal``: the action codes in the
     engine's order; returns one of them).  Returns ``(state, deal_scores, events,
     outcomes, steps)``: the final :class:`~tysiac_spec.engine.match.MatchState`, each deal's
     score changes, the match events, with ``keep_outcomes`` each deal's
     :class:`~tysiac_spec.engine.scoring.DealOutcome` (else an empty list), and with ``trace`` every step as ``(player, legal, chosen)`` (else ``None``)."""
+    # (the annotations make the mypyc build use machine integers; Python ignores them)
+    c: int
+    a: int
+    p: int
+    q: int
+    m: int
+    low: int
+    h: int
+    bit: int
+    i: int
+    j: int
+    n: int
+    bits: int
+    lo: int
+    hi: int
+    cur: int
+    ok: int
+    follow: int
+    higher: int
+    target: int
+    top: int
+    lead: int
+    tbits: int
+    tp: int
+    best: int
+    best_suit: int
+    led: int
+    first: int
+    winner: int
+    to: int
+    won: int
+    base: int
+    s: int
+    chosen: int
+    contract: int
+    declarer: int
+    fewest: int
+    left: int
+    others: int
+    amounts: Any
+    outcome: Any
+    steps: Any
+    legal: list[int]
+    held: list[int]
+    order: list[int]
+    nxt: list[int]
+    opps_of: list[list[int]]
+    opps: list[int]
+    sitter: Any
     rng = H_Random(seed)
     getrandbits = rng.getrandbits
     dealer = H_first_dealer(rng)
     state = H_new_state(dealer)
-    scores = [0] * K_N
+    scores: list[int] = [0] * K_N
     deals = 0
-    deal_scores = []
-    events = []
-    outcomes = []
+    deal_scores: list[tuple[int, ...]] = []
+    events: list[Any] = []
+    outcomes: list[Any] = []
     steps = [] if trace else None
     while True:
         order, sitter, nxt, opps_of = H_seating(dealer)
@@ -70,15 +121,15 @@ def play_match(seed, policies, trace, max_deals, keep_outcomes):
                 j = getrandbits(bits)
             cards[i], cards[j] = cards[j], cards[i]
         dealt, talons = H_deal(cards, order, rng)
-        hand = [0] * K_N
+        hand: list[int] = [0] * K_N
         for p, cs in zip(order, dealt):
             m = 0
             for c in cs:
                 m |= 1 << c
             hand[p] = m
-        talon_cards = [c for t in talons for c in t]
+        talon_cards: list[int] = [c for t in talons for c in t]
         # -- auction (engine/auction.py: start, compile_amounts, apply, _finish) --
-        maxb = [0] * K_N
+        maxb: list[int] = [0] * K_N
         for p in order:
             maxb[p] = H_max_bid(hand[p], p, state)
         forced = -1
@@ -162,7 +213,7 @@ def play_match(seed, policies, trace, max_deals, keep_outcomes):
         else:
             declarer = high_bidder
         # -- the talon (engine/talon.py: start, apply_choice, _take) --
-        leftover = []
+        leftover: list[int] = []
         if K_CHOOSE_ONE and len(talons) > 1:
             legal = [K_TALON + i for i in range(len(talons))]
             a = policies[declarer](declarer, legal)
@@ -179,10 +230,10 @@ def play_match(seed, policies, trace, max_deals, keep_outcomes):
             for c in talon_cards:
                 hand[declarer] |= 1 << c
         # -- the exchange (engine/talon.py: compile_legal_exchange, apply_exchange) --
-        discards = []
+        discards: list[int] = []
         if K_EXCHANGE_GIVE:
             opps = opps_of[declarer]
-            given = [0] * K_N
+            given: list[int] = [0] * K_N
             left = len(opps) * K_GIVE_COUNT
             while left:
                 m = hand[declarer]
@@ -246,10 +297,10 @@ def play_match(seed, policies, trace, max_deals, keep_outcomes):
             cur = declarer
         trump = 0
         pending = 0
-        points = [0] * K_N
-        married = [0] * K_N
-        tricks = [0] * K_N
-        declared = []
+        points: list[int] = [0] * K_N
+        married: list[int] = [0] * K_N
+        tricks: list[int] = [0] * K_N
+        declared: list[tuple[int, int]] = []
         marriage_trick = -1
         trick_number = 0
         last = -1
