@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from typing import cast
 
@@ -79,7 +80,7 @@ def run_fast(ruleset: str, players: int, deals: int, seed: int) -> dict[str, obj
 
     rules = load_ruleset(ruleset)
     runner = fast.compile(rules, players)
-    policies = fast.random_policies(seed, players)
+    policies = fast.random_policies(seed, players)  # (with --count-actions: one call per action)
     played = actions = 0
     match = 0
     counting = [0]
@@ -88,7 +89,8 @@ def run_fast(ruleset: str, players: int, deals: int, seed: int) -> dict[str, obj
         counting[0] += 1
         return choose(player, legal)
 
-    chooser = [counted] * players if actions_counted else policies
+    # the random choices drawn inside the generated code (RandomBot's draws, no call per action)
+    chooser = [counted] * players if actions_counted else random.Random(seed)
     started, cpu_started = time.perf_counter(), time.process_time()
     while played < deals:
         result = runner.play_match(seed + match, chooser, max_deals=deals - played, outcomes=False)

@@ -158,6 +158,17 @@ def test_house_examples_are_the_engines_or_fall_back() -> None:
     assert covered >= 20
 
 
+def test_drawn_choices_are_the_random_policys() -> None:
+    # a random.Random handed as the policies: the choices drawn inside the generated code are
+    # those of random_policy (and of RandomBot), the generator shared across matches
+    runner = fast.compile(load_ruleset("pl-standard"), 3)
+    drawn, called = random.Random(4), fast.random_policies(4, 3)
+    for seed in (1, 2):
+        a = runner.play_match(seed, drawn, max_deals=20)
+        b = runner.play_match(seed, called, max_deals=20)
+        assert a.deal_scores == b.deal_scores and a.events == b.events and a.outcomes == b.outcomes
+
+
 def test_a_random_policy_chooses_as_random_bot() -> None:
     policy, bot = fast.random_policy(11), RandomBot(11)
     for n in [1, 2, 3, 7, 8, 9, 31, 64, 100] * 20:
@@ -213,6 +224,12 @@ def test_switched_off_mechanisms_are_absent_from_the_generated_code() -> None:
     assert talon_code in two and discard_code in two
     # constants folded: the forced bid and the step are numbers in the code
     assert "lo = 100" in three and "K_STEP" not in three
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Generated sources go to a temporary folder (not the user's cache)."""
+    monkeypatch.setenv("TYSIAC_FAST_CACHE", str(tmp_path_factory.getbasetemp() / "fast-cache"))
 
 
 def test_code_is_cached_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,16 +37,29 @@ K_FROM_TRICK = K_MIN_CARDS = 0
 K_ANY_TIME = K_AUTOMATIC = K_SETS_TRUMP = K_FIRST_ONLY = K_NEXT_TRICK = K_CLAIM = False
 K_LEFTOVER_TO = K_DISCARDS_TO = 0
 K_SUIT_MASK = K_SUIT_OF = K_POINTS = K_PARTNER = K_MVAL = K_DRAWS = ()
-K_SITTERS = K_SIMPLE_SETTLE = False
+K_SITTERS = K_SIMPLE_SETTLE = K_PLANNED = False
+K_ACTIVE = 0
+K_HAND_POS = K_TALON_POS = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
 H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 # --- end of placeholders ------------------------------------------------------------------
 
 
-def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outcomes: bool) -> Any:
+def _below(draw: Any, n: int) -> int:
+    """A number below ``n`` drawn as ``random.Random.randrange(n)`` draws it from its
+    ``getrandbits`` (``draw``): the choice of ``RandomBot``."""
+    k = n.bit_length()
+    r: int = draw(k)
+    while r >= n:
+        r = draw(k)
+    return r
+
+
+def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outcomes: bool, draw: Any) -> Any:
     """Play one match of the form from ``seed`` (the engine's ``Game(seed=seed)``), each
-    decision by ``policies[player](player, legal)``, stopping after ``max_deals`` deals (``legal``: the action codes in the
+    decision by ``policies[player](player, legal)`` (or, when ``draw`` is given, uniformly at
+    random by ``draw``, a ``random.Random(...).getrandbits``, as ``RandomBot`` chooses), stopping after ``max_deals`` deals (``legal``: the action codes in the
     engine's order; returns one of them).  Returns ``(state, deal_scores, events,
     outcomes, steps)``: the final :class:`~tysiac_spec.engine.match.MatchState`, each deal's
     score changes, the match events, with ``keep_outcomes`` each deal's
@@ -61,6 +74,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     h: int
     bit: int
     i: int
+    k: int
     j: int
     n: int
     bits: int
@@ -120,13 +134,21 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             while j >= n:
                 j = getrandbits(bits)
             cards[i], cards[j] = cards[j], cards[i]
-        dealt, talons = H_deal(cards, order, rng)
         hand: list[int] = [0] * K_N
-        for p, cs in zip(order, dealt):
-            m = 0
-            for c in cs:
-                m |= 1 << c
-            hand[p] = m
+        if K_PLANNED and nact == K_ACTIVE:  # engine/dealing.py DealingPlan: fixed positions
+            for k in range(K_ACTIVE):
+                m = 0
+                for i in K_HAND_POS[k]:
+                    m |= 1 << cards[i]
+                hand[order[k]] = m
+            talons = [[cards[i] for i in t] for t in K_TALON_POS]
+        else:
+            dealt, talons = H_deal(cards, order, rng)
+            for p, cs in zip(order, dealt):
+                m = 0
+                for c in cs:
+                    m |= 1 << c
+                hand[p] = m
         talon_cards: list[int] = [c for t in talons for c in t]
         # -- auction (engine/auction.py: start, compile_amounts, apply, _finish) --
         maxb: list[int] = [0] * K_N
@@ -180,7 +202,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     legal = [K_BID + K_FORCED_BID]
             else:
                 legal.append(K_PASS)
-            a = policies[cur](cur, legal)
+            if draw is None:
+                a = policies[cur](cur, legal)
+            else:
+                a = legal[_below(draw, len(legal))]
             if trace:
                 steps.append((cur, legal, a))
             if a != K_PASS:
@@ -216,7 +241,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         leftover: list[int] = []
         if K_CHOOSE_ONE and len(talons) > 1:
             legal = [K_TALON + i for i in range(len(talons))]
-            a = policies[declarer](declarer, legal)
+            if draw is None:
+                a = policies[declarer](declarer, legal)
+            else:
+                a = legal[_below(draw, len(legal))]
             if trace:
                 steps.append((declarer, legal, a))
             chosen = a - K_TALON
@@ -255,7 +283,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         if given[q] < K_GIVE_COUNT:
                             base = K_GIVE + (q << 6)
                             legal += [base + c for c in held]
-                a = policies[declarer](declarer, legal)
+                if draw is None:
+                    a = policies[declarer](declarer, legal)
+                else:
+                    a = legal[_below(draw, len(legal))]
                 if trace:
                     steps.append((declarer, legal, a))
                 c = a & 63
@@ -272,7 +303,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     low = m & -m
                     legal.append(K_DISCARD + low.bit_length() - 1)
                     m ^= low
-                a = policies[declarer](declarer, legal)
+                if draw is None:
+                    a = policies[declarer](declarer, legal)
+                else:
+                    a = legal[_below(draw, len(legal))]
                 if trace:
                     steps.append((declarer, legal, a))
                 c = a - K_DISCARD
@@ -284,7 +318,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             contract = amounts[0]
         else:
             legal = [K_CONTRACT + x for x in amounts]
-            a = policies[declarer](declarer, legal)
+            if draw is None:
+                a = policies[declarer](declarer, legal)
+            else:
+                a = legal[_below(draw, len(legal))]
             if trace:
                 steps.append((declarer, legal, a))
             contract = a - K_CONTRACT
@@ -356,7 +393,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     sure = False
                 if sure:
                     legal.append(K_CLAIM_CODE)
-            a = policies[cur](cur, legal)
+            if draw is None:
+                a = policies[cur](cur, legal)
+            else:
+                a = legal[_below(draw, len(legal))]
             if trace:
                 steps.append((cur, legal, a))
             if K_CLAIM and a == K_CLAIM_CODE:
@@ -428,7 +468,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     low = ok & -ok
                     legal.append(low.bit_length() - 1)
                     ok ^= low
-                c = policies[p](p, legal)
+                if draw is None:
+                    c = policies[p](p, legal)
+                else:
+                    c = legal[_below(draw, len(legal))]
                 if trace:
                     steps.append((p, legal, c))
                 bit = 1 << c

@@ -43,7 +43,7 @@ def seen_cards(formula: Formula, name: str, pack: Sequence[Card], marriages: Mar
         everything |= c.bit
     try:
         tree = parse_expression(formula.text)
-    except Exception:  # noqa: BLE001 - (a formula that loaded parses; be safe anyway)
+    except Exception:
         return everything
     seen = 0
     marriage_cards = 0

@@ -136,6 +136,18 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_PARTNER": tuple(partner),
         "K_MVAL": tuple(m.values.get(s, 0) for s in suit_ids),
     }
+    # engine/dealing.py DealingPlan: where each card of the shuffled pack goes (no talon
+    # restriction draws a random number): dealt positions, read once here
+    plan = dealing.dealing_plan(form)
+    out["K_PLANNED"] = plan is not None
+    out["K_ACTIVE"] = form.active
+    if plan is not None:
+        positions = list(range(n))
+        hands, talons = plan.deal(positions, list(range(form.active)))  # type: ignore[arg-type]
+        out["K_HAND_POS"] = tuple(tuple(hands[k]) for k in range(form.active))
+        out["K_TALON_POS"] = tuple(tuple(t) for t in talons)
+    else:
+        out["K_HAND_POS"] = out["K_TALON_POS"] = ()
     out.update(CODES)
     return out
 

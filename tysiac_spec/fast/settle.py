@@ -58,6 +58,23 @@ def simple_settlement(form: Form) -> str | None:
     return None
 
 
+def _keyer(formula: Any) -> Callable[[int, int, int, int, bool], tuple[Any, ...]]:
+    """The key a scoring formula's value is kept under: the inputs it reads (``Formula.reads``)
+    of card points, marriages, their sum ``points``, tricks, the contract and ``made`` (the
+    others, ``players`` and ``options``, are the form's)."""
+    reads = formula.reads
+    cp, m, pts, t, c, made = (name in reads for name in
+                              ("card_points", "marriages", "points", "tricks", "contract", "made"))
+    if not (cp or m or t) and pts and c and not made:
+        return lambda a, b, d, e, f: (a + b, e)
+    if not (cp or m or pts or t) and c and made:
+        return lambda a, b, d, e, f: (e, f)
+    if not (cp or m or t or c) and pts:
+        return lambda a, b, d, e, f: (a + b, f) if made else (a + b,)
+    return lambda a, b, d, e, f: (a if cp else 0, b if m else 0, a + b if pts else 0, d if t else 0,
+                                  e if c else 0, f if made else False)
+
+
 def compile_settle(form: Form, pack: Sequence[Card], options: dict[str, Any]) -> Callable[..., int]:
     """The settlement of a played deal of ``form`` (see the module's docstring); returns the
     winner's seat or ``-1``, having added the deal's changes to ``scores`` (a list by seat) and
@@ -67,9 +84,10 @@ def compile_settle(form: Form, pack: Sequence[Card], options: dict[str, Any]) ->
     players = form.active
     record = envs.UNREAD_BASE["player"]  # (no formula here reads it: simple_settlement)
     made_env, declarer_env, defender_env = envs.scoring_made, envs.scoring_declarer, envs.scoring_defender
-    made_cache: dict[tuple[int, ...], bool] = {}
-    declarer_cache: dict[tuple[int, ...], int] = {}
-    defender_cache: dict[tuple[int, ...], int] = {}
+    made_cache: dict[tuple[Any, ...], bool] = {}
+    declarer_cache: dict[tuple[Any, ...], int] = {}
+    defender_cache: dict[tuple[Any, ...], int] = {}
+    made_key, declarer_key, defender_key = _keyer(sc.made), _keyer(sc.declarer), _keyer(sc.defender)
     sitter_cache: dict[tuple[int, ...], int] = {}
     spec = form.table.sitter
     sitter_formula = spec.score if spec is not None and form.active < form.players else None
@@ -84,7 +102,7 @@ def compile_settle(form: Form, pack: Sequence[Card], options: dict[str, Any]) ->
                talon: list[int], events: list[MatchEvent]) -> int:
         # engine/scoring.py compile_played: the formulas (each value kept by its inputs)
         cp, m, t = points[declarer], married[declarer], tricks[declarer]
-        key4 = (cp, m, t, contract)
+        key4 = made_key(cp, m, t, contract, False)
         made = made_cache.get(key4)
         if made is None:
             made = bool(made_of(made_env(players, options, cp, m, t, contract)))
@@ -94,8 +112,8 @@ def compile_settle(form: Form, pack: Sequence[Card], options: dict[str, Any]) ->
         delta: dict[int, int] = {}
         for p in sorted(order):  # (the engine's outcome.active order: by seat)
             cp, m, t = points[p], married[p], tricks[p]
-            key = (cp, m, t, contract, made)
             if p == declarer:
+                key = declarer_key(cp, m, t, contract, made)
                 v = declarer_cache.get(key)
                 if v is None:
                     v = int(declarer_of(declarer_env(record, players, options, cp, m, t, contract, made)))
@@ -103,6 +121,7 @@ def compile_settle(form: Form, pack: Sequence[Card], options: dict[str, Any]) ->
                         declarer_cache.clear()
                     declarer_cache[key] = v
             else:
+                key = defender_key(cp, m, t, contract, made)
                 v = defender_cache.get(key)
                 if v is None:
                     v = int(defender_of(defender_env(record, players, options, cp, m, t, contract, made)))
