@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from engine_fingerprint import configurations  # noqa: E402
 
 FAST_FORMS = [("pl-standard", 3), ("pl-standard", 2), ("pl-standard", 4), ("pl-online", 3),
-              ("pl-tysiac-hd", 3), ("house-five-up", 4), ("cz-standard", 2)]
+              ("pl-tysiac-hd", 3), ("house-five-up", 4), ("cz-standard", 2), ("cz-standard", 3)]
 """Shipped forms the generator covers (checked below), the quick tests' sample."""
 
 
@@ -158,6 +158,29 @@ def test_house_examples_are_the_engines_or_fall_back() -> None:
     assert covered >= 20
 
 
+def test_forfeits_are_the_engines(tmp_path: Path) -> None:
+    # a forfeit offered at each of its moments (contract.forfeit.when), chosen whenever offered
+    # by the "last" policy (forfeit is the last action) and sometimes by the random one
+    for when in ("until_contract", "before_exchange", "before_talon"):
+        path = tmp_path / f"{when}.yaml"
+        path.write_text(
+            "id: fast-forfeit\nkind: house\nextends: pl-standard\nname: {en: Forfeits}\n"
+            "description: {en: A declarer may forfeit (fast path tests).}\n"
+            "contract:\n  forfeit:\n    enabled: {value: true, reason: test}\n"
+            f"    when: {{value: {when}, reason: test}}\n    declarer: {{value: '-contract', reason: test}}\n"
+            "    defender: {value: '60', reason: test}\n",
+            encoding="utf-8",
+        )
+        rules = load_ruleset(str(path))
+        assert fast.compile(rules, 3).fallback_reason is None
+        for seed in range(2):
+            for style in ("last", "random", "finishing"):
+                compare(rules, 3, seed, deals=10, style=style)
+        result = fast.compile(rules, 3).play_match(0, lambda p, legal: legal[-1], max_deals=5)
+        assert [o.forfeited for o in result.outcomes] == [True] * 5
+        assert [e.kind for e in result.events][:1] == ["forfeit"]
+
+
 def test_drawn_choices_are_the_random_policys() -> None:
     # a random.Random handed as the policies: the choices drawn inside the generated code are
     # those of random_policy (and of RandomBot), the generator shared across matches
@@ -193,8 +216,9 @@ def test_an_uncovered_form_falls_back_to_the_engine_and_says_why() -> None:
 def test_reasons_name_the_field() -> None:
     reasons = {
         ("ru-online", 3, ()): "special.barrel.bidding = 'none' (a barrel deal without an auction)",
-        ("cz-standard", 3, ()): "contract.forfeit.enabled = True (the fast path covers False)",
-        ("ru-online", 3, (("barrel", False),)): "contract.forfeit.enabled = True (the fast path covers False)",
+        ("ru-online", 3, (("barrel", False),)): "special.dark.enabled = True (the fast path covers False)",
+        ("house-ru-no-barrel", 3, ()): "marriages.ace_marriage.enabled = True (the fast path covers False)",
+        ("ua-standard", 3, (("four_nines", "never"),)): "deal.cut.enabled = True (the fast path covers False)",
     }
     for (rid, n, options), reason in reasons.items():
         assert fast.compile_form(rid, n, dict(options)).fallback_reason == reason

@@ -525,9 +525,10 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
 
     def outcome(declarer: int, bid: int, contract: int, order: list[int], sitter: int | None,
                 points: list[int], married: list[int], tricks: list[int], last: int,
-                declared: list[tuple[int, int]], talon_cards: list[int]) -> DealOutcome:
+                declared: list[tuple[int, int]], talon_cards: list[int], forfeited: bool) -> DealOutcome:
         # engine/scoring.py outcome_of
         return DealOutcome(
+            forfeited=forfeited,
             declarer=declarer,
             bid=bid,
             contract=contract,
@@ -539,7 +540,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
                           if sitter_scores and sitter is not None else None),
             multiplier=1,
             players=tuple(order),
-            last_trick=last,
+            last_trick=last if last >= 0 else None,
             declarations=tuple([(p, suit_ids[s]) for p, s in declared]),
         )
 
@@ -573,6 +574,18 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
 
     score_played = compiled.score_played
 
+    class _Declarer:
+        """What talon.may_forfeit reads of a deal."""
+
+        __slots__ = ("declarer", "unopposed")
+        declarer: int
+        unopposed: bool
+
+    def may_forfeit(declarer: int, unopposed: bool, state: MatchState) -> bool:
+        d = _Declarer()
+        d.declarer, d.unopposed = declarer, unopposed
+        return talon.may_forfeit(form, d, lambda p: dict(base(state, p)))  # type: ignore[arg-type]
+
     def settle(state: MatchState, o: DealOutcome) -> tuple[MatchState, list[MatchEvent]]:
         new, events, _ = settle_valid_deal(form, state, o, played=score_played, team=None)
         return new, events
@@ -596,6 +609,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_too_many_bids": too_many_bids,
         "H_contract_amounts": contract_amounts,
         "H_outcome": outcome,
+        "H_may_forfeit": may_forfeit,
         "H_claim": claim,
         "H_settle": settle,
     }

@@ -39,10 +39,12 @@ K_LEFTOVER_TO = K_DISCARDS_TO = 0
 K_SUIT_MASK = K_SUIT_OF = K_POINTS = K_PARTNER = K_MVAL = K_DRAWS = ()
 K_SITTERS = K_SIMPLE_SETTLE = K_PLANNED = False
 K_ACTIVE = 0
+K_FORFEIT_ON = K_FORFEIT_BEFORE_TALON = K_FORFEIT_BEFORE_EXCHANGE = False
+K_FORFEIT_CODE = 0
 K_HAND_POS = K_TALON_POS = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
-H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
+H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -104,6 +106,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     fewest: int
     left: int
     others: int
+    unopposed: bool
+    may_forfeit: bool
+    forfeited: bool
     amounts: Any
     outcome: Any
     steps: Any
@@ -237,29 +242,48 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 high_bid = K_MIN_BID
         else:
             declarer = high_bidder
-        # -- the talon (engine/talon.py: start, apply_choice, _take) --
+        # -- the talon (engine/talon.py: start, apply_choice, _take; a forfeit: may_forfeit,
+        # apply_forfeit) --
+        forfeited = False
+        may_forfeit = False
+        if K_FORFEIT_ON:
+            unopposed = declarer == forced and not contested and high_bid == K_FORCED_BID
+            if K_FORFEIT_BEFORE_TALON:
+                may_forfeit = H_may_forfeit(declarer, unopposed, state)
         leftover: list[int] = []
-        if K_CHOOSE_ONE and len(talons) > 1:
+        if (K_CHOOSE_ONE and len(talons) > 1) or (K_FORFEIT_BEFORE_TALON and may_forfeit):
             legal = [K_TALON + i for i in range(len(talons))]
+            if K_FORFEIT_BEFORE_TALON and may_forfeit:
+                legal.append(K_FORFEIT_CODE)
             if draw is None:
                 a = policies[declarer](declarer, legal)
             else:
                 a = legal[_below(draw, len(legal))]
             if trace:
                 steps.append((declarer, legal, a))
-            chosen = a - K_TALON
-            for i, t in enumerate(talons):
-                if i == chosen:
-                    for c in t:
-                        hand[declarer] |= 1 << c
-                else:
-                    leftover += t
+            if K_FORFEIT_ON and a == K_FORFEIT_CODE:
+                forfeited = True
+            elif K_CHOOSE_ONE:
+                chosen = a - K_TALON
+                for i, t in enumerate(talons):
+                    if i == chosen:
+                        for c in t:
+                            hand[declarer] |= 1 << c
+                    else:
+                        leftover += t
+            else:
+                for c in talon_cards:
+                    hand[declarer] |= 1 << c
         else:
             for c in talon_cards:
                 hand[declarer] |= 1 << c
+        if K_FORFEIT_ON and not K_FORFEIT_BEFORE_TALON and not forfeited:
+            may_forfeit = H_may_forfeit(declarer, unopposed, state)
+        else:
+            may_forfeit = False
         # -- the exchange (engine/talon.py: compile_legal_exchange, apply_exchange) --
         discards: list[int] = []
-        if K_EXCHANGE_GIVE:
+        if K_EXCHANGE_GIVE and not (K_FORFEIT_ON and forfeited):
             opps = opps_of[declarer]
             given: list[int] = [0] * K_N
             left = len(opps) * K_GIVE_COUNT
@@ -283,19 +307,27 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         if given[q] < K_GIVE_COUNT:
                             base = K_GIVE + (q << 6)
                             legal += [base + c for c in held]
+                if K_FORFEIT_ON and may_forfeit:
+                    legal.append(K_FORFEIT_CODE)
                 if draw is None:
                     a = policies[declarer](declarer, legal)
                 else:
                     a = legal[_below(draw, len(legal))]
                 if trace:
                     steps.append((declarer, legal, a))
+                if K_FORFEIT_ON:
+                    if a == K_FORFEIT_CODE:
+                        forfeited = True
+                        break
+                    if K_FORFEIT_BEFORE_EXCHANGE:
+                        may_forfeit = False
                 c = a & 63
                 q = (a - K_GIVE) >> 6
                 hand[declarer] ^= 1 << c
                 hand[q] |= 1 << c
                 given[q] += 1
                 left -= 1
-        if K_EXCHANGE_DISCARD:
+        if K_EXCHANGE_DISCARD and not (K_FORFEIT_ON and forfeited):
             for _ in range(K_DISCARD_COUNT):
                 m = hand[declarer]
                 legal = []
@@ -303,28 +335,45 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     low = m & -m
                     legal.append(K_DISCARD + low.bit_length() - 1)
                     m ^= low
+                if K_FORFEIT_ON and may_forfeit:
+                    legal.append(K_FORFEIT_CODE)
                 if draw is None:
                     a = policies[declarer](declarer, legal)
                 else:
                     a = legal[_below(draw, len(legal))]
                 if trace:
                     steps.append((declarer, legal, a))
+                if K_FORFEIT_ON:
+                    if a == K_FORFEIT_CODE:
+                        forfeited = True
+                        break
+                    if K_FORFEIT_BEFORE_EXCHANGE:
+                        may_forfeit = False
                 c = a - K_DISCARD
                 hand[declarer] ^= 1 << c
                 discards.append(c)
         # -- the contract (engine/talon.py: contract_amounts, _start_contract) --
-        amounts = H_contract_amounts(hand[declarer], high_bid, declarer, state)
-        if len(amounts) == 1:
-            contract = amounts[0]
-        else:
-            legal = [K_CONTRACT + x for x in amounts]
-            if draw is None:
-                a = policies[declarer](declarer, legal)
+        contract = 0
+        if not (K_FORFEIT_ON and forfeited):
+            amounts = H_contract_amounts(hand[declarer], high_bid, declarer, state)
+            if len(amounts) == 1 and not (K_FORFEIT_ON and may_forfeit):
+                contract = amounts[0]
             else:
-                a = legal[_below(draw, len(legal))]
-            if trace:
-                steps.append((declarer, legal, a))
-            contract = a - K_CONTRACT
+                legal = [K_CONTRACT + x for x in amounts]
+                if K_FORFEIT_ON and may_forfeit:
+                    legal.append(K_FORFEIT_CODE)
+                if draw is None:
+                    a = policies[declarer](declarer, legal)
+                else:
+                    a = legal[_below(draw, len(legal))]
+                if trace:
+                    steps.append((declarer, legal, a))
+                if K_FORFEIT_ON and a == K_FORFEIT_CODE:
+                    forfeited = True
+                else:
+                    contract = a - K_CONTRACT
+        if K_FORFEIT_ON and forfeited and not contract:  # engine/talon.py apply_forfeit
+            contract = high_bid
         # -- the play (engine/play.py: compile_legal, compile_duties, compile_apply) --
         if K_LEADER_FORCED and forced >= 0:
             cur = forced
@@ -342,7 +391,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         trick_number = 0
         last = -1
         claimed = False
-        while True:
+        while not (K_FORFEIT_ON and forfeited):
             # a lead
             h = hand[cur]
             lead = h
@@ -498,7 +547,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             cur = winner
             if not hand[winner]:
                 break
-        if not claimed:
+        if not claimed and not (K_FORFEIT_ON and forfeited):
             if K_LEFTOVER_TO:  # engine/play.py _award_leftover
                 to = last if K_LEFTOVER_TO == 1 else declarer
                 for c in leftover:
@@ -515,14 +564,14 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             deal_scores.append(tuple([scores[i] - before[i] for i in range(K_N)]))
             if keep_outcomes:
                 outcomes.append(H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
-                                          last, declared, talon_cards))
+                                          last, declared, talon_cards, False))
             deals += 1
             dealer = (dealer + K_DIR) % K_N
             if won >= 0 or deals >= max_deals:
                 return H_final(scores, dealer, deals, won), deal_scores, events, outcomes, steps
         else:
             outcome = H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
-                                last, declared, talon_cards)
+                                last, declared, talon_cards, forfeited)
             new, evs = H_settle(state, outcome)
             before, after = state.scores, new.scores
             deal_scores.append(tuple([after[i] - before[i] for i in range(K_N)]))

@@ -88,12 +88,13 @@ COVERED: dict[str, Any] = {
     "talon.leftover.to": ANY,
     "talon.leftover.discards_to": ANY,
     "talon.leftover.cards": ANY,
-    # the contract (contract_amounts is the engine's); forfeits are not generated
+    # the contract (contract_amounts is the engine's) and the forfeit (may_forfeit the engine's;
+    # its scores by the engine's settlement)
     "contract.raise_allowed": ANY,
     "contract.step": ANY,
     "contract.max": ANY,
     "contract.allowed": ANY,
-    "contract.forfeit.enabled": (False,),
+    "contract.forfeit.enabled": ANY,
     "contract.forfeit.only_when_forced": ANY,
     "contract.forfeit.when": ANY,
     "contract.forfeit.declarer": ANY,

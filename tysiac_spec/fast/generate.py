@@ -129,6 +129,11 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_NEXT_TRICK": m.trump_from == "next_trick",
         "K_CLAIM": form.contract.claim_allowed,
         "K_SIMPLE_SETTLE": simple_settlement(form) is None,
+        # a forfeit (engine/talon.py may_forfeit, apply_forfeit)
+        "K_FORFEIT_ON": form.contract.forfeit.enabled,
+        "K_FORFEIT_BEFORE_TALON": form.contract.forfeit.when == "before_talon",
+        "K_FORFEIT_BEFORE_EXCHANGE": form.contract.forfeit.when == "before_exchange",
+        "K_FORFEIT_CODE": CODES["K_FORFEIT"],
         # the pack
         "K_SUIT_MASK": tuple(c.suit_bits for c in pack),
         "K_SUIT_OF": tuple(suit_ids.index(c.suit_id) for c in pack),
@@ -148,6 +153,9 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         out["K_TALON_POS"] = tuple(tuple(t) for t in talons)
     else:
         out["K_HAND_POS"] = out["K_TALON_POS"] = ()
+    clash = set(out) & set(CODES)
+    if clash:  # (a constant and an action code of one name: one would hide the other)
+        raise AssertionError(f"constants named as action codes: {sorted(clash)}")
     out.update(CODES)
     return out
 
