@@ -204,14 +204,16 @@ class FastRunner:
         self.pack = pack
         self._texts = _Texts(pack)
         self.key = source_key(form, pack)
-        self.module, self.compiled = _module(self.key, form, pack)
-        self._play = self.module["play_match"]
+        made, self.compiled = _module(self.key, form, pack)
         self._helpers = _helpers(ruleset, form, pack)
-        bind = self.module.get("bind")
-        if bind is not None:
-            bind(self._helpers)
-        else:
-            self.module.update(self._helpers)
+        self._bind: Callable[[dict[str, Any]], None] | None = None
+        if self.compiled:  # one extension module per key: its helpers bound before each match
+            self.module: dict[str, Any] = made
+            self._bind = made["bind"]
+        else:  # the code object run in a namespace of this runner's own
+            self.module = {"__name__": f"tysiac_fast_{self.key}", **self._helpers}
+            exec(made, self.module)  # the compiled tree of our own template (no ruleset text in it)
+        self._play = self.module["play_match"]
 
     def text(self, code: int) -> str:
         """The engine's text of the action ``code``."""
@@ -236,11 +238,19 @@ class FastRunner:
         elif callable(policies):
             policies = [policies] * self.players
         limit = max_deals if max_deals is not None else 1 << 62
+        if self._bind is not None:
+            self._bind(self._helpers)
         state, deal_scores, events, kept, steps = self._play(seed, policies, trace, limit, outcomes, draw)
         from ..engine.match import winners
 
         return MatchResult(seed, tuple(state.scores), deal_scores, kept, events,
                            winners(self.form, state), state, steps)
+
+    def play_deal(self, seed: int, policies: Sequence[Policy] | Policy | random.Random
+                  ) -> tuple[tuple[int, ...], DealOutcome, list[MatchEvent]]:
+        """The first deal of match ``seed``: its score changes, its outcome and its events."""
+        r = self.play_match(seed, policies, max_deals=1)
+        return r.deal_scores[0], r.outcomes[0], r.events
 
     def history(self, result: MatchResult) -> list[str]:
         """The texts of a traced match's actions (``Game.history``)."""
@@ -301,6 +311,13 @@ class EngineRunner:
                            game.winners, game.match, steps)
 
 
+    def play_deal(self, seed: int, policies: Sequence[Policy] | Policy | random.Random
+                  ) -> tuple[tuple[int, ...], DealOutcome, list[MatchEvent]]:
+        """The first deal of match ``seed``: its score changes, its outcome and its events."""
+        r = self.play_match(seed, policies, max_deals=1)
+        return r.deal_scores[0], r.outcomes[0], r.events
+
+
 class _CodeOf:
     """Engine action → code (an action without one raises ``KeyError``, named)."""
 
@@ -342,11 +359,12 @@ class _CodeOf:
         raise KeyError(f"no code for {action}")
 
 
-_MODULES: dict[str, tuple[dict[str, Any], bool]] = {}
-"""Generated modules by content hash (:func:`.generate.source_key`): namespace, compiled."""
+_MODULES: dict[str, tuple[Any, bool]] = {}
+"""Generated code by content hash (:func:`.generate.source_key`): the code object (``False``)
+or the mypyc module's namespace (``True``)."""
 
 
-def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[dict[str, Any], bool]:
+def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[Any, bool]:
     """The generated module of ``form``: from memory, else the mypyc build in the cache
     directory when there is one (and ``TYSIAC_FAST_PURE`` is not set), else generated and
     compiled here (its source written to the cache directory for a mypyc build)."""
@@ -378,9 +396,7 @@ def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[dict[str, Any
     except OSError:
         pass  # the cache is a convenience: no folder, no file
     code = builtins.compile(tree, f"<tysiac fast {key}>", "exec")
-    namespace: dict[str, Any] = {"__name__": name}
-    exec(code, namespace)  # the compiled tree of our own template (no ruleset text in it)
-    made = (namespace, False)
+    made = (code, False)
     _MODULES[key] = made
     return made
 

@@ -287,11 +287,12 @@ def generate(form: Form, pack: tuple[Card, ...]) -> ast.Module:
 
 
 def source_key(form: Form, pack: tuple[Card, ...]) -> str:
-    """The content hash the generated code is cached under: the form's rules (its ``repr``:
-    every field, formulas by their text), the pack and the template."""
+    """The content hash the generated code is cached under: the hash of what it is generated
+    from, the form's :func:`constants` (every value of the rules the code holds; formulas are
+    evaluated by the engine's evaluators, bound at run time, not held in the code) and the
+    template's text.  Two forms with the same constants share one module."""
     h = hashlib.sha256()
-    h.update(repr(form).encode())
-    h.update(repr([(c.rank.id, c.suit_id, c.points, c.strength) for c in pack]).encode())
+    h.update(repr(sorted(constants(form, pack).items())).encode())
     h.update(template_source().encode())
     return h.hexdigest()[:20]
 
