@@ -27,7 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from engine_fingerprint import configurations  # noqa: E402
 
 FAST_FORMS = [("pl-standard", 3), ("pl-standard", 2), ("pl-standard", 4), ("pl-online", 3),
-              ("pl-tysiac-hd", 3), ("house-five-up", 4), ("cz-standard", 2), ("cz-standard", 3)]
+              ("pl-tysiac-hd", 3), ("house-five-up", 4), ("cz-standard", 2), ("cz-standard", 3),
+              ("ru-online", 3), ("ru-online", 4), ("ru-online", 2)]
 """Shipped forms the generator covers (checked below), the quick tests' sample."""
 
 
@@ -181,6 +182,43 @@ def test_forfeits_are_the_engines(tmp_path: Path) -> None:
         assert [e.kind for e in result.events][:1] == ["forfeit"]
 
 
+BARREL = """\
+id: fast-barrel
+kind: house
+extends: ru-online
+name: {en: A short match with the barrel}
+description: {en: Target and barrel lowered so that barrel deals come often (fast path tests).}
+match:
+  target: {value: 400, reason: test}
+special:
+  barrel:
+    threshold: {value: 250, reason: test}
+    goal: {value: 103, reason: test}
+    penalty: {value: 100, reason: test}
+"""
+
+
+def test_openings_golden_barrel_dark_are_the_engines(tmp_path: Path) -> None:
+    # ru-online: the golden round opens the match, dark games are offered (and cancelled by a
+    # marriage held), and with the barrel lowered, barrel deals without an auction come
+    path = tmp_path / "barrel.yaml"
+    path.write_text(BARREL, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    kinds: set[str] = set()
+    modes: set[str] = set()
+    barrel_deals = 0
+    for seed in range(6):
+        for style in ("finishing", "random"):
+            compare(rules, 3, seed, deals=60, style=style)
+            result = fast.compile(rules, 3).play_match(seed, fast.random_policies(seed, 3), max_deals=60)
+            kinds |= {e.kind for e in result.events}
+            modes |= {o.mode for o in result.outcomes}
+            barrel_deals += sum(1 for o in result.outcomes if o.bid == 103)  # (no bid is 103: a step of 5)
+    assert {"golden.end", "barrel.enter", "multiplier"} <= kinds
+    assert barrel_deals
+    assert {"normal", "dark", "golden"} <= modes
+
+
 def test_drawn_choices_are_the_random_policys() -> None:
     # a random.Random handed as the policies: the choices drawn inside the generated code are
     # those of random_policy (and of RandomBot), the generator shared across matches
@@ -225,8 +263,10 @@ def test_an_uncovered_form_falls_back_to_the_engine_and_says_why() -> None:
 
 def test_reasons_name_the_field() -> None:
     reasons = {
-        ("ru-online", 3, ()): "special.barrel.bidding = 'none' (a barrel deal without an auction)",
-        ("ru-online", 3, (("barrel", False),)): "special.dark.enabled = True (the fast path covers False)",
+        ("ru-online", 3, (("ace_marriage", True),)):
+            "marriages.ace_marriage.enabled = True (the fast path covers False)",
+        ("ru-online", 3, (("bidding_in_minus", True),)):
+            "auction.may_bid = 'player.score >= 0' (the fast path covers None)",
         ("house-ru-no-barrel", 3, ()): "marriages.ace_marriage.enabled = True (the fast path covers False)",
         ("ua-standard", 3, (("four_nines", "never"),)): "deal.cut.enabled = True (the fast path covers False)",
     }

@@ -516,24 +516,28 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             contract_reads |= f.reads
             contract_seen |= seen_cards(f, "hand", pack, form.marriages)
     contract_base = not contract_reads.isdisjoint(envs.BASE_NAMES)
-    contracts: dict[tuple[int, int], tuple[int, ...]] = {}
+    contracts: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
 
-    def contract_amounts(mask: int, bid: int, declarer: int, state: MatchState) -> tuple[int, ...]:
-        if not c.raise_allowed:
+    modes = ("normal", "dark", "golden")
+
+    def contract_amounts(mask: int, bid: int, declarer: int, state: MatchState, mode: int,
+                         barrel_deal: bool) -> tuple[int, ...]:
+        if not mode and not barrel_deal and not c.raise_allowed:
             return (bid,)
+        key = (mask & contract_seen, bid, mode, barrel_deal)
         if not contract_base:
-            known = contracts.get((mask & contract_seen, bid))
+            known = contracts.get(key)
             if known is not None:
                 return known
         d = _Deal()
-        d.barrel_deal, d.deck_points, d.mode = False, deck_points, "normal"
+        d.barrel_deal, d.deck_points, d.mode = barrel_deal, deck_points, modes[mode]
         d.declarer, d.high_bid = declarer, bid
         d.hands = {declarer: hand_of(mask)}
         value = tuple(talon.contract_amounts(form, d, lambda p: dict(base(state, p))))  # type: ignore[arg-type]
         if not contract_base:
             if len(contracts) > 200_000:
                 contracts.clear()
-            contracts[(mask & contract_seen, bid)] = value
+            contracts[key] = value
         return value
 
     sitter_scores = form.active < form.players
@@ -541,10 +545,12 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
 
     def outcome(declarer: int, bid: int, contract: int, order: list[int], sitter: int | None,
                 points: list[int], married: list[int], tricks: list[int], last: int,
-                declared: list[tuple[int, int]], talon_cards: list[int], forfeited: bool) -> DealOutcome:
+                declared: list[tuple[int, int]], talon_cards: list[int], forfeited: bool, mode: int,
+                multiplier: int) -> DealOutcome:
         # engine/scoring.py outcome_of
         return DealOutcome(
             forfeited=forfeited,
+            mode=modes[mode],  # type: ignore[arg-type]
             declarer=declarer,
             bid=bid,
             contract=contract,
@@ -554,7 +560,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             sitter=sitter,
             sitter_talon=(tuple([pack[x] for x in talon_cards])
                           if sitter_scores and sitter is not None else None),
-            multiplier=1,
+            multiplier=multiplier,
             players=tuple(order),
             last_trick=last if last >= 0 else None,
             declarations=tuple([(p, suit_ids[s]) for p, s in declared]),

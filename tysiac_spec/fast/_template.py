@@ -41,6 +41,11 @@ K_SITTERS = K_SIMPLE_SETTLE = K_PLANNED = False
 K_ACTIVE = 0
 K_FORFEIT_ON = K_FORFEIT_BEFORE_TALON = K_FORFEIT_BEFORE_EXCHANGE = False
 K_FORFEIT_CODE = 0
+K_OPENINGS = K_GOLDEN = K_GOLDEN_DARK = K_BARREL_NONE = K_DARK_ON = K_DARK_FIRST_HAND = False
+K_DARK_NOT_NEGATIVE = K_CANCEL_WITH_MARRIAGE = False
+K_GOLDEN_CONTRACT = K_GOLDEN_MULTIPLIER = K_BARREL_GOAL = K_DARK_CODE = K_CANCEL_DARK_CODE = 0
+K_DARK_CONTRACT = K_DARK_MULTIPLIER = 0
+K_PAIRS = ()
 K_HAND_POS = K_TALON_POS = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
@@ -109,6 +114,12 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     unopposed: bool
     may_forfeit: bool
     forfeited: bool
+    mode: int
+    multiplier: int
+    barrel_deal: bool
+    no_auction: bool
+    dark_player: int
+    candidates: list[int]
     amounts: Any
     outcome: Any
     steps: Any
@@ -179,7 +190,87 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             cur = order[0]
         passed = 0
         npassed = 0
-        while True:
+        # -- the deal's opening (engine/game.py Game._open; engine/auction.py start_golden,
+        # start_barrel, start_dark, apply_dark, _begin_dark) --
+        mode = 0  # 0 normal, 1 dark, 2 golden (DealState.mode)
+        multiplier = 1
+        barrel_deal = False
+        no_auction = False
+        if K_OPENINGS:
+            offer = True
+            if K_GOLDEN and state.golden_left > 0:
+                declarer = high_bidder = order[0]
+                high_bid = K_GOLDEN_CONTRACT
+                contested = True
+                opening = False
+                mode = 2
+                multiplier = K_GOLDEN_MULTIPLIER
+                no_auction = True
+                offer = K_GOLDEN_DARK
+            elif K_BARREL_NONE and any([seat.on for seat in state.barrel]):
+                for q in order:
+                    if state.barrel[q].on:
+                        declarer = high_bidder = q
+                        high_bid = K_BARREL_GOAL
+                        contested = True
+                        opening = False
+                        barrel_deal = True
+                        no_auction = True
+                        offer = False
+                        break
+            if K_DARK_ON and offer:
+                if mode == 2:
+                    candidates = [declarer] if (not K_DARK_FIRST_HAND or declarer == order[0]) else []
+                else:
+                    candidates = order[:1] if K_DARK_FIRST_HAND else list(order)
+                if K_DARK_NOT_NEGATIVE:
+                    candidates = [q for q in candidates if state.scores[q] >= 0]
+                dark_player = -1
+                for q in candidates:
+                    legal = [K_DARK_CODE, K_PASS]
+                    if draw is None:
+                        a = policies[q](q, legal)
+                    else:
+                        a = legal[_below(draw, len(legal))]
+                    if trace:
+                        steps.append((q, legal, a))
+                    if a == K_DARK_CODE:
+                        dark_player = q
+                        break
+                if dark_player >= 0:
+                    cancelled = False
+                    if K_CANCEL_WITH_MARRIAGE and mode != 2:
+                        i = order.index(dark_player)
+                        for k in range(1, nact):
+                            q = order[(i + k) % nact]
+                            held = False
+                            for pair in K_PAIRS:
+                                if hand[q] & pair == pair:
+                                    held = True
+                            if not held:
+                                continue
+                            legal = [K_CANCEL_DARK_CODE, K_PASS]
+                            if draw is None:
+                                a = policies[q](q, legal)
+                            else:
+                                a = legal[_below(draw, len(legal))]
+                            if trace:
+                                steps.append((q, legal, a))
+                            if a == K_CANCEL_DARK_CODE:
+                                cancelled = True
+                                break
+                    if not cancelled:
+                        if mode == 2:
+                            multiplier *= K_DARK_MULTIPLIER
+                        else:
+                            declarer = high_bidder = dark_player
+                            high_bid = K_DARK_CONTRACT
+                            contested = True
+                            opening = False
+                            mode = 1
+                            multiplier = K_DARK_MULTIPLIER
+                            no_auction = True
+        while not (K_OPENINGS and no_auction):
             if opening:
                 lo = K_FORCED_BID
             else:
@@ -230,7 +321,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             while passed >> cur & 1:
                 cur = nxt[cur]
         stuck = high_bidder >= 0 and high_bidder == forced and not contested and high_bid == K_FORCED_BID
-        if high_bidder < 0 or (stuck and not K_ALL_PASS_FORCED):
+        if K_OPENINGS and no_auction:
+            pass
+        elif high_bidder < 0 or (stuck and not K_ALL_PASS_FORCED):
             if K_ALL_PASS_DEALER and dealer in order:
                 declarer = dealer
                 high_bid = K_MIN_BID
@@ -355,7 +448,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         # -- the contract (engine/talon.py: contract_amounts, _start_contract) --
         contract = 0
         if not (K_FORFEIT_ON and forfeited):
-            amounts = H_contract_amounts(hand[declarer], high_bid, declarer, state)
+            amounts = H_contract_amounts(hand[declarer], high_bid, declarer, state, mode, barrel_deal)
             if len(amounts) == 1 and not (K_FORFEIT_ON and may_forfeit):
                 contract = amounts[0]
             else:
@@ -564,14 +657,14 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             deal_scores.append(tuple([scores[i] - before[i] for i in range(K_N)]))
             if keep_outcomes:
                 outcomes.append(H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
-                                          last, declared, talon_cards, False))
+                                          last, declared, talon_cards, False, 0, 1))
             deals += 1
             dealer = (dealer + K_DIR) % K_N
             if won >= 0 or deals >= max_deals:
                 return H_final(scores, dealer, deals, won), deal_scores, events, outcomes, steps
         else:
             outcome = H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
-                                last, declared, talon_cards, forfeited)
+                                last, declared, talon_cards, forfeited, mode, multiplier)
             new, evs = H_settle(state, outcome)
             before, after = state.scores, new.scores
             deal_scores.append(tuple([after[i] - before[i] for i in range(K_N)]))

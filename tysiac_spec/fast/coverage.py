@@ -144,13 +144,12 @@ COVERED: dict[str, Any] = {
     # scoring and the match: the engine's settlement, called per deal
     "scoring": ANY,
     "match": ANY,
-    "special.barrel.enabled": ANY,
-    "special.barrel.bidding": ("allowed",),  # checked with enabled below
+    # the deal's opening (a golden-round deal, a barrel deal without an auction, the dark game)
+    # and the match's mechanisms (the engine's settlement)
     "special.barrel": ANY,
     "special.bolts": ANY,
-    "special.dark.enabled": (False,),
+    "special.dark.cancel_effect": ("normal_game",),
     "special.dark": ANY,
-    "special.golden_round.enabled": (False,),
     "special.golden_round": ANY,
 }
 """Field path → the values covered (a tuple) or :data:`ANY`.  A path covers the fields
@@ -208,12 +207,7 @@ def uncovered(form: Form, pack_size: int) -> str | None:
 
     if facts_read(form):
         return f"scoring formulas read the deal facts {sorted(facts_read(form))}"
-    b = form.special.barrel
-    if b.enabled and b.bidding == "none":
-        return "special.barrel.bidding = 'none' (a barrel deal without an auction)"
     for path, value, default in _leaves(form, ""):
-        if path == "special.barrel.bidding":
-            continue  # checked above, with barrel.enabled
         rule = _rule_for(path)
         if dataclasses.is_dataclass(value) and not isinstance(value, Formula):
             if rule is None or rule is ANY:

@@ -77,6 +77,13 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
                 partner[c.index] = mates[0].bit
     steps = range(n - 1, 0, -1)
     bar = compile_marriage_bar(m)
+    gr, br, dk = form.special.golden_round, form.special.barrel, form.special.dark
+    # each suit's marriage as the bits of its two cards (engine/auction.py _holds_marriage)
+    pairs: list[int] = []
+    for suit in m.values:
+        pair_bits = [c.bit for c in pack if c.suit_id == suit and c.rank.id in m.ranks]
+        if len(pair_bits) == len(m.ranks):
+            pairs.append(sum(pair_bits))
     out: dict[str, Any] = {
         "K_N": form.players,
         "K_NPACK": n,
@@ -134,6 +141,24 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_FORFEIT_BEFORE_TALON": form.contract.forfeit.when == "before_talon",
         "K_FORFEIT_BEFORE_EXCHANGE": form.contract.forfeit.when == "before_exchange",
         "K_FORFEIT_CODE": CODES["K_FORFEIT"],
+        # the deal's opening (engine/game.py Game._open): a golden-round deal, a barrel deal
+        # without an auction, the dark game
+        "K_OPENINGS": gr.enabled or (br.enabled and br.bidding == "none") or dk.enabled,
+        "K_GOLDEN": gr.enabled,
+        "K_GOLDEN_DARK": gr.dark_allowed,
+        "K_GOLDEN_CONTRACT": gr.contract,
+        "K_GOLDEN_MULTIPLIER": gr.multiplier,
+        "K_BARREL_NONE": br.enabled and br.bidding == "none",
+        "K_BARREL_GOAL": br.goal,
+        "K_DARK_ON": dk.enabled,
+        "K_DARK_FIRST_HAND": dk.who == "first_hand",
+        "K_DARK_NOT_NEGATIVE": dk.forbidden_when_negative,
+        "K_CANCEL_WITH_MARRIAGE": dk.cancel_with_marriage,
+        "K_DARK_CONTRACT": dk.contract,
+        "K_DARK_MULTIPLIER": dk.multiplier,
+        "K_DARK_CODE": CODES["K_DARK"],
+        "K_CANCEL_DARK_CODE": CODES["K_CANCEL_DARK"],
+        "K_PAIRS": tuple(pairs),
         # the pack
         "K_SUIT_MASK": tuple(c.suit_bits for c in pack),
         "K_SUIT_OF": tuple(suit_ids.index(c.suit_id) for c in pack),
