@@ -28,7 +28,7 @@ from engine_fingerprint import configurations  # noqa: E402
 
 FAST_FORMS = [("pl-standard", 3), ("pl-standard", 2), ("pl-standard", 4), ("pl-online", 3),
               ("pl-tysiac-hd", 3), ("house-five-up", 4), ("cz-standard", 2), ("cz-standard", 3),
-              ("ru-online", 3), ("ru-online", 4), ("ru-online", 2)]
+              ("ru-online", 3), ("ru-online", 4), ("ru-online", 2), ("house-ru-no-barrel", 3)]
 """Shipped forms the generator covers (checked below), the quick tests' sample."""
 
 
@@ -263,11 +263,8 @@ def test_an_uncovered_form_falls_back_to_the_engine_and_says_why() -> None:
 
 def test_reasons_name_the_field() -> None:
     reasons = {
-        ("ru-online", 3, (("ace_marriage", True),)):
-            "marriages.ace_marriage.enabled = True (the fast path covers False)",
         ("ru-online", 3, (("bidding_in_minus", True),)):
             "auction.may_bid = 'player.score >= 0' (the fast path covers None)",
-        ("house-ru-no-barrel", 3, ()): "marriages.ace_marriage.enabled = True (the fast path covers False)",
         ("ua-standard", 3, (("four_nines", "never"),)): "deal.cut.enabled = True (the fast path covers False)",
     }
     for (rid, n, options), reason in reasons.items():

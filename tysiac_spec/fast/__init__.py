@@ -519,6 +519,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     contracts: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
 
     modes = ("normal", "dark", "golden")
+    ace_rank = form.marriages.ace_marriage.rank
 
     def contract_amounts(mask: int, bid: int, declarer: int, state: MatchState, mode: int,
                          barrel_deal: bool) -> tuple[int, ...]:
@@ -563,7 +564,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             multiplier=multiplier,
             players=tuple(order),
             last_trick=last if last >= 0 else None,
-            declarations=tuple([(p, suit_ids[s]) for p, s in declared]),
+            declarations=tuple([(p, suit_ids[s] if s >= 0 else ace_rank) for p, s in declared]),
         )
 
     def claim(dealer: int, order: list[int], sitter: int | None, hand: list[int], declarer: int, bid: int,
@@ -590,7 +591,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         assert o.tricks is not None
         for p in order:
             points[p], married[p], tricks[p] = o.card_points[p], o.marriages[p], o.tricks[p]
-        declared[:] = [(p, suit_ids.index(s)) for p, s in deal.declared]
+        declared[:] = [(p, suit_ids.index(s) if s in suit_ids else -1) for p, s in deal.declared]
         assert deal.last_trick_winner is not None
         return deal.last_trick_winner
 

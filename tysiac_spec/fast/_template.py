@@ -46,6 +46,8 @@ K_DARK_NOT_NEGATIVE = K_CANCEL_WITH_MARRIAGE = False
 K_GOLDEN_CONTRACT = K_GOLDEN_MULTIPLIER = K_BARREL_GOAL = K_DARK_CODE = K_CANCEL_DARK_CODE = 0
 K_DARK_CONTRACT = K_DARK_MULTIPLIER = 0
 K_PAIRS = ()
+K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
+K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
 K_HAND_POS = K_TALON_POS = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
@@ -120,6 +122,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     no_auction: bool
     dark_player: int
     candidates: list[int]
+    with_aces: list[int]
     amounts: Any
     outcome: Any
     steps: Any
@@ -517,6 +520,17 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     low = m & -m
                     legal.append(low.bit_length() - 1)
                     m ^= low
+            if K_ACE_MARRIAGE and h & K_ACES_BITS == K_ACES_BITS and (not K_ACES_WON or tricks[cur]):
+                # engine/play.py compile_legal, _with_aces: each ace led with the ace marriage
+                with_aces = []
+                for x in legal:
+                    if x < K_MARRIAGE and (1 << x) & K_ACES_BITS:
+                        if not K_AUTOMATIC:
+                            with_aces.append(x)
+                        with_aces.append(K_ACES_CODE + x)
+                    else:
+                        with_aces.append(x)
+                legal = with_aces
             if K_CLAIM and trick_number == 0 and cur == declarer and h:
                 # engine/play.py may_claim
                 others = 0
@@ -546,7 +560,18 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                                points, married, tricks, declared, leftover, discards, talon_cards)
                 claimed = True
                 break
-            if a >= K_MARRIAGE:
+            if K_ACE_MARRIAGE and a >= K_ACES_CODE:  # engine/play.py compile_apply: the ace marriage
+                c = a - K_ACES_CODE
+                married[cur] += K_ACES_VALUE
+                declared.append((cur, -1))
+                marriage_trick = trick_number
+                if K_ACES_TRUMP and K_SETS_TRUMP:
+                    if not (K_FIRST_ONLY and (trump or pending)):
+                        if K_NEXT_TRICK:
+                            pending = K_SUIT_MASK[c]
+                        else:
+                            trump = K_SUIT_MASK[c]
+            elif a >= K_MARRIAGE:
                 c = a - K_MARRIAGE
                 s = K_SUIT_OF[c]
                 married[cur] += K_MVAL[s]

@@ -136,7 +136,7 @@ COVERED: dict[str, Any] = {
     "marriages.sets_trump": ANY,
     "marriages.trump_change": ANY,
     "marriages.trump_from": ANY,
-    "marriages.ace_marriage.enabled": (False,),
+    "marriages.ace_marriage.enabled": ANY,
     "marriages.ace_marriage.rank": ANY,
     "marriages.ace_marriage.value": ANY,
     "marriages.ace_marriage.sets_trump": ANY,

@@ -159,6 +159,13 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_DARK_CODE": CODES["K_DARK"],
         "K_CANCEL_DARK_CODE": CODES["K_CANCEL_DARK"],
         "K_PAIRS": tuple(pairs),
+        # the ace marriage (engine/play.py compile_legal, _with_aces, compile_apply)
+        "K_ACE_MARRIAGE": m.ace_marriage.enabled,
+        "K_ACES_WON": m.ace_marriage.requires_won_trick,
+        "K_ACES_TRUMP": m.ace_marriage.sets_trump,
+        "K_ACES_BITS": sum(c.bit for c in pack if c.rank.id == m.ace_marriage.rank),
+        "K_ACES_CODE": CODES["K_ACES"],
+        "K_ACES_VALUE": m.ace_marriage.value,
         # the pack
         "K_SUIT_MASK": tuple(c.suit_bits for c in pack),
         "K_SUIT_OF": tuple(suit_ids.index(c.suit_id) for c in pack),
