@@ -44,9 +44,9 @@ from ..engine import env as envs
 from ..engine.actions import ActionTable, ChooseTalon
 from ..engine.compiled import compile_form as engine_compile
 from ..engine.events import MatchEvent
-from ..engine.match import MatchState, settle_valid_deal
+from ..engine.match import MatchState, charge_seat, settle_valid_deal
 from ..engine.scoring import DealOutcome, outcome_of
-from ..engine.seating import seating
+from ..engine.seating import redeal_dealer, seating
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Form
 from . import generate as _gen
@@ -620,7 +620,169 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         return replace(initial, scores=tuple(scores), dealer=dealer, deals=deals,
                        winner=None if winner < 0 else winner)
 
+    # redeals (engine/dealing.py redeal_check, engine/game.py _redealt, _called_on, _answer_redeal)
+    redeals = form.deal.redeals
+    timings = ("after_deal", "after_talon", "after_exchange")
+
+    class _Table:
+        """What dealing.redeal_check reads of a deal."""
+
+        __slots__ = ("contract", "dealt_talon", "declarer", "hands", "high_bid", "order")
+        contract: int
+        dealt_talon: tuple[Card, ...]
+        declarer: int | None
+        hands: dict[int, tuple[Card, ...]]
+        high_bid: int
+        order: list[int]
+
+    def points_text(value: int) -> str:
+        return f"+{value}" if value >= 0 else f"−{-value}"  # (engine/game.py _points)
+
+    def redealt(caller: int | None, rid: str, penalty: int | None, state: MatchState,
+                events: list[MatchEvent], deals: int) -> MatchState:
+        if penalty is None:
+            penalty = 0
+            for r in redeals:
+                if r.id == rid:
+                    penalty = r.penalty
+        charged = bool(penalty) and caller is not None
+        text = f"{rid}: dealt again"
+        if charged:
+            text += f", player {caller} {points_text(-penalty)}"
+        events.append(MatchEvent(deals, "redeal", caller, -penalty if charged else None, text))
+        if charged:
+            assert caller is not None
+            state = charge_seat(form, state, caller, penalty)
+        return state
+
+    def called_on(player: int | None, index: int, state: MatchState, events: list[MatchEvent],
+                  deals: int) -> MatchState:
+        r = redeals[index]
+        text = f"{r.id}: played on" + (f", player {player} {points_text(-r.penalty)}" if r.penalty else "")
+        events.append(MatchEvent(deals, "redeal.play_on", player, -r.penalty if r.penalty else None, text))
+        if r.penalty:
+            assert player is not None
+            state = charge_seat(form, state, player, r.penalty)
+        return state
+
+    def below(draw: Callable[[int], int], n: int) -> int:
+        k = n.bit_length()
+        r = draw(k)
+        while r >= n:
+            r = draw(k)
+        return r
+
+    redeal_code, pass_code = CODES["K_REDEAL"], CODES["K_PASS"]
+
+    def redeal(timing: int, dealer: int, order: list[int], hand: list[int], talon_cards: list[int],
+               declarer: int, bid: int, contract: int, current: int, state: MatchState, policies: Any,
+               draw: Any, steps: list[Any] | None, events: list[MatchEvent], deals: int,
+               auto: int, stopping: bool) -> tuple[MatchState, int]:
+        """A redeal point (0 after the deal, 1 after the talon, 2 after the exchange): the
+        state, and 0 to play on, 1 dealt again, 2 dealt again at once (a mandatory condition
+        after the deal), 3 played anyway (the engine's cap on redeals in a row)."""
+        if timing == 0 and auto >= 100:  # engine/game.py _new_deal: _MAX_REDEALS
+            return state, 3
+        t = _Table()
+        t.order, t.high_bid, t.contract = order, bid, contract
+        t.declarer = declarer if declarer >= 0 else None
+        t.hands = {p: hand_of(hand[p]) for p in order}
+        t.dealt_talon = tuple([pack[x] for x in talon_cards])
+        mandatory, offers = dealing.redeal_check(form, t, lambda p: dict(base(state, p)),  # type: ignore[arg-type]
+                                                 timings[timing])
+        if mandatory is not None:
+            caller, index = mandatory
+            if redeals[index].effect == "play_on":
+                return called_on(caller, index, state, events, deals), 0  # (engine/game.py _plays_on)
+            state = redealt(caller, redeals[index].id, None, state, events, deals)
+            return state, 2 if timing == 0 else 1
+        if stopping:  # (the match stops before anyone acts)
+            return state, 0
+        for player, index in offers:
+            legal = [redeal_code, pass_code]
+            chosen = policies[player](player, legal) if draw is None else legal[below(draw, 2)]
+            if steps is not None:
+                steps.append((player, legal, chosen))
+            if chosen == redeal_code:
+                if redeals[index].effect == "play_on":
+                    state = called_on(player, index, state, events, deals)
+                    continue
+                return redealt(player, redeals[index].id, None, state, events, deals), 1
+        return state, 0
+
+    def next_redeal_dealer(dealer: int) -> int:
+        return redeal_dealer(form, dealer)
+
+    # auction.may_bid: the engine's amounts (engine/auction.py compile_amounts)
+    amounts_of = auction.compile_amounts(form)
+    may_bid_formula = a.may_bid
+    amounts_base = may_bid_formula is not None and not may_bid_formula.reads.isdisjoint(envs.BASE_NAMES)
+    may_seen = seen_cards(may_bid_formula, "hand", pack, form.marriages) if may_bid_formula is not None else 0
+    amounts_kept: dict[tuple[Any, ...], list[int]] = {}
+    bid_code = CODES["K_BID"]
+
+    class _Auction:
+        """What auction.compile_amounts reads of a deal."""
+
+        __slots__ = ("forced", "hands", "high_bid", "high_bidder", "max_bids", "opening")
+        forced: int | None
+        hands: dict[int, tuple[Card, ...]]
+        high_bid: int
+        high_bidder: int | None
+        max_bids: dict[int, int]
+        opening: bool
+
+    def amounts(player: int, opening: bool, high_bid: int, high_bidder: int, most: int, mask: int,
+                forced: int, state: MatchState) -> list[int]:
+        key = (opening, high_bidder >= 0, high_bid, most, mask & may_seen, player == forced)
+        if not amounts_base:
+            known = amounts_kept.get(key)
+            if known is not None:
+                return known[:]
+        d = _Auction()
+        d.opening, d.high_bid, d.high_bidder = opening, high_bid, high_bidder if high_bidder >= 0 else None
+        d.max_bids, d.hands = {player: most}, {player: hand_of(mask)}
+        d.forced = forced if forced >= 0 else None
+        codes = [bid_code + x for x in amounts_of(d, player, lambda p: dict(base(state, p)))]  # type: ignore[arg-type]
+        if not amounts_base:
+            if len(amounts_kept) > 200_000:
+                amounts_kept.clear()
+            amounts_kept[key] = codes
+        return codes[:]
+
+    def dealer_exempt(mask: int, dealer: int, state: MatchState) -> bool:
+        # engine/auction.py start: may the dealer be made to play the minimum?
+        assert may_bid_formula is not None
+        e = envs.auction_may_bid(base(state, dealer), hand_of(mask), a.min_bid, 0, True)
+        return not may_bid_formula(e)
+
+    cut = form.deal.cut
+
+    def cut_pack(cards: list[int], rng: random.Random, dealer: int, state: MatchState,
+                 events: list[MatchEvent], deals: int) -> MatchState:
+        # engine/game.py Game._cut: the engine's cut_pack on the pack's cards
+        held = [pack[x] for x in cards]
+        bad, penalised = dealing.cut_pack(form, held, rng, dealer)
+        cards[:] = [c.index for c in held]
+        for cutter, card in bad:
+            events.append(MatchEvent(deals, "cut.bad", cutter, None,
+                                     f"bad cut by player {cutter}: {card} at the bottom"))
+        if penalised:
+            payer = bad[-1][0] if cut.payer == "cutter" else dealer
+            events.append(MatchEvent(deals, "cut.penalty", payer, -cut.penalty,
+                                     f"bad cut {len(bad)} in a row: player {payer} "
+                                     f"{points_text(-cut.penalty)}"))
+            state = charge_seat(form, state, payer, cut.penalty)
+        return state
+
     return {
+        "H_cut": cut_pack,
+        "H_redeal": redeal,
+        "H_redealt": redealt,
+        "H_next_redeal_dealer": next_redeal_dealer,
+        "H_with_dealer": lambda state, dealer: replace(state, dealer=dealer),
+        "H_amounts": amounts,
+        "H_dealer_exempt": dealer_exempt,
         "H_settle_simple": compile_settle(form, pack, options) if simple else None,
         "H_final": final,
         "H_Random": random.Random,

@@ -46,11 +46,14 @@ K_DARK_NOT_NEGATIVE = K_CANCEL_WITH_MARRIAGE = False
 K_GOLDEN_CONTRACT = K_GOLDEN_MULTIPLIER = K_BARREL_GOAL = K_DARK_CODE = K_CANCEL_DARK_CODE = 0
 K_DARK_CONTRACT = K_DARK_MULTIPLIER = 0
 K_PAIRS = ()
+K_REDEALS_AFTER_DEAL = K_REDEALS_AFTER_TALON = K_REDEALS_AFTER_EXCHANGE = K_REDEALS_ANY = K_MAY_BID = False
+K_ALL_PASS_REDEAL = K_DEALER_EXEMPT = K_CUT = K_PRELUDE = False
 K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
 K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
 K_HAND_POS = K_TALON_POS = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
+H_cut = H_redeal = H_next_redeal_dealer = H_amounts = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 # --- end of placeholders ------------------------------------------------------------------
 
@@ -123,6 +126,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     dark_player: int
     candidates: list[int]
     with_aces: list[int]
+    open_deal: bool
+    done: int
+    auto_redeals: int
+    stopping: bool
     amounts: Any
     outcome: Any
     steps: Any
@@ -139,6 +146,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     state = H_new_state(dealer)
     scores: list[int] = [0] * K_N
     deals = 0
+    auto_redeals = 0
+    stopping = False
     deal_scores: list[tuple[int, ...]] = []
     events: list[Any] = []
     outcomes: list[Any] = []
@@ -153,6 +162,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             while j >= n:
                 j = getrandbits(bits)
             cards[i], cards[j] = cards[j], cards[i]
+        if K_CUT:  # engine/game.py Game._cut (engine/dealing.py cut_pack)
+            state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
+            if stopping and not K_REDEALS_AFTER_DEAL:
+                return state, deal_scores, events, outcomes, steps
         hand: list[int] = [0] * K_N
         if K_PLANNED and nact == K_ACTIVE:  # engine/dealing.py DealingPlan: fixed positions
             for k in range(K_ACTIVE):
@@ -199,7 +212,24 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         multiplier = 1
         barrel_deal = False
         no_auction = False
-        if K_OPENINGS:
+        open_deal = True
+        if K_REDEALS_AFTER_DEAL:  # engine/dealing.py redeal_point after the deal (engine/game.py _dealt, _new_deal)
+            state, done = H_redeal(0, dealer, order, hand, talon_cards, -1, 0, 0, cur, state, policies, draw,
+                                   steps, events, len(deal_scores), auto_redeals, stopping)
+            if done == 1:
+                auto_redeals = 0
+                dealer = H_next_redeal_dealer(dealer)
+                continue
+            if done == 2:  # a mandatory redeal: dealt again at once
+                auto_redeals += 1
+                dealer = H_next_redeal_dealer(dealer)
+                continue
+            if done == 3:  # (engine/game.py _MAX_REDEALS: played anyway, without the opening)
+                open_deal = False
+            auto_redeals = 0
+            if stopping:
+                return state, deal_scores, events, outcomes, steps
+        if K_OPENINGS and open_deal:
             offer = True
             if K_GOLDEN and state.golden_left > 0:
                 declarer = high_bidder = order[0]
@@ -246,11 +276,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         i = order.index(dark_player)
                         for k in range(1, nact):
                             q = order[(i + k) % nact]
-                            held = False
+                            holds = False
                             for pair in K_PAIRS:
                                 if hand[q] & pair == pair:
-                                    held = True
-                            if not held:
+                                    holds = True
+                            if not holds:
                                 continue
                             legal = [K_CANCEL_DARK_CODE, K_PASS]
                             if draw is None:
@@ -274,33 +304,38 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                             multiplier = K_DARK_MULTIPLIER
                             no_auction = True
         while not (K_OPENINGS and no_auction):
-            if opening:
-                lo = K_FORCED_BID
+            if K_MAY_BID:  # engine/auction.py compile_amounts with auction.may_bid (the engine's)
+                legal = H_amounts(cur, opening, high_bid, high_bidder, maxb[cur], hand[cur], forced, state)
+                if not opening:
+                    legal.append(K_PASS)
             else:
-                lo = K_MIN_BID if high_bidder < 0 else high_bid + K_STEP
-                if lo < K_MIN_BID:
-                    lo = K_MIN_BID
-            if lo % K_STEP:
-                lo = -(-lo // K_STEP) * K_STEP
-            hi = maxb[cur]
-            if high_bidder >= 0 and not opening:
-                if K_EXACTLY_STEP:
+                if opening:
+                    lo = K_FORCED_BID
+                else:
+                    lo = K_MIN_BID if high_bidder < 0 else high_bid + K_STEP
+                    if lo < K_MIN_BID:
+                        lo = K_MIN_BID
+                if lo % K_STEP:
+                    lo = -(-lo // K_STEP) * K_STEP
+                hi = maxb[cur]
+                if high_bidder >= 0 and not opening:
+                    if K_EXACTLY_STEP:
+                        if lo < hi:
+                            hi = lo
+                    elif K_MAX_RAISE is not None:
+                        if high_bid + K_MAX_RAISE < hi:
+                            hi = high_bid + K_MAX_RAISE
+                elif K_EXACTLY_STEP or (opening and K_EXACT_OPENING):
                     if lo < hi:
                         hi = lo
-                elif K_MAX_RAISE is not None:
-                    if high_bid + K_MAX_RAISE < hi:
-                        hi = high_bid + K_MAX_RAISE
-            elif K_EXACTLY_STEP or (opening and K_EXACT_OPENING):
-                if lo < hi:
-                    hi = lo
-            if hi - lo > K_MOST:
-                H_too_many_bids(cur, lo, hi)
-            legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
-            if opening:
-                if not legal:
-                    legal = [K_BID + K_FORCED_BID]
-            else:
-                legal.append(K_PASS)
+                if hi - lo > K_MOST:
+                    H_too_many_bids(cur, lo, hi)
+                legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
+                if opening:
+                    if not legal:
+                        legal = [K_BID + K_FORCED_BID]
+                else:
+                    legal.append(K_PASS)
             if draw is None:
                 a = policies[cur](cur, legal)
             else:
@@ -327,6 +362,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         if K_OPENINGS and no_auction:
             pass
         elif high_bidder < 0 or (stuck and not K_ALL_PASS_FORCED):
+            if K_ALL_PASS_REDEAL or (K_DEALER_EXEMPT and dealer in order and H_dealer_exempt(hand[dealer], dealer, state)):
+                # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/game.py _redealt)
+                state = H_redealt(None, "all-pass", 0, state, events, len(deal_scores))
+                dealer = H_next_redeal_dealer(dealer)
+                continue
             if K_ALL_PASS_DEALER and dealer in order:
                 declarer = dealer
                 high_bid = K_MIN_BID
@@ -377,6 +417,12 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             may_forfeit = H_may_forfeit(declarer, unopposed, state)
         else:
             may_forfeit = False
+        if K_REDEALS_AFTER_TALON and not (K_FORFEIT_ON and forfeited):  # engine/talon.py _start_exchange
+            state, done = H_redeal(1, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
+                                   policies, draw, steps, events, len(deal_scores), 0, False)
+            if done:
+                dealer = H_next_redeal_dealer(dealer)
+                continue
         # -- the exchange (engine/talon.py: compile_legal_exchange, apply_exchange) --
         discards: list[int] = []
         if K_EXCHANGE_GIVE and not (K_FORFEIT_ON and forfeited):
@@ -448,6 +494,12 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 c = a - K_DISCARD
                 hand[declarer] ^= 1 << c
                 discards.append(c)
+        if K_REDEALS_AFTER_EXCHANGE and not (K_FORFEIT_ON and forfeited):  # engine/talon.py _start_contract
+            state, done = H_redeal(2, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
+                                   policies, draw, steps, events, len(deal_scores), 0, False)
+            if done:
+                dealer = H_next_redeal_dealer(dealer)
+                continue
         # -- the contract (engine/talon.py: contract_amounts, _start_contract) --
         contract = 0
         if not (K_FORFEIT_ON and forfeited):
@@ -690,6 +742,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         else:
             outcome = H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
                                 last, declared, talon_cards, forfeited, mode, multiplier)
+            if K_REDEALS_ANY and state.dealer != dealer:  # (engine/game.py _end_deal)
+                state = H_with_dealer(state, dealer)
             new, evs = H_settle(state, outcome)
             before, after = state.scores, new.scores
             deal_scores.append(tuple([after[i] - before[i] for i in range(K_N)]))
@@ -697,6 +751,12 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if keep_outcomes:
                 outcomes.append(outcome)
             state = new
-            if new.winner is not None or len(deal_scores) >= max_deals:
+            if new.winner is not None:
                 return state, deal_scores, events, outcomes, steps
             dealer = new.dealer
+            if len(deal_scores) >= max_deals:
+                if not K_PRELUDE:
+                    return state, deal_scores, events, outcomes, steps
+                # the engine deals the next deal at once: its cut and mandatory redeals (their
+                # events and charges) come before anyone acts, and are part of its state
+                stopping = True

@@ -37,8 +37,8 @@ COVERED: dict[str, Any] = {
     "table.stock_trump": ANY,
     "table.stock_duties": ANY,
     "table.partnerships": ("none",),
-    # dealing: the first dealer, the packets and the talon positions by the engine's own
-    # functions; a cut and the redeal conditions are not generated; incidents are never legal
+    # dealing: the first dealer, the packets, the talon positions, the cut and the redeal
+    # conditions by the engine's own functions (called from the generated code); incidents are never legal
     # actions (a table calls them), so they do not change what is played
     "deal.first_dealer": ANY,
     "deal.first_dealer_rank": ANY,
@@ -48,8 +48,8 @@ COVERED: dict[str, Any] = {
     "deal.talon_not_last": ANY,
     "deal.talon_not_consecutive": ANY,
     "deal.talon_within_first": ANY,
-    "deal.redeals": ((),),
-    "deal.cut.enabled": (False,),
+    "deal.redeals": ANY,
+    "deal.cut.enabled": ANY,
     "deal.cut.bad_ranks": ANY,
     "deal.cut.cutter": ANY,
     "deal.cut.recut_by": ANY,
@@ -69,11 +69,11 @@ COVERED: dict[str, Any] = {
     "auction.max_raise": ANY,
     "auction.max_bid": ANY,
     "auction.cap": ANY,
-    "auction.may_bid": (None,),
+    "auction.may_bid": ANY,
     "auction.pass_is_final": (True,),
     "auction.reentries": (0,),
-    "auction.all_pass": ("forced_plays", "dealer_plays"),
-    "auction.dealer_exempt": ANY,  # read only with may_bid
+    "auction.all_pass": ANY,
+    "auction.dealer_exempt": ANY,
     # the talon and the exchange (who sees what changes views only)
     "talon.take": ANY,
     "talon.shown": ANY,

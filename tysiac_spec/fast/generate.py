@@ -159,6 +159,18 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_DARK_CODE": CODES["K_DARK"],
         "K_CANCEL_DARK_CODE": CODES["K_CANCEL_DARK"],
         "K_PAIRS": tuple(pairs),
+        # redeals (engine/dealing.py redeal_point at each timing; an auction everyone passes
+        # dealt again, auction.all_pass: redeal, or the dealer exempt); auction.may_bid
+        "K_REDEALS_AFTER_DEAL": any(r.timing == "after_deal" for r in form.deal.redeals),
+        "K_REDEALS_AFTER_TALON": any(r.timing == "after_talon" for r in form.deal.redeals),
+        "K_REDEALS_AFTER_EXCHANGE": any(r.timing == "after_exchange" for r in form.deal.redeals),
+        "K_ALL_PASS_REDEAL": a.all_pass == "redeal",
+        "K_DEALER_EXEMPT": a.dealer_exempt and a.may_bid is not None and a.all_pass == "dealer_plays",
+        "K_REDEALS_ANY": bool(form.deal.redeals) or a.all_pass == "redeal" or (
+            a.dealer_exempt and a.may_bid is not None and a.all_pass == "dealer_plays"),
+        "K_MAY_BID": a.may_bid is not None,
+        "K_CUT": form.deal.cut.enabled,
+        "K_PRELUDE": form.deal.cut.enabled or any(r.timing == "after_deal" for r in form.deal.redeals),
         # the ace marriage (engine/play.py compile_legal, _with_aces, compile_apply)
         "K_ACE_MARRIAGE": m.ace_marriage.enabled,
         "K_ACES_WON": m.ace_marriage.requires_won_trick,

@@ -14,13 +14,14 @@ one call per deal.  ``tests/test_fast_path.py`` compares the two on every shippe
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cards import Card
 from ..engine import env as envs
 from ..engine.events import MatchEvent
-from ..ruleset.model import Form
+from ..ruleset.model import Form, Formula
 
 __all__ = ["compile_settle", "simple_settlement"]
 
@@ -45,17 +46,37 @@ def simple_settlement(form: Form) -> str | None:
         (s.dark.enabled, "special.dark"),
         (form.contract.forfeit.enabled, "contract.forfeit"),
         (form.table.partnerships != "none", "table.partnerships"),
+        (bool(form.deal.redeals), "deal.redeals"),
+        (form.deal.cut.enabled, "deal.cut"),
+        (form.auction.all_pass == "redeal", "auction.all_pass"),
+        (form.auction.dealer_exempt, "auction.dealer_exempt"),
     )
     for on, name in checks:
         if on:
             return name
-    formulas = [form.scoring.made, form.scoring.declarer, form.scoring.defender]
-    if form.table.sitter is not None and form.table.sitter.score is not None:
-        formulas.append(form.table.sitter.score)
-    for f in formulas:
+    # the simple settlement keeps the scores in a list, not in a MatchState: no formula of the
+    # form may read the player record (auction.may_bid, max_bid, contract.max, redeal
+    # conditions, scoring, the sitter's score…)
+    for f in _formulas(form):
         if "player" in f.reads:
-            return f"{f.path or f.context} reads the player record"
+            return f"{'.'.join(map(str, f.path)) or f.context} reads the player record"
     return None
+
+
+def _formulas(obj: Any) -> list[Formula]:
+    """Every formula under ``obj`` (a model dataclass, tuples of them included)."""
+    out: list[Formula] = []
+    if isinstance(obj, Formula):
+        return [obj]
+    if isinstance(obj, tuple):
+        for item in obj:
+            out += _formulas(item)
+        return out
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            if f.name != "provenance":
+                out += _formulas(getattr(obj, f.name))
+    return out
 
 
 def _keyer(formula: Any) -> Callable[[int, int, int, int, bool], tuple[Any, ...]]:
