@@ -673,6 +673,12 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         return r
 
     redeal_code, pass_code = CODES["K_REDEAL"], CODES["K_PASS"]
+    redeal_base = any(not r.when.reads.isdisjoint(envs.BASE_NAMES) for r in redeals)
+    redeal_hand_seen = redeal_talon_seen = 0
+    for r in redeals:
+        redeal_hand_seen |= seen_cards(r.when, "hand", pack, form.marriages)
+        redeal_talon_seen |= seen_cards(r.when, "talon", pack, form.marriages)
+    redeal_kept: dict[tuple[Any, ...], Any] = {}
 
     def redeal(timing: int, dealer: int, order: list[int], hand: list[int], talon_cards: list[int],
                declarer: int, bid: int, contract: int, current: int, state: MatchState, policies: Any,
@@ -683,13 +689,28 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         after the deal), 3 played anyway (the engine's cap on redeals in a row)."""
         if timing == 0 and auto >= 100:  # engine/game.py _new_deal: _MAX_REDEALS
             return state, 3
-        t = _Table()
-        t.order, t.high_bid, t.contract = order, bid, contract
-        t.declarer = declarer if declarer >= 0 else None
-        t.hands = {p: hand_of(hand[p]) for p in order}
-        t.dealt_talon = tuple([pack[x] for x in talon_cards])
-        mandatory, offers = dealing.redeal_check(form, t, lambda p: dict(base(state, p)),  # type: ignore[arg-type]
-                                                 timings[timing])
+        key: tuple[Any, ...] = ()
+        checked = None
+        if not redeal_base:  # the result kept by what the conditions can see (fast/formulas.py)
+            talon_mask = 0
+            for x in talon_cards:
+                talon_mask |= 1 << x
+            key = (timing, tuple(order), declarer, bid, contract,
+                   tuple([hand[p] & redeal_hand_seen for p in order]), talon_mask & redeal_talon_seen)
+            checked = redeal_kept.get(key)
+        if checked is None:
+            t = _Table()
+            t.order, t.high_bid, t.contract = order, bid, contract
+            t.declarer = declarer if declarer >= 0 else None
+            t.hands = {p: hand_of(hand[p]) for p in order}
+            t.dealt_talon = tuple([pack[x] for x in talon_cards])
+            checked = dealing.redeal_check(form, t, lambda p: dict(base(state, p)),  # type: ignore[arg-type]
+                                           timings[timing])
+            if not redeal_base:
+                if len(redeal_kept) > 200_000:
+                    redeal_kept.clear()
+                redeal_kept[key] = checked
+        mandatory, offers = checked
         if mandatory is not None:
             caller, index = mandatory
             if redeals[index].effect == "play_on":
@@ -713,41 +734,51 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     def next_redeal_dealer(dealer: int) -> int:
         return redeal_dealer(form, dealer)
 
-    # auction.may_bid: the engine's amounts (engine/auction.py compile_amounts)
-    amounts_of = auction.compile_amounts(form)
+    # auction.may_bid, per bid as engine/auction.py compile_amounts evaluates it
     may_bid_formula = a.may_bid
     amounts_base = may_bid_formula is not None and not may_bid_formula.reads.isdisjoint(envs.BASE_NAMES)
     may_seen = seen_cards(may_bid_formula, "hand", pack, form.marriages) if may_bid_formula is not None else 0
-    amounts_kept: dict[tuple[Any, ...], list[int]] = {}
-    bid_code = CODES["K_BID"]
 
-    class _Auction:
-        """What auction.compile_amounts reads of a deal."""
+    may_reads = may_bid_formula.reads if may_bid_formula is not None else frozenset()
+    may_high, may_forced = "high_bid" in may_reads, "forced" in may_reads
+    may_kept: dict[tuple[int, int, int, bool], bool] = {}
+    may_of = may_bid_formula.evaluator() if may_bid_formula is not None else None
 
-        __slots__ = ("forced", "hands", "high_bid", "high_bidder", "max_bids", "opening")
-        forced: int | None
-        hands: dict[int, tuple[Card, ...]]
-        high_bid: int
-        high_bidder: int | None
-        max_bids: dict[int, int]
-        opening: bool
-
-    def amounts(player: int, opening: bool, high_bid: int, high_bidder: int, most: int, mask: int,
-                forced: int, state: MatchState) -> list[int]:
-        key = (opening, high_bidder >= 0, high_bid, most, mask & may_seen, player == forced)
+    def may_bid(bid: int, mask: int, high_bid: int, forced: bool, player: int, state: MatchState) -> bool:
+        """``auction.may_bid`` of one bid (engine/auction.py compile_amounts evaluates it per
+        bid, with the same environment): its value kept by what it reads."""
+        assert may_of is not None
+        key = (bid, mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
         if not amounts_base:
-            known = amounts_kept.get(key)
+            known = may_kept.get(key)
+            if known is not None:
+                return known
+        b = base(state, player) if amounts_base else envs.UNREAD_BASE
+        value = bool(may_of(envs.auction_may_bid(b, hand_of(mask), bid, high_bid, forced)))
+        if not amounts_base:
+            if len(may_kept) > 200_000:
+                may_kept.clear()
+            may_kept[key] = value
+        return value
+
+    bids_kept: dict[tuple[int, int, int, int, bool], list[int]] = {}
+    step, bid_code = a.step, CODES["K_BID"]
+
+    def may_bids(lo: int, hi: int, mask: int, high_bid: int, forced: bool, player: int,
+                 state: MatchState) -> list[int]:
+        """The codes of the bids ``lo`` to ``hi`` (in steps) that ``auction.may_bid`` allows
+        (:func:`may_bid`), a new list; kept by what the formula reads."""
+        key = (lo, hi, mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
+        if not amounts_base:
+            known = bids_kept.get(key)
             if known is not None:
                 return known[:]
-        d = _Auction()
-        d.opening, d.high_bid, d.high_bidder = opening, high_bid, high_bidder if high_bidder >= 0 else None
-        d.max_bids, d.hands = {player: most}, {player: hand_of(mask)}
-        d.forced = forced if forced >= 0 else None
-        codes = [bid_code + x for x in amounts_of(d, player, lambda p: dict(base(state, p)))]  # type: ignore[arg-type]
+        codes = [bid_code + b for b in range(lo, hi + 1, step)
+                 if may_bid(b, mask, high_bid, forced, player, state)]
         if not amounts_base:
-            if len(amounts_kept) > 200_000:
-                amounts_kept.clear()
-            amounts_kept[key] = codes
+            if len(bids_kept) > 200_000:
+                bids_kept.clear()
+            bids_kept[key] = codes
         return codes[:]
 
     def dealer_exempt(mask: int, dealer: int, state: MatchState) -> bool:
@@ -781,7 +812,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_redealt": redealt,
         "H_next_redeal_dealer": next_redeal_dealer,
         "H_with_dealer": lambda state, dealer: replace(state, dealer=dealer),
-        "H_amounts": amounts,
+        "H_may_bids": may_bids,
         "H_dealer_exempt": dealer_exempt,
         "H_settle_simple": compile_settle(form, pack, options) if simple else None,
         "H_final": final,

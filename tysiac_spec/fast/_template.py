@@ -53,7 +53,7 @@ K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
 K_HAND_POS = K_TALON_POS = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
-H_cut = H_redeal = H_next_redeal_dealer = H_amounts = H_dealer_exempt = H_redealt = H_with_dealer = None
+H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 # --- end of placeholders ------------------------------------------------------------------
 
@@ -304,11 +304,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                             multiplier = K_DARK_MULTIPLIER
                             no_auction = True
         while not (K_OPENINGS and no_auction):
-            if K_MAY_BID:  # engine/auction.py compile_amounts with auction.may_bid (the engine's)
-                legal = H_amounts(cur, opening, high_bid, high_bidder, maxb[cur], hand[cur], forced, state)
-                if not opening:
-                    legal.append(K_PASS)
-            else:
+            if True:  # (the bids: engine/auction.py compile_amounts)
                 if opening:
                     lo = K_FORCED_BID
                 else:
@@ -331,6 +327,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 if hi - lo > K_MOST:
                     H_too_many_bids(cur, lo, hi)
                 legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
+                if K_MAY_BID and legal:  # engine/auction.py compile_amounts: each bid by may_bid
+                    legal = H_may_bids(lo, hi, hand[cur], high_bid, cur == forced, cur, state)
                 if opening:
                     if not legal:
                         legal = [K_BID + K_FORCED_BID]
