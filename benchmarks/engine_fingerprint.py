@@ -10,6 +10,15 @@ the events and the record.  Prints one JSON object: a hash per configuration and
     python benchmarks/engine_fingerprint.py > before.json
     # ... optimise ...
     python benchmarks/engine_fingerprint.py > after.json && diff before.json after.json
+
+``--games`` hashes, per step, only what the fast path (:mod:`tysiac_spec.fast`) also knows
+— the player to act, the texts of the legal actions, the text of the action chosen — and per
+match the deal scores, the events and the final match state, played by the engine;
+``--fast`` hashes the same with the fast path playing (the forms it does not cover are
+played by its engine fallback, listed on standard error).  The two outputs must be equal:
+
+    python benchmarks/engine_fingerprint.py --games > engine.json
+    python benchmarks/engine_fingerprint.py --fast > fast.json && diff engine.json fast.json
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ import argparse
 import hashlib
 import json
 import random
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -96,6 +106,45 @@ def fingerprint(rules: Ruleset, players: int, deals: int, seed: int = 1) -> str:
     return h.hexdigest()[:16]
 
 
+def games_fingerprint(rules: Ruleset, players: int, deals: int, seed: int = 1, fast: bool = False) -> str:
+    """The hash of ``deals`` seeded random deals of ``rules`` with ``players`` as both the
+    engine and the fast path can state them (``--games``/``--fast``): per step the player,
+    the legal actions' texts and the chosen action's text, per match the deal scores, the
+    events and the final match state.  ``fast``: played by :mod:`tysiac_spec.fast`."""
+    from tysiac_spec import fast as fastpath
+
+    h = hashlib.sha256()
+    played = match = 0
+    runner = fastpath.compile(rules, players) if fast else None
+    policy = fastpath.random_policies(seed, players)
+    bot = RandomBot(seed)
+    while played < deals:
+        game_seed = seed + match
+        match += 1
+        h.update(f"M{match}".encode())
+        if runner is not None:
+            result = runner.play_match(game_seed, policy, trace=True, max_deals=deals - played)
+            assert result.steps is not None
+            text = runner.text
+            for player, legal, chosen in result.steps:
+                h.update(f"{player} {[text(a) for a in legal]!r} {text(chosen)}".encode())
+            deal_scores, events, state = result.deal_scores, result.events, result.state
+        else:
+            game = Game(rules, players=players, seed=game_seed)
+            while not game.is_over and len(game.deal_scores) < deals - played:
+                legal = game.legal_actions()
+                player = game.current_player
+                action = bot.choose(game.view(player), legal)
+                h.update(f"{player} {[str(a) for a in legal]!r} {action}".encode())
+                game.apply(action)
+            deal_scores, events, state = game.deal_scores, game.events, game.match
+        played += len(deal_scores)
+        h.update(repr(deal_scores).encode())
+        h.update(repr(events).encode())
+        h.update(repr(state).encode())
+    return h.hexdigest()[:16]
+
+
 def configurations(option_deals: int, deals: int) -> Iterator[tuple[str, dict[str, Any], int]]:
     """(ruleset id, options, deals) to fingerprint."""
     for rid in SHIPPED:
@@ -117,13 +166,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--option-deals", type=int, default=30)
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument("--games", action="store_true",
+                      help="Hash what the fast path can state, played by the engine.")
+    kind.add_argument("--fast", action="store_true", help="The same hashes, played by the fast path.")
     args = parser.parse_args()
     out: dict[str, str] = {}
     for rid, options, deals in configurations(args.option_deals, args.deals):
         rules = load_ruleset(rid, options=options) if options else load_ruleset(rid)
         for n in rules.player_counts:
             key = f"{rid} {n}p {json.dumps(options, sort_keys=True)}"
-            out[key] = fingerprint(rules, n, deals)
+            if args.fast or args.games:
+                if args.fast:
+                    from tysiac_spec import fast
+
+                    runner = fast.compile(rules, n)
+                    if runner.fallback_reason:
+                        print(f"{key}: engine fallback: {runner.fallback_reason}", file=sys.stderr)
+                out[key] = games_fingerprint(rules, n, deals, fast=args.fast)
+            else:
+                out[key] = fingerprint(rules, n, deals)
     total = hashlib.sha256(json.dumps(out, sort_keys=True).encode()).hexdigest()[:16]
     print(json.dumps({"total": total, "configurations": out}, indent=1, sort_keys=True))
 

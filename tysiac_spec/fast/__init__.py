@@ -1,0 +1,859 @@
+"""The fast path: a form compiled to specialised Python for whole matches.
+
+``compile_form(ruleset, players, options)`` (or :func:`compile` of a loaded ruleset) returns a
+runner: a :class:`FastRunner` when the generator covers every rule of the form
+(:mod:`.coverage`), else an :class:`EngineRunner` that plays the same calls on the generic
+engine and says why in ``fallback_reason``.  Both have the same interface::
+
+    runner = compile_form("pl-standard", 3)
+    result = runner.play_match(seed=7, policies=random_policies(7, 3))
+    result.scores, result.deal_scores, result.outcomes, result.events, result.winners
+
+A policy is a callable ``policy(player, legal) -> action``: ``legal`` is a list of action
+codes (ints, :data:`~.generate.CODES`; the same actions in the same order as the engine's
+``Game.legal_actions()``), and it returns one of them.  ``runner.text(code)`` is an action's
+text (``play QH marriage``), from the engine's own action objects.  A seeded
+:func:`random_policy` makes the choices :class:`~tysiac_spec.bots.RandomBot` makes.
+
+The generated module is made once per form content (:func:`.generate.source_key`) and kept in
+memory; its source is also written under :func:`cache_dir` (``TYSIAC_FAST_CACHE``, else
+``~/.cache/tysiac-spec/fast``), where ``python -m tysiac_spec.fast.build`` compiles it with
+mypyc when the ``[fast]`` extra is installed; a compiled module found there is used.
+
+It plays exactly the games of the engine (same legal actions in the same order, scores,
+events): checked by ``tests/test_fast_path.py`` (step by step) and by
+``benchmarks/engine_fingerprint.py --fast`` (the same hashes as the engine's).
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib.machinery
+import importlib.util
+import os
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..cards import Card
+from ..engine import auction, talon
+from ..engine import env as envs
+from ..engine.actions import ActionTable, ChooseTalon
+from ..engine.compiled import compile_form as engine_compile
+from ..engine.events import MatchEvent
+from ..engine.match import MatchState, charge_seat, settle_valid_deal
+from ..engine.scoring import DealOutcome, outcome_of
+from ..engine.seating import redeal_dealer, seating
+from ..ruleset import Ruleset, load_ruleset
+from ..ruleset.model import Form
+from . import generate as _gen
+from .coverage import uncovered
+from .formulas import seen_cards
+from .generate import CODES, deal_function, source_key
+from .settle import compile_settle, simple_settlement
+
+__all__ = [
+    "CODES",
+    "EngineRunner",
+    "FastRunner",
+    "MatchResult",
+    "Policy",
+    "cache_dir",
+    "compile",
+    "compile_form",
+    "random_policies",
+    "random_policy",
+]
+
+Policy = Callable[[int, list[int]], int]
+"""``policy(player, legal) -> one of legal`` (action codes)."""
+
+
+def random_policy(seed: int) -> Policy:
+    """A policy choosing uniformly among the legal actions from its own
+    ``random.Random(seed)``: the same draws as :class:`~tysiac_spec.bots.RandomBot`
+    (``randrange(len(legal))`` is CPython's rejection on ``getrandbits``, written out)."""
+    getrandbits = random.Random(seed).getrandbits
+
+    def choose(player: int, legal: list[int]) -> int:
+        n = len(legal)
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return legal[r]
+
+    return choose
+
+
+def _drawn(rng: random.Random) -> Policy:
+    """:func:`random_policy` drawing from ``rng`` itself."""
+    getrandbits = rng.getrandbits
+
+    def choose(player: int, legal: list[int]) -> int:
+        n = len(legal)
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return legal[r]
+
+    return choose
+
+
+def random_policies(seed: int, players: int) -> list[Policy]:
+    """One :func:`random_policy` shared by every seat (as one ``RandomBot(seed)`` choosing for
+    every player, as the benchmarks and the fingerprint do)."""
+    one = random_policy(seed)
+    return [one] * players
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """One match: ``scores`` (final, by seat), ``deal_scores`` (each deal's changes),
+    ``outcomes`` (each deal's :class:`~tysiac_spec.engine.scoring.DealOutcome`), ``events``
+    (:class:`~tysiac_spec.engine.events.MatchEvent`), ``winners`` (seats), ``state`` (the final
+    :class:`~tysiac_spec.engine.match.MatchState`), and with ``trace`` the ``steps`` as
+    ``(player, legal codes, chosen code)``."""
+
+    seed: int
+    scores: tuple[int, ...]
+    deal_scores: list[tuple[int, ...]]
+    outcomes: list[DealOutcome]
+    events: list[MatchEvent]
+    winners: tuple[int, ...]
+    state: MatchState
+    steps: list[tuple[int, list[int], int]] | None = field(default=None, repr=False)
+
+
+def cache_dir() -> Path:
+    """Where generated modules are written: ``$TYSIAC_FAST_CACHE``, else
+    ``~/.cache/tysiac-spec/fast``."""
+    env = os.environ.get("TYSIAC_FAST_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "tysiac-spec" / "fast"
+
+
+def _suits(pack: Sequence[Card]) -> list[str]:
+    """The suit ids of ``pack`` in pack order."""
+    out: list[str] = []
+    for c in pack:
+        if c.suit_id not in out:
+            out.append(c.suit_id)
+    return out
+
+
+class _Texts:
+    """Action code → the engine action's text (``bid 120``, ``play QH marriage``)."""
+
+    def __init__(self, pack: Sequence[Card]) -> None:
+        self.pack = pack
+        self.table = ActionTable(pack)
+        self.suits = _suits(pack)
+
+    def action(self, code: int) -> Any:
+        from ..engine import actions as A
+
+        t, pack = self.table, self.pack
+        if code >= CODES["K_CONTRACT"]:
+            return t.contract(code - CODES["K_CONTRACT"])
+        if code >= CODES["K_BID"]:
+            return t.bid(code - CODES["K_BID"])
+        if code >= CODES["K_TALON"]:
+            return ChooseTalon(code - CODES["K_TALON"])
+        if code >= CODES["K_GIVE"]:
+            rest = code - CODES["K_GIVE"]
+            return t.give(pack[rest & 63], rest >> 6)
+        if code >= CODES["K_DISCARD"]:
+            return t.discard(pack[code - CODES["K_DISCARD"]])
+        if code >= CODES["K_ACES"]:
+            return t.play(pack[code - CODES["K_ACES"]], False, True)
+        if code >= CODES["K_ANNOUNCE"]:
+            return A.DeclareMarriage(self.suits[code - CODES["K_ANNOUNCE"]])
+        special = {
+            CODES["K_CLAIM_CODE"]: t.claim, CODES["K_PASS"]: t.pass_, CODES["K_FORFEIT"]: t.forfeit,
+            CODES["K_REDEAL"]: A.Redeal(), CODES["K_DARK"]: A.Dark(), CODES["K_CANCEL_DARK"]: A.CancelDark(),
+        }
+        if code in special:
+            return special[code]
+        if code >= CODES["K_MARRIAGE"]:
+            return t.play(pack[code - CODES["K_MARRIAGE"]], True)
+        return t.plain(pack[code])
+
+    def text(self, code: int) -> str:
+        return str(self.action(code).text)
+
+
+class FastRunner:
+    """A form played by its generated code (see the module's docstring).
+
+    Attributes:
+        form: the form; ``ruleset``: its ruleset; ``key``: the content hash of the code;
+        ``compiled``: whether the module is the mypyc build; ``fallback_reason``: ``None``.
+    """
+
+    fallback_reason: str | None = None
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.form = form = ruleset.form(players)
+        pack = tuple(ruleset.deck.cards)
+        self.pack = pack
+        self._texts = _Texts(pack)
+        self.key = source_key(form, pack)
+        made, self.compiled = _module(self.key, form, pack)
+        self._helpers = _helpers(ruleset, form, pack)
+        self._bind: Callable[[dict[str, Any]], None] | None = None
+        if self.compiled:  # one extension module per key: its helpers bound before each match
+            self.module: dict[str, Any] = made
+            self._bind = made["bind"]
+        else:  # the code object run in a namespace of this runner's own
+            self.module = {"__name__": f"tysiac_fast_{self.key}", **self._helpers}
+            exec(made, self.module)  # the compiled tree of our own template (no ruleset text in it)
+        self._play = self.module["play_match"]
+
+    def text(self, code: int) -> str:
+        """The engine's text of the action ``code``."""
+        return self._texts.text(code)
+
+    def action(self, code: int) -> Any:
+        """The engine's action object of ``code`` (an ``ActionTable`` one)."""
+        return self._texts.action(code)
+
+    def play_match(self, seed: int, policies: Sequence[Policy] | Policy | random.Random,
+                   trace: bool = False, max_deals: int | None = None, outcomes: bool = True) -> MatchResult:
+        """Play the match ``Game(ruleset, players, seed)`` would, each decision by
+        ``policies[player]`` (or one policy for every seat), until it is won or ``max_deals``
+        deals are played; ``outcomes=False`` keeps no :class:`DealOutcome` (faster).
+
+        ``policies`` may also be a ``random.Random``: every decision is then drawn from it,
+        uniformly among the legal actions, inside the generated code (the choices of a
+        :class:`~tysiac_spec.bots.RandomBot` with that generator; no call per decision)."""
+        draw = None
+        if isinstance(policies, random.Random):
+            draw, policies = policies.getrandbits, []
+        elif callable(policies):
+            policies = [policies] * self.players
+        limit = max_deals if max_deals is not None else 1 << 62
+        if self._bind is not None:
+            self._bind(self._helpers)
+        state, deal_scores, events, kept, steps = self._play(seed, policies, trace, limit, outcomes, draw)
+        from ..engine.match import winners
+
+        return MatchResult(seed, tuple(state.scores), deal_scores, kept, events,
+                           winners(self.form, state), state, steps)
+
+    def play_deal(self, seed: int, policies: Sequence[Policy] | Policy | random.Random
+                  ) -> tuple[tuple[int, ...], DealOutcome, list[MatchEvent]]:
+        """The first deal of match ``seed``: its score changes, its outcome and its events."""
+        r = self.play_match(seed, policies, max_deals=1)
+        return r.deal_scores[0], r.outcomes[0], r.events
+
+    def history(self, result: MatchResult) -> list[str]:
+        """The texts of a traced match's actions (``Game.history``)."""
+        assert result.steps is not None, "play the match with trace=True"
+        return [self.text(a) for _, _, a in result.steps]
+
+
+class EngineRunner:
+    """The same interface on the generic engine, for a form the generator does not cover:
+    ``fallback_reason`` says which rule."""
+
+    compiled = False
+
+    def __init__(self, ruleset: Ruleset, players: int, reason: str) -> None:
+        self.ruleset = ruleset
+        self.players = players
+        self.form = ruleset.form(players)
+        self.pack = tuple(ruleset.deck.cards)
+        self.fallback_reason: str | None = reason
+        self._texts = _Texts(self.pack)
+
+    def text(self, code: int) -> str:
+        return self._texts.text(code)
+
+    def play_match(self, seed: int, policies: Sequence[Policy] | Policy | random.Random,
+                   trace: bool = False, max_deals: int | None = None, outcomes: bool = True) -> MatchResult:
+        """Play ``Game(ruleset, players, seed)`` with ``policies`` choosing among the codes of
+        the engine's legal actions (every action the engine offers has a code), until it is
+        won or ``max_deals`` deals are played."""
+        from ..engine.game import Game
+
+        if isinstance(policies, random.Random):
+            one = _drawn(policies)
+            policies = [one] * self.players
+        elif callable(policies):
+            policies = [policies] * self.players
+        game = Game(self.ruleset, players=self.players, seed=seed)
+        codes = _CodeOf(self.pack)
+        steps: list[tuple[int, list[int], int]] | None = [] if trace else None
+        kept: list[DealOutcome] = []
+        counted = 0
+        limit = max_deals if max_deals is not None else 1 << 62
+        while not game.is_over and len(game.deal_scores) < limit:
+            legal = game.legal_actions()
+            if not legal:
+                break
+            player = game.current_player
+            ints = [codes(a) for a in legal]
+            chosen = policies[player](player, ints)
+            if steps is not None:
+                steps.append((player, ints, chosen))
+            game.apply(legal[ints.index(chosen)])
+            if len(game.deal_scores) > counted and game.last_deal is not None:
+                counted = len(game.deal_scores)
+                if outcomes:
+                    kept.append(outcome_of(game.last_deal))
+        return MatchResult(seed, tuple(game.scores), list(game.deal_scores), kept, list(game.events),
+                           game.winners, game.match, steps)
+
+
+    def play_deal(self, seed: int, policies: Sequence[Policy] | Policy | random.Random
+                  ) -> tuple[tuple[int, ...], DealOutcome, list[MatchEvent]]:
+        """The first deal of match ``seed``: its score changes, its outcome and its events."""
+        r = self.play_match(seed, policies, max_deals=1)
+        return r.deal_scores[0], r.outcomes[0], r.events
+
+
+class _CodeOf:
+    """Engine action → code (an action without one raises ``KeyError``, named)."""
+
+    def __init__(self, pack: Sequence[Card]) -> None:
+        self.pack = pack
+        self.suits = _suits(pack)
+
+    def __call__(self, action: Any) -> int:
+        from ..engine import actions as A
+
+        t = type(action)
+        if t is A.PlayCard:
+            if action.aces and action.marriage:
+                raise KeyError(f"no code for {action}")
+            if action.aces:
+                return int(CODES["K_ACES"] + action.card.index)
+            return int(action.card.index + (CODES["K_MARRIAGE"] if action.marriage else 0))
+        simple = {
+            A.Forfeit: "K_FORFEIT", A.Redeal: "K_REDEAL", A.Dark: "K_DARK", A.CancelDark: "K_CANCEL_DARK",
+        }
+        if t in simple:
+            return CODES[simple[t]]
+        if t is A.DeclareMarriage:
+            return CODES["K_ANNOUNCE"] + self.suits.index(action.suit)
+        if t is A.Bid:
+            return int(CODES["K_BID"] + action.amount)
+        if t is A.Pass:
+            return CODES["K_PASS"]
+        if t is A.Claim:
+            return CODES["K_CLAIM_CODE"]
+        if t is A.Discard:
+            return int(CODES["K_DISCARD"] + action.card.index)
+        if t is A.GiveCard:
+            return int(CODES["K_GIVE"] + (action.to << 6) + action.card.index)
+        if t is A.ChooseTalon:
+            return int(CODES["K_TALON"] + action.index)
+        if t is A.DeclareContract:
+            return int(CODES["K_CONTRACT"] + action.amount)
+        raise KeyError(f"no code for {action}")
+
+
+_MODULES: dict[str, tuple[Any, bool]] = {}
+"""Generated code by content hash (:func:`.generate.source_key`): the code object (``False``)
+or the mypyc module's namespace (``True``)."""
+
+
+def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[Any, bool]:
+    """The generated module of ``form``: from memory, else the mypyc build in the cache
+    directory when there is one (and ``TYSIAC_FAST_PURE`` is not set), else generated and
+    compiled here (its source written to the cache directory for a mypyc build)."""
+    made = _MODULES.get(key)
+    if made is not None:
+        return made
+    name = f"tysiac_fast_{key}"
+    folder = cache_dir()
+    if not os.environ.get("TYSIAC_FAST_PURE"):
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            built = folder / f"{name}{suffix}"
+            if built.exists():
+                spec = importlib.util.spec_from_file_location(name, built)
+                if spec is not None and spec.loader is not None:
+                    mod = importlib.util.module_from_spec(spec)
+                    sys.modules[name] = mod
+                    spec.loader.exec_module(mod)
+                    made = (mod.__dict__, True)
+                    _MODULES[key] = made
+                    return made
+    tree = _gen.generate(form, pack)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.py"
+        if not path.exists():
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(_module_source(tree), encoding="utf-8")
+            tmp.replace(path)
+    except OSError:
+        pass  # the cache is a convenience: no folder, no file
+    code = builtins.compile(tree, f"<tysiac fast {key}>", "exec")
+    made = (code, False)
+    _MODULES[key] = made
+    return made
+
+
+def _module_source(tree: Any) -> str:
+    """The source written for the mypyc build: the folded tree, with a ``bind(helpers)``
+    that sets the ``H_*`` globals (a compiled module cannot be handed a namespace)."""
+    import ast
+
+    names = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id.startswith("H_")})
+    bind = "def bind(h):\n    global " + ", ".join(names) + "\n" + "".join(
+        f"    {n} = h[{n!r}]\n" for n in names
+    )
+    header = "# generated by tysiac_spec.fast from its template; do not edit\nfrom typing import Any\n\n"
+    slots = "".join(f"{n}: Any = None\n" for n in names)
+    return header + slots + "\n" + bind + "\n" + ast.unparse(tree) + "\n"
+
+
+def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
+    """The ``H_*`` names of the generated code: the engine's functions, bound to the form."""
+    from ..engine import dealing
+    from ..engine.compiled import CompiledForm
+    from ..engine.seating import direction
+    from ..engine.state import DealState
+    from ..limits import exceeded
+
+    compiled: CompiledForm = engine_compile(form, ruleset.deck.cards)
+    options = dict(ruleset.selected)
+    n = form.players
+    deck_points = ruleset.deck.total_points
+    active = form.active
+    a = form.auction
+    suit_ids = sorted({c.suit_id for c in pack}, key=lambda s: min(c.index for c in pack if c.suit_id == s))
+
+    def first_dealer(rng: random.Random) -> int:
+        # engine/game.py Game._first_dealer
+        if form.deal.first_dealer == "first_ace":
+            cards = list(pack)
+            dealing.shuffle(cards, rng)
+            return dealing.first_ace_dealer(cards, n, direction(form), form.deal.first_dealer_rank)
+        return rng.randrange(n)
+
+    def new_state(dealer: int) -> MatchState:
+        return MatchState.new(form, options=options, dealer=dealer, deck_points=deck_points)
+
+    seats: dict[int, tuple[list[int], int | None, list[int], list[list[int]]]] = {}
+
+    def seating_of(dealer: int) -> tuple[list[int], int | None, list[int], list[list[int]]]:
+        made = seats.get(dealer)
+        if made is None:
+            order, sitter = seating(form, dealer)
+            nxt = [0] * n
+            opps: list[list[int]] = [[] for _ in range(n)]
+            for i, p in enumerate(order):
+                nxt[p] = order[(i + 1) % len(order)]
+                opps[p] = order[i + 1:] + order[:i]  # DealState.opponents
+            made = seats[dealer] = (order, sitter, nxt, opps)
+        return made
+
+    def base(state: MatchState, player: int) -> Mapping[str, Any]:
+        return envs.base(state.player_record(player), active, options)
+
+    # auction.start: each player's highest bid (cap, max_bid formula, else the ceiling)
+    max_bid = a.max_bid.evaluator() if a.max_bid is not None else None
+    reads_base = a.max_bid is not None and not a.max_bid.reads.isdisjoint(envs.BASE_NAMES)
+    ceiling = auction.ceiling(form, deck_points)
+    cap = a.cap
+
+    def hand_of(mask: int) -> tuple[Card, ...]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(pack[low.bit_length() - 1])
+            mask ^= low
+        return tuple(out)
+
+    bids: dict[int, int] = {}
+    # the cards of the hand each formula can see (fast/formulas.py): its values kept by them
+    bid_seen = seen_cards(a.max_bid, "hand", pack, form.marriages) if a.max_bid is not None else 0
+
+    def highest_bid(mask: int, player: int, state: MatchState) -> int:
+        if max_bid is None:
+            return cap if cap is not None else ceiling
+        if not reads_base:
+            known = bids.get(mask & bid_seen)
+            if known is not None:
+                return known
+        b = base(state, player) if reads_base else envs.UNREAD_BASE
+        limit = int(max_bid(envs.auction_max_bid(b, hand_of(mask))))
+        value = limit if cap is None else min(cap, limit)
+        if not reads_base:
+            if len(bids) > 200_000:
+                bids.clear()
+            bids[mask & bid_seen] = value
+        return value
+
+    def too_many_bids(player: int, lo: int, hi: int) -> None:
+        raise exceeded("bids", (hi - lo) // a.step + 1,
+                       subject=f"the bids player {player} may make, {lo} to {hi}")
+
+    class _Deal:
+        """What talon.contract_amounts reads of a deal."""
+
+        __slots__ = ("barrel_deal", "deck_points", "declarer", "hands", "high_bid", "kind", "mode")
+        barrel_deal: bool
+        deck_points: int
+        declarer: int
+        hands: dict[int, tuple[Card, ...]]
+        high_bid: int
+        kind: str | None  # a named contract (contract.kinds): never on the fast path
+        mode: str
+
+    c = form.contract
+    contract_reads: set[str] = set()
+    contract_seen = 0
+    for f in (c.max, c.allowed):
+        if f is not None:
+            contract_reads |= f.reads
+            contract_seen |= seen_cards(f, "hand", pack, form.marriages)
+    contract_base = not contract_reads.isdisjoint(envs.BASE_NAMES)
+    contracts: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
+
+    modes = ("normal", "dark", "golden")
+    ace_rank = form.marriages.ace_marriage.rank
+
+    def contract_amounts(mask: int, bid: int, declarer: int, state: MatchState, mode: int,
+                         barrel_deal: bool) -> tuple[int, ...]:
+        if not mode and not barrel_deal and not c.raise_allowed:
+            return (bid,)
+        key = (mask & contract_seen, bid, mode, barrel_deal)
+        if not contract_base:
+            known = contracts.get(key)
+            if known is not None:
+                return known
+        d = _Deal()
+        d.barrel_deal, d.deck_points, d.mode = barrel_deal, deck_points, modes[mode]
+        d.declarer, d.high_bid, d.kind = declarer, bid, None
+        d.hands = {declarer: hand_of(mask)}
+        value = tuple(talon.contract_amounts(form, d, lambda p: dict(base(state, p))))  # type: ignore[arg-type]
+        if not contract_base:
+            if len(contracts) > 200_000:
+                contracts.clear()
+            contracts[key] = value
+        return value
+
+    sitter_scores = form.active < form.players
+    suit_of_mask = {card.suit_bits: card.suit_id for card in pack}
+
+    def outcome(declarer: int, bid: int, contract: int, order: list[int], sitter: int | None,
+                points: list[int], married: list[int], tricks: list[int], last: int,
+                declared: list[tuple[int, int]], talon_cards: list[int], forfeited: bool, mode: int,
+                multiplier: int) -> DealOutcome:
+        # engine/scoring.py outcome_of
+        return DealOutcome(
+            forfeited=forfeited,
+            mode=modes[mode],  # type: ignore[arg-type]
+            declarer=declarer,
+            bid=bid,
+            contract=contract,
+            card_points={p: points[p] for p in order},
+            marriages={p: married[p] for p in order},
+            tricks={p: tricks[p] for p in order},
+            sitter=sitter,
+            sitter_talon=(tuple([pack[x] for x in talon_cards])
+                          if sitter_scores and sitter is not None else None),
+            multiplier=multiplier,
+            players=tuple(order),
+            last_trick=last if last >= 0 else None,
+            declarations=tuple([(p, suit_ids[s] if s >= 0 else ace_rank) for p, s in declared]),
+        )
+
+    def claim(dealer: int, order: list[int], sitter: int | None, hand: list[int], declarer: int, bid: int,
+              contract: int, trump: int, points: list[int], married: list[int], tricks: list[int],
+              declared: list[tuple[int, int]], leftover: list[int], discards: list[int],
+              talon_cards: list[int]) -> int:
+        # engine/play.py apply_claim, on a DealState built from the fast state (before the
+        # first trick: nothing won yet); its results written back into the fast state's lists
+        # (card points, marriages, tricks, declarations); returns the last trick's winner
+        from ..engine import play
+
+        deal = DealState(
+            dealer=dealer, order=list(order), sitter=sitter,
+            hands={p: list(hand_of(hand[p])) for p in order}, talons=[],
+            dealt_talon=tuple([pack[x] for x in talon_cards]), deck_points=deck_points,
+        )
+        deal.declarer, deal.current, deal.high_bid, deal.contract = declarer, declarer, bid, contract
+        deal.trump = suit_of_mask[trump] if trump else None
+        deal.leftover = [pack[x] for x in leftover]
+        deal.discards = [pack[x] for x in discards]
+        deal.phase = "play"
+        play.apply_claim(form, deal)
+        o = outcome_of(deal)
+        assert o.tricks is not None
+        for p in order:
+            points[p], married[p], tricks[p] = o.card_points[p], o.marriages[p], o.tricks[p]
+        declared[:] = [(p, suit_ids.index(s) if s in suit_ids else -1) for p, s in deal.declared]
+        assert deal.last_trick_winner is not None
+        return deal.last_trick_winner
+
+    score_played = compiled.score_played
+
+    class _Declarer:
+        """What talon.may_forfeit reads of a deal."""
+
+        __slots__ = ("declarer", "unopposed")
+        declarer: int
+        unopposed: bool
+
+    def may_forfeit(declarer: int, unopposed: bool, state: MatchState) -> bool:
+        d = _Declarer()
+        d.declarer, d.unopposed = declarer, unopposed
+        return talon.may_forfeit(form, d, lambda p: dict(base(state, p)))  # type: ignore[arg-type]
+
+    def settle(state: MatchState, o: DealOutcome) -> tuple[MatchState, list[MatchEvent]]:
+        new, events, _ = settle_valid_deal(form, state, o, played=score_played, team=None)
+        return new, events
+
+    initial = new_state(0)
+    simple = simple_settlement(form) is None
+
+    def final(scores: list[int], dealer: int, deals: int, winner: int) -> MatchState:
+        return replace(initial, scores=tuple(scores), dealer=dealer, deals=deals,
+                       winner=None if winner < 0 else winner)
+
+    # redeals (engine/dealing.py redeal_check, engine/game.py _redealt, _called_on, _answer_redeal)
+    redeals = form.deal.redeals
+    timings = ("after_deal", "after_talon", "after_exchange")
+
+    class _Table:
+        """What dealing.redeal_check reads of a deal."""
+
+        __slots__ = ("contract", "dealt_talon", "declarer", "hands", "high_bid", "order")
+        contract: int
+        dealt_talon: tuple[Card, ...]
+        declarer: int | None
+        hands: dict[int, tuple[Card, ...]]
+        high_bid: int
+        order: list[int]
+
+    def points_text(value: int) -> str:
+        return f"+{value}" if value >= 0 else f"−{-value}"  # (engine/game.py _points)
+
+    def redealt(caller: int | None, rid: str, penalty: int | None, state: MatchState,
+                events: list[MatchEvent], deals: int) -> MatchState:
+        if penalty is None:
+            penalty = 0
+            for r in redeals:
+                if r.id == rid:
+                    penalty = r.penalty
+        charged = bool(penalty) and caller is not None
+        text = f"{rid}: dealt again"
+        if charged:
+            text += f", player {caller} {points_text(-penalty)}"
+        events.append(MatchEvent(deals, "redeal", caller, -penalty if charged else None, text))
+        if charged:
+            assert caller is not None
+            state = charge_seat(form, state, caller, penalty)
+        return state
+
+    def called_on(player: int | None, index: int, state: MatchState, events: list[MatchEvent],
+                  deals: int) -> MatchState:
+        r = redeals[index]
+        text = f"{r.id}: played on" + (f", player {player} {points_text(-r.penalty)}" if r.penalty else "")
+        events.append(MatchEvent(deals, "redeal.play_on", player, -r.penalty if r.penalty else None, text))
+        if r.penalty:
+            assert player is not None
+            state = charge_seat(form, state, player, r.penalty)
+        return state
+
+    def below(draw: Callable[[int], int], n: int) -> int:
+        k = n.bit_length()
+        r = draw(k)
+        while r >= n:
+            r = draw(k)
+        return r
+
+    redeal_code, pass_code = CODES["K_REDEAL"], CODES["K_PASS"]
+    redeal_base = any(not r.when.reads.isdisjoint(envs.BASE_NAMES) for r in redeals)
+    redeal_hand_seen = redeal_talon_seen = 0
+    for r in redeals:
+        redeal_hand_seen |= seen_cards(r.when, "hand", pack, form.marriages)
+        redeal_talon_seen |= seen_cards(r.when, "talon", pack, form.marriages)
+    redeal_kept: dict[tuple[Any, ...], Any] = {}
+
+    def redeal(timing: int, dealer: int, order: list[int], hand: list[int], talon_cards: list[int],
+               declarer: int, bid: int, contract: int, current: int, state: MatchState, policies: Any,
+               draw: Any, steps: list[Any] | None, events: list[MatchEvent], deals: int,
+               auto: int, stopping: bool) -> tuple[MatchState, int]:
+        """A redeal point (0 after the deal, 1 after the talon, 2 after the exchange): the
+        state, and 0 to play on, 1 dealt again, 2 dealt again at once (a mandatory condition
+        after the deal), 3 played anyway (the engine's cap on redeals in a row)."""
+        if timing == 0 and auto >= 100:  # engine/game.py _new_deal: _MAX_REDEALS
+            return state, 3
+        key: tuple[Any, ...] = ()
+        checked = None
+        if not redeal_base:  # the result kept by what the conditions can see (fast/formulas.py)
+            talon_mask = 0
+            for x in talon_cards:
+                talon_mask |= 1 << x
+            key = (timing, tuple(order), declarer, bid, contract,
+                   tuple([hand[p] & redeal_hand_seen for p in order]), talon_mask & redeal_talon_seen)
+            checked = redeal_kept.get(key)
+        if checked is None:
+            t = _Table()
+            t.order, t.high_bid, t.contract = order, bid, contract
+            t.declarer = declarer if declarer >= 0 else None
+            t.hands = {p: hand_of(hand[p]) for p in order}
+            t.dealt_talon = tuple([pack[x] for x in talon_cards])
+            checked = dealing.redeal_check(form, t, lambda p: dict(base(state, p)),  # type: ignore[arg-type]
+                                           timings[timing])
+            if not redeal_base:
+                if len(redeal_kept) > 200_000:
+                    redeal_kept.clear()
+                redeal_kept[key] = checked
+        mandatory, offers = checked
+        if mandatory is not None:
+            caller, index = mandatory
+            if redeals[index].effect == "play_on":
+                return called_on(caller, index, state, events, deals), 0  # (engine/game.py _plays_on)
+            state = redealt(caller, redeals[index].id, None, state, events, deals)
+            return state, 2 if timing == 0 else 1
+        if stopping:  # (the match stops before anyone acts)
+            return state, 0
+        for player, index in offers:
+            legal = [redeal_code, pass_code]
+            chosen = policies[player](player, legal) if draw is None else legal[below(draw, 2)]
+            if steps is not None:
+                steps.append((player, legal, chosen))
+            if chosen == redeal_code:
+                if redeals[index].effect == "play_on":
+                    state = called_on(player, index, state, events, deals)
+                    continue
+                return redealt(player, redeals[index].id, None, state, events, deals), 1
+        return state, 0
+
+    def next_redeal_dealer(dealer: int) -> int:
+        return redeal_dealer(form, dealer)
+
+    # auction.may_bid, per bid as engine/auction.py compile_amounts evaluates it
+    may_bid_formula = a.may_bid
+    amounts_base = may_bid_formula is not None and not may_bid_formula.reads.isdisjoint(envs.BASE_NAMES)
+    may_seen = seen_cards(may_bid_formula, "hand", pack, form.marriages) if may_bid_formula is not None else 0
+
+    may_reads = may_bid_formula.reads if may_bid_formula is not None else frozenset()
+    may_high, may_forced = "high_bid" in may_reads, "forced" in may_reads
+    may_kept: dict[tuple[int, int, int, bool], bool] = {}
+    may_of = may_bid_formula.evaluator() if may_bid_formula is not None else None
+
+    def may_bid(bid: int, mask: int, high_bid: int, forced: bool, player: int, state: MatchState) -> bool:
+        """``auction.may_bid`` of one bid (engine/auction.py compile_amounts evaluates it per
+        bid, with the same environment): its value kept by what it reads."""
+        assert may_of is not None
+        key = (bid, mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
+        if not amounts_base:
+            known = may_kept.get(key)
+            if known is not None:
+                return known
+        b = base(state, player) if amounts_base else envs.UNREAD_BASE
+        value = bool(may_of(envs.auction_may_bid(b, hand_of(mask), bid, high_bid, forced)))
+        if not amounts_base:
+            if len(may_kept) > 200_000:
+                may_kept.clear()
+            may_kept[key] = value
+        return value
+
+    bids_kept: dict[tuple[int, int, int, int, bool], list[int]] = {}
+    step, bid_code = a.step, CODES["K_BID"]
+
+    def may_bids(lo: int, hi: int, mask: int, high_bid: int, forced: bool, player: int,
+                 state: MatchState) -> list[int]:
+        """The codes of the bids ``lo`` to ``hi`` (in steps) that ``auction.may_bid`` allows
+        (:func:`may_bid`), a new list; kept by what the formula reads."""
+        key = (lo, hi, mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
+        if not amounts_base:
+            known = bids_kept.get(key)
+            if known is not None:
+                return known[:]
+        codes = [bid_code + b for b in range(lo, hi + 1, step)
+                 if may_bid(b, mask, high_bid, forced, player, state)]
+        if not amounts_base:
+            if len(bids_kept) > 200_000:
+                bids_kept.clear()
+            bids_kept[key] = codes
+        return codes[:]
+
+    def dealer_exempt(mask: int, dealer: int, state: MatchState) -> bool:
+        # engine/auction.py start: may the dealer be made to play the minimum?
+        assert may_bid_formula is not None
+        e = envs.auction_may_bid(base(state, dealer), hand_of(mask), a.min_bid, 0, True)
+        return not may_bid_formula(e)
+
+    cut = form.deal.cut
+
+    def cut_pack(cards: list[int], rng: random.Random, dealer: int, state: MatchState,
+                 events: list[MatchEvent], deals: int) -> MatchState:
+        # engine/game.py Game._cut: the engine's cut_pack on the pack's cards
+        held = [pack[x] for x in cards]
+        bad, penalised = dealing.cut_pack(form, held, rng, dealer)
+        cards[:] = [c.index for c in held]
+        for cutter, card in bad:
+            events.append(MatchEvent(deals, "cut.bad", cutter, None,
+                                     f"bad cut by player {cutter}: {card} at the bottom"))
+        if penalised:
+            payer = bad[-1][0] if cut.payer == "cutter" else dealer
+            events.append(MatchEvent(deals, "cut.penalty", payer, -cut.penalty,
+                                     f"bad cut {len(bad)} in a row: player {payer} "
+                                     f"{points_text(-cut.penalty)}"))
+            state = charge_seat(form, state, payer, cut.penalty)
+        return state
+
+    return {
+        "H_cut": cut_pack,
+        "H_redeal": redeal,
+        "H_redealt": redealt,
+        "H_next_redeal_dealer": next_redeal_dealer,
+        "H_with_dealer": lambda state, dealer: replace(state, dealer=dealer),
+        "H_may_bids": may_bids,
+        "H_dealer_exempt": dealer_exempt,
+        "H_settle_simple": compile_settle(form, pack, options) if simple else None,
+        "H_final": final,
+        "H_Random": random.Random,
+        "H_first_dealer": first_dealer,
+        "H_new_state": new_state,
+        "H_seating": seating_of,
+        "H_deal": deal_function(form),
+        "H_max_bid": highest_bid,
+        "H_too_many_bids": too_many_bids,
+        "H_contract_amounts": contract_amounts,
+        "H_outcome": outcome,
+        "H_may_forfeit": may_forfeit,
+        "H_claim": claim,
+        "H_settle": settle,
+    }
+
+
+def compile(ruleset: Ruleset, players: int) -> FastRunner | EngineRunner:
+    """The runner of ``ruleset`` (loaded, options applied) with ``players``: generated code
+    when the generator covers the form, else the engine (``fallback_reason`` set)."""
+    form = ruleset.form(players)
+    reason = uncovered(form, len(ruleset.deck.cards))
+    if reason is not None:
+        return EngineRunner(ruleset, players, reason)
+    return FastRunner(ruleset, players)
+
+
+def compile_form(ruleset: str | Ruleset, players: int, options: Mapping[str, Any] | None = None
+                 ) -> FastRunner | EngineRunner:
+    """:func:`compile` of ``ruleset`` (an id, alias or path, or a loaded ruleset) with
+    ``options`` applied.
+
+    Raises:
+        RulesetError, OptionError: as :func:`~tysiac_spec.load_ruleset` does.
+    """
+    if isinstance(ruleset, str):
+        rules = load_ruleset(ruleset, options=dict(options)) if options else load_ruleset(ruleset)
+    elif options:
+        rules = load_ruleset(ruleset.file or ruleset.id, options={**ruleset.selected, **options})
+    else:
+        rules = ruleset
+    return compile(rules, players)

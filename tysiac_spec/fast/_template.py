@@ -1,0 +1,760 @@
+"""The template of the fast path's generated code: read by :mod:`tysiac_spec.fast.generate`
+as a syntax tree (``ast.parse`` of this file), never imported to run.
+
+Every name ``K_*`` is a constant of the form: the generator replaces it by an
+``ast.Constant`` holding the value read from the form (:func:`~tysiac_spec.fast.generate.constants`),
+folds the expressions and ``if`` statements that became constant, and so drops the
+mechanisms the form switches off.  Every name ``H_*`` is a helper bound by the generator:
+the engine's own functions (first dealer, dealing, formulas, settlement, claim) where they
+are not hot.  The placeholders below only make this file valid Python for the linters; the
+generator removes them.
+
+Cards are ints (their index in the pack, ``card.index``, so ``1 << c`` is ``card.bit``:
+within a suit the stronger card has the lower bit), hands are bit sets, players are seats.
+Each rule below is the twin of an engine function (named in the comments); the differential
+test (``tests/test_fast_path.py``) and ``benchmarks/engine_fingerprint.py --fast`` check that
+the two play the same games.
+"""
+
+# ruff: noqa
+# mypy: ignore-errors
+# fmt: off
+
+from typing import Any
+
+# --- placeholders (removed by the generator) ---------------------------------------------
+K_N = K_NPACK = K_DIR = K_FORCED_SEAT = K_FORCED_BID = K_MIN_BID = K_STEP = K_MOST = 0
+K_FIRST_FORCED = K_EXACTLY_STEP = K_EXACT_OPENING = K_ALL_PASS_FORCED = K_ALL_PASS_DEALER = False
+K_MAX_RAISE = None
+K_CHOOSE_ONE = K_EXCHANGE_GIVE = K_EXCHANGE_DISCARD = K_CLOCKWISE = False
+K_GIVE_COUNT = K_DISCARD_COUNT = 0
+K_LEADER_FORCED = K_LEADER_DEALER_LEFT = False
+K_MUST_FOLLOW = K_MUST_BEAT = K_BEAT_BEST = K_BEAT_WHEN_TRUMPED = K_MUST_TRUMP = False
+K_MUST_OVERTRUMP = K_ANY_CARD = K_HIGHEST_BEAT = K_HIGHEST_TRUMP = False
+K_LEAD_RULE = K_LEAD_TRUMP = False
+K_BAR_WON = K_BAR_FIRST = False
+K_FROM_TRICK = K_MIN_CARDS = 0
+K_ANY_TIME = K_AUTOMATIC = K_SETS_TRUMP = K_FIRST_ONLY = K_NEXT_TRICK = K_CLAIM = False
+K_LEFTOVER_TO = K_DISCARDS_TO = 0
+K_SUIT_MASK = K_SUIT_OF = K_POINTS = K_PARTNER = K_MVAL = K_DRAWS = ()
+K_SITTERS = K_SIMPLE_SETTLE = K_PLANNED = False
+K_ACTIVE = 0
+K_FORFEIT_ON = K_FORFEIT_BEFORE_TALON = K_FORFEIT_BEFORE_EXCHANGE = False
+K_FORFEIT_CODE = 0
+K_OPENINGS = K_GOLDEN = K_GOLDEN_DARK = K_BARREL_NONE = K_DARK_ON = K_DARK_FIRST_HAND = False
+K_DARK_NOT_NEGATIVE = K_CANCEL_WITH_MARRIAGE = False
+K_GOLDEN_CONTRACT = K_GOLDEN_MULTIPLIER = K_BARREL_GOAL = K_DARK_CODE = K_CANCEL_DARK_CODE = 0
+K_DARK_CONTRACT = K_DARK_MULTIPLIER = 0
+K_PAIRS = ()
+K_REDEALS_AFTER_DEAL = K_REDEALS_AFTER_TALON = K_REDEALS_AFTER_EXCHANGE = K_REDEALS_ANY = K_MAY_BID = False
+K_ALL_PASS_REDEAL = K_DEALER_EXEMPT = K_CUT = K_PRELUDE = False
+K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
+K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
+K_HAND_POS = K_TALON_POS = ()
+K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
+H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
+H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
+H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
+# --- end of placeholders ------------------------------------------------------------------
+
+
+def _below(draw: Any, n: int) -> int:
+    """A number below ``n`` drawn as ``random.Random.randrange(n)`` draws it from its
+    ``getrandbits`` (``draw``): the choice of ``RandomBot``."""
+    k = n.bit_length()
+    r: int = draw(k)
+    while r >= n:
+        r = draw(k)
+    return r
+
+
+def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outcomes: bool, draw: Any) -> Any:
+    """Play one match of the form from ``seed`` (the engine's ``Game(seed=seed)``), each
+    decision by ``policies[player](player, legal)`` (or, when ``draw`` is given, uniformly at
+    random by ``draw``, a ``random.Random(...).getrandbits``, as ``RandomBot`` chooses), stopping after ``max_deals`` deals (``legal``: the action codes in the
+    engine's order; returns one of them).  Returns ``(state, deal_scores, events,
+    outcomes, steps)``: the final :class:`~tysiac_spec.engine.match.MatchState`, each deal's
+    score changes, the match events, with ``keep_outcomes`` each deal's
+    :class:`~tysiac_spec.engine.scoring.DealOutcome` (else an empty list), and with ``trace`` every step as ``(player, legal, chosen)`` (else ``None``)."""
+    # (the annotations make the mypyc build use machine integers; Python ignores them)
+    c: int
+    a: int
+    p: int
+    q: int
+    m: int
+    low: int
+    h: int
+    bit: int
+    i: int
+    k: int
+    j: int
+    n: int
+    bits: int
+    lo: int
+    hi: int
+    cur: int
+    ok: int
+    follow: int
+    higher: int
+    target: int
+    top: int
+    lead: int
+    tbits: int
+    tp: int
+    best: int
+    best_suit: int
+    led: int
+    first: int
+    winner: int
+    to: int
+    won: int
+    base: int
+    s: int
+    chosen: int
+    contract: int
+    declarer: int
+    fewest: int
+    left: int
+    others: int
+    unopposed: bool
+    may_forfeit: bool
+    forfeited: bool
+    mode: int
+    multiplier: int
+    barrel_deal: bool
+    no_auction: bool
+    dark_player: int
+    candidates: list[int]
+    with_aces: list[int]
+    open_deal: bool
+    done: int
+    auto_redeals: int
+    stopping: bool
+    amounts: Any
+    outcome: Any
+    steps: Any
+    legal: list[int]
+    held: list[int]
+    order: list[int]
+    nxt: list[int]
+    opps_of: list[list[int]]
+    opps: list[int]
+    sitter: Any
+    rng = H_Random(seed)
+    getrandbits = rng.getrandbits
+    dealer = H_first_dealer(rng)
+    state = H_new_state(dealer)
+    scores: list[int] = [0] * K_N
+    deals = 0
+    auto_redeals = 0
+    stopping = False
+    deal_scores: list[tuple[int, ...]] = []
+    events: list[Any] = []
+    outcomes: list[Any] = []
+    steps = [] if trace else None
+    while True:
+        order, sitter, nxt, opps_of = H_seating(dealer)
+        nact = len(order)
+        # -- dealing (engine/dealing.py: shuffle, dealing_plan / deal_cards) --
+        cards = list(range(K_NPACK))
+        for i, n, bits in K_DRAWS:
+            j = getrandbits(bits)
+            while j >= n:
+                j = getrandbits(bits)
+            cards[i], cards[j] = cards[j], cards[i]
+        if K_CUT:  # engine/game.py Game._cut (engine/dealing.py cut_pack)
+            state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
+            if stopping and not K_REDEALS_AFTER_DEAL:
+                return state, deal_scores, events, outcomes, steps
+        hand: list[int] = [0] * K_N
+        if K_PLANNED and nact == K_ACTIVE:  # engine/dealing.py DealingPlan: fixed positions
+            for k in range(K_ACTIVE):
+                m = 0
+                for i in K_HAND_POS[k]:
+                    m |= 1 << cards[i]
+                hand[order[k]] = m
+            talons = [[cards[i] for i in t] for t in K_TALON_POS]
+        else:
+            dealt, talons = H_deal(cards, order, rng)
+            for p, cs in zip(order, dealt):
+                m = 0
+                for c in cs:
+                    m |= 1 << c
+                hand[p] = m
+        talon_cards: list[int] = [c for t in talons for c in t]
+        # -- auction (engine/auction.py: start, compile_amounts, apply, _finish) --
+        maxb: list[int] = [0] * K_N
+        for p in order:
+            maxb[p] = H_max_bid(hand[p], p, state)
+        forced = -1
+        opening = False
+        contested = False
+        high_bid = 0
+        high_bidder = -1
+        if K_FORCED_SEAT >= 0:
+            forced = (dealer + K_DIR * K_FORCED_SEAT) % K_N
+            while forced not in order:
+                forced = (forced + K_DIR) % K_N
+            if K_FIRST_FORCED:
+                cur = forced
+                opening = True
+            else:
+                high_bid = K_FORCED_BID
+                high_bidder = forced
+                cur = nxt[forced]
+        else:
+            cur = order[0]
+        passed = 0
+        npassed = 0
+        # -- the deal's opening (engine/game.py Game._open; engine/auction.py start_golden,
+        # start_barrel, start_dark, apply_dark, _begin_dark) --
+        mode = 0  # 0 normal, 1 dark, 2 golden (DealState.mode)
+        multiplier = 1
+        barrel_deal = False
+        no_auction = False
+        open_deal = True
+        if K_REDEALS_AFTER_DEAL:  # engine/dealing.py redeal_point after the deal (engine/game.py _dealt, _new_deal)
+            state, done = H_redeal(0, dealer, order, hand, talon_cards, -1, 0, 0, cur, state, policies, draw,
+                                   steps, events, len(deal_scores), auto_redeals, stopping)
+            if done == 1:
+                auto_redeals = 0
+                dealer = H_next_redeal_dealer(dealer)
+                continue
+            if done == 2:  # a mandatory redeal: dealt again at once
+                auto_redeals += 1
+                dealer = H_next_redeal_dealer(dealer)
+                continue
+            if done == 3:  # (engine/game.py _MAX_REDEALS: played anyway, without the opening)
+                open_deal = False
+            auto_redeals = 0
+            if stopping:
+                return state, deal_scores, events, outcomes, steps
+        if K_OPENINGS and open_deal:
+            offer = True
+            if K_GOLDEN and state.golden_left > 0:
+                declarer = high_bidder = order[0]
+                high_bid = K_GOLDEN_CONTRACT
+                contested = True
+                opening = False
+                mode = 2
+                multiplier = K_GOLDEN_MULTIPLIER
+                no_auction = True
+                offer = K_GOLDEN_DARK
+            elif K_BARREL_NONE and any([seat.on for seat in state.barrel]):
+                for q in order:
+                    if state.barrel[q].on:
+                        declarer = high_bidder = q
+                        high_bid = K_BARREL_GOAL
+                        contested = True
+                        opening = False
+                        barrel_deal = True
+                        no_auction = True
+                        offer = False
+                        break
+            if K_DARK_ON and offer:
+                if mode == 2:
+                    candidates = [declarer] if (not K_DARK_FIRST_HAND or declarer == order[0]) else []
+                else:
+                    candidates = order[:1] if K_DARK_FIRST_HAND else list(order)
+                if K_DARK_NOT_NEGATIVE:
+                    candidates = [q for q in candidates if state.scores[q] >= 0]
+                dark_player = -1
+                for q in candidates:
+                    legal = [K_DARK_CODE, K_PASS]
+                    if draw is None:
+                        a = policies[q](q, legal)
+                    else:
+                        a = legal[_below(draw, len(legal))]
+                    if trace:
+                        steps.append((q, legal, a))
+                    if a == K_DARK_CODE:
+                        dark_player = q
+                        break
+                if dark_player >= 0:
+                    cancelled = False
+                    if K_CANCEL_WITH_MARRIAGE and mode != 2:
+                        i = order.index(dark_player)
+                        for k in range(1, nact):
+                            q = order[(i + k) % nact]
+                            holds = False
+                            for pair in K_PAIRS:
+                                if hand[q] & pair == pair:
+                                    holds = True
+                            if not holds:
+                                continue
+                            legal = [K_CANCEL_DARK_CODE, K_PASS]
+                            if draw is None:
+                                a = policies[q](q, legal)
+                            else:
+                                a = legal[_below(draw, len(legal))]
+                            if trace:
+                                steps.append((q, legal, a))
+                            if a == K_CANCEL_DARK_CODE:
+                                cancelled = True
+                                break
+                    if not cancelled:
+                        if mode == 2:
+                            multiplier *= K_DARK_MULTIPLIER
+                        else:
+                            declarer = high_bidder = dark_player
+                            high_bid = K_DARK_CONTRACT
+                            contested = True
+                            opening = False
+                            mode = 1
+                            multiplier = K_DARK_MULTIPLIER
+                            no_auction = True
+        while not (K_OPENINGS and no_auction):
+            if True:  # (the bids: engine/auction.py compile_amounts)
+                if opening:
+                    lo = K_FORCED_BID
+                else:
+                    lo = K_MIN_BID if high_bidder < 0 else high_bid + K_STEP
+                    if lo < K_MIN_BID:
+                        lo = K_MIN_BID
+                if lo % K_STEP:
+                    lo = -(-lo // K_STEP) * K_STEP
+                hi = maxb[cur]
+                if high_bidder >= 0 and not opening:
+                    if K_EXACTLY_STEP:
+                        if lo < hi:
+                            hi = lo
+                    elif K_MAX_RAISE is not None:
+                        if high_bid + K_MAX_RAISE < hi:
+                            hi = high_bid + K_MAX_RAISE
+                elif K_EXACTLY_STEP or (opening and K_EXACT_OPENING):
+                    if lo < hi:
+                        hi = lo
+                if hi - lo > K_MOST:
+                    H_too_many_bids(cur, lo, hi)
+                legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
+                if K_MAY_BID and legal:  # engine/auction.py compile_amounts: each bid by may_bid
+                    legal = H_may_bids(lo, hi, hand[cur], high_bid, cur == forced, cur, state)
+                if opening:
+                    if not legal:
+                        legal = [K_BID + K_FORCED_BID]
+                else:
+                    legal.append(K_PASS)
+            if draw is None:
+                a = policies[cur](cur, legal)
+            else:
+                a = legal[_below(draw, len(legal))]
+            if trace:
+                steps.append((cur, legal, a))
+            if a != K_PASS:
+                if cur != forced:
+                    contested = True
+                high_bid = a - K_BID
+                high_bidder = cur
+                opening = False
+            else:
+                passed |= 1 << cur
+                npassed += 1
+            if npassed >= nact - 1:
+                remaining = [q for q in order if not passed >> q & 1]
+                if not remaining or remaining == [high_bidder]:
+                    break
+            cur = nxt[cur]
+            while passed >> cur & 1:
+                cur = nxt[cur]
+        stuck = high_bidder >= 0 and high_bidder == forced and not contested and high_bid == K_FORCED_BID
+        if K_OPENINGS and no_auction:
+            pass
+        elif high_bidder < 0 or (stuck and not K_ALL_PASS_FORCED):
+            if K_ALL_PASS_REDEAL or (K_DEALER_EXEMPT and dealer in order and H_dealer_exempt(hand[dealer], dealer, state)):
+                # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/game.py _redealt)
+                state = H_redealt(None, "all-pass", 0, state, events, len(deal_scores))
+                dealer = H_next_redeal_dealer(dealer)
+                continue
+            if K_ALL_PASS_DEALER and dealer in order:
+                declarer = dealer
+                high_bid = K_MIN_BID
+            elif forced >= 0:
+                declarer = forced
+                high_bid = K_FORCED_BID
+            else:
+                declarer = order[0]
+                high_bid = K_MIN_BID
+        else:
+            declarer = high_bidder
+        # -- the talon (engine/talon.py: start, apply_choice, _take; a forfeit: may_forfeit,
+        # apply_forfeit) --
+        forfeited = False
+        may_forfeit = False
+        if K_FORFEIT_ON:
+            unopposed = declarer == forced and not contested and high_bid == K_FORCED_BID
+            if K_FORFEIT_BEFORE_TALON:
+                may_forfeit = H_may_forfeit(declarer, unopposed, state)
+        leftover: list[int] = []
+        if (K_CHOOSE_ONE and len(talons) > 1) or (K_FORFEIT_BEFORE_TALON and may_forfeit):
+            legal = [K_TALON + i for i in range(len(talons))]
+            if K_FORFEIT_BEFORE_TALON and may_forfeit:
+                legal.append(K_FORFEIT_CODE)
+            if draw is None:
+                a = policies[declarer](declarer, legal)
+            else:
+                a = legal[_below(draw, len(legal))]
+            if trace:
+                steps.append((declarer, legal, a))
+            if K_FORFEIT_ON and a == K_FORFEIT_CODE:
+                forfeited = True
+            elif K_CHOOSE_ONE:
+                chosen = a - K_TALON
+                for i, t in enumerate(talons):
+                    if i == chosen:
+                        for c in t:
+                            hand[declarer] |= 1 << c
+                    else:
+                        leftover += t
+            else:
+                for c in talon_cards:
+                    hand[declarer] |= 1 << c
+        else:
+            for c in talon_cards:
+                hand[declarer] |= 1 << c
+        if K_FORFEIT_ON and not K_FORFEIT_BEFORE_TALON and not forfeited:
+            may_forfeit = H_may_forfeit(declarer, unopposed, state)
+        else:
+            may_forfeit = False
+        if K_REDEALS_AFTER_TALON and not (K_FORFEIT_ON and forfeited):  # engine/talon.py _start_exchange
+            state, done = H_redeal(1, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
+                                   policies, draw, steps, events, len(deal_scores), 0, False)
+            if done:
+                dealer = H_next_redeal_dealer(dealer)
+                continue
+        # -- the exchange (engine/talon.py: compile_legal_exchange, apply_exchange) --
+        discards: list[int] = []
+        if K_EXCHANGE_GIVE and not (K_FORFEIT_ON and forfeited):
+            opps = opps_of[declarer]
+            given: list[int] = [0] * K_N
+            left = len(opps) * K_GIVE_COUNT
+            while left:
+                m = hand[declarer]
+                held = []
+                while m:
+                    low = m & -m
+                    held.append(low.bit_length() - 1)
+                    m ^= low
+                legal = []
+                if K_CLOCKWISE:
+                    fewest = min([given[q] for q in opps])
+                    for q in opps:
+                        if given[q] == fewest:
+                            break
+                    base = K_GIVE + (q << 6)
+                    legal = [base + c for c in held]
+                else:
+                    for q in opps:
+                        if given[q] < K_GIVE_COUNT:
+                            base = K_GIVE + (q << 6)
+                            legal += [base + c for c in held]
+                if K_FORFEIT_ON and may_forfeit:
+                    legal.append(K_FORFEIT_CODE)
+                if draw is None:
+                    a = policies[declarer](declarer, legal)
+                else:
+                    a = legal[_below(draw, len(legal))]
+                if trace:
+                    steps.append((declarer, legal, a))
+                if K_FORFEIT_ON:
+                    if a == K_FORFEIT_CODE:
+                        forfeited = True
+                        break
+                    if K_FORFEIT_BEFORE_EXCHANGE:
+                        may_forfeit = False
+                c = a & 63
+                q = (a - K_GIVE) >> 6
+                hand[declarer] ^= 1 << c
+                hand[q] |= 1 << c
+                given[q] += 1
+                left -= 1
+        if K_EXCHANGE_DISCARD and not (K_FORFEIT_ON and forfeited):
+            for _ in range(K_DISCARD_COUNT):
+                m = hand[declarer]
+                legal = []
+                while m:
+                    low = m & -m
+                    legal.append(K_DISCARD + low.bit_length() - 1)
+                    m ^= low
+                if K_FORFEIT_ON and may_forfeit:
+                    legal.append(K_FORFEIT_CODE)
+                if draw is None:
+                    a = policies[declarer](declarer, legal)
+                else:
+                    a = legal[_below(draw, len(legal))]
+                if trace:
+                    steps.append((declarer, legal, a))
+                if K_FORFEIT_ON:
+                    if a == K_FORFEIT_CODE:
+                        forfeited = True
+                        break
+                    if K_FORFEIT_BEFORE_EXCHANGE:
+                        may_forfeit = False
+                c = a - K_DISCARD
+                hand[declarer] ^= 1 << c
+                discards.append(c)
+        if K_REDEALS_AFTER_EXCHANGE and not (K_FORFEIT_ON and forfeited):  # engine/talon.py _start_contract
+            state, done = H_redeal(2, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
+                                   policies, draw, steps, events, len(deal_scores), 0, False)
+            if done:
+                dealer = H_next_redeal_dealer(dealer)
+                continue
+        # -- the contract (engine/talon.py: contract_amounts, _start_contract) --
+        contract = 0
+        if not (K_FORFEIT_ON and forfeited):
+            amounts = H_contract_amounts(hand[declarer], high_bid, declarer, state, mode, barrel_deal)
+            if len(amounts) == 1 and not (K_FORFEIT_ON and may_forfeit):
+                contract = amounts[0]
+            else:
+                legal = [K_CONTRACT + x for x in amounts]
+                if K_FORFEIT_ON and may_forfeit:
+                    legal.append(K_FORFEIT_CODE)
+                if draw is None:
+                    a = policies[declarer](declarer, legal)
+                else:
+                    a = legal[_below(draw, len(legal))]
+                if trace:
+                    steps.append((declarer, legal, a))
+                if K_FORFEIT_ON and a == K_FORFEIT_CODE:
+                    forfeited = True
+                else:
+                    contract = a - K_CONTRACT
+        if K_FORFEIT_ON and forfeited and not contract:  # engine/talon.py apply_forfeit
+            contract = high_bid
+        # -- the play (engine/play.py: compile_legal, compile_duties, compile_apply) --
+        if K_LEADER_FORCED and forced >= 0:
+            cur = forced
+        elif K_LEADER_DEALER_LEFT:
+            cur = order[0]
+        else:
+            cur = declarer
+        trump = 0
+        pending = 0
+        points: list[int] = [0] * K_N
+        married: list[int] = [0] * K_N
+        tricks: list[int] = [0] * K_N
+        declared: list[tuple[int, int]] = []
+        marriage_trick = -1
+        trick_number = 0
+        last = -1
+        claimed = False
+        while not (K_FORFEIT_ON and forfeited):
+            # a lead
+            h = hand[cur]
+            lead = h
+            if K_LEAD_RULE:
+                if trump and marriage_trick == trick_number - 1:
+                    if K_LEAD_TRUMP:
+                        lead = h & trump or h
+                    else:
+                        lead = h & ~trump or h
+            legal = []
+            m = lead
+            if K_ANY_TIME or not (
+                (K_BAR_WON and not tricks[cur])
+                or (K_BAR_FIRST and trick_number == 0 and cur == declarer)
+                or (K_FROM_TRICK and trick_number < K_FROM_TRICK)
+                or (K_MIN_CARDS and h.bit_count() < K_MIN_CARDS)
+            ):
+                while m:
+                    low = m & -m
+                    c = low.bit_length() - 1
+                    m ^= low
+                    if lead & K_PARTNER[c]:
+                        if not K_AUTOMATIC:
+                            legal.append(c)
+                        legal.append(K_MARRIAGE + c)
+                    else:
+                        legal.append(c)
+            else:
+                while m:
+                    low = m & -m
+                    legal.append(low.bit_length() - 1)
+                    m ^= low
+            if K_ACE_MARRIAGE and h & K_ACES_BITS == K_ACES_BITS and (not K_ACES_WON or tricks[cur]):
+                # engine/play.py compile_legal, _with_aces: each ace led with the ace marriage
+                with_aces = []
+                for x in legal:
+                    if x < K_MARRIAGE and (1 << x) & K_ACES_BITS:
+                        if not K_AUTOMATIC:
+                            with_aces.append(x)
+                        with_aces.append(K_ACES_CODE + x)
+                    else:
+                        with_aces.append(x)
+                legal = with_aces
+            if K_CLAIM and trick_number == 0 and cur == declarer and h:
+                # engine/play.py may_claim
+                others = 0
+                for q in order:
+                    if q != declarer:
+                        others |= hand[q]
+                sure = True
+                m = h
+                while m:
+                    low = m & -m
+                    m ^= low
+                    if others & K_SUIT_MASK[low.bit_length() - 1] & (low - 1):
+                        sure = False
+                        break
+                if sure and trump and h & ~trump and others & trump:
+                    sure = False
+                if sure:
+                    legal.append(K_CLAIM_CODE)
+            if draw is None:
+                a = policies[cur](cur, legal)
+            else:
+                a = legal[_below(draw, len(legal))]
+            if trace:
+                steps.append((cur, legal, a))
+            if K_CLAIM and a == K_CLAIM_CODE:
+                last = H_claim(dealer, order, sitter, hand, declarer, high_bid, contract, trump,
+                               points, married, tricks, declared, leftover, discards, talon_cards)
+                claimed = True
+                break
+            if K_ACE_MARRIAGE and a >= K_ACES_CODE:  # engine/play.py compile_apply: the ace marriage
+                c = a - K_ACES_CODE
+                married[cur] += K_ACES_VALUE
+                declared.append((cur, -1))
+                marriage_trick = trick_number
+                if K_ACES_TRUMP and K_SETS_TRUMP:
+                    if not (K_FIRST_ONLY and (trump or pending)):
+                        if K_NEXT_TRICK:
+                            pending = K_SUIT_MASK[c]
+                        else:
+                            trump = K_SUIT_MASK[c]
+            elif a >= K_MARRIAGE:
+                c = a - K_MARRIAGE
+                s = K_SUIT_OF[c]
+                married[cur] += K_MVAL[s]
+                declared.append((cur, s))
+                marriage_trick = trick_number
+                if K_SETS_TRUMP:
+                    if not (K_FIRST_ONLY and (trump or pending)):
+                        if K_NEXT_TRICK:
+                            pending = K_SUIT_MASK[c]
+                        else:
+                            trump = K_SUIT_MASK[c]
+            else:
+                c = a
+            bit = 1 << c
+            hand[cur] ^= bit
+            led = K_SUIT_MASK[c]
+            first = bit
+            tbits = bit
+            best = c
+            best_suit = led
+            winner = cur
+            tp = K_POINTS[c]
+            p = nxt[cur]
+            for _ in range(nact - 1):
+                h = hand[p]
+                # engine/play.py compile_duties
+                follow = h & led
+                if follow and K_MUST_FOLLOW:
+                    ok = follow
+                    if K_MUST_BEAT:
+                        if K_BEAT_WHEN_TRUMPED or not (trump and trump != led and tbits & trump):
+                            if K_BEAT_BEST:
+                                target = tbits & led
+                                target &= -target
+                            else:
+                                target = first
+                            higher = follow & (target - 1)
+                            if higher:
+                                ok = higher & -higher if K_HIGHEST_BEAT else higher
+                elif K_MUST_TRUMP and trump and not follow:
+                    ok = h & trump
+                    if ok:
+                        if K_MUST_OVERTRUMP:
+                            top = tbits & trump
+                            if top:
+                                higher = ok & ((top & -top) - 1)
+                                if higher:
+                                    ok = higher
+                                elif K_ANY_CARD:
+                                    ok = -1
+                        if K_HIGHEST_TRUMP and ok != -1:
+                            ok &= -ok
+                        if ok == -1:
+                            ok = h
+                    else:
+                        ok = h
+                else:
+                    ok = h
+                legal = []
+                while ok:
+                    low = ok & -ok
+                    legal.append(low.bit_length() - 1)
+                    ok ^= low
+                if draw is None:
+                    c = policies[p](p, legal)
+                else:
+                    c = legal[_below(draw, len(legal))]
+                if trace:
+                    steps.append((p, legal, c))
+                bit = 1 << c
+                hand[p] ^= bit
+                tbits |= bit
+                tp += K_POINTS[c]
+                # engine/play.py trick_winner
+                if bit & best_suit:
+                    if c < best:
+                        best = c
+                        winner = p
+                elif bit & trump:
+                    best = c
+                    best_suit = trump
+                    winner = p
+                p = nxt[p]
+            points[winner] += tp
+            tricks[winner] += 1
+            trick_number += 1
+            last = winner
+            if pending:
+                trump = pending
+                pending = 0
+            cur = winner
+            if not hand[winner]:
+                break
+        if not claimed and not (K_FORFEIT_ON and forfeited):
+            if K_LEFTOVER_TO:  # engine/play.py _award_leftover
+                to = last if K_LEFTOVER_TO == 1 else declarer
+                for c in leftover:
+                    points[to] += K_POINTS[c]
+            if K_DISCARDS_TO:
+                to = last if K_DISCARDS_TO == 1 else declarer
+                for c in discards:
+                    points[to] += K_POINTS[c]
+        # -- the match (engine/match.py settle_valid_deal, or its twin fast/settle.py) --
+        if K_SIMPLE_SETTLE:
+            before = scores[:]
+            won = H_settle_simple(scores, deals, declarer, contract, order, sitter, points, married, tricks,
+                                  talon_cards, events)
+            deal_scores.append(tuple([scores[i] - before[i] for i in range(K_N)]))
+            if keep_outcomes:
+                outcomes.append(H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
+                                          last, declared, talon_cards, False, 0, 1))
+            deals += 1
+            dealer = (dealer + K_DIR) % K_N
+            if won >= 0 or deals >= max_deals:
+                return H_final(scores, dealer, deals, won), deal_scores, events, outcomes, steps
+        else:
+            outcome = H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
+                                last, declared, talon_cards, forfeited, mode, multiplier)
+            if K_REDEALS_ANY and state.dealer != dealer:  # (engine/game.py _end_deal)
+                state = H_with_dealer(state, dealer)
+            new, evs = H_settle(state, outcome)
+            before, after = state.scores, new.scores
+            deal_scores.append(tuple([after[i] - before[i] for i in range(K_N)]))
+            events += evs
+            if keep_outcomes:
+                outcomes.append(outcome)
+            state = new
+            if new.winner is not None:
+                return state, deal_scores, events, outcomes, steps
+            dealer = new.dealer
+            if len(deal_scores) >= max_deals:
+                if not K_PRELUDE:
+                    return state, deal_scores, events, outcomes, steps
+                # the engine deals the next deal at once: its cut and mandatory redeals (their
+                # events and charges) come before anyone acts, and are part of its state
+                stopping = True

@@ -1,0 +1,100 @@
+"""Compile the fast path's generated modules with mypyc (the ``[fast]`` extra).
+
+    python -m tysiac_spec.fast.build                    # every shipped form the generator covers
+    python -m tysiac_spec.fast.build pl-standard 3      # one form (options: -O name=value)
+
+For each form it writes the generated source under :func:`~tysiac_spec.fast.cache_dir`
+(``tysiac_fast_<content hash>.py``) and runs ``mypyc`` on it there; the extension module it
+leaves beside the source is what :func:`~tysiac_spec.fast.compile` then loads for that form
+(``runner.compiled`` is true).  Needs mypy (which ships mypyc), setuptools, a C compiler and
+the Python headers; without them it says so and the pure-Python path goes on working.
+Prints one line per form: the key, and ``built``, ``present`` or the failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.machinery
+import importlib.util
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from ..ruleset import load_ruleset
+from . import _module_source, cache_dir, compile_form
+from .generate import generate, source_key
+
+__all__ = ["build", "main"]
+
+SHIPPED = (
+    "pl-standard", "pl-tysiac-hd", "pl-online", "cz-standard", "ru-online", "ru-classic",
+    "house-five-up", "house-ru-no-barrel", "ua-standard",
+)
+
+
+def _built(folder: Path, name: str) -> Path | None:
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        path = folder / f"{name}{suffix}"
+        if path.exists():
+            return path
+    return None
+
+
+def build(ruleset: str, players: int, options: dict[str, object] | None = None) -> str:
+    """Build the mypyc module of one form; returns a line of report."""
+    if importlib.util.find_spec("mypyc") is None:
+        return f"{ruleset} {players}: mypyc is not installed (pip install 'tysiac-spec[fast]')"
+    rules = load_ruleset(ruleset, options=options) if options else load_ruleset(ruleset)
+    runner = compile_form(rules, players)
+    if runner.fallback_reason:
+        return f"{ruleset} {players}: engine fallback ({runner.fallback_reason})"
+    form, pack = rules.form(players), tuple(rules.deck.cards)
+    key = source_key(form, pack)
+    name = f"tysiac_fast_{key}"
+    folder = cache_dir()
+    if _built(folder, name) is not None:
+        return f"{ruleset} {players}: {key} present"
+    folder.mkdir(parents=True, exist_ok=True)
+    source = folder / f"{name}.py"
+    source.write_text(_module_source(generate(form, pack)), encoding="utf-8")
+    with tempfile.TemporaryDirectory(prefix="tysiac-fast-") as tmp:
+        shutil.copy(source, Path(tmp) / source.name)
+        done = subprocess.run(
+            [sys.executable, "-m", "mypyc", source.name], cwd=tmp, capture_output=True, text=True, check=False
+        )
+        made = _built(Path(tmp), name)
+        if done.returncode or made is None:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+            return f"{ruleset} {players}: {key} failed: {' / '.join(tail)}"
+        shutil.copy(made, folder / made.name)
+    return f"{ruleset} {players}: {key} built"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("ruleset", nargs="?")
+    parser.add_argument("players", nargs="?", type=int)
+    parser.add_argument("-O", dest="options", action="append", default=[], help="An option, name=value.")
+    args = parser.parse_args(argv)
+    forms: list[tuple[str, int, dict[str, object]]] = []
+    if args.ruleset:
+        options: dict[str, object] = {}
+        for pair in args.options:
+            k, _, v = pair.partition("=")
+            options[k] = {"true": True, "false": False}.get(v, v)
+        players = [args.players] if args.players else list(load_ruleset(args.ruleset).player_counts)
+        forms = [(args.ruleset, n, options) for n in players]
+    else:
+        forms = [(rid, n, {}) for rid in SHIPPED for n in load_ruleset(rid).player_counts]
+    failed = 0
+    for rid, n, options in forms:
+        line = build(rid, n, options)
+        failed += " failed" in line
+        print(line, flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,370 @@
+"""The generator: a form's constants put into the template's syntax tree, folded, compiled.
+
+:func:`constants` reads every value the generated code needs from the form (the same
+fields the engine's ``compile_*`` functions read) and the pack; :func:`generate` parses
+``_template.py`` with :mod:`ast`, replaces each ``K_*`` name by an ``ast.Constant`` of its
+value (never text: a ruleset's words never reach the source), folds the operations and
+``if`` statements whose operands became constants (a switched-off mechanism's branch is
+removed), and returns the tree; :func:`build` compiles it into a namespace with the helpers
+(``H_*``) bound.  :func:`source_key` is the content hash the code is cached under
+(:mod:`tysiac_spec.fast`), in memory and on disk.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import operator
+from collections.abc import Callable, Mapping
+from importlib import resources
+from typing import Any
+
+from ..cards import Card
+from ..engine import dealing
+from ..engine.outcome import discards_to
+from ..engine.play import compile_marriage_bar, never_barred
+from ..limits import limit
+from ..ruleset.model import Form
+from .settle import simple_settlement
+
+__all__ = ["CODES", "constants", "fold", "generate", "source_key", "template_source"]
+
+CODES = {
+    "K_MARRIAGE": 64,
+    "K_PASS": 128,
+    "K_CLAIM_CODE": 129,
+    "K_FORFEIT": 130,
+    "K_REDEAL": 131,
+    "K_DARK": 132,
+    "K_CANCEL_DARK": 133,
+    "K_ANNOUNCE": 140,
+    "K_ACES": 192,
+    "K_DISCARD": 256,
+    "K_GIVE": 512,
+    "K_TALON": 1 << 14,
+    "K_BID": 1 << 20,
+    "K_CONTRACT": 1 << 22,
+}
+"""The action codes: a card ``c`` (its index in the pack) is played as ``c``, led declaring its
+marriage as ``K_MARRIAGE + c``, the ace marriage as ``K_ACES + c``; ``K_PASS``,
+``K_CLAIM_CODE``, ``K_FORFEIT``, ``K_REDEAL``, ``K_DARK``, ``K_CANCEL_DARK``; a marriage
+announced from the hand ``K_ANNOUNCE + s`` (``s`` the suit's place in the pack); a discard
+``K_DISCARD + c``; a card given to player ``p`` ``K_GIVE + (p << 6) + c``; talon ``i`` chosen
+``K_TALON + i``; a bid ``K_BID + amount``, a contract ``K_CONTRACT + amount`` (amounts below ``1 << 20``)."""
+
+_LEFT_TO = {"nobody": 0, "last_trick": 1, "declarer": 2}
+
+
+def template_source() -> str:
+    """The template's text (``tysiac_spec/fast/_template.py``, package data)."""
+    return resources.files(__package__).joinpath("_template.py").read_text(encoding="utf-8")
+
+
+def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
+    """The ``K_*`` values of ``form`` played with ``pack`` (ints, bools, ``None`` and tuples of
+    them), read once here as the engine's ``compile_*`` functions read them."""
+    a, t, p, m = form.auction, form.talon, form.play, form.marriages
+    n = len(pack)
+    suit_ids = sorted({c.suit_id for c in pack}, key=lambda s: min(c.index for c in pack if c.suit_id == s))
+    partner = [0] * n
+    first_rank, second_rank = m.ranks
+    for c in pack:
+        if c.suit_id in m.values and c.rank.id in m.ranks:
+            other = second_rank if c.rank.id == first_rank else first_rank
+            mates = [d for d in pack if d.suit_id == c.suit_id and d.rank.id == other]
+            both = {d.rank.id for d in pack if d.suit_id == c.suit_id and d.rank.id in m.ranks}
+            if mates and len(both) == len(m.ranks):
+                partner[c.index] = mates[0].bit
+    steps = range(n - 1, 0, -1)
+    bar = compile_marriage_bar(m)
+    gr, br, dk = form.special.golden_round, form.special.barrel, form.special.dark
+    # each suit's marriage as the bits of its two cards (engine/auction.py _holds_marriage)
+    pairs: list[int] = []
+    for suit in m.values:
+        pair_bits = [c.bit for c in pack if c.suit_id == suit and c.rank.id in m.ranks]
+        if len(pair_bits) == len(m.ranks):
+            pairs.append(sum(pair_bits))
+    out: dict[str, Any] = {
+        "K_N": form.players,
+        "K_NPACK": n,
+        "K_DIR": 1 if form.deal.direction == "clockwise" else -1,
+        "K_DRAWS": tuple((i, i + 1, (i + 1).bit_length()) for i in steps),
+        # auction
+        "K_FORCED_SEAT": -1 if a.forced_seat is None else a.forced_seat,
+        "K_FORCED_BID": a.forced_bid,
+        "K_FIRST_FORCED": a.first_to_speak == "forced",
+        "K_MIN_BID": a.min_bid,
+        "K_STEP": a.step,
+        "K_MOST": limit("bids") * a.step,
+        "K_EXACTLY_STEP": a.raise_by == "exactly_step",
+        "K_MAX_RAISE": a.max_raise if a.raise_by == "at_most" else None,
+        "K_EXACT_OPENING": a.forced_opening == "exact",
+        "K_ALL_PASS_FORCED": a.all_pass == "forced_plays",
+        "K_ALL_PASS_DEALER": a.all_pass == "dealer_plays",
+        # talon and exchange
+        "K_CHOOSE_ONE": t.take == "choose_one",
+        "K_EXCHANGE_GIVE": t.exchange == "give_each" and t.give_count > 0,
+        "K_EXCHANGE_DISCARD": t.exchange == "discard" and t.discard_count > 0,
+        "K_CLOCKWISE": t.give_order == "clockwise",
+        "K_GIVE_COUNT": t.give_count,
+        "K_DISCARD_COUNT": t.discard_count,
+        "K_LEFTOVER_TO": _LEFT_TO[t.leftover.to],
+        "K_DISCARDS_TO": _LEFT_TO[discards_to(form)],
+        # play
+        "K_LEADER_FORCED": p.leader == "forced",
+        "K_LEADER_DEALER_LEFT": p.leader == "dealer_left",
+        "K_MUST_FOLLOW": p.must_follow,
+        "K_MUST_BEAT": p.must_beat != "no",
+        "K_BEAT_BEST": p.must_beat != "led_card",
+        "K_BEAT_WHEN_TRUMPED": p.beat_when_trumped,
+        "K_MUST_TRUMP": p.must_trump,
+        "K_MUST_OVERTRUMP": p.must_overtrump,
+        "K_ANY_CARD": p.cannot_overtrump == "any_card",
+        "K_HIGHEST_BEAT": p.beat_with_highest,
+        "K_HIGHEST_TRUMP": p.trump_with_highest,
+        "K_LEAD_RULE": p.lead_after_marriage != "any",
+        "K_LEAD_TRUMP": p.lead_after_marriage == "trump",
+        # marriages (the timing: engine/play.py compile_marriage_bar)
+        "K_ANY_TIME": bar is never_barred,
+        "K_BAR_WON": m.requires_won_trick,
+        "K_BAR_FIRST": not m.declarer_first_lead,
+        "K_FROM_TRICK": m.from_trick - 1,
+        "K_MIN_CARDS": m.min_cards,
+        "K_AUTOMATIC": m.announcement == "automatic",
+        "K_SETS_TRUMP": m.sets_trump,
+        "K_FIRST_ONLY": m.trump_change == "first_only",
+        "K_NEXT_TRICK": m.trump_from == "next_trick",
+        "K_CLAIM": form.contract.claim_allowed,
+        "K_SIMPLE_SETTLE": simple_settlement(form) is None,
+        # a forfeit (engine/talon.py may_forfeit, apply_forfeit)
+        "K_FORFEIT_ON": form.contract.forfeit.enabled,
+        "K_FORFEIT_BEFORE_TALON": form.contract.forfeit.when == "before_talon",
+        "K_FORFEIT_BEFORE_EXCHANGE": form.contract.forfeit.when == "before_exchange",
+        "K_FORFEIT_CODE": CODES["K_FORFEIT"],
+        # the deal's opening (engine/game.py Game._open): a golden-round deal, a barrel deal
+        # without an auction, the dark game
+        "K_OPENINGS": gr.enabled or (br.enabled and br.bidding == "none") or dk.enabled,
+        "K_GOLDEN": gr.enabled,
+        "K_GOLDEN_DARK": gr.dark_allowed,
+        "K_GOLDEN_CONTRACT": gr.contract,
+        "K_GOLDEN_MULTIPLIER": gr.multiplier,
+        "K_BARREL_NONE": br.enabled and br.bidding == "none",
+        "K_BARREL_GOAL": br.goal,
+        "K_DARK_ON": dk.enabled,
+        "K_DARK_FIRST_HAND": dk.who == "first_hand",
+        "K_DARK_NOT_NEGATIVE": dk.forbidden_when_negative,
+        "K_CANCEL_WITH_MARRIAGE": dk.cancel_with_marriage,
+        "K_DARK_CONTRACT": dk.contract,
+        "K_DARK_MULTIPLIER": dk.multiplier,
+        "K_DARK_CODE": CODES["K_DARK"],
+        "K_CANCEL_DARK_CODE": CODES["K_CANCEL_DARK"],
+        "K_PAIRS": tuple(pairs),
+        # redeals (engine/dealing.py redeal_point at each timing; an auction everyone passes
+        # dealt again, auction.all_pass: redeal, or the dealer exempt); auction.may_bid
+        "K_REDEALS_AFTER_DEAL": any(r.timing == "after_deal" for r in form.deal.redeals),
+        "K_REDEALS_AFTER_TALON": any(r.timing == "after_talon" for r in form.deal.redeals),
+        "K_REDEALS_AFTER_EXCHANGE": any(r.timing == "after_exchange" for r in form.deal.redeals),
+        "K_ALL_PASS_REDEAL": a.all_pass == "redeal",
+        "K_DEALER_EXEMPT": a.dealer_exempt and a.may_bid is not None and a.all_pass == "dealer_plays",
+        "K_REDEALS_ANY": bool(form.deal.redeals) or a.all_pass == "redeal" or (
+            a.dealer_exempt and a.may_bid is not None and a.all_pass == "dealer_plays"),
+        "K_MAY_BID": a.may_bid is not None,
+        "K_CUT": form.deal.cut.enabled,
+        "K_PRELUDE": form.deal.cut.enabled or any(r.timing == "after_deal" for r in form.deal.redeals),
+        # the ace marriage (engine/play.py compile_legal, _with_aces, compile_apply)
+        "K_ACE_MARRIAGE": m.ace_marriage.enabled,
+        "K_ACES_WON": m.ace_marriage.requires_won_trick,
+        "K_ACES_TRUMP": m.ace_marriage.sets_trump,
+        "K_ACES_BITS": sum(c.bit for c in pack if c.rank.id == m.ace_marriage.rank),
+        "K_ACES_CODE": CODES["K_ACES"],
+        "K_ACES_VALUE": m.ace_marriage.value,
+        # the pack
+        "K_SUIT_MASK": tuple(c.suit_bits for c in pack),
+        "K_SUIT_OF": tuple(suit_ids.index(c.suit_id) for c in pack),
+        "K_POINTS": tuple(c.points for c in pack),
+        "K_PARTNER": tuple(partner),
+        "K_MVAL": tuple(m.values.get(s, 0) for s in suit_ids),
+    }
+    # engine/dealing.py DealingPlan: where each card of the shuffled pack goes (no talon
+    # restriction draws a random number): dealt positions, read once here
+    plan = dealing.dealing_plan(form)
+    out["K_PLANNED"] = plan is not None
+    out["K_ACTIVE"] = form.active
+    if plan is not None:
+        positions = list(range(n))
+        hands, talons = plan.deal(positions, list(range(form.active)))  # type: ignore[arg-type]
+        out["K_HAND_POS"] = tuple(tuple(hands[k]) for k in range(form.active))
+        out["K_TALON_POS"] = tuple(tuple(t) for t in talons)
+    else:
+        out["K_HAND_POS"] = out["K_TALON_POS"] = ()
+    clash = set(out) & set(CODES)
+    if clash:  # (a constant and an action code of one name: one would hide the other)
+        raise AssertionError(f"constants named as action codes: {sorted(clash)}")
+    out.update(CODES)
+    return out
+
+
+_BINARY: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift, ast.BitOr: operator.or_, ast.BitAnd: operator.and_,
+}
+_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+}
+
+
+def _const(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant)
+
+
+class _Folder(ast.NodeTransformer):
+    """Replaces the ``K_*`` names by constants and folds what became constant."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.values:
+            return ast.copy_location(ast.Constant(self.values[node.id]), node)
+        return node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        if _const(node.operand):
+            value = node.operand.value  # type: ignore[attr-defined]
+            if isinstance(node.op, ast.Not):
+                return ast.copy_location(ast.Constant(not value), node)
+            if isinstance(node.op, ast.USub) and isinstance(value, int):
+                return ast.copy_location(ast.Constant(-value), node)
+        return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        fn = _BINARY.get(type(node.op))
+        if fn is not None and _const(node.left) and _const(node.right):
+            left, right = node.left.value, node.right.value  # type: ignore[attr-defined]
+            if isinstance(left, int) and isinstance(right, int) and not isinstance(left, bool):
+                return ast.copy_location(ast.Constant(fn(left, right)), node)
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) == 1 and _const(node.left) and _const(node.comparators[0]):
+            fn = _COMPARE.get(type(node.ops[0]))
+            if fn is not None:
+                value = fn(node.left.value, node.comparators[0].value)  # type: ignore[attr-defined]
+                return ast.copy_location(ast.Constant(bool(value)), node)
+        return node
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        self.generic_visit(node)
+        is_and = isinstance(node.op, ast.And)
+        kept: list[ast.expr] = []
+        for v in node.values:
+            if _const(v):
+                truth = bool(v.value)  # type: ignore[attr-defined]
+                if is_and and not truth:
+                    if not kept:
+                        return v  # the whole `and` is this falsy constant
+                    kept.append(v)
+                    break
+                if not is_and and truth:
+                    if not kept:
+                        return v
+                    kept.append(v)
+                    break
+                continue  # a neutral constant (true in `and`, false in `or`): dropped
+            kept.append(v)
+        if not kept:
+            return ast.copy_location(ast.Constant(is_and), node)
+        if len(kept) == 1:
+            only = kept[0]
+            # `x and True` is x only as a truth value: kept as written when x is not a test
+            if isinstance(only, ast.Compare | ast.BoolOp | ast.UnaryOp) or len(node.values) == 1:
+                return only
+            return node
+        node.values = kept
+        return node
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        if _const(node.test):
+            return node.body if node.test.value else node.orelse  # type: ignore[attr-defined]
+        return node
+
+    def visit_If(self, node: ast.If) -> Any:
+        self.generic_visit(node)
+        if _const(node.test):
+            kept = node.body if node.test.value else node.orelse  # type: ignore[attr-defined]
+            return kept or [ast.Pass()]
+        return node
+
+
+def _strip_placeholders(tree: ast.Module) -> None:
+    """Drop the template's placeholder assignments (``K_* = ...``, ``H_* = ...``)."""
+    body: list[ast.stmt] = [ast.Expr(ast.Constant(
+        "A form's fast path, generated by tysiac_spec.fast from its template (do not edit)."
+    ))]
+    for stmt in tree.body[1:] if ast.get_docstring(tree) is not None else tree.body:
+        if isinstance(stmt, ast.Assign):
+            names = [n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            if names and all(x.startswith(("K_", "H_")) for x in names):
+                continue
+        body.append(stmt)
+    tree.body = body
+
+
+def fold(tree: ast.Module, values: Mapping[str, Any]) -> ast.Module:
+    """``tree`` with every ``K_*`` name replaced by its value and the constant parts folded."""
+    _strip_placeholders(tree)
+    tree = _Folder(values).visit(tree)
+    ast.fix_missing_locations(tree)
+    return tree
+
+
+def generate(form: Form, pack: tuple[Card, ...]) -> ast.Module:
+    """The syntax tree of ``form``'s generated module (the template folded with its
+    :func:`constants`)."""
+    return fold(ast.parse(template_source(), filename="<tysiac fast template>"), constants(form, pack))
+
+
+def source_key(form: Form, pack: tuple[Card, ...]) -> str:
+    """The content hash the generated code is cached under: the hash of what it is generated
+    from, the form's :func:`constants` (every value of the rules the code holds; formulas are
+    evaluated by the engine's evaluators, bound at run time, not held in the code) and the
+    template's text.  Two forms with the same constants share one module."""
+    h = hashlib.sha256()
+    h.update(repr(sorted(constants(form, pack).items())).encode())
+    h.update(template_source().encode())
+    return h.hexdigest()[:20]
+
+
+def deal_function(form: Form) -> Callable[..., Any]:
+    """``deal(cards, order, rng)``: the hands (sequences of card indexes, in ``order``) and
+    talons of a shuffled pack of card indexes, as the engine deals them (its
+    :class:`~tysiac_spec.engine.dealing.DealingPlan`, or :func:`~tysiac_spec.engine.dealing.deal_cards`
+    when talon positions are drawn)."""
+    plan = dealing.dealing_plan(form)
+    active = form.active
+    if plan is not None:
+        deal = plan.deal
+
+        def planned(cards: list[int], order: list[int], rng: Any) -> tuple[list[Any], list[Any]]:
+            if len(order) == active:
+                hands, talons = deal(cards, order)  # type: ignore[arg-type]
+                return [hands[p] for p in order], talons
+            return drawn(cards, order, rng)
+
+        def drawn(cards: list[int], order: list[int], rng: Any) -> tuple[list[Any], list[Any]]:
+            hands, talons = dealing.deal_cards(form, cards, order, rng)  # type: ignore[arg-type]
+            return [hands[p] for p in order], talons
+
+        return planned
+
+    def drawn_only(cards: list[int], order: list[int], rng: Any) -> tuple[list[Any], list[Any]]:
+        hands, talons = dealing.deal_cards(form, cards, order, rng)  # type: ignore[arg-type]
+        return [hands[p] for p in order], talons
+
+    return drawn_only

@@ -1,0 +1,213 @@
+"""The settlement of a played deal for a form whose match has no mechanism beyond the
+target: the twin of :func:`~tysiac_spec.engine.match.settle_valid_deal` for that case.
+
+:func:`simple_settlement` says whether a form is such a form (no barrel, bolts, threshold,
+counters, match rules, golden round, forfeit, tie raise or loss; scoring formulas that do
+not read the ``player`` record).  For it, :func:`compile_settle` returns ``settle(scores,
+deals, declarer, contract, order, sitter, points, married, tricks, talon, events)``: the
+deal's scores by the ruleset's formulas (the engine's evaluators, each result kept by its
+inputs: a formula of these contexts is a function of them), ``match.finishing``
+(:func:`~tysiac_spec.engine.match._step_finishing`'s rule) and the winner
+(``_winner``'s), with the same events.  Every other form is settled by the engine itself,
+one call per deal.  ``tests/test_fast_path.py`` compares the two on every shipped form.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..cards import Card
+from ..engine import env as envs
+from ..engine.events import MatchEvent
+from ..ruleset.model import Form, Formula
+
+__all__ = ["compile_settle", "simple_settlement"]
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def simple_settlement(form: Form) -> str | None:
+    """Why ``form``'s deals need the engine's full settlement, or ``None`` when
+    :func:`compile_settle` settles them."""
+    m, s = form.match, form.special
+    checks = (
+        (m.threshold.enabled, "match.threshold"),
+        (bool(m.counters), "match.counters"),
+        (bool(m.rules), "match.rules"),
+        (m.finishing.tie_raise != 0, "match.finishing.tie_raise"),
+        (m.finishing.loss is not None, "match.finishing.loss"),
+        (s.barrel.enabled, "special.barrel"),
+        (s.bolts.enabled, "special.bolts"),
+        (s.golden_round.enabled, "special.golden_round"),
+        (s.dark.enabled, "special.dark"),
+        (form.contract.forfeit.enabled, "contract.forfeit"),
+        (form.table.partnerships != "none", "table.partnerships"),
+        (bool(form.deal.redeals), "deal.redeals"),
+        (form.deal.cut.enabled, "deal.cut"),
+        (form.auction.all_pass == "redeal", "auction.all_pass"),
+        (form.auction.dealer_exempt, "auction.dealer_exempt"),
+    )
+    for on, name in checks:
+        if on:
+            return name
+    # the simple settlement keeps the scores in a list, not in a MatchState: no formula of the
+    # form may read the player record (auction.may_bid, max_bid, contract.max, redeal
+    # conditions, scoring, the sitter's score…)
+    for f in _formulas(form):
+        if "player" in f.reads:
+            return f"{'.'.join(map(str, f.path)) or f.context} reads the player record"
+    return None
+
+
+def _formulas(obj: Any) -> list[Formula]:
+    """Every formula under ``obj`` (a model dataclass, tuples of them included)."""
+    out: list[Formula] = []
+    if isinstance(obj, Formula):
+        return [obj]
+    if isinstance(obj, tuple):
+        for item in obj:
+            out += _formulas(item)
+        return out
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            if f.name != "provenance":
+                out += _formulas(getattr(obj, f.name))
+    return out
+
+
+def _keyer(formula: Any) -> Callable[[int, int, int, int, bool], tuple[Any, ...]]:
+    """The key a scoring formula's value is kept under: the inputs it reads (``Formula.reads``)
+    of card points, marriages, their sum ``points``, tricks, the contract and ``made`` (the
+    others, ``players`` and ``options``, are the form's)."""
+    reads = formula.reads
+    cp, m, pts, t, c, made = (name in reads for name in
+                              ("card_points", "marriages", "points", "tricks", "contract", "made"))
+    if not (cp or m or t) and pts and c and not made:
+        return lambda a, b, d, e, f: (a + b, e)
+    if not (cp or m or pts or t) and c and made:
+        return lambda a, b, d, e, f: (e, f)
+    if not (cp or m or t or c) and pts:
+        return lambda a, b, d, e, f: (a + b, f) if made else (a + b,)
+    return lambda a, b, d, e, f: (a if cp else 0, b if m else 0, a + b if pts else 0, d if t else 0,
+                                  e if c else 0, f if made else False)
+
+
+def compile_settle(form: Form, pack: Sequence[Card], options: dict[str, Any]) -> Callable[..., int]:
+    """The settlement of a played deal of ``form`` (see the module's docstring); returns the
+    winner's seat or ``-1``, having added the deal's changes to ``scores`` (a list by seat) and
+    its events to ``events``."""
+    sc = form.scoring
+    made_of, declarer_of, defender_of = sc.made.evaluator(), sc.declarer.evaluator(), sc.defender.evaluator()
+    players = form.active
+    record = envs.UNREAD_BASE["player"]  # (no formula here reads it: simple_settlement)
+    made_env, declarer_env, defender_env = envs.scoring_made, envs.scoring_declarer, envs.scoring_defender
+    made_cache: dict[tuple[Any, ...], bool] = {}
+    declarer_cache: dict[tuple[Any, ...], int] = {}
+    defender_cache: dict[tuple[Any, ...], int] = {}
+    made_key, declarer_key, defender_key = _keyer(sc.made), _keyer(sc.declarer), _keyer(sc.defender)
+    sitter_cache: dict[tuple[int, ...], int] = {}
+    spec = form.table.sitter
+    sitter_formula = spec.score if spec is not None and form.active < form.players else None
+    n = form.players
+    f = form.match.finishing
+    only_declarer = f.who != "anyone"
+    target, cap, exact, to_cap, tie = form.match.target, f.cap, f.exact_landing, f.others == "cap", f.tie
+    big = 1 << 18
+
+    def settle(scores: list[int], deals: int, declarer: int, contract: int, order: list[int],
+               sitter: int | None, points: list[int], married: list[int], tricks: list[int],
+               talon: list[int], events: list[MatchEvent]) -> int:
+        # engine/scoring.py compile_played: the formulas (each value kept by its inputs)
+        cp, m, t = points[declarer], married[declarer], tricks[declarer]
+        key4 = made_key(cp, m, t, contract, False)
+        made = made_cache.get(key4)
+        if made is None:
+            made = bool(made_of(made_env(players, options, cp, m, t, contract)))
+            if len(made_cache) > big:
+                made_cache.clear()
+            made_cache[key4] = made
+        delta: dict[int, int] = {}
+        for p in sorted(order):  # (the engine's outcome.active order: by seat)
+            cp, m, t = points[p], married[p], tricks[p]
+            if p == declarer:
+                key = declarer_key(cp, m, t, contract, made)
+                v = declarer_cache.get(key)
+                if v is None:
+                    v = int(declarer_of(declarer_env(record, players, options, cp, m, t, contract, made)))
+                    if len(declarer_cache) > big:
+                        declarer_cache.clear()
+                    declarer_cache[key] = v
+            else:
+                key = defender_key(cp, m, t, contract, made)
+                v = defender_cache.get(key)
+                if v is None:
+                    v = int(defender_of(defender_env(record, players, options, cp, m, t, contract, made)))
+                    if len(defender_cache) > big:
+                        defender_cache.clear()
+                    defender_cache[key] = v
+            delta[p] = v
+        if sitter is not None:
+            v = 0
+            if sitter_formula is not None:
+                tkey = tuple(talon)
+                got = sitter_cache.get(tkey)
+                if got is None:
+                    e = envs.scoring_sitter(record, players, options, tuple([pack[c] for c in talon]))
+                    got = sitter_cache[tkey] = int(sitter_formula(e))
+                v = got
+            delta[sitter] = v
+        # engine/match.py settle_valid_deal: the event of the contract
+        if made:
+            events.append(MatchEvent(deals, "contract.made", declarer, contract,
+                                     f"contract {contract} made"))
+        else:
+            events.append(MatchEvent(deals, "contract.failed", declarer, contract,
+                                     f"contract {contract} failed"))
+        if only_declarer:  # engine/match.py _step_finishing
+            for p, d in delta.items():
+                if p == declarer and made:
+                    continue
+                before = scores[p]
+                after = before + d
+                crosses = after > target or (after == target and exact)
+                if d <= 0 or not crosses or before >= target:
+                    continue
+                if to_cap:
+                    capped = max(min(after, cap), before)
+                    delta[p] = capped - before
+                    events.append(MatchEvent(deals, "finish.capped", p, capped,
+                                             f"only the declarer may finish: {after} → {capped}"))
+                else:
+                    delta[p] = 0
+                    events.append(MatchEvent(deals, "finish.no_score", p, d,
+                                             f"only the declarer may finish: {_signed(d)} not scored"))
+        for p, d in delta.items():
+            scores[p] += d
+        # engine/match.py _winner
+        if max(scores) < target:
+            return -1
+        crossed = [p for p in range(n) if scores[p] >= target]
+        winner = -1
+        if len(crossed) == 1:
+            winner = crossed[0]
+        elif tie == "continue":
+            winner = -1
+        elif tie == "declarer" and declarer in crossed:
+            winner = declarer
+        else:
+            top = max(scores[p] for p in crossed)
+            best = [p for p in crossed if scores[p] == top]
+            if len(best) == 1:
+                winner = best[0]
+            elif declarer in best:
+                winner = declarer
+        if winner >= 0:
+            events.append(MatchEvent(deals, "match.won", winner, scores[winner],
+                                     f"player {winner} wins with {scores[winner]}"))
+        return winner
+
+    return settle
