@@ -12,12 +12,19 @@ known one is legal; when only unknown ones are legal it takes the first.  Action
 text is ``forfeit`` are taken when the hand falls well short of the contract, and
 ``redeal`` when the hand is very weak; ``dark`` and ``cancel dark`` are never chosen
 while another action is legal.  An ace marriage (``play AH aces``) is declared first.
+
+Around the contract: ``buy`` (``talon.rebuy``) when the hand with the face-up talon is
+estimated well above the price; ``contra`` when the defender's own hand would nearly make the
+contract itself, ``redouble`` when the declarer's hand is well above it; else ``pass``.  In
+a deal played without a declarer (all-pass play, raspasy: ``view.declarer`` is ``None``) it
+avoids taking points: it plays under the trick's best card, its highest-point card first,
+and when it must win, wins low unless it plays last; it leads its lowest card.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..cards import Card
 from ..engine.actions import (
@@ -204,6 +211,9 @@ class HeuristicBot:
                 return words["forfeit"]
             if "redeal" in words and self._estimate(view, view.hand) < _REDEAL_BELOW:
                 return words["redeal"]
+            choice = self._around_contract(view, words)
+            if choice is not None:
+                return choice
             marriages = [a for a in legal if isinstance(a, DeclareMarriage)]
             if marriages:  # declared from the hand: the most valuable first
                 return max(marriages, key=lambda a: self._values.get(a.suit, 0))
@@ -221,6 +231,26 @@ class HeuristicBot:
             return self._contract(view, known)
         plays = [a for a in known if isinstance(a, PlayCard)]
         return self._play(view, plays) if plays else first
+
+    def _around_contract(self, view: View, words: Mapping[str, Action]) -> Action | None:
+        """``buy``, ``contra`` or ``redouble`` when the hand calls for it (see the module
+        docstring), else ``None`` (the caller passes)."""
+        if "buy" in words and view.price:
+            if self._estimate(view, [*view.hand, *view.talon]) - self._margin >= view.price:
+                return words["buy"]
+            return None
+        contract = view.contract or max(
+            (int(t.split()[1]) for _, t in view.bids if t.split()[0] in ("bid", "buy")), default=0
+        )
+        if "contra" in words and contract:
+            if self._estimate(view, view.hand) >= contract:
+                return words["contra"]
+        if "redouble" in words and contract:
+            held = sum(n for _, n in view.hand_sizes)
+            talon = 0 if view.talon else max(0, _pack_size(view.hand) - held)
+            if self._estimate(view, view.hand, talon_cards=talon) - 2 * self._margin >= contract:
+                return words["redouble"]
+        return None
 
     def _should_forfeit(self, view: View, known: Sequence[Action]) -> bool:
         if view.declarer != view.player:
@@ -268,6 +298,8 @@ class HeuristicBot:
     # ---------------------------------------------------------------- play
 
     def _play(self, view: View, legal: Sequence[PlayCard]) -> PlayCard:
+        if view.declarer is None:  # all-pass play: take as few points as possible
+            return self._duck(view, legal)
         trump = view.trump
         if not view.trick:
             return self._lead(view, legal)
@@ -305,6 +337,21 @@ class HeuristicBot:
             if points >= 10 or safe[0].card.rank.points >= 10 or not ruff:
                 return safe[0]
         return cheapest
+
+    def _duck(self, view: View, legal: Sequence[PlayCard]) -> PlayCard:
+        """All-pass play (no declarer, no trump): lead the lowest card; follow under the
+        trick's best card with the highest-point card that stays under it; when every card
+        wins, the lowest one, or the highest-point one when playing last (the trick is his)."""
+        if not view.trick:
+            return min(legal, key=lambda a: (a.card.rank.strength, a.card.rank.points, a.card.index))
+        led = view.trick[0][1].suit.id
+        best = max((c.rank.strength for _, c in view.trick if c.suit.id == led), default=0)
+        under = [a for a in legal if a.card.suit.id != led or a.card.rank.strength < best]
+        if under:
+            return max(under, key=lambda a: (a.card.rank.points, a.card.rank.strength, -a.card.index))
+        if len(view.trick) == len(view.hand_sizes) - 1:
+            return max(legal, key=lambda a: (a.card.rank.points, a.card.rank.strength))
+        return min(legal, key=lambda a: (a.card.rank.strength, a.card.index))
 
     def _partner(self, view: View, player: int) -> bool:
         if player == view.player or view.declarer is None:

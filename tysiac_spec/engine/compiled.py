@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from ..cards import Card
 from ..ruleset.model import Form
-from . import play, scoring, talon
+from . import all_pass, play, scoring, talon
 from .actions import Action, ActionTable, PlayCard
 from .state import DealState
 
@@ -72,6 +72,9 @@ class CompiledForm:
     score_played: scoring.PlayedScores
     """The scores of a played deal (:func:`.scoring.compile_played`; whether the deal facts are
     built is decided there, once)."""
+    all_pass: all_pass.AllPassPlayRules | None = None
+    """The plays of a deal everyone passed, played out without a declarer
+    (:func:`.all_pass.compile_play`; ``None`` when the form has no all-pass play)."""
 
 
 def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
@@ -89,6 +92,7 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
         play_apply=play.compile_apply(form),
         exchange_legal=talon.compile_legal_exchange(form, table),
         score_played=scoring.compile_played(form),
+        all_pass=all_pass.compile_play(form, table, pack),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made

@@ -88,6 +88,8 @@ class DealOutcome:
     won: Mapping[int, Sequence[Card]] | None = None
     last_trick: int | None = None
     declarations: tuple[tuple[int, str], ...] | None = None
+    contra: int = 1
+    """The factor of contra and redouble on the contract (``contract.contra``; 1: none)."""
 
     def active(self, seated: int) -> tuple[int, ...]:
         """The active players, ascending, of a table of ``seated`` players."""
@@ -403,5 +405,6 @@ def outcome_of(deal: DealState) -> DealOutcome:
         won=deal.won,  # the finished deal's piles, not copied (read only)
         last_trick=deal.last_trick_winner,
         declarations=tuple(deal.declared),
+        contra=deal.contra,
     )
 
