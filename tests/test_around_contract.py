@@ -6,6 +6,8 @@ the sources' values; these tests play the other settings of each field."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,8 @@ from tysiac_spec.bots import HeuristicBot, RandomBot
 from tysiac_spec.engine import Buy, Contra, Pass, PlayCard, Redouble, parse_action
 from tysiac_spec.engine.all_pass import AllPassOutcome
 from tysiac_spec.engine.match import MatchState, settle_all_pass
-from tysiac_spec.errors import IllegalActionError, RulesetError
+from tysiac_spec.errors import EntryError, IllegalActionError, RulesetError
+from tysiac_spec.scoresheet import DealEntry, Sheet, entry_from_answers, questions, settle_sheet, start_state
 
 HOUSE = Path(__file__).parent.parent / "examples" / "house"
 ALL_PASS = str(HOUSE / "all-pass-play.yaml")
@@ -248,3 +251,76 @@ def test_rebuy_needs_a_price_exactly_when_on(tmp_path: Path, body: str, message:
     with pytest.raises(RulesetError) as err:
         house(tmp_path, "rebuy-bad", "extends: pl-standard\n" + body)
     assert "talon.rebuy" in str(err.value) and message in str(err.value)
+
+
+# ------------------------------------------------------------------------- the scoresheet
+
+
+def _sheet_questions(path: str, **options: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
+    rules = load_ruleset(path, options=options or None)
+    form = rules.form(3)
+    sheet = Sheet(ruleset=path, players=3, options=dict(options))
+    qs = {q.key: q for q in questions(rules, form, sheet, 0, start_state(rules, form, sheet))}
+    return rules, form, sheet, qs
+
+
+def test_the_scoresheet_records_a_deal_everyone_passed() -> None:
+    rules, form, sheet, qs = _sheet_questions(ALL_PASS, golden_round=False)
+    answers: dict[str, Any] = {"declarer": qs["declarer"].parse("-", {})}
+    assert answers["declarer"] == -1
+    asked = [k for k, q in qs.items() if q.applies(answers)]
+    assert asked == ["declarer", "points"]
+    with pytest.raises(EntryError, match="card points must add up to the deck total 120"):
+        qs["points"].parse("13 84 20", answers)
+    answers["points"] = qs["points"].parse("13 84 23", answers)
+    entry = entry_from_answers(form, 0, answers)
+    assert entry.all_pass and entry.points == (13, 84, 23)
+    sheet.deals.append(entry)
+    again = Sheet.from_json(sheet.to_json())
+    assert again == sheet
+    assert set(json.loads(sheet.to_json())["deals"][0]) == {
+        "dealer", "points", "all_pass", "marriages", "forfeit", "mode", "no_trick", "talon", "redeals",
+    }
+    [row] = settle_sheet(rules, form, again)
+    assert row.scores == (-15, -85, -25)  # as the engine's scenario (all-pass-play.yaml)
+
+
+def test_the_scoresheet_refuses_a_deal_everyone_passed_where_none_is_played() -> None:
+    rules = load_ruleset("pl-standard")
+    sheet = Sheet(ruleset="pl-standard", players=3)
+    sheet.deals.append(DealEntry(0, -1, 0, 0, (13, 84, 23), all_pass=True))
+    with pytest.raises(EntryError, match="nobody declared, but the ruleset does not play a deal everyone passes"):
+        settle_sheet(rules, rules.form(3), sheet)
+
+
+def test_the_scoresheet_records_contra_and_checks_the_factor() -> None:
+    rules, form, sheet, qs = _sheet_questions(CONTRA)
+    answers: dict[str, Any] = {"declarer": 2, "bid": 110}
+    assert qs["contra"].applies(answers) and not qs["sold"].applies(answers)
+    assert qs["contra"].parse("", answers) == 1
+    with pytest.raises(EntryError, match="the contra factor must be one of 1, 2, 4"):
+        qs["contra"].parse("3", answers)
+    answers |= {"contra": qs["contra"].parse("4", answers), "contract": 110, "points": (45, 24, 51),
+                "marriages": ((2, "diamonds"),)}
+    entry = entry_from_answers(form, 0, answers)
+    assert entry.contra == 4 and json.loads(Sheet(ruleset=CONTRA, players=3, deals=[entry]).to_json())[
+        "deals"][0]["contra"] == 4
+    sheet.deals.append(entry)
+    [row] = settle_sheet(rules, form, sheet)
+    assert row.deltas == (40, 20, 440)  # as the engine's scenario (contra.yaml)
+
+
+def test_the_scoresheet_records_a_bought_contract() -> None:
+    rules, form, sheet, qs = _sheet_questions(REBUY, golden_round=False)
+    answers: dict[str, Any] = {"declarer": 2, "bid": 240}
+    assert qs["sold"].applies(answers) and not qs["contra"].applies(answers)
+    answers["sold"] = qs["sold"].parse("y", answers)
+    entry = entry_from_answers(form, 0, {**answers, "contract": 240, "points": (15, 0, 105),
+                                         "marriages": ((2, "hearts"), (2, "diamonds")), "no_trick": (1,)})
+    assert entry.sold and entry.bid == 240
+    sheet.deals.append(entry)
+    [row] = settle_sheet(rules, form, sheet)
+    assert row.deltas[2] == 240
+    plain = Sheet(ruleset="pl-standard", players=3, deals=[replace(entry, marriages=(), no_trick=())])
+    with pytest.raises(EntryError, match="allows no rebuy"):
+        settle_sheet(load_ruleset("pl-standard"), load_ruleset("pl-standard").form(3), plain)

@@ -145,6 +145,9 @@ class HeuristicBot:
         self._values = form.marriages.values
         self._ranks = form.marriages.ranks
         self._margin = margin
+        self._all_pass_play = form.auction.all_pass == "play"
+        """A deal everyone passes is played out (all-pass play): passing then costs about the
+        pack's points shared by the active players, which a bid saves (added to the limit)."""
         self._seen: dict[str, set[int]] = {}
         """Strengths of the cards seen this deal (held, shown or played), by suit id."""
         self._married: set[str] = set()
@@ -270,6 +273,8 @@ class HeuristicBot:
         held = sum(n for _, n in view.hand_sizes)
         talon = 0 if view.declarer is not None else max(0, _pack_size(view.hand) - held)
         limit = self._estimate(view, view.hand, talon_cards=talon) - self._margin
+        if self._all_pass_play and view.hand:  # passing risks the all-pass play's loss
+            limit += sum(c.rank.points for c in view.hand[0].pack) // max(len(view.hand_sizes), 1)
         if bids and (bids[0].amount <= limit or not passes):
             return bids[0]
         return passes[0] if passes else legal[0]

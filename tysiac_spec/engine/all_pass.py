@@ -29,37 +29,10 @@ from ..ruleset.model import AllPassPlay, Form
 from . import env as envs
 from . import play
 from .actions import Action, ActionTable, PlayCard
+from .scoring import AllPassOutcome, _recorded
 from .state import DealState
 
 __all__ = ["AllPassOutcome", "AllPassPlayRules", "compile_play", "outcome_of", "scores", "start"]
-
-@dataclass(frozen=True, slots=True)
-class AllPassOutcome:
-    """What happened in a deal played out without a declarer, as a scoresheet records it.
-
-    Attributes:
-        card_points: card points each active player won (points; absent: 0).
-        tricks: tricks each active player won (absent: 0).
-        players: the active players; by default every player but the ``sitter``.
-        sitter: the player sitting out (four players), or ``None``; he scores 0.
-        won: the cards each player won; ``None`` when not recorded (then a formula reading
-            ``won`` raises :class:`~tysiac_spec.errors.MatchError`).
-        last_trick: the player who won the last trick; ``None`` when not recorded.
-    """
-
-    card_points: Mapping[int, int]
-    tricks: Mapping[int, int]
-    players: tuple[int, ...] = ()
-    sitter: int | None = None
-    won: Mapping[int, Sequence[Card]] | None = None
-    last_trick: int | None = None
-
-    def active(self, seated: int) -> tuple[int, ...]:
-        """The active players, ascending, of a table of ``seated`` players."""
-        if self.players:
-            return tuple(sorted(self.players))
-        return tuple(p for p in range(seated) if p != self.sitter)
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class AllPassPlayRules:
@@ -157,14 +130,14 @@ def scores(
         MatchError: ``match.outcome`` — the formula reads ``won`` or ``last_trick`` and the
             outcome does not record it.
     """
-    from .scoring import _recorded  # the one wording of a missing fact
-
     rules = form.auction.all_pass_play
     assert rules is not None
     score = rules.score.evaluator()
     reads = rules.score.reads
     active = outcome.active(form.players)
-    tricks = {p: outcome.tricks.get(p, 0) for p in active}
+    counted = reads & {"tricks", "most_tricks", "fewest_tricks"}
+    recorded = _recorded(outcome.tricks, min(counted)) if counted else outcome.tricks or {}
+    tricks = {p: recorded.get(p, 0) for p in active}
     most, fewest = max(tricks.values(), default=0), min(tricks.values(), default=0)
     out: dict[int, int] = {}
     for p in active:
