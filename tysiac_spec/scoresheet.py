@@ -759,7 +759,7 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
         Question("golden", "golden-round deal? (y/n, empty: y)",
                  lambda ans: declared(ans) and rules_of.golden_round_on(form, state), golden),
         Question("dark", "dark game? (y/n, empty: n)", asks_dark, dark),
-        Question("bid", "bid (the price, if the contract was bought)",
+        Question("bid", "bid (the price, if the contract was bought)" if form.talon.rebuy.enabled else "bid",
                  lambda ans: declared(ans) and rules_of.fixed_bid(form, mode_of(ans)) is None, bid),
         Question("sold", "contract bought from the auction's winner? (y/n, empty: n)",
                  lambda ans: declared(ans) and rules_of.may_sell(form, mode_of(ans)), sold),
