@@ -30,6 +30,7 @@ from tysiac_spec.adapters import openspiel  # noqa: E402  (registers python_tysi
 from tysiac_spec.adapters._core import ActionIndex, AdapterError, Episode  # noqa: E402
 from tysiac_spec.adapters.pettingzoo import TysiacEnv  # noqa: E402
 from tysiac_spec.engine.actions import Bid, DeclareContract, GiveCard, Pass, PlayCard  # noqa: E402
+from tysiac_spec.engine.state import PHASES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMS = [(e.id, n) for e in entries() if e.kind != "base" for n in load_ruleset(e.id).player_counts]
@@ -148,11 +149,11 @@ def test_observation_of_a_fresh_deal() -> None:
     hand = [c.index for c in episode.game.view(player).hand]
     assert sorted(np.flatnonzero(parts["hand"]).tolist()) == sorted(hand)
     assert len(hand) == 7
-    assert parts["phase"].tolist().index(1) == 2  # PHASES[2] is the auction
+    assert parts["phase"].tolist().index(1) == PHASES.index("auction")
     assert parts["to_act"].tolist() == [1, 0, 0]  # the observer acts: seat 0 is himself
     assert parts["trick"].sum() == 0 and parts["played"].sum() == 0
     assert parts["declarer"].tolist() == [0, 0, 0, 1]  # nobody yet
-    assert episode.layout.size == obs.shape[0] == 24 + 72 + 72 + 24 + 24 + 24 + 5 + 12 + 9 + 3 + 3 + 4 + 2 + 3 * 5 + 1
+    assert episode.layout.size == obs.shape[0] == 24 + 72 + 72 + 24 + 24 + 24 + 5 + 12 + len(PHASES) + 3 + 3 + 4 + 2 + 3 * 5 + 1
 
 
 # ---------------------------------------------------------------- PettingZoo
@@ -324,7 +325,7 @@ def test_pettingzoo_final_observation_shows_the_deal_that_ended() -> None:
         obs, _, done, cut, _ = env.last()
         if done or cut:
             parts = env.layout.views(obs["observation"])
-            assert parts["phase"].tolist().index(1) == 8  # PHASES[8] is `over`
+            assert parts["phase"].tolist().index(1) == PHASES.index("over")
             assert parts["hand"].sum() == 0 and not obs["action_mask"].any()
             played = env._episode._finished
             assert parts["played"].sum() == len(played) > 0

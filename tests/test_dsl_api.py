@@ -61,6 +61,8 @@ def test_standard_context_ids() -> None:
         "forfeit.declarer",
         "forfeit.defender",
         "marriage.value",
+        "scoring.all_pass",
+        "talon.rebuy",
     }
 
 

@@ -372,6 +372,8 @@ SCHEMA_CANNOT_TELL: dict[str, tuple[str, str]] = {
     "card-points-total": ("deck.points-total", "the ranks' card points do not add up to `deck.total_points`"),
     "contract-step-default": ("contract.step", "the contract step does not divide the bid step"),
     "named-contract-bad-id": ("contract.kind-id", "a named contract's id that cannot be bid as `bid <id>` (a word with a digit first, or `points`, the numeric contract's), or a named contract without its fixed value"),
+    "all-pass-play-without-rules": ("auction.all-pass-play", "all-pass play switched on without its rules (`auction.all_pass_play`), or its rules without it: a pair of fields that only the semantic check relates"),
+    "rebuy-without-price": ("talon.rebuy", "selling the contract switched on without a `price` formula (or a price while it is off): a pair the semantic check relates"),
     "contract-step": ("contract.step", "the contract step does not divide the bid step"),
     "cut-unknown-rank": ("deal.cut", "the cut names a rank the deck does not have"),
     "dealer-exempt-without-dealer-plays": ("auction.dealer-exempt", "`auction.dealer_exempt` without `all_pass: dealer_plays` or without `may_bid` (it changes nothing)"),

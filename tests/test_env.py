@@ -75,6 +75,8 @@ def _inputs() -> dict[str, Callable[[], Mapping[str, Any]]]:
         "scoring.declarer": lambda: envs.scoring_declarer(*scored, False, facts),
         "scoring.defender": lambda: envs.scoring_defender(*scored, False, defender_facts),
         "scoring.sitter": lambda: envs.scoring_sitter(record, players, options, talon),
+        "scoring.all_pass": lambda: envs.scoring_all_pass(record, players, options, 35, 2, 4, 1, hand, True),
+        "talon.rebuy": lambda: envs.talon_rebuy(base, 110, talon),
         "forfeit.declarer": lambda: envs.forfeit_declarer(record, players, options, 110, 110, 1),
         "forfeit.defender": lambda: envs.forfeit_defender(record, players, options, 110, 110, 1, 2),
         "marriage.value": lambda: envs.marriage_value(80, True, False, True, 1, players),

@@ -60,6 +60,8 @@ FORMULAS: dict[str, tuple[str, ...]] = {
     "contract.kinds.goal": ("tricks == 0", "others_tricks == 0"),
     "contract.kinds.declarer": ("if made then contract else -contract", "contract"),
     "contract.kinds.defender": ("0", "points"),
+    "auction.all_pass_play.score": ("-round_to(card_points, 10)", "-card_points - 10"),
+    "talon.rebuy.price": ("bid + 20", "300"),
 }
 
 TEXTS: dict[str, tuple[Any, ...]] = {
@@ -95,6 +97,9 @@ COMPANIONS: dict[str, dict[str, Any]] = {
     "contract.kinds": {"contract": {"kinds": [{"id": "misere", "value": 120}]}},
     "match.rules": {"options": {"samosval": {"$delete": True}}, "match": {"rules": [
         {"id": "r", "when": "player.score == 555", "then": "player.score = 0"}]}},
+    # issue 17: all-pass play needs its rules (auction.all-pass-play), a sale its price (talon.rebuy)
+    "auction.all_pass_play": {"auction": {"all_pass": "play", "all_pass_play": {"score": "-card_points"}}},
+    "talon.rebuy": {"talon": {"rebuy": {"enabled": True, "price": "240"}}},
 }
 
 PER_FORM = {"talon.hand_out", "talon.leftover.to", "talon.leftover.discards_to", "talon.leftover.cards"}
@@ -126,6 +131,10 @@ NOT_ONE_FIELD: dict[str, str] = {
         "shown in PAIRS (the other revoke fields are each changed alone against a base that penalises)"
     ),
     "special.dark.when": "one value only (`before_auction`): there is no other value to set",
+    "talon.rebuy.enabled": (
+        "a sale needs its price (`talon.rebuy`: `enabled` without `price`, or a price while it may not "
+        "be bought, is refused): the two change together; shown in PAIRS"
+    ),
 }
 """Field paths no one-field case is built for, each with the reason."""
 
@@ -432,6 +441,7 @@ PAIRS: dict[str, tuple[str, dict[str, Any]]] = {
         "players": {2: {"hand_size": 9, "talons": [3, 3], "talon": {"exchange": "discard", "discard_count": 3}}},
     }),
     "play.revoke.handling": ("ru-online", {"play": {"revoke": {"handling": "penalise", "penalty": "bid"}}}),
+    "talon.rebuy.enabled": ("ru-online", {"talon": {"rebuy": {"enabled": True, "price": "240"}}}),
 }
 
 

@@ -31,8 +31,9 @@ from typing import Any
 from . import limits, safe_json
 from .cards import Deck
 from .engine import outcome as rules_of
+from .engine.all_pass import AllPassOutcome
 from .engine.events import MatchEvent
-from .engine.match import MatchState, settle_deal
+from .engine.match import MatchState, settle_all_pass, settle_deal
 from .engine.scoring import DealOutcome
 from .engine.seating import active_players, redeal_dealer, sitter_of
 from .errors import Diagnostic, EntryError, MatchError, NotationError
@@ -46,6 +47,7 @@ __all__ = [
     "Question",
     "Settled",
     "Sheet",
+    "all_pass_outcome_of_entry",
     "check_entry",
     "entry_from_answers",
     "iter_entry_errors",
@@ -98,6 +100,13 @@ class DealEntry:
         kind: the named contract the deal was played as (an id of ``contract.kinds``: its bid
             and contract are the kind's ``value``; ``no_trick`` then says who took no trick);
             empty: the numeric contract.
+        contra: the factor of contra and redouble on the contract (``contract.contra``; 1:
+            nobody doubled).
+        sold: the declarer bought the contract from the auction's winner (``talon.rebuy``);
+            ``bid`` is then his price.
+        all_pass: everyone passed and the deal was played out without a declarer
+            (``auction.all_pass: play``); ``declarer`` is then -1, ``bid`` and ``contract``
+            0, ``points`` what each took.
     """
 
     dealer: int
@@ -112,10 +121,23 @@ class DealEntry:
     talon: tuple[str, ...] = ()
     redeals: int = 0
     kind: str = ""
+    contra: int = 1
+    sold: bool = False
+    all_pass: bool = False
 
     def to_data(self) -> dict[str, Any]:
-        """A JSON-ready mapping (the inverse of :meth:`from_data`; ``kind`` only when set)."""
-        data = {
+        """A JSON-ready mapping (the inverse of :meth:`from_data`); the keys of the named
+        contract and of the mechanisms around the contract only when they say something (a
+        sheet without them reads as before), and no declarer, bid or contract for a deal
+        everyone passed."""
+        extra: dict[str, Any] = {}
+        if self.contra != 1:
+            extra["contra"] = self.contra
+        if self.sold:
+            extra["sold"] = True
+        if self.all_pass:
+            extra["all_pass"] = True
+        data = extra | {
             "dealer": self.dealer,
             "declarer": self.declarer,
             "bid": self.bid,
@@ -130,6 +152,9 @@ class DealEntry:
         }
         if self.kind:
             data["kind"] = self.kind
+        if self.all_pass:  # nobody declared: no declarer, bid or contract
+            for key in ("declarer", "bid", "contract"):
+                del data[key]
         return data
 
     @classmethod
@@ -146,14 +171,16 @@ class DealEntry:
         if unknown:
             raise _err("sheet", f"unknown key `{shorten(unknown[0])}` in a deal "
                        f"(expected: {', '.join(_DEAL_FIELDS)})")
-        missing = [k for k in ("dealer", "declarer", "bid", "contract", "points") if k not in data]
+        all_pass = _bool(data.get("all_pass", False), "all_pass")
+        needed = ("dealer", "points") if all_pass else ("dealer", "declarer", "bid", "contract", "points")
+        missing = [k for k in needed if k not in data]
         if missing:
             raise _err("sheet", f"a deal is missing the key `{missing[0]}`")
         return cls(
             dealer=_int(data["dealer"], "dealer"),
-            declarer=_int(data["declarer"], "declarer"),
-            bid=_int(data["bid"], "bid"),
-            contract=_int(data["contract"], "contract"),
+            declarer=_int(data.get("declarer", -1), "declarer"),
+            bid=_int(data.get("bid", 0), "bid"),
+            contract=_int(data.get("contract", 0), "contract"),
             points=tuple(_int(x, "points") for x in _list(data["points"], "points")),
             marriages=tuple(_marriage(m) for m in _list(data.get("marriages", []), "marriages")),
             forfeit=_bool(data.get("forfeit", False), "forfeit"),
@@ -162,12 +189,15 @@ class DealEntry:
             talon=tuple(_str(c, "talon") for c in _list(data.get("talon", []), "talon")),
             redeals=_int(data.get("redeals", 0), "redeals"),
             kind=_str(data.get("kind", ""), "kind"),
+            contra=_int(data.get("contra", 1), "contra"),
+            sold=_bool(data.get("sold", False), "sold"),
+            all_pass=all_pass,
         )
 
 
 _DEAL_FIELDS = (
     "dealer", "declarer", "bid", "contract", "points", "marriages", "forfeit", "mode", "no_trick", "talon",
-    "redeals", "kind",
+    "redeals", "kind", "contra", "sold", "all_pass",
 )
 _DEAL_KEYS = frozenset(_DEAL_FIELDS)
 MODES = ("normal", "dark", "golden")
@@ -516,6 +546,9 @@ _CODES = {
     "sitter": "player",
     "declarer": "player",
     "multiplier": "sheet",
+    "contra": "contra",
+    "sold": "sold",
+    "all_pass": "player",
     "forfeited": "forfeit",
     "card_points": "points",
     "marriages": "marriage",
@@ -582,7 +615,11 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
     ``no_trick`` when bolts count deals without a trick (``tricks_needed``), ``talon`` when
     the sitter scores the talon (``sitter_talon_needed``); ``kind``, the named contract, when
     the ruleset has some (``contract.kinds``): then no bid nor contract (its fixed value), no
-    marriages when it allows none, and who took no trick (its goal may count them).
+    marriages when it allows none, and who took no trick (its goal may count them); around
+    the contract (issue 17): the declarer may be given as ``-`` (nobody: everyone passed)
+    when a deal everyone passes is played out (``all_pass_played``; then only the card points
+    are asked, checked by ``iter_all_pass_errors``), ``sold`` when the contract may have been
+    bought (``may_sell``), ``contra`` when it may have been doubled (``contra_factors``).
     """
     deck = rules.deck
     n = form.players
@@ -592,7 +629,11 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
     total = deck.total_points
     forfeit_word = "bomb" if form.contract.forfeit.only_when_forced else "rospis"
 
+    all_pass = rules_of.all_pass_played(form)
+
     def declarer(text: str, ans: dict[str, Any]) -> int:
+        if all_pass and text.strip().lower() in ("-", "nobody", "none"):
+            return -1  # everyone passed: the deal played out without a declarer
         p = parse_player(text, n, names)
         if p not in active:
             raise _err("player", f"{sheet.name(p)} sits out this deal")
@@ -662,8 +703,23 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
             order = " ".join(sheet.name(p) for p in active)
             raise _err("points", f"give the card points of {len(active)} players, in the order {order}")
         values = dict(zip(active, (parse_amount(w, "card points") for w in words), strict=True))
-        first(rules_of.iter_card_point_errors(form, deck_points=total, card_points=values, active=active))
+        if not declared(ans):
+            plain = AllPassOutcome(card_points=values, players=tuple(active), sitter=sitter)
+            first(rules_of.iter_all_pass_errors(form, state, plain))
+        else:
+            first(rules_of.iter_card_point_errors(form, deck_points=total, card_points=values, active=active))
         return tuple(values.get(p, 0) for p in range(n))
+
+    def sold(text: str, ans: dict[str, Any]) -> bool:
+        v = parse_yes_no(text) if text.strip() else False
+        if v:
+            first(rules_of.iter_sold_errors(form, mode=mode_of(ans)))
+        return v
+
+    def contra(text: str, ans: dict[str, Any]) -> int:
+        v = parse_amount(text, "the contra factor") if text.strip() else 1
+        first(rules_of.iter_contra_errors(form, contra=v, mode=mode_of(ans)))
+        return v
 
     def marriages(text: str, ans: dict[str, Any]) -> tuple[tuple[int, str], ...]:
         out = parse_marriages(text, form, deck, n, names)
@@ -692,8 +748,15 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
     def mode_of(ans: dict[str, Any]) -> str:
         return "golden" if ans.get("golden") else "dark" if ans.get("dark") else "normal"
 
+    def declared(ans: dict[str, Any]) -> bool:
+        """Somebody declared (not a deal everyone passed and played out)."""
+        return int(ans.get("declarer", 0)) >= 0
+
     def played(ans: dict[str, Any]) -> bool:
         return not ans.get("forfeit")
+
+    def played_declared(ans: dict[str, Any]) -> bool:
+        return played(ans) and declared(ans)
 
     def bid_of(ans: dict[str, Any]) -> int:
         if ans.get("kind"):
@@ -704,46 +767,55 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
     # which questions apply: the engine's statement of which outcome fields a deal has
     # (engine/outcome.py), for what the earlier answers say of it
     def asks_dark(ans: dict[str, Any]) -> bool:
-        return not ans.get("golden") and rules_of.may_declare(
+        return declared(ans) and not ans.get("golden") and rules_of.may_declare(
             form, state, "dark", declarer=ans["declarer"], dealer=dealer)
 
     def asks_forfeit(ans: dict[str, Any]) -> bool:
-        return rules_of.can_forfeit(form, state, declarer=ans["declarer"], bid=bid_of(ans), mode=mode_of(ans))
+        return declared(ans) and rules_of.can_forfeit(
+            form, state, declarer=ans["declarer"], bid=bid_of(ans), mode=mode_of(ans))
 
     def asks_contract(ans: dict[str, Any]) -> bool:
-        return not ans.get("forfeit") and not ans.get("kind") and rules_of.may_raise(form, mode_of(ans))
+        return declared(ans) and not ans.get("forfeit") and not ans.get("kind") and rules_of.may_raise(
+            form, mode_of(ans))
 
     order = " ".join(sheet.name(p) for p in active)
+    nobody = "; `-`: everyone passed" if all_pass else ""
     return [
-        Question("declarer", f"declarer ({'a name, or ' if any(names) else ''}{seats_text(n)})",
+        Question("declarer", f"declarer ({'a name, or ' if any(names) else ''}{seats_text(n)}{nobody})",
                  lambda ans: True, declarer),
         Question("golden", "golden-round deal? (y/n, empty: y)",
-                 lambda ans: rules_of.golden_round_on(form, state), golden),
+                 lambda ans: declared(ans) and rules_of.golden_round_on(form, state), golden),
         Question("dark", "dark game? (y/n, empty: n)", asks_dark, dark),
         Question(
             "kind", f"named contract ({', '.join(k.id for k in form.contract.kinds)}; empty: none)",
-            lambda ans: bool(form.contract.kinds) and mode_of(ans) == "normal", kind,
+            lambda ans: declared(ans) and bool(form.contract.kinds) and mode_of(ans) == "normal", kind,
         ),
-        Question(
-            "bid", "bid",
-            lambda ans: rules_of.fixed_bid(form, mode_of(ans)) is None and not ans.get("kind"), bid,
-        ),
+        Question("bid", "bid (the price, if the contract was bought)" if form.talon.rebuy.enabled else "bid",
+                 lambda ans: declared(ans) and rules_of.fixed_bid(form, mode_of(ans)) is None
+                 and not ans.get("kind"), bid),
+        Question("sold", "contract bought from the auction's winner? (y/n, empty: n)",
+                 lambda ans: declared(ans) and rules_of.may_sell(form, mode_of(ans)), sold),
+        Question("contra", f"contra factor ({', '.join(map(str, rules_of.contra_factors(form)))}; empty: 1)",
+                 lambda ans: declared(ans) and mode_of(ans) == "normal"
+                 and rules_of.contra_factors(form) != (1,), contra),
         Question("forfeit", f"{forfeit_word}? (y/n, empty: n)", asks_forfeit, forfeited),
         Question("contract", "contract (empty: the bid)", asks_contract, contract),
         Question("points", f"card points of {order}", played, points),
         Question(
             "marriages", f"marriages declared as seat:suit, seats counting from 0 "
             f"(e.g. {marriage_example(form, deck)}; empty: none)",
-            lambda ans: played(ans) and rules_of.marriages_possible(form) and kind_marries(ans), marriages,
+            lambda ans: played_declared(ans) and rules_of.marriages_possible(form) and kind_marries(ans),
+            marriages,
         ),
         Question(
             "no_trick", f"players who took no trick ({'names, or ' if any(names) else ''}seats counting "
             "from 0; empty: none)",
-            lambda ans: played(ans) and (rules_of.tricks_needed(form) or bool(ans.get("kind"))), no_trick,
+            lambda ans: played_declared(ans) and (rules_of.tricks_needed(form) or bool(ans.get("kind"))),
+            no_trick,
         ),
         Question(
             "talon", "talon as dealt (for the sitter's score)",
-            lambda ans: rules_of.sitter_talon_needed(form, sitter), talon,
+            lambda ans: declared(ans) and rules_of.sitter_talon_needed(form, sitter), talon,
         ),
     ]
 
@@ -753,6 +825,9 @@ def entry_from_answers(form: Form, dealer: int, ans: Mapping[str, Any]) -> DealE
     defaults: the contract is the bid; a dark or golden deal's bid is the ruleset's
     contract unless a bid was asked)."""
     n = form.players
+    if int(ans["declarer"]) < 0:  # everyone passed: the deal played out (all-pass play)
+        points = tuple(ans.get("points") or (0,) * n)
+        return DealEntry(dealer=dealer, declarer=-1, bid=0, contract=0, points=points, all_pass=True)
     mode = "golden" if ans.get("golden") else "dark" if ans.get("dark") else "normal"
     fixed = rules_of.fixed_bid(form, mode)
     kind = str(ans.get("kind") or "")
@@ -772,6 +847,8 @@ def entry_from_answers(form: Form, dealer: int, ans: Mapping[str, Any]) -> DealE
         no_trick=tuple(ans.get("no_trick") or ()),
         talon=tuple(ans.get("talon") or ()),
         kind=kind,
+        contra=int(ans.get("contra", 1)),
+        sold=bool(ans.get("sold")),
     )
 
 
@@ -834,6 +911,20 @@ def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcom
         players=active,
         declarations=tuple(entry.marriages) if not entry.forfeit else (),
         kind=entry.kind or None,
+        contra=entry.contra,
+    )
+
+
+def all_pass_outcome_of_entry(form: Form, entry: DealEntry) -> AllPassOutcome:
+    """The engine's :class:`~tysiac_spec.engine.all_pass.AllPassOutcome` of a sheet entry of a
+    deal everyone passed and played out (``entry.all_pass``): each active player's card
+    points; the tricks, the cards won and the last trick are not on a sheet (a ruleset whose
+    ``all_pass_play.score`` reads them cannot be kept on one)."""
+    active = tuple(active_players(form, entry.dealer))
+    return AllPassOutcome(
+        card_points={p: entry.points[p] for p in active},
+        players=active,
+        sitter=sitter_of(form, entry.dealer),
     )
 
 
@@ -873,11 +964,23 @@ def iter_entry_errors(
             shape.append(_err("player", problem))
     if entry.talon:
         shape.extend(_iter_talon_errors(form, rules.deck, entry.talon))
+    if entry.all_pass and (entry.declarer != -1 or entry.bid or entry.contract or entry.marriages
+                           or entry.forfeit or entry.sold or entry.contra != 1 or entry.mode != "normal"):
+        shape.append(_err("sheet", "a deal everyone passed (`all_pass`) has no declarer, bid, contract, "
+                          "marriage, forfeit, sale, contra or mode"))
     yield from shape
     if shape:
         return
+    dealt = dealt_state(form, state, entry)
+    if entry.all_pass:
+        for error in rules_of.iter_all_pass_errors(form, dealt, all_pass_outcome_of_entry(form, entry)):
+            yield _entry_error(error)
+        return
+    if entry.sold:
+        for error in rules_of.iter_sold_errors(form, mode=entry.mode):
+            yield _entry_error(error, mode=entry.mode)
     outcome = outcome_of_entry(rules, form, entry)
-    for error in rules_of.iter_outcome_errors(form, dealt_state(form, state, entry), outcome):
+    for error in rules_of.iter_outcome_errors(form, dealt, outcome):
         yield _entry_error(error, mode=entry.mode)
 
 
@@ -930,7 +1033,10 @@ def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet, *, numbered: bool = F
             raise _err("sheet", f"deal {number}: {exc.diagnostic.message}") from None
         try:
             dealt = dealt_state(form, state, entry)
-            new, events = settle_deal(form, dealt, outcome_of_entry(rules, form, entry))
+            if entry.all_pass:  # everyone passed: the deal played out (one settlement, the engine's)
+                new, events = settle_all_pass(form, dealt, all_pass_outcome_of_entry(form, entry))
+            else:
+                new, events = settle_deal(form, dealt, outcome_of_entry(rules, form, entry))
         except (MatchError, NotationError) as exc:
             if not numbered:
                 raise

@@ -131,6 +131,7 @@ def _card_or_none(word: str, deck: Deck) -> Card | None:
 _WORDS = (
     "bid", "pass", "talon", "give", "to", "discard", "contract", "play", "marriage", "aces",
     "forfeit", "dark", "cancel", "redeal", "claim", "quit", "exit", "help", "show", "table", "hand",
+    "contra", "redouble", "buy",
 )
 """The words of the action texts and of the table's commands: a short beginning of one of them
 (``pa``, ``bi``) is a word being typed, not a card."""
@@ -239,7 +240,12 @@ def view_lines(view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool
         lines.append("bids: " + ", ".join(f"P{p} {b}" for p, b in view.bids))
     if view.declarer is not None:
         kind = f" ({view.kind})" if view.kind is not None else ""  # (a named contract, contract.kinds)
-        lines.append(f"declarer: P{view.declarer}  contract: {view.contract or '-'}{kind}")
+        lines.append(f"declarer: P{view.declarer}  contract: {view.contract or '-'}{kind}"
+                     + (f"  contra: ×{view.contra}" if view.contra != 1 else ""))
+    elif view.phase == "play":  # all-pass play: nobody declared
+        lines.append("everyone passed: the deal is played out without a declarer, trump or marriages")
+    if view.price:
+        lines.append(f"the contract may be bought at {view.price}")
     lines.append(f"trump: {view.trump or '-'}")
     if view.declared:
         lines.append("marriages: " + ", ".join(f"P{p} {s}" for p, s in view.declared))

@@ -16,12 +16,19 @@ whose goal is met by taking no trick (misère,
 :func:`~tysiac_spec.engine.contracts.avoids_tricks`), holding only low cards; declarer of
 such a contract, it gives its highest cards away in the exchange, never forfeits and ducks
 every trick it can.  An ace marriage (``play AH aces``) is declared first.
+
+Around the contract: ``buy`` (``talon.rebuy``) when the hand with the face-up talon is
+estimated well above the price; ``contra`` when the defender's own hand would nearly make the
+contract itself, ``redouble`` when the declarer's hand is well above it; else ``pass``.  In
+a deal played without a declarer (all-pass play, raspasy: ``view.declarer`` is ``None``) it
+avoids taking points: it plays under the trick's best card, its highest-point card first,
+and when it must win, wins low unless it plays last; it leads its lowest card.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..cards import Card
 from ..engine.actions import (
@@ -144,6 +151,9 @@ class HeuristicBot:
         self._values = form.marriages.values
         self._ranks = form.marriages.ranks
         self._margin = margin
+        self._all_pass_play = form.auction.all_pass == "play"
+        """A deal everyone passes is played out (all-pass play): passing then costs about the
+        pack's points shared by the active players, which a bid saves (added to the limit)."""
         self._seen: dict[str, set[int]] = {}
         """Strengths of the cards seen this deal (held, shown or played), by suit id."""
         self._married: set[str] = set()
@@ -213,6 +223,9 @@ class HeuristicBot:
             ducking = view.kind in self._ducks and view.declarer == view.player  # (misère: low is good)
             if "redeal" in words and not ducking and self._estimate(view, view.hand) < _REDEAL_BELOW:
                 return words["redeal"]
+            choice = self._around_contract(view, words)
+            if choice is not None:
+                return choice
             marriages = [a for a in legal if isinstance(a, DeclareMarriage)]
             if marriages:  # declared from the hand: the most valuable first
                 return max(marriages, key=lambda a: self._values.get(a.suit, 0))
@@ -234,6 +247,28 @@ class HeuristicBot:
         plays = [a for a in known if isinstance(a, PlayCard)]
         return self._play(view, plays) if plays else first
 
+    def _around_contract(self, view: View, words: Mapping[str, Action]) -> Action | None:
+        """``buy``, ``contra`` or ``redouble`` when the hand calls for it (see the module
+        docstring), else ``None`` (the caller passes)."""
+        if "buy" in words and view.price:
+            if self._estimate(view, [*view.hand, *view.talon]) - self._margin >= view.price:
+                return words["buy"]
+            return None
+        contract = view.contract or max(
+            (int(w[1]) for w in (t.split() for _, t in view.bids)
+             if w[0] in ("bid", "buy") and w[1].isdigit()),  # (not a named bid: `bid misere`)
+            default=0,
+        )
+        if "contra" in words and contract:
+            if self._estimate(view, view.hand) >= contract:
+                return words["contra"]
+        if "redouble" in words and contract:
+            held = sum(n for _, n in view.hand_sizes)
+            talon = 0 if view.talon else max(0, _pack_size(view.hand) - held)
+            if self._estimate(view, view.hand, talon_cards=talon) - 2 * self._margin >= contract:
+                return words["redouble"]
+        return None
+
     def _should_forfeit(self, view: View, known: Sequence[Action]) -> bool:
         if view.declarer != view.player or view.kind in self._ducks:  # (misère: low cards are good)
             return False
@@ -253,6 +288,8 @@ class HeuristicBot:
         held = sum(n for _, n in view.hand_sizes)
         talon = 0 if view.declarer is not None else max(0, _pack_size(view.hand) - held)
         limit = self._estimate(view, view.hand, talon_cards=talon) - self._margin
+        if self._all_pass_play and view.hand:  # passing risks the all-pass play's loss
+            limit += sum(c.rank.points for c in view.hand[0].pack) // max(len(view.hand_sizes), 1)
         if bids and (bids[0].amount <= limit or not passes):
             return bids[0]
         return passes[0] if passes else legal[0]
@@ -311,6 +348,8 @@ class HeuristicBot:
         return min(plain, key=lambda a: (a.card.rank.strength, a.card.index))
 
     def _play(self, view: View, legal: Sequence[PlayCard]) -> PlayCard:
+        if view.declarer is None:  # all-pass play: take as few points as possible
+            return self._shed_points(view, legal)
         if view.kind is not None and view.kind in self._ducks and view.declarer == view.player:
             return self._duck(view, legal)
         trump = view.trump
@@ -350,6 +389,21 @@ class HeuristicBot:
             if points >= 10 or safe[0].card.rank.points >= 10 or not ruff:
                 return safe[0]
         return cheapest
+
+    def _shed_points(self, view: View, legal: Sequence[PlayCard]) -> PlayCard:
+        """All-pass play (no declarer, no trump): lead the lowest card; follow under the
+        trick's best card with the highest-point card that stays under it; when every card
+        wins, the lowest one, or the highest-point one when playing last (the trick is his)."""
+        if not view.trick:
+            return min(legal, key=lambda a: (a.card.rank.strength, a.card.rank.points, a.card.index))
+        led = view.trick[0][1].suit.id
+        best = max((c.rank.strength for _, c in view.trick if c.suit.id == led), default=0)
+        under = [a for a in legal if a.card.suit.id != led or a.card.rank.strength < best]
+        if under:
+            return max(under, key=lambda a: (a.card.rank.points, a.card.rank.strength, -a.card.index))
+        if len(view.trick) == len(view.hand_sizes) - 1:
+            return max(legal, key=lambda a: (a.card.rank.points, a.card.rank.strength))
+        return min(legal, key=lambda a: (a.card.rank.strength, a.card.index))
 
     def _partner(self, view: View, player: int) -> bool:
         if player == view.player or view.declarer is None:

@@ -72,7 +72,11 @@ def sheet_table(sheet: Sheet, settled: Sequence[Settled]) -> Table:
         table.add_column(escape(sheet.name(p)), justify="right")
     table.add_column("notes")
     for i, (entry, row) in enumerate(zip(sheet.deals, settled, strict=True), 1):
-        what = f"{sheet.name(entry.declarer)} {entry.contract}"
+        what = "all passed" if entry.all_pass else f"{sheet.name(entry.declarer)} {entry.contract}"
+        if entry.sold:
+            what += " (bought)"
+        if entry.contra != 1:
+            what += f" (×{entry.contra})"
         if entry.forfeit:
             what += " (forfeit)"
         if entry.mode != "normal":

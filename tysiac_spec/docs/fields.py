@@ -89,6 +89,11 @@ SHOWN_WHEN_CHANGED = frozenset(
         "special.golden_round.bolt_count",
         "table.partnerships",
         "table.stock",
+        "auction.all_pass_play",
+        "talon.rebuy",
+        "talon.rebuy.enabled",
+        "contract.contra",
+        "contract.contra.enabled",
     }
 )
 """Model paths of fields a rule book shows only when some form's value differs from the
@@ -103,7 +108,9 @@ house agreements no shipped ruleset states; the table incidents (``deal.incident
 default) and the named contracts (``contract.kinds``, none by default) likewise; the
 match-flow switches (``deal``, ``match``, ``special``) are off in every shipped ruleset,
 whose sources are silent on them, and so are fixed partnerships (``table.partnerships``), a
-house layout.  Every shipped ruleset keeps these defaults.  The comparison shows them always."""
+house layout; so are all-pass play (``auction.all_pass_play``), selling the contract
+(``talon.rebuy``) and contra (``contract.contra``), issue 17's mechanisms around the
+contract.  Every shipped ruleset keeps these defaults.  The comparison shows them always."""
 
 SHOWN_WHEN_SET = {
     "auction.forced_bid": "auction.forced_seat",

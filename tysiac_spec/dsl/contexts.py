@@ -209,6 +209,8 @@ _COMMON: dict[str, tuple[Type, str]] = {
         "the value of the side's declared king-queen marriages of which another player won "
         "the king or the queen",
     ),
+    "most_tricks": (COUNT, "the most tricks any active player won in the deal"),
+    "fewest_tricks": (COUNT, "the fewest tricks any active player won in the deal"),
     "mode": (
         DEAL_MODE,
         'the deal\'s mode: "normal", "dark" (a dark game) or "golden" (a golden-round deal)',
@@ -355,6 +357,39 @@ _TABLE: tuple[dict[str, object], ...] = (
             "options",
         ],
         "example": "points(talon) + marriages(talon)",
+    },
+    {
+        "id": "scoring.all_pass",
+        "doc": "A player's score for a deal everyone passed and played out without a declarer "
+        "(all-pass play, `auction.all_pass_play`).",
+        "result": POINTS,
+        "names": [
+            ("card_points", "the player's card points from tricks won (talon cards he won or "
+             "was dealt and won included)"),
+            ("tricks", "the number of tricks the player won"),
+            "most_tricks",
+            "fewest_tricks",
+            ("won", "the cards the player won in tricks"),
+            ("last_trick", "whether the player won the last trick of the deal"),
+            ("player", "the player"),
+            "players",
+            "options",
+        ],
+        "example": "-round_to(card_points, 5)",
+    },
+    {
+        "id": "talon.rebuy",
+        "doc": "The contract a defender must play to buy the contract from the declarer "
+        "(`talon.rebuy`).",
+        "result": POINTS,
+        "names": [
+            ("bid", "the winning bid of the auction"),
+            ("talon", "the talon, turned face up"),
+            ("player", "the defender offered the contract"),
+            "players",
+            "options",
+        ],
+        "example": "bid + 10",
     },
     {
         "id": "deal.redeal",

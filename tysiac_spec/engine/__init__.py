@@ -13,9 +13,11 @@ from __future__ import annotations
 from .actions import (
     Action,
     Bid,
+    Buy,
     CancelDark,
     ChooseTalon,
     Claim,
+    Contra,
     Dark,
     DeclareContract,
     DeclareMarriage,
@@ -27,6 +29,7 @@ from .actions import (
     Pass,
     PlayCard,
     Redeal,
+    Redouble,
     parse_action,
 )
 from .compiled import CompiledForm, compile_form
@@ -37,10 +40,12 @@ from .state import DealState
 __all__ = [
     "Action",
     "Bid",
+    "Buy",
     "CancelDark",
     "ChooseTalon",
     "Claim",
     "CompiledForm",
+    "Contra",
     "Dark",
     "DealState",
     "DeclareContract",
@@ -55,6 +60,7 @@ __all__ = [
     "Pass",
     "PlayCard",
     "Redeal",
+    "Redouble",
     "View",
     "compile_form",
     "parse_action",

@@ -3,7 +3,8 @@
 Each action has a compact text form (``bid 120``, ``bid misere``, ``pass``, ``talon 1``,
 ``give 9S to 2``, ``discard 9S``, ``contract 120``, ``play QH``,
 ``play QH marriage``, ``play AH aces``, ``forfeit``, ``dark``, ``cancel dark``,
-``redeal``, ``claim``, ``marriage hearts``; a table incident ``incident misdeal 0``);
+``redeal``, ``claim``, ``marriage hearts``, ``contra``, ``redouble``, ``buy``; a table
+incident ``incident misdeal 0``);
 :func:`parse_action` reads it back, so
 ``parse_action(str(a), deck) == a`` for every action ``a``.
 Players and talons are numbered from 0.
@@ -23,9 +24,11 @@ __all__ = [
     "Action",
     "ActionTable",
     "Bid",
+    "Buy",
     "CancelDark",
     "ChooseTalon",
     "Claim",
+    "Contra",
     "Dark",
     "DeclareContract",
     "DeclareMarriage",
@@ -37,6 +40,7 @@ __all__ = [
     "Pass",
     "PlayCard",
     "Redeal",
+    "Redouble",
     "parse_action",
 ]
 
@@ -232,6 +236,35 @@ class Redeal(_Action):
         self._set("redeal")
 
 
+class Contra(_Action):
+    """A defender doubles the contract (``contract.contra``); ``pass`` declines."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._set("contra")
+
+
+class Redouble(_Action):
+    """The declarer redoubles a doubled contract (``contract.contra.redouble``); ``pass``
+    declines."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._set("redouble")
+
+
+class Buy(_Action):
+    """A defender buys the contract from the declarer at the price offered (``talon.rebuy``);
+    ``pass`` declines."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self._set("buy")
+
+
 class DeclareMarriage(_Action):
     """Declaring the marriage of ``suit`` (a suit id) from the hand before leading
     (``marriages.declared_by: hand``): ``marriage hearts``."""
@@ -266,6 +299,7 @@ class Incident(_Action):
 Action = (
     Bid | Pass | ChooseTalon | GiveCard | Discard | DeclareContract | PlayCard
     | Forfeit | Dark | CancelDark | Redeal | Claim | DeclareMarriage | Incident | NamedBid
+    | Contra | Redouble | Buy
 )
 """Any player action (and a table incident, :class:`Incident`)."""
 
@@ -379,7 +413,7 @@ def _bad(text: str, expected: str) -> NotationError:
 _FORMS = (
     "`bid N`, `bid NAME`, `pass`, `talon N`, `give CARD to N`, `discard CARD`, `contract N`, "
     "`play CARD`, `play CARD marriage`, `play CARD aces`, `forfeit`, `dark`, `cancel dark`, "
-    "`redeal`, `claim`, `marriage SUIT` or `incident KIND N`"
+    "`redeal`, `claim`, `marriage SUIT`, `contra`, `redouble`, `buy` or `incident KIND N`"
 )
 
 
@@ -389,6 +423,9 @@ _WORDS: dict[str, Action] = {
     "dark": Dark(),
     "redeal": Redeal(),
     "claim": Claim(),
+    "contra": Contra(),
+    "redouble": Redouble(),
+    "buy": Buy(),
 }
 
 

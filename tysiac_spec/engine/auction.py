@@ -260,6 +260,9 @@ def _finish(form: Form, deal: DealState) -> None:
         and deal.high_bid == a.forced_bid
     )
     if deal.high_bidder is None or (stuck and a.all_pass != "forced_plays"):
+        if a.all_pass == "play":  # all-pass play: no declarer (engine.all_pass)
+            _all_pass_play(deal)
+            return
         if a.all_pass == "redeal":
             deal.phase = "redealt"
             deal.redeal_id = "all-pass"
@@ -279,6 +282,15 @@ def _finish(form: Form, deal: DealState) -> None:
         deal.declarer == deal.forced and not deal.contested and deal.high_bid == a.forced_bid
     )
     deal.phase = "talon"
+
+
+def _all_pass_play(deal: DealState) -> None:
+    """Everyone passed under ``auction.all_pass: play``: the deal is played out without a
+    declarer (phase ``play``, ``deal.declarer`` ``None``; the game opens it,
+    :func:`.all_pass.start`)."""
+    deal.declarer = deal.high_bidder = None
+    deal.high_bid = 0
+    deal.phase = "play"
 
 
 def _out(form: Form, deal: DealState, q: int) -> bool:

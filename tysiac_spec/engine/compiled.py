@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 from ..cards import Card
 from ..ruleset.model import Form
-from . import contracts, play, scoring, talon
+from . import all_pass, contracts, play, scoring, talon
 from .actions import Action, ActionTable, PlayCard
 from .state import DealState
 
@@ -75,6 +75,9 @@ class CompiledForm:
     kinds: Mapping[str, contracts.KindPlay] = field(default_factory=dict)
     """The named contract kinds (``contract.kinds``) by id, each compiled with its own play and
     scores (:func:`compile_kinds`); empty for a form without them."""
+    all_pass: all_pass.AllPassPlayRules | None = None
+    """The plays of a deal everyone passed, played out without a declarer
+    (:func:`.all_pass.compile_play`; ``None`` when the form has no all-pass play)."""
 
 
 def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
@@ -93,6 +96,7 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
         exchange_legal=talon.compile_legal_exchange(form, table),
         score_played=scoring.compile_played(form),
         kinds=compile_kinds(form, table, pack),
+        all_pass=all_pass.compile_play(form, table, pack),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made

@@ -40,10 +40,12 @@ __all__ = [
     "marriage_value",
     "match_rule",
     "player_record",
+    "scoring_all_pass",
     "scoring_declarer",
     "scoring_defender",
     "scoring_made",
     "scoring_sitter",
+    "talon_rebuy",
 ]
 
 Env = dict[str, Any]
@@ -269,6 +271,39 @@ def match_rule(
     }
 
 
+def scoring_all_pass(
+    player: Record,
+    players: int,
+    options: Options,
+    card_points: int,
+    tricks: int,
+    most_tricks: int,
+    fewest_tricks: int,
+    won: Hand,
+    last_trick: bool,
+) -> Env:
+    """``scoring.all_pass``: a player's record, card points, tricks, the most and fewest
+    tricks any active player won, his won cards and whether he won the last trick (a deal
+    played out without a declarer, ``auction.all_pass_play``)."""
+    return {
+        "player": player,
+        "players": players,
+        "options": options,
+        "card_points": card_points,
+        "tricks": tricks,
+        "most_tricks": most_tricks,
+        "fewest_tricks": fewest_tricks,
+        "won": won,
+        "last_trick": last_trick,
+    }
+
+
+def talon_rebuy(b: Mapping[str, Any], bid: int, talon: Hand) -> Env:
+    """``talon.rebuy``: the base of the defender offered the contract, the winning ``bid`` and
+    the ``talon`` turned face up."""
+    return {**b, "bid": bid, "talon": talon}
+
+
 # ------------------------------------------------------------------ play
 
 
@@ -299,6 +334,8 @@ BUILDERS: Mapping[str, Callable[..., Env]] = {
     "scoring.declarer": scoring_declarer,
     "scoring.defender": scoring_defender,
     "scoring.sitter": scoring_sitter,
+    "scoring.all_pass": scoring_all_pass,
+    "talon.rebuy": talon_rebuy,
     "forfeit.declarer": forfeit_declarer,
     "forfeit.defender": forfeit_defender,
     "match.rule": match_rule,

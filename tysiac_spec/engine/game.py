@@ -40,8 +40,9 @@ from typing import Any
 from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
+from ..ruleset.model import Form
 from ..ruleset.model import Incident as IncidentRule
-from . import auction, contracts, dealing, play, scoring, talon
+from . import all_pass, auction, contra, contracts, dealing, play, rebuy, scoring, talon
 from . import env as envs
 from .actions import (
     Action,
@@ -59,7 +60,7 @@ from .actions import (
 from .compiled import CompiledForm, compile_form
 from .deal_notation import Deal
 from .events import MatchEvent
-from .match import MatchState, charge_seat, settle_valid_deal, winners
+from .match import MatchState, charge_seat, settle_all_pass, settle_valid_deal, winners
 from .record import Record, record_of, ruleset_of
 from .seating import direction, redeal_dealer, side_of, sides
 from .seating import seating as seating_of
@@ -121,6 +122,11 @@ class View:
     """The declarer's hand, played face up, seen by everyone: in a deal of a named contract
     kind with ``open_hand`` (``contract.kinds``, :func:`.contracts.open_hand`), from the first
     trick to the end; else empty."""
+    contra: int = field(default=1, repr=False)
+    """The factor of contra and redouble on the contract (``contract.contra``; 1: none), known
+    to everyone."""
+    price: int = field(default=0, repr=False)
+    """In the phase ``rebuy``, the contract the player to act may buy (``talon.rebuy``)."""
 
 
 def _points(value: int) -> str:
@@ -207,6 +213,8 @@ class Game:
             "dark": auction.legal_dark,
             "redeal": lambda deal: [Redeal(), Pass()],
             "marriages": self._legal_announcements,
+            "contra": contra.legal,
+            "rebuy": rebuy.legal,
             "over": _no_actions,
             "redealt": _no_actions,
         }
@@ -230,6 +238,7 @@ class Game:
         """(The switches of the deal and the auction, decided once: ``talon.shown_from``,
         ``deal.cut``, ``deal.redeals``; see :mod:`.compiled` for the pattern.)"""
         self._before_play = self.form.marriages.declared_by == "before_play"
+        self._post_auction_rules(form)
         self._leader_rule = self.form.play.leader
         self._team = sides(self.form)
         """The sides of fixed partnerships (:func:`.seating.sides`; ``None``: none)."""
@@ -251,6 +260,46 @@ class Game:
         forfeits, bolts, on_barrel: :meth:`MatchState.player_record`),
         ``players`` (active in a deal) and ``options``."""
         return envs.base(self._match.player_record(player), self._active, self._options)
+
+    def _post_auction_rules(self, form: Form) -> None:
+        """The switches of the mechanisms acting around the contract, decided once (see
+        :mod:`.compiled`): all-pass play (``auction.all_pass: play``, :mod:`.all_pass`: the play
+        of a deal without a declarer dispatched to its own compiled plays, only in a form that
+        has it), selling the contract (``talon.rebuy``, :mod:`.rebuy`) and contra
+        (``contract.contra``, :mod:`.contra`) after the auction or before the play."""
+        self._all_pass = self.compiled.all_pass
+        if self._all_pass is not None:
+            ap, plain_legal, plain_apply = self._all_pass, self._play_legal, self._play_apply
+
+            def legal(deal: DealState) -> list[Action]:
+                return (ap.legal if deal.declarer is None else plain_legal)(deal)
+
+            def apply(deal: DealState, action: PlayCard) -> None:
+                (ap.apply if deal.declarer is None else plain_apply)(deal, action)
+
+            self._play_legal = self._legal_of["play"] = legal
+            self._play_apply = apply
+        c = form.contract.contra
+        self._contra_after = c.enabled and c.when == "after_auction"
+        self._contra_before_play = c.enabled and c.when == "before_play"
+        self._after_auction = self._contra_after or form.talon.rebuy.enabled
+        self._base_play = (self._play_legal, self._play_apply)
+        """The form's own legal plays and play of a card, which a named kind's replace for its
+        deal (:meth:`_point_play`)."""
+
+    def _auction_over(self, deal: DealState) -> None:
+        """The auction has a declarer (phase ``talon``): the contract offered for sale
+        (``talon.rebuy``), then contra after the auction, then the talon."""
+        if rebuy.opens(self.form, deal) and rebuy.start(self.form, deal, self._env):
+            return
+        self._after_rebuy(deal)
+
+    def _after_rebuy(self, deal: DealState) -> None:
+        """Contra after the auction (``contract.contra.when: after_auction``), else the talon."""
+        if self._contra_after and contra.opens(self.form, deal):
+            contra.start(self.form, deal)
+            return
+        talon.start(self.form, deal, self._env)
 
     # ------------------------------------------------------------------ match state
 
@@ -673,7 +722,9 @@ class Game:
         if self._kinds and d.kind is not None:  # (contract.kinds) the kind bid, a hand face up
             view = replace(view, kind=d.kind, open_hand=contracts.open_hand(self.form, d))
         if d.stock:  # (table.stock) the stock's size and its face-up bottom card
-            return replace(view, stock=len(d.stock), stock_card=d.stock[-1])
+            view = replace(view, stock=len(d.stock), stock_card=d.stock[-1])
+        if d.contra != 1 or d.rebuy_price:  # (contract.contra, talon.rebuy) known to everyone
+            view = replace(view, contra=d.contra, price=d.rebuy_price)
         return view
 
     def _hand_unseen(self, player: int) -> bool:
@@ -700,6 +751,15 @@ class Game:
             return auction.explain(self.form, deal, action, self._env)
         if phase in ("talon", "exchange", "contract"):
             return talon.explain(self.form, deal, action, self._env)
+        if phase == "play" and deal.declarer is None and self._all_pass is not None:
+            if type(action) is DeclareMarriage or type(action) is Claim or (
+                type(action) is PlayCard and action.declares
+            ):
+                return "a deal everyone passed is played out without marriages or a claim (all-pass play)"
+        if phase == "contra":
+            return contra.explain(self.form, deal, action)
+        if phase == "rebuy":
+            return rebuy.explain(deal)
         if self._kinds and deal.kind is not None:  # (contract.kinds) the kind's own play
             why = contracts.explain_play(contracts.kind_of(self.form, deal.kind), deal, action)
             return why or play.explain(self._play_form, deal, action)
@@ -766,7 +826,10 @@ class Game:
             else:
                 auction.apply_dark(form, deal, action)
             if deal.phase == "talon":
-                talon.start(form, deal, self._env)
+                if self._after_auction and phase == "auction":
+                    self._auction_over(deal)
+                else:
+                    talon.start(form, deal, self._env)
         elif phase == "talon":
             assert isinstance(action, ChooseTalon)
             talon.apply_choice(form, deal, action, self._env)
@@ -778,6 +841,23 @@ class Game:
         elif phase == "marriages":
             self._announced(deal, action)  # (opens the play itself: nothing else to do)
             return
+        elif phase == "rebuy":
+            if rebuy.apply(form, deal, action, self._env):
+                if deal.sold_by is not None:
+                    self._event("rebuy", deal.declarer, deal.high_bid,
+                                f"player {deal.declarer} buys the contract at {deal.high_bid} "
+                                f"from player {deal.sold_by}")
+                self._after_rebuy(deal)
+        elif phase == "contra":
+            if contra.apply(form, deal, action):
+                if deal.contra != 1:
+                    self._event("contra", deal.contra_by, deal.contra,
+                                f"contract {'redoubled' if deal.redoubled else 'doubled'}: ×{deal.contra}")
+                if self._contra_after:
+                    deal.phase = "talon"
+                    talon.start(form, deal, self._env)
+                else:
+                    deal.phase = "play"
         elif type(action) is DeclareMarriage:  # the play phase: a marriage from the hand
             play.declare_marriage(self._deal_marriages, deal, deal.current, action.suit)
         else:  # the play phase: a claim (a card is played above)
@@ -965,6 +1045,13 @@ class Game:
         deal = self.deal if deal is None else deal
         if self._kinds:  # (contract.kinds) the play of the deal's kind
             self._play_kind(deal)
+        if self._all_pass is not None and deal.declarer is None:  # all-pass play
+            assert self.form.auction.all_pass_play is not None
+            all_pass.start(self.form.auction.all_pass_play, deal)
+            return
+        if self._contra_before_play and contra.opens(self.form, deal):  # contra before the play
+            contra.start(self.form, deal)
+            return
         leader = self._leader_rule  # (the leader's rule inline: once per deal)
         if leader == "forced" and deal.forced is not None:
             deal.current = deal.forced
@@ -989,8 +1076,8 @@ class Game:
         """Point the play phase at a named kind's legal plays, play of a card, form and
         marriage rules, or (``None``) at the form's own; also done when a pickled game is
         loaded (:meth:`__setstate__`), since these are rebuilt, not pickled."""
-        if kind is None:
-            legal, apply_card, form = self.compiled.play_legal, self.compiled.play_apply, self.form
+        if kind is None:  # the form's own (with all-pass play's dispatch, when it has one)
+            (legal, apply_card), form = self._base_play, self.form
         else:
             legal, apply_card, form = kind.play_legal, kind.play_apply, kind.form
         self._legal_of["play"], self._play_apply = legal, apply_card
@@ -1051,16 +1138,19 @@ class Game:
             for player, _, amount in deal.revokes:
                 self._pay(deal, player, amount, revoke.to, "revoke.penalty", "revoke")
             state = self._match
-        outcome = scoring.outcome_of(deal)
         if state.dealer != self._dealer:
             state = replace(state, dealer=self._dealer)
-        # the engine's outcome is valid by construction: settled without validate_outcome
-        played = self._score_played
-        if self._kinds and deal.kind is not None:  # (contract.kinds) the kind's own scores
-            played = self._kinds[deal.kind].score_played
-        new, events, deal.made = settle_valid_deal(
-            self.form, state, outcome, played=played, team=self._team
-        )
+        if deal.declarer is None:  # all-pass play: each player scored for what he took
+            new, events = settle_all_pass(self.form, state, all_pass.outcome_of(deal))
+        else:
+            outcome = scoring.outcome_of(deal)
+            # the engine's outcome is valid by construction: settled without validate_outcome
+            played = self._score_played
+            if self._kinds and deal.kind is not None:  # (contract.kinds) the kind's own scores
+                played = self._kinds[deal.kind].score_played
+            new, events, deal.made = settle_valid_deal(
+                self.form, state, outcome, played=played, team=self._team
+            )
         row = tuple(map(sub, new.scores, start.scores))
         deal.scores = dict(enumerate(row))
         self._match = new
@@ -1088,7 +1178,8 @@ class Game:
         "_deck_points", "_deck_cards", "_dealing_plan", "_aces", "_talon_from_deal",
         "_talon_from_round", "_cuts", "_redeals", "_before_play", "_leader_rule", "_team",
         "_stock", "_stock_trump", "_revoke", "_kinds", "_apply_bid", "_play_form",
-        "_deal_marriages",
+        "_deal_marriages", "_base_play", "_all_pass", "_contra_after", "_contra_before_play",
+        "_after_auction",
     })
     """The attributes a game makes from its ruleset, player count and seed (and the caches of
     :meth:`legal_actions`): not pickled, made again when a pickled game is loaded.  Every

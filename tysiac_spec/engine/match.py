@@ -47,14 +47,16 @@ from typing import Any
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
 from . import env as envs
+from .all_pass import AllPassOutcome
+from .all_pass import scores as all_pass_scores
 from .events import MatchEvent
 from .outcome import validate_outcome
 from .scoring import DealOutcome, PlayedScores, forfeit_cost, pooled, scores_and_made
 from .seating import next_dealer, side_of, sides, standing_for
 
 __all__ = [
-    "BarrelSeat", "DealOutcome", "MatchState", "charge_seat", "golden_deals", "settle_deal",
-    "settle_valid_deal", "winners",
+    "BarrelSeat", "DealOutcome", "MatchState", "charge_seat", "golden_deals", "settle_all_pass",
+    "settle_deal", "settle_valid_deal", "winners",
 ]
 
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
@@ -411,6 +413,19 @@ def _golden_dark(form: Form, outcome: DealOutcome) -> bool:
         and sp.dark.multiplier > 1
         and outcome.multiplier == sp.golden_round.multiplier * sp.dark.multiplier
     )
+
+
+def _step_contra(w: _Work, factor: int) -> None:
+    """Contra and redouble (``contract.contra``): the declarer's deal score, or everyone's
+    (``applies_to``), multiplied by ``factor`` (after the deal's multiplier; event
+    ``multiplier.contra``)."""
+    d = w.outcome.declarer
+    everyone = w.form.contract.contra.applies_to == "everyone"
+    for p in w.delta:
+        if everyone or p == d:
+            w.delta[p] *= factor
+    whose = "every score" if everyone else f"player {d}'s score"
+    w.event("multiplier.contra", d, factor, f"contra: {whose} ×{factor}")
 
 
 def _above_threshold(form: Form, score: int) -> bool:
@@ -825,6 +840,8 @@ def settle_valid_deal(
         w.event(kind, o.declarer, o.contract, f"contract {o.contract} {'made' if made else 'failed'}")
     if mult != 1:
         w.event("multiplier", None, mult, f"{o.mode} deal: points ×{mult}")
+    if o.contra != 1:
+        _step_contra(w, o.contra)
     # (each step also checks that its mechanism is on; the checks here save the calls)
     special = form.special
     if form.match.threshold.enabled:
@@ -908,3 +925,57 @@ def settle_valid_deal(
         deck_points=state.deck_points,
     )
     return new, w.events, made
+
+
+def settle_all_pass(
+    form: Form, state: MatchState, outcome: AllPassOutcome
+) -> tuple[MatchState, list[MatchEvent]]:
+    """Settle a deal everyone passed and played out without a declarer (``auction.all_pass:
+    play``): the new match state and the events.  Pure; called by the engine and by a
+    real-table scoresheet.
+
+    Each active player scores ``all_pass_play.score`` (:func:`.all_pass.scores`; event
+    ``all_pass``); then, as for any deal, the 800 rule (a player above it scores nothing
+    positive: nobody is the declarer), finishing (with ``finishing.who: declarer`` nobody may
+    finish in it), the match rules (``declarer`` and ``made`` false, ``contract`` 0) and the
+    winner; the dealer moves on.  Decisions where the sources are silent (``status: assumed``):
+    a player on the barrel makes no attempt and scores nothing in it (as in a deal another
+    player forfeits); it gives no bolts; no multiplier applies.
+
+    Raises:
+        MatchError: ``match.outcome`` — the formula reads a fact the outcome lacks.
+    """
+    n = state.players
+    base = all_pass_scores(form, outcome, state.player_record, state.options)
+    plain = DealOutcome(declarer=-1, bid=0, contract=0, tricks=outcome.tricks, sitter=outcome.sitter,
+                        players=outcome.players)
+    w = _Work(form, state, plain, [], dict(base), False)
+    w.event("all_pass", None, None, "everyone passed: the deal played out, each scored for what he took")
+    if form.match.threshold.enabled:
+        _step_threshold(w)
+    seats = list(state.barrel) or [BarrelSeat()] * n
+    for p in range(n):
+        if seats[p].on and w.delta.get(p):
+            w.event("barrel.frozen", p, w.delta[p],
+                    f"on the barrel: an all-pass deal is no attempt ({_signed(w.delta[p])} not scored)")
+            w.delta[p] = 0
+    _step_finishing(w)
+    scores = [s + w.delta.get(p, 0) for p, s in enumerate(state.scores)]
+    counters = {k: list(v) for k, v in state.counters.items()}
+    bolts = list(state.bolts) or [0] * n
+    if form.match.rules:
+        _step_rules(w, scores, counters, bolts, list(state.forfeits), seats)
+    winner = _winner(w, scores)
+    if winner is None and form.match.finishing.loss is not None:
+        winner = _winner_by_loss(w, scores, form.match.finishing.loss)
+    if winner is not None:
+        w.event("match.won", winner, scores[winner], f"player {winner} wins with {scores[winner]}")
+    new = replace(
+        state,
+        scores=tuple(scores),
+        counters={k: tuple(v) for k, v in counters.items()},
+        dealer=next_dealer(form, state.dealer),
+        deals=state.deals + 1,
+        winner=winner,
+    )
+    return new, w.events

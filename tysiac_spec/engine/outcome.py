@@ -23,7 +23,7 @@ from typing import Protocol
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
 from .auction import bid_steps
-from .scoring import DealOutcome
+from .scoring import AllPassOutcome, DealOutcome
 from .seating import first_hand
 
 
@@ -48,24 +48,30 @@ class Standing(Protocol):
     def players(self) -> int: ...
 
 __all__ = [
+    "all_pass_played",
     "can_forfeit",
+    "contra_factors",
     "discards_to",
     "fixed_bid",
     "golden_round_on",
+    "iter_all_pass_errors",
     "iter_bid_errors",
     "iter_card_point_errors",
+    "iter_contra_errors",
     "iter_contract_errors",
     "iter_forfeit_errors",
     "iter_kind_errors",
     "iter_marriage_errors",
     "iter_mode_errors",
     "iter_outcome_errors",
+    "iter_sold_errors",
     "iter_table_errors",
     "iter_trick_errors",
     "marriage_sums",
     "marriages_possible",
     "may_declare",
     "may_raise",
+    "may_sell",
     "sets_aside",
     "sitter_talon_needed",
     "tricks_needed",
@@ -436,6 +442,8 @@ def iter_outcome_errors(form: Form, state: Standing, outcome: DealOutcome) -> Pr
     if o.multiplier is not None and o.multiplier < 1:
         yield _problem(("multiplier",), f"the multiplier must be 1 or more (got {o.multiplier})")
     yield from iter_mode_errors(form, state, mode=o.mode, declarer=o.declarer, dealer=state.dealer)
+    if o.contra != 1 or form.contract.contra.enabled:
+        yield from iter_contra_errors(form, contra=o.contra, mode=o.mode)
     if o.forfeited:
         yield from iter_forfeit_errors(form, state, declarer=o.declarer, bid=o.bid, mode=o.mode)
         return
@@ -445,6 +453,89 @@ def iter_outcome_errors(form: Form, state: Standing, outcome: DealOutcome) -> Pr
     yield from iter_marriage_errors(form, marriages=o.marriages, active=active)
     if o.tricks is not None:
         yield from iter_trick_errors(form, tricks=o.tricks, card_points=o.card_points, marriages=o.marriages)
+
+
+# ------------------------------------------------------------------ around the contract
+
+
+def contra_factors(form: Form) -> tuple[int, ...]:
+    """The factors contra and redouble can give a contract (``contract.contra``), ascending:
+    1 (nobody doubled), ``multiplier``, and with ``redouble`` ``multiplier`` ×
+    ``redouble_multiplier``; ``(1,)`` when contra is off."""
+    c = form.contract.contra
+    if not c.enabled:
+        return (1,)
+    out = {1, c.multiplier}
+    if c.redouble:
+        out.add(c.multiplier * c.redouble_multiplier)
+    return tuple(sorted(out))
+
+
+def iter_contra_errors(form: Form, *, contra: int, mode: str) -> Problems:
+    """The factor of contra and redouble on the contract: one of :func:`contra_factors`; 1 in
+    a golden or dark deal (no contra there: :mod:`.contra`)."""
+    allowed = contra_factors(form) if mode == "normal" else (1,)
+    if contra not in allowed:
+        yield _problem(
+            ("contra",),
+            f"the contra factor must be one of {', '.join(map(str, allowed))} (got {contra})"
+            + ("" if mode == "normal" else f": a {mode} deal has no contra"),
+        )
+
+
+def may_sell(form: Form, mode: str) -> bool:
+    """Whether a ``mode`` deal's contract may have been bought from its declarer
+    (``talon.rebuy``: only after an auction, :mod:`.rebuy`)."""
+    return form.talon.rebuy.enabled and mode == "normal"
+
+
+def iter_sold_errors(form: Form, *, mode: str) -> Problems:
+    """A contract bought from the declarer (``talon.rebuy``): the ruleset allows it, in a
+    normal deal (:func:`may_sell`).  The bid is then the buyer's price."""
+    if not form.talon.rebuy.enabled:
+        yield _problem(
+            ("sold",), "the contract was bought, but the ruleset (with these options) allows no rebuy"
+        )
+    elif mode != "normal":
+        yield _problem(("sold",), f"a {mode} deal's contract cannot be bought: only one won in an auction")
+
+
+def all_pass_played(form: Form) -> bool:
+    """Whether a deal everyone passes is played out without a declarer (``auction.all_pass:
+    play``, :mod:`.all_pass`)."""
+    return form.auction.all_pass == "play" and form.auction.all_pass_play is not None
+
+
+def iter_all_pass_errors(form: Form, state: Standing, outcome: AllPassOutcome) -> Problems:
+    """Every reason why a deal played out without a declarer cannot happen under ``form``:
+    the ruleset plays one (:func:`all_pass_played`), the match is on and not in its golden
+    round (a golden deal has no auction), card points only for
+    the active players adding up to the deck total (to less when the talon scores for
+    nobody, ``all_pass_play.talon: nobody``), tricks as :func:`iter_trick_errors` says."""
+    if state.winner is not None:
+        yield _problem(("match",), "the match is over")
+        return
+    rules = form.auction.all_pass_play
+    if not all_pass_played(form) or rules is None:
+        yield _problem(("all_pass",), "nobody declared, but the ruleset does not play a deal everyone passes")
+        return
+    if golden_round_on(form, state):
+        yield _problem(("all_pass",), "a golden-round deal has no auction: everyone cannot have passed")
+        return
+    active = outcome.active(state.players)
+    total, cp = state.deck_points, outcome.card_points
+    for p, v in cp.items():
+        if p not in active:
+            yield _problem(
+                ("card_points", p), f"card points given for player {p}, who does not play the deal"
+            )
+        elif not 0 <= v <= total:
+            yield _problem(("card_points", p), f"card points of player {p} must be 0..{total} (got {v})")
+    got = sum(cp.values())
+    if got > total or (got != total and rules.talon != "nobody"):
+        yield _problem(("card_points",), f"card points must add up to the deck total {total} (got {got})")
+    if outcome.tricks is not None:
+        yield from iter_trick_errors(form, tricks=outcome.tricks, card_points=cp, marriages={})
 
 
 def validate_outcome(form: Form, state: Standing, outcome: DealOutcome) -> None:

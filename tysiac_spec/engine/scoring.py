@@ -25,6 +25,7 @@ from .seating import direction
 from .state import DealState
 
 __all__ = [
+    "AllPassOutcome",
     "DealOutcome",
     "ForfeitCost",
     "compile_played",
@@ -93,6 +94,8 @@ class DealOutcome:
     last_trick: int | None = None
     declarations: tuple[tuple[int, str], ...] | None = None
     kind: str | None = None
+    contra: int = 1
+    """The factor of contra and redouble on the contract (``contract.contra``; 1: none)."""
 
     def active(self, seated: int) -> tuple[int, ...]:
         """The active players, ascending, of a table of ``seated`` players."""
@@ -103,6 +106,37 @@ class DealOutcome:
     def points(self, player: int) -> int:
         """Card points plus declared marriages of ``player``."""
         return self.card_points.get(player, 0) + self.marriages.get(player, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class AllPassOutcome:
+    """What happened in a deal played out without a declarer (all-pass play,
+    :mod:`.all_pass`), as a scoresheet records it.
+
+    Attributes:
+        card_points: card points each active player won (points; absent: 0).
+        tricks: tricks each active player won (absent: 0); ``None`` when not recorded (a
+            scoresheet): then a formula reading ``tricks``, ``most_tricks`` or ``fewest_tricks``
+            raises :class:`~tysiac_spec.errors.MatchError`.
+        players: the active players; by default every player but the ``sitter``.
+        sitter: the player sitting out (four players), or ``None``; he scores 0.
+        won: the cards each player won; ``None`` when not recorded (then a formula reading
+            ``won`` raises :class:`~tysiac_spec.errors.MatchError`).
+        last_trick: the player who won the last trick; ``None`` when not recorded.
+    """
+
+    card_points: Mapping[int, int]
+    tricks: Mapping[int, int] | None = None
+    players: tuple[int, ...] = ()
+    sitter: int | None = None
+    won: Mapping[int, Sequence[Card]] | None = None
+    last_trick: int | None = None
+
+    def active(self, seated: int) -> tuple[int, ...]:
+        """The active players, ascending, of a table of ``seated`` players."""
+        if self.players:
+            return tuple(sorted(self.players))
+        return tuple(p for p in range(seated) if p != self.sitter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,5 +457,6 @@ def outcome_of(deal: DealState) -> DealOutcome:
         last_trick=deal.last_trick_winner,
         declarations=tuple(deal.declared),
         kind=deal.kind,
+        contra=deal.contra,
     )
 

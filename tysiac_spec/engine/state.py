@@ -13,14 +13,19 @@ from ..cards import Card
 
 __all__ = ["PHASES", "DealState", "cards_text", "remove_card"]
 
-PHASES = ("redeal", "dark", "auction", "talon", "exchange", "contract", "marriages", "play", "over")
+PHASES = (
+    "redeal", "dark", "auction", "rebuy", "contra", "talon", "exchange", "contract", "marriages", "play",
+    "over",
+)
 """Phases of a deal, in order; ``over`` also marks a finished match.
 
 ``redeal``: a player may call a redeal (``deal.redeals``), offered after the deal, after
 the talon or after the exchange; ``dark``: the dark game may be declared or cancelled
 (``special.dark``); ``marriages``: the players announce their marriages before the first
-trick (``marriages.declared_by: before_play``).  A deal abandoned for a redeal ends in the internal phase
-``redealt`` and is replaced at once by a new deal.
+trick (``marriages.declared_by: before_play``); ``rebuy``: the defenders may buy the contract
+(``talon.rebuy``); ``contra``: the defenders may double it, the declarer redouble
+(``contract.contra``; after the auction or before the play).  A deal abandoned for a redeal
+ends in the internal phase ``redealt`` and is replaced at once by a new deal.
 """
 
 
@@ -143,6 +148,23 @@ class DealState:
     kind: str | None = None
     """The named contract (``contract.kinds``) bid highest in the auction, then the one the
     deal is played as (its id); ``None``: the numeric contract (:mod:`.contracts`)."""
+    # contra and redouble (contract.contra), selling the contract (talon.rebuy)
+    contra: int = 1
+    """The factor of contra and redouble (``contract.contra``): 1 while nobody doubled."""
+    contra_by: int | None = None
+    """The defender who doubled the contract (``None``: nobody)."""
+    redoubled: bool = False
+    """The declarer redoubled the contract."""
+    contra_turns: tuple[int, ...] = ()
+    """The players still to answer in the phase ``contra``, the one to act first."""
+    contra_done: bool = False
+    """The contra phase of this deal is over (it opens once)."""
+    rebuy_turns: tuple[int, ...] = ()
+    """The defenders still to answer in the phase ``rebuy``, the one to act first."""
+    rebuy_price: int = 0
+    """The contract the defender to act may buy (``talon.rebuy.price``)."""
+    sold_by: int | None = None
+    """The declarer who sold the contract to the present declarer (``None``: not sold)."""
     # result
     scores: dict[int, int] | None = None
     made: bool | None = None

@@ -24,9 +24,11 @@ __all__ = [
     "INCIDENT_KINDS",
     "POINTS_KIND",
     "AceMarriage",
+    "AllPassPlay",
     "Auction",
     "Barrel",
     "Bolts",
+    "Contra",
     "Contract",
     "ContractKind",
     "Cut",
@@ -48,6 +50,7 @@ __all__ = [
     "Play",
     "Provenance",
     "RankSpec",
+    "Rebuy",
     "Redeal",
     "Revoke",
     "Ruleset",
@@ -510,6 +513,26 @@ class DealRules:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class AllPassPlay:
+    """All-pass play (распасы, raspasy; `auction.all_pass: play`): a deal everyone passes is
+    played out without a declarer, a contract, trump or marriages, the first player after the
+    dealer leading, and each player is scored for what he took."""
+
+    talon: Literal["deal_out", "last_trick", "nobody"] = rule(
+        "The talon's cards: dealt out face down one at a time to the active players from the "
+        "first after the dealer before the play (their number must be a multiple of the active "
+        "players); won with the last trick; set aside, scoring for nobody.",
+        "deal_out",
+    )
+    score: Formula = rule(
+        "Each active player's score for the deal (context `scoring.all_pass`), e.g. minus the "
+        "card points he took.",
+        required=True,
+        formula="scoring.all_pass",
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Auction:
     """The auction (licytacja / торговля): who opens, bid sizes, caps, passing."""
 
@@ -558,9 +581,10 @@ class Auction:
     reentries: int = rule(
         "Times a player who passed may come back in.", 0, minimum=0, maximum=MAX_COUNT
     )
-    all_pass: Literal["forced_plays", "redeal", "dealer_plays"] = rule(
+    all_pass: Literal["forced_plays", "redeal", "dealer_plays", "play"] = rule(
         "When nobody bids over the forced bid: the forced player becomes declarer at it; the "
-        "deal is redealt; the dealer must play the minimum.",
+        "deal is redealt; the dealer must play the minimum; the deal is played out without a "
+        "declarer (`play`: all-pass play, raspasy, as `all_pass_play` says).",
         "forced_plays",
     )
     dealer_exempt: bool = rule(
@@ -569,6 +593,10 @@ class Auction:
         "opens) is not made to play it; a deal everyone passes is then dealt again, as with "
         "`all_pass: redeal`.",
         False,
+    )
+    all_pass_play: AllPassPlay | None = rule(
+        "All-pass play (raspasy), with `all_pass: play`: how a deal everyone passes is played "
+        "out and scored; none without it."
     )
 
 
@@ -591,6 +619,26 @@ class Leftover:
     cards: Literal["unchosen_talon", "unchosen_and_discards"] = rule(
         "Which cards count: the talon not chosen; or it and the declarer's discards.",
         "unchosen_talon",
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rebuy:
+    """Selling the contract (перекупка, re-buy): after the auction the talon is turned face up
+    and the defenders, in turn from the declarer's next seat, may each buy the contract at
+    `price`; the first who buys becomes the declarer at it and takes the talon; if nobody buys,
+    the declarer keeps it."""
+
+    enabled: bool = rule("Whether the contract may be bought from the declarer.", False)
+    who: Literal["defenders", "first_defender"] = rule(
+        "Who is offered the contract: every defender in turn from the declarer's next seat, or "
+        "only the defender in that seat.",
+        "defenders",
+    )
+    price: Formula | None = rule(
+        "The contract a buyer must play (context `talon.rebuy`), e.g. a fixed 240 or the bid "
+        "plus 10; offered only when above the winning bid.  Required when `enabled`.",
+        formula="talon.rebuy",
     )
 
 
@@ -644,6 +692,7 @@ class Talon:
         False,
     )
     leftover: Leftover = rule("The leftover talon cards (2-player game).", Leftover)
+    rebuy: Rebuy = rule("Selling the contract: a defender buys it after the talon is seen.", Rebuy)
 
 
 # --------------------------------------------------------------------------- contract
@@ -766,6 +815,40 @@ every field at its default (today's contract, played and scored as ``scoring`` s
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Contra:
+    """Contra and redouble (kontra / rekontra, контра): once the declarer is known, the
+    defenders in turn from his next seat may double the contract's value; after a contra the
+    declarer may redouble.  Only after an auction (not in a golden-round, barrel or dark deal)."""
+
+    enabled: bool = rule("Whether a defender may double the contract.", False)
+    who: Literal["defenders", "first_defender"] = rule(
+        "Who may double: every defender in turn from the declarer's next seat (the first "
+        "contra ends the turn), or only the defender in that seat.",
+        "defenders",
+    )
+    when: Literal["after_auction", "before_play"] = rule(
+        "When: as the auction ends, before the talon is taken; or once the contract is fixed, "
+        "before the first trick.",
+        "after_auction",
+    )
+    multiplier: int = rule(
+        "The factor of a doubled contract.", 2, minimum=1, maximum=MAX_COUNT
+    )
+    redouble: bool = rule("Whether the declarer may redouble a doubled contract.", False)
+    redouble_multiplier: int = rule(
+        "The further factor of a redoubled contract (it multiplies `multiplier`).",
+        2,
+        minimum=1,
+        maximum=MAX_COUNT,
+    )
+    applies_to: Literal["declarer", "everyone"] = rule(
+        "Whose deal score the factor multiplies: the declarer's (the contract's value), or "
+        "every player's.",
+        "declarer",
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Contract:
     """The contract: the declarer's final bid, fixed after the exchange."""
 
@@ -781,6 +864,7 @@ class Contract:
         "Extra condition on the contract (context `contract.allowed`).", formula="contract.allowed"
     )
     forfeit: Forfeit = rule("Forfeiting the deal instead of playing it.", Forfeit)
+    contra: Contra = rule("Doubling the contract (contra) and redoubling it.", Contra)
     claim_allowed: bool = rule(
         "A declarer sure of every trick may show the hand and score without playing.", False
     )

@@ -76,6 +76,11 @@ SEMANTIC_CODES = {
     "contract.kind-id": "a named contract whose id is not a word that can be bid (`bid misere`), "
     "or is `points`, the numeric contract's",
     "contract.kind-value": "a named contract without its fixed `value`",
+    "auction.all-pass-play": "all-pass play (`auction.all_pass: play`) without its rules "
+    "(`auction.all_pass_play`) or at a table it cannot be played at (a stock, partnerships, a "
+    "talon that cannot be dealt out evenly), or its rules without it",
+    "talon.rebuy": "the contract may be bought (`talon.rebuy.enabled`) but no `price` is set, "
+    "or a price is set while it may not",
 }
 
 
@@ -903,6 +908,88 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
     yield from _check_incidents(doc, sections, where)
     yield from _check_revoke(doc, sections, where)
     yield from _check_kinds(doc, sections, where)
+    yield from _check_around_contract(
+        doc, sections, where, talons=talons, active=active, stock=stock, partnerships=partnerships
+    )
+
+
+def _check_around_contract(
+    doc: Any,
+    sections: Mapping[str, Any],
+    where: Callable[..., Path],
+    *,
+    talons: Sequence[Any],
+    active: int,
+    stock: int,
+    partnerships: Any,
+) -> Iterator[Diagnostic]:
+    """All-pass play (``auction.all_pass: play`` with ``auction.all_pass_play``,
+    :mod:`..engine.all_pass`): its rules present exactly when it is on, and a table it can be
+    played at (no stock, no partnerships, a talon dealt out evenly:
+    ``auction.all-pass-play``); selling the contract (``talon.rebuy``): a price exactly when
+    it is on (``talon.rebuy``)."""
+    auction = sections.get("auction") or {}
+    on = (_get(auction, "all_pass") or _defaults("Auction", "all_pass")) == "play"
+    rules = _get(auction, "all_pass_play")
+    path = where("auction", "all_pass")
+    if on and rules is None:
+        yield _diag(
+            "auction.all-pass-play",
+            "`auction.all_pass` is `play`, but `auction.all_pass_play` (how the deal is scored) "
+            "is not set",
+            doc,
+            path,
+            "add `auction.all_pass_play: {score: \"-card_points\"}` or another formula",
+        )
+    elif rules is not None and not on:
+        yield _diag(
+            "auction.all-pass-play",
+            "`auction.all_pass_play` is set, but `auction.all_pass` is not `play`: nothing plays it",
+            doc,
+            where("auction", "all_pass_play"),
+            "set `auction.all_pass: play`, or drop the field",
+        )
+    elif on:
+        problem = ""
+        if stock:
+            problem = "a stock is drawn from after each trick (`table.stock`)"
+        elif partnerships == "across":
+            problem = "the players play in fixed partnerships (`partnerships: across`)"
+        elif (_get(rules, "talon") or "deal_out") == "deal_out" and all(isinstance(t, int) for t in talons):
+            total = sum(talons)
+            if total % max(active, 1):
+                problem = (f"the talon's {total} card(s) cannot be dealt out evenly to {active} "
+                           "players (`all_pass_play.talon: deal_out`)")
+        if problem:
+            yield _diag(
+                "auction.all-pass-play",
+                f"`auction.all_pass` is `play`, but {problem}: a deal without a declarer cannot "
+                "be played at this table",
+                doc,
+                path,
+                "use `all_pass: redeal` at this table (under `players.<n>.auction`), or another "
+                "`all_pass_play.talon`",
+            )
+    rebuy = _get(sections, "talon", "rebuy")
+    if is_mapping(rebuy):
+        enabled, price = bool(_get(rebuy, "enabled")), _get(rebuy, "price")
+        if enabled and price is None:
+            yield _diag(
+                "talon.rebuy",
+                "`talon.rebuy.enabled` is true, but `talon.rebuy.price` (the contract a buyer "
+                "plays) is not set",
+                doc,
+                (*where("talon", "rebuy"), "enabled"),
+                "set a price such as `\"240\"` or `\"bid + 10\"`",
+            )
+        elif price is not None and not enabled:
+            yield _diag(
+                "talon.rebuy",
+                "`talon.rebuy.price` is set, but the contract may not be bought "
+                "(`talon.rebuy.enabled` is false)",
+                doc,
+                (*where("talon", "rebuy"), "price"),
+            )
 
 
 def _check_incidents(
