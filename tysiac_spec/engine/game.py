@@ -29,6 +29,7 @@ pick one, apply); any other action is checked by value against a fresh list.
 
 from __future__ import annotations
 
+import os
 import random
 from array import array
 from collections.abc import Callable, Mapping, Sequence
@@ -41,6 +42,7 @@ from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Incident as IncidentRule
+from ..text import shorten
 from . import auction, contracts, dealing, play, scoring, talon
 from . import env as envs
 from .actions import (
@@ -60,7 +62,7 @@ from .compiled import CompiledForm, compile_form
 from .deal_notation import Deal
 from .events import MatchEvent
 from .match import MatchState, charge_seat, settle_valid_deal, winners
-from .record import Record, record_of, ruleset_of
+from .record import Record, record_error, record_of, ruleset_of
 from .seating import direction, redeal_dealer, side_of, sides
 from .seating import seating as seating_of
 from .state import DealState, cards_text
@@ -1125,8 +1127,23 @@ class Game:
         and the content hash: :func:`~.record.record_of`'s header, loaded again by
         :func:`~.record.ruleset_of`), its player count and seed, and its state with every card
         written as its index in the pack.  Loading checks that the ruleset is unchanged
-        (``record.hash``) and shares the loaded ruleset's compiled forms."""
+        (``record.hash``) and shares the loaded ruleset's compiled forms.  A ruleset file is
+        named by its absolute path, so the game loads again after a change of directory.
+
+        Raises:
+            RecordError: ``record.pickle`` for a ruleset loaded from text
+                (``load_ruleset(name, text=...)``): nothing could load it again.
+        """
         header = replace(record_of(self), actions=(), deals=())
+        named = header.ruleset_file
+        if named is not None and not os.path.isabs(named):  # (a file is named absolute)
+            raise record_error(
+                "pickle",
+                f"a game of the ruleset `{shorten(header.ruleset)}` loaded from text (as "
+                f"`{shorten(named, 120)}`) cannot be pickled: a pickled game names its ruleset "
+                "by its file or shipped id, to load it again",
+                hint="write the text to a .yaml file and load it with load_ruleset(path)",
+            )
         state = {k: v for k, v in self.__dict__.items() if k not in self._REBUILT}
         memo: dict[int, Any] = {}
         return _unpickled_game, (header,), {k: _packed(v, memo) for k, v in state.items()}
