@@ -59,7 +59,7 @@ from .actions import (
     Redeal,
 )
 from .compiled import CompiledForm, compile_form
-from .deal_notation import Deal
+from .deal_notation import STOCK_NAME, Deal, dealt_twice, hand_name, talon_name
 from .events import MatchEvent
 from .match import MatchState, charge_seat, settle_valid_deal, winners
 from .record import Record, record_error, record_of, ruleset_of
@@ -562,6 +562,10 @@ class Game:
             problem = f"talon sizes must be {list(self.form.table.talons)}"
         elif len(sparsed) != (self.form.table.stock or 0):
             problem = f"the stock must hold {self.form.table.stock or 0} cards"
+        elif twice := next(dealt_twice([
+                *((hand_name(p), h) for p, h in parsed.items()),
+                *((talon_name(k), t) for k, t in enumerate(tparsed)), (STOCK_NAME, sparsed)]), None):
+            problem = twice[2]
         elif len(set(every)) != len(deck.cards) - self.form.table.left_out:
             problem = f"the deal must hold each of the {len(deck.cards)} cards once"
             if self.form.table.left_out:
