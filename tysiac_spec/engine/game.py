@@ -563,7 +563,7 @@ class Game:
         elif len(sparsed) != (self.form.table.stock or 0):
             problem = f"the stock must hold {self.form.table.stock or 0} cards"
         elif twice := next(dealt_twice([
-                *((hand_name(p), h) for p, h in parsed.items()),
+                *((hand_name(p), h) for p, h in sorted(parsed.items())),
                 *((talon_name(k), t) for k, t in enumerate(tparsed)), (STOCK_NAME, sparsed)]), None):
             problem = twice[2]
         elif len(set(every)) != len(deck.cards) - self.form.table.left_out:
