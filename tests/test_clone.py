@@ -189,6 +189,36 @@ def test_a_house_file_game_pickles_by_path_and_a_changed_file_is_refused(tmp_pat
     assert info.value.diagnostic.code == "record.hash"
 
 
+def test_a_game_of_a_ruleset_loaded_by_a_relative_path_unpickles_after_a_change_of_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "house").mkdir()
+    shutil.copy(ROOT / "examples" / "house" / "barrel-900.yaml", tmp_path / "house" / "b.yaml")
+    monkeypatch.chdir(tmp_path)
+    game = Game(load_ruleset("house/b.yaml"), players=3, seed=4)
+    _advance(game, random.Random(2), 25)
+    data = pickle.dumps(game)
+    assert str((tmp_path / "house" / "b.yaml").resolve()).encode() in data
+    monkeypatch.chdir(ROOT)
+    loaded = pickle.loads(data)
+    assert loaded.snapshot() == game.snapshot()
+    assert loaded.ruleset.content_hash == game.ruleset.content_hash
+
+
+def test_a_game_of_a_ruleset_loaded_from_text_is_refused_at_pickling() -> None:
+    text = (ROOT / "examples" / "house" / "barrel-900.yaml").read_text(encoding="utf-8")
+    game = Game(load_ruleset("x", text=text), players=3, seed=4)
+    with pytest.raises(RecordError) as info:
+        pickle.dumps(game)
+    d = info.value.diagnostic
+    assert d.code == "record.pickle"
+    assert d.message == (
+        f"a game of the ruleset `{game.ruleset.id}` loaded from text (as `x`) cannot be pickled: a "
+        "pickled game names its ruleset by its file or shipped id, to load it again"
+    )
+    assert d.hint == "write the text to a .yaml file and load it with load_ruleset(path)"
+
+
 # --------------------------------------------------------------------------- hand-set deals in records
 
 

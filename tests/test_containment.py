@@ -13,10 +13,12 @@ from tysiac_spec.ruleset import registry
 
 HOUSE = "kind: house\nname: {{en: {id}}}\n"
 
-OUTSIDE_HINT = (
-    "copy the file beside the one that names it, or allow its folder on the command line: "
-    "tysiac --rules-dir DIR ..."
-)
+def outside_hint(folder: Path) -> str:
+    """The hint of ``registry.outside`` for a file in ``folder``: it names the folder to allow."""
+    return (
+        "copy the file beside the one that names it, or allow its folder on the command line: "
+        f"tysiac --rules-dir {folder.resolve()} ..."
+    )
 
 
 def house(folder: Path, name: str, extends: str | list[str], extra: str = "") -> Path:
@@ -55,7 +57,7 @@ def test_extends_out_of_the_folder_is_refused_unread(tmp_path: Path, secret: Pat
         f"`{ref}` is outside the folders a file may name: a shipped ruleset id, or a file in the "
         "naming file's folder or below"
     )
-    assert d.hint == OUTSIDE_HINT
+    assert d.hint == outside_hint(secret.parent)
     assert "TOKEN" not in d.render()
 
 

@@ -222,6 +222,27 @@ def test_play_shows_a_bad_deal_under_a_caret(tmp_path: Path) -> None:
     ]
     code, _, err = _cli("play", "pl-standard", "--save", save, "--deal", "1:KC QC / AH / JS | 9C")
     assert code == 1 and err.strip() == "error[deal.stack]: stacked deal: each hand must hold 7 cards"
+    deal = "0:KC QC JC 9C AD TD KD / AH TH KH QH JH 9H 9S / AS TS KS QS JS AC AC | QD JD 9D"
+    code, _, err = _cli("play", "pl-standard", "--save", save, "--deal", deal)
+    assert code == 1 and err.strip() == (
+        "error[deal.stack]: stacked deal: AC is dealt twice in player 2's hand"
+    )
+    code, _, err = _cli("play", "pl-standard", "--save", save, "--deal", deal.replace("AC AC |", "AC TC |")
+                        .replace("QD JD 9D", "QD JD AH"))
+    assert code == 1 and err.strip() == (
+        "error[deal.stack]: stacked deal: AH is dealt twice: in player 1's hand and in talon 0"
+    )
+
+
+def test_deal_is_exported_beside_game() -> None:
+    import tysiac_spec
+    from tysiac_spec import Deal
+    from tysiac_spec.engine.deal_notation import Deal as Home
+
+    assert Deal is Home and "Deal" in tysiac_spec.__all__
+    game = tysiac_spec.Game(tysiac_spec.load_ruleset("pl-standard"), players=3, seed=1)
+    game.start_deal(Deal.parse("1:KC QC JC 9C AD TD KD / AH TH KH QH JH 9H 9S / AS TS KS QS JS AC TC | QD JD 9D"))
+    assert str(game.record.deals[0][1]).startswith("1:KC QC JC 9C AD TD KD / ")
 
 
 def test_check_prints_the_deal_a_failing_scenario_started_with(tmp_path: Path) -> None:

@@ -372,9 +372,61 @@ def test_a_game_with_a_starting_match_state_has_no_transcript() -> None:
     with pytest.raises(RecordError) as info:
         transcript(game)
     assert info.value.diagnostic.message == (
-        "the game was set up by hand (a stacked deal or a starting match state), so its record does "
-        "not reproduce it; transcripts are made of seeded games"
+        "the game was set up by hand (a starting match state), so its record does not reproduce it; "
+        "transcripts are made of seeded games and deals set by hand"
     )
+
+
+HANDS = "0:KC QC JC 9C AD TD KD / AH TH KH QH JH 9H 9S / AS TS KS QS JS AC TC | QD JD 9D"
+
+
+def _played(game: Game, seed: int, actions: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(actions):
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+
+
+def test_a_transcript_sets_the_deals_set_by_hand_in_the_middle_of_a_match_as_the_replay_does(
+    tmp_path: Path,
+) -> None:
+    from click.testing import CliRunner
+
+    from tysiac_spec.cli import main
+
+    game = Game(load_ruleset("pl-standard"), players=3, seed=1)
+    _played(game, 3, 7)
+    game.start_deal(HANDS.replace("0:", "2:"))
+    _played(game, 4, 40)
+    game.start_deal(HANDS)  # no action after it
+    record = game.record
+    assert record.deals == ((7, HANDS.replace("0:", "2:")), (47, HANDS))
+    text = transcript(game)
+    assert text == transcript(Record.from_json(record.to_json()))
+    deal_2 = text[text.index("\nDeal 2: dealer P2\n"):]
+    assert deal_2.startswith(
+        "\nDeal 2: dealer P2\n"
+        "  P0 hand: AD TD KD KC QC JC 9C\n"
+        "  P1 hand: AH TH KH QH JH 9H 9S\n"
+        "  P2 hand: AC TC AS TS KS QS JS\n"
+        "  talon: QD JD 9D\n"
+        "  P0: bid 100\n"
+    )
+    assert text.endswith(
+        "\nDeal 4: dealer P0\n"
+        "  P0 hand: AD TD KD KC QC JC 9C\n"
+        "  P1 hand: AH TH KH QH JH 9H 9S\n"
+        "  P2 hand: AC TC AS TS KS QS JS\n"
+        "  talon: QD JD 9D\n"
+        "\n"
+        "Match not finished (1 deal(s) scored; phase auction, P1 to act)\n"
+        "Scores: P0 30, P1 -200, P2 50\n"
+    )
+    path = tmp_path / "g.json"
+    path.write_text(record.to_json(), encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == text
 
 
 # --------------------------------------------------------------------------- untrusted records

@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tysiac_spec import load_ruleset
@@ -210,8 +211,41 @@ def test_a_record_naming_a_ruleset_outside_its_folder_is_refused_by_replay_and_r
             "outside the folders a file may name: a shipped ruleset id, or a file in the naming file's "
             "folder or below\n"
             "  hint: copy the file beside the one that names it, or allow its folder on the command "
-            "line: tysiac --rules-dir DIR ...\n"
+            f"line: tysiac --rules-dir {tmp_path.resolve()} ...\n"
         )
         assert _run(str(path)) == (1, "", expected)
         code, out = _play_resume(path)
         assert code == 1 and out.endswith(expected.replace(f"{path}: ", ""))
+
+
+def test_a_game_saved_outside_the_current_folder_resumes_and_replays_with_the_printed_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ruleset given relative to the current folder and a record saved elsewhere: the record
+    names the file by its absolute path, and the command `play` prints resumes the game (a
+    record alone may not make the tool read a file outside its folder: it needs --rules-dir)."""
+    work, saves = tmp_path / "work", tmp_path / "saves"
+    (work / "house").mkdir(parents=True)
+    saves.mkdir()
+    rules = work / "house" / "mine.yaml"
+    rules.write_text("id: mine\nkind: house\nextends: pl-standard\nname: {en: Mine}\n", encoding="utf-8")
+    monkeypatch.chdir(work)
+    save = saves / "y.json"
+    result = CliRunner().invoke(main, ["play", "house/mine.yaml", "--seed", "5", "--save", str(save)],
+                                input="quit\n")
+    assert result.exit_code == 0, result.output
+    folder = rules.parent.resolve()
+    hint = f"resume with: tysiac --rules-dir {folder} play --resume {save}\n"
+    assert result.output.endswith(f"game saved to {save}; {hint}")
+    assert json.loads(save.read_text(encoding="utf-8"))["ruleset_file"] == str(rules.resolve())
+    monkeypatch.chdir(tmp_path)
+    code, out = _play_resume(save)  # without the folder allowed: refused, and told how to allow it
+    assert code == 1
+    assert out.endswith(f"allow its folder on the command line: tysiac --rules-dir {folder} ...\n")
+    args = hint.removeprefix("resume with: tysiac ").split()
+    result = CliRunner().invoke(main, args, input="")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"resuming {save}: 0 actions; you are P0")
+    replayed = CliRunner().invoke(main, ["--rules-dir", str(folder), "replay", str(save)])
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.stdout.startswith("Ruleset mine (Mine), 3 players, seed 5\n")

@@ -185,6 +185,10 @@ def test_a_wrong_stacked_deal_is_an_error_at_its_line(tmp_path: Path) -> None:
     assert _errors(tmp_path, twice) == [
         "s.yaml:10:16: error[scenario.deal]: AH is dealt twice: in player 1's hand and in talon 0"
     ]
+    same = _scenario("- expect: {phase: auction}\n").replace('"AH TH KH QH JH 9H 9S"', '"AH TH KH QH JH 9H AH"')
+    assert _errors(tmp_path, same.replace('["QD JD 9D"]', '["QD JD 9S"]')) == [
+        "s.yaml:9:18: error[scenario.deal]: AH is dealt twice in player 1's hand"
+    ]
 
 
 

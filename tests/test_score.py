@@ -702,7 +702,7 @@ def test_a_ruleset_file_beside_the_sheet_is_named_relative_and_one_outside_refus
             f"error[registry.outside]: {other} cannot be reopened: `{ref}` is outside the folders a file "
             "may name: a shipped ruleset id, or a file in the naming file's folder or below\n"
             "  hint: copy the file beside the one that names it, or allow its folder on the command line: "
-            "tysiac --rules-dir DIR ...\n"
+            f"tysiac --rules-dir {folder.resolve()} ...\n"
         )
     # named by the user on the command line, the file is used wherever it is
     result = CliRunner().invoke(main, ["score", str(rules), "--sheet", str(other)], input="quit\n")

@@ -23,21 +23,28 @@ from .ruleset import Form, Ruleset, load_ruleset
 
 if TYPE_CHECKING:
     from .engine import Game
+    from .engine.deal_notation import Deal
 
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    """``Game`` is imported when first asked for: a command that only reads rulesets (``tysiac
-    validate``) does not load the engine."""
+    """``Game`` and ``Deal`` (a deal in deal notation, for ``Game.start_deal``) are imported
+    when first asked for: a command that only reads rulesets (``tysiac validate``) does not
+    load the engine."""
     if name == "Game":
         from .engine import Game
 
         return Game
+    if name == "Deal":
+        from .engine.deal_notation import Deal
+
+        return Deal
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "Card",
+    "Deal",
     "Deck",
     "Diagnostic",
     "DslError",

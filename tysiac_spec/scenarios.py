@@ -385,31 +385,31 @@ def _check_stack(
 ) -> Iterator[Diagnostic]:
     """A stacked deal's sizes and cards: each hand holds ``table.hand_size`` cards, the talons
     have ``table.talons`` sizes, and no card is dealt twice (reported where it is repeated)."""
+    from .engine.deal_notation import STOCK_NAME, dealt_twice, hand_name, talon_name
+
     table = rules.form(players).table
     deck = rules.deck
-    seen: dict[Any, str] = {}
-    piles = [((*path, "hands", p), f"player {p}'s hand", cards, table.hand_size)
+    piles = [((*path, "hands", p), hand_name(p), cards, table.hand_size)
              for p, cards in deal["hands"].items()]
-    piles += [((*path, "talons", k), f"talon {k}", cards, size)
+    piles += [((*path, "talons", k), talon_name(k), cards, size)
               for k, (cards, size) in enumerate(zip(deal["talons"], table.talons, strict=False))]
     if "stock" in deal or table.stock:
-        piles.append(((*path, "stock"), "the stock", deal.get("stock", ""), table.stock or 0))
+        piles.append(((*path, "stock"), STOCK_NAME, deal.get("stock", ""), table.stock or 0))
     if len(deal["talons"]) != len(table.talons):
         yield _diag("scenario.deal", f"the {players}-player game has {len(table.talons)} talon(s) of "
                     f"{'/'.join(map(str, table.talons))} cards (got {len(deal['talons'])})",
                     doc, (*path, "talons"))
+    parsed: list[tuple[tuple[str | int, ...], str, tuple[Any, ...]]] = []
     for where, what, text, size in piles:
         try:
-            cards = deck.parse_many(text)
+            cards = tuple(deck.parse_many(text))
         except TysiacError:
             continue  # reported by _check_cards
         if len(cards) != size:
             yield _diag("scenario.deal", f"{what} must hold {size} cards (got {len(cards)})", doc, where)
-        for card in cards:
-            if card in seen:
-                yield _diag("scenario.deal", f"{card} is dealt twice: in {seen[card]} and in {what}",
-                            doc, where)
-            seen.setdefault(card, what)
+        parsed.append((where, what, cards))
+    for index, _, message in dealt_twice((what, cards) for _, what, cards in parsed):
+        yield _diag("scenario.deal", message, doc, parsed[index][0])
 
 
 def _written_deal(

@@ -14,7 +14,7 @@ from .docs.terms import four_of
 from .engine.actions import DeclareContract, Incident, PlayCard, parse_action
 from .engine.game import Game
 from .engine.record import Record, record_error, record_of
-from .engine.replay import action_error, start
+from .engine.replay import action_error, set_deals, start
 from .engine.seating import seats_text
 from .errors import TysiacError
 
@@ -44,6 +44,8 @@ class _Writer:
         self.deal_no = 0
         self.trick: list[str] = []
         self.trick_no = 0
+        self.shown: Any = None  # the deal written (a new one: before its first action)
+        self.redeal = False  # whether the deal to write is a redeal
 
     def out(self, text: str) -> None:
         self.lines.append(text)
@@ -55,8 +57,14 @@ class _Writer:
         self.out(f"Options: {opts}")
         self.out(f"Target: {g.form.match.target} points")
 
+    def show_deal(self) -> None:
+        """Write the deal in play when it is not written yet: a new deal, or one set by hand."""
+        if self.game.deal is not self.shown:
+            self.start_deal(self.redeal)
+            self.redeal = False
+
     def start_deal(self, redeal: bool = False) -> None:
-        d = self.game.deal
+        d = self.shown = self.game.deal
         self.deal_no += 1
         self.trick, self.trick_no = [], 0
         self.out("")
@@ -113,8 +121,8 @@ class _Writer:
             self.out(f"  trump: {deal.trump or 'none'}")
         if len(g.deal_scores) > scored:
             self.end_deal(deal)
-        if g.deal is not deal:
-            self.start_deal(redeal=len(g.deal_scores) == scored)
+        if g.deal is not deal:  # written before the next action: a deal set by hand may replace it
+            self.redeal = len(g.deal_scores) == scored
 
     def end_deal(self, deal: Any) -> None:
         g = self.game
@@ -136,13 +144,18 @@ class _Writer:
 
     def run(self) -> str:
         self.header()
-        self.start_deal()
-        for i, text in enumerate(self.record.actions):
+        record, g = self.record, self.game
+        for i, text in enumerate(record.actions):
+            if i and record.deals:  # (the deals at 0: set by start)
+                set_deals(g, record, i)
+            self.show_deal()
             try:
                 self.step(text)
             except TysiacError as exc:
-                raise action_error(i, self.record, exc) from None
-        g = self.game
+                raise action_error(i, record, exc) from None
+        if record.actions and record.deals:
+            set_deals(g, record, len(record.actions))
+        self.show_deal()
         self.out("")
         if g.is_over:
             won = g.winners or (max(range(g.players), key=lambda p: g.scores[p]),)
@@ -166,9 +179,11 @@ def transcript(game_or_record: Game | Record) -> str:
 
     Raises:
         RecordError: as :func:`~tysiac_spec.engine.replay.replay` (``record.ruleset``,
-            ``registry.outside``, ``record.hash``, ``record.action``), or ``record.setup``
-            for a game whose record does not reproduce it (set up with ``start_deal`` or
-            ``set_match_state``).
+            ``registry.outside``, ``record.hash``, ``record.action``, ``record.deal``), or
+            ``record.setup`` for a game whose record does not reproduce it (a starting match
+            state set with ``set_match_state``).  Deals set by hand (``start_deal``, kept in
+            the record) are set again where the record says, as the replay does
+            (:func:`~tysiac_spec.engine.replay.set_deals`), and written as deals.
     """
     if isinstance(game_or_record, Record):
         return _Writer(game_or_record).run()
@@ -177,7 +192,7 @@ def transcript(game_or_record: Game | Record) -> str:
     if writer.game.state_text() != game_or_record.state_text():
         raise record_error(
             "setup",
-            "the game was set up by hand (a stacked deal or a starting match state), so its "
-            "record does not reproduce it; transcripts are made of seeded games",
+            "the game was set up by hand (a starting match state), so its record does not "
+            "reproduce it; transcripts are made of seeded games and deals set by hand",
         )
     return text

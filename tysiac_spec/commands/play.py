@@ -26,6 +26,7 @@ import dataclasses
 import errno
 import os
 import secrets
+import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -38,7 +39,7 @@ from rich.markup import escape
 from ..cards import Card
 from ..engine import Game
 from ..engine.actions import Action, Discard, GiveCard, Incident, PlayCard
-from ..engine.record import Record, TableSetup, record_of
+from ..engine.record import Record, TableSetup, record_of, rules_dir_for
 from ..engine.replay import replay, start
 from ..engine.seating import seats_text
 from ..engine.state import DealState
@@ -176,6 +177,15 @@ class Table:
         self.game, self.seat, self.bots = game, seat, bots
         self.console, self.read_line, self.save = console, read_line, save
         self.colour = console.is_terminal and not console.no_color
+
+    def resume_command(self, where: str) -> str:
+        """The command that resumes the game saved to ``where``: ``tysiac play --resume
+        WHERE``, with ``--rules-dir`` naming the ruleset's folder when the record names a
+        ruleset file outside its own folder (which a record may only name when the folder
+        is allowed: :func:`~tysiac_spec.engine.record.rules_dir_for`)."""
+        folder = rules_dir_for(record_of(self.game).saved_at(where))
+        allow = "" if folder is None else f"--rules-dir {shlex.quote(str(folder))} "
+        return f"tysiac {allow}play --resume {shlex.quote(where)}"
 
     def say(self, text: str, style: str = "") -> None:
         """Print ``text`` (control characters made visible: it may hold a ruleset's or a
@@ -332,7 +342,7 @@ class Table:
                     action = self._ask()
                     if action is None:
                         where = self.save()
-                        self.say(f"game saved to {where}; resume with: tysiac play --resume {where}")
+                        self.say(f"game saved to {where}; resume with: {self.resume_command(where)}")
                         return 0
                 else:
                     action = self.bots[player].choose(game, player)
@@ -346,11 +356,11 @@ class Table:
             raise
         except EOFError:
             where = self.save()
-            self.say(f"end of input: game saved to {where}; resume with: tysiac play --resume {where}")
+            self.say(f"end of input: game saved to {where}; resume with: {self.resume_command(where)}")
             return 0
         except KeyboardInterrupt:
             where = self.save()
-            self.say(f"\ninterrupted: game saved to {where}; resume with: tysiac play --resume {where}")
+            self.say(f"\ninterrupted: game saved to {where}; resume with: {self.resume_command(where)}")
             return EXIT_INTERRUPTED
         except BrokenPipeError:
             # Nobody reads the output any more (`| head`): nothing can be said, but the game

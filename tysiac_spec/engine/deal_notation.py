@@ -28,14 +28,53 @@ records (a hand-set deal, :class:`~tysiac_spec.engine.record.Record`) and error 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, NotationError
 from ..text import shorten
 
-__all__ = ["EMPTY", "Deal"]
+__all__ = ["EMPTY", "STOCK_NAME", "Deal", "dealt_twice", "hand_name", "talon_name"]
+
+_C = TypeVar("_C", bound=Hashable)
+
+STOCK_NAME = "the stock"
+"""The stock as :func:`dealt_twice` names it."""
+
+
+def hand_name(player: int) -> str:
+    """A hand as :func:`dealt_twice` names it: ``player 2's hand``."""
+    return f"player {player}'s hand"
+
+
+def talon_name(index: int) -> str:
+    """A talon as :func:`dealt_twice` names it: ``talon 0``."""
+    return f"talon {index}"
+
+
+def dealt_twice(piles: Iterable[tuple[str, Iterable[_C]]]) -> Iterator[tuple[int, _C, str]]:
+    """Each card of a deal given again after its first place: the index of the pile where it
+    is repeated, the card, and the message (the one wording of a repeated card, for
+    :meth:`~tysiac_spec.engine.game.Game.start_deal` and the scenario files):
+    ``QH is dealt twice: in player 0's hand and in talon 0``, or ``QH is dealt twice in
+    player 2's hand`` when both are the same pile.
+
+    Args:
+        piles: the deal's piles in order, each as ``(name, cards)``; the names from
+            :func:`hand_name`, :func:`talon_name` and :data:`STOCK_NAME`.
+    """
+    seen: dict[_C, str] = {}
+    for index, (name, cards) in enumerate(piles):
+        for card in cards:
+            first = seen.get(card)
+            if first is None:
+                seen[card] = name
+            elif first == name:
+                yield index, card, f"{card} is dealt twice in {name}"
+            else:
+                yield index, card, f"{card} is dealt twice: in {first} and in {name}"
 
 EMPTY = "-"
 """An empty pile: the hand of a player who sits the deal out, or an empty talon."""

@@ -29,6 +29,7 @@ pick one, apply); any other action is checked by value against a fresh list.
 
 from __future__ import annotations
 
+import os
 import random
 from array import array
 from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +43,7 @@ from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Form
 from ..ruleset.model import Incident as IncidentRule
+from ..text import shorten
 from . import all_pass, auction, contra, contracts, dealing, play, rebuy, scoring, talon
 from . import env as envs
 from .actions import (
@@ -58,10 +60,10 @@ from .actions import (
     Redeal,
 )
 from .compiled import CompiledForm, compile_form
-from .deal_notation import Deal
+from .deal_notation import STOCK_NAME, Deal, dealt_twice, hand_name, talon_name
 from .events import MatchEvent
 from .match import MatchState, charge_seat, settle_all_pass, settle_valid_deal, winners
-from .record import Record, record_of, ruleset_of
+from .record import Record, record_error, record_of, ruleset_of
 from .seating import direction, redeal_dealer, side_of, sides
 from .seating import seating as seating_of
 from .state import DealState, cards_text
@@ -609,6 +611,10 @@ class Game:
             problem = f"talon sizes must be {list(self.form.table.talons)}"
         elif len(sparsed) != (self.form.table.stock or 0):
             problem = f"the stock must hold {self.form.table.stock or 0} cards"
+        elif twice := next(dealt_twice([
+                *((hand_name(p), h) for p, h in sorted(parsed.items())),
+                *((talon_name(k), t) for k, t in enumerate(tparsed)), (STOCK_NAME, sparsed)]), None):
+            problem = twice[2]
         elif len(set(every)) != len(deck.cards) - self.form.table.left_out:
             problem = f"the deal must hold each of the {len(deck.cards)} cards once"
             if self.form.table.left_out:
@@ -1216,8 +1222,23 @@ class Game:
         and the content hash: :func:`~.record.record_of`'s header, loaded again by
         :func:`~.record.ruleset_of`), its player count and seed, and its state with every card
         written as its index in the pack.  Loading checks that the ruleset is unchanged
-        (``record.hash``) and shares the loaded ruleset's compiled forms."""
+        (``record.hash``) and shares the loaded ruleset's compiled forms.  A ruleset file is
+        named by its absolute path, so the game loads again after a change of directory.
+
+        Raises:
+            RecordError: ``record.pickle`` for a ruleset loaded from text
+                (``load_ruleset(name, text=...)``): nothing could load it again.
+        """
         header = replace(record_of(self), actions=(), deals=())
+        named = header.ruleset_file
+        if named is not None and not os.path.isabs(named):  # (a file is named absolute)
+            raise record_error(
+                "pickle",
+                f"a game of the ruleset `{shorten(header.ruleset)}` loaded from text (as "
+                f"`{shorten(named, 120)}`) cannot be pickled: a pickled game names its ruleset "
+                "by its file or shipped id, to load it again",
+                hint="write the text to a .yaml file and load it with load_ruleset(path)",
+            )
         state = {k: v for k, v in self.__dict__.items() if k not in self._REBUILT}
         memo: dict[int, Any] = {}
         return _unpickled_game, (header,), {k: _packed(v, memo) for k, v in state.items()}

@@ -36,13 +36,16 @@ Records are shared between people, so a record read from a file (:meth:`Record.r
 untrusted input: it is read within the limits of :mod:`tysiac_spec.limits` by
 :mod:`tysiac_spec.safe_json`, and the ruleset it names is a shipped id or a file in the
 record's folder or below (``ruleset_file`` is written relative to that folder when the
-record is saved there: :meth:`Record.saved_at`); another file is refused by
-:func:`tysiac_spec.ruleset.registry.find` unread.
+record is saved there: :meth:`Record.saved_at`), or in a folder the user allows
+(``tysiac --rules-dir DIR``); another file (a ruleset saved elsewhere is named by its
+absolute path) is refused by :func:`tysiac_spec.ruleset.registry.find` unread, and the
+error names the folder to allow.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -66,6 +69,7 @@ __all__ = [
     "check_seed",
     "record_error",
     "record_of",
+    "rules_dir_for",
     "ruleset_file_from",
     "ruleset_of",
 ]
@@ -264,8 +268,10 @@ class Record:
         """This record as it is saved in the file ``path`` (its :attr:`source`): a ruleset
         file in ``path``'s folder or below is named relative to that folder
         (``house/mine.yaml``), so that the record and its ruleset move together; any other
-        ruleset file is kept as it is (reading the record from ``path`` then refuses it with
-        ``registry.outside``, naming the file)."""
+        ruleset file is named by its absolute path (:func:`ruleset_file_from`): reading the
+        record from ``path`` then refuses it with ``registry.outside`` unless its folder is
+        allowed (``tysiac --rules-dir DIR``, :func:`rules_dir_for`), since a record is
+        untrusted input."""
         if self.ruleset_file is None:
             return replace(self, source=str(path))
         named = ruleset_file_from(self.ruleset_file, path, base=self.source)
@@ -421,7 +427,10 @@ def _check_incident(index: int, text: str, players: int) -> None:
 def ruleset_file_from(ruleset_file: str, saved_at: str | Path, *, base: str | Path | None = None) -> str:
     """How a file saved at ``saved_at`` (a record, a scoresheet) names ``ruleset_file``:
     relative to ``saved_at``'s folder, with ``/`` separators (``house/mine.yaml``), when the
-    ruleset file lies in that folder or below (symbolic links resolved); else unchanged.
+    ruleset file lies in that folder or below (symbolic links resolved), so that the two move
+    together; else its absolute path (symbolic links resolved), so that the saved file names
+    it from anywhere (reading it then needs the ruleset's folder allowed,
+    ``tysiac --rules-dir DIR``: :func:`~tysiac_spec.ruleset.registry.find`).
 
     Args:
         ruleset_file: the ruleset's path, relative to the folder of ``base`` when given (the
@@ -430,9 +439,29 @@ def ruleset_file_from(ruleset_file: str, saved_at: str | Path, *, base: str | Pa
     folder = Path(base).parent if base is not None else Path.cwd()
     try:
         rules = (folder / ruleset_file).resolve()
-        return rules.relative_to(Path(saved_at).resolve().parent).as_posix()
-    except (OSError, ValueError, RuntimeError):  # elsewhere, or a symbolic-link loop
+    except (OSError, RuntimeError):  # a symbolic-link loop
         return ruleset_file
+    try:
+        return rules.relative_to(Path(saved_at).resolve().parent).as_posix()
+    except (OSError, ValueError, RuntimeError):  # elsewhere
+        return str(rules)
+
+
+def rules_dir_for(record: Record) -> Path | None:
+    """The folder to allow (``tysiac --rules-dir DIR``) so that ``record``, read from its
+    :attr:`~Record.source`, finds its ruleset file: the file's folder when the record names
+    it by an absolute path outside the record's folder, else ``None`` (a shipped ruleset, or
+    a file beside the record or below)."""
+    named = record.ruleset_file
+    if named is None or not Path(named).is_absolute() or record.source is None:
+        return None
+    folder = Path(named).parent
+    try:
+        if folder.resolve().is_relative_to(Path(record.source).resolve().parent):
+            return None
+    except (OSError, RuntimeError):
+        pass
+    return folder
 
 
 def _kind(value: Any) -> str:
@@ -448,16 +477,22 @@ def _kind(value: Any) -> str:
 
 
 @lru_cache(maxsize=256)
-def _is_shipped(file: str | None) -> bool:
-    """Whether ``file`` is a shipped ruleset (in ``rulesets/``); kept per file name (resolving
-    the path costs more than the rest of a record, and a pickled game names its ruleset
-    through :func:`record_of`)."""
+def _named_file(file: str | None, cwd: str) -> str | None:
+    """How a record names the ruleset file ``file`` (as loaded, relative to ``cwd``): ``None``
+    for a shipped ruleset (in ``rulesets/``), its absolute path (symbolic links resolved) for
+    another file, so that it is found again after a change of directory; ``file`` as it is
+    when no such file exists (a ruleset loaded from text).  Kept per file name and directory
+    (resolving the path costs more than the rest of a record, and a pickled game names its
+    ruleset through :func:`record_of`)."""
     if file is None:
-        return True
+        return None
     try:
-        return Path(file).resolve().parent == RULESETS_DIR.resolve()
-    except OSError:
-        return False
+        path = (Path(cwd) / file).resolve()
+        if path.parent == RULESETS_DIR.resolve():
+            return None
+        return str(path) if path.is_file() else file
+    except (OSError, RuntimeError):
+        return file
 
 
 class Played(Protocol):
@@ -488,11 +523,13 @@ class Played(Protocol):
 def record_of(game: Played, *, table: TableSetup | None = None) -> Record:
     """The record of ``game`` as it stands (also ``game.record``), with the seats and bots of
     ``table`` when given, and the deals set by hand (``deals``).  The ruleset's file is kept
-    only when it is not a shipped ruleset."""
+    only when it is not a shipped ruleset, by its absolute path (so that the record, or a
+    pickled game, finds it from any directory; :meth:`Record.saved_at` names it relative to
+    the record's folder when it lies there)."""
     rules = game.ruleset
     return Record(
         ruleset=rules.id,
-        ruleset_file=None if _is_shipped(rules.file) else rules.file,
+        ruleset_file=_named_file(rules.file, os.getcwd()),
         content_hash=rules.content_hash,
         options=dict(rules.selected),
         players=game.players,

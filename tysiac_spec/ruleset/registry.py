@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import errno
+import shlex
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -184,6 +185,6 @@ def _check_inside(path: Path, shown: str, base: Path, root: str | Path | None) -
             f"`{shown}` is outside the folders a file may name: a shipped ruleset id, or a file "
             f"in the naming file's folder or below",
             hint="copy the file beside the one that names it, or allow its folder on the "
-            "command line: tysiac --rules-dir DIR ...",
+            f"command line: tysiac --rules-dir {shlex.quote(shorten(str(real.parent), 200))} ...",
         )
     )
