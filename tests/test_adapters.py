@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tysiac_spec import load_ruleset
+from tysiac_spec import Game, load_ruleset
 from tysiac_spec.ruleset.registry import entries
 
 np = pytest.importorskip("numpy")
@@ -27,8 +27,9 @@ pyspiel = pytest.importorskip("pyspiel")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from tysiac_spec.adapters import openspiel  # noqa: E402  (registers python_tysiac)
-from tysiac_spec.adapters._core import ActionIndex, AdapterError, Episode  # noqa: E402
+from tysiac_spec.adapters._core import ENUMERATIONS, ActionIndex, AdapterError, Episode, deal_top  # noqa: E402
 from tysiac_spec.adapters.pettingzoo import TysiacEnv  # noqa: E402
+from tysiac_spec.engine import actions  # noqa: E402
 from tysiac_spec.engine.actions import Bid, DeclareContract, GiveCard, Pass, PlayCard  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,6 +67,56 @@ def test_an_action_outside_the_index_is_a_clear_error() -> None:
         index.number(Bid(5))
     assert err.value.diagnostic.code == "adapter.action-outside-index"
     assert "`bid 5`" in err.value.diagnostic.message
+
+
+def test_index_enumerates_every_action_class_of_the_engine() -> None:
+    # a new action class in engine/actions.py needs its line in adapters/_core.ENUMERATIONS
+    # (the incident is never a legal action): this fails until it has one
+    classes = {getattr(actions, name) for name in actions.__all__}
+    kinds = {c for c in classes if isinstance(c, type) and issubclass(c, actions.Pass.__mro__[1])}
+    assert kinds - {actions.Incident} == {cls for cls, _ in ENUMERATIONS}
+
+
+@pytest.mark.parametrize("house", ["misere", "slam", "open-hand"])
+@pytest.mark.parametrize("players", [3, 4])
+def test_named_bids_of_contract_kinds_have_numbers(house: str, players: int) -> None:
+    # contract.kinds: each kind is bid by name (`bid misere`), last in the index, and its fixed
+    # value is a contract; random play reaches the named bid and numbers it
+    rules = load_ruleset(str(ROOT / "examples" / "house" / f"{house}.yaml"))
+    index = ActionIndex(rules, players)
+    kinds = [k.id for k in rules.form(players).contract.kinds]
+    assert [str(a) for a in index.actions[-len(kinds):]] == [f"bid {k}" for k in kinds]
+    contracts = {a.amount for a in index.actions if type(a) is DeclareContract}
+    assert {k.value for k in rules.form(players).contract.kinds} <= contracts
+    rng, seen = random.Random(1), set()
+    for seed in range(2):
+        episode = Episode(rules, players, seed, "deal", index)
+        while not episode.over:
+            numbers = episode.legal_numbers()
+            seen.update(str(index.actions[i]) for i in numbers)
+            episode.apply_number(rng.choice(numbers))
+    assert {f"bid {k}" for k in kinds} <= seen
+
+
+def test_bids_reach_the_first_marriage_doubled() -> None:
+    # marriages.value `if first then value * 2 else value` with max_bid `120 + marriages(hand)`
+    # and no cap (pl-standard, 2 players): the top is 120 + 2 * 100 + 80 + 60 + 40 = 500, not
+    # the plain 120 + 280 = 400 (random play bid 410, seeds 0 and 1, before)
+    rules = load_ruleset(str(ROOT / "examples" / "house" / "first-marriage-double.yaml"))
+    assert deal_top(rules.form(2), rules.deck.total_points) == 500
+    assert deal_top(load_ruleset("pl-standard").form(2), 120) == 400
+    index = ActionIndex(rules, 2)
+    assert max(a.amount for a in index.actions if type(a) is Bid) == 500
+    assert max(a.amount for a in index.actions if type(a) is DeclareContract) == 500
+    assert ActionIndex(rules, 3).number(Bid(360)) and Bid(370) not in set(ActionIndex(rules, 3).actions)
+    # the engine lets a hand of four marriages bid 500: the index numbers it
+    game = Game(rules, players=2, seed=0)
+    hands = {0: "KH QH KD QD KC QC KS QS AH AD", 1: "AC AS TH TD TC TS JH JD JC JS"}
+    game.start_deal(hands=hands, talons=["9H 9D", "9C 9S"], dealer=0)
+    game.apply(Bid(100))  # player 1's forced opening
+    legal = [a for a in game.legal_actions() if type(a) is Bid]
+    assert game.current_player == 0 and max(a.amount for a in legal) == 500
+    assert index.number(Bid(500)) == index.numbers(legal)[-1]
 
 
 @pytest.mark.slow
