@@ -349,6 +349,21 @@ def test_example_heuristic_beats_random() -> None:
     assert result["best"] > 0.5
 
 
+def test_example_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    main = _example().main  # type: ignore[attr-defined]
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0 and "usage: " in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        main(["no-such-ruleset", "3", "2"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and "error[registry.unknown]: unknown ruleset `no-such-ruleset`" in err
+    # a house file with named bids (contract.kinds), which stopped the example before
+    assert main([str(ROOT / "examples" / "house" / "misere.yaml"), "3", "5", "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["player_0", "player_1", "player_2", "best"]
+
+
 def test_readme_rl_example_runs() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (code,) = [b for b in re.findall(r"```py\n(.*?)```", readme, flags=re.S) if "TysiacEnv" in b]
