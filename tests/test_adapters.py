@@ -14,6 +14,7 @@ import random
 import re
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -177,6 +178,69 @@ def test_every_option_value_keeps_legal_actions_inside_the_index() -> None:
             while not episode.over and len(episode.game.deal_scores) < 10:
                 episode.apply_number(rng.choice(episode.legal_numbers()))
             deals += max(1, len(episode.game.deal_scores))
+
+
+HOUSE = sorted((ROOT / "examples" / "house").glob("*.yaml"))
+"""Every house-rule example: each a mechanism switched on in data the index must number."""
+
+HOUSE_SAMPLE = ["misere", "slam", "first-marriage-double", "partners-four", "blind-dark", "two-stock",
+                "marriage-from-hand", "golden-dark", "talon-handed-out", "redeal-weak-hand"]
+"""House examples for the adapters' API tests (named bids, formula marriage values, partners,
+the dark game, the stock, marriages from the hand, golden deals, handed-out talon, redeals)."""
+
+
+def _random_deals(rules: Any, players: int, deals: int, seed: int) -> set[int]:
+    """Play ``deals`` random deals (matches from ``seed`` on) through an :class:`Episode`,
+    every legal action numbered on the way (``number`` raises for one outside the index);
+    the numbers seen."""
+    index = ActionIndex(rules, players)
+    rng, seen, played = random.Random(seed), set(), 0
+    while played < deals:
+        episode = Episode(rules, players, seed, "match", index)
+        seed += 1
+        while not episode.over and len(episode.game.deal_scores) < deals - played:
+            numbers = episode.legal_numbers()
+            assert numbers, f"no legal action, {episode.game.phase} phase"
+            seen.update(numbers)
+            episode.apply_number(rng.choice(numbers))
+        played += max(1, len(episode.game.deal_scores))
+    return seen
+
+
+def test_every_house_example_is_covered() -> None:
+    assert len(HOUSE) >= 59 and {p.stem for p in HOUSE} >= set(HOUSE_SAMPLE)
+
+
+@pytest.mark.parametrize("path", HOUSE, ids=[p.stem for p in HOUSE])
+def test_random_deals_of_every_house_example_stay_inside_the_index(path: Path) -> None:
+    # two random deals per player count of each house example (examples/house/*.yaml): every
+    # legal action on the way has a number (named bids, formula marriage values, ...)
+    rules = load_ruleset(str(path))
+    for players in rules.player_counts:
+        seen = _random_deals(rules, players, 2, 0)
+        assert len(seen) > 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", HOUSE, ids=[p.stem for p in HOUSE])
+def test_many_random_deals_of_every_house_example_stay_inside_the_index(path: Path) -> None:
+    rules = load_ruleset(str(path))
+    for players in rules.player_counts:
+        _random_deals(rules, players, 30, 100)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("house", HOUSE_SAMPLE)
+def test_adapter_api_tests_on_house_examples(house: str) -> None:
+    # PettingZoo's api_test (deal and match episodes) and OpenSpiel's random_sim_test on a
+    # sample of house examples, at each of their player counts
+    path = str(ROOT / "examples" / "house" / f"{house}.yaml")
+    for players in load_ruleset(path).player_counts:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # api_test's advice: a Dict observation space
+            for episode in ("deal", "match"):
+                api_test(TysiacEnv(path, players, episode=episode), num_cycles=300)
+        pyspiel.random_sim_test(_game(path, players), num_sims=3, serialize=True, verbose=False)
 
 
 @pytest.mark.slow
