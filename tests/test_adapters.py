@@ -14,10 +14,11 @@ import random
 import re
 import warnings
 from pathlib import Path
+from typing import Any, get_args
 
 import pytest
 
-from tysiac_spec import load_ruleset
+from tysiac_spec import Game, load_ruleset
 from tysiac_spec.ruleset.registry import entries
 
 np = pytest.importorskip("numpy")
@@ -27,8 +28,9 @@ pyspiel = pytest.importorskip("pyspiel")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from tysiac_spec.adapters import openspiel  # noqa: E402  (registers python_tysiac)
-from tysiac_spec.adapters._core import ActionIndex, AdapterError, Episode  # noqa: E402
+from tysiac_spec.adapters._core import ENUMERATIONS, ActionIndex, AdapterError, Episode, deal_top  # noqa: E402
 from tysiac_spec.adapters.pettingzoo import TysiacEnv  # noqa: E402
+from tysiac_spec.engine import actions  # noqa: E402
 from tysiac_spec.engine.actions import Bid, DeclareContract, GiveCard, Pass, PlayCard  # noqa: E402
 from tysiac_spec.engine.state import PHASES  # noqa: E402
 
@@ -67,6 +69,58 @@ def test_an_action_outside_the_index_is_a_clear_error() -> None:
         index.number(Bid(5))
     assert err.value.diagnostic.code == "adapter.action-outside-index"
     assert "`bid 5`" in err.value.diagnostic.message
+
+
+def test_index_enumerates_every_action_class_of_the_engine() -> None:
+    # a new action class in engine/actions.py needs its line in adapters/_core.ENUMERATIONS
+    # (the incident is never a legal action): this fails until it has one
+    # (the classes of the engine's Action union, and any action class it exports)
+    classes = {getattr(actions, name) for name in actions.__all__}
+    base = actions.Pass.__mro__[1]  # the engine's private action base class
+    kinds = set(get_args(actions.Action)) | {c for c in classes if isinstance(c, type) and issubclass(c, base)}
+    assert len(kinds) >= 15 and kinds - {actions.Incident} == {cls for cls, _ in ENUMERATIONS}
+
+
+@pytest.mark.parametrize("house", ["misere", "slam", "open-hand"])
+@pytest.mark.parametrize("players", [3, 4])
+def test_named_bids_of_contract_kinds_have_numbers(house: str, players: int) -> None:
+    # contract.kinds: each kind is bid by name (`bid misere`), last in the index, and its fixed
+    # value is a contract; random play reaches the named bid and numbers it
+    rules = load_ruleset(str(ROOT / "examples" / "house" / f"{house}.yaml"))
+    index = ActionIndex(rules, players)
+    kinds = [k.id for k in rules.form(players).contract.kinds]
+    assert [str(a) for a in index.actions[-len(kinds):]] == [f"bid {k}" for k in kinds]
+    contracts = {a.amount for a in index.actions if type(a) is DeclareContract}
+    assert {k.value for k in rules.form(players).contract.kinds} <= contracts
+    rng, seen = random.Random(1), set()
+    for seed in range(2):
+        episode = Episode(rules, players, seed, "deal", index)
+        while not episode.over:
+            numbers = episode.legal_numbers()
+            seen.update(str(index.actions[i]) for i in numbers)
+            episode.apply_number(rng.choice(numbers))
+    assert {f"bid {k}" for k in kinds} <= seen
+
+
+def test_bids_reach_the_first_marriage_doubled() -> None:
+    # marriages.value `if first then value * 2 else value` with max_bid `120 + marriages(hand)`
+    # and no cap (pl-standard, 2 players): the top is 120 + 2 * 100 + 80 + 60 + 40 = 500, not
+    # the plain 120 + 280 = 400 (random play bid 410, seeds 0 and 1, before)
+    rules = load_ruleset(str(ROOT / "examples" / "house" / "first-marriage-double.yaml"))
+    assert deal_top(rules.form(2), rules.deck.total_points) == 500
+    assert deal_top(load_ruleset("pl-standard").form(2), 120) == 400
+    index = ActionIndex(rules, 2)
+    assert max(a.amount for a in index.actions if type(a) is Bid) == 500
+    assert max(a.amount for a in index.actions if type(a) is DeclareContract) == 500
+    assert ActionIndex(rules, 3).number(Bid(360)) and Bid(370) not in set(ActionIndex(rules, 3).actions)
+    # the engine lets a hand of four marriages bid 500: the index numbers it
+    game = Game(rules, players=2, seed=0)
+    hands = {0: "KH QH KD QD KC QC KS QS AH AD", 1: "AC AS TH TD TC TS JH JD JC JS"}
+    game.start_deal(hands=hands, talons=["9H 9D", "9C 9S"], dealer=0)
+    game.apply(Bid(100))  # player 1's forced opening
+    legal = [a for a in game.legal_actions() if type(a) is Bid]
+    assert game.current_player == 0 and max(a.amount for a in legal) == 500
+    assert index.number(Bid(500)) == index.numbers(legal)[-1]
 
 
 @pytest.mark.slow
@@ -127,6 +181,69 @@ def test_every_option_value_keeps_legal_actions_inside_the_index() -> None:
             while not episode.over and len(episode.game.deal_scores) < 10:
                 episode.apply_number(rng.choice(episode.legal_numbers()))
             deals += max(1, len(episode.game.deal_scores))
+
+
+HOUSE = sorted((ROOT / "examples" / "house").glob("*.yaml"))
+"""Every house-rule example: each a mechanism switched on in data the index must number."""
+
+HOUSE_SAMPLE = ["misere", "slam", "first-marriage-double", "partners-four", "blind-dark", "two-stock",
+                "marriage-from-hand", "golden-dark", "talon-handed-out", "redeal-weak-hand"]
+"""House examples for the adapters' API tests (named bids, formula marriage values, partners,
+the dark game, the stock, marriages from the hand, golden deals, handed-out talon, redeals)."""
+
+
+def _random_deals(rules: Any, players: int, deals: int, seed: int) -> set[int]:
+    """Play ``deals`` random deals (matches from ``seed`` on) through an :class:`Episode`,
+    every legal action numbered on the way (``number`` raises for one outside the index);
+    the numbers seen."""
+    index = ActionIndex(rules, players)
+    rng, seen, played = random.Random(seed), set(), 0
+    while played < deals:
+        episode = Episode(rules, players, seed, "match", index)
+        seed += 1
+        while not episode.over and len(episode.game.deal_scores) < deals - played:
+            numbers = episode.legal_numbers()
+            assert numbers, f"no legal action, {episode.game.phase} phase"
+            seen.update(numbers)
+            episode.apply_number(rng.choice(numbers))
+        played += max(1, len(episode.game.deal_scores))
+    return seen
+
+
+def test_every_house_example_is_covered() -> None:
+    assert len(HOUSE) >= 59 and {p.stem for p in HOUSE} >= set(HOUSE_SAMPLE)
+
+
+@pytest.mark.parametrize("path", HOUSE, ids=[p.stem for p in HOUSE])
+def test_random_deals_of_every_house_example_stay_inside_the_index(path: Path) -> None:
+    # two random deals per player count of each house example (examples/house/*.yaml): every
+    # legal action on the way has a number (named bids, formula marriage values, ...)
+    rules = load_ruleset(str(path))
+    for players in rules.player_counts:
+        seen = _random_deals(rules, players, 2, 0)
+        assert len(seen) > 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", HOUSE, ids=[p.stem for p in HOUSE])
+def test_many_random_deals_of_every_house_example_stay_inside_the_index(path: Path) -> None:
+    rules = load_ruleset(str(path))
+    for players in rules.player_counts:
+        _random_deals(rules, players, 30, 100)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("house", HOUSE_SAMPLE)
+def test_adapter_api_tests_on_house_examples(house: str) -> None:
+    # PettingZoo's api_test (deal and match episodes) and OpenSpiel's random_sim_test on a
+    # sample of house examples, at each of their player counts
+    path = str(ROOT / "examples" / "house" / f"{house}.yaml")
+    for players in load_ruleset(path).player_counts:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # api_test's advice: a Dict observation space
+            for episode in ("deal", "match"):
+                api_test(TysiacEnv(path, players, episode=episode), num_cycles=300)
+        pyspiel.random_sim_test(_game(path, players), num_sims=3, serialize=True, verbose=False)
 
 
 @pytest.mark.slow
@@ -297,6 +414,21 @@ def test_example_heuristic_beats_random() -> None:
     assert set(result) == {"player_0", "player_1", "player_2", "best"}
     assert result["player_0"] > max(result["player_1"], result["player_2"])
     assert result["best"] > 0.5
+
+
+def test_example_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    main = _example().main  # type: ignore[attr-defined]
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0 and "usage: " in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        main(["no-such-ruleset", "3", "2"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and "error[registry.unknown]: unknown ruleset `no-such-ruleset`" in err
+    # a house file with named bids (contract.kinds), which stopped the example before
+    assert main([str(ROOT / "examples" / "house" / "misere.yaml"), "3", "5", "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["player_0", "player_1", "player_2", "best"]
 
 
 def test_readme_rl_example_runs() -> None:

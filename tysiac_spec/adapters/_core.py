@@ -9,8 +9,9 @@ numbers and encodes them.  numpy is imported here, so the module is loaded only 
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import Card
+from ..engine import env as envs
 from ..engine.actions import (
     Action,
     Bid,
@@ -31,6 +33,7 @@ from ..engine.actions import (
     Discard,
     Forfeit,
     GiveCard,
+    NamedBid,
     Pass,
     PlayCard,
     Redeal,
@@ -40,9 +43,10 @@ from ..engine.auction import bid_steps, ceiling, round_up
 from ..engine.game import Game
 from ..engine.state import PHASES, DealState
 from ..errors import Diagnostic, TysiacError
-from ..ruleset import Ruleset, load_ruleset, registry
+from ..ruleset import Form, Ruleset, load_ruleset, registry
 
 __all__ = [
+    "ENUMERATIONS",
     "EPISODES",
     "ActionIndex",
     "AdapterError",
@@ -50,6 +54,7 @@ __all__ = [
     "ObservationLayout",
     "adapter_error",
     "copy_game",
+    "deal_top",
     "load_form",
 ]
 
@@ -89,21 +94,104 @@ def load_form(
     return rules, n
 
 
+def deal_top(form: Form, deck_points: int) -> int:
+    """The most a deal can be worth (points), read from the data: every card point plus the
+    most one player's marriages can give.  Without ``marriages.value`` it is the engine's
+    :func:`~tysiac_spec.engine.auction.ceiling` (the suits' ``marriages.values`` summed);
+    with the formula (context ``marriage.value``: ``if first then value * 2 else value``) it is
+    the formula's largest total over every order of declaring the suits' marriages (each
+    term its largest over ``declarer`` and ``sets_trump``, a negative one left out), so a
+    ``max_bid`` of ``120 + marriages(hand)`` that the formula lifts above the plain sum (the
+    first marriage doubled: 500 in pl-standard) stays inside the index.  The bound of
+    unbounded bids and contracts, and the scale of amounts in the observations."""
+    plain = ceiling(form, deck_points)
+    m = form.marriages
+    if m.value is None or not m.values:
+        return plain
+    active = min(form.active, form.players)
+    best = 0
+    for order in itertools.permutations(m.values.values()):
+        total = 0
+        for number, value in enumerate(order):
+            total += max(0, *(
+                int(m.value(envs.marriage_value(value, declarer, number == 0, sets, number, active)))
+                for declarer in (True, False) for sets in (True, False)
+            ))
+        best = max(best, total)
+    return max(plain, deck_points + best)
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What the enumerations of :data:`ENUMERATIONS` read: the form, the pack's cards, the
+    numeric bids and contracts (points) and the player count."""
+
+    form: Form
+    rules: Ruleset
+    bids: tuple[int, ...]
+    contracts: tuple[int, ...]
+    players: int
+
+
+def _amounts(rules: Ruleset, form: Form) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The numeric bids and contracts of a form, ascending (see :class:`ActionIndex`)."""
+    sp = form.special
+    steps = bid_steps(form)  # (the auction's own statement of its steps, floor and cap)
+    top = steps.cap if steps.cap is not None else deal_top(form, rules.deck.total_points)
+    bids = {steps.min_bid, *([steps.forced_bid] if steps.forced_bid is not None else [])}
+    bids.update(range(round_up(steps.lowest, steps.step), top + 1, steps.step))
+    without_auction: set[int | None] = {sp.dark.contract, sp.golden_round.contract, sp.barrel.goal}
+    without_auction.update(k.value for k in form.contract.kinds)  # a named kind's fixed contract
+    contracts = bids | {x for x in without_auction if x is not None}
+    cstep = steps.contract_step
+    contracts.update(range(round_up(min(contracts), cstep), max(top, *contracts) + 1, cstep))
+    return tuple(sorted(bids)), tuple(sorted(contracts))
+
+
+ENUMERATIONS: tuple[tuple[type[Action], Callable[[_Facts], Iterable[Action]]], ...] = (
+    (Pass, lambda f: [Pass()]),
+    (Redeal, lambda f: [Redeal()]),
+    (Dark, lambda f: [Dark()]),
+    (CancelDark, lambda f: [CancelDark()]),
+    (Forfeit, lambda f: [Forfeit()]),
+    (Claim, lambda f: [Claim()]),
+    (ChooseTalon, lambda f: [ChooseTalon(i) for i in range(max(1, len(f.form.table.talons)))]),
+    (Bid, lambda f: [Bid(x) for x in f.bids]),
+    (DeclareContract, lambda f: [DeclareContract(x) for x in f.contracts]),
+    (DeclareMarriage, lambda f: [DeclareMarriage(s.id) for s in f.rules.deck.suits]),
+    (PlayCard, lambda f: [
+        *(PlayCard(c) for c in f.rules.deck.cards),
+        *(PlayCard(c, marriage=True) for c in f.rules.deck.cards if c.rank.id in f.form.marriages.ranks),
+        *(PlayCard(c, aces=True) for c in f.rules.deck.cards
+          if c.rank.id == f.form.marriages.ace_marriage.rank),
+    ]),
+    (Discard, lambda f: [Discard(c) for c in f.rules.deck.cards]),
+    (GiveCard, lambda f: [GiveCard(c, p) for c in f.rules.deck.cards for p in range(f.players)]),
+    (NamedBid, lambda f: [NamedBid(k.id) for k in f.form.contract.kinds]),
+)
+"""Every kind of action a form can produce (each class of :mod:`~tysiac_spec.engine.actions`
+but the table incident, :class:`~tysiac_spec.engine.actions.Incident`, never a legal action)
+with how to enumerate its actions from the form's data, in the order of the index.  A new
+action class gets one line here, at the end (so the numbers of existing forms stay); a test
+(``tests/test_adapters.py``) fails while a class of ``engine/actions.py`` has no line."""
+
+
 class ActionIndex:
-    """Every action a form can ever take, numbered once from the ruleset's data.
+    """Every action a form can ever take, numbered once from the ruleset's data
+    (:data:`ENUMERATIONS`).
 
     The index lists, in this order: ``pass``, ``redeal``, ``dark``, ``cancel dark``,
     ``forfeit``, ``claim``; ``talon i`` for each talon of ``table.talons``; ``bid A`` for each
     amount the auction can reach (``auction.min_bid``, ``forced_bid`` and every multiple of
     ``auction.step`` up to ``auction.cap``, or without a cap the most a deal is worth,
-    :func:`~tysiac_spec.engine.auction.ceiling`); ``contract A`` for those amounts, the
-    contracts set without an auction (``special.dark.contract``, ``golden_round.contract``,
-    ``barrel.goal``) and every multiple of ``contract.step`` in that range; ``marriage S``
-    for each suit; ``play C`` for each card of the pack, ``play C marriage`` for each card of
-    a marriage rank (``marriages.ranks``), ``play C aces`` for each card of the ace
-    marriage's rank (``marriages.ace_marriage.rank``); ``discard C`` for each card; ``give C
-    to P`` for each card and seat.  Table incidents are never legal actions and have no
-    number.
+    :func:`deal_top`); ``contract A`` for those amounts, the contracts set without an auction
+    (``special.dark.contract``, ``golden_round.contract``, ``barrel.goal``, each named kind's
+    ``value``) and every multiple of ``contract.step`` in that range; ``marriage S`` for each
+    suit; ``play C`` for each card of the pack, ``play C marriage`` for each card of a
+    marriage rank (``marriages.ranks``), ``play C aces`` for each card of the ace marriage's
+    rank (``marriages.ace_marriage.rank``); ``discard C`` for each card; ``give C to P`` for
+    each card and seat; ``bid K`` for each named contract kind (``contract.kinds``), in their
+    order.  Table incidents are never legal actions and have no number.
 
     Attributes:
         actions: the actions by number (``actions[i]``).
@@ -116,27 +204,9 @@ class ActionIndex:
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         form = rules.form(players)
-        cards = rules.deck.cards
-        sp = form.special
-        steps = bid_steps(form)  # (the auction's own statement of its steps, floor and cap)
-        top = steps.cap if steps.cap is not None else ceiling(form, rules.deck.total_points)
-        bids = {steps.min_bid, *([steps.forced_bid] if steps.forced_bid is not None else [])}
-        bids.update(range(round_up(steps.lowest, steps.step), top + 1, steps.step))
-        without_auction = {sp.dark.contract, sp.golden_round.contract, sp.barrel.goal}
-        contracts = bids | {x for x in without_auction if x is not None}
-        cstep = steps.contract_step
-        contracts.update(range(round_up(min(contracts), cstep), max(top, *contracts) + 1, cstep))
-        m = form.marriages
-        actions: list[Action] = [Pass(), Redeal(), Dark(), CancelDark(), Forfeit(), Claim()]
-        actions += [ChooseTalon(i) for i in range(max(1, len(form.table.talons)))]
-        actions += [Bid(x) for x in sorted(bids)]
-        actions += [DeclareContract(x) for x in sorted(contracts)]
-        actions += [DeclareMarriage(s.id) for s in rules.deck.suits]
-        actions += [PlayCard(card) for card in cards]
-        actions += [PlayCard(card, marriage=True) for card in cards if card.rank.id in m.ranks]
-        actions += [PlayCard(card, aces=True) for card in cards if card.rank.id == m.ace_marriage.rank]
-        actions += [Discard(card) for card in cards]
-        actions += [GiveCard(card, p) for card in cards for p in range(players)]
+        bids, contracts = _amounts(rules, form)
+        facts = _Facts(form, rules, bids, contracts, players)
+        actions: list[Action] = [a for _, enumerate_ in ENUMERATIONS for a in enumerate_(facts)]
         self.actions: tuple[Action, ...] = tuple(actions)
         self.size = len(actions)
         self._by_value: dict[Action, int] = {action: i for i, action in enumerate(actions)}
@@ -193,7 +263,7 @@ class ObservationLayout:
         players: ``P``, players at the table.
         suits: ``S``, suits of the pack.
         scale: points that map to 1.0 for bids and contracts: the most a deal is worth
-            (:func:`~tysiac_spec.engine.auction.ceiling`).
+            (:func:`deal_top`).
         target: points that map to 1.0 for match scores (``match.target``).
         hand_size: cards per hand (``table.hand_size``).
     """
@@ -311,7 +381,7 @@ class Episode:
         form = rules.form(players)
         self.layout = ObservationLayout(
             cards=len(rules.deck.cards), players=players, suits=len(rules.deck.suits),
-            scale=ceiling(form, rules.deck.total_points), target=form.match.target,
+            scale=deal_top(form, rules.deck.total_points), target=form.match.target,
             hand_size=form.table.hand_size,
         )
         self._suit = {s.id: i for i, s in enumerate(rules.deck.suits)}

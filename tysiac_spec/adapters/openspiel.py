@@ -45,9 +45,8 @@ import numpy as np
 import pyspiel
 
 from ..engine.actions import Bid, Discard
-from ..engine.auction import ceiling
 from ..ruleset import Form, Ruleset
-from ._core import ActionIndex, Episode, ObservationLayout, adapter_error, load_form
+from ._core import ActionIndex, Episode, ObservationLayout, adapter_error, deal_top, load_form
 
 __all__ = [
     "GAME_TYPE", "TysiacGame", "TysiacObserver", "TysiacState", "max_deal_length", "parse_options",
@@ -119,13 +118,13 @@ def max_deal_length(rules: Ruleset, players: int, index: ActionIndex) -> int:
 def utility_bound(rules: Ruleset, players: int) -> int:
     """The bound of a player's return over one deal (points), ``±`` this value: twice the
     match target plus the most a deal is worth
-    (:func:`~tysiac_spec.engine.auction.ceiling`), times the dark game's and the golden
+    (:func:`~tysiac_spec.adapters._core.deal_top`), times the dark game's and the golden
     round's multipliers.  A deal starts a new match here, so a score moves from 0 by a deal's
     value (times its multipliers) and the penalties of that deal; the bound is checked when a
     state's returns are read (:meth:`TysiacState.returns`)."""
     form = rules.form(players)
     sp = form.special
-    value = 2 * form.match.target + ceiling(form, rules.deck.total_points)
+    value = 2 * form.match.target + deal_top(form, rules.deck.total_points)
     return value * max(1, sp.dark.multiplier) * max(1, sp.golden_round.multiplier)
 
 
@@ -254,7 +253,7 @@ class TysiacObserver:
         form = rules.form(game.players)
         self.layout = ObservationLayout(
             cards=len(rules.deck.cards), players=game.players, suits=len(rules.deck.suits),
-            scale=ceiling(form, rules.deck.total_points), target=form.match.target,
+            scale=deal_top(form, rules.deck.total_points), target=form.match.target,
             hand_size=form.table.hand_size,
         )
         n, p = self.layout.cards, game.players
