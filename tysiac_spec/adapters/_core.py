@@ -24,9 +24,11 @@ from ..engine import env as envs
 from ..engine.actions import (
     Action,
     Bid,
+    Buy,
     CancelDark,
     ChooseTalon,
     Claim,
+    Contra,
     Dark,
     DeclareContract,
     DeclareMarriage,
@@ -37,6 +39,7 @@ from ..engine.actions import (
     Pass,
     PlayCard,
     Redeal,
+    Redouble,
     parse_action,
 )
 from ..engine.auction import bid_steps, ceiling, round_up
@@ -168,6 +171,10 @@ ENUMERATIONS: tuple[tuple[type[Action], Callable[[_Facts], Iterable[Action]]], .
     (Discard, lambda f: [Discard(c) for c in f.rules.deck.cards]),
     (GiveCard, lambda f: [GiveCard(c, p) for c in f.rules.deck.cards for p in range(f.players)]),
     (NamedBid, lambda f: [NamedBid(k.id) for k in f.form.contract.kinds]),
+    (Contra, lambda f: [Contra()] if f.form.contract.contra.enabled else []),
+    (Redouble, lambda f: [Redouble()] if f.form.contract.contra.enabled and f.form.contract.contra.redouble
+     else []),
+    (Buy, lambda f: [Buy()] if f.form.talon.rebuy.enabled else []),
 )
 """Every kind of action a form can produce (each class of :mod:`~tysiac_spec.engine.actions`
 but the table incident, :class:`~tysiac_spec.engine.actions.Incident`, never a legal action)
