@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from tysiac_spec._paths import STUDIES_DIR
-from tysiac_spec.bots import BotError, seat_bots
+from tysiac_spec.bots import BotActionError, BotError, seat_bots
 from tysiac_spec.cli import main
 from tysiac_spec.simulate import TIMING_FIELDS, simulate
 from tysiac_spec.study import (
@@ -271,6 +271,36 @@ def test_bad_bots_are_clear_errors(tmp_path: Path, spec: str, message: str) -> N
         code, _, err = run(*command, "1", "--bots", spec) if command[0] == "compare" else \
             run(*command, "--games", "1", "--bots", spec)
         assert code == 2 and message in " ".join(err.split()) and "Traceback" not in err
+
+
+BAD_BOT = '''
+class Bad:
+    """Returns the word "pass" instead of one of the legal actions it is given."""
+
+    def __init__(self, seed, form):
+        pass
+
+    def choose(self, view, legal):
+        return "pass"
+'''
+
+
+@needs_scipy
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_returning_an_illegal_action_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int,
+) -> None:
+    (tmp_path / "mybots.py").write_text(BAD_BOT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    expected = ("error[bot.illegal]: bot `mybots.py:Bad` in seat 1 returned 'pass' (a str), which is not one "
+                "of the 3 legal actions it was given: choose(view, legal) must return an element of legal")
+    with pytest.raises(BotActionError) as info:
+        simulate("pl-standard", players=3, games=2, bots="heuristic,mybots.py:Bad,heuristic", workers=workers)
+    assert (info.value.seat, info.value.name, info.value.type_name) == (1, "mybots.py:Bad", "str")
+    assert info.value.diagnostic.render() == expected
+    for command in (["simulate", "pl-standard", "--games"], ["compare", *PAIR, "--simulate"]):
+        code, _, err = run(*command, "1", "-j", str(workers), "--bots", "heuristic,mybots.py:Bad,heuristic")
+        assert (code, err) == (1, expected + "\n")
 
 
 # --- the site ------------------------------------------------------------------------------
