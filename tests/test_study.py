@@ -141,6 +141,21 @@ def test_html_page_has_three_inline_svg_plots_and_no_script(study: Study) -> Non
     assert '<a href="../rules/ru-classic.en.html">ru-classic</a>' in page
     assert "deals per match" in page and "matches won (%)" in page
     assert render_study(study, "html") == render_study(study, "html")  # no date, fixed ids
+    assert '<a href="../index.html">All rulesets</a>' in page
+
+
+def test_a_standalone_html_page_links_to_no_index(study: Study, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")  # the study extra, in the test extra
+    page = render_study(study, "html")
+    assert "index.html" not in page and "All rulesets" not in page and "../rules/" not in page
+    out = tmp_path / "x.html"
+    code, _, err = run("compare", *PAIR, "--simulate", "1", "--format", "html", "-o", str(out))
+    assert code == 0, err
+    written = out.read_text(encoding="utf-8")
+    assert "index.html" not in written and "All rulesets" not in written
+    code, _, err = run("compare", *PAIR, "--simulate", "1", "--format", "html", "--site-page", "-o", str(out))
+    assert code == 0, err
+    assert '<a href="../index.html">All rulesets</a>' in out.read_text(encoding="utf-8")
 
 
 def test_plots_without_matplotlib_are_a_clear_error(monkeypatch: pytest.MonkeyPatch, study: Study) -> None:
