@@ -54,6 +54,31 @@ def test_no_ruleset_or_an_unknown_one_completes_no_option() -> None:
 
 def test_fixed_choices_complete_as_click_does() -> None:
     assert values(["play", "--bots"], "") == ["heuristic", "random"]
+    assert values(["play", "--bots"], "heuristic,") == []  # play takes one kind, not a seat list
+
+
+@pytest.mark.parametrize("command", [["simulate", "pl-standard"], ["compare", "pl-standard", "ru-classic"]])
+def test_a_seat_list_of_bots_completes_the_seat_after_the_last_comma(command: list[str]) -> None:
+    assert values([*command, "--bots"], "") == ["heuristic", "random"]
+    assert values([*command, "--bots"], "h") == ["heuristic"]
+    assert values([*command, "--bots"], "heuristic,") == ["heuristic,heuristic", "heuristic,random"]
+    assert values([*command, "--bots"], "heuristic,random,r") == ["heuristic,random,random"]
+    assert values([*command, "--bots"], "mybots.py:B") == []
+
+
+def test_scenario_names_of_the_named_ruleset_complete() -> None:
+    assert values(["check", "pl-standard", "-s"], "must-") == [
+        "must-follow-the-led-suit", "must-beat-the-card-on-the-table", "must-overtrump-when-able"]
+    assert values(["check", "examples/house/misere.yaml", "--scenario"], "misere-with") == [
+        "misere-with-no-trick-wins-120", "misere-with-a-trick-loses-120"]
+    assert values(["check", "--file", "examples/house/scenarios/misere.yaml", "-s"], "misere-o") == [
+        "misere-outbids-a-number-and-nothing-outbids-it"]
+
+
+def test_no_ruleset_or_an_unknown_one_completes_no_scenario() -> None:
+    assert values(["check", "-s"], "") == []
+    assert values(["check", "no-such-ruleset", "-s"], "") == []
+    assert values(["check", "--file", "no/such/file.yaml", "-s"], "") == []
 
 
 def test_the_bash_script_and_a_completion_run_through_the_environment() -> None:

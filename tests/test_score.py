@@ -760,3 +760,19 @@ def test_a_sheet_in_a_missing_folder_is_refused_without_making_it(tmp_path: Path
     assert result.exit_code == 1
     assert result.output == f"Error: cannot write {sheet}: the folder {sheet.parent} does not exist\n"
     assert not sheet.parent.exists()
+
+
+def test_a_named_contract_is_shown_by_its_name(tmp_path: Path) -> None:
+    # examples/house/misere.yaml: the named contract `misere` (name Misère, value 120)
+    out, data = score(tmp_path, str(ROOT / "examples/house/misere.yaml"), [
+        ["0", "misere", "", "0 60 60", "0"],  # P0 took no trick: made, +120
+        ["1", "misere", "", "0 60 60", ""],  # P1 took a trick: failed, -120
+        ["2", "", "100", "", "", "20 30 70", ""],  # a numeric contract stays a number
+        ["show"],
+    ])
+    assert [d.get("kind") for d in data["deals"]] == ["misere", "misere", None]
+    assert "  P0: Misère 120 made" in out and "  P1: Misère 120 failed" in out
+    assert "  P2: contract 100 failed" in out
+    rows = [line.split("│")[1:3] for line in out.splitlines() if line.startswith("│ ") and "=" in line]
+    assert [(n.strip(), what.strip()) for n, what in rows] == [
+        ("1", "P0 Misère 120"), ("2", "P1 Misère 120"), ("3", "P2 100")]

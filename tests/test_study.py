@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from tysiac_spec._paths import STUDIES_DIR
-from tysiac_spec.bots import BotError, seat_bots
+from tysiac_spec.bots import BotActionError, BotError, seat_bots
 from tysiac_spec.cli import main
 from tysiac_spec.simulate import TIMING_FIELDS, simulate
 from tysiac_spec.study import (
@@ -141,6 +141,21 @@ def test_html_page_has_three_inline_svg_plots_and_no_script(study: Study) -> Non
     assert '<a href="../rules/ru-classic.en.html">ru-classic</a>' in page
     assert "deals per match" in page and "matches won (%)" in page
     assert render_study(study, "html") == render_study(study, "html")  # no date, fixed ids
+    assert '<a href="../index.html">All rulesets</a>' in page
+
+
+def test_a_standalone_html_page_links_to_no_index(study: Study, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")  # the study extra, in the test extra
+    page = render_study(study, "html")
+    assert "index.html" not in page and "All rulesets" not in page and "../rules/" not in page
+    out = tmp_path / "x.html"
+    code, _, err = run("compare", *PAIR, "--simulate", "1", "--format", "html", "-o", str(out))
+    assert code == 0, err
+    written = out.read_text(encoding="utf-8")
+    assert "index.html" not in written and "All rulesets" not in written
+    code, _, err = run("compare", *PAIR, "--simulate", "1", "--format", "html", "--site-page", "-o", str(out))
+    assert code == 0, err
+    assert '<a href="../index.html">All rulesets</a>' in out.read_text(encoding="utf-8")
 
 
 def test_plots_without_matplotlib_are_a_clear_error(monkeypatch: pytest.MonkeyPatch, study: Study) -> None:
@@ -271,6 +286,36 @@ def test_bad_bots_are_clear_errors(tmp_path: Path, spec: str, message: str) -> N
         code, _, err = run(*command, "1", "--bots", spec) if command[0] == "compare" else \
             run(*command, "--games", "1", "--bots", spec)
         assert code == 2 and message in " ".join(err.split()) and "Traceback" not in err
+
+
+BAD_BOT = '''
+class Bad:
+    """Returns the word "pass" instead of one of the legal actions it is given."""
+
+    def __init__(self, seed, form):
+        pass
+
+    def choose(self, view, legal):
+        return "pass"
+'''
+
+
+@needs_scipy
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_returning_an_illegal_action_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int,
+) -> None:
+    (tmp_path / "mybots.py").write_text(BAD_BOT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    expected = ("error[bot.illegal]: bot `mybots.py:Bad` in seat 1 returned 'pass' (a str), which is not one "
+                "of the 3 legal actions it was given: choose(view, legal) must return an element of legal")
+    with pytest.raises(BotActionError) as info:
+        simulate("pl-standard", players=3, games=2, bots="heuristic,mybots.py:Bad,heuristic", workers=workers)
+    assert (info.value.seat, info.value.name, info.value.type_name) == (1, "mybots.py:Bad", "str")
+    assert info.value.diagnostic.render() == expected
+    for command in (["simulate", "pl-standard", "--games"], ["compare", *PAIR, "--simulate"]):
+        code, _, err = run(*command, "1", "-j", str(workers), "--bots", "heuristic,mybots.py:Bad,heuristic")
+        assert (code, err) == (1, expected + "\n")
 
 
 # --- the site ------------------------------------------------------------------------------

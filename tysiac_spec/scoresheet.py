@@ -49,6 +49,7 @@ __all__ = [
     "Sheet",
     "all_pass_outcome_of_entry",
     "check_entry",
+    "contract_label",
     "entry_from_answers",
     "iter_entry_errors",
     "outcome_of_entry",
@@ -1043,15 +1044,29 @@ def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet, *, numbered: bool = F
             message = f"deal {number}: {shorten(exc.diagnostic.message, 300)}"
             raise type(exc)(replace(exc.diagnostic, message=message)) from None
         deltas = tuple(b - a for a, b in zip(state.scores, new.scores, strict=True))
-        notes = tuple(_note(sheet, e) for e in events if e.text)
+        label = contract_label(form, entry)
+        notes = tuple(_note(sheet, e, label if entry.kind else "") for e in events if e.text)
         out.append(Settled(deltas, new.scores, notes, new))
         state = new
     return out
 
 
-def _note(sheet: Sheet, event: MatchEvent) -> str:
-    """An event's explanation, with the player named as on the sheet."""
+def contract_label(form: Form, entry: DealEntry) -> str:
+    """The contract of a deal as the sheet shows it: ``120``, or for a named contract its
+    English name (``contract.kinds``' ``name``; its id when it has none) and value, ``Misère 120``."""
+    if not entry.kind:
+        return str(entry.contract)
+    kind = next((k for k in form.contract.kinds if k.id == entry.kind), None)
+    name = ((kind.name or {}).get("en") if kind is not None else None) or entry.kind
+    return f"{name} {entry.contract}"
+
+
+def _note(sheet: Sheet, event: MatchEvent, named: str = "") -> str:
+    """An event's explanation, with the player named as on the sheet; with ``named`` (the
+    :func:`contract_label` of a named contract) a contract made or failed is called by it."""
     text = event.text
+    if named and event.kind in ("contract.made", "contract.failed"):
+        text = f"{named} {'made' if event.kind == 'contract.made' else 'failed'}"
     if event.player is not None:
         who = sheet.name(event.player)
         text = text.replace(f"player {event.player}", who)

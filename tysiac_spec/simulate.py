@@ -36,8 +36,18 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from .bots import BUILTIN, Bot, make_bot, seat_bots
+from .bots import (
+    BUILTIN,
+    Bot,
+    BotActionError,
+    illegal_action,
+    make_bot,
+    seat_bots,
+    short_repr,
+    user_seat_names,
+)
 from .engine.game import Game
+from .errors import IllegalActionError
 from .ruleset import Ruleset, load_ruleset
 
 __all__ = [
@@ -152,6 +162,14 @@ def _winners(game: Game) -> tuple[int, ...]:
     return game.winners or (winner,)
 
 
+def _among(action: object, legal: Sequence[object]) -> bool:
+    """Whether ``action`` equals one of ``legal`` (False when comparing a user's object fails)."""
+    try:
+        return action in legal
+    except Exception:
+        return False
+
+
 def play_match(
     rules: Ruleset,
     players: int,
@@ -173,6 +191,8 @@ def play_match(
         DslError: a formula of the ruleset left the range of formula numbers while the match
             was played (``dsl.runtime``, at the formula's file:line:col).
         BotError: a bad bot name (a ``ValueError``).
+        BotActionError: a bot returned something that is not one of the legal actions it was
+            given (``bot.illegal``, naming the bot and its seat).
     """
     game = Game(rules, players=players, seed=seed)
     seats = make_bots(bots, rules, players, seed)
@@ -182,7 +202,14 @@ def play_match(
     while not game.is_over and len(game.deal_scores) < max_deals:
         player = game.current_player
         legal = game.legal_actions()
-        game.apply(seats[player].choose(game.view(player), legal))
+        action = seats[player].choose(game.view(player), legal)
+        try:
+            game.apply(action)
+        except IllegalActionError:
+            if _among(action, legal):
+                raise  # the engine refused one of its own legal actions: not the bot's fault
+            name, kind = seat_bots(bots, players)[player], type(action).__name__
+            raise illegal_action(player, name, short_repr(action), kind, len(legal)) from None
         actions += 1
         if game.last_deal is not last:  # a deal was scored
             last = game.last_deal
@@ -531,6 +558,8 @@ def simulate(
         DslError: a formula left the range of formula numbers in a match (``dsl.runtime``;
             raised again here when it happened in a worker).
         BotError: a bad bot name or seat list (a ``ValueError``).
+        BotActionError: a bot returned something that is not one of the legal actions it was
+            given (``bot.illegal``; one line naming the bot as ``bots`` spells it, and its seat).
         DistributedMissing: ``dask`` without the ``distributed`` package (an ``ImportError``).
         ClusterError: the scheduler at ``scheduler`` cannot be reached.
         ValueError: an unknown backend, or ``games``/``workers``/``max_deals`` below 1.
@@ -550,6 +579,7 @@ def simulate(
     rules = load_ruleset(ref, options=opts)
     rules.form(players)  # raises OptionError for an unknown player count
     seats = seat_bots(bots, players)  # raises BotError before any match starts
+    spelled = bots
     bots = seats[0] if len(set(seats)) == 1 else ",".join(seats)
     key = tuple(sorted(opts.items()))
     stats = Statistics(
@@ -571,6 +601,8 @@ def simulate(
                         progress(1)
             else:
                 _run_in_pool(workers, _chunks(games, workers), run_chunk, stats, progress)
+    except BotActionError as exc:  # name the bot as the caller spelled it, not its absolute path
+        raise exc.named(user_seat_names(spelled, players)[exc.seat]) from None
     except KeyboardInterrupt:
         if not stop_on_interrupt:
             raise

@@ -564,7 +564,9 @@ _STYLE = ("<style>figure.plot svg { max-width: 100%; height: auto; } td.sig { fo
 
 def render_study(study: Study, fmt: str, *, links: Mapping[str, str] | None = None) -> str:
     """The study as ``text``, ``md``, ``json`` or ``html`` (a standalone page with the
-    figures inline; ``links`` may give ``home``, ``books_prefix`` and ``compare`` for the site).
+    figures inline; ``links`` may give ``home``, ``books_prefix`` and ``compare`` for a page of
+    the site: a page without them links nowhere, so a standalone page written anywhere has no
+    link to an ``index.html`` that is not beside it).
 
     Raises:
         PlotsMissing: ``html`` without matplotlib.
@@ -583,5 +585,5 @@ def render_study(study: Study, fmt: str, *, links: Mapping[str, str] | None = No
         body = _STYLE + _html_body(study, figures(study), links)
         title = f"Study: {' against '.join(s.ruleset for s in study.runs)}"
         return render_template("page.html.j2", lang="en", title=title, body=body,
-                               home=links.get("home", "index.html"))
+                               home=links.get("home"))
     raise ValueError(f"unknown format {fmt!r}")

@@ -14,7 +14,9 @@ element of ``legal``.  A seat list names one bot for every seat, or one bot for 
 
 Errors: :class:`BotError` (a ``ValueError``) with a message naming the bot, for an unknown
 name, a module or file that is missing or fails to import, a missing or uncallable name, a
-seat list of the wrong length, or a made bot without ``choose``.
+seat list of the wrong length, or a made bot without ``choose``; :class:`BotActionError`
+(``bot.illegal``, made by :func:`illegal_action`) for a bot whose ``choose`` returned
+something that is not one of the legal actions it was given.
 """
 
 from __future__ import annotations
@@ -22,17 +24,19 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import reprlib
 import sys
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
+from ..errors import Diagnostic, TysiacError
 from ..ruleset.model import Form
 from .heuristic import HeuristicBot
 from .random_bot import Bot, RandomBot
 
-__all__ = ["BUILTIN", "Bot", "BotError", "BotFactory", "HeuristicBot", "RandomBot", "bot_factory",
-           "make_bot", "seat_bots"]
+__all__ = ["BUILTIN", "Bot", "BotActionError", "BotError", "BotFactory", "HeuristicBot", "RandomBot",
+           "bot_factory", "illegal_action", "make_bot", "seat_bots", "short_repr", "user_seat_names"]
 
 BotFactory = Callable[[int, Form], Bot]
 """What makes a seat's bot: called as ``factory(seed, form)``."""
@@ -40,6 +44,60 @@ BotFactory = Callable[[int, Form], Bot]
 
 class BotError(ValueError):
     """A bot name that cannot be used; the message names it and says why."""
+
+
+class BotActionError(TysiacError, ValueError):
+    """A bot's ``choose(view, legal)`` returned something that is not an element of ``legal``
+    (code ``bot.illegal``); one line naming the bot, its seat, and what it returned (repr and
+    type).  ``seat`` (0-based), ``name``, ``returned`` (a short repr), ``type_name`` and
+    ``choices`` (how many legal actions it was given) are kept for :meth:`named`."""
+
+    default_code = "bot.illegal"
+    seat: int = -1
+    name: str = ""
+    returned: str = ""
+    type_name: str = ""
+    choices: int = 0
+
+    def named(self, name: str) -> BotActionError:
+        """The same error naming the bot ``name`` (e.g. as the user spelled it on the command
+        line, not the absolute path the worker processes load)."""
+        return illegal_action(self.seat, name, self.returned, self.type_name, self.choices)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = 60
+_SHORT.maxother = 60
+
+
+def illegal_action(seat: int, name: str, returned: str, type_name: str, choices: int) -> BotActionError:
+    """The :class:`BotActionError` for the bot ``name`` in ``seat`` (0-based) that returned a
+    value of repr ``returned`` and type ``type_name`` instead of one of its ``choices`` legal
+    actions."""
+    error = BotActionError(Diagnostic(
+        "bot.illegal",
+        f"bot `{name}` in seat {seat} returned {returned} (a {type_name}), which is not one of the "
+        f"{choices} legal action{'s' if choices != 1 else ''} it was given: choose(view, legal) must "
+        "return an element of legal",
+    ))
+    error.seat, error.name, error.returned, error.type_name, error.choices = (
+        seat, name, returned, type_name, choices)
+    return error
+
+
+def short_repr(value: object) -> str:
+    """``repr(value)`` cut to about 60 characters (for an error message)."""
+    try:
+        return _SHORT.repr(value)
+    except Exception:  # a user's object whose __repr__ fails
+        return f"<{type(value).__name__} object>"
+
+
+def user_seat_names(spec: str, players: int) -> tuple[str, ...]:
+    """The bot of every seat as the seat list ``spec`` spells it (no path made absolute, no
+    name checked): ``mybots.py:Bad`` -> that name in every seat."""
+    names = tuple(part.strip() for part in spec.split(","))
+    return names * players if len(names) == 1 else names
 
 
 def _random(seed: int, form: Form) -> Bot:

@@ -1,12 +1,15 @@
-"""Shell completion of ``tysiac``: ruleset ids, option names and values, player counts.
+"""Shell completion of ``tysiac``: ruleset ids, option names and values, player counts, bots
+and scenario names.
 
-Click completes the commands and the fixed choices (``--bots``) itself; the functions here
-are the ``shell_complete`` functions of the parameters that name a ruleset, a table option or
-a player count, whose values come from the shipped rulesets.  :func:`attach` gives them to a
-command's parameters by name (``ruleset`` and ``rulesets``: :func:`rulesets`; ``options``, the
-``--option/-O NAME=VALUE`` of every command: :func:`options`; ``players``: :func:`players`),
-so that every command gets the same completion from this one place: ``cli.py`` calls it
-when it loads a command, and a parameter made with its own ``shell_complete=`` keeps it.
+Click completes the commands and the fixed choices (``play --bots``) itself; the functions here
+are the ``shell_complete`` functions of the parameters that name a ruleset, a table option, a
+player count, a seat list of bots or a scenario, whose values come from the shipped rulesets
+and bots.  :func:`attach` gives them to a command's parameters by name (``ruleset`` and
+``rulesets``: :func:`rulesets`; ``options``, the ``--option/-O NAME=VALUE`` of every command:
+:func:`options`; ``players``: :func:`players`; ``bots``, the seat list of ``simulate`` and
+``compare``: :func:`bots`; ``names``, ``check --scenario/-s``: :func:`scenarios`), so that
+every command gets the same completion from this one place: ``cli.py`` calls it when it loads
+a command, and a parameter made with its own ``shell_complete=`` or a fixed choice keeps it.
 
 Turn it on in bash with ``eval "$(_TYSIAC_COMPLETE=bash_source tysiac)"`` (zsh:
 ``zsh_source``, fish: ``fish_source``; README, "Shell completion").  A completion never
@@ -21,7 +24,7 @@ from typing import Any
 import click
 from click.shell_completion import CompletionItem
 
-__all__ = ["attach", "options", "players", "rulesets"]
+__all__ = ["attach", "bots", "options", "players", "rulesets", "scenarios"]
 
 Complete = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
 
@@ -92,14 +95,46 @@ def players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list
     return [CompletionItem(str(n)) for n in rules.player_counts if str(n).startswith(incomplete)]
 
 
+def bots(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """The shipped bots (:data:`tysiac_spec.bots.BUILTIN`) for the seat being typed in a seat
+    list: the part after the last comma is completed, the seats before it are kept
+    (``heuristic,r`` -> ``heuristic,random``).  A user's ``MODULE:NAME`` is not completed."""
+    from ..bots import BUILTIN
+
+    done, _, part = incomplete.rpartition(",")
+    head = f"{done}," if done or incomplete.startswith(",") else ""
+    return [CompletionItem(head + name) for name in sorted(BUILTIN) if name.startswith(part)]
+
+
+def scenarios(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """The names of the scenarios in the scenario files of the rulesets named earlier on the
+    command line (``check pl-standard -s <TAB>``) and of its ``--file`` files, starting with
+    ``incomplete``; nothing when no ruleset or file is named, or one cannot be loaded."""
+    from ..errors import TysiacError
+    from ..scenarios import load_scenarios, scenario_file_for
+
+    paths = [p for p in ctx.params.get("files") or () if p is not None]
+    names: dict[str, None] = {}
+    try:
+        for ref in ctx.params.get("rulesets") or ():
+            path = scenario_file_for(ref)
+            if path is not None:
+                paths.append(path)
+        for path in paths:
+            names.update((s.name, None) for s in load_scenarios(path).scenarios)
+    except (TysiacError, OSError, ValueError):
+        return []
+    return [CompletionItem(n) for n in names if n.startswith(incomplete)]
+
+
 _BY_NAME: dict[str, Complete] = {"ruleset": rulesets, "rulesets": rulesets, "options": options,
-                                 "players": players}
+                                 "players": players, "bots": bots, "names": scenarios}
 
 
 def attach(command: click.Command) -> click.Command:
-    """Give ``command``'s parameters named ``ruleset``, ``rulesets``, ``options`` and
-    ``players`` their completion (see the module docstring), unless a parameter has its own;
-    returns ``command``.
+    """Give ``command``'s parameters named ``ruleset``, ``rulesets``, ``options``, ``players``,
+    ``bots`` and ``names`` their completion (see the module docstring), unless a parameter has
+    its own or is a fixed choice (``play --bots``); returns ``command``.
 
     The command's argument parsing is also made to read the words before an option whose
     value is being completed (``tysiac play pl-standard -O <TAB>``): click parses the words
@@ -110,7 +145,9 @@ def attach(command: click.Command) -> click.Command:
     for param in command.params:
         complete = _BY_NAME.get(param.name or "")
         # click keeps a parameter's shell_complete= function here (click 8.0 to 8.x)
-        if complete is not None and getattr(param, "_custom_shell_complete", None) is None:
+        if complete is None or isinstance(param.type, click.Choice):
+            continue
+        if getattr(param, "_custom_shell_complete", None) is None:
             param._custom_shell_complete = complete
     if not getattr(command, "_completes_dangling", False):
         parse = command.parse_args

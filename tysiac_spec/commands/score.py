@@ -33,6 +33,7 @@ from ..safe_json import shown
 from ..scoresheet import (
     Settled,
     Sheet,
+    contract_label,
     entry_from_answers,
     questions,
     settle_sheet,
@@ -63,8 +64,9 @@ class _Quit(Exception):
     """The user typed `quit`."""
 
 
-def sheet_table(sheet: Sheet, settled: Sequence[Settled]) -> Table:
-    """The running sheet: one row per deal, each player's change and total, and the notes."""
+def sheet_table(sheet: Sheet, settled: Sequence[Settled], form: Form | None = None) -> Table:
+    """The running sheet: one row per deal, each player's change and total, and the notes; a
+    named contract is shown by its name (``P0 Misère 120``) when ``form`` is given."""
     table = Table(title=escape(f"{shorten(sheet.ruleset)} — {sheet.players} players"), show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("declarer / contract")
@@ -72,7 +74,8 @@ def sheet_table(sheet: Sheet, settled: Sequence[Settled]) -> Table:
         table.add_column(escape(sheet.name(p)), justify="right")
     table.add_column("notes")
     for i, (entry, row) in enumerate(zip(sheet.deals, settled, strict=True), 1):
-        what = "all passed" if entry.all_pass else f"{sheet.name(entry.declarer)} {entry.contract}"
+        what = ("all passed" if entry.all_pass else
+                f"{sheet.name(entry.declarer)} {contract_label(form, entry) if form else entry.contract}")
         if entry.sold:
             what += " (bought)"
         if entry.contra != 1:
@@ -109,7 +112,7 @@ class Session:
         self.console.print(f"[{style}]{escape(text)}[/{style}]" if style else escape(text))
 
     def show(self) -> None:
-        self.console.print(sheet_table(self.sheet, self.settled))
+        self.console.print(sheet_table(self.sheet, self.settled, self.form))
 
     def totals(self) -> str:
         scores = self.settled[-1].scores if self.settled else (0,) * self.sheet.players
