@@ -76,17 +76,7 @@ def random_policy(seed: int) -> Policy:
     """A policy choosing uniformly among the legal actions from its own
     ``random.Random(seed)``: the same draws as :class:`~tysiac_spec.bots.RandomBot`
     (``randrange(len(legal))`` is CPython's rejection on ``getrandbits``, written out)."""
-    getrandbits = random.Random(seed).getrandbits
-
-    def choose(player: int, legal: list[int]) -> int:
-        n = len(legal)
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        return legal[r]
-
-    return choose
+    return _drawn(random.Random(seed))
 
 
 def _drawn(rng: random.Random) -> Policy:
