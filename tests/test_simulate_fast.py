@@ -8,15 +8,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from test_simulate import run, untimed  # (one copy of the CLI runner and the untimed figures)
 
 from tysiac_spec import fast, load_ruleset
-from tysiac_spec.cli import main
 from tysiac_spec.simulate import (
-    TIMING_FIELDS,
     EngineUnavailable,
     match_seed,
     play_match,
@@ -42,17 +39,6 @@ def short(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("short") / "short.yaml"
     path.write_text(SHORT, encoding="utf-8")
     return str(path)
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, list(args))
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def untimed(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in TIMING_FIELDS}
 
 
 FORMS = [
