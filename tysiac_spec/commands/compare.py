@@ -16,7 +16,7 @@ import click
 from ..simulate import BACKENDS, DEFAULT_MAX_DEALS, ENGINES
 from ..text import LANGUAGES
 from ._common import SEED_MAX, emit, user_errors, write_atomically
-from .simulate import BOTS_HELP, ENGINE_HELP, EXIT_INTERRUPTED
+from .simulate import BOTS_HELP, ENGINE_HELP, EXIT_INTERRUPTED, simulation_errors
 
 __all__ = ["compare_cmd"]
 
@@ -130,8 +130,7 @@ def _study(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..bots import BotError
-    from ..simulate import ClusterError, DistributedMissing, EngineUnavailable, usable_cpus
+    from ..simulate import usable_cpus
     from ..study import PlotsMissing, StatsMissing, render_study, require_stats, run_study
 
     try:  # refuse before the matches are played, not after
@@ -150,18 +149,12 @@ def _study(
         console=Console(stderr=True), disable=not show, transient=True,
     ) as bar:
         task = bar.add_task("matches", total=matches * len(refs))
-        try:
+        with simulation_errors():
             study = run_study(
                 refs, players=players, matches=matches, seed=seed, bots=bots, workers=jobs, backend=backend,
                 scheduler=scheduler, max_deals=max_deals, progress=lambda k: bar.advance(task, k),
                 stop_on_interrupt=True, engine=engine,
             )
-        except BotError as exc:
-            raise click.BadParameter(str(exc), param_hint="--bots") from None
-        except EngineUnavailable as exc:
-            raise click.BadParameter(str(exc), param_hint="--engine") from None
-        except (DistributedMissing, ClusterError) as exc:
-            raise click.ClickException(str(exc)) from None
     interrupted = any(s.interrupted for s in study.runs)
     if interrupted:
         click.echo("interrupted: the figures cover the matches finished before the stop", err=True)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -37,7 +39,7 @@ from ..simulate import (
 )
 from ._common import SEED_MAX, parse_option_args, user_errors
 
-__all__ = ["BOTS_HELP", "ENGINE_HELP", "EXIT_INTERRUPTED", "simulate_cmd"]
+__all__ = ["BOTS_HELP", "ENGINE_HELP", "EXIT_INTERRUPTED", "simulate_cmd", "simulation_errors"]
 
 BOTS_HELP = (
     "The bots: one for every seat, or one per seat separated by commas (heuristic,random,heuristic); "
@@ -54,6 +56,20 @@ ENGINE_HELP = (
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C, SIGTERM or SIGHUP (the statistics of the finished matches are
 still printed)."""
+
+
+@contextmanager
+def simulation_errors() -> Iterator[None]:
+    """A bad ``--bots`` or ``--engine`` raised by a run as click's error naming the option; a
+    missing ``distributed`` package or an unreachable scheduler as a one-line error."""
+    try:
+        yield
+    except BotError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from None
+    except EngineUnavailable as exc:
+        raise click.BadParameter(str(exc), param_hint="--engine") from None
+    except (DistributedMissing, ClusterError) as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _tables(data: dict[str, Any], engine: str) -> list[Table]:
@@ -167,18 +183,12 @@ def simulate_cmd(
             console=err, disable=not show, transient=True,
         ) as bar:
             task = bar.add_task("matches", total=games)
-            try:
+            with simulation_errors():
                 stats = simulate(
                     rules, players=n, games=games, seed=seed, bots=bots, options=opts, workers=jobs,
                     max_deals=max_deals, progress=lambda k: bar.advance(task, k), stop_on_interrupt=True,
                     backend=backend, scheduler=scheduler, engine=engine,
                 )
-            except BotError as exc:
-                raise click.BadParameter(str(exc), param_hint="--bots") from None
-            except EngineUnavailable as exc:
-                raise click.BadParameter(str(exc), param_hint="--engine") from None
-            except (DistributedMissing, ClusterError) as exc:
-                raise click.ClickException(str(exc)) from None
         data = stats.as_dict()
         if stats.interrupted:
             click.echo(
