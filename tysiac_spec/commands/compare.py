@@ -75,7 +75,8 @@ def compare_cmd(
     matches from the same seeds; its figures are shown side by side with 95 %
     intervals (Wilson, Student's t), and each ruleset after the first is tested
     against the first (two-proportion z-test or Welch's t-test, Holm-adjusted);
-    --format html adds plots. A study needs SciPy and, for the plots, matplotlib:
+    --format html adds plots. Random bots play on the fast path where it can (--engine).
+    A study needs SciPy and, for the plots, matplotlib:
     pip install 'tysiac-spec[study]'.
     Ctrl-C stops the run (status 130); once every ruleset has begun, the figures of
     the matches finished so far are printed.

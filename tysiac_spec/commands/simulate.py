@@ -158,6 +158,10 @@ def simulate_cmd(
     made, average contract, forfeits, barrel, bolts, match rules that fired, wins per seat
     and speed.
 
+    Random bots are played on the fast path (the form compiled to specialised code, the
+    same games several times faster) where its generator covers the form; --engine says
+    which plays, and the output says why not the fast path when it was not.
+
     Ctrl-C, SIGTERM or SIGHUP stop the run: the worker processes stop at once, the
     statistics of the matches finished so far are printed, and the exit status is 130."""
     @user_errors
