@@ -172,3 +172,24 @@ def test_dask_runs_the_fast_path_with_the_local_figures(scheduler: str, short: s
     assert (remote["backend"], remote["engine"]) == ("dask", "fast")
     assert untimed(remote) == untimed(local)
     assert (remote["finished"], remote["wins"], remote["deals"]) == (4, [1, 1, 2], 174)
+
+
+@pytest.mark.slow
+def test_every_covered_form_gives_the_engines_match_results() -> None:
+    # every shipped form and house example the generator covers: each match's result (deals,
+    # actions, winners, scores, contracts, events by kind, winning bids) is the engine's
+    from tysiac_spec.ruleset import registry
+
+    refs = [e.id for e in registry.entries()] + sorted(str(p) for p in HOUSE.glob("*.yaml"))
+    played = 0
+    for ref in refs:
+        rules = load_ruleset(ref)
+        for n in rules.player_counts:
+            if fast.compile(rules, n).fallback_reason:
+                continue
+            played += 1
+            for i in range(2):
+                seed = match_seed(8, i)
+                assert play_match(rules, n, seed, bots="random", max_deals=10, engine="fast") == play_match(
+                    rules, n, seed, bots="random", max_deals=10, engine="generic"), (ref, n, i)
+    assert played >= 140
