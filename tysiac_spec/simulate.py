@@ -10,6 +10,13 @@ firings) are also reported under their own names.
 A match that has not ended after ``max_deals`` deals is stopped and reported as
 unfinished (it has no winner), so a ruleset whose matches cannot end never hangs a run.
 
+A match is played on the generic engine or on the fast path (:mod:`tysiac_spec.fast`: the
+form compiled to specialised code), which plays exactly the engine's games: the same
+:class:`MatchResult` for the same seed (:data:`ENGINES`).  The fast path plays a run when
+every seat's bot has a policy there (:data:`FAST_BOTS`: the random bot) and the generator
+covers the form; ``engine="auto"`` (the default) falls back to the engine otherwise and the
+statistics say why.
+
 Worker processes never outlive the run: Ctrl-C, SIGTERM and SIGHUP stop them at once
 (:func:`simulate` with ``stop_on_interrupt``), and on Linux each worker is also told by the
 kernel to stop when the process that started it dies, even by SIGKILL.
@@ -46,23 +53,31 @@ from .bots import (
     short_repr,
     user_seat_names,
 )
+from .engine.events import MatchEvent
 from .engine.game import Game
 from .errors import IllegalActionError
+from .fast import FastRunner, Policy, random_policy
+from .fast import compile as compile_fast
 from .ruleset import Ruleset, load_ruleset
 
 __all__ = [
     "BACKENDS",
     "BOTS",
+    "ENGINES",
+    "FAST_BOTS",
     "SCHEDULER_TIMEOUT",
     "ClusterError",
     "DistributedMissing",
+    "EngineUnavailable",
     "MatchResult",
     "Statistics",
     "make_bots",
     "match_seed",
     "play_match",
+    "seat_seeds",
     "simulate",
     "usable_cpus",
+    "why_not_fast",
 ]
 
 BOTS = tuple(BUILTIN)
@@ -73,6 +88,17 @@ BACKENDS = ("local", "dask")
 """Where the matches run: ``local`` (this process, or a pool of ``workers`` processes) or
 ``dask`` (a Dask distributed cluster: a new local one of ``workers`` processes, or the
 scheduler at an address; needs the ``distributed`` extra)."""
+
+ENGINES = ("auto", "fast", "generic")
+"""How the matches are played: ``fast`` on the fast path (:mod:`tysiac_spec.fast`), ``generic``
+on the generic engine, ``auto`` on the fast path where it can play the run, else on the engine.
+The results do not depend on it."""
+
+FAST_BOTS: Mapping[str, Callable[[int], Policy]] = {"random": random_policy}
+"""The bots the fast path plays, by name: the policy making, from the seat's seed, the choices
+the bot makes (:func:`tysiac_spec.fast.random_policy` draws as
+:class:`~tysiac_spec.bots.RandomBot` does).  A bot that reads the player's view (the heuristic
+bot, a user's bot) is played on the engine."""
 
 DEFAULT_MAX_DEALS = 1000
 """Deals after which a match is stopped and counted as unfinished."""
@@ -105,17 +131,85 @@ def match_seed(seed: int, index: int) -> int:
     return random.Random(f"tysiac-simulate/{seed}/{index}").getrandbits(63)
 
 
+def seat_seeds(seed: int, players: int) -> list[int]:
+    """The seed of each seat's bot in the match seeded with ``seed`` (63-bit numbers)."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(63) for _ in range(players)]
+
+
 def make_bots(kind: str, rules: Ruleset, players: int, seed: int) -> list[Bot]:
-    """One bot per seat, each with its own seed derived from ``seed``; ``kind`` is a seat
+    """One bot per seat, each with its own seed (:func:`seat_seeds`); ``kind`` is a seat
     list (:func:`tysiac_spec.bots.seat_bots`: one name for every seat, or one per seat).
 
     Raises:
         BotError: a bad bot name or seat list (a ``ValueError``).
     """
-    rng = random.Random(seed)
-    seeds = [rng.getrandbits(63) for _ in range(players)]
     form = rules.form(players)
+    seeds = seat_seeds(seed, players)
     return [make_bot(name, s, form) for name, s in zip(seat_bots(kind, players), seeds, strict=True)]
+
+
+class EngineUnavailable(ValueError):
+    """``engine="fast"`` for a run the fast path cannot play; the message says why (a seat's
+    bot, or the rule of the form the generator does not cover)."""
+
+
+_RUNNERS: dict[tuple[int, int], tuple[Ruleset, FastRunner | str]] = {}
+"""The fast runner of a loaded ruleset and player count (or why the form is not covered), made
+once per process: keyed by the ruleset object, which is kept alive with it."""
+
+
+def _runner(rules: Ruleset, players: int) -> FastRunner | str:
+    """The fast runner of ``rules`` with ``players`` (made once per process and ruleset), or
+    the reason the generator does not cover the form."""
+    key = (id(rules), players)
+    made = _RUNNERS.get(key)
+    if made is not None and made[0] is rules:
+        return made[1]
+    runner = compile_fast(rules, players)
+    value: FastRunner | str = (
+        runner if isinstance(runner, FastRunner)
+        else f"the form is not covered: {runner.fallback_reason}"
+    )
+    if len(_RUNNERS) >= 16:
+        _RUNNERS.clear()
+    _RUNNERS[key] = (rules, value)
+    return value
+
+
+def why_not_fast(rules: Ruleset, players: int, seats: Sequence[str],
+                 names: Sequence[str] | None = None) -> str | None:
+    """Why the fast path cannot play matches of ``rules`` with ``players`` and the bots
+    ``seats`` (:func:`tysiac_spec.bots.seat_bots`; ``names``: the same as the user spelled
+    them, for the message), or ``None`` when it can.  Compiles the form (once per process)."""
+    for p, name in enumerate(seats):
+        if name not in FAST_BOTS:
+            shown = names[p] if names is not None else name
+            return (f"seat {p} plays the bot `{shown}`; the fast path plays only "
+                    f"{', '.join(f'`{b}`' for b in FAST_BOTS)}")
+    made = _runner(rules, players)
+    return made if isinstance(made, str) else None
+
+
+def _engine_for(engine: str, rules: Ruleset, players: int, seats: Sequence[str],
+                names: Sequence[str] | None = None) -> tuple[str, str | None]:
+    """The engine that plays the run (``fast`` or ``generic``) and, when ``auto`` fell back to
+    the engine, why.
+
+    Raises:
+        EngineUnavailable: ``fast`` for a run the fast path cannot play.
+        ValueError: an unknown engine.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
+    if engine == "generic":
+        return "generic", None
+    why = why_not_fast(rules, players, seats, names)
+    if why is None:
+        return "fast", None
+    if engine == "fast":
+        raise EngineUnavailable(f"the fast path cannot play this run: {why}")
+    return "generic", why
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,13 +272,15 @@ def play_match(
     bots: str = "heuristic",
     index: int = 0,
     max_deals: int = DEFAULT_MAX_DEALS,
+    engine: str = "auto",
 ) -> MatchResult:
     """Play one whole match with ``bots`` (a seat list, :func:`tysiac_spec.bots.seat_bots`);
     stop after ``max_deals`` deals.
 
     This is the one function every way of running matches calls (one process, the process
-    pool, a Dask cluster, :mod:`tysiac_spec.study`): a faster way of playing a form's matches
-    plugs in here, and must give the same :class:`MatchResult`.
+    pool, a Dask cluster, :mod:`tysiac_spec.study`): the match is played on the fast path
+    (:mod:`tysiac_spec.fast`, the form's compiled code, made once per process) or on the
+    generic engine as ``engine`` (:data:`ENGINES`) says, with the same :class:`MatchResult`.
 
     Raises:
         OptionError: no form for ``players``.
@@ -193,7 +289,64 @@ def play_match(
         BotError: a bad bot name (a ``ValueError``).
         BotActionError: a bot returned something that is not one of the legal actions it was
             given (``bot.illegal``, naming the bot and its seat).
+        EngineUnavailable: ``engine="fast"`` and the fast path cannot play the match (a
+            ``ValueError``); ValueError: an unknown engine.
     """
+    if engine != "generic":
+        seats = seat_bots(bots, players)
+        if _engine_for(engine, rules, players, seats)[0] == "fast":
+            runner = _runner(rules, players)
+            assert isinstance(runner, FastRunner)
+            return _play_fast(runner, seats, seed, index, max_deals)
+    return _play_generic(rules, players, seed, bots, index, max_deals)
+
+
+def _play_fast(runner: FastRunner, seats: Sequence[str], seed: int, index: int,
+               max_deals: int) -> MatchResult:
+    """The match on the fast path: each seat's policy (:data:`FAST_BOTS`) from its seed, every
+    decision counted as one action."""
+    chosen = [FAST_BOTS[name](s) for name, s in zip(seats, seat_seeds(seed, len(seats)), strict=True)]
+    actions = 0
+
+    def choose(player: int, legal: list[int]) -> int:
+        nonlocal actions
+        actions += 1
+        return chosen[player](player, legal)
+
+    played = runner.play_match(seed, choose, max_deals=max_deals)
+    passed = set(played.passed_out)
+    winner = played.state.winner
+    return _result(
+        index, seed, len(played.deal_scores), actions, winner,
+        (played.winners or (winner,)) if winner is not None else (), played.scores, played.events,
+        tuple(o.bid for i, o in enumerate(played.outcomes) if i not in passed),
+    )
+
+
+def _result(index: int, seed: int, deals: int, actions: int, winner: int | None, winners: tuple[int, ...],
+            scores: Sequence[int], events: Sequence[MatchEvent], bids: tuple[int, ...]) -> MatchResult:
+    """The :class:`MatchResult` of a played match (the events counted by kind, the contracts
+    read from them)."""
+    kinds = Counter(e.kind for e in events)
+    contracts = tuple(e.value or 0 for e in events if e.kind in ("contract.made", "contract.failed"))
+    return MatchResult(
+        index=index,
+        seed=seed,
+        deals=deals,
+        actions=actions,
+        winner=winner,
+        winners=winners,
+        scores=tuple(scores),
+        contracts=contracts,
+        made=kinds.get("contract.made", 0),
+        events=dict(sorted(kinds.items())),
+        bids=bids,
+    )
+
+
+def _play_generic(rules: Ruleset, players: int, seed: int, bots: str, index: int,
+                  max_deals: int) -> MatchResult:
+    """The match on the generic engine, each seat's bot choosing from the player's view."""
     game = Game(rules, players=players, seed=seed)
     seats = make_bots(bots, rules, players, seed)
     actions = 0
@@ -215,21 +368,8 @@ def play_match(
             last = game.last_deal
             if last is not None and last.high_bidder is not None:
                 bids.append(last.high_bid)
-    kinds = Counter(e.kind for e in game.events)
-    contracts = tuple(e.value or 0 for e in game.events if e.kind in ("contract.made", "contract.failed"))
-    return MatchResult(
-        index=index,
-        seed=seed,
-        deals=len(game.deal_scores),
-        actions=actions,
-        winner=_winner(game),
-        winners=_winners(game),
-        scores=tuple(game.scores),
-        contracts=contracts,
-        made=kinds.get("contract.made", 0),
-        events=dict(sorted(kinds.items())),
-        bids=tuple(bids),
-    )
+    return _result(index, seed, len(game.deal_scores), actions, _winner(game), _winners(game), game.scores,
+                   game.events, tuple(bids))
 
 
 @dataclass(slots=True)
@@ -247,6 +387,16 @@ class Statistics:
     workers: int = 1
     interrupted: bool = False
     backend: str = "local"
+    engine: str = "generic"
+    fallback_reason: str | None = None
+
+    def engine_text(self) -> str:
+        """What played the matches, in words: ``fast path``, ``generic engine``, or
+        ``generic engine (not the fast path: REASON)`` when ``auto`` fell back."""
+        if self.engine == "fast":
+            return "fast path"
+        why = self.fallback_reason
+        return "generic engine" + (f" (not the fast path: {why})" if why else "")
 
     def add(self, result: MatchResult) -> None:
         """Add one match's result (results are kept in match order)."""
@@ -263,7 +413,9 @@ class Statistics:
         (``rule.<id>`` firings by id), ``events`` (every kind counted), ``wins`` (per
         seat; with fixed partnerships a side's win counts for each of its seats),
         ``mean_scores`` (final match score per seat, points), and the timing
-        fields ``seconds``, ``deals_per_second``, ``workers`` and ``backend``; ``bids``
+        fields ``seconds``, ``deals_per_second``, ``workers`` and ``backend``; ``engine``
+        (``fast`` or ``generic``: what played the matches) and ``fallback_reason`` (why not
+        the fast path, when ``auto`` fell back to the engine; else ``None``); ``bids``
         (``count`` of scored deals with an auction winner, their ``average`` winning bid in
         points); ``interrupted`` is true when
         the run was stopped (Ctrl-C) and the figures cover the matches finished before.
@@ -324,14 +476,16 @@ class Statistics:
             "deals_per_second": round(deals / self.seconds, 1) if self.seconds > 0 else 0.0,
             "workers": self.workers,
             "backend": self.backend,
+            "engine": self.engine,
+            "fallback_reason": self.fallback_reason,
             "interrupted": self.interrupted,
         }
 
 
-TIMING_FIELDS = ("seconds", "deals_per_second", "workers", "backend")
+TIMING_FIELDS = ("seconds", "deals_per_second", "workers", "backend", "engine", "fallback_reason")
 """Keys of :meth:`Statistics.as_dict` that vary from run to run (timing, parallelism, where
-the matches ran); every other key depends only on the ruleset, options, players, bots,
-matches, seed and ``max_deals``."""
+and by what engine the matches ran); every other key depends only on the ruleset, options,
+players, bots, matches, seed and ``max_deals``."""
 
 
 @lru_cache(maxsize=16)
@@ -347,11 +501,14 @@ def _run_chunk(
     seed: int,
     indices: Sequence[int],
     max_deals: int,
+    engine: str = "generic",
 ) -> list[MatchResult]:
-    """Worker entry point: play the matches ``indices`` (the ruleset is loaded once per process)."""
+    """Worker entry point: play the matches ``indices`` (the ruleset is loaded, and compiled for
+    the fast path, once per process)."""
     rules = _rules(ref, options)
     return [
-        play_match(rules, players, match_seed(seed, i), bots=bots, index=i, max_deals=max_deals)
+        play_match(rules, players, match_seed(seed, i), bots=bots, index=i, max_deals=max_deals,
+                   engine=engine)
         for i in indices
     ]
 
@@ -382,6 +539,23 @@ def _chunks(games: int, workers: int) -> Iterator[list[int]]:
         yield list(range(start, min(games, start + size)))
 
 
+def _collect(
+    results: list[MatchResult],
+    stats: Statistics,
+    progress: Callable[[int], None] | None,
+    chunks: Iterator[list[int]],
+    submit: Callable[[list[int]], object],
+) -> None:
+    """A finished chunk's ``results`` added to ``stats`` and counted for ``progress``; the
+    next chunk, if any, handed to ``submit`` (a pool's or a cluster's)."""
+    for result in results:
+        stats.add(result)
+    if progress:
+        progress(len(results))
+    for chunk in itertools.islice(chunks, 1):
+        submit(chunk)
+
+
 def _run_in_pool(
     workers: int,
     chunks: Iterator[list[int]],
@@ -395,18 +569,16 @@ def _run_in_pool(
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(os.getpid(),))
     try:
         pending = set()
-        for chunk in itertools.islice(chunks, 2 * workers):
+
+        def submit(chunk: list[int]) -> None:
             pending.add(pool.submit(run_chunk, chunk))
+
+        for chunk in itertools.islice(chunks, 2 * workers):
+            submit(chunk)
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                chunk_results = future.result()
-                for result in chunk_results:
-                    stats.add(result)
-                if progress:
-                    progress(len(chunk_results))
-                for chunk in itertools.islice(chunks, 1):
-                    pending.add(pool.submit(run_chunk, chunk))
+                _collect(future.result(), stats, progress, chunks, submit)
     except BaseException:
         for process in list(pool._processes.values()):
             process.terminate()  # the workers stop now; the pool then sees them gone
@@ -485,13 +657,8 @@ def _run_on_dask(
         flow = as_completed(futures)
         try:
             for future in flow:
-                chunk_results = future.result()
-                for result in chunk_results:
-                    stats.add(result)
-                if progress:
-                    progress(len(chunk_results))
-                for chunk in itertools.islice(chunks, 1):
-                    flow.add(client.submit(run_chunk, chunk, pure=False))
+                _collect(future.result(), stats, progress, chunks,
+                         lambda chunk: flow.add(client.submit(run_chunk, chunk, pure=False)))
         except BaseException:
             client.cancel(list(flow.futures))
             raise
@@ -528,6 +695,7 @@ def simulate(
     stop_on_interrupt: bool = False,
     backend: str = "local",
     scheduler: str | None = None,
+    engine: str = "auto",
 ) -> Statistics:
     """Play ``games`` matches and collect their statistics.
 
@@ -552,6 +720,10 @@ def simulate(
             Dask cluster of ``workers`` processes, or the one whose scheduler is at
             ``scheduler``, e.g. ``tcp://127.0.0.1:8786``); results do not depend on it.
         scheduler: the address of a running Dask scheduler (implies ``dask``).
+        engine: one of :data:`ENGINES`: ``auto`` (the default: the fast path where it can
+            play every seat's bot and the form, else the generic engine, the statistics saying
+            why), ``fast`` or ``generic``; results do not depend on it.  The fast path's code is
+            made once per worker process.
 
     Raises:
         RulesetError, OptionError: a bad ruleset, option or player count.
@@ -562,12 +734,16 @@ def simulate(
             given (``bot.illegal``; one line naming the bot as ``bots`` spells it, and its seat).
         DistributedMissing: ``dask`` without the ``distributed`` package (an ``ImportError``).
         ClusterError: the scheduler at ``scheduler`` cannot be reached.
-        ValueError: an unknown backend, or ``games``/``workers``/``max_deals`` below 1.
+        EngineUnavailable: ``engine="fast"`` for a run the fast path cannot play (a
+            ``ValueError`` naming the seat's bot or the rule of the form).
+        ValueError: an unknown backend or engine, or ``games``/``workers``/``max_deals`` below 1.
     """
     if scheduler is not None:
         backend = "dask"
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; expected one of {', '.join(BACKENDS)}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
     if games < 1 or workers < 1 or max_deals < 1:
         raise ValueError("games, workers and max_deals must be at least 1")
     if isinstance(ruleset, Ruleset):
@@ -580,23 +756,25 @@ def simulate(
     rules.form(players)  # raises OptionError for an unknown player count
     seats = seat_bots(bots, players)  # raises BotError before any match starts
     spelled = bots
+    used, why = _engine_for(engine, rules, players, seats, user_seat_names(spelled, players))
     bots = seats[0] if len(set(seats)) == 1 else ",".join(seats)
     key = tuple(sorted(opts.items()))
     stats = Statistics(
         ruleset=rules.id, players=players, options=dict(rules.selected), bots=bots, seed=seed,
-        max_deals=max_deals, workers=workers, backend=backend,
+        max_deals=max_deals, workers=workers, backend=backend, engine=used, fallback_reason=why,
     )
     started = time.perf_counter()
     received: list[int] = []
     try:
         with _stop_signals(received) if stop_on_interrupt else nullcontext():
-            run_chunk = partial(_run_chunk, ref, key, players, bots, seed, max_deals=max_deals)
+            run_chunk = partial(_run_chunk, ref, key, players, bots, seed, max_deals=max_deals, engine=used)
             if backend == "dask":
                 _run_on_dask(scheduler, workers, _chunks(games, workers), run_chunk, stats, progress)
             elif workers == 1:
                 for i in range(games):
                     seed_i = match_seed(seed, i)
-                    stats.add(play_match(rules, players, seed_i, bots=bots, index=i, max_deals=max_deals))
+                    stats.add(play_match(rules, players, seed_i, bots=bots, index=i, max_deals=max_deals,
+                                         engine=used))
                     if progress:
                         progress(1)
             else:

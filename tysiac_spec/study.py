@@ -301,7 +301,9 @@ class Study:
 
     def as_dict(self) -> dict[str, Any]:
         """The study as plain JSON data: ``rulesets``, ``players``, ``bots``, ``seed``,
-        ``matches`` (per ruleset), ``deals`` (per ruleset), ``seconds``, ``tests``, and
+        ``matches`` (per ruleset), ``deals`` (per ruleset), ``seconds``, ``engines`` and
+        ``fallback_reasons`` (per ruleset: what played its matches, and why not the fast path
+        when ``auto`` fell back), ``tests``, and
         ``rows`` (:meth:`rows`, each estimate as a mapping)."""
         first = self.runs[0]
         rows = []
@@ -322,6 +324,8 @@ class Study:
             "unfinished": [sum(1 for r in s.results if r.winner is None) for s in self.runs],
             "deals": [sum(r.deals for r in s.results) for s in self.runs],
             "seconds": round(self.seconds, 1),
+            "engines": [s.engine for s in self.runs],
+            "fallback_reasons": [s.fallback_reason for s in self.runs],
             "tests": "95 % intervals: Wilson (proportions), Student's t (means); differences with the "
                      "first ruleset: two-proportion z-test (pooled) or Welch's t-test, Holm-adjusted, "
                      "significant below 0.05",
@@ -342,6 +346,7 @@ def run_study(
     max_deals: int = DEFAULT_MAX_DEALS,
     progress: Callable[[int], None] | None = None,
     stop_on_interrupt: bool = False,
+    engine: str = "auto",
 ) -> Study:
     """Play ``matches`` matches of each ruleset (same seed, same bots) and gather the study.
 
@@ -362,6 +367,7 @@ def run_study(
         stats = simulate(
             ref, players=players, games=matches, seed=seed, bots=bots, workers=workers, backend=backend,
             scheduler=scheduler, max_deals=max_deals, progress=progress, stop_on_interrupt=stop_on_interrupt,
+            engine=engine,
         )
         runs.append(stats)
         if stats.interrupted:
@@ -404,6 +410,12 @@ def _header(study: Study) -> list[str]:
         f"{first.ruleset}: two-proportion z-test or Welch's t-test, p-values Holm-adjusted; "
         "* significant at 0.05.",
     ]
+    played = {s.engine_text() for s in study.runs}
+    if len(played) == 1:
+        lines.append(f"Played by the {played.pop()}.")
+    else:
+        each = [f"{s.ruleset}, the {s.engine_text()}" for s in study.runs]
+        lines.append("Played by: " + "; ".join(each) + ".")
     if any(s.interrupted for s in study.runs):
         lines.append("interrupted: the figures cover the matches finished before the stop")
     return lines

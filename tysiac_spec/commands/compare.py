@@ -13,10 +13,10 @@ from pathlib import Path
 
 import click
 
-from ..simulate import BACKENDS, DEFAULT_MAX_DEALS
+from ..simulate import BACKENDS, DEFAULT_MAX_DEALS, ENGINES
 from ..text import LANGUAGES
 from ._common import SEED_MAX, emit, user_errors, write_atomically
-from .simulate import BOTS_HELP, EXIT_INTERRUPTED
+from .simulate import BOTS_HELP, ENGINE_HELP, EXIT_INTERRUPTED, simulation_errors
 
 __all__ = ["compare_cmd"]
 
@@ -50,6 +50,8 @@ __all__ = ["compare_cmd"]
 @click.option("--scheduler", metavar="ADDRESS", help="With --simulate: a running Dask scheduler.")
 @click.option("--max-deals", type=click.IntRange(min=1), default=DEFAULT_MAX_DEALS, show_default=True,
               help="With --simulate: stop a match after this many deals (counted unfinished).")
+@click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
+              help="With --simulate: w" + ENGINE_HELP[1:])
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path),
               help="With --simulate: also write the study's figures as JSON to this file.")
 @click.option("--site-page", is_flag=True,
@@ -58,7 +60,7 @@ __all__ = ["compare_cmd"]
 def compare_cmd(
     rulesets: tuple[str, ...], all_: bool, fmt: str, full: bool, lang: str, output: Path | None,
     matches: int | None, players: int, seed: int, bots: str, workers: int, backend: str,
-    scheduler: str | None, max_deals: int, data: Path | None, site_page: bool,
+    scheduler: str | None, max_deals: int, engine: str, data: Path | None, site_page: bool,
 ) -> None:
     """Compare rulesets (shipped ids or YAML files) rule by rule.
 
@@ -73,7 +75,8 @@ def compare_cmd(
     matches from the same seeds; its figures are shown side by side with 95 %
     intervals (Wilson, Student's t), and each ruleset after the first is tested
     against the first (two-proportion z-test or Welch's t-test, Holm-adjusted);
-    --format html adds plots. A study needs SciPy and, for the plots, matplotlib:
+    --format html adds plots. Random bots play on the fast path where it can (--engine).
+    A study needs SciPy and, for the plots, matplotlib:
     pip install 'tysiac-spec[study]'.
     Ctrl-C stops the run (status 130); once every ruleset has begun, the figures of
     the matches finished so far are printed.
@@ -110,7 +113,7 @@ def compare_cmd(
         if matches is not None:
             studied = [str(r.file) if r.file else r.id for r in loaded]
             return _study(studied, matches, players, seed, bots, workers, backend, scheduler, max_deals, fmt,
-                          output, data, site_page)
+                          output, data, site_page, engine)
         text = render_comparison(compare(loaded, lang=lang), fmt, full=full)
         emit(text if text.endswith("\n") else text + "\n", output)
         return False
@@ -122,14 +125,13 @@ def compare_cmd(
 def _study(
     refs: list[str], matches: int, players: int, seed: int, bots: str, workers: int, backend: str,
     scheduler: str | None, max_deals: int, fmt: str, output: Path | None, data: Path | None,
-    site_page: bool,
+    site_page: bool, engine: str = "auto",
 ) -> bool:
     """Run and print a study (``--simulate``); true when it was interrupted."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..bots import BotError
-    from ..simulate import ClusterError, DistributedMissing, usable_cpus
+    from ..simulate import usable_cpus
     from ..study import PlotsMissing, StatsMissing, render_study, require_stats, run_study
 
     try:  # refuse before the matches are played, not after
@@ -148,16 +150,12 @@ def _study(
         console=Console(stderr=True), disable=not show, transient=True,
     ) as bar:
         task = bar.add_task("matches", total=matches * len(refs))
-        try:
+        with simulation_errors():
             study = run_study(
                 refs, players=players, matches=matches, seed=seed, bots=bots, workers=jobs, backend=backend,
                 scheduler=scheduler, max_deals=max_deals, progress=lambda k: bar.advance(task, k),
-                stop_on_interrupt=True,
+                stop_on_interrupt=True, engine=engine,
             )
-        except BotError as exc:
-            raise click.BadParameter(str(exc), param_hint="--bots") from None
-        except (DistributedMissing, ClusterError) as exc:
-            raise click.ClickException(str(exc)) from None
     interrupted = any(s.interrupted for s in study.runs)
     if interrupted:
         click.echo("interrupted: the figures cover the matches finished before the stop", err=True)

@@ -3,18 +3,22 @@
 Tables (rich) on standard output, or one JSON object with ``--json``; a progress bar
 on standard error while the matches run (hidden with ``--json`` or when standard error
 is not a terminal).  Results depend only on the ruleset, options, player count, bots,
-number of games and seed — not on ``--workers`` nor on ``--backend`` (``local``: this
+number of games and seed — not on ``--workers``, nor on ``--backend`` (``local``: this
 process or a pool of processes; ``dask``: a Dask distributed cluster, a new local one or the
-scheduler given by ``--scheduler``).  ``--workers`` above the CPUs this
-process may use is lowered to that number, with a note on standard error.  SIGTERM and
-SIGHUP stop a run as Ctrl-C does: the worker processes stop, the statistics of the finished
-matches are printed, and the exit status is 130.
+scheduler given by ``--scheduler``), nor on ``--engine`` (``auto``: the fast path where it can
+play the run, else the generic engine; ``fast``; ``generic``; the "played by" row and the JSON's
+``engine`` and ``fallback_reason`` say which played and why not the fast path).
+``--workers`` above the CPUs this process may use is lowered to that number, with a note on
+standard error.  SIGTERM and SIGHUP stop a run as Ctrl-C does: the worker processes stop, the
+statistics of the finished matches are printed, and the exit status is 130.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -23,10 +27,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..bots import BotError
-from ..simulate import BACKENDS, DEFAULT_MAX_DEALS, ClusterError, DistributedMissing, simulate, usable_cpus
+from ..simulate import (
+    BACKENDS,
+    DEFAULT_MAX_DEALS,
+    ENGINES,
+    ClusterError,
+    DistributedMissing,
+    EngineUnavailable,
+    simulate,
+    usable_cpus,
+)
 from ._common import SEED_MAX, parse_option_args, user_errors
 
-__all__ = ["BOTS_HELP", "EXIT_INTERRUPTED", "simulate_cmd"]
+__all__ = ["BOTS_HELP", "ENGINE_HELP", "EXIT_INTERRUPTED", "simulate_cmd", "simulation_errors"]
 
 BOTS_HELP = (
     "The bots: one for every seat, or one per seat separated by commas (heuristic,random,heuristic); "
@@ -34,13 +47,34 @@ BOTS_HELP = (
     "MODULE:NAME (on PYTHONPATH) or path/to/bots.py:NAME, called as NAME(seed, form)."
 )
 
+ENGINE_HELP = (
+    "What plays the matches: the fast path (the form compiled to specialised code; random bots "
+    "only, and the forms its generator covers), the generic engine, or auto: the fast path where "
+    "it can play the run, else the engine (the statistics say why). The results do not depend on it."
+)
+
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C, SIGTERM or SIGHUP (the statistics of the finished matches are
 still printed)."""
 
 
-def _tables(data: dict[str, Any]) -> list[Table]:
-    summary = Table(title=f"{data['ruleset']}, {data['players']} players, {data['bots']} bots")
+@contextmanager
+def simulation_errors() -> Iterator[None]:
+    """A bad ``--bots`` or ``--engine`` raised by a run as click's error naming the option; a
+    missing ``distributed`` package or an unreachable scheduler as a one-line error."""
+    try:
+        yield
+    except BotError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from None
+    except EngineUnavailable as exc:
+        raise click.BadParameter(str(exc), param_hint="--engine") from None
+    except (DistributedMissing, ClusterError) as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _tables(data: dict[str, Any], engine: str) -> list[Table]:
+    summary = Table(title=f"{data['ruleset']}, {data['players']} players, {data['bots']} bots",
+                    caption=f"played by the {engine}")
     summary.add_column("statistic")
     summary.add_column("value", justify="right")
     c, per = data["contracts"], data["deals_per_match"]
@@ -104,6 +138,7 @@ def _tables(data: dict[str, Any]) -> list[Table]:
 @click.option("--scheduler", metavar="ADDRESS",
               help="The address of a running Dask scheduler (e.g. tcp://127.0.0.1:8786); implies "
                    "--backend dask.")
+@click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True, help=ENGINE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
 def simulate_cmd(
     ruleset: str,
@@ -116,11 +151,16 @@ def simulate_cmd(
     max_deals: int,
     backend: str,
     scheduler: str | None,
+    engine: str,
     as_json: bool,
 ) -> None:
     """Play whole matches between bots and print statistics: deals per match, contracts
     made, average contract, forfeits, barrel, bolts, match rules that fired, wins per seat
     and speed.
+
+    Random bots are played on the fast path (the form compiled to specialised code, the
+    same games several times faster) where its generator covers the form; --engine says
+    which plays, and the output says why not the fast path when it was not.
 
     Ctrl-C, SIGTERM or SIGHUP stop the run: the worker processes stop at once, the
     statistics of the matches finished so far are printed, and the exit status is 130."""
@@ -147,16 +187,12 @@ def simulate_cmd(
             console=err, disable=not show, transient=True,
         ) as bar:
             task = bar.add_task("matches", total=games)
-            try:
+            with simulation_errors():
                 stats = simulate(
                     rules, players=n, games=games, seed=seed, bots=bots, options=opts, workers=jobs,
                     max_deals=max_deals, progress=lambda k: bar.advance(task, k), stop_on_interrupt=True,
-                    backend=backend, scheduler=scheduler,
+                    backend=backend, scheduler=scheduler, engine=engine,
                 )
-            except BotError as exc:
-                raise click.BadParameter(str(exc), param_hint="--bots") from None
-            except (DistributedMissing, ClusterError) as exc:
-                raise click.ClickException(str(exc)) from None
         data = stats.as_dict()
         if stats.interrupted:
             click.echo(
@@ -167,7 +203,7 @@ def simulate_cmd(
             click.echo(json.dumps(data, ensure_ascii=False, indent=2))
             return stats.interrupted
         out = Console(highlight=False, soft_wrap=True)
-        for table in _tables(data):
+        for table in _tables(data, stats.engine_text()):
             out.print(table)
         return stats.interrupted
 

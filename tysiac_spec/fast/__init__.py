@@ -33,6 +33,7 @@ import importlib.util
 import os
 import random
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -106,8 +107,10 @@ class MatchResult:
     """One match: ``scores`` (final, by seat), ``deal_scores`` (each deal's changes),
     ``outcomes`` (each deal's :class:`~tysiac_spec.engine.scoring.DealOutcome`), ``events``
     (:class:`~tysiac_spec.engine.events.MatchEvent`), ``winners`` (seats), ``state`` (the final
-    :class:`~tysiac_spec.engine.match.MatchState`), and with ``trace`` the ``steps`` as
-    ``(player, legal codes, chosen code)``."""
+    :class:`~tysiac_spec.engine.match.MatchState`), with ``trace`` the ``steps`` as
+    ``(player, legal codes, chosen code)``, and ``passed_out``: the deals (indices into
+    ``deal_scores``) scored without an auction winner (everyone passed and no bid was forced:
+    ``auction.all_pass`` gave the deal to a player; the engine's ``high_bidder`` is ``None``)."""
 
     seed: int
     scores: tuple[int, ...]
@@ -117,6 +120,7 @@ class MatchResult:
     winners: tuple[int, ...]
     state: MatchState
     steps: list[tuple[int, list[int], int]] | None = field(default=None, repr=False)
+    passed_out: tuple[int, ...] = ()
 
 
 def cache_dir() -> Path:
@@ -196,6 +200,8 @@ class FastRunner:
         self.key = source_key(form, pack)
         made, self.compiled = _module(self.key, form, pack)
         self._helpers = _helpers(ruleset, form, pack)
+        self._passed = threading.local()  # the deals passed out in this thread's match
+        self._helpers["H_passed_out"] = self._passed_out
         self._bind: Callable[[dict[str, Any]], None] | None = None
         if self.compiled:  # one extension module per key: its helpers bound before each match
             self.module: dict[str, Any] = made
@@ -204,6 +210,9 @@ class FastRunner:
             self.module = {"__name__": f"tysiac_fast_{self.key}", **self._helpers}
             exec(made, self.module)  # the compiled tree of our own template (no ruleset text in it)
         self._play = self.module["play_match"]
+
+    def _passed_out(self, deal: int) -> None:
+        self._passed.deals.append(deal)
 
     def text(self, code: int) -> str:
         """The engine's text of the action ``code``."""
@@ -230,11 +239,13 @@ class FastRunner:
         limit = max_deals if max_deals is not None else 1 << 62
         if self._bind is not None:
             self._bind(self._helpers)
+        passed: list[int] = []
+        self._passed.deals = passed
         state, deal_scores, events, kept, steps = self._play(seed, policies, trace, limit, outcomes, draw)
         from ..engine.match import winners
 
         return MatchResult(seed, tuple(state.scores), deal_scores, kept, events,
-                           winners(self.form, state), state, steps)
+                           winners(self.form, state), state, steps, tuple(passed))
 
     def play_deal(self, seed: int, policies: Sequence[Policy] | Policy | random.Random
                   ) -> tuple[tuple[int, ...], DealOutcome, list[MatchEvent]]:
@@ -281,6 +292,7 @@ class EngineRunner:
         codes = _CodeOf(self.pack)
         steps: list[tuple[int, list[int], int]] | None = [] if trace else None
         kept: list[DealOutcome] = []
+        passed: list[int] = []
         counted = 0
         limit = max_deals if max_deals is not None else 1 << 62
         while not game.is_over and len(game.deal_scores) < limit:
@@ -295,10 +307,12 @@ class EngineRunner:
             game.apply(legal[ints.index(chosen)])
             if len(game.deal_scores) > counted and game.last_deal is not None:
                 counted = len(game.deal_scores)
+                if game.last_deal.high_bidder is None:
+                    passed.append(counted - 1)
                 if outcomes:
                     kept.append(outcome_of(game.last_deal))
         return MatchResult(seed, tuple(game.scores), list(game.deal_scores), kept, list(game.events),
-                           game.winners, game.match, steps)
+                           game.winners, game.match, steps, tuple(passed))
 
 
     def play_deal(self, seed: int, policies: Sequence[Policy] | Policy | random.Random

@@ -55,6 +55,7 @@ K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MA
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
 H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
+H_passed_out = None
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -730,6 +731,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             won = H_settle_simple(scores, deals, declarer, contract, order, sitter, points, married, tricks,
                                   talon_cards, events)
             deal_scores.append(tuple([scores[i] - before[i] for i in range(K_N)]))
+            if K_FORCED_SEAT < 0 and high_bidder < 0:  # scored without an auction winner (everyone passed)
+                H_passed_out(len(deal_scores) - 1)
             if keep_outcomes:
                 outcomes.append(H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
                                           last, declared, talon_cards, False, 0, 1))
@@ -745,6 +748,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             new, evs = H_settle(state, outcome)
             before, after = state.scores, new.scores
             deal_scores.append(tuple([after[i] - before[i] for i in range(K_N)]))
+            if K_FORCED_SEAT < 0 and high_bidder < 0:  # scored without an auction winner (everyone passed)
+                H_passed_out(len(deal_scores) - 1)
             events += evs
             if keep_outcomes:
                 outcomes.append(outcome)
