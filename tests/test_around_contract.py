@@ -171,6 +171,31 @@ def test_all_pass_play_needs_its_rules_and_they_need_it(tmp_path: Path, body: st
     assert "auction.all-pass-play" in str(err.value) and message in str(err.value)
 
 
+PARTNERS_ALL_PASS = (
+    "extends: ru-classic\n"
+    "auction: {forced_seat: null, all_pass: play, all_pass_play: {score: '-card_points'}}\n"
+    "options: {four_player_sitter: {$delete: true}, sitter_score: {$delete: true}}\n"
+    "players:\n  4:\n    active: 4\n    sitter: {$delete: true}\n    hand_size: 6\n    talons: []\n"
+    "    partnerships: across\n    talon: {exchange: none}\n"
+)
+
+
+def test_the_hints_for_all_pass_play_at_a_partnership_table_lead_to_a_valid_file(tmp_path: Path) -> None:
+    # all-pass play for 3 players, partnerships for 4: each hint, followed, gives a file that loads
+    with pytest.raises(RulesetError) as err:
+        house(tmp_path, "ap-sides", PARTNERS_ALL_PASS)
+    assert err.value.diagnostic.hint == "write `players.4.auction: {all_pass: redeal, all_pass_play: null}`"
+    with pytest.raises(RulesetError) as err:  # the first half of the hint only
+        house(tmp_path, "ap-sides", PARTNERS_ALL_PASS + "    auction: {all_pass: redeal}\n")
+    assert "nothing plays it" in err.value.diagnostic.message
+    assert err.value.diagnostic.hint == (
+        "write `all_pass_play: null` beside `all_pass` under `players.4.auction`, or set `all_pass: play`"
+    )
+    rules = house(tmp_path, "ap-sides", PARTNERS_ALL_PASS + "    auction: {all_pass: redeal, all_pass_play: null}\n")
+    assert rules.form(3).auction.all_pass == "play" and rules.form(4).auction.all_pass == "redeal"
+    assert rules.form(4).auction.all_pass_play is None
+
+
 def test_all_pass_play_refused_at_a_table_with_a_stock(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match="a stock is drawn from after each trick"):
         house(tmp_path, "ap-stock", "auction: {forced_seat: null, all_pass: play, "
