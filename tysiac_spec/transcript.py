@@ -17,6 +17,7 @@ from .engine.record import Record, record_error, record_of
 from .engine.replay import action_error, set_deals, start
 from .engine.seating import seats_text
 from .errors import TysiacError
+from .table import said
 
 __all__ = ["transcript"]
 
@@ -107,7 +108,7 @@ class _Writer:
         elif isinstance(action, Incident):  # a table call, against any player
             self.out(f"  incident: {action.kind.replace('_', ' ')} by P{action.player}")
         else:
-            self.out(f"  P{player}: {text}")
+            self.out(f"  P{player}: {said(action, deal_phase, player, declarer)}")
         if declarer is None and deal.declarer is not None:
             mode = f" ({deal.mode} game)" if getattr(deal, "mode", "normal") != "normal" else ""
             if deal.kind is not None:  # a named contract (contract.kinds), played for its value

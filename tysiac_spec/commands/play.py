@@ -45,7 +45,7 @@ from ..engine.seating import seats_text
 from ..engine.state import DealState
 from ..engine.talon import gifts_seen
 from ..errors import Diagnostic, EntryError, IllegalActionError, NotationError, RecordError, TysiacError
-from ..table import choices_text, complete, declarations, resolve_input, view_lines
+from ..table import choices_text, complete, declarations, resolve_input, said, view_lines
 from ..text import printable, shorten
 from ._common import SEED_MAX, check_folder, line_reader, parse_option_args, user_errors, write_atomically
 from .replay import in_file
@@ -268,9 +268,10 @@ class Table:
         deal, deals_before = game.deal, len(game.deal_scores)
         trick: list[tuple[int, Card]] = list(deal.trick)
         phase = deal.phase
+        declarer = deal.declarer  # before the action: a pass in the contra round is his redouble declined
         events_before = len(game.events)
         game.apply(action)
-        self.say(f"P{player}: {self._public(player, action, deal)}")
+        self.say(f"P{player}: {self._public(player, action, deal, phase, declarer)}")
         card = getattr(action, "card", None)
         if phase == "play" and isinstance(card, Card):
             done = [*trick, (player, card)]
@@ -289,11 +290,13 @@ class Table:
         elif game.deal is not deal:
             self.say("the deal is redealt", "bold")
 
-    def _public(self, player: int, action: Action, deal: DealState) -> str:
-        """The action (just applied in ``deal``) as the user sees it: a given card only if the
-        user's view shows it (``View.given``), a discard never."""
+    def _public(self, player: int, action: Action, deal: DealState, phase: str, declarer: int | None) -> str:
+        """The action (just applied in ``deal``, in ``phase``) as the user sees it: a given card
+        only if the user's view shows it (``View.given``), a discard never, a pass after the
+        auction with what it declined (:func:`~tysiac_spec.table.said`)."""
+        text = said(action, phase, player, declarer)
         if player == self.seat:
-            return f"{action} (you)"
+            return f"{text} (you)"
         if isinstance(action, GiveCard):
             game = self.game
             # The view of the deal the card was given in; a mandatory redeal after the
@@ -303,7 +306,7 @@ class Table:
                 return f"gives a card to P{action.to}"
         if isinstance(action, Discard):
             return "discards a card"
-        return str(action)
+        return text
 
     def _events(self, start: int) -> None:
         """Print the match events since ``start`` with their explanations."""
