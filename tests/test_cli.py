@@ -217,3 +217,15 @@ def test_a_base_ruleset_is_not_played(command: str) -> None:
         "error[option.players]: ruleset `core` defines no player count: it is a base for other "
         "rulesets to extend, not a game to play"
     )
+
+
+def test_ctrl_c_before_a_command_handles_it_is_one_line_and_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    # t8: Ctrl-C while a ruleset loads printed click's "Aborted!" with status 1
+    import tysiac_spec.commands.show as show
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(show, "load_ruleset", interrupted)
+    code, out, err = run("show", "pl-standard")
+    assert (code, out, err) == (130, "", "interrupted\n")
