@@ -465,12 +465,12 @@ def _set_deal(game: Game, text: str) -> None:
     is shown under its error with a caret at the column (``--deal:1:12: error[notation.card]``),
     and the command stops with status 1.
 
-    Raises:
-        IllegalActionError: ``deal.stack``: the deal does not fit the table (sizes, cards).
+    A deal that does not fit the table (``deal.stack``: sizes, a card dealt twice) is named
+    ``--deal: error[deal.stack]: …`` the same way, and stops the command with status 1.
     """
     try:
         game.start_deal(text)
-    except NotationError as exc:
+    except (NotationError, IllegalActionError) as exc:
         d = dataclasses.replace(exc.diagnostic, file="--deal")
         print(d.render(source=text), file=sys.stderr)
         sys.exit(1)
