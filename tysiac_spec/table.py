@@ -240,17 +240,21 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
     raise _entry("unknown", f"`{shorten(joined)}` is not an action here; you can: {legal_summary(legal)}")
 
 
-def _name(player: int, me: int | None) -> str:
-    return f"P{player}" + (" (you)" if player == me else "")
+def _name(player: int, me: int | None, partners: Sequence[int] = ()) -> str:
+    return f"P{player}" + (" (you)" if player == me else " (partner)" if player in partners else "")
 
 
-def view_lines(view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool = False) -> list[str]:
-    """The table as ``player`` sees it, as plain lines: scores, dealer, bids, contract (and its
-    named kind), trump, the declarer's hand played face up, the trick on the table, tricks
-    taken, the hand by suit and the legal cards."""
+def view_lines(
+    view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool = False, partners: Sequence[int] = ()
+) -> list[str]:
+    """The table as ``player`` sees it, as plain lines: scores (``partners``, the player's
+    partners with fixed partnerships, :func:`~tysiac_spec.engine.seating.side_of`, marked
+    ``(partner)``), dealer, bids, contract (and its named kind), trump, the declarer's hand
+    played face up, the trick on the table, tricks taken, the hand by suit and the legal
+    cards."""
     me = view.player
     lines = [
-        "scores: " + "  ".join(f"{_name(p, me)} {s}" for p, s in enumerate(view.scores)),
+        "scores: " + "  ".join(f"{_name(p, me, partners)} {s}" for p, s in enumerate(view.scores)),
         f"dealer: P{view.dealer}" + (f"  sitting out: P{view.sitter}" if view.sitter is not None else "")
         + f"  phase: {view.phase}",
     ]

@@ -41,7 +41,7 @@ from ..engine import Game
 from ..engine.actions import Action, Discard, GiveCard, Incident, PlayCard
 from ..engine.record import Record, TableSetup, record_of, rules_dir_for
 from ..engine.replay import replay, start
-from ..engine.seating import seats_text
+from ..engine.seating import seats_text, side_of
 from ..engine.state import DealState
 from ..engine.talon import gifts_seen
 from ..errors import Diagnostic, EntryError, IllegalActionError, NotationError, RecordError, TysiacError
@@ -196,7 +196,8 @@ class Table:
     def show(self) -> None:
         game = self.game
         legal = game.legal_actions()
-        for line in view_lines(game.view(self.seat), game.ruleset.deck, legal):
+        partners = [p for p in side_of(game.form, self.seat) if p != self.seat]
+        for line in view_lines(game.view(self.seat), game.ruleset.deck, legal, partners=partners):
             self.say(line)
         self.say("choices: " + choices_text(legal))
 
