@@ -249,3 +249,14 @@ def test_an_option_given_twice_is_refused() -> None:
     assert err.splitlines()[-1] == (
         "Error: Invalid value for --option: `graduated_auction` is given twice ('true' and 'false'); give it once"
     )
+
+
+@pytest.mark.parametrize("command", [["docs", "pl-standard"], ["schema"], ["compare", "pl-standard", "ru-online"]])
+def test_output_makes_missing_folders_as_help_says(tmp_path: Path, command: list[str]) -> None:
+    # t8: -o made missing folders (play --save refuses them) and the help did not say so
+    code, help_text, _ = run(*command[:1], "--help")
+    assert code == 0 and "missing folders are made" in " ".join(help_text.split())
+    target = tmp_path / "new" / "deeper" / "out.txt"
+    code, _, err = run(*command, "-o", str(target))
+    assert code == 0 and err == f"wrote {target}\n"
+    assert target.stat().st_size > 1000
