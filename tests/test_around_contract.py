@@ -20,6 +20,8 @@ from tysiac_spec.engine.all_pass import AllPassOutcome
 from tysiac_spec.engine.match import MatchState, settle_all_pass
 from tysiac_spec.errors import EntryError, IllegalActionError, RulesetError
 from tysiac_spec.scoresheet import DealEntry, Sheet, entry_from_answers, questions, settle_sheet, start_state
+from tysiac_spec.table import said
+from tysiac_spec.transcript import transcript
 
 HOUSE = Path(__file__).parent.parent / "examples" / "house"
 ALL_PASS = str(HOUSE / "all-pass-play.yaml")
@@ -169,6 +171,31 @@ def test_all_pass_play_needs_its_rules_and_they_need_it(tmp_path: Path, body: st
     with pytest.raises(RulesetError) as err:
         house(tmp_path, "ap-bad", "extends: pl-standard\n" + body)
     assert "auction.all-pass-play" in str(err.value) and message in str(err.value)
+
+
+PARTNERS_ALL_PASS = (
+    "extends: ru-classic\n"
+    "auction: {forced_seat: null, all_pass: play, all_pass_play: {score: '-card_points'}}\n"
+    "options: {four_player_sitter: {$delete: true}, sitter_score: {$delete: true}}\n"
+    "players:\n  4:\n    active: 4\n    sitter: {$delete: true}\n    hand_size: 6\n    talons: []\n"
+    "    partnerships: across\n    talon: {exchange: none}\n"
+)
+
+
+def test_the_hints_for_all_pass_play_at_a_partnership_table_lead_to_a_valid_file(tmp_path: Path) -> None:
+    # all-pass play for 3 players, partnerships for 4: each hint, followed, gives a file that loads
+    with pytest.raises(RulesetError) as err:
+        house(tmp_path, "ap-sides", PARTNERS_ALL_PASS)
+    assert err.value.diagnostic.hint == "write `players.4.auction: {all_pass: redeal, all_pass_play: null}`"
+    with pytest.raises(RulesetError) as err:  # the first half of the hint only
+        house(tmp_path, "ap-sides", PARTNERS_ALL_PASS + "    auction: {all_pass: redeal}\n")
+    assert "nothing plays it" in err.value.diagnostic.message
+    assert err.value.diagnostic.hint == (
+        "write `all_pass_play: null` beside `all_pass` under `players.4.auction`, or set `all_pass: play`"
+    )
+    rules = house(tmp_path, "ap-sides", PARTNERS_ALL_PASS + "    auction: {all_pass: redeal, all_pass_play: null}\n")
+    assert rules.form(3).auction.all_pass == "play" and rules.form(4).auction.all_pass == "redeal"
+    assert rules.form(4).auction.all_pass_play is None
 
 
 def test_all_pass_play_refused_at_a_table_with_a_stock(tmp_path: Path) -> None:
@@ -324,3 +351,38 @@ def test_the_scoresheet_records_a_bought_contract() -> None:
     plain = Sheet(ruleset="pl-standard", players=3, deals=[replace(entry, marriages=(), no_trick=())])
     with pytest.raises(EntryError, match="allows no rebuy"):
         settle_sheet(load_ruleset("pl-standard"), load_ruleset("pl-standard").form(3), plain)
+
+
+def test_with_partnerships_the_declarers_partner_neither_buys_nor_doubles(tmp_path: Path) -> None:
+    # partners across (seats 0 and 2, 1 and 3): only the other side defends (t8 finding: the
+    # partner was offered `buy` and `contra` against his own side)
+    rules = house(
+        tmp_path, "sides-contra",
+        "auction: {forced_seat: null, all_pass: redeal}\n"
+        "talon: {rebuy: {enabled: true, who: defenders, price: '240'}}\n"
+        "contract: {contra: {enabled: true, who: defenders, when: after_auction, multiplier: 2, "
+        "redouble: true, redouble_multiplier: 2, applies_to: declarer}}\n",
+        parent=str(HOUSE / "partners-four.yaml"),
+    )
+    g = Game(rules, players=4, seed=2)
+    while g.deal.declarer is None or g.deal.phase == "auction":  # P0 declares at 100
+        g.apply(parse_action("bid 100" if g.current_player == 0 else "pass", rules.deck))
+    assert g.deal.declarer == 0
+    asked = []
+    while g.deal.phase in ("rebuy", "contra"):
+        asked.append((g.deal.phase, g.current_player))
+        g.apply(Pass())
+    assert asked == [("rebuy", 1), ("rebuy", 3), ("contra", 1), ("contra", 3)]
+
+    # the transcript (and `tysiac play`) tells what each pass declined (table.said)
+    text = transcript(g)
+    assert "  P1: pass (does not buy)\n  P3: pass (does not buy)\n" in text
+    assert "  P1: pass (no contra)\n  P3: pass (no contra)\n" in text
+
+
+def test_a_pass_after_the_auction_names_what_it_declined() -> None:
+    assert said(Pass(), "contra", 1, 0) == "pass (no contra)"
+    assert said(Pass(), "contra", 0, 0) == "pass (no redouble)"
+    assert said(Pass(), "rebuy", 2, 0) == "pass (does not buy)"
+    assert said(Pass(), "auction", 2, None) == "pass"
+    assert said(Contra(), "contra", 1, 0) == "contra"

@@ -217,3 +217,46 @@ def test_a_base_ruleset_is_not_played(command: str) -> None:
         "error[option.players]: ruleset `core` defines no player count: it is a base for other "
         "rulesets to extend, not a game to play"
     )
+
+
+def test_ctrl_c_before_a_command_handles_it_is_one_line_and_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    # t8: Ctrl-C while a ruleset loads printed click's "Aborted!" with status 1
+    import tysiac_spec.commands.show as show
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(show, "load_ruleset", interrupted)
+    code, out, err = run("show", "pl-standard")
+    assert (code, out, err) == (130, "", "interrupted\n")
+
+
+def test_show_names_the_options_in_force_as_option_takes_them() -> None:
+    # t8: the header said `graduated_auction=False` though -O takes `false`
+    code, out, _ = run("show", "pl-standard", "--players", "3", "-O", "graduated_auction=true")
+    assert code == 0
+    assert out.splitlines()[0] == (
+        "# pl-standard for 3 players; options in force: five_rounds=down, graduated_auction=true, "
+        "bid_limit=true, leftover_two_player=last_trick, finish_others=cap, first_lead_marriage=true, "
+        "four_player_sitter=dealer"
+    )
+
+
+def test_an_option_given_twice_is_refused() -> None:
+    # t8: the last of `-O x=true -O x=false` won silently
+    code, _, err = run("show", "pl-standard", "-O", "graduated_auction=true", "-O", "graduated_auction=false")
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        "Error: Invalid value for --option: `graduated_auction` is given twice ('true' and 'false'); give it once"
+    )
+
+
+@pytest.mark.parametrize("command", [["docs", "pl-standard"], ["schema"], ["compare", "pl-standard", "ru-online"]])
+def test_output_makes_missing_folders_as_help_says(tmp_path: Path, command: list[str]) -> None:
+    # t8: -o made missing folders (play --save refuses them) and the help did not say so
+    code, help_text, _ = run(*command[:1], "--help")
+    assert code == 0 and "missing folders are made" in " ".join(help_text.split())
+    target = tmp_path / "new" / "deeper" / "out.txt"
+    code, _, err = run(*command, "-o", str(target))
+    assert code == 0 and err == f"wrote {target}\n"
+    assert target.stat().st_size > 1000

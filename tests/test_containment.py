@@ -61,6 +61,18 @@ def test_extends_out_of_the_folder_is_refused_unread(tmp_path: Path, secret: Pat
     assert "TOKEN" not in d.render()
 
 
+def test_a_refusal_further_down_names_the_folder_of_the_file_given(tmp_path: Path, secret: Path) -> None:
+    # t8: mine/house.yaml -> sub/b.yaml -> ../../elsewhere/secret.yaml; the message listed two of
+    # the three places a file may name (README: also the folder of the file you gave)
+    house(tmp_path / "mine" / "sub", "b", "../../elsewhere/secret.yaml")
+    path = house(tmp_path / "mine", "house", "sub/b.yaml")
+    assert refusal(path).diagnostic.message == (
+        "`../../elsewhere/secret.yaml` is outside the folders a file may name: a shipped ruleset id, "
+        "or a file in the naming file's folder or below, or in the folder of the file you gave "
+        f"({(tmp_path / 'mine').resolve()}) or below"
+    )
+
+
 def test_a_symbolic_link_out_of_the_folder_is_refused(tmp_path: Path, secret: Path) -> None:
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "link.yaml").symlink_to(secret)

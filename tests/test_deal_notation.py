@@ -221,16 +221,16 @@ def test_play_shows_a_bad_deal_under_a_caret(tmp_path: Path) -> None:
         "                      ^",
     ]
     code, _, err = _cli("play", "pl-standard", "--save", save, "--deal", "1:KC QC / AH / JS | 9C")
-    assert code == 1 and err.strip() == "error[deal.stack]: stacked deal: each hand must hold 7 cards"
+    assert code == 1 and err.strip() == "--deal: error[deal.stack]: stacked deal: each hand must hold 7 cards"
     deal = "0:KC QC JC 9C AD TD KD / AH TH KH QH JH 9H 9S / AS TS KS QS JS AC AC | QD JD 9D"
     code, _, err = _cli("play", "pl-standard", "--save", save, "--deal", deal)
     assert code == 1 and err.strip() == (
-        "error[deal.stack]: stacked deal: AC is dealt twice in player 2's hand"
+        "--deal: error[deal.stack]: stacked deal: AC is dealt twice in player 2's hand"
     )
     code, _, err = _cli("play", "pl-standard", "--save", save, "--deal", deal.replace("AC AC |", "AC TC |")
                         .replace("QD JD 9D", "QD JD AH"))
     assert code == 1 and err.strip() == (
-        "error[deal.stack]: stacked deal: AH is dealt twice: in player 1's hand and in talon 0"
+        "--deal: error[deal.stack]: stacked deal: AH is dealt twice: in player 1's hand and in talon 0"
     )
 
 

@@ -428,6 +428,38 @@ def test_a_rule_a_house_file_adds_under_players_cites_none_of_the_parents_source
     assert line == "- **Stock to draw from after each trick** · `players.N.stock`"
 
 
+SELLING = """\
+id: selling
+kind: house
+extends: ru-classic
+name: {en: Selling}
+talon:
+  rebuy: {enabled: true, who: defenders, price: "240"}
+contract:
+  contra: {enabled: true, who: defenders, when: after_auction, multiplier: 2, redouble: true,
+           redouble_multiplier: 2, applies_to: declarer}
+  kinds:
+    - {id: misere, name: {en: Misere}, rank: null, value: 120, goal: "tricks == 0",
+       declarer: "if made then contract else -contract", defender: "0", trump: false, marriages: false}
+"""
+
+
+def test_a_group_a_house_file_adds_cites_none_of_the_parents_sources(tmp_path: Path) -> None:
+    # t8: a group written whole by a house file without `source` (talon.rebuy, contract.contra,
+    # a named contract) was shown with the sources of the parent's section (ru-classic's talon:
+    # LOD, PAGx3), which say nothing of selling, contra or misere
+    path = tmp_path / "selling.yaml"
+    path.write_text(SELLING, encoding="utf-8")
+    book = CliRunner().invoke(main, ["docs", str(path)]).output
+    lines = book.splitlines()
+    assert "- **Selling the contract (re-buy)** (`talon.rebuy`)" in lines
+    assert "- **Contra and redouble** (`contract.contra`)" in lines
+    assert "  - **Entry 1: `misere`** (`contract.kinds[0]`)" in lines
+    assert "    - **Name**: Misere · `contract.kinds[0].name`" in lines
+    # the parent's own rules beside them keep their sources
+    assert "- **Taking the talon**: the declarer takes the whole talon · `talon.take` · Sources: LOD, PAGx3" in lines
+
+
 def test_the_stock_fields_are_printed_only_for_the_forms_with_a_stock(tmp_path: Path) -> None:
     # only the 2-player form of pl-stock has a stock: its trump card and duties are rules of
     # that form alone (fields.SHOWN_WHEN_SET, per form as SHOWN_WHEN_IS)

@@ -242,3 +242,18 @@ def test_the_transcript_names_the_winning_side() -> None:
     assert game.winners == (1, 3)
     text = transcript(game)
     assert f"Match over: P1 and P3 win with {game.scores[1]} points" in text
+
+
+def test_play_marks_the_partner_in_the_scores_line(tmp_path: Path) -> None:
+    # t8: at four across the table showed four scores without saying who plays with whom
+    from click.testing import CliRunner
+
+    from tysiac_spec.cli import main
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "house" / "partners-four.yaml"
+    result = CliRunner().invoke(
+        main, ["play", str(example), "--players", "4", "--seat", "1", "--seed", "3",
+               "--save", str(tmp_path / "g.json")], input="quit\n",
+    )
+    assert result.exit_code == 0
+    assert "scores: P0 0  P1 (you) 0  P2 0  P3 (partner) 0" in result.output.splitlines()

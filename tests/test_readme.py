@@ -76,6 +76,22 @@ def test_readme_house_rule_example_validates(tmp_path: Path) -> None:
     assert "give_face_up: true" in proc.stdout
 
 
+def test_readme_top_level_discard_count_is_refused_for_two_players(tmp_path: Path) -> None:
+    # README: `talon: {discard_count: 3}` over pl-standard is the 2-player discard too, refused
+    # there as error[table.exchange] (t8: the example, copied, did not validate, unsaid)
+    from tysiac_spec import load_ruleset
+    from tysiac_spec.errors import RulesetError
+
+    assert "refused there as `error[table.exchange]`" in " ".join(README.split())
+    path = tmp_path / "t.yaml"
+    path.write_text("id: t\nkind: house\nextends: pl-standard\nname: {en: t}\ntalon: {discard_count: 3}\n",
+                    encoding="utf-8")
+    with pytest.raises(RulesetError) as err:
+        load_ruleset(str(path))
+    assert err.value.diagnostic.code == "table.exchange"
+    assert "ending with 9 cards against the opponents' 10" in err.value.diagnostic.message
+
+
 def test_readme_house_rule_changes_carry_no_parent_sources(tmp_path: Path) -> None:
     # The house rule's own changes (cards given face up; through the option's default, raises
     # of exactly one step) are not what pl-standard's S000 says: the rule book cites no source

@@ -96,7 +96,25 @@ def test_errors_name_the_record_file(tmp_path: Path) -> None:
     path.write_text(text[: len(text) // 2], encoding="utf-8")  # a truncated record
     code, _, err = _run(str(path))
     assert code == 1
-    assert err.startswith(f"{path}: error[record.json]: the record is not valid JSON")
+    # where the parser stopped, as file:line:col in front (the line below, with a caret)
+    with pytest.raises(json.JSONDecodeError) as stop:
+        json.loads(text[: len(text) // 2])
+    assert err.startswith(
+        f"{path}:{stop.value.lineno}:{stop.value.colno}: error[record.json]: the record is not valid JSON: "
+        f"{stop.value.msg}\n"
+    )
+
+
+def test_a_half_written_record_is_reported_at_its_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "half.json"
+    path.write_text('{\n "format": "tysiac-record/1",\n "ruleset": "pl-st', encoding="utf-8")
+    code, _, err = _run(str(path))
+    assert code == 1
+    assert err.splitlines() == [
+        f"{path}:3:13: error[record.json]: the record is not valid JSON: Unterminated string starting at",
+        '   "ruleset": "pl-st',
+        "              ^",
+    ]
 
 
 # --------------------------------------------------------------------------- untrusted records

@@ -518,7 +518,7 @@ def test_a_sheet_that_is_not_utf8_is_refused_without_a_traceback(tmp_path: Path)
     path.write_bytes(b"\xff\xfe{")
     result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="quit\n")
     assert result.exit_code == 1
-    assert result.output == f"error[entry.sheet]: {path} is not a scoresheet: the file is not UTF-8 text (byte 0)\n"
+    assert result.output == f"{path}: error[entry.sheet]: not a scoresheet: the file is not UTF-8 text (byte 0)\n"
     assert path.read_bytes() == b"\xff\xfe{"
 
 
@@ -648,9 +648,9 @@ def test_a_sheet_over_the_size_limit_is_refused_unread(tmp_path: Path, monkeypat
     ("text", "message"),
     [
         ('{"format": "tysiac-scoresheet", "version": NaN}',
-         "x.json is not a scoresheet: `NaN` is not a JSON value (NaN and Infinity are refused)"),
+         "not a scoresheet: `NaN` is not a JSON value (NaN and Infinity are refused)"),
         ('{"format": "tysiac-scoresheet", "format": "tysiac-scoresheet"}',
-         "x.json is not a scoresheet: the key `format` is given twice in one object"),
+         "not a scoresheet: the key `format` is given twice in one object"),
         ('{"format": "tysiac-scoresheet", "version": "' + "9" * 1_000 + '"}',
          f'x.json has scoresheet version "{"9" * 60}…(+940 characters)"; this tool reads 1'),
     ],
@@ -660,6 +660,7 @@ def test_sheets_that_json_would_let_through_are_refused(text: str, message: str)
     with pytest.raises(EntryError) as info:
         Sheet.from_json(text, name="x.json")
     assert info.value.diagnostic.message == message
+    assert "x.json" in info.value.diagnostic.headline()  # the file is named, in front or in the message
 
 
 def test_names_from_a_sheet_are_shown_with_visible_control_characters(tmp_path: Path) -> None:
@@ -776,3 +777,13 @@ def test_a_named_contract_is_shown_by_its_name(tmp_path: Path) -> None:
     rows = [line.split("│")[1:3] for line in out.splitlines() if line.startswith("│ ") and "=" in line]
     assert [(n.strip(), what.strip()) for n, what in rows] == [
         ("1", "P0 Misère 120"), ("2", "P1 Misère 120"), ("3", "P2 100")]
+
+
+def test_a_half_written_sheet_is_reported_at_file_line_and_column(tmp_path: Path) -> None:
+    # the sheet as a crash might leave it: cut in the middle of a value
+    path = tmp_path / "half.json"
+    path.write_text('{\n "format": "tysiac-scoresheet",\n "version": 1,\n "players": fa', encoding="utf-8")
+    result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="quit\n")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == f"{path}:4:13: error[entry.sheet]: not a scoresheet: Expecting value"
+    assert "Traceback" not in result.output

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import click
 
@@ -45,6 +45,16 @@ class _Commands(click.Group):
         "simulate": ("simulate", "simulate_cmd"),
         "validate": ("validate", "validate"),
     }
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # Ctrl-C before a command handles it itself (loading a ruleset, importing a command):
+        # one line and the status of an interrupt (130), as `simulate` gives, not click's
+        # "Aborted!" with status 1
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            ctx.exit(130)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])

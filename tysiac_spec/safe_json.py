@@ -27,6 +27,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,10 @@ Fail = Callable[[str, str], TysiacError]
 
 ``kind`` is ``"read"`` (the file cannot be read; ``detail`` is ``"cannot read it: <reason>"``),
 ``"text"`` (not UTF-8: ``"the file is not UTF-8 text (byte 12)"``) or ``"json"`` (not JSON
-as this reader takes it: ``"Expecting value (line 1, column 1)"``, ``"the key `seed` is given
-twice in one object"``)."""
+as this reader takes it: ``"Expecting value"``, ``"the key `seed` is given twice in one
+object"``).  Where the parser stopped is given as the diagnostics' line and column when the
+text's file is known (``game.json:89:5: error[…]``), else in the detail
+(``"Expecting value (line 1, column 1)"``)."""
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*\\?(?:"|\Z)', re.S)
 """A JSON string, or an unterminated one up to the end of the text (so that the scan never
@@ -113,11 +116,22 @@ def loads(text: str, *, fail: Fail, file: str | None = None, size_limit: str | N
             object_pairs_hook=reader.object,
         )
     except json.JSONDecodeError as exc:
-        raise fail("json", f"{exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        if file is None:
+            raise fail("json", f"{exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        raise _located(fail("json", exc.msg), file, exc.lineno, exc.colno) from None
     except RecursionError:  # a depth limit raised above what Python can parse
         raise limits.exceeded("depth", "deeper than this Python can read", file=file) from None
     _check_texts(data, fail, file)
     return data
+
+
+def _located(error: TysiacError, file: str, line: int, column: int) -> TysiacError:
+    """``error`` with its diagnostics placed at ``file:line:column`` (where the parser
+    stopped), so that a half-written file is reported as ``game.json:89:5: error[…]``."""
+    return type(error)([
+        d if d.line is not None else replace(d, file=d.file or file, line=line, column=column)
+        for d in error.diagnostics
+    ])
 
 
 def depth(text: str) -> int:

@@ -76,7 +76,7 @@ def _json_fail(name: str) -> safe_json.Fail:
     def fail(kind: str, detail: str) -> EntryError:
         if kind == "read":
             return _err("sheet", f"{name}: {detail}")
-        return _err("sheet", f"{name} is not a scoresheet: {detail}")
+        return EntryError(Diagnostic("entry.sheet", f"not a scoresheet: {detail}", file=name))
 
     return fail
 

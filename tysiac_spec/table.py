@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from .cards import Card, Deck
-from .engine.actions import Action, Bid, PlayCard, parse_action
+from .engine.actions import Action, Bid, Pass, PlayCard, parse_action
 from .engine.game import View
 from .errors import Diagnostic, EntryError, NotationError
 from .text import shorten
@@ -27,6 +27,7 @@ __all__ = [
     "hand_by_suit",
     "legal_summary",
     "resolve_input",
+    "said",
     "sort_hand",
     "view_lines",
 ]
@@ -34,6 +35,23 @@ __all__ = [
 
 def _entry(code: str, message: str) -> EntryError:
     return EntryError(Diagnostic(f"entry.{code}", message))
+
+
+def said(action: Action, phase: str, player: int, declarer: int | None) -> str:
+    """The action as the table hears it: a pass after the auction names what was declined
+    (``pass (no contra)``, ``pass (no redouble)``, ``pass (does not buy)``), so that it is not
+    read as a bid passed; every other action as typed (``str(action)``).
+
+    Args:
+        phase: the deal's phase when the action was taken (``DealState.phase``).
+        player: who took it; ``declarer``: the deal's declarer then (``None`` in the auction).
+    """
+    if isinstance(action, Pass):
+        if phase == "contra":
+            return "pass (no redouble)" if player == declarer else "pass (no contra)"
+        if phase == "rebuy":
+            return "pass (does not buy)"
+    return str(action)
 
 
 def sort_hand(cards: Iterable[Card], deck: Deck) -> list[Card]:
@@ -222,17 +240,21 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
     raise _entry("unknown", f"`{shorten(joined)}` is not an action here; you can: {legal_summary(legal)}")
 
 
-def _name(player: int, me: int | None) -> str:
-    return f"P{player}" + (" (you)" if player == me else "")
+def _name(player: int, me: int | None, partners: Sequence[int] = ()) -> str:
+    return f"P{player}" + (" (you)" if player == me else " (partner)" if player in partners else "")
 
 
-def view_lines(view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool = False) -> list[str]:
-    """The table as ``player`` sees it, as plain lines: scores, dealer, bids, contract (and its
-    named kind), trump, the declarer's hand played face up, the trick on the table, tricks
-    taken, the hand by suit and the legal cards."""
+def view_lines(
+    view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool = False, partners: Sequence[int] = ()
+) -> list[str]:
+    """The table as ``player`` sees it, as plain lines: scores (``partners``, the player's
+    partners with fixed partnerships, :func:`~tysiac_spec.engine.seating.side_of`, marked
+    ``(partner)``), dealer, bids, contract (and its named kind), trump, the declarer's hand
+    played face up, the trick on the table, tricks taken, the hand by suit and the legal
+    cards."""
     me = view.player
     lines = [
-        "scores: " + "  ".join(f"{_name(p, me)} {s}" for p, s in enumerate(view.scores)),
+        "scores: " + "  ".join(f"{_name(p, me, partners)} {s}" for p, s in enumerate(view.scores)),
         f"dealer: P{view.dealer}" + (f"  sitting out: P{view.sitter}" if view.sitter is not None else "")
         + f"  phase: {view.phase}",
     ]

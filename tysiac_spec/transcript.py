@@ -10,20 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .docs.terms import four_of
+from .docs.terms import four_of, option_text
 from .engine.actions import DeclareContract, Incident, PlayCard, parse_action
 from .engine.game import Game
 from .engine.record import Record, record_error, record_of
 from .engine.replay import action_error, set_deals, start
 from .engine.seating import seats_text
 from .errors import TysiacError
+from .table import said
 
 __all__ = ["transcript"]
-
-
-def _option_text(value: object) -> str:
-    """An option value as the command line takes it (``-O barrel=false``)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _signed(n: int) -> str:
@@ -52,7 +48,7 @@ class _Writer:
 
     def header(self) -> None:
         r, g = self.record, self.game
-        opts = ", ".join(f"{k}={_option_text(v)}" for k, v in sorted(r.options.items())) or "none"
+        opts = ", ".join(f"{k}={option_text(v)}" for k, v in sorted(r.options.items())) or "none"
         self.out(f"Ruleset {r.ruleset} ({g.ruleset.title()}), {r.players} players, seed {r.seed}")
         self.out(f"Options: {opts}")
         self.out(f"Target: {g.form.match.target} points")
@@ -107,7 +103,7 @@ class _Writer:
         elif isinstance(action, Incident):  # a table call, against any player
             self.out(f"  incident: {action.kind.replace('_', ' ')} by P{action.player}")
         else:
-            self.out(f"  P{player}: {text}")
+            self.out(f"  P{player}: {said(action, deal_phase, player, declarer)}")
         if declarer is None and deal.declarer is not None:
             mode = f" ({deal.mode} game)" if getattr(deal, "mode", "normal") != "normal" else ""
             if deal.kind is not None:  # a named contract (contract.kinds), played for its value

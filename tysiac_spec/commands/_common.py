@@ -80,14 +80,20 @@ def parse_option_args(values: Sequence[str]) -> dict[str, str]:
     """``["five_rounds=up", "barrel=false"]`` -> ``{"five_rounds": "up", "barrel": "false"}``.
 
     Raises:
-        click.BadParameter: an item without ``=``.
+        click.BadParameter: an item without ``=``; an option given twice (which one was meant
+            is not known).
     """
     out: dict[str, str] = {}
     for item in values:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise click.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint="--option")
-        out[name.strip()] = value.strip()
+        name, value = name.strip(), value.strip()
+        if name in out:
+            raise click.BadParameter(
+                f"`{name}` is given twice ({out[name]!r} and {value!r}); give it once", param_hint="--option"
+            )
+        out[name] = value
     return out
 
 

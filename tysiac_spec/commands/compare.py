@@ -32,7 +32,7 @@ __all__ = ["compare_cmd"]
               help="Language of the labels and values.")
 @click.option(
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to this file (atomically) instead of standard output.",
+    help="Write to this file (atomically; missing folders are made) instead of standard output.",
 )
 @click.option("--simulate", "matches", type=click.IntRange(min=1), metavar="N",
               help="Play N bot matches of each ruleset and report what the rules do (contracts made, "

@@ -25,7 +25,7 @@ __all__ = ["docs"]
               help="Markdown, or a standalone HTML page (works offline).")
 @click.option(
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to this file (atomically) instead of standard output.",
+    help="Write to this file (atomically; missing folders are made) instead of standard output.",
 )
 def docs(
     ruleset: str, players: int | None, options: tuple[str, ...], lang: str, fmt: str, output: Path | None

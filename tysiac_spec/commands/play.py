@@ -41,11 +41,11 @@ from ..engine import Game
 from ..engine.actions import Action, Discard, GiveCard, Incident, PlayCard
 from ..engine.record import Record, TableSetup, record_of, rules_dir_for
 from ..engine.replay import replay, start
-from ..engine.seating import seats_text
+from ..engine.seating import seats_text, side_of
 from ..engine.state import DealState
 from ..engine.talon import gifts_seen
 from ..errors import Diagnostic, EntryError, IllegalActionError, NotationError, RecordError, TysiacError
-from ..table import choices_text, complete, declarations, resolve_input, view_lines
+from ..table import choices_text, complete, declarations, resolve_input, said, view_lines
 from ..text import printable, shorten
 from ._common import SEED_MAX, check_folder, line_reader, parse_option_args, user_errors, write_atomically
 from .replay import in_file
@@ -196,7 +196,8 @@ class Table:
     def show(self) -> None:
         game = self.game
         legal = game.legal_actions()
-        for line in view_lines(game.view(self.seat), game.ruleset.deck, legal):
+        partners = [p for p in side_of(game.form, self.seat) if p != self.seat]
+        for line in view_lines(game.view(self.seat), game.ruleset.deck, legal, partners=partners):
             self.say(line)
         self.say("choices: " + choices_text(legal))
 
@@ -268,9 +269,10 @@ class Table:
         deal, deals_before = game.deal, len(game.deal_scores)
         trick: list[tuple[int, Card]] = list(deal.trick)
         phase = deal.phase
+        declarer = deal.declarer  # before the action: a pass in the contra round is his redouble declined
         events_before = len(game.events)
         game.apply(action)
-        self.say(f"P{player}: {self._public(player, action, deal)}")
+        self.say(f"P{player}: {self._public(player, action, deal, phase, declarer)}")
         card = getattr(action, "card", None)
         if phase == "play" and isinstance(card, Card):
             done = [*trick, (player, card)]
@@ -289,11 +291,13 @@ class Table:
         elif game.deal is not deal:
             self.say("the deal is redealt", "bold")
 
-    def _public(self, player: int, action: Action, deal: DealState) -> str:
-        """The action (just applied in ``deal``) as the user sees it: a given card only if the
-        user's view shows it (``View.given``), a discard never."""
+    def _public(self, player: int, action: Action, deal: DealState, phase: str, declarer: int | None) -> str:
+        """The action (just applied in ``deal``, in ``phase``) as the user sees it: a given card
+        only if the user's view shows it (``View.given``), a discard never, a pass after the
+        auction with what it declined (:func:`~tysiac_spec.table.said`)."""
+        text = said(action, phase, player, declarer)
         if player == self.seat:
-            return f"{action} (you)"
+            return f"{text} (you)"
         if isinstance(action, GiveCard):
             game = self.game
             # The view of the deal the card was given in; a mandatory redeal after the
@@ -303,7 +307,7 @@ class Table:
                 return f"gives a card to P{action.to}"
         if isinstance(action, Discard):
             return "discards a card"
-        return str(action)
+        return text
 
     def _events(self, start: int) -> None:
         """Print the match events since ``start`` with their explanations."""
@@ -462,12 +466,12 @@ def _set_deal(game: Game, text: str) -> None:
     is shown under its error with a caret at the column (``--deal:1:12: error[notation.card]``),
     and the command stops with status 1.
 
-    Raises:
-        IllegalActionError: ``deal.stack``: the deal does not fit the table (sizes, cards).
+    A deal that does not fit the table (``deal.stack``: sizes, a card dealt twice) is named
+    ``--deal: error[deal.stack]: …`` the same way, and stops the command with status 1.
     """
     try:
         game.start_deal(text)
-    except NotationError as exc:
+    except (NotationError, IllegalActionError) as exc:
         d = dataclasses.replace(exc.diagnostic, file="--deal")
         print(d.render(source=text), file=sys.stderr)
         sys.exit(1)

@@ -21,7 +21,8 @@ __all__ = ["schema"]
 )
 @click.option(
     "--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to this file (atomically) instead of standard output; - for standard output.",
+    help="Write to this file (atomically; missing folders are made) instead of standard output; - for "
+    "standard output.",
 )
 def schema(extending: bool, output: Path | None) -> None:
     """Print the ruleset JSON Schema (draft 2020-12): of a complete ruleset, or with

@@ -8,6 +8,7 @@ from typing import Any
 import click
 import yaml
 
+from ..docs.terms import option_text
 from ..ruleset import load_ruleset
 from ..ruleset._yaml import to_plain
 from ..ruleset.validate import form_sections
@@ -46,7 +47,7 @@ def show(ruleset: str, options: tuple[str, ...], players: int | None, fmt: str) 
     if players is not None:
         rules.form(players)  # raises for an unknown player count
         doc = _for_players(doc, players)
-        in_force = ", ".join(f"{k}={v}" for k, v in rules.selected.items())
+        in_force = ", ".join(f"{k}={option_text(v)}" for k, v in rules.selected.items())  # as -O takes it
         header = f"# {printable(rules.id, keep_newlines=False)} for {players} players" + (
             f"; options in force: {printable(in_force, keep_newlines=False)}" if in_force else "") + "\n"
     if fmt == "json":

@@ -164,7 +164,7 @@ def _option_sources(ruleset: Ruleset, players: int | None = None) -> dict[str, l
             if parts[0] == "players" and len(parts) > 2:
                 path = ".".join(parts[2:]) if parts[2] not in table else "players.N." + ".".join(parts[2:])
             tags = out.setdefault(path, [])
-            tag = f"{name}={_option_text(value)}"
+            tag = f"{name}={terms.option_text(value)}"
             if tag not in tags:
                 tags.append(tag)
     return out
@@ -385,7 +385,7 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     in_force = {k: v for k, v in ruleset.selected.items() if k not in ruleset.options or k in applicable}
     if in_force:
         meta.append((terms.ui("options_in_force", lang),
-                     ", ".join(f"`{k}={_option_text(v)}`" for k, v in in_force.items())))
+                     ", ".join(f"`{k}={terms.option_text(v)}`" for k, v in in_force.items())))
     meta.append((terms.ui("fingerprint", lang), f"`{ruleset.content_hash}`"))
     description = ruleset.description.get(lang) or ruleset.description.get("en")
 
@@ -476,10 +476,6 @@ def _written_rules(ruleset: Ruleset, sections: Sequence[str], lang: str) -> list
             if key not in _META:
                 walk(value, f"{section}.{key}", 0)
     return out
-
-
-def _option_text(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def render_book(book: Book, fmt: str = "md", *, links: Mapping[str, Any] | None = None) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..ruleset.model import Form
 from .actions import Action, Contra, Pass, Redouble
+from .seating import defenders
 from .state import DealState
 
 __all__ = ["apply", "explain", "legal", "opens", "start"]
@@ -47,7 +48,8 @@ def opens(form: Form, deal: DealState) -> bool:
 def start(form: Form, deal: DealState) -> None:
     """Open the phase ``contra``: the defenders who may double, in turn from the declarer's
     next seat; the first of them to act."""
-    turns = tuple(deal.opponents())
+    assert deal.declarer is not None
+    turns = defenders(form, deal.declarer, deal.opponents())  # a partner is no defender
     if form.contract.contra.who == "first_defender":
         turns = turns[:1]
     deal.contra_turns = turns

@@ -24,6 +24,7 @@ from typing import Any
 from ..ruleset.model import Form
 from . import env as envs
 from .actions import Action, Buy, Pass
+from .seating import defenders
 from .state import DealState
 
 __all__ = ["apply", "explain", "legal", "opens", "start"]
@@ -71,7 +72,8 @@ def start(form: Form, deal: DealState, env: Env) -> bool:
     """Turn the talon face up and offer the contract to the first defender whose price is
     above the bid; False when nobody is offered it (the caller goes on to the talon)."""
     deal.talon_public = True
-    turns = tuple(deal.opponents())
+    assert deal.declarer is not None
+    turns = defenders(form, deal.declarer, deal.opponents())  # a partner is no defender
     if form.talon.rebuy.who == "first_defender":
         turns = turns[:1]
     return _next(form, deal, turns, env)

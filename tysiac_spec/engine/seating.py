@@ -20,6 +20,7 @@ from ..ruleset.model import Form, sitter_steps
 __all__ = [
     "active_players",
     "bidding_order",
+    "defenders",
     "direction",
     "first_hand",
     "next_dealer",
@@ -110,6 +111,14 @@ def side_of(form: Form, player: int) -> tuple[int, ...]:
     if team is None:
         return (player,)
     return tuple(p for p, side in enumerate(team) if side == team[player])
+
+
+def defenders(form: Form, declarer: int, opponents: Sequence[int]) -> tuple[int, ...]:
+    """The seats of ``opponents`` (in their order) not on ``declarer``'s side (:func:`side_of`):
+    with fixed partnerships his partner is no defender, so he neither buys the contract from
+    him (``talon.rebuy``) nor doubles it (``contract.contra``); else ``opponents`` as given."""
+    own = side_of(form, declarer)
+    return tuple(p for p in opponents if p not in own)
 
 
 def seats_text(seats: Sequence[int]) -> str:

@@ -104,7 +104,9 @@ def collect_provenance(
         if path and path[0] not in ("options", "sources"):
             if prov is not None:
                 out[path] = prov
-            elif heirs is not None and is_annotated(doc):
+            elif heirs is not None and (is_annotated(doc) or _all_from(doc, file)):
+                # a value, or a group one file wrote whole (a house file's `talon.rebuy`):
+                # that file speaks for it, not the section of a parent it is merged into
                 out[path] = Provenance(file=file, heirs=heirs(file))
         if is_annotated(doc):
             return out
@@ -125,6 +127,24 @@ def collect_provenance(
     elif heirs is not None and path and path[0] not in ("options", "sources"):
         out[path] = Provenance(file=file, heirs=heirs(file))
     return out
+
+
+def _all_from(node: Any, file: str | None) -> bool:
+    """Whether every key and item in ``node`` was written by ``file`` (the loader's marks; a
+    mapping merged from a parent's keys and a house file's is not)."""
+    if file is None:
+        return False
+    if is_mapping(node):
+        return all(
+            (mark := _mark_of(node, key)) is not None and mark.file == file and _all_from(value, file)
+            for key, value in node.items()
+        )
+    if isinstance(node, list):
+        return all(
+            (mark := _item_mark(node, i)) is not None and mark.file == file and _all_from(value, file)
+            for i, value in enumerate(node)
+        )
+    return True
 
 
 def _file_of_item(seq: Any, index: int, file: str | None) -> str | None:

@@ -179,11 +179,14 @@ def _check_inside(path: Path, shown: str, base: Path, root: str | Path | None) -
         real, folders = path, []
     if any(real.is_relative_to(folder) for folder in folders):
         return
+    given = ""  # the third place a file may name, when it is another folder (README)
+    if root is not None and len(folders) > 2 and folders[-1] != folders[0]:
+        given = f", or in the folder of the file you gave ({shorten(str(folders[-1]), 200)}) or below"
     raise RulesetError(
         Diagnostic(
             "registry.outside",
             f"`{shown}` is outside the folders a file may name: a shipped ruleset id, or a file "
-            f"in the naming file's folder or below",
+            f"in the naming file's folder or below{given}",
             hint="copy the file beside the one that names it, or allow its folder on the "
             f"command line: tysiac --rules-dir {shlex.quote(shorten(str(real.parent), 200))} ...",
         )

@@ -909,7 +909,7 @@ def _check_form(doc: Any, n: str, leaf: str | None = None) -> Iterator[Diagnosti
     yield from _check_revoke(doc, sections, where)
     yield from _check_kinds(doc, sections, where)
     yield from _check_around_contract(
-        doc, sections, where, talons=talons, active=active, stock=stock, partnerships=partnerships
+        doc, sections, where, talons=talons, active=active, stock=stock, partnerships=partnerships, n=n
     )
 
 
@@ -922,6 +922,7 @@ def _check_around_contract(
     active: int,
     stock: int,
     partnerships: Any,
+    n: str | None = None,
 ) -> Iterator[Diagnostic]:
     """All-pass play (``auction.all_pass: play`` with ``auction.all_pass_play``,
     :mod:`..engine.all_pass`): its rules present exactly when it is on, and a table it can be
@@ -932,6 +933,7 @@ def _check_around_contract(
     on = (_get(auction, "all_pass") or _defaults("Auction", "all_pass")) == "play"
     rules = _get(auction, "all_pass_play")
     path = where("auction", "all_pass")
+    under = f"players.{n}.auction" if n else "players.<n>.auction"
     if on and rules is None:
         yield _diag(
             "auction.all-pass-play",
@@ -947,7 +949,9 @@ def _check_around_contract(
             "`auction.all_pass_play` is set, but `auction.all_pass` is not `play`: nothing plays it",
             doc,
             where("auction", "all_pass_play"),
-            "set `auction.all_pass: play`, or drop the field",
+            # `{$delete: true}` only removes what a parent wrote; `null` (none) works anywhere
+            f"write `all_pass_play: null` beside `all_pass` under `{under}`, or set `all_pass: play`"
+            if len(path) > 2 else "set `auction.all_pass: play`, or drop the field",
         )
     elif on:
         problem = ""
@@ -967,8 +971,8 @@ def _check_around_contract(
                 "be played at this table",
                 doc,
                 path,
-                "use `all_pass: redeal` at this table (under `players.<n>.auction`), or another "
-                "`all_pass_play.talon`",
+                f"write `{under}: {{all_pass: redeal, all_pass_play: null}}`"
+                + ("" if stock or partnerships == "across" else ", or another `all_pass_play.talon`"),
             )
     rebuy = _get(sections, "talon", "rebuy")
     if is_mapping(rebuy):
