@@ -4,7 +4,8 @@ the named contracts (misère, slam, open hand) and of their bids in the auction.
 
 The numeric contract, "make at least the contract in points", is the kind
 :data:`~tysiac_spec.ruleset.model.POINTS_KIND`: every field at its default, so a deal played
-under it is played and scored exactly as before (``deal.kind`` is ``None``).  A named kind:
+under it is played and scored exactly as before (``deal.kind`` is ``None``: ``deal.around``,
+:class:`~.state.Around`, holds the kind bid).  A named kind:
 
 - is bid by its id (:class:`~.actions.NamedBid`, ``bid misere``), ranked among the numeric
   bids by its ``rank`` (:func:`compile_legal_auction`, :func:`apply_bid`, :func:`explain_bid`):
@@ -170,16 +171,18 @@ def apply_bid(form: Form, deal: DealState, action: Action, text: str) -> None:
     rank (:func:`rank_of`; ``deal.kind`` its id), a numeric bid over it (``deal.kind`` back to
     ``None``), a pass (:func:`~tysiac_spec.engine.auction.apply`).  When the auction ends won
     by a named bid, the bid becomes the kind's ``value`` (its fixed contract)."""
+    a = deal.around
+    assert a is not None  # (made for every deal of a form with named kinds)
     if type(action) is NamedBid:
         kind = kind_of(form, action.kind)
         auction.apply(form, deal, Bid(rank_of(kind)), text)
-        deal.kind = kind.id
+        a.kind = kind.id
     else:
         if type(action) is Bid:
-            deal.kind = None
+            a.kind = None
         auction.apply(form, deal, action, text)
-    if deal.kind is not None and deal.phase != "auction":
-        value = kind_of(form, deal.kind).value
+    if a.kind is not None and deal.phase != "auction":
+        value = kind_of(form, a.kind).value
         deal.high_bid = value if value is not None else deal.high_bid
 
 
