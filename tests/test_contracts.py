@@ -103,6 +103,42 @@ def test_misere_is_played_without_trump_or_marriages() -> None:
     assert numeric.deal.trump == "hearts" and numeric.deal.kind is None
 
 
+MISERE_PLAY = (
+    "bid misere", "pass", "pass", "give 9S to 2", "give AC to 0", "contract 120",
+    "play 9H", "play QH", "play KH", "play AH", "play JH", "play TH",
+    "play AD", "play JD", "play QD", "play AC", "play JC", "play QC",
+    "play AS", "play QS", "play 9S", "play KD", "play 9D", "play TD",
+    "play TC", "play KC", "play 9C", "play TS", "play KS", "play JS",
+)
+"""examples/house/scenarios/misere.yaml's first deal: no trick for the declarer (+120), the
+defenders' 76 and 44 card points scored 0 by the kind's defender formula."""
+
+
+def test_a_kind_may_count_no_bolts(tmp_path: Path) -> None:
+    # ru-classic counts a bolt for a deal scored 0 (`special.bolts.counts: zero_points`); the
+    # misère example's defenders score 0 by the kind's formula: with `gives_bolts: true` (the
+    # default) each defender gets a bolt, with the example's `false` nobody does
+    counted = _house(tmp_path, "misere-bolts", "contract:\n  kinds:\n"
+                     "    - {id: misere, value: 120, goal: 'tricks == 0', declarer: 'if made then "
+                     "contract else -contract', defender: '0', trump: false, marriages: false}\n")
+    game = _game(counted, LOW, LOW_TALON)
+    _do(game, *MISERE_PLAY)
+    assert game.deal_scores == [(0, 120, 0)]
+    assert game.match.bolts == (1, 0, 1)
+    assert [(e.player, e.value) for e in game.events if e.kind == "bolt"] == [(0, 1), (2, 1)]
+    quiet = _game(MISERE, LOW, LOW_TALON)
+    _do(quiet, *MISERE_PLAY)
+    assert quiet.deal_scores == [(0, 120, 0)]
+    assert quiet.match.bolts == (0, 0, 0)
+    assert not [e for e in quiet.events if e.kind.startswith("bolt")]
+    # a scoresheet settles the same deal alike
+    entry = DealEntry(0, 1, 120, 120, (76, 0, 44), no_trick=(1,), kind="misere")
+    for path, bolts in ((counted, (1, 0, 1)), (MISERE, (0, 0, 0))):
+        rules = load_ruleset(path)
+        [row] = settle_sheet(rules, rules.form(3), Sheet(ruleset=path, players=3, deals=[entry]))
+        assert row.scores == (0, 120, 0) and row.state.bolts == bolts
+
+
 def test_named_bids_rank_among_the_numbers(tmp_path: Path) -> None:
     # mekedron/thousand's `named_contracts_precedence` as ranks: misère counts as a bid of 120,
     # the slam as one of 200 (a named bid with a higher rank outbids a lower one)

@@ -807,6 +807,13 @@ class ContractKind:
         "trick to the end of the deal.",
         False,
     )
+    gives_bolts: bool = rule(
+        "Whether a deal of this kind counts towards bolts (`special.bolts`) as any deal does: "
+        "false, nobody gets a bolt in it (not a defender whose score the kind fixes at 0, nor "
+        "a declarer who took no trick). The sources are silent; true keeps the bolt rule as "
+        "written.",
+        True,
+    )
 
 
 POINTS_KIND = ContractKind(id="points")
