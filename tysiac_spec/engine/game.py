@@ -1298,7 +1298,8 @@ _CONTAINERS = (list, dict, set)
 
 def _copied(value: Any, memo: dict[int, Any]) -> Any:
     """``value`` as a game's copy holds it (:meth:`Game.clone`): lists, dicts and sets copied
-    (their contents too), a :class:`DealState` and a ``random.Random`` copied (each once:
+    (their contents too), a :class:`DealState` (with its :class:`~.state.Around`, when it has
+    one) and a ``random.Random`` copied (each once:
     ``memo``, by id, keeps the game's own references to one deal one), a function or bound
     method that refers to the game rebound to the copy; anything else (cards, actions,
     tuples, frozen values, the ruleset and its compiled form) shared."""
