@@ -225,7 +225,7 @@ def test_first_defender_who_passes_ends_the_contra_turn(tmp_path: Path) -> None:
     rules = house(tmp_path, "contra-first", "contract: {contra: {who: first_defender}}\n", CONTRA)
     g = game(rules, PL_HANDS, PL_TALON)
     play(g, "bid 100", "bid 110", "pass", "pass", "pass")
-    assert g.phase == "exchange" and g.deal.contra == 1
+    assert g.phase == "exchange" and g.deal.around.contra == 1
 
 
 def test_contra_refusals_are_explained() -> None:
@@ -237,7 +237,7 @@ def test_contra_refusals_are_explained() -> None:
     with pytest.raises(IllegalActionError, match="the declarer does not double his own contract"):
         g.apply(Contra())
     g.apply(Pass())
-    assert g.phase == "exchange" and g.deal.contra == 2 and not g.deal.redoubled
+    assert g.phase == "exchange" and g.deal.around.contra == 2 and not g.deal.around.redoubled
 
 
 def test_no_contra_in_a_golden_deal() -> None:

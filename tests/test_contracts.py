@@ -103,6 +103,83 @@ def test_misere_is_played_without_trump_or_marriages() -> None:
     assert numeric.deal.trump == "hearts" and numeric.deal.kind is None
 
 
+MISERE_PLAY = (
+    "bid misere", "pass", "pass", "give 9S to 2", "give AC to 0", "contract 120",
+    "play 9H", "play QH", "play KH", "play AH", "play JH", "play TH",
+    "play AD", "play JD", "play QD", "play AC", "play JC", "play QC",
+    "play AS", "play QS", "play 9S", "play KD", "play 9D", "play TD",
+    "play TC", "play KC", "play 9C", "play TS", "play KS", "play JS",
+)
+"""examples/house/scenarios/misere.yaml's first deal: no trick for the declarer (+120), the
+defenders' 76 and 44 card points scored 0 by the kind's defender formula."""
+
+
+def test_a_kind_may_count_no_bolts(tmp_path: Path) -> None:
+    # ru-classic counts a bolt for a deal scored 0 (`special.bolts.counts: zero_points`); the
+    # misère example's defenders score 0 by the kind's formula: with `gives_bolts: true` (the
+    # default) each defender gets a bolt, with the example's `false` nobody does
+    counted = _house(tmp_path, "misere-bolts", "contract:\n  kinds:\n"
+                     "    - {id: misere, value: 120, goal: 'tricks == 0', declarer: 'if made then "
+                     "contract else -contract', defender: '0', trump: false, marriages: false}\n")
+    game = _game(counted, LOW, LOW_TALON)
+    _do(game, *MISERE_PLAY)
+    assert game.deal_scores == [(0, 120, 0)]
+    assert game.match.bolts == (1, 0, 1)
+    assert [(e.player, e.value) for e in game.events if e.kind == "bolt"] == [(0, 1), (2, 1)]
+    quiet = _game(MISERE, LOW, LOW_TALON)
+    _do(quiet, *MISERE_PLAY)
+    assert quiet.deal_scores == [(0, 120, 0)]
+    assert quiet.match.bolts == (0, 0, 0)
+    assert not [e for e in quiet.events if e.kind.startswith("bolt")]
+    # a scoresheet settles the same deal alike
+    entry = DealEntry(0, 1, 120, 120, (76, 0, 44), no_trick=(1,), kind="misere")
+    for path, bolts in ((counted, (1, 0, 1)), (MISERE, (0, 0, 0))):
+        rules = load_ruleset(path)
+        [row] = settle_sheet(rules, rules.form(3), Sheet(ruleset=path, players=3, deals=[entry]))
+        assert row.scores == (0, 120, 0) and row.state.bolts == bolts
+
+
+ENDING_MISERE = (
+    "contract:\n  kinds:\n    - {id: misere, value: 120, goal: 'tricks == 0', declarer: 'if made then "
+    "contract else -contract', defender: '0', trump: false, marriages: false, ends_when_decided: true}\n"
+)
+
+
+def test_a_kind_may_end_when_its_goal_is_decided(tmp_path: Path) -> None:
+    # no source stops the play (the peer plays a lost misère to the last trick): the option
+    # is off by default; on, the declarer's first trick decides the misère and the deal ends
+    ending = _house(tmp_path, "misere-ends", ENDING_MISERE)
+    ace = {1: "9H JH 9D JD 9C JC AS", 0: "AH AD QS KH KD KC KS", 2: "TH TD TC TS QH QD QC"}
+    steps = ("bid misere", "pass", "pass", "give 9S to 2", "give AC to 0", "contract 120",
+             "play AS", "play 9S", "play QS")
+    game = _game(ending, ace, LOW_TALON)
+    _do(game, *steps)
+    assert game.deal_scores == [(0, -120, 0)]
+    last = game.last_deal
+    assert last is not None and last.trick_number == 1 and last.tricks == {1: 1}
+    assert {p: len(h) for p, h in last.hands.items()} == {1: 7, 2: 7, 0: 7}  # not played
+    played_on = _game(MISERE, ace, LOW_TALON)  # the example: played to the last trick
+    _do(played_on, *steps)
+    assert played_on.deal_scores == [] and played_on.phase == "play" and played_on.deal.trick_number == 1
+    # a misère made is decided only by the last trick: all eight are played
+    made = _game(ending, LOW, LOW_TALON)
+    _do(made, *MISERE_PLAY)
+    assert made.deal_scores == [(0, 120, 0)] and made.last_deal is not None
+    assert made.last_deal.trick_number == 8
+
+
+def test_a_kind_ending_early_may_not_read_the_play(tmp_path: Path) -> None:
+    body = ENDING_MISERE.replace("defender: '0', ", "")  # ru-classic's defender score: his points
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(_house(tmp_path, "misere-points", body))
+    text = str(caught.value)
+    assert "contract.kind-ends" in text
+    assert ("`contract.kinds[0]` (`misere`) ends when its goal is decided, but `scoring.defender` "
+            "(it has no `defender`) reads `points`, which the tricks not played would change") in text
+    with pytest.raises(RulesetError, match=r"but `goal` reads `card_points`, which"):
+        load_ruleset(_house(tmp_path, "misere-goal", ENDING_MISERE.replace("tricks == 0", "card_points == 0")))
+
+
 def test_named_bids_rank_among_the_numbers(tmp_path: Path) -> None:
     # mekedron/thousand's `named_contracts_precedence` as ranks: misère counts as a bid of 120,
     # the slam as one of 200 (a named bid with a higher rank outbids a lower one)

@@ -410,6 +410,7 @@ SCHEMA_CANNOT_TELL: dict[str, tuple[str, str]] = {
     "house-pack-renames-rank": ("dsl.unknown-name", "parents: a parent's formula names a rank the merged pack renamed"),
     "house-step-vs-parent": ("auction.step", "parents: the new bid step against the parent's bids"),
     "house-top-level-over-players": ("table.exchange", "parents: a top-level rule over the parent's player count"),
+    "kind-ends-reads-points": ("contract.kind-ends", "a named contract ending once decided whose scores read the play: what a formula reads is the DSL's to tell"),
     "left-out-miscounted": ("table.card-count", "hands, talons and the cards left out do not use exactly the whole pack"),
     "loss-above-target": ("match.loss", "a score that loses the match (`match.finishing.loss`) at or above the target"),
     "marriage-ranks-same": ("marriages.ranks", "the marriage ranks are not two different ranks of the deck"),

@@ -34,7 +34,7 @@ from .engine import outcome as rules_of
 from .engine.all_pass import AllPassOutcome
 from .engine.events import MatchEvent
 from .engine.match import MatchState, settle_all_pass, settle_deal
-from .engine.scoring import DealOutcome
+from .engine.scoring import DealOutcome, with_terms
 from .engine.seating import active_players, redeal_dealer, sitter_of
 from .errors import Diagnostic, EntryError, MatchError, NotationError
 from .ruleset.model import Form, Ruleset
@@ -898,7 +898,7 @@ def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcom
         tricks = {p: 0 if p in entry.no_trick else 1 for p in active}
     talon = tuple(rules.deck.parse_many(entry.talon)) if entry.talon else None
     mode: Any = entry.mode if entry.mode in ("normal", "dark", "golden") else "normal"
-    return DealOutcome(
+    plain = DealOutcome(
         declarer=entry.declarer,
         bid=entry.bid,
         contract=entry.contract,
@@ -911,9 +911,8 @@ def outcome_of_entry(rules: Ruleset, form: Form, entry: DealEntry) -> DealOutcom
         sitter_talon=talon if sitter is not None else None,
         players=active,
         declarations=tuple(entry.marriages) if not entry.forfeit else (),
-        kind=entry.kind or None,
-        contra=entry.contra,
     )
+    return with_terms(plain, entry.kind or None, entry.contra)
 
 
 def all_pass_outcome_of_entry(form: Form, entry: DealEntry) -> AllPassOutcome:

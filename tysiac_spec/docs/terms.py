@@ -481,6 +481,12 @@ LABELS: dict[str, T4] = {
                                  "Smí se hlásit hlášky"),
     "contract.kinds.open_hand": ("Declarer plays face up", "Grający gra w otwarte karty",
                                  "Разыгрывающий играет в открытую", "Hrající hraje s odkrytými kartami"),
+    "contract.kinds.ends_when_decided": ("Play stops once the contract is decided",
+                                         "Gra kończy się, gdy wynik kontraktu jest przesądzony",
+                                         "Игра прекращается, когда исход контракта решён",
+                                         "Hra končí, jakmile je o závazku rozhodnuto"),
+    "contract.kinds.gives_bolts": ("A deal of it counts towards bolts", "Rozdanie liczy się do boltów",
+                                   "Раздача идёт в счёт болтов", "Rozdání se počítá do boltů"),
     # play
     "play.leader": ("Leads to the first trick", "Wychodzi do pierwszej lewy", "Первым ходит",
                     "Vynáší do prvního zdvihu"),

@@ -105,7 +105,8 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
 def compile_kinds(form: Form, table: ActionTable, pack: Sequence[Card]) -> dict[str, contracts.KindPlay]:
     """Each named kind of ``form`` (``contract.kinds``) compiled once: the play under
     :func:`.contracts.played_form` (the form's own compiled play when the kind changes none of
-    it) and the scores under :func:`.contracts.scored_form`.  Empty without named kinds."""
+    it; a play that stops once the goal is decided, :func:`.contracts.compile_decided`) and the
+    scores under :func:`.contracts.scored_form`.  Empty without named kinds."""
     out: dict[str, contracts.KindPlay] = {}
     for kind in form.contract.kinds:
         played = contracts.played_form(form, kind)
@@ -113,7 +114,7 @@ def compile_kinds(form: Form, table: ActionTable, pack: Sequence[Card]) -> dict[
             kind=kind,
             form=played,
             play_legal=play.compile_legal(played, table, pack),
-            play_apply=play.compile_apply(played),
+            play_apply=contracts.compile_decided(form, kind, play.compile_apply(played)),
             score_played=scoring.compile_played(contracts.scored_form(form, kind)),
         )
     return out

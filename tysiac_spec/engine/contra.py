@@ -6,10 +6,10 @@ turn from the declarer's next seat (``who: defenders``; only that seat's defende
 ``first_defender``) may double the contract (``contra``) or decline (``pass``); the first
 contra ends their turn.  With ``redouble`` the declarer may then redouble (``redouble``) or
 decline (``pass``).  The factor (``multiplier``, times ``redouble_multiplier`` after a
-redouble) is kept in ``deal.contra`` and multiplies the declarer's deal score, or everyone's
-(``applies_to``), in the settlement (:func:`.match.settle_valid_deal`; a scoresheet records
-it as the outcome's ``contra``).  Only after an auction: a golden-round, barrel or dark deal
-has none.
+redouble) is kept in ``deal.around.contra`` (:class:`~.state.Around`) and multiplies the
+declarer's deal score, or everyone's (``applies_to``), in the settlement
+(:func:`.match.settle_valid_deal`; a scoresheet records it as the outcome's ``contra``).
+Only after an auction: a golden-round, barrel or dark deal has none.
 
 Source: mekedron/thousand ``core/auction.lua`` (``contra``, ``redouble``, ``skip_contra``: the
 defenders asked in clockwise order from the declarer, the first contra closes the queue, the
@@ -36,9 +36,11 @@ _REDOUBLING: list[Action] = [_REDOUBLE, _PASS]
 def opens(form: Form, deal: DealState) -> bool:
     """Whether the phase ``contra`` is to open for ``deal`` now: the rule on, a declarer
     after an auction (a normal deal, not a barrel deal), not opened before in this deal."""
+    a = deal.around
     return (
         form.contract.contra.enabled
-        and not deal.contra_done
+        and a is not None
+        and not a.contra_done
         and deal.declarer is not None
         and deal.mode == "normal"
         and not deal.barrel_deal
@@ -52,7 +54,8 @@ def start(form: Form, deal: DealState) -> None:
     turns = defenders(form, deal.declarer, deal.opponents())  # a partner is no defender
     if form.contract.contra.who == "first_defender":
         turns = turns[:1]
-    deal.contra_turns = turns
+    assert deal.around is not None
+    deal.around.contra_turns = turns
     deal.phase, deal.current = "contra", turns[0]
 
 
@@ -65,23 +68,24 @@ def legal(deal: DealState) -> list[Action]:
 def apply(form: Form, deal: DealState, action: Action) -> bool:
     """Apply a legal action of the phase ``contra``; True when the phase is over (the caller
     goes on: the talon, or the play)."""
-    c, p = form.contract.contra, deal.current
+    c, p, a = form.contract.contra, deal.current, deal.around
+    assert a is not None
     if type(action) is Contra:
-        deal.contra, deal.contra_by = c.multiplier, p
+        a.contra, a.contra_by = c.multiplier, p
         if c.redouble:
             assert deal.declarer is not None
-            deal.contra_turns, deal.current = (deal.declarer,), deal.declarer
+            a.contra_turns, deal.current = (deal.declarer,), deal.declarer
             return False
     elif type(action) is Redouble:
-        deal.contra *= c.redouble_multiplier
-        deal.redoubled = True
+        a.contra *= c.redouble_multiplier
+        a.redoubled = True
     elif p != deal.declarer:  # a defender declines: the next one, if any
-        rest = deal.contra_turns[1:]
-        deal.contra_turns = rest
+        rest = a.contra_turns[1:]
+        a.contra_turns = rest
         if rest:
             deal.current = rest[0]
             return False
-    deal.contra_turns, deal.contra_done = (), True
+    a.contra_turns, a.contra_done = (), True
     return True
 
 

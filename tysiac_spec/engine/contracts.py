@@ -4,7 +4,8 @@ the named contracts (misère, slam, open hand) and of their bids in the auction.
 
 The numeric contract, "make at least the contract in points", is the kind
 :data:`~tysiac_spec.ruleset.model.POINTS_KIND`: every field at its default, so a deal played
-under it is played and scored exactly as before (``deal.kind`` is ``None``).  A named kind:
+under it is played and scored exactly as before (``deal.kind`` is ``None``: ``deal.around``,
+:class:`~.state.Around`, holds the kind bid).  A named kind:
 
 - is bid by its id (:class:`~.actions.NamedBid`, ``bid misere``), ranked among the numeric
   bids by its ``rank`` (:func:`compile_legal_auction`, :func:`apply_bid`, :func:`explain_bid`):
@@ -46,6 +47,7 @@ __all__ = [
     "KindPlay",
     "apply_bid",
     "avoids_tricks",
+    "compile_decided",
     "compile_legal_auction",
     "explain_bid",
     "explain_play",
@@ -170,16 +172,18 @@ def apply_bid(form: Form, deal: DealState, action: Action, text: str) -> None:
     rank (:func:`rank_of`; ``deal.kind`` its id), a numeric bid over it (``deal.kind`` back to
     ``None``), a pass (:func:`~tysiac_spec.engine.auction.apply`).  When the auction ends won
     by a named bid, the bid becomes the kind's ``value`` (its fixed contract)."""
+    a = deal.around
+    assert a is not None  # (made for every deal of a form with named kinds)
     if type(action) is NamedBid:
         kind = kind_of(form, action.kind)
         auction.apply(form, deal, Bid(rank_of(kind)), text)
-        deal.kind = kind.id
+        a.kind = kind.id
     else:
         if type(action) is Bid:
-            deal.kind = None
+            a.kind = None
         auction.apply(form, deal, action, text)
-    if deal.kind is not None and deal.phase != "auction":
-        value = kind_of(form, deal.kind).value
+    if a.kind is not None and deal.phase != "auction":
+        value = kind_of(form, a.kind).value
         deal.high_bid = value if value is not None else deal.high_bid
 
 
@@ -229,6 +233,40 @@ def open_hand(form: Form, deal: DealState) -> tuple[Card, ...]:
         return ()
     return tuple(deal.hands[deal.declarer])
 
+
+
+def compile_decided(
+    form: Form, kind: ContractKind, apply_card: Callable[[DealState, PlayCard], None]
+) -> Callable[[DealState, PlayCard], None]:
+    """The play of a card in a deal of ``kind``, ending the deal (phase ``over``) when a trick
+    closes and the goal is decided (``kind.ends_when_decided``): the goal (``kind.goal``, else
+    ``scoring.made``, reading only ``tricks``, ``others_tricks``, ``contract`` and
+    ``players``: ``contract.kind-ends``) is the same for every split of the tricks left
+    between the declarer and the others.  ``apply_card`` itself for any other kind (decided
+    once per form and kind, :func:`~tysiac_spec.engine.compiled.compile_kinds`).  The cards
+    still in hand stay there, played by nobody and counted for nobody."""
+    if not kind.ends_when_decided:
+        return apply_card
+    goal = (kind.goal or form.scoring.made).evaluator()
+    contract, players = kind.value or 0, form.active
+
+    def decided(deal: DealState) -> bool:
+        assert deal.declarer is not None
+        left = len(deal.hands[deal.current]) + len(deal.stock) // len(deal.order)
+        mine = deal.tricks.get(deal.declarer, 0)
+        theirs = deal.trick_number - mine
+        seen = set()
+        for k in range(left + 1):  # the declarer takes k of the tricks left
+            facts = {"others_tricks": theirs + left - k}
+            seen.add(bool(goal(envs.scoring_made(players, {}, 0, 0, mine + k, contract, facts))))
+        return len(seen) == 1
+
+    def apply_and_stop(deal: DealState, action: PlayCard) -> None:
+        apply_card(deal, action)
+        if not deal.trick and deal.phase == "play" and decided(deal):
+            deal.phase = "over"
+
+    return apply_and_stop
 
 
 def avoids_tricks(form: Form, kind: ContractKind) -> bool:

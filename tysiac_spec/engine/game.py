@@ -66,7 +66,7 @@ from .match import MatchState, charge_seat, settle_all_pass, settle_valid_deal, 
 from .record import Record, record_error, record_of, ruleset_of
 from .seating import direction, redeal_dealer, side_of, sides
 from .seating import seating as seating_of
-from .state import DealState, cards_text
+from .state import Around, DealState, cards_text
 
 __all__ = ["Game", "View"]
 
@@ -197,9 +197,9 @@ class Game:
         self._kinds = self.compiled.kinds
         """The named contract kinds compiled (``contract.kinds``, :mod:`.contracts`); empty: none,
         and nothing of them runs (decided once)."""
-        self._apply_bid = contracts.apply_bid if self._kinds else auction.apply
-        """How an auction action is applied: with named bids (``contract.kinds``) by
-        :func:`.contracts.apply_bid`, else :func:`.auction.apply` (decided once)."""
+        self._named = bool(self._kinds)
+        """Whether the form has named kinds: an auction action is then applied by
+        :func:`.contracts.apply_bid`, else by :func:`.auction.apply` (decided once)."""
         self._play_form, self._deal_marriages = form, form.marriages
         """The form the current deal's play follows and its marriage rules: the form's own, or
         a named kind's (:func:`.contracts.played_form`, set per deal by :meth:`_start_play`)."""
@@ -285,6 +285,15 @@ class Game:
         self._contra_after = c.enabled and c.when == "after_auction"
         self._contra_before_play = c.enabled and c.when == "before_play"
         self._after_auction = self._contra_after or form.talon.rebuy.enabled
+        self._around = bool(self._kinds) or c.enabled or form.talon.rebuy.enabled
+        """Whether each deal carries an :class:`~.state.Around` (named kinds, contra, selling
+        the contract); a form with none of them makes none."""
+        self._play_hooks = bool(self._kinds) or self._all_pass is not None or self._contra_before_play
+        """Whether :meth:`_hooked_play` runs before the play (named kinds, all-pass play, contra
+        before the play), decided once."""
+        self._end_hooks = self._around or self._all_pass is not None
+        """Whether a finished deal is settled by :meth:`_hooked_settle` (all-pass play, or a deal
+        that carries an :class:`~.state.Around`), decided once."""
         self._base_play = (self._play_legal, self._play_apply)
         """The form's own legal plays and play of a card, which a named kind's replace for its
         deal (:meth:`_point_play`)."""
@@ -450,6 +459,8 @@ class Game:
             aces=self._aces,
             talon_public=self._talon_from_deal,
         )
+        if self._around:  # (contract.kinds, contract.contra, talon.rebuy)
+            deal.around = Around()
         if stock:
             deal.stock = list(stock)
             if self._stock_trump:
@@ -725,12 +736,14 @@ class Game:
             declared=tuple(d.declared),
             scores=self._match.scores,
         )
-        if self._kinds and d.kind is not None:  # (contract.kinds) the kind bid, a hand face up
-            view = replace(view, kind=d.kind, open_hand=contracts.open_hand(self.form, d))
         if d.stock:  # (table.stock) the stock's size and its face-up bottom card
             view = replace(view, stock=len(d.stock), stock_card=d.stock[-1])
-        if d.contra != 1 or d.rebuy_price:  # (contract.contra, talon.rebuy) known to everyone
-            view = replace(view, contra=d.contra, price=d.rebuy_price)
+        a = d.around
+        if a is not None:  # (contract.kinds, contract.contra, talon.rebuy) known to everyone
+            if a.kind is not None:  # the kind bid, a hand face up
+                view = replace(view, kind=a.kind, open_hand=contracts.open_hand(self.form, d))
+            if a.contra != 1 or a.rebuy_price:
+                view = replace(view, contra=a.contra, price=a.rebuy_price)
         return view
 
     def _hand_unseen(self, player: int) -> bool:
@@ -826,7 +839,10 @@ class Game:
             self._answer_redeal(deal, action)
         elif phase in ("auction", "dark"):
             if phase == "auction":
-                self._apply_bid(form, deal, action, text)
+                if self._named:  # (contract.kinds) named bids beside the numeric ones
+                    contracts.apply_bid(form, deal, action, text)
+                else:
+                    auction.apply(form, deal, action, text)
                 if self._talon_from_round:
                     talon.reveal_in_auction(deal)
             else:
@@ -849,16 +865,19 @@ class Game:
             return
         elif phase == "rebuy":
             if rebuy.apply(form, deal, action, self._env):
-                if deal.sold_by is not None:
+                assert deal.around is not None
+                if deal.around.sold_by is not None:
                     self._event("rebuy", deal.declarer, deal.high_bid,
                                 f"player {deal.declarer} buys the contract at {deal.high_bid} "
-                                f"from player {deal.sold_by}")
+                                f"from player {deal.around.sold_by}")
                 self._after_rebuy(deal)
         elif phase == "contra":
             if contra.apply(form, deal, action):
-                if deal.contra != 1:
-                    self._event("contra", deal.contra_by, deal.contra,
-                                f"contract {'redoubled' if deal.redoubled else 'doubled'}: ×{deal.contra}")
+                a = deal.around
+                assert a is not None
+                if a.contra != 1:
+                    self._event("contra", a.contra_by, a.contra,
+                                f"contract {'redoubled' if a.redoubled else 'doubled'}: ×{a.contra}")
                 if self._contra_after:
                     deal.phase = "talon"
                     talon.start(form, deal, self._env)
@@ -1049,14 +1068,7 @@ class Game:
         first the phase ``marriages`` for the players holding one, in turn from the leader
         (:meth:`_announcements`, called only in a form that has them)."""
         deal = self.deal if deal is None else deal
-        if self._kinds:  # (contract.kinds) the play of the deal's kind
-            self._play_kind(deal)
-        if self._all_pass is not None and deal.declarer is None:  # all-pass play
-            assert self.form.auction.all_pass_play is not None
-            all_pass.start(self.form.auction.all_pass_play, deal)
-            return
-        if self._contra_before_play and contra.opens(self.form, deal):  # contra before the play
-            contra.start(self.form, deal)
+        if self._play_hooks and self._hooked_play(deal):
             return
         leader = self._leader_rule  # (the leader's rule inline: once per deal)
         if leader == "forced" and deal.forced is not None:
@@ -1068,6 +1080,22 @@ class Game:
             deal.current = deal.declarer
         if self._before_play:
             self._announcements(deal)
+
+    def _hooked_play(self, deal: DealState) -> bool:
+        """Before the play of a form with a mechanism acting on it (decided once:
+        ``_play_hooks``): the play of the deal's named kind (``contract.kinds``); then all-pass
+        play opened (``auction.all_pass: play``) or contra before the play (``contract.contra``),
+        True when one of these opened (the leader is not chosen now)."""
+        if self._kinds:  # (contract.kinds) the play of the deal's kind
+            self._play_kind(deal)
+        if self._all_pass is not None and deal.declarer is None:  # all-pass play
+            assert self.form.auction.all_pass_play is not None
+            all_pass.start(self.form.auction.all_pass_play, deal)
+            return True
+        if self._contra_before_play and contra.opens(self.form, deal):  # contra before the play
+            contra.start(self.form, deal)
+            return True
+        return False
 
     def _play_kind(self, deal: DealState) -> None:
         """Play the deal as its contract kind says (a form with named kinds only): a named
@@ -1146,16 +1174,12 @@ class Game:
             state = self._match
         if state.dealer != self._dealer:
             state = replace(state, dealer=self._dealer)
-        if deal.declarer is None:  # all-pass play: each player scored for what he took
-            new, events = settle_all_pass(self.form, state, all_pass.outcome_of(deal))
+        if self._end_hooks:  # (all-pass play; contract.kinds, contract.contra: decided once)
+            new, events = self._hooked_settle(deal, state)
         else:
-            outcome = scoring.outcome_of(deal)
             # the engine's outcome is valid by construction: settled without validate_outcome
-            played = self._score_played
-            if self._kinds and deal.kind is not None:  # (contract.kinds) the kind's own scores
-                played = self._kinds[deal.kind].score_played
             new, events, deal.made = settle_valid_deal(
-                self.form, state, outcome, played=played, team=self._team
+                self.form, state, scoring.plain_outcome_of(deal), played=self._score_played, team=self._team
             )
         row = tuple(map(sub, new.scores, start.scores))
         deal.scores = dict(enumerate(row))
@@ -1168,6 +1192,22 @@ class Game:
             return
         self._dealer = new.dealer
         self.deal = self._new_deal()
+
+    def _hooked_settle(self, deal: DealState, state: MatchState) -> tuple[MatchState, list[MatchEvent]]:
+        """Settle a deal of a form with all-pass play or a mechanism around the contract
+        (``_end_hooks``): a deal without a declarer by :func:`.match.settle_all_pass`, a deal of
+        a named kind with the kind's own scores, its outcome with the contract's terms
+        (:func:`.scoring.outcome_of`)."""
+        if deal.declarer is None:  # all-pass play: each player scored for what he took
+            return settle_all_pass(self.form, state, all_pass.outcome_of(deal))
+        played = self._score_played
+        kind = deal.kind
+        if kind is not None:  # (contract.kinds) the kind's own scores
+            played = self._kinds[kind].score_played
+        new, events, deal.made = settle_valid_deal(
+            self.form, state, scoring.outcome_of(deal), played=played, team=self._team
+        )
+        return new, events
 
     def __repr__(self) -> str:
         return (
@@ -1183,9 +1223,9 @@ class Game:
         "_legal_deal", "_legal_count", "_legal_current", "_legal_phase", "_legal",
         "_deck_points", "_deck_cards", "_dealing_plan", "_aces", "_talon_from_deal",
         "_talon_from_round", "_cuts", "_redeals", "_before_play", "_leader_rule", "_team",
-        "_stock", "_stock_trump", "_revoke", "_kinds", "_apply_bid", "_play_form",
+        "_stock", "_stock_trump", "_revoke", "_kinds", "_named", "_play_form",
         "_deal_marriages", "_base_play", "_all_pass", "_contra_after", "_contra_before_play",
-        "_after_auction",
+        "_after_auction", "_around", "_play_hooks", "_end_hooks",
     })
     """The attributes a game makes from its ruleset, player count and seed (and the caches of
     :meth:`legal_actions`): not pickled, made again when a pickled game is loaded.  Every
@@ -1258,7 +1298,8 @@ _CONTAINERS = (list, dict, set)
 
 def _copied(value: Any, memo: dict[int, Any]) -> Any:
     """``value`` as a game's copy holds it (:meth:`Game.clone`): lists, dicts and sets copied
-    (their contents too), a :class:`DealState` and a ``random.Random`` copied (each once:
+    (their contents too), a :class:`DealState` (with its :class:`~.state.Around`, when it has
+    one) and a ``random.Random`` copied (each once:
     ``memo``, by id, keeps the game's own references to one deal one), a function or bound
     method that refers to the game rebound to the copy; anything else (cards, actions,
     tuples, frozen values, the ruleset and its compiled form) shared."""
@@ -1278,6 +1319,8 @@ def _copied(value: Any, memo: dict[int, Any]) -> Any:
                 x = getattr(value, name)
                 setattr(made, name, _copied(x, memo) if type(x) in deep else x)
         return made
+    if kind is Around:  # (mutable: each deal's own; its values are immutable)
+        return replace(value)
     if kind is random.Random:
         rng = random.Random.__new__(random.Random)  # (not seeded from the system: set below)
         rng.setstate(value.getstate())
@@ -1321,7 +1364,7 @@ def _rebound(function: FunctionType, memo: dict[int, Any]) -> FunctionType:
     return new
 
 
-_DEEP = frozenset({list, dict, set, DealState, random.Random, MethodType, FunctionType})
+_DEEP = frozenset({list, dict, set, DealState, Around, random.Random, MethodType, FunctionType})
 """The types :func:`_copied` copies or rebinds (anything else is shared)."""
 
 

@@ -49,6 +49,7 @@ from ..ruleset.model import Form
 from . import env as envs
 from .all_pass import AllPassOutcome
 from .all_pass import scores as all_pass_scores
+from .contracts import kind_of
 from .events import MatchEvent
 from .outcome import validate_outcome
 from .scoring import DealOutcome, PlayedScores, forfeit_cost, pooled, scores_and_made
@@ -567,6 +568,8 @@ def _step_bolts(
     bl, o = w.form.special.bolts, w.outcome
     if not bl.enabled or o.forfeited:
         return
+    if o.kind is not None and not kind_of(w.form, o.kind).gives_bolts:
+        return  # (contract.kinds: a deal of a kind that counts no bolts)
     sp = w.form.special
     amount = 1
     if o.mode == "dark":

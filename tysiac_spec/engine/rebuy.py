@@ -5,7 +5,7 @@ defenders in turn from the declarer's next seat (``who: defenders``; only that s
 with ``first_defender``) are each offered the contract at ``price`` (context ``talon.rebuy``,
 evaluated for the defender offered it): ``buy`` or ``pass``.  A price not above the winning bid
 is not offered (that defender is skipped).  The first who buys becomes the declarer at that
-contract (``deal.sold_by`` names the seller, who defends; event ``rebuy``) and takes the talon
+contract (``deal.around.sold_by`` names the seller, who defends; event ``rebuy``) and takes the talon
 as any declarer; if nobody buys, the declarer keeps the contract.  Only after an auction: a
 golden-round, barrel or dark deal is not sold.
 
@@ -37,11 +37,13 @@ _OFFER: list[Action] = [Buy(), Pass()]
 def opens(form: Form, deal: DealState) -> bool:
     """Whether the phase ``rebuy`` is to open for ``deal`` now: the rule on, a declarer after
     an auction (a normal deal, not a barrel deal)."""
+    a = deal.around
     return (
         form.talon.rebuy.enabled
+        and a is not None
         and deal.declarer is not None
-        and deal.sold_by is None
-        and not deal.rebuy_turns
+        and a.sold_by is None
+        and not a.rebuy_turns
         and deal.mode == "normal"
         and not deal.barrel_deal
     )
@@ -57,14 +59,16 @@ def _price(form: Form, deal: DealState, player: int, env: Env) -> int:
 def _next(form: Form, deal: DealState, turns: tuple[int, ...], env: Env) -> bool:
     """Offer the contract to the first of ``turns`` whose price is above the bid; False when
     none is left."""
+    a = deal.around
+    assert a is not None
     while turns:
         price = _price(form, deal, turns[0], env)
         if price > deal.high_bid:
-            deal.rebuy_turns, deal.rebuy_price = turns, price
+            a.rebuy_turns, a.rebuy_price = turns, price
             deal.phase, deal.current = "rebuy", turns[0]
             return True
         turns = turns[1:]
-    deal.rebuy_turns, deal.rebuy_price = (), 0
+    a.rebuy_turns, a.rebuy_price = (), 0
     return False
 
 
@@ -87,17 +91,18 @@ def legal(deal: DealState) -> list[Action]:
 def apply(form: Form, deal: DealState, action: Action, env: Env) -> bool:
     """Apply ``buy`` or ``pass``; True when the phase is over (the caller goes on to the
     talon with the declarer then in ``deal.declarer``)."""
-    p = deal.current
+    p, a = deal.current, deal.around
+    assert a is not None
     if type(action) is Buy:
-        deal.sold_by = deal.declarer
+        a.sold_by = deal.declarer
         deal.declarer = deal.high_bidder = p
-        deal.high_bid = deal.rebuy_price
-        deal.bids.append((p, f"buy {deal.rebuy_price}"))
+        deal.high_bid = a.rebuy_price
+        deal.bids.append((p, f"buy {a.rebuy_price}"))
         deal.contested, deal.unopposed = True, False
-        deal.rebuy_turns, deal.rebuy_price = (), 0
+        a.rebuy_turns, a.rebuy_price = (), 0
         deal.phase = "talon"
         return True
-    if _next(form, deal, deal.rebuy_turns[1:], env):
+    if _next(form, deal, a.rebuy_turns[1:], env):
         return False
     deal.phase = "talon"
     return True
@@ -105,4 +110,5 @@ def apply(form: Form, deal: DealState, action: Action, env: Env) -> bool:
 
 def explain(deal: DealState) -> str:
     """Why an action is not legal in the phase ``rebuy``."""
-    return f"buy the contract at {deal.rebuy_price} (`buy`) or `pass`"
+    price = deal.around.rebuy_price if deal.around is not None else 0
+    return f"buy the contract at {price} (`buy`) or `pass`"

@@ -12,8 +12,8 @@ applied afterwards by :func:`tysiac_spec.engine.match.settle_deal`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar, Literal
 
 from ..cards import Card
 from ..dsl.contexts import DEAL_FACTS
@@ -26,6 +26,7 @@ from .state import DealState
 
 __all__ = [
     "AllPassOutcome",
+    "ContractOutcome",
     "DealOutcome",
     "ForfeitCost",
     "compile_played",
@@ -33,9 +34,11 @@ __all__ = [
     "facts_read",
     "forfeit_cost",
     "outcome_of",
+    "plain_outcome_of",
     "pooled",
     "scores_and_made",
     "seat_after",
+    "with_terms",
 ]
 
 Mode = Literal["normal", "dark", "golden"]
@@ -72,9 +75,11 @@ class DealOutcome:
             ``marriages.ace_marriage.rank``, ``ace``,
             for the ace marriage); ``None``: not recorded (then a formula reading
             ``declared`` or ``drowned`` raises :class:`~tysiac_spec.errors.MatchError`).
-        kind: the named contract the deal was played as (an id of ``contract.kinds``, scored
-            by its own formulas, :func:`~tysiac_spec.engine.contracts.scored_form`); ``None``:
-            the numeric contract.
+
+    A deal of a named contract or a doubled one is recorded by the subclass
+    :class:`ContractOutcome` (:func:`with_terms`), which adds ``kind`` and ``contra``; a plain
+    :class:`DealOutcome` reads them as the class defaults (``None``, 1), so a deal of a form
+    without those mechanisms carries, makes and copies nothing for them.
     """
 
     declarer: int
@@ -93,9 +98,10 @@ class DealOutcome:
     won: Mapping[int, Sequence[Card]] | None = None
     last_trick: int | None = None
     declarations: tuple[tuple[int, str], ...] | None = None
-    kind: str | None = None
-    contra: int = 1
-    """The factor of contra and redouble on the contract (``contract.contra``; 1: none)."""
+    kind: ClassVar[str | None] = None
+    """The named contract (``contract.kinds``): none here (see :class:`ContractOutcome`)."""
+    contra: ClassVar[int] = 1
+    """The factor of contra and redouble: 1 here (see :class:`ContractOutcome`)."""
 
     def active(self, seated: int) -> tuple[int, ...]:
         """The active players, ascending, of a table of ``seated`` players."""
@@ -106,6 +112,38 @@ class DealOutcome:
     def points(self, player: int) -> int:
         """Card points plus declared marriages of ``player``."""
         return self.card_points.get(player, 0) + self.marriages.get(player, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class ContractOutcome(DealOutcome):
+    """A :class:`DealOutcome` of a deal whose contract is more than its points: a named
+    contract (``contract.kinds``) or a doubled one (``contract.contra``); made by
+    :func:`with_terms` (the engine's :func:`outcome_of`, a scoresheet) only for such a deal.
+
+    Attributes:
+        kind: the named contract the deal was played as (an id of ``contract.kinds``, scored
+            by its own formulas, :func:`~tysiac_spec.engine.contracts.scored_form`); ``None``:
+            the numeric contract.
+        contra: the factor of contra and redouble on the contract (``contract.contra``; 1:
+            nobody doubled).
+    """
+
+    kind: str | None = None  # type: ignore[misc]
+    contra: int = 1  # type: ignore[misc]
+
+
+_OUTCOME_FIELDS = tuple(f.name for f in fields(DealOutcome))
+
+
+def with_terms(outcome: DealOutcome, kind: str | None, contra: int) -> DealOutcome:
+    """``outcome`` with the contract's named ``kind`` and ``contra`` factor: a
+    :class:`ContractOutcome`, or ``outcome`` itself for the numeric contract undoubled
+    (``None``, 1)."""
+    if kind is None and contra == 1:
+        return outcome
+    values: dict[str, Any] = {name: getattr(outcome, name) for name in _OUTCOME_FIELDS}
+    values["kind"], values["contra"] = kind, contra
+    return ContractOutcome(**values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,7 +468,18 @@ def sitter_score(
 
 
 def outcome_of(deal: DealState) -> DealOutcome:
-    """The :class:`DealOutcome` of a finished (or forfeited) engine deal."""
+    """The :class:`DealOutcome` of a finished (or forfeited) engine deal: a
+    :class:`ContractOutcome` for a deal of a named or doubled contract (``deal.around``)."""
+    out = plain_outcome_of(deal)
+    a = deal.around
+    if a is not None:  # (contract.kinds, contract.contra) the contract's terms
+        return with_terms(out, a.kind, a.contra)
+    return out
+
+
+def plain_outcome_of(deal: DealState) -> DealOutcome:
+    """:func:`outcome_of` for a deal without ``deal.around`` (a form with no mechanism acting
+    around the contract: the game calls this one directly for such a form)."""
     assert deal.declarer is not None
     card_points, marriages, tricks = {}, {}, {}
     for p in deal.order:
@@ -456,7 +505,5 @@ def outcome_of(deal: DealState) -> DealOutcome:
         won=deal.won,  # the finished deal's piles, not copied (read only)
         last_trick=deal.last_trick_winner,
         declarations=tuple(deal.declared),
-        kind=deal.kind,
-        contra=deal.contra,
     )
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ..cards import Card
 
-__all__ = ["PHASES", "DealState", "cards_text", "remove_card"]
+__all__ = ["PHASES", "Around", "DealState", "cards_text", "remove_card"]
 
 PHASES = (
     "redeal", "dark", "auction", "rebuy", "contra", "talon", "exchange", "contract", "marriages", "play",
@@ -46,6 +46,37 @@ def remove_card(cards: list[Card], card: Card) -> None:
             del cards[i]
             return
     cards.remove(card)
+
+
+@dataclass(slots=True)
+class Around:
+    """The state of the mechanisms acting around the contract in one deal
+    (``DealState.around``): the named contract bid and played (``contract.kinds``,
+    :mod:`.contracts`), contra and redouble (``contract.contra``, :mod:`.contra`) and selling
+    the contract (``talon.rebuy``, :mod:`.rebuy`).  Made by the game for each deal of a form
+    that switches one of them on, and only then: a form without them makes none, copies
+    none and reads none (gathered here so that the deal of every other form stays as narrow
+    as before they existed)."""
+
+    kind: str | None = None
+    """The named contract (``contract.kinds``) bid highest in the auction, then the one the
+    deal is played as (its id); ``None``: the numeric contract (:mod:`.contracts`)."""
+    contra: int = 1
+    """The factor of contra and redouble (``contract.contra``): 1 while nobody doubled."""
+    contra_by: int | None = None
+    """The defender who doubled the contract (``None``: nobody)."""
+    redoubled: bool = False
+    """The declarer redoubled the contract."""
+    contra_turns: tuple[int, ...] = ()
+    """The players still to answer in the phase ``contra``, the one to act first."""
+    contra_done: bool = False
+    """The contra phase of this deal is over (it opens once)."""
+    rebuy_turns: tuple[int, ...] = ()
+    """The defenders still to answer in the phase ``rebuy``, the one to act first."""
+    rebuy_price: int = 0
+    """The contract the defender to act may buy (``talon.rebuy.price``)."""
+    sold_by: int | None = None
+    """The declarer who sold the contract to the present declarer (``None``: not sold)."""
 
 
 @dataclass(slots=True)
@@ -145,29 +176,21 @@ class DealState:
     revokes: tuple[tuple[int, Card, int], ...] = ()
     """The revokes played (``play.revoke.handling: penalise``): ``(player, card, penalty)``,
     the penalty paid at the deal's end."""
-    kind: str | None = None
-    """The named contract (``contract.kinds``) bid highest in the auction, then the one the
-    deal is played as (its id); ``None``: the numeric contract (:mod:`.contracts`)."""
-    # contra and redouble (contract.contra), selling the contract (talon.rebuy)
-    contra: int = 1
-    """The factor of contra and redouble (``contract.contra``): 1 while nobody doubled."""
-    contra_by: int | None = None
-    """The defender who doubled the contract (``None``: nobody)."""
-    redoubled: bool = False
-    """The declarer redoubled the contract."""
-    contra_turns: tuple[int, ...] = ()
-    """The players still to answer in the phase ``contra``, the one to act first."""
-    contra_done: bool = False
-    """The contra phase of this deal is over (it opens once)."""
-    rebuy_turns: tuple[int, ...] = ()
-    """The defenders still to answer in the phase ``rebuy``, the one to act first."""
-    rebuy_price: int = 0
-    """The contract the defender to act may buy (``talon.rebuy.price``)."""
-    sold_by: int | None = None
-    """The declarer who sold the contract to the present declarer (``None``: not sold)."""
+    around: Around | None = None
+    """What the mechanisms acting around the contract keep in this deal (:class:`Around`:
+    the named contract, contra, selling the contract); ``None`` in a form that switches none
+    of them on (``contract.kinds``, ``contract.contra``, ``talon.rebuy``: the game makes one per
+    deal only then, so a form without them carries one empty slot and nothing more)."""
     # result
     scores: dict[int, int] | None = None
     made: bool | None = None
+
+    @property
+    def kind(self) -> str | None:
+        """The named contract of the deal (``around.kind``, :class:`Around`); ``None``: the
+        numeric contract, or a form without named contracts."""
+        a = self.around
+        return None if a is None else a.kind
 
     def next_active(self, player: int) -> int:
         """The active player after ``player`` in turn order."""

@@ -320,7 +320,8 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
         raise_allowed = form.special.dark.raise_allowed
     elif deal.mode == "golden":
         raise_allowed = form.special.golden_round.raise_allowed
-    if not raise_allowed or deal.barrel_deal or deal.kind is not None:  # (a named kind: fixed)
+    if not raise_allowed or deal.barrel_deal or (deal.around is not None and deal.around.kind is not None):
+        # (a named kind, contract.kinds: its fixed value)
         return [bid]
     assert deal.declarer is not None
     b, hand = env(deal.declarer), tuple(deal.hands[deal.declarer])

@@ -504,13 +504,13 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     class _Deal:
         """What talon.contract_amounts reads of a deal."""
 
-        __slots__ = ("barrel_deal", "deck_points", "declarer", "hands", "high_bid", "kind", "mode")
+        __slots__ = ("around", "barrel_deal", "deck_points", "declarer", "hands", "high_bid", "mode")
         barrel_deal: bool
         deck_points: int
         declarer: int
         hands: dict[int, tuple[Card, ...]]
         high_bid: int
-        kind: str | None  # a named contract (contract.kinds): never on the fast path
+        around: None  # the mechanisms around the contract (contract.kinds): never on the fast path
         mode: str
 
     c = form.contract
@@ -537,7 +537,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
                 return known
         d = _Deal()
         d.barrel_deal, d.deck_points, d.mode = barrel_deal, deck_points, modes[mode]
-        d.declarer, d.high_bid, d.kind = declarer, bid, None
+        d.declarer, d.high_bid, d.around = declarer, bid, None
         d.hands = {declarer: hand_of(mask)}
         value = tuple(talon.contract_amounts(form, d, lambda p: dict(base(state, p))))  # type: ignore[arg-type]
         if not contract_base:

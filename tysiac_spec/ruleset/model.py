@@ -807,6 +807,22 @@ class ContractKind:
         "trick to the end of the deal.",
         False,
     )
+    ends_when_decided: bool = rule(
+        "Whether play stops as soon as the goal is decided, no split of the tricks left able to "
+        "change it (a misère declarer has taken a trick, a slam declarer has lost one): the "
+        "cards still in hand are not played and count for nobody. Only for a kind whose goal "
+        "reads no more of the play than the tricks (`tricks`, `others_tricks`) and whose scores "
+        "read none of it (no points, marriages, cards or tricks). No source says a deal stops; "
+        "the peer plays to the last trick.",
+        False,
+    )
+    gives_bolts: bool = rule(
+        "Whether a deal of this kind counts towards bolts (`special.bolts`) as any deal does: "
+        "false, nobody gets a bolt in it (not a defender whose score the kind fixes at 0, nor "
+        "a declarer who took no trick). The sources are silent; true keeps the bolt rule as "
+        "written.",
+        True,
+    )
 
 
 POINTS_KIND = ContractKind(id="points")

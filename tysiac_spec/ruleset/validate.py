@@ -76,6 +76,8 @@ SEMANTIC_CODES = {
     "contract.kind-id": "a named contract whose id is not a word that can be bid (`bid misere`), "
     "or is `points`, the numeric contract's",
     "contract.kind-value": "a named contract without its fixed `value`",
+    "contract.kind-ends": "a named contract that ends when its goal is decided, whose goal reads more "
+    "of the play than the tricks or whose scores read the play (points, cards, tricks)",
     "auction.all-pass-play": "all-pass play (`auction.all_pass: play`) without its rules "
     "(`auction.all_pass_play`) or at a table it cannot be played at (a stock, partnerships, a "
     "talon that cannot be dealt out evenly), or its rules without it",
@@ -1043,11 +1045,15 @@ def _check_kinds(
 ) -> Iterator[Diagnostic]:
     """The named contracts (``contract.kinds``, :mod:`..engine.contracts`): an id that can be
     bid as a word (``bid misere``) and is not ``points``, the numeric contract's
-    (``contract.kind-id``); a fixed ``value`` (``contract.kind-value``)."""
+    (``contract.kind-id``); a fixed ``value`` (``contract.kind-value``); a kind that
+    ``ends_when_decided`` reads of the play only the tricks in its goal, nothing in its scores
+    (``contract.kind-ends``: the tricks not played would change what it reads)."""
     items = _get(sections, "contract", "kinds", default=[]) or []
     for i, item in enumerate(items):
         path = (*where("contract", "kinds"), i)
         ident = _get(item, "id")
+        if _get(item, "ends_when_decided") is True:
+            yield from _check_ends_when_decided(doc, sections, item, i, path)
         if isinstance(ident, str) and (not _KIND_ID.fullmatch(ident) or ident == "points"):
             why = (
                 "is the numeric contract's" if ident == "points"
@@ -1068,6 +1074,54 @@ def _check_kinds(
                 doc,
                 path,
                 "write the points it is won or lost for, e.g. `value: 120`",
+            )
+
+
+_PLAYED = frozenset({
+    "points", "card_points", "marriages", "tricks", "won", "last_trick", "declared", "drowned",
+    "others_points", "declarer_points", "others_tricks",
+})
+"""The names of the scoring contexts whose values the tricks of a deal change."""
+_GOAL_DECIDED = frozenset({"tricks", "others_tricks", "contract", "players"})
+"""What the goal of a kind that ``ends_when_decided`` may read (judged on the tricks alone)."""
+
+
+def _check_ends_when_decided(
+    doc: Any, sections: Mapping[str, Any], item: Any, i: int, path: Path
+) -> Iterator[Diagnostic]:
+    """``contract.kinds[i].ends_when_decided``: its goal (or ``scoring.made``) reads nothing but
+    :data:`_GOAL_DECIDED`, its ``declarer`` and ``defender`` scores (or ``scoring``'s) none of
+    :data:`_PLAYED` (``contract.kind-ends``).  A formula that does not parse is reported by the
+    formula checks, not here."""
+    from ..dsl import parse_expression
+    from ..dsl.compile import names_read
+    from ..errors import DslError
+
+    ident = printable(str(_get(item, "id")))
+    for part, scoring, allowed in (
+        ("goal", "made", _GOAL_DECIDED), ("declarer", "declarer", None), ("defender", "defender", None)
+    ):
+        text = _get(item, part)
+        where_from = f"`{part}`"
+        if text is None:
+            text, where_from = _get(sections, "scoring", scoring), f"`scoring.{scoring}` (it has no `{part}`)"
+        if not isinstance(text, str):
+            continue
+        try:
+            names = set(names_read(parse_expression(text)))
+        except DslError:
+            continue
+        bad = sorted(names - allowed) if allowed is not None else sorted(names & _PLAYED)
+        if bad:
+            read = ", ".join(f"`{n}`" for n in bad)
+            yield _diag(
+                "contract.kind-ends",
+                f"`contract.kinds[{i}]` (`{ident}`) ends when its goal is decided, but {where_from} "
+                f"reads {read}, which the tricks not played would change",
+                doc,
+                (*path, "ends_when_decided"),
+                "judge the goal on `tricks` or `others_tricks` alone and score without the play's "
+                "points, or play the deal to the last trick (`ends_when_decided: false`)",
             )
 
 
