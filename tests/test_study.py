@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from tysiac_spec._paths import STUDIES_DIR
-from tysiac_spec.bots import BotActionError, BotError, seat_bots
+from tysiac_spec.bots import BotActionError, BotError, BotRaisedError, seat_bots
 from tysiac_spec.cli import main
 from tysiac_spec.simulate import TIMING_FIELDS, simulate
 from tysiac_spec.study import (
@@ -316,6 +316,54 @@ def test_a_bot_returning_an_illegal_action_is_one_clear_line(
     for command in (["simulate", "pl-standard", "--games"], ["compare", *PAIR, "--simulate"]):
         code, _, err = run(*command, "1", "-j", str(workers), "--bots", "heuristic,mybots.py:Bad,heuristic")
         assert (code, err) == (1, expected + "\n")
+
+
+CRASH_BOT = '''
+class Crash:
+    """Plays its first legal action three times, then divides by zero."""
+
+    def __init__(self, seed, form):
+        self.calls = 0
+
+    def choose(self, view, legal):
+        self.calls += 1
+        if self.calls > 3:
+            return helper()
+        return legal[0]
+
+
+def helper():
+    return 1 / 0
+'''
+
+
+@needs_scipy
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_that_raises_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int,
+) -> None:
+    """t8 finding F20: a user's bot raising in choose() is error[bot.raised] naming the bot, its
+    seat, the exception and the bot file's line (not a traceback); TYSIAC_BOT_TRACEBACK=1 adds it."""
+    (tmp_path / "mybots.py").write_text(CRASH_BOT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TYSIAC_BOT_TRACEBACK", raising=False)
+    first = ("error[bot.raised]: bot `mybots.py:Crash` in seat 1 raised ZeroDivisionError: division by zero "
+             "(at mybots.py:16)")
+    expected = first + "\n  hint: for the Python traceback run again with TYSIAC_BOT_TRACEBACK=1"
+    with pytest.raises(BotRaisedError) as info:
+        simulate("pl-standard", players=3, games=2, bots="heuristic,mybots.py:Crash,heuristic", workers=workers)
+    assert (info.value.seat, info.value.name, info.value.type_name) == (1, "mybots.py:Crash", "ZeroDivisionError")
+    assert info.value.diagnostic.render() == expected
+    for command in (["simulate", "pl-standard", "--games"], ["compare", *PAIR, "--simulate"]):
+        code, _, err = run(*command, "1", "-j", str(workers), "--bots", "heuristic,mybots.py:Crash,heuristic")
+        assert (code, err) == (1, expected + "\n")
+    monkeypatch.setenv("TYSIAC_BOT_TRACEBACK", "1")
+    code, _, err = run("simulate", "pl-standard", "--games", "1", "-j", str(workers),
+                       "--bots", "heuristic,mybots.py:Crash,heuristic")
+    lines = err.splitlines()
+    assert code == 1 and lines[0] == first and lines[-1] == "  note: ZeroDivisionError: division by zero"
+    assert f'  note:   File "{tmp_path / "mybots.py"}", line 11, in choose' in lines
+    assert "  note:     return 1 / 0" in lines and "Traceback" not in err
 
 
 # --- the site ------------------------------------------------------------------------------

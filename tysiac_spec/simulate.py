@@ -47,8 +47,10 @@ from .bots import (
     BUILTIN,
     Bot,
     BotActionError,
+    BotRaisedError,
     illegal_action,
     make_bot,
+    raised_by,
     seat_bots,
     short_repr,
     user_seat_names,
@@ -289,6 +291,8 @@ def play_match(
         BotError: a bad bot name (a ``ValueError``).
         BotActionError: a bot returned something that is not one of the legal actions it was
             given (``bot.illegal``, naming the bot and its seat).
+        BotRaisedError: a bot's ``choose`` raised an exception (``bot.raised``, naming the
+            bot, its seat, the exception and the line of the bot's file it was raised at).
         EngineUnavailable: ``engine="fast"`` and the fast path cannot play the match (a
             ``ValueError``); ValueError: an unknown engine.
     """
@@ -355,7 +359,10 @@ def _play_generic(rules: Ruleset, players: int, seed: int, bots: str, index: int
     while not game.is_over and len(game.deal_scores) < max_deals:
         player = game.current_player
         legal = game.legal_actions()
-        action = seats[player].choose(game.view(player), legal)
+        try:
+            action = seats[player].choose(game.view(player), legal)
+        except Exception as exc:  # the bot's own error: one line naming it (bot.raised)
+            raise raised_by(seats[player], player, seat_bots(bots, players)[player], exc) from None
         try:
             game.apply(action)
         except IllegalActionError:
@@ -732,6 +739,8 @@ def simulate(
         BotError: a bad bot name or seat list (a ``ValueError``).
         BotActionError: a bot returned something that is not one of the legal actions it was
             given (``bot.illegal``; one line naming the bot as ``bots`` spells it, and its seat).
+        BotRaisedError: a bot's ``choose`` raised an exception (``bot.raised``; one line
+            naming the bot as ``bots`` spells it, its seat, the exception and its file:line).
         DistributedMissing: ``dask`` without the ``distributed`` package (an ``ImportError``).
         ClusterError: the scheduler at ``scheduler`` cannot be reached.
         EngineUnavailable: ``engine="fast"`` for a run the fast path cannot play (a
@@ -779,7 +788,7 @@ def simulate(
                         progress(1)
             else:
                 _run_in_pool(workers, _chunks(games, workers), run_chunk, stats, progress)
-    except BotActionError as exc:  # name the bot as the caller spelled it, not its absolute path
+    except (BotActionError, BotRaisedError) as exc:  # name the bot as the caller spelled it, not its path
         raise exc.named(user_seat_names(spelled, players)[exc.seat]) from None
     except KeyboardInterrupt:
         if not stop_on_interrupt:
