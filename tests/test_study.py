@@ -20,6 +20,7 @@ from tysiac_spec.bots import BotActionError, BotError, BotRaisedError, seat_bots
 from tysiac_spec.cli import main
 from tysiac_spec.simulate import TIMING_FIELDS, simulate
 from tysiac_spec.study import (
+    METRICS,
     PlotsMissing,
     StatsMissing,
     Study,
@@ -93,6 +94,19 @@ def test_mean_interval_and_tests() -> None:
     assert holm([0.01, 0.04, None, 0.03]) == [0.03, 0.06, None, 0.06]
 
 
+@needs_scipy
+def test_the_interval_of_a_count_is_clipped_at_zero() -> None:
+    """t8 finding F6: a count per match cannot have a negative mean; its t interval is clipped
+    at 0 (the high end and the mean unchanged)."""
+    mean, low, high = mean_interval([0, 0, 0, 1, 4])
+    assert (mean, round(low, 4), round(high, 4)) == (1.0, -1.1506, 3.1506)
+    assert mean_interval([0, 0, 0, 1, 4], floor=0.0) == (1.0, 0.0, high)
+    assert mean_interval([3, 4, 5], floor=0.0) == mean_interval([3, 4, 5])  # nothing to clip
+    assert mean_interval([0, 0, 0], floor=0.0) == (0.0, 0.0, 0.0)
+    assert [m.floor for m in METRICS if m.unit == "per match"] == [0.0, 0.0, 0.0]
+    assert [m.floor for m in METRICS if m.unit != "per match"] == [None] * 5
+
+
 # --- a study -------------------------------------------------------------------------------
 
 
@@ -127,6 +141,8 @@ def test_study_statistics_are_those_of_simulate(study: Study) -> None:
 def test_text_and_markdown(study: Study) -> None:
     text = render_study(study, "text")
     assert "3 players, bots heuristic, 8 matches per ruleset (seed 1); deals: pl-standard 212, ru-classic 356" in text
+    assert ("95 % intervals: Wilson for proportions, Student's t for means (a count per match: the low end "
+            "clipped at 0, below which its mean cannot be).") in text
     assert "contracts made" in text and "48.1 % [" in text and "62.3 % [" in text and "+14.1 pts, p = 0.019 *" in text
     assert "deals per match (deals)" in text and "26.50 [" in text and "+18.00, p = 0.151" in text
     md = render_study(study, "md")
