@@ -103,8 +103,9 @@ def test_the_interval_of_a_count_is_clipped_at_zero() -> None:
     assert mean_interval([0, 0, 0, 1, 4], floor=0.0) == (1.0, 0.0, high)
     assert mean_interval([3, 4, 5], floor=0.0) == mean_interval([3, 4, 5])  # nothing to clip
     assert mean_interval([0, 0, 0], floor=0.0) == (0.0, 0.0, 0.0)
-    assert [m.floor for m in METRICS if m.unit == "per match"] == [0.0, 0.0, 0.0]
-    assert [m.floor for m in METRICS if m.unit != "per match"] == [None] * 5
+    assert [m.key for m in METRICS if m.floor == 0.0] == ["deals", "barrel_entries", "barrel_falls", "bolts"]
+    assert [m.floor for m in METRICS if m.key not in ("deals", "barrel_entries", "barrel_falls", "bolts")] == [
+        None] * 4
 
 
 # --- a study -------------------------------------------------------------------------------
@@ -380,6 +381,32 @@ def test_a_bot_that_raises_is_one_clear_line(
     assert code == 1 and lines[0] == first and lines[-1] == "  note: ZeroDivisionError: division by zero"
     assert f'  note:   File "{tmp_path / "mybots.py"}", line 11, in choose' in lines
     assert "  note:     return 1 / 0" in lines and "Traceback" not in err
+
+
+PARTNERS = Path(__file__).resolve().parents[1] / "examples/house/partners-four.yaml"
+
+
+@needs_scipy
+def test_fixed_partnerships_are_counted_by_side(tmp_path: Path) -> None:
+    """t8 finding F11: with fixed partnerships both partners win a match; the study's wins are
+    by side when every ruleset plays the same sides (4 matches: 3 to 1, adding up to 100 %),
+    and by seat with a note saying they add up to 200 % when only some rulesets do."""
+    (tmp_path / "partners-four.yaml").write_text(PARTNERS.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("id: partners-b\nkind: house\nextends: partners-four.yaml\n"
+                                     "name: {en: partners b}\nspecial: {bolts: {every: 2}}\n", encoding="utf-8")
+    files = [str(tmp_path / "partners-four.yaml"), str(tmp_path / "b.yaml")]
+    both = run_study(files, players=4, matches=4, seed=2)
+    rows = {r["key"]: r for r in both.as_dict()["rows"]}
+    assert [k for k in rows if k.startswith("wins")] == ["wins_side_0_2", "wins_side_1_3"]
+    assert [(e["k"], e["n"]) for e in rows["wins_side_0_2"]["estimates"]] == [(3, 4), (3, 4)]
+    assert [(e["k"], e["n"]) for e in rows["wins_side_1_3"]["estimates"]] == [(1, 4), (1, 4)]
+    text = render_study(both, "text")
+    assert "Fixed partnerships: wins by side (partners share their side's win).\n" in text
+    assert "wins, seats 0+2" in text and "75.0 % [" in text and "wins, seat 0" not in text
+    mixed = run_study(["ru-classic", files[0]], players=4, matches=1, seed=2)
+    assert [m.key for m in mixed.metrics if m.key.startswith("wins")] == [f"wins_seat_{p}" for p in range(4)]
+    assert ("Fixed partnerships in house-partners-four (0+2 against 1+3): partners share their side's win, "
+            "so there the wins by seat add up to 200 %.") in render_study(mixed, "text")
 
 
 # --- the site ------------------------------------------------------------------------------

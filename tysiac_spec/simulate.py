@@ -57,6 +57,7 @@ from .bots import (
 )
 from .engine.events import MatchEvent
 from .engine.game import Game
+from .engine.seating import sides as seat_sides
 from .errors import IllegalActionError
 from .fast import FastRunner, Policy, random_policy
 from .fast import compile as compile_fast
@@ -396,6 +397,16 @@ class Statistics:
     backend: str = "local"
     engine: str = "generic"
     fallback_reason: str | None = None
+    sides: tuple[int, ...] | None = None
+    """The side of each seat with fixed partnerships (:func:`tysiac_spec.engine.seating.sides`,
+    ``(0, 1, 0, 1)``), else ``None``."""
+
+    def side_seats(self) -> list[tuple[int, ...]] | None:
+        """The seats of each side, sides in order (``[(0, 2), (1, 3)]`` for ``across``), or
+        ``None`` when every player plays for himself."""
+        if self.sides is None:
+            return None
+        return [tuple(p for p, s in enumerate(self.sides) if s == side) for side in sorted(set(self.sides))]
 
     def engine_text(self) -> str:
         """What played the matches, in words: ``fast path``, ``generic engine``, or
@@ -419,6 +430,7 @@ class Statistics:
         (``entries``, ``falls``), ``bolts``, ``bolt_penalties``, ``redeals``, ``rules``
         (``rule.<id>`` firings by id), ``events`` (every kind counted), ``wins`` (per
         seat; with fixed partnerships a side's win counts for each of its seats),
+        ``sides`` (the side of each seat with fixed partnerships, else ``None``),
         ``mean_scores`` (final match score per seat, points), and the timing
         fields ``seconds``, ``deals_per_second``, ``workers`` and ``backend``; ``engine``
         (``fast`` or ``generic``: what played the matches) and ``fallback_reason`` (why not
@@ -476,6 +488,7 @@ class Statistics:
             "rules": {k.removeprefix("rule."): v for k, v in sorted(events.items()) if k.startswith("rule.")},
             "events": dict(sorted(events.items())),
             "wins": wins,
+            "sides": list(self.sides) if self.sides is not None else None,
             "mean_scores": [
                 round(sum(r.scores[p] for r in results) / n, 2) if n else 0.0 for p in range(self.players)
             ],
@@ -762,7 +775,7 @@ def simulate(
         opts = dict(options or {})
         ref = str(ruleset)
     rules = load_ruleset(ref, options=opts)
-    rules.form(players)  # raises OptionError for an unknown player count
+    form = rules.form(players)  # raises OptionError for an unknown player count
     seats = seat_bots(bots, players)  # raises BotError before any match starts
     spelled = bots
     used, why = _engine_for(engine, rules, players, seats, user_seat_names(spelled, players))
@@ -771,6 +784,7 @@ def simulate(
     stats = Statistics(
         ruleset=rules.id, players=players, options=dict(rules.selected), bots=bots, seed=seed,
         max_deals=max_deals, workers=workers, backend=backend, engine=used, fallback_reason=why,
+        sides=seat_sides(form),
     )
     started = time.perf_counter()
     received: list[int] = []
