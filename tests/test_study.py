@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -317,24 +318,6 @@ class Bad:
 '''
 
 
-@needs_scipy
-@pytest.mark.parametrize("workers", [1, 2])
-def test_a_bot_returning_an_illegal_action_is_one_clear_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int,
-) -> None:
-    (tmp_path / "mybots.py").write_text(BAD_BOT, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    expected = ("error[bot.illegal]: bot `mybots.py:Bad` in seat 1 returned 'pass' (a str), which is not one "
-                "of the 3 legal actions it was given: choose(view, legal) must return an element of legal")
-    with pytest.raises(BotActionError) as info:
-        simulate("pl-standard", players=3, games=2, bots="heuristic,mybots.py:Bad,heuristic", workers=workers)
-    assert (info.value.seat, info.value.name, info.value.type_name) == (1, "mybots.py:Bad", "str")
-    assert info.value.diagnostic.render() == expected
-    for command in (["simulate", "pl-standard", "--games"], ["compare", *PAIR, "--simulate"]):
-        code, _, err = run(*command, "1", "-j", str(workers), "--bots", "heuristic,mybots.py:Bad,heuristic")
-        assert (code, err) == (1, expected + "\n")
-
-
 CRASH_BOT = '''
 class Crash:
     """Plays its first legal action three times, then divides by zero."""
@@ -354,6 +337,34 @@ def helper():
 '''
 
 
+def _bot_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int, source: str,
+                           spec: str, error: type[Exception], expected: str) -> Any:
+    """Run ``spec`` (a bot in mybots.py, made of ``source``) in seat 1 through simulate() and
+    the simulate and compare commands; each gives ``expected``, one error; returns the error."""
+    (tmp_path / "mybots.py").write_text(source, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TYSIAC_BOT_TRACEBACK", raising=False)
+    with pytest.raises(error) as info:
+        simulate("pl-standard", players=3, games=2, bots=f"heuristic,{spec},heuristic", workers=workers)
+    assert info.value.diagnostic.render() == expected  # type: ignore[attr-defined]
+    for command in (["simulate", "pl-standard", "--games"], ["compare", *PAIR, "--simulate"]):
+        code, _, err = run(*command, "1", "-j", str(workers), "--bots", f"heuristic,{spec},heuristic")
+        assert (code, err) == (1, expected + "\n")
+    return info.value
+
+
+@needs_scipy
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_returning_an_illegal_action_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int,
+) -> None:
+    expected = ("error[bot.illegal]: bot `mybots.py:Bad` in seat 1 returned 'pass' (a str), which is not one "
+                "of the 3 legal actions it was given: choose(view, legal) must return an element of legal")
+    error = _bot_error_is_one_line(tmp_path, monkeypatch, workers, BAD_BOT, "mybots.py:Bad", BotActionError,
+                                   expected)
+    assert (error.seat, error.name, error.type_name) == (1, "mybots.py:Bad", "str")
+
+
 @needs_scipy
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_bot_that_raises_is_one_clear_line(
@@ -361,19 +372,12 @@ def test_a_bot_that_raises_is_one_clear_line(
 ) -> None:
     """t8 finding F20: a user's bot raising in choose() is error[bot.raised] naming the bot, its
     seat, the exception and the bot file's line (not a traceback); TYSIAC_BOT_TRACEBACK=1 adds it."""
-    (tmp_path / "mybots.py").write_text(CRASH_BOT, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("TYSIAC_BOT_TRACEBACK", raising=False)
     first = ("error[bot.raised]: bot `mybots.py:Crash` in seat 1 raised ZeroDivisionError: division by zero "
              "(at mybots.py:16)")
     expected = first + "\n  hint: for the Python traceback run again with TYSIAC_BOT_TRACEBACK=1"
-    with pytest.raises(BotRaisedError) as info:
-        simulate("pl-standard", players=3, games=2, bots="heuristic,mybots.py:Crash,heuristic", workers=workers)
-    assert (info.value.seat, info.value.name, info.value.type_name) == (1, "mybots.py:Crash", "ZeroDivisionError")
-    assert info.value.diagnostic.render() == expected
-    for command in (["simulate", "pl-standard", "--games"], ["compare", *PAIR, "--simulate"]):
-        code, _, err = run(*command, "1", "-j", str(workers), "--bots", "heuristic,mybots.py:Crash,heuristic")
-        assert (code, err) == (1, expected + "\n")
+    error = _bot_error_is_one_line(tmp_path, monkeypatch, workers, CRASH_BOT, "mybots.py:Crash", BotRaisedError,
+                                   expected)
+    assert (error.seat, error.name, error.type_name) == (1, "mybots.py:Crash", "ZeroDivisionError")
     monkeypatch.setenv("TYSIAC_BOT_TRACEBACK", "1")
     code, _, err = run("simulate", "pl-standard", "--games", "1", "-j", str(workers),
                        "--bots", "heuristic,mybots.py:Crash,heuristic")
