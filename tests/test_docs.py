@@ -334,6 +334,11 @@ def test_docs_command_reports_user_errors() -> None:
     result = CliRunner().invoke(main, ["docs", "pl-standard", "--players", "5"])
     assert result.exit_code == 1
     assert "error[option.players]: ruleset `pl-standard` has no 5-player form; it defines 2, 3, 4" in result.stderr
+    for count in ("-1", "0"):  # t8 finding F10: no "-1-player form"
+        result = CliRunner().invoke(main, ["show", "pl-standard", "--players", count])
+        assert result.exit_code == 1
+        assert result.stderr.endswith(
+            f"error[option.players]: {count} is not a number of players: ruleset `pl-standard` defines 2, 3, 4\n")
     result = CliRunner().invoke(main, ["docs", "pl-standard", "-O", "five_rounds=sideways"])
     assert result.exit_code == 1
     assert "option `five_rounds` of `pl-standard` cannot be \"sideways\"; valid: down, up" in result.stderr

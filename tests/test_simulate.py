@@ -336,3 +336,18 @@ def test_a_signal_to_the_run_leaves_no_worker_running(signame: str) -> None:
     assert "Traceback" not in err
     data = json.loads(out)
     assert data["interrupted"] is True and data["matches"] < 100000
+
+
+def test_fixed_partnerships_show_wins_by_side() -> None:
+    """t8 finding F11: with fixed partnerships the table gives one row per side (the win %
+    add up to 100), the JSON keeps the wins per seat and names each seat's side."""
+    partners = str(Path(__file__).parent.parent / "examples" / "house" / "partners-four.yaml")
+    code, out, err = run("simulate", partners, "--players", "4", "--games", "4", "--seed", "2")
+    assert code == 0, err
+    assert "Sides (fixed partnerships)" in out and "Seats" not in out
+    rows = [" ".join(line.strip("│ ").split()) for line in out.splitlines() if "+" in line and "│" in line]
+    assert rows == ["0+2 │ 3 │ 75.0 │ 938.8", "1+3 │ 1 │ 25.0 │ 835.0"]
+    code, out, err = run("simulate", partners, "--players", "4", "--games", "4", "--seed", "2", "--json")
+    data = json.loads(out)
+    assert (data["wins"], data["sides"]) == ([3, 1, 3, 1], [0, 1, 0, 1])
+    assert simulate("pl-standard", players=3, games=1).as_dict()["sides"] is None

@@ -11,15 +11,17 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from tysiac_spec._paths import STUDIES_DIR
-from tysiac_spec.bots import BotActionError, BotError, seat_bots
+from tysiac_spec.bots import BotActionError, BotError, BotRaisedError, seat_bots
 from tysiac_spec.cli import main
 from tysiac_spec.simulate import TIMING_FIELDS, simulate
 from tysiac_spec.study import (
+    METRICS,
     PlotsMissing,
     StatsMissing,
     Study,
@@ -93,6 +95,20 @@ def test_mean_interval_and_tests() -> None:
     assert holm([0.01, 0.04, None, 0.03]) == [0.03, 0.06, None, 0.06]
 
 
+@needs_scipy
+def test_the_interval_of_a_count_is_clipped_at_zero() -> None:
+    """t8 finding F6: a count per match cannot have a negative mean; its t interval is clipped
+    at 0 (the high end and the mean unchanged)."""
+    mean, low, high = mean_interval([0, 0, 0, 1, 4])
+    assert (mean, round(low, 4), round(high, 4)) == (1.0, -1.1506, 3.1506)
+    assert mean_interval([0, 0, 0, 1, 4], floor=0.0) == (1.0, 0.0, high)
+    assert mean_interval([3, 4, 5], floor=0.0) == mean_interval([3, 4, 5])  # nothing to clip
+    assert mean_interval([0, 0, 0], floor=0.0) == (0.0, 0.0, 0.0)
+    assert [m.key for m in METRICS if m.floor == 0.0] == ["deals", "barrel_entries", "barrel_falls", "bolts"]
+    assert [m.floor for m in METRICS if m.key not in ("deals", "barrel_entries", "barrel_falls", "bolts")] == [
+        None] * 4
+
+
 # --- a study -------------------------------------------------------------------------------
 
 
@@ -127,6 +143,8 @@ def test_study_statistics_are_those_of_simulate(study: Study) -> None:
 def test_text_and_markdown(study: Study) -> None:
     text = render_study(study, "text")
     assert "3 players, bots heuristic, 8 matches per ruleset (seed 1); deals: pl-standard 212, ru-classic 356" in text
+    assert ("95 % intervals: Wilson for proportions, Student's t for means (a count per match: the low end "
+            "clipped at 0, below which its mean cannot be).") in text
     assert "contracts made" in text and "48.1 % [" in text and "62.3 % [" in text and "+14.1 pts, p = 0.019 *" in text
     assert "deals per match (deals)" in text and "26.50 [" in text and "+18.00, p = 0.151" in text
     md = render_study(study, "md")
@@ -300,22 +318,99 @@ class Bad:
 '''
 
 
+CRASH_BOT = '''
+class Crash:
+    """Plays its first legal action three times, then divides by zero."""
+
+    def __init__(self, seed, form):
+        self.calls = 0
+
+    def choose(self, view, legal):
+        self.calls += 1
+        if self.calls > 3:
+            return helper()
+        return legal[0]
+
+
+def helper():
+    return 1 / 0
+'''
+
+
+def _bot_error_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int, source: str,
+                           spec: str, error: type[Exception], expected: str) -> Any:
+    """Run ``spec`` (a bot in mybots.py, made of ``source``) in seat 1 through simulate() and
+    the simulate and compare commands; each gives ``expected``, one error; returns the error."""
+    (tmp_path / "mybots.py").write_text(source, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TYSIAC_BOT_TRACEBACK", raising=False)
+    with pytest.raises(error) as info:
+        simulate("pl-standard", players=3, games=2, bots=f"heuristic,{spec},heuristic", workers=workers)
+    assert info.value.diagnostic.render() == expected  # type: ignore[attr-defined]
+    for command in (["simulate", "pl-standard", "--games"], ["compare", *PAIR, "--simulate"]):
+        code, _, err = run(*command, "1", "-j", str(workers), "--bots", f"heuristic,{spec},heuristic")
+        assert (code, err) == (1, expected + "\n")
+    return info.value
+
+
 @needs_scipy
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_bot_returning_an_illegal_action_is_one_clear_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int,
 ) -> None:
-    (tmp_path / "mybots.py").write_text(BAD_BOT, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
     expected = ("error[bot.illegal]: bot `mybots.py:Bad` in seat 1 returned 'pass' (a str), which is not one "
                 "of the 3 legal actions it was given: choose(view, legal) must return an element of legal")
-    with pytest.raises(BotActionError) as info:
-        simulate("pl-standard", players=3, games=2, bots="heuristic,mybots.py:Bad,heuristic", workers=workers)
-    assert (info.value.seat, info.value.name, info.value.type_name) == (1, "mybots.py:Bad", "str")
-    assert info.value.diagnostic.render() == expected
-    for command in (["simulate", "pl-standard", "--games"], ["compare", *PAIR, "--simulate"]):
-        code, _, err = run(*command, "1", "-j", str(workers), "--bots", "heuristic,mybots.py:Bad,heuristic")
-        assert (code, err) == (1, expected + "\n")
+    error = _bot_error_is_one_line(tmp_path, monkeypatch, workers, BAD_BOT, "mybots.py:Bad", BotActionError,
+                                   expected)
+    assert (error.seat, error.name, error.type_name) == (1, "mybots.py:Bad", "str")
+
+
+@needs_scipy
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_that_raises_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int,
+) -> None:
+    """t8 finding F20: a user's bot raising in choose() is error[bot.raised] naming the bot, its
+    seat, the exception and the bot file's line (not a traceback); TYSIAC_BOT_TRACEBACK=1 adds it."""
+    first = ("error[bot.raised]: bot `mybots.py:Crash` in seat 1 raised ZeroDivisionError: division by zero "
+             "(at mybots.py:16)")
+    expected = first + "\n  hint: for the Python traceback run again with TYSIAC_BOT_TRACEBACK=1"
+    error = _bot_error_is_one_line(tmp_path, monkeypatch, workers, CRASH_BOT, "mybots.py:Crash", BotRaisedError,
+                                   expected)
+    assert (error.seat, error.name, error.type_name) == (1, "mybots.py:Crash", "ZeroDivisionError")
+    monkeypatch.setenv("TYSIAC_BOT_TRACEBACK", "1")
+    code, _, err = run("simulate", "pl-standard", "--games", "1", "-j", str(workers),
+                       "--bots", "heuristic,mybots.py:Crash,heuristic")
+    lines = err.splitlines()
+    assert code == 1 and lines[0] == first and lines[-1] == "  note: ZeroDivisionError: division by zero"
+    assert f'  note:   File "{tmp_path / "mybots.py"}", line 11, in choose' in lines
+    assert "  note:     return 1 / 0" in lines and "Traceback" not in err
+
+
+PARTNERS = Path(__file__).resolve().parents[1] / "examples/house/partners-four.yaml"
+
+
+@needs_scipy
+def test_fixed_partnerships_are_counted_by_side(tmp_path: Path) -> None:
+    """t8 finding F11: with fixed partnerships both partners win a match; the study's wins are
+    by side when every ruleset plays the same sides (4 matches: 3 to 1, adding up to 100 %),
+    and by seat with a note saying they add up to 200 % when only some rulesets do."""
+    (tmp_path / "partners-four.yaml").write_text(PARTNERS.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("id: partners-b\nkind: house\nextends: partners-four.yaml\n"
+                                     "name: {en: partners b}\nspecial: {bolts: {every: 2}}\n", encoding="utf-8")
+    files = [str(tmp_path / "partners-four.yaml"), str(tmp_path / "b.yaml")]
+    both = run_study(files, players=4, matches=4, seed=2)
+    rows = {r["key"]: r for r in both.as_dict()["rows"]}
+    assert [k for k in rows if k.startswith("wins")] == ["wins_side_0_2", "wins_side_1_3"]
+    assert [(e["k"], e["n"]) for e in rows["wins_side_0_2"]["estimates"]] == [(3, 4), (3, 4)]
+    assert [(e["k"], e["n"]) for e in rows["wins_side_1_3"]["estimates"]] == [(1, 4), (1, 4)]
+    text = render_study(both, "text")
+    assert "Fixed partnerships: wins by side (partners share their side's win).\n" in text
+    assert "wins, seats 0+2" in text and "75.0 % [" in text and "wins, seat 0" not in text
+    mixed = run_study(["ru-classic", files[0]], players=4, matches=1, seed=2)
+    assert [m.key for m in mixed.metrics if m.key.startswith("wins")] == [f"wins_seat_{p}" for p in range(4)]
+    assert ("Fixed partnerships in house-partners-four (0+2 against 1+3): partners share their side's win, "
+            "so there the wins by seat add up to 200 %.") in render_study(mixed, "text")
 
 
 # --- the site ------------------------------------------------------------------------------

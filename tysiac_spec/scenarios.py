@@ -38,6 +38,7 @@ from ._paths import RULESETS_DIR, SCHEMAS_DIR
 from .errors import Diagnostic, IllegalActionError, ScenarioError, TysiacError
 from .ruleset import Ruleset, load_ruleset, registry
 from .ruleset._yaml import Mark, load_yaml_file, mark_at, to_plain
+from .ruleset.model import no_form_message
 from .ruleset.validate import schema_errors, sorted_diagnostics
 
 __all__ = [
@@ -308,8 +309,7 @@ def _check_scenario(
     counts = ruleset.player_counts
     if players not in counts:
         yield _diag("scenario.players",
-                    f"ruleset `{ruleset.id}` has no {players}-player form; it defines "
-                    f"{', '.join(map(str, counts)) or 'none'}", doc, (*base, "players"))
+                    no_form_message(ruleset.id, players, counts), doc, (*base, "players"))
         return
     rules = ruleset
     if raw.get("options"):

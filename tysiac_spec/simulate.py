@@ -47,14 +47,17 @@ from .bots import (
     BUILTIN,
     Bot,
     BotActionError,
+    BotRaisedError,
     illegal_action,
     make_bot,
+    raised_by,
     seat_bots,
     short_repr,
     user_seat_names,
 )
 from .engine.events import MatchEvent
 from .engine.game import Game
+from .engine.seating import sides as seat_sides
 from .errors import IllegalActionError
 from .fast import FastRunner, Policy, random_policy
 from .fast import compile as compile_fast
@@ -289,6 +292,8 @@ def play_match(
         BotError: a bad bot name (a ``ValueError``).
         BotActionError: a bot returned something that is not one of the legal actions it was
             given (``bot.illegal``, naming the bot and its seat).
+        BotRaisedError: a bot's ``choose`` raised an exception (``bot.raised``, naming the
+            bot, its seat, the exception and the line of the bot's file it was raised at).
         EngineUnavailable: ``engine="fast"`` and the fast path cannot play the match (a
             ``ValueError``); ValueError: an unknown engine.
     """
@@ -355,7 +360,10 @@ def _play_generic(rules: Ruleset, players: int, seed: int, bots: str, index: int
     while not game.is_over and len(game.deal_scores) < max_deals:
         player = game.current_player
         legal = game.legal_actions()
-        action = seats[player].choose(game.view(player), legal)
+        try:
+            action = seats[player].choose(game.view(player), legal)
+        except Exception as exc:  # the bot's own error: one line naming it (bot.raised)
+            raise raised_by(seats[player], player, seat_bots(bots, players)[player], exc) from None
         try:
             game.apply(action)
         except IllegalActionError:
@@ -389,6 +397,16 @@ class Statistics:
     backend: str = "local"
     engine: str = "generic"
     fallback_reason: str | None = None
+    sides: tuple[int, ...] | None = None
+    """The side of each seat with fixed partnerships (:func:`tysiac_spec.engine.seating.sides`,
+    ``(0, 1, 0, 1)``), else ``None``."""
+
+    def side_seats(self) -> list[tuple[int, ...]] | None:
+        """The seats of each side, sides in order (``[(0, 2), (1, 3)]`` for ``across``), or
+        ``None`` when every player plays for himself."""
+        if self.sides is None:
+            return None
+        return [tuple(p for p, s in enumerate(self.sides) if s == side) for side in sorted(set(self.sides))]
 
     def engine_text(self) -> str:
         """What played the matches, in words: ``fast path``, ``generic engine``, or
@@ -412,6 +430,7 @@ class Statistics:
         (``entries``, ``falls``), ``bolts``, ``bolt_penalties``, ``redeals``, ``rules``
         (``rule.<id>`` firings by id), ``events`` (every kind counted), ``wins`` (per
         seat; with fixed partnerships a side's win counts for each of its seats),
+        ``sides`` (the side of each seat with fixed partnerships, else ``None``),
         ``mean_scores`` (final match score per seat, points), and the timing
         fields ``seconds``, ``deals_per_second``, ``workers`` and ``backend``; ``engine``
         (``fast`` or ``generic``: what played the matches) and ``fallback_reason`` (why not
@@ -469,6 +488,7 @@ class Statistics:
             "rules": {k.removeprefix("rule."): v for k, v in sorted(events.items()) if k.startswith("rule.")},
             "events": dict(sorted(events.items())),
             "wins": wins,
+            "sides": list(self.sides) if self.sides is not None else None,
             "mean_scores": [
                 round(sum(r.scores[p] for r in results) / n, 2) if n else 0.0 for p in range(self.players)
             ],
@@ -732,6 +752,8 @@ def simulate(
         BotError: a bad bot name or seat list (a ``ValueError``).
         BotActionError: a bot returned something that is not one of the legal actions it was
             given (``bot.illegal``; one line naming the bot as ``bots`` spells it, and its seat).
+        BotRaisedError: a bot's ``choose`` raised an exception (``bot.raised``; one line
+            naming the bot as ``bots`` spells it, its seat, the exception and its file:line).
         DistributedMissing: ``dask`` without the ``distributed`` package (an ``ImportError``).
         ClusterError: the scheduler at ``scheduler`` cannot be reached.
         EngineUnavailable: ``engine="fast"`` for a run the fast path cannot play (a
@@ -753,7 +775,7 @@ def simulate(
         opts = dict(options or {})
         ref = str(ruleset)
     rules = load_ruleset(ref, options=opts)
-    rules.form(players)  # raises OptionError for an unknown player count
+    form = rules.form(players)  # raises OptionError for an unknown player count
     seats = seat_bots(bots, players)  # raises BotError before any match starts
     spelled = bots
     used, why = _engine_for(engine, rules, players, seats, user_seat_names(spelled, players))
@@ -762,6 +784,7 @@ def simulate(
     stats = Statistics(
         ruleset=rules.id, players=players, options=dict(rules.selected), bots=bots, seed=seed,
         max_deals=max_deals, workers=workers, backend=backend, engine=used, fallback_reason=why,
+        sides=seat_sides(form),
     )
     started = time.perf_counter()
     received: list[int] = []
@@ -779,7 +802,7 @@ def simulate(
                         progress(1)
             else:
                 _run_in_pool(workers, _chunks(games, workers), run_chunk, stats, progress)
-    except BotActionError as exc:  # name the bot as the caller spelled it, not its absolute path
+    except (BotActionError, BotRaisedError) as exc:  # name the bot as the caller spelled it, not its path
         raise exc.named(user_seat_names(spelled, players)[exc.seat]) from None
     except KeyboardInterrupt:
         if not stop_on_interrupt:

@@ -16,7 +16,11 @@ Errors: :class:`BotError` (a ``ValueError``) with a message naming the bot, for 
 name, a module or file that is missing or fails to import, a missing or uncallable name, a
 seat list of the wrong length, or a made bot without ``choose``; :class:`BotActionError`
 (``bot.illegal``, made by :func:`illegal_action`) for a bot whose ``choose`` returned
-something that is not one of the legal actions it was given.
+something that is not one of the legal actions it was given; :class:`BotRaisedError`
+(``bot.raised``, made by :func:`bot_raised`) for a bot whose ``choose`` raised an exception:
+one line naming the bot, its seat, the exception and the line of the bot's file it was raised
+at; the Python traceback is added (as ``note:`` lines) when the environment variable
+``TYSIAC_BOT_TRACEBACK`` (:data:`TRACEBACK_ENV`) is ``1``.
 """
 
 from __future__ import annotations
@@ -24,19 +28,24 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import inspect
+import os
 import reprlib
 import sys
+import traceback
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 from ..errors import Diagnostic, TysiacError
 from ..ruleset.model import Form
+from ..text import shorten
 from .heuristic import HeuristicBot
 from .random_bot import Bot, RandomBot
 
-__all__ = ["BUILTIN", "Bot", "BotActionError", "BotError", "BotFactory", "HeuristicBot", "RandomBot",
-           "bot_factory", "illegal_action", "make_bot", "seat_bots", "short_repr", "user_seat_names"]
+__all__ = ["BUILTIN", "TRACEBACK_ENV", "Bot", "BotActionError", "BotError", "BotFactory", "BotRaisedError",
+           "HeuristicBot", "RandomBot", "bot_factory", "bot_raised", "illegal_action", "make_bot",
+           "raised_by", "seat_bots", "short_repr", "user_seat_names"]
 
 BotFactory = Callable[[int, Form], Bot]
 """What makes a seat's bot: called as ``factory(seed, form)``."""
@@ -83,6 +92,75 @@ def illegal_action(seat: int, name: str, returned: str, type_name: str, choices:
     error.seat, error.name, error.returned, error.type_name, error.choices = (
         seat, name, returned, type_name, choices)
     return error
+
+
+TRACEBACK_ENV = "TYSIAC_BOT_TRACEBACK"
+"""The environment variable that, set to ``1``, adds the Python traceback of a bot's exception
+to the ``bot.raised`` error (as ``note:`` lines)."""
+
+
+class BotRaisedError(TysiacError, RuntimeError):
+    """A bot's ``choose(view, legal)`` raised an exception (code ``bot.raised``); one line
+    naming the bot, its seat, the exception's type and message, and the line of the bot's file
+    it was raised at.  ``seat`` (0-based), ``name``, ``type_name``, ``text`` (the exception's
+    message), ``where`` (``mybots.py:12``) and ``frames`` (the traceback's lines, shown only
+    when :data:`TRACEBACK_ENV` is ``1``) are kept for :meth:`named`; they pickle, so the error
+    crosses from a worker process."""
+
+    default_code = "bot.raised"
+    seat: int = -1
+    name: str = ""
+    type_name: str = ""
+    text: str = ""
+    where: str = ""
+    frames: tuple[str, ...] = ()
+
+    def named(self, name: str) -> BotRaisedError:
+        """The same error naming the bot ``name`` (as the user spelled it)."""
+        return bot_raised(self.seat, name, self.type_name, self.text, self.where, self.frames)
+
+
+def bot_raised(seat: int, name: str, type_name: str, text: str, where: str,
+               frames: tuple[str, ...] = ()) -> BotRaisedError:
+    """The :class:`BotRaisedError` for the bot ``name`` in ``seat`` (0-based) whose ``choose``
+    raised ``type_name`` with message ``text`` at ``where`` (``file:line``): ``bot
+    `mybots.py:Crash` in seat 1 raised ZeroDivisionError: division by zero (at mybots.py:8)``.
+    ``frames`` (the traceback's lines) become ``note:`` lines when :data:`TRACEBACK_ENV` is
+    ``1``; else the hint says how to see them."""
+    shown = os.environ.get(TRACEBACK_ENV) == "1"
+    said = f"{type_name}: {shorten(text, 200)}" if text else type_name
+    error = BotRaisedError(Diagnostic(
+        "bot.raised",
+        f"bot `{name}` in seat {seat} raised {said}" + (f" (at {where})" if where else ""),
+        hint=None if shown else f"for the Python traceback run again with {TRACEBACK_ENV}=1",
+        notes=frames if shown else (),
+    ))
+    error.seat, error.name, error.type_name, error.text, error.where, error.frames = (
+        seat, name, type_name, text, where, frames)
+    return error
+
+
+def raised_by(bot: object, seat: int, name: str, exc: BaseException) -> BotRaisedError:
+    """The ``bot.raised`` error for ``exc``, raised by ``bot`` (the bot ``name`` in ``seat``)
+    inside its ``choose``: the line named is the last frame of the traceback in the file that
+    defines the bot's class (else the innermost frame), shown relative to the working folder
+    when it lies below it."""
+    frames = traceback.extract_tb(exc.__traceback__)[1:]  # [0] is the caller's frame
+    try:
+        home = os.path.realpath(inspect.getfile(type(bot)))
+    except (TypeError, OSError):  # a class without a file
+        home = ""
+    ours = [f for f in frames if home and os.path.realpath(f.filename) == home]
+    where = ""
+    if ours or frames:
+        frame = (ours or frames)[-1]
+        path = os.path.realpath(frame.filename)
+        here = os.path.realpath(os.getcwd())
+        shown = os.path.relpath(path, here) if path.startswith(here + os.sep) else frame.filename
+        where = f"{shown}:{frame.lineno}"
+    lines = "".join(traceback.format_list(frames)).rstrip("\n").split("\n")
+    lines.append(f"{type(exc).__name__}: {exc}")
+    return bot_raised(seat, name, type(exc).__name__, str(exc), where, tuple(lines))
 
 
 def short_repr(value: object) -> str:

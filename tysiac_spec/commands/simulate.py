@@ -44,7 +44,9 @@ __all__ = ["BOTS_HELP", "ENGINE_HELP", "EXIT_INTERRUPTED", "simulate_cmd", "simu
 BOTS_HELP = (
     "The bots: one for every seat, or one per seat separated by commas (heuristic,random,heuristic); "
     "a shipped bot (heuristic, random) or a class of yours following the Bot protocol, as "
-    "MODULE:NAME (on PYTHONPATH) or path/to/bots.py:NAME, called as NAME(seed, form)."
+    "MODULE:NAME (on PYTHONPATH) or path/to/bots.py:NAME, called as NAME(seed, form). A bot that "
+    "raises stops the run with one line (error[bot.raised]: the bot, its seat, the exception, its "
+    "file:line); TYSIAC_BOT_TRACEBACK=1 adds the Python traceback."
 )
 
 ENGINE_HELP = (
@@ -95,14 +97,21 @@ def _tables(data: dict[str, Any], engine: str) -> list[Table]:
     ]
     for name, value in rows:
         summary.add_row(name, value)
-    seats = Table(title="Seats")
-    seats.add_column("seat", justify="right")
+    # with fixed partnerships the partners share their side's win: one row per side, so that
+    # the win % add up to 100 (the JSON keeps the wins per seat and names the sides)
+    side = data.get("sides")
+    groups = ([tuple(p for p, s in enumerate(side) if s == k) for k in sorted(set(side))] if side
+              else [(p,) for p in range(data["players"])])
+    seats = Table(title="Sides (fixed partnerships)" if side else "Seats")
+    seats.add_column("seats" if side else "seat", justify="right")
     seats.add_column("wins", justify="right")
     seats.add_column("win %", justify="right")
     seats.add_column("mean final score", justify="right")
-    for p, (wins, score) in enumerate(zip(data["wins"], data["mean_scores"], strict=True)):
+    for group in groups:
+        wins = data["wins"][group[0]]
+        score = sum(data["mean_scores"][p] for p in group) / len(group)
         share = 100 * wins / data["matches"] if data["matches"] else 0.0
-        seats.add_row(str(p), str(wins), f"{share:.1f}", f"{score:.1f}")
+        seats.add_row("+".join(map(str, group)), str(wins), f"{share:.1f}", f"{score:.1f}")
     events = Table(title="Match events")
     events.add_column("event")
     events.add_column("count", justify="right")

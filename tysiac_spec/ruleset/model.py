@@ -1486,6 +1486,17 @@ SECTIONS: dict[str, type] = {
 }
 
 
+def no_form_message(ruleset_id: str, players: int, counts: tuple[int, ...]) -> str:
+    """The message for a player count ``players`` that ruleset ``ruleset_id`` has no form for
+    (``counts``: the counts it defines, ascending): ``ruleset `pl-standard` has no 5-player form;
+    it defines 2, 3, 4``; a count below 1 is named as no number of players at all
+    (``-1 is not a number of players: ruleset `pl-standard` defines 2, 3, 4``)."""
+    known = ", ".join(str(n) for n in counts) or "none"
+    if players < 1:
+        return f"{players} is not a number of players: ruleset `{ruleset_id}` defines {known}"
+    return f"ruleset `{ruleset_id}` has no {players}-player form; it defines {known}"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Ruleset:
     """A resolved, validated ruleset: metadata, the deck, options and one :class:`Form`
@@ -1529,13 +1540,9 @@ class Ruleset:
         except KeyError:
             from ..errors import Diagnostic, OptionError
 
-            known = ", ".join(str(n) for n in self.player_counts) or "none"
             raise OptionError(
-                Diagnostic(
-                    "option.players",
-                    f"ruleset `{self.id}` has no {players}-player form; it defines {known}",
-                    file=self.file,
-                )
+                Diagnostic("option.players", no_form_message(self.id, players, self.player_counts),
+                           file=self.file)
             ) from None
 
     def default_players(self) -> int:
