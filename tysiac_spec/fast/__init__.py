@@ -33,6 +33,7 @@ import importlib.util
 import os
 import random
 import sys
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -670,6 +671,9 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         redeal_hand_seen |= seen_cards(r.when, "hand", pack, form.marriages)
         redeal_talon_seen |= seen_cards(r.when, "talon", pack, form.marriages)
     redeal_kept: dict[tuple[Any, ...], Any] = {}
+    # the winning bid and the contract are in the key only when a condition reads them
+    redeal_bid = any("bid" in r.when.reads for r in redeals)
+    redeal_contract = any("contract" in r.when.reads for r in redeals)
 
     def redeal(timing: int, dealer: int, order: list[int], hand: list[int], talon_cards: list[int],
                declarer: int, bid: int, contract: int, current: int, state: MatchState, policies: Any,
@@ -686,7 +690,8 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             talon_mask = 0
             for x in talon_cards:
                 talon_mask |= 1 << x
-            key = (timing, tuple(order), declarer, bid, contract,
+            key = (timing, tuple(order), declarer, bid if redeal_bid else 0,
+                   contract if redeal_contract else 0,
                    tuple([hand[p] & redeal_hand_seen for p in order]), talon_mask & redeal_talon_seen)
             checked = redeal_kept.get(key)
         if checked is None:
@@ -752,25 +757,33 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             may_kept[key] = value
         return value
 
-    bids_kept: dict[tuple[int, int, int, int, bool], list[int]] = {}
+    bids_kept: dict[tuple[int, int, bool], tuple[int, int, list[int]]] = {}
     step, bid_code = a.step, CODES["K_BID"]
 
     def may_bids(lo: int, hi: int, mask: int, high_bid: int, forced: bool, player: int,
                  state: MatchState) -> list[int]:
         """The codes of the bids ``lo`` to ``hi`` (in steps) that ``auction.may_bid`` allows
-        (:func:`may_bid`), a new list; kept by what the formula reads."""
-        key = (lo, hi, mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
-        if not amounts_base:
-            known = bids_kept.get(key)
-            if known is not None:
-                return known[:]
-        codes = [bid_code + b for b in range(lo, hi + 1, step)
+        (:func:`may_bid`, evaluated for exactly these bids), ascending, a new list.  Kept by
+        what the formula reads: per hand (its seen cards) the codes allowed over the widest
+        range of bids asked so far, from which a narrower range is a slice."""
+        if amounts_base:
+            return [bid_code + b for b in range(lo, hi + 1, step)
+                    if may_bid(b, mask, high_bid, forced, player, state)]
+        key = (mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
+        known = bids_kept.get(key)
+        first, last = lo, hi
+        if known is not None:
+            klo, khi, codes = known
+            if klo <= lo and hi <= khi:
+                return codes[bisect_left(codes, bid_code + lo):bisect_right(codes, bid_code + hi)]
+            if lo <= khi + step and klo <= hi + step:  # overlapping or adjacent: one range
+                first, last = min(lo, klo), max(hi, khi)
+        codes = [bid_code + b for b in range(first, last + 1, step)
                  if may_bid(b, mask, high_bid, forced, player, state)]
-        if not amounts_base:
-            if len(bids_kept) > 200_000:
-                bids_kept.clear()
-            bids_kept[key] = codes
-        return codes[:]
+        if len(bids_kept) > 200_000:
+            bids_kept.clear()
+        bids_kept[key] = (first, last, codes)
+        return codes[bisect_left(codes, bid_code + lo):bisect_right(codes, bid_code + hi)]
 
     def dealer_exempt(mask: int, dealer: int, state: MatchState) -> bool:
         # engine/auction.py start: may the dealer be made to play the minimum?

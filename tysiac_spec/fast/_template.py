@@ -51,6 +51,9 @@ K_ALL_PASS_REDEAL = K_DEALER_EXEMPT = K_CUT = K_PRELUDE = False
 K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
 K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
 K_HAND_POS = K_TALON_POS = ()
+K_TP_INLINE = K_TP_POOL = False
+K_TP_N = K_TP_K = K_TP_TOTAL = 0
+K_TP_OFF = K_TP_TURN = K_TP_SIZES = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
 H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
@@ -140,6 +143,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     opps_of: list[list[int]]
     opps: list[int]
     sitter: Any
+    picked: list[int]
+    pool: list[int]
+    tmask: int
+    taken: int
+    talons: list[list[int]]
     rng = H_Random(seed)
     getrandbits = rng.getrandbits
     dealer = H_first_dealer(rng)
@@ -174,6 +182,45 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     m |= 1 << cards[i]
                 hand[order[k]] = m
             talons = [[cards[i] for i in t] for t in K_TALON_POS]
+        elif K_TP_INLINE and nact == K_ACTIVE:  # engine/dealing.py deal_cards, talon_positions
+            picked = []  # (random.sample as CPython draws it: getrandbits by rejection)
+            if K_TP_POOL:
+                pool = list(range(K_TP_N))
+                for i in range(K_TP_K):
+                    n = K_TP_N - i
+                    bits = n.bit_length()
+                    j = getrandbits(bits)
+                    while j >= n:
+                        j = getrandbits(bits)
+                    picked.append(pool[j])
+                    pool[j] = pool[n - 1]
+            else:
+                taken = 0
+                bits = K_TP_N.bit_length()
+                for i in range(K_TP_K):
+                    j = getrandbits(bits)
+                    while j >= K_TP_N or taken >> j & 1:
+                        j = getrandbits(bits)
+                    taken |= 1 << j
+                    picked.append(j)
+            picked.sort()
+            tmask = 0
+            for i in range(K_TP_K):
+                tmask |= 1 << (picked[i] + K_TP_OFF[i])
+            held = []
+            k = 0
+            for i in range(K_TP_TOTAL):
+                c = cards[i]
+                if tmask >> i & 1:
+                    held.append(c)
+                else:
+                    hand[order[K_TP_TURN[k]]] |= 1 << c
+                    k += 1
+            talons = []
+            k = 0
+            for n in K_TP_SIZES:
+                talons.append(held[k:k + n])
+                k += n
         else:
             dealt, talons = H_deal(cards, order, rng)
             for p, cs in zip(order, dealt):
