@@ -456,13 +456,17 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     ceiling = auction.ceiling(form, deck_points)
     cap = a.cap
 
+    # the cards of each byte of a hand's bit set, by the byte's value (ascending index)
+    bytes_of = [[tuple([pack[8 * k + i] for i in range(8) if v >> i & 1 and 8 * k + i < len(pack)])
+                 for v in range(256)] for k in range((len(pack) + 7) // 8)]
+
     def hand_of(mask: int) -> tuple[Card, ...]:
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(pack[low.bit_length() - 1])
-            mask ^= low
-        return tuple(out)
+        """The cards of the bit set ``mask``, ascending by index."""
+        out: tuple[Card, ...] = ()
+        for table in bytes_of:
+            out += table[mask & 255]
+            mask >>= 8
+        return out
 
     bids: dict[int, int] = {}
     # the cards of the hand each formula can see (fast/formulas.py): its values kept by them
@@ -740,35 +744,49 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     may_kept: dict[tuple[int, int, int, bool], bool] = {}
     may_of = may_bid_formula.evaluator() if may_bid_formula is not None else None
 
-    def may_bid(bid: int, mask: int, high_bid: int, forced: bool, player: int, state: MatchState) -> bool:
-        """``auction.may_bid`` of one bid (engine/auction.py compile_amounts evaluates it per
-        bid, with the same environment): its value kept by what it reads."""
+    step, bid_code = a.step, CODES["K_BID"]
+
+    def allowed(first: int, last: int, mask: int, high_bid: int, forced: bool, player: int,
+                state: MatchState) -> list[int]:
+        """The codes of the bids ``first`` to ``last`` (in steps) that ``auction.may_bid``
+        allows, each evaluated as engine/auction.py compile_amounts evaluates it (one
+        environment, its ``bid`` set per bid); each value kept by what the formula reads."""
         assert may_of is not None
-        key = (bid, mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
-        if not amounts_base:
-            known = may_kept.get(key)
-            if known is not None:
-                return known
-        b = base(state, player) if amounts_base else envs.UNREAD_BASE
-        value = bool(may_of(envs.auction_may_bid(b, hand_of(mask), bid, high_bid, forced)))
-        if not amounts_base:
-            if len(may_kept) > 200_000:
-                may_kept.clear()
-            may_kept[key] = value
-        return value
+        codes: list[int] = []
+        e: dict[str, Any] | None = None
+        if amounts_base:
+            e = envs.auction_may_bid(base(state, player), hand_of(mask), first, high_bid, forced)
+            for b in range(first, last + 1, step):
+                e["bid"] = b
+                if may_of(e):
+                    codes.append(bid_code + b)
+            return codes
+        seen, high, fo = mask & may_seen, high_bid if may_high else 0, forced if may_forced else False
+        for b in range(first, last + 1, step):
+            key = (b, seen, high, fo)
+            value = may_kept.get(key)
+            if value is None:
+                if e is None:
+                    e = envs.auction_may_bid(envs.UNREAD_BASE, hand_of(mask), b, high_bid, forced)
+                e["bid"] = b
+                value = bool(may_of(e))
+                if len(may_kept) > 200_000:
+                    may_kept.clear()
+                may_kept[key] = value
+            if value:
+                codes.append(bid_code + b)
+        return codes
 
     bids_kept: dict[tuple[int, int, bool], tuple[int, int, list[int]]] = {}
-    step, bid_code = a.step, CODES["K_BID"]
 
     def may_bids(lo: int, hi: int, mask: int, high_bid: int, forced: bool, player: int,
                  state: MatchState) -> list[int]:
         """The codes of the bids ``lo`` to ``hi`` (in steps) that ``auction.may_bid`` allows
-        (:func:`may_bid`, evaluated for exactly these bids), ascending, a new list.  Kept by
+        (:func:`allowed`, evaluated for exactly these bids), ascending, a new list.  Kept by
         what the formula reads: per hand (its seen cards) the codes allowed over the widest
         range of bids asked so far, from which a narrower range is a slice."""
         if amounts_base:
-            return [bid_code + b for b in range(lo, hi + 1, step)
-                    if may_bid(b, mask, high_bid, forced, player, state)]
+            return allowed(lo, hi, mask, high_bid, forced, player, state)
         key = (mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
         known = bids_kept.get(key)
         first, last = lo, hi
@@ -778,8 +796,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
                 return codes[bisect_left(codes, bid_code + lo):bisect_right(codes, bid_code + hi)]
             if lo <= khi + step and klo <= hi + step:  # overlapping or adjacent: one range
                 first, last = min(lo, klo), max(hi, khi)
-        codes = [bid_code + b for b in range(first, last + 1, step)
-                 if may_bid(b, mask, high_bid, forced, player, state)]
+        codes = allowed(first, last, mask, high_bid, forced, player, state)
         if len(bids_kept) > 200_000:
             bids_kept.clear()
         bids_kept[key] = (first, last, codes)

@@ -53,7 +53,7 @@ K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
 K_HAND_POS = K_TALON_POS = ()
 K_TP_INLINE = K_TP_POOL = False
 K_TP_N = K_TP_K = K_TP_TOTAL = 0
-K_TP_OFF = K_TP_TURN = K_TP_SIZES = ()
+K_TP_OFF = K_TP_TURN = K_TP_SIZES = K_BID_CODES = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
 H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
@@ -148,6 +148,21 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     tmask: int
     taken: int
     talons: list[list[int]]
+    # the form's tables as locals, made once per match (a tuple written in the code would be
+    # built at each use by the mypyc build, every int in it boxed)
+    suit_mask: tuple[int, ...] = K_SUIT_MASK
+    points_of: tuple[int, ...] = K_POINTS
+    partner_of: tuple[int, ...] = K_PARTNER
+    suit_of: tuple[int, ...] = K_SUIT_OF
+    mval: tuple[int, ...] = K_MVAL
+    pairs: tuple[int, ...] = K_PAIRS
+    draws: tuple[tuple[int, int, int], ...] = K_DRAWS
+    hand_pos: tuple[tuple[int, ...], ...] = K_HAND_POS
+    talon_pos: tuple[tuple[int, ...], ...] = K_TALON_POS
+    tp_off: tuple[int, ...] = K_TP_OFF
+    tp_turn: tuple[int, ...] = K_TP_TURN
+    tp_sizes: tuple[int, ...] = K_TP_SIZES
+    bid_codes: tuple[int, ...] = K_BID_CODES
     rng = H_Random(seed)
     getrandbits = rng.getrandbits
     dealer = H_first_dealer(rng)
@@ -165,7 +180,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         nact = len(order)
         # -- dealing (engine/dealing.py: shuffle, dealing_plan / deal_cards) --
         cards = list(range(K_NPACK))
-        for i, n, bits in K_DRAWS:
+        for i, n, bits in draws:
             j = getrandbits(bits)
             while j >= n:
                 j = getrandbits(bits)
@@ -178,10 +193,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         if K_PLANNED and nact == K_ACTIVE:  # engine/dealing.py DealingPlan: fixed positions
             for k in range(K_ACTIVE):
                 m = 0
-                for i in K_HAND_POS[k]:
+                for i in hand_pos[k]:
                     m |= 1 << cards[i]
                 hand[order[k]] = m
-            talons = [[cards[i] for i in t] for t in K_TALON_POS]
+            talons = [[cards[i] for i in t] for t in talon_pos]
         elif K_TP_INLINE and nact == K_ACTIVE:  # engine/dealing.py deal_cards, talon_positions
             picked = []  # (random.sample as CPython draws it: getrandbits by rejection)
             if K_TP_POOL:
@@ -206,7 +221,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             picked.sort()
             tmask = 0
             for i in range(K_TP_K):
-                tmask |= 1 << (picked[i] + K_TP_OFF[i])
+                tmask |= 1 << (picked[i] + tp_off[i])
             held = []
             k = 0
             for i in range(K_TP_TOTAL):
@@ -214,11 +229,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 if tmask >> i & 1:
                     held.append(c)
                 else:
-                    hand[order[K_TP_TURN[k]]] |= 1 << c
+                    hand[order[tp_turn[k]]] |= 1 << c
                     k += 1
             talons = []
             k = 0
-            for n in K_TP_SIZES:
+            for n in tp_sizes:
                 talons.append(held[k:k + n])
                 k += n
         else:
@@ -324,7 +339,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         for k in range(1, nact):
                             q = order[(i + k) % nact]
                             holds = False
-                            for pair in K_PAIRS:
+                            for pair in pairs:
                                 if hand[q] & pair == pair:
                                     holds = True
                             if not holds:
@@ -373,7 +388,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         hi = lo
                 if hi - lo > K_MOST:
                     H_too_many_bids(cur, lo, hi)
-                legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
+                if hi // K_STEP < len(bid_codes):  # (the codes of the bids lo to hi, made once)
+                    legal = list(bid_codes[lo // K_STEP:hi // K_STEP + 1])
+                else:
+                    legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
                 if K_MAY_BID and legal:  # engine/auction.py compile_amounts: each bid by may_bid
                     legal = H_may_bids(lo, hi, hand[cur], high_bid, cur == forced, cur, state)
                 if opening:
@@ -606,7 +624,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     low = m & -m
                     c = low.bit_length() - 1
                     m ^= low
-                    if lead & K_PARTNER[c]:
+                    if lead & partner_of[c]:
                         if not K_AUTOMATIC:
                             legal.append(c)
                         legal.append(K_MARRIAGE + c)
@@ -639,7 +657,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 while m:
                     low = m & -m
                     m ^= low
-                    if others & K_SUIT_MASK[low.bit_length() - 1] & (low - 1):
+                    if others & suit_mask[low.bit_length() - 1] & (low - 1):
                         sure = False
                         break
                 if sure and trump and h & ~trump and others & trump:
@@ -665,32 +683,32 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 if K_ACES_TRUMP and K_SETS_TRUMP:
                     if not (K_FIRST_ONLY and (trump or pending)):
                         if K_NEXT_TRICK:
-                            pending = K_SUIT_MASK[c]
+                            pending = suit_mask[c]
                         else:
-                            trump = K_SUIT_MASK[c]
+                            trump = suit_mask[c]
             elif a >= K_MARRIAGE:
                 c = a - K_MARRIAGE
-                s = K_SUIT_OF[c]
-                married[cur] += K_MVAL[s]
+                s = suit_of[c]
+                married[cur] += mval[s]
                 declared.append((cur, s))
                 marriage_trick = trick_number
                 if K_SETS_TRUMP:
                     if not (K_FIRST_ONLY and (trump or pending)):
                         if K_NEXT_TRICK:
-                            pending = K_SUIT_MASK[c]
+                            pending = suit_mask[c]
                         else:
-                            trump = K_SUIT_MASK[c]
+                            trump = suit_mask[c]
             else:
                 c = a
             bit = 1 << c
             hand[cur] ^= bit
-            led = K_SUIT_MASK[c]
+            led = suit_mask[c]
             first = bit
             tbits = bit
             best = c
             best_suit = led
             winner = cur
-            tp = K_POINTS[c]
+            tp = points_of[c]
             p = nxt[cur]
             for _ in range(nact - 1):
                 h = hand[p]
@@ -741,7 +759,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 bit = 1 << c
                 hand[p] ^= bit
                 tbits |= bit
-                tp += K_POINTS[c]
+                tp += points_of[c]
                 # engine/play.py trick_winner
                 if bit & best_suit:
                     if c < best:
@@ -766,11 +784,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if K_LEFTOVER_TO:  # engine/play.py _award_leftover
                 to = last if K_LEFTOVER_TO == 1 else declarer
                 for c in leftover:
-                    points[to] += K_POINTS[c]
+                    points[to] += points_of[c]
             if K_DISCARDS_TO:
                 to = last if K_DISCARDS_TO == 1 else declarer
                 for c in discards:
-                    points[to] += K_POINTS[c]
+                    points[to] += points_of[c]
         # -- the match (engine/match.py settle_valid_deal, or its twin fast/settle.py) --
         if K_SIMPLE_SETTLE:
             before = scores[:]

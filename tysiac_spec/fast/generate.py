@@ -186,6 +186,10 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_POINTS": tuple(c.points for c in pack),
         "K_PARTNER": tuple(partner),
         "K_MVAL": tuple(m.values.get(s, 0) for s in suit_ids),
+        # the codes of the bids 0, step, 2 step, … up to the most a deal is worth (or the cap)
+        "K_BID_CODES": tuple(CODES["K_BID"] + k * a.step for k in range(
+            max(a.cap or 0, a.forced_bid, a.min_bid, sum(c.points for c in pack) + sum(m.values.values()))
+            // a.step + 1)),
     }
     # engine/dealing.py DealingPlan: where each card of the shuffled pack goes (no talon
     # restriction draws a random number): dealt positions, read once here
