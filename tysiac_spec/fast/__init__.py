@@ -777,7 +777,8 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
                 codes.append(bid_code + b)
         return codes
 
-    bids_kept: dict[tuple[int, int, bool], tuple[int, int, list[int]]] = {}
+    bids_kept: dict[Any, tuple[int, int, list[int]]] = {}
+    by_hand = not amounts_base and not may_high and not may_forced  # (the generated code reads it)
 
     def may_bids(lo: int, hi: int, mask: int, high_bid: int, forced: bool, player: int,
                  state: MatchState) -> list[int]:
@@ -787,7 +788,8 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         range of bids asked so far, from which a narrower range is a slice."""
         if amounts_base:
             return allowed(lo, hi, mask, high_bid, forced, player, state)
-        key = (mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
+        key: Any = mask & may_seen if by_hand else (mask & may_seen, high_bid if may_high else 0,
+                                                     forced if may_forced else False)
         known = bids_kept.get(key)
         first, last = lo, hi
         if known is not None:
@@ -834,6 +836,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_next_redeal_dealer": next_redeal_dealer,
         "H_with_dealer": lambda state, dealer: replace(state, dealer=dealer),
         "H_may_bids": may_bids,
+        "H_may_known": bids_kept,
         "H_dealer_exempt": dealer_exempt,
         "H_settle_simple": compile_settle(form, pack, options) if simple else None,
         "H_final": final,

@@ -20,6 +20,7 @@ the two play the same games.
 # mypy: ignore-errors
 # fmt: off
 
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 # --- placeholders (removed by the generator) ---------------------------------------------
@@ -48,6 +49,8 @@ K_DARK_CONTRACT = K_DARK_MULTIPLIER = 0
 K_PAIRS = ()
 K_REDEALS_AFTER_DEAL = K_REDEALS_AFTER_TALON = K_REDEALS_AFTER_EXCHANGE = K_REDEALS_ANY = K_MAY_BID = False
 K_ALL_PASS_REDEAL = K_DEALER_EXEMPT = K_CUT = K_PRELUDE = False
+K_CUT_BAD = K_MAY_SEEN = 0
+K_MAY_BY_HAND = False
 K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
 K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
 K_HAND_POS = K_TALON_POS = ()
@@ -56,7 +59,7 @@ K_TP_N = K_TP_K = K_TP_TOTAL = 0
 K_TP_OFF = K_TP_TURN = K_TP_SIZES = K_BID_CODES = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
-H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
+H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 # --- end of placeholders ------------------------------------------------------------------
 
@@ -143,6 +146,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     opps_of: list[list[int]]
     opps: list[int]
     sitter: Any
+    kept: tuple[int, int, list[int]] | None
+    codes: list[int]
     picked: list[int]
     pool: list[int]
     tmask: int
@@ -163,6 +168,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     tp_turn: tuple[int, ...] = K_TP_TURN
     tp_sizes: tuple[int, ...] = K_TP_SIZES
     bid_codes: tuple[int, ...] = K_BID_CODES
+    may_known: dict[int, tuple[int, int, list[int]]] = H_may_known
     rng = H_Random(seed)
     getrandbits = rng.getrandbits
     dealer = H_first_dealer(rng)
@@ -186,7 +192,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 j = getrandbits(bits)
             cards[i], cards[j] = cards[j], cards[i]
         if K_CUT:  # engine/game.py Game._cut (engine/dealing.py cut_pack)
-            state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
+            if (1 << cards[K_NPACK - 1]) & K_CUT_BAD:  # (a good bottom card: nothing changes, nothing drawn)
+                state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
             if stopping and not K_REDEALS_AFTER_DEAL:
                 return state, deal_scores, events, outcomes, steps
         hand: list[int] = [0] * K_N
@@ -393,7 +400,14 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 else:
                     legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
                 if K_MAY_BID and legal:  # engine/auction.py compile_amounts: each bid by may_bid
-                    legal = H_may_bids(lo, hi, hand[cur], high_bid, cur == forced, cur, state)
+                    kept = None
+                    if K_MAY_BY_HAND:  # the codes the helper keeps by the hand's seen cards
+                        kept = may_known.get(hand[cur] & K_MAY_SEEN)
+                    if kept is not None and kept[0] <= lo and hi <= kept[1]:
+                        codes = kept[2]
+                        legal = codes[bisect_left(codes, K_BID + lo):bisect_right(codes, K_BID + hi)]
+                    else:
+                        legal = H_may_bids(lo, hi, hand[cur], high_bid, cur == forced, cur, state)
                 if opening:
                     if not legal:
                         legal = [K_BID + K_FORCED_BID]

@@ -23,10 +23,12 @@ from typing import Any
 
 from ..cards import Card
 from ..engine import dealing
+from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
 from ..limits import limit
 from ..ruleset.model import Form
+from .formulas import seen_cards
 from .settle import simple_settlement
 
 __all__ = ["CODES", "constants", "fold", "generate", "source_key", "template_source"]
@@ -171,7 +173,12 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_REDEALS_ANY": bool(form.deal.redeals) or a.all_pass == "redeal" or (
             a.dealer_exempt and a.may_bid is not None and a.all_pass == "dealer_plays"),
         "K_MAY_BID": a.may_bid is not None,
+        # may_bid's values kept by the hand alone (fast/__init__.py may_bids): the cards it sees
+        "K_MAY_BY_HAND": a.may_bid is not None
+        and a.may_bid.reads.isdisjoint({*envs.BASE_NAMES, "high_bid", "forced"}),
+        "K_MAY_SEEN": seen_cards(a.may_bid, "hand", pack, m) if a.may_bid is not None else 0,
         "K_CUT": form.deal.cut.enabled,
+        "K_CUT_BAD": sum(c.bit for c in pack if c.rank.id in form.deal.cut.bad_ranks),
         "K_PRELUDE": form.deal.cut.enabled or any(r.timing == "after_deal" for r in form.deal.redeals),
         # the ace marriage (engine/play.py compile_legal, _with_aces, compile_apply)
         "K_ACE_MARRIAGE": m.ace_marriage.enabled,
