@@ -692,11 +692,12 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         checked = None
         if not redeal_base:  # the result kept by what the conditions can see (fast/formulas.py)
             talon_mask = 0
-            for x in talon_cards:
-                talon_mask |= 1 << x
-            key = (timing, tuple(order), declarer, bid if redeal_bid else 0,
-                   contract if redeal_contract else 0,
-                   tuple([hand[p] & redeal_hand_seen for p in order]), talon_mask & redeal_talon_seen)
+            if redeal_talon_seen:
+                for x in talon_cards:
+                    talon_mask |= 1 << x
+            # (the order of play is the dealer's: engine/seating.py seating)
+            key = (timing, dealer, declarer, bid if redeal_bid else 0, contract if redeal_contract else 0,
+                   talon_mask & redeal_talon_seen, *[hand[p] & redeal_hand_seen for p in order])
             checked = redeal_kept.get(key)
         if checked is None:
             t = _Table()
