@@ -183,6 +183,36 @@ def test_forfeits_are_the_engines(tmp_path: Path) -> None:
         assert [e.kind for e in result.events][:1] == ["forfeit"]
 
 
+DRAWN_TALON = """\
+id: fast-drawn-talon
+kind: house
+extends: pl-standard
+name: {{en: Talon positions drawn}}
+description: {{en: The musik cards dealt at drawn positions (fast path tests).}}
+deal:
+{fields}
+"""
+
+
+@pytest.mark.parametrize(("fields", "pool"), [
+    # 23 positions: random.sample draws by rejection from a set (CPython: more than 21)
+    ("  talon_not_first: {value: 1, reason: test}", False),
+    # 12 positions: drawn from a pool; no two consecutive: 10 slots spread apart
+    ("  talon_within_first: {value: 12, reason: test}", True),
+    ("  talon_within_first: {value: 12, reason: test}\n  talon_not_consecutive: {value: true, reason: test}", True),
+])
+def test_drawn_talon_positions_are_the_engines(tmp_path: Path, fields: str, pool: bool) -> None:
+    # the generated code draws the talon positions as engine/dealing.py talon_positions
+    # (random.sample's draws) and deals the other cards in the engine's turn
+    path = tmp_path / "drawn.yaml"
+    path.write_text(DRAWN_TALON.format(fields=fields), encoding="utf-8")
+    rules = load_ruleset(str(path))
+    values = generate.constants(rules.form(3), tuple(rules.deck.cards))
+    assert values["K_TP_INLINE"] and values["K_TP_POOL"] is pool and not values["K_PLANNED"]
+    for seed in range(3):
+        compare(rules, 3, seed, deals=12)
+
+
 BARREL = """\
 id: fast-barrel
 kind: house

@@ -34,6 +34,7 @@ import os
 import random
 import sys
 import threading
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -469,13 +470,17 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     ceiling = auction.ceiling(form, deck_points)
     cap = a.cap
 
+    # the cards of each byte of a hand's bit set, by the byte's value (ascending index)
+    bytes_of = [[tuple([pack[8 * k + i] for i in range(8) if v >> i & 1 and 8 * k + i < len(pack)])
+                 for v in range(256)] for k in range((len(pack) + 7) // 8)]
+
     def hand_of(mask: int) -> tuple[Card, ...]:
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(pack[low.bit_length() - 1])
-            mask ^= low
-        return tuple(out)
+        """The cards of the bit set ``mask``, ascending by index."""
+        out: tuple[Card, ...] = ()
+        for table in bytes_of:
+            out += table[mask & 255]
+            mask >>= 8
+        return out
 
     bids: dict[int, int] = {}
     # the cards of the hand each formula can see (fast/formulas.py): its values kept by them
@@ -684,6 +689,9 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         redeal_hand_seen |= seen_cards(r.when, "hand", pack, form.marriages)
         redeal_talon_seen |= seen_cards(r.when, "talon", pack, form.marriages)
     redeal_kept: dict[tuple[Any, ...], Any] = {}
+    # the winning bid and the contract are in the key only when a condition reads them
+    redeal_bid = any("bid" in r.when.reads for r in redeals)
+    redeal_contract = any("contract" in r.when.reads for r in redeals)
 
     def redeal(timing: int, dealer: int, order: list[int], hand: list[int], talon_cards: list[int],
                declarer: int, bid: int, contract: int, current: int, state: MatchState, policies: Any,
@@ -698,10 +706,12 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         checked = None
         if not redeal_base:  # the result kept by what the conditions can see (fast/formulas.py)
             talon_mask = 0
-            for x in talon_cards:
-                talon_mask |= 1 << x
-            key = (timing, tuple(order), declarer, bid, contract,
-                   tuple([hand[p] & redeal_hand_seen for p in order]), talon_mask & redeal_talon_seen)
+            if redeal_talon_seen:
+                for x in talon_cards:
+                    talon_mask |= 1 << x
+            # (the order of play is the dealer's: engine/seating.py seating)
+            key = (timing, dealer, declarer, bid if redeal_bid else 0, contract if redeal_contract else 0,
+                   talon_mask & redeal_talon_seen, *[hand[p] & redeal_hand_seen for p in order])
             checked = redeal_kept.get(key)
         if checked is None:
             t = _Table()
@@ -749,42 +759,65 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     may_kept: dict[tuple[int, int, int, bool], bool] = {}
     may_of = may_bid_formula.evaluator() if may_bid_formula is not None else None
 
-    def may_bid(bid: int, mask: int, high_bid: int, forced: bool, player: int, state: MatchState) -> bool:
-        """``auction.may_bid`` of one bid (engine/auction.py compile_amounts evaluates it per
-        bid, with the same environment): its value kept by what it reads."""
-        assert may_of is not None
-        key = (bid, mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
-        if not amounts_base:
-            known = may_kept.get(key)
-            if known is not None:
-                return known
-        b = base(state, player) if amounts_base else envs.UNREAD_BASE
-        value = bool(may_of(envs.auction_may_bid(b, hand_of(mask), bid, high_bid, forced)))
-        if not amounts_base:
-            if len(may_kept) > 200_000:
-                may_kept.clear()
-            may_kept[key] = value
-        return value
-
-    bids_kept: dict[tuple[int, int, int, int, bool], list[int]] = {}
     step, bid_code = a.step, CODES["K_BID"]
+
+    def allowed(first: int, last: int, mask: int, high_bid: int, forced: bool, player: int,
+                state: MatchState) -> list[int]:
+        """The codes of the bids ``first`` to ``last`` (in steps) that ``auction.may_bid``
+        allows, each evaluated as engine/auction.py compile_amounts evaluates it (one
+        environment, its ``bid`` set per bid); each value kept by what the formula reads."""
+        assert may_of is not None
+        codes: list[int] = []
+        e: dict[str, Any] | None = None
+        if amounts_base:
+            e = envs.auction_may_bid(base(state, player), hand_of(mask), first, high_bid, forced)
+            for b in range(first, last + 1, step):
+                e["bid"] = b
+                if may_of(e):
+                    codes.append(bid_code + b)
+            return codes
+        seen, high, fo = mask & may_seen, high_bid if may_high else 0, forced if may_forced else False
+        for b in range(first, last + 1, step):
+            key = (b, seen, high, fo)
+            value = may_kept.get(key)
+            if value is None:
+                if e is None:
+                    e = envs.auction_may_bid(envs.UNREAD_BASE, hand_of(mask), b, high_bid, forced)
+                e["bid"] = b
+                value = bool(may_of(e))
+                if len(may_kept) > 200_000:
+                    may_kept.clear()
+                may_kept[key] = value
+            if value:
+                codes.append(bid_code + b)
+        return codes
+
+    bids_kept: dict[Any, tuple[int, int, list[int]]] = {}
+    by_hand = not amounts_base and not may_high and not may_forced  # (the generated code reads it)
 
     def may_bids(lo: int, hi: int, mask: int, high_bid: int, forced: bool, player: int,
                  state: MatchState) -> list[int]:
         """The codes of the bids ``lo`` to ``hi`` (in steps) that ``auction.may_bid`` allows
-        (:func:`may_bid`), a new list; kept by what the formula reads."""
-        key = (lo, hi, mask & may_seen, high_bid if may_high else 0, forced if may_forced else False)
-        if not amounts_base:
-            known = bids_kept.get(key)
-            if known is not None:
-                return known[:]
-        codes = [bid_code + b for b in range(lo, hi + 1, step)
-                 if may_bid(b, mask, high_bid, forced, player, state)]
-        if not amounts_base:
-            if len(bids_kept) > 200_000:
-                bids_kept.clear()
-            bids_kept[key] = codes
-        return codes[:]
+        (:func:`allowed`, evaluated for exactly these bids), ascending, a new list.  Kept by
+        what the formula reads: per hand (its seen cards) the codes allowed over the widest
+        range of bids asked so far, from which a narrower range is a slice."""
+        if amounts_base:
+            return allowed(lo, hi, mask, high_bid, forced, player, state)
+        key: Any = mask & may_seen if by_hand else (mask & may_seen, high_bid if may_high else 0,
+                                                     forced if may_forced else False)
+        known = bids_kept.get(key)
+        first, last = lo, hi
+        if known is not None:
+            klo, khi, codes = known
+            if klo <= lo and hi <= khi:
+                return codes[bisect_left(codes, bid_code + lo):bisect_right(codes, bid_code + hi)]
+            if lo <= khi + step and klo <= hi + step:  # overlapping or adjacent: one range
+                first, last = min(lo, klo), max(hi, khi)
+        codes = allowed(first, last, mask, high_bid, forced, player, state)
+        if len(bids_kept) > 200_000:
+            bids_kept.clear()
+        bids_kept[key] = (first, last, codes)
+        return codes[bisect_left(codes, bid_code + lo):bisect_right(codes, bid_code + hi)]
 
     def dealer_exempt(mask: int, dealer: int, state: MatchState) -> bool:
         # engine/auction.py start: may the dealer be made to play the minimum?
@@ -818,6 +851,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_next_redeal_dealer": next_redeal_dealer,
         "H_with_dealer": lambda state, dealer: replace(state, dealer=dealer),
         "H_may_bids": may_bids,
+        "H_may_known": bids_kept,
         "H_dealer_exempt": dealer_exempt,
         "H_settle_simple": compile_settle(form, pack, options) if simple else None,
         "H_final": final,

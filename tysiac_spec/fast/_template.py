@@ -20,6 +20,7 @@ the two play the same games.
 # mypy: ignore-errors
 # fmt: off
 
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 # --- placeholders (removed by the generator) ---------------------------------------------
@@ -48,12 +49,17 @@ K_DARK_CONTRACT = K_DARK_MULTIPLIER = 0
 K_PAIRS = ()
 K_REDEALS_AFTER_DEAL = K_REDEALS_AFTER_TALON = K_REDEALS_AFTER_EXCHANGE = K_REDEALS_ANY = K_MAY_BID = False
 K_ALL_PASS_REDEAL = K_DEALER_EXEMPT = K_CUT = K_PRELUDE = False
+K_CUT_BAD = K_MAY_SEEN = 0
+K_MAY_BY_HAND = False
 K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
 K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
 K_HAND_POS = K_TALON_POS = ()
+K_TP_INLINE = K_TP_POOL = False
+K_TP_N = K_TP_K = K_TP_TOTAL = 0
+K_TP_OFF = K_TP_TURN = K_TP_SIZES = K_BID_CODES = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
-H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
+H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = None
 # --- end of placeholders ------------------------------------------------------------------
@@ -141,6 +147,29 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     opps_of: list[list[int]]
     opps: list[int]
     sitter: Any
+    kept: tuple[int, int, list[int]] | None
+    codes: list[int]
+    picked: list[int]
+    pool: list[int]
+    tmask: int
+    taken: int
+    talons: list[list[int]]
+    # the form's tables as locals, made once per match (a tuple written in the code would be
+    # built at each use by the mypyc build, every int in it boxed)
+    suit_mask: tuple[int, ...] = K_SUIT_MASK
+    points_of: tuple[int, ...] = K_POINTS
+    partner_of: tuple[int, ...] = K_PARTNER
+    suit_of: tuple[int, ...] = K_SUIT_OF
+    mval: tuple[int, ...] = K_MVAL
+    pairs: tuple[int, ...] = K_PAIRS
+    draws: tuple[tuple[int, int, int], ...] = K_DRAWS
+    hand_pos: tuple[tuple[int, ...], ...] = K_HAND_POS
+    talon_pos: tuple[tuple[int, ...], ...] = K_TALON_POS
+    tp_off: tuple[int, ...] = K_TP_OFF
+    tp_turn: tuple[int, ...] = K_TP_TURN
+    tp_sizes: tuple[int, ...] = K_TP_SIZES
+    bid_codes: tuple[int, ...] = K_BID_CODES
+    may_known: dict[int, tuple[int, int, list[int]]] = H_may_known
     rng = H_Random(seed)
     getrandbits = rng.getrandbits
     dealer = H_first_dealer(rng)
@@ -158,23 +187,63 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         nact = len(order)
         # -- dealing (engine/dealing.py: shuffle, dealing_plan / deal_cards) --
         cards = list(range(K_NPACK))
-        for i, n, bits in K_DRAWS:
+        for i, n, bits in draws:
             j = getrandbits(bits)
             while j >= n:
                 j = getrandbits(bits)
             cards[i], cards[j] = cards[j], cards[i]
         if K_CUT:  # engine/game.py Game._cut (engine/dealing.py cut_pack)
-            state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
+            if (1 << cards[K_NPACK - 1]) & K_CUT_BAD:  # (a good bottom card: nothing changes, nothing drawn)
+                state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
             if stopping and not K_REDEALS_AFTER_DEAL:
                 return state, deal_scores, events, outcomes, steps
         hand: list[int] = [0] * K_N
         if K_PLANNED and nact == K_ACTIVE:  # engine/dealing.py DealingPlan: fixed positions
             for k in range(K_ACTIVE):
                 m = 0
-                for i in K_HAND_POS[k]:
+                for i in hand_pos[k]:
                     m |= 1 << cards[i]
                 hand[order[k]] = m
-            talons = [[cards[i] for i in t] for t in K_TALON_POS]
+            talons = [[cards[i] for i in t] for t in talon_pos]
+        elif K_TP_INLINE and nact == K_ACTIVE:  # engine/dealing.py deal_cards, talon_positions
+            picked = []  # (random.sample as CPython draws it: getrandbits by rejection)
+            if K_TP_POOL:
+                pool = list(range(K_TP_N))
+                for i in range(K_TP_K):
+                    n = K_TP_N - i
+                    bits = n.bit_length()
+                    j = getrandbits(bits)
+                    while j >= n:
+                        j = getrandbits(bits)
+                    picked.append(pool[j])
+                    pool[j] = pool[n - 1]
+            else:
+                taken = 0
+                bits = K_TP_N.bit_length()
+                for i in range(K_TP_K):
+                    j = getrandbits(bits)
+                    while j >= K_TP_N or taken >> j & 1:
+                        j = getrandbits(bits)
+                    taken |= 1 << j
+                    picked.append(j)
+            picked.sort()
+            tmask = 0
+            for i in range(K_TP_K):
+                tmask |= 1 << (picked[i] + tp_off[i])
+            held = []
+            k = 0
+            for i in range(K_TP_TOTAL):
+                c = cards[i]
+                if tmask >> i & 1:
+                    held.append(c)
+                else:
+                    hand[order[tp_turn[k]]] |= 1 << c
+                    k += 1
+            talons = []
+            k = 0
+            for n in tp_sizes:
+                talons.append(held[k:k + n])
+                k += n
         else:
             dealt, talons = H_deal(cards, order, rng)
             for p, cs in zip(order, dealt):
@@ -278,7 +347,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         for k in range(1, nact):
                             q = order[(i + k) % nact]
                             holds = False
-                            for pair in K_PAIRS:
+                            for pair in pairs:
                                 if hand[q] & pair == pair:
                                     holds = True
                             if not holds:
@@ -327,9 +396,19 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         hi = lo
                 if hi - lo > K_MOST:
                     H_too_many_bids(cur, lo, hi)
-                legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
+                if hi // K_STEP < len(bid_codes):  # (the codes of the bids lo to hi, made once)
+                    legal = list(bid_codes[lo // K_STEP:hi // K_STEP + 1])
+                else:
+                    legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
                 if K_MAY_BID and legal:  # engine/auction.py compile_amounts: each bid by may_bid
-                    legal = H_may_bids(lo, hi, hand[cur], high_bid, cur == forced, cur, state)
+                    kept = None
+                    if K_MAY_BY_HAND:  # the codes the helper keeps by the hand's seen cards
+                        kept = may_known.get(hand[cur] & K_MAY_SEEN)
+                    if kept is not None and kept[0] <= lo and hi <= kept[1]:
+                        codes = kept[2]
+                        legal = codes[bisect_left(codes, K_BID + lo):bisect_right(codes, K_BID + hi)]
+                    else:
+                        legal = H_may_bids(lo, hi, hand[cur], high_bid, cur == forced, cur, state)
                 if opening:
                     if not legal:
                         legal = [K_BID + K_FORCED_BID]
@@ -560,7 +639,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     low = m & -m
                     c = low.bit_length() - 1
                     m ^= low
-                    if lead & K_PARTNER[c]:
+                    if lead & partner_of[c]:
                         if not K_AUTOMATIC:
                             legal.append(c)
                         legal.append(K_MARRIAGE + c)
@@ -593,7 +672,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 while m:
                     low = m & -m
                     m ^= low
-                    if others & K_SUIT_MASK[low.bit_length() - 1] & (low - 1):
+                    if others & suit_mask[low.bit_length() - 1] & (low - 1):
                         sure = False
                         break
                 if sure and trump and h & ~trump and others & trump:
@@ -619,32 +698,32 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 if K_ACES_TRUMP and K_SETS_TRUMP:
                     if not (K_FIRST_ONLY and (trump or pending)):
                         if K_NEXT_TRICK:
-                            pending = K_SUIT_MASK[c]
+                            pending = suit_mask[c]
                         else:
-                            trump = K_SUIT_MASK[c]
+                            trump = suit_mask[c]
             elif a >= K_MARRIAGE:
                 c = a - K_MARRIAGE
-                s = K_SUIT_OF[c]
-                married[cur] += K_MVAL[s]
+                s = suit_of[c]
+                married[cur] += mval[s]
                 declared.append((cur, s))
                 marriage_trick = trick_number
                 if K_SETS_TRUMP:
                     if not (K_FIRST_ONLY and (trump or pending)):
                         if K_NEXT_TRICK:
-                            pending = K_SUIT_MASK[c]
+                            pending = suit_mask[c]
                         else:
-                            trump = K_SUIT_MASK[c]
+                            trump = suit_mask[c]
             else:
                 c = a
             bit = 1 << c
             hand[cur] ^= bit
-            led = K_SUIT_MASK[c]
+            led = suit_mask[c]
             first = bit
             tbits = bit
             best = c
             best_suit = led
             winner = cur
-            tp = K_POINTS[c]
+            tp = points_of[c]
             p = nxt[cur]
             for _ in range(nact - 1):
                 h = hand[p]
@@ -695,7 +774,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 bit = 1 << c
                 hand[p] ^= bit
                 tbits |= bit
-                tp += K_POINTS[c]
+                tp += points_of[c]
                 # engine/play.py trick_winner
                 if bit & best_suit:
                     if c < best:
@@ -720,11 +799,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if K_LEFTOVER_TO:  # engine/play.py _award_leftover
                 to = last if K_LEFTOVER_TO == 1 else declarer
                 for c in leftover:
-                    points[to] += K_POINTS[c]
+                    points[to] += points_of[c]
             if K_DISCARDS_TO:
                 to = last if K_DISCARDS_TO == 1 else declarer
                 for c in discards:
-                    points[to] += K_POINTS[c]
+                    points[to] += points_of[c]
         # -- the match (engine/match.py settle_valid_deal, or its twin fast/settle.py) --
         if K_SIMPLE_SETTLE:
             before = scores[:]

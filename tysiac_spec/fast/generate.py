@@ -14,17 +14,21 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import math
 import operator
+import random
 from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
 from ..cards import Card
 from ..engine import dealing
+from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
 from ..limits import limit
 from ..ruleset.model import Form
+from .formulas import seen_cards
 from .settle import simple_settlement
 
 __all__ = ["CODES", "constants", "fold", "generate", "source_key", "template_source"]
@@ -169,7 +173,12 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_REDEALS_ANY": bool(form.deal.redeals) or a.all_pass == "redeal" or (
             a.dealer_exempt and a.may_bid is not None and a.all_pass == "dealer_plays"),
         "K_MAY_BID": a.may_bid is not None,
+        # may_bid's values kept by the hand alone (fast/__init__.py may_bids): the cards it sees
+        "K_MAY_BY_HAND": a.may_bid is not None
+        and a.may_bid.reads.isdisjoint({*envs.BASE_NAMES, "high_bid", "forced"}),
+        "K_MAY_SEEN": seen_cards(a.may_bid, "hand", pack, m) if a.may_bid is not None else 0,
         "K_CUT": form.deal.cut.enabled,
+        "K_CUT_BAD": sum(c.bit for c in pack if c.rank.id in form.deal.cut.bad_ranks),
         "K_PRELUDE": form.deal.cut.enabled or any(r.timing == "after_deal" for r in form.deal.redeals),
         # the ace marriage (engine/play.py compile_legal, _with_aces, compile_apply)
         "K_ACE_MARRIAGE": m.ace_marriage.enabled,
@@ -184,6 +193,10 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_POINTS": tuple(c.points for c in pack),
         "K_PARTNER": tuple(partner),
         "K_MVAL": tuple(m.values.get(s, 0) for s in suit_ids),
+        # the codes of the bids 0, step, 2 step, … up to the most a deal is worth (or the cap)
+        "K_BID_CODES": tuple(CODES["K_BID"] + k * a.step for k in range(
+            max(a.cap or 0, a.forced_bid, a.min_bid, sum(c.points for c in pack) + sum(m.values.values()))
+            // a.step + 1)),
     }
     # engine/dealing.py DealingPlan: where each card of the shuffled pack goes (no talon
     # restriction draws a random number): dealt positions, read once here
@@ -197,10 +210,49 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         out["K_TALON_POS"] = tuple(tuple(t) for t in talons)
     else:
         out["K_HAND_POS"] = out["K_TALON_POS"] = ()
+    out.update(_drawn_talon(form, plan is None))
     clash = set(out) & set(CODES)
     if clash:  # (a constant and an action code of one name: one would hide the other)
         raise AssertionError(f"constants named as action codes: {sorted(clash)}")
     out.update(CODES)
+    return out
+
+
+def _drawn_talon(form: Form, drawn: bool) -> dict[str, Any]:
+    """The ``K_TP_*`` values of a dealing whose talon positions are drawn (the twin of
+    :func:`~tysiac_spec.engine.dealing.talon_positions`: the positions ``lo + s`` of a
+    ``random.sample`` of ``range(room)``, or ``lo + s + i`` of the ``i``-th smallest of
+    ``range(room - k + 1)`` when no two may be consecutive; CPython's ``sample`` draws from a
+    pool when ``n`` is at most its ``setsize``, else by rejection from a set), and who receives
+    the other positions in turn (from the engine's :func:`~tysiac_spec.engine.dealing.deal_cards`
+    of the positions themselves: the turn does not depend on where the talon falls).
+    ``K_TP_INLINE`` is false (the engine deals) when the positions are not drawn or the
+    restrictions leave no room (the engine's error)."""
+    d, k = form.deal, sum(form.table.talons)
+    total = form.table.hand_size * form.active + k
+    out: dict[str, Any] = {"K_TP_INLINE": False, "K_TP_N": 0, "K_TP_K": 0, "K_TP_POOL": True,
+                           "K_TP_OFF": (), "K_TP_TOTAL": 0, "K_TP_TURN": (), "K_TP_SIZES": ()}
+    if not drawn:
+        return out
+    lo, hi = d.talon_not_first, total - d.talon_not_last
+    if d.talon_within_first:
+        hi = min(hi, d.talon_within_first)
+    room = hi - lo
+    n = room - (k - 1) if d.talon_not_consecutive else room
+    if n < k or k < 1:
+        return out
+    setsize = 21  # (CPython's random.sample)
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    hands, _ = dealing.deal_cards(form, list(range(total)), list(range(form.active)),  # type: ignore[arg-type]
+                                  random.Random(0))
+    owner = {int(pos): who for who, held in hands.items() for pos in held}  # type: ignore[call-overload]
+    out.update({
+        "K_TP_INLINE": True, "K_TP_N": n, "K_TP_K": k, "K_TP_POOL": n <= setsize,
+        "K_TP_OFF": tuple(lo + (i if d.talon_not_consecutive else 0) for i in range(k)),
+        "K_TP_TOTAL": total, "K_TP_TURN": tuple(owner[pos] for pos in sorted(owner)),
+        "K_TP_SIZES": tuple(form.table.talons),
+    })
     return out
 
 
