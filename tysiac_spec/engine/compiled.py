@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 from ..cards import Card
 from ..ruleset.model import Form
-from . import all_pass, contracts, play, scoring, talon
+from . import all_pass, contracts, dealing, match, play, scoring, talon
 from .actions import Action, ActionTable, PlayCard
 from .state import DealState
 
@@ -78,6 +78,15 @@ class CompiledForm:
     all_pass: all_pass.AllPassPlayRules | None = None
     """The plays of a deal everyone passed, played out without a declarer
     (:func:`.all_pass.compile_play`; ``None`` when the form has no all-pass play)."""
+    deal_cards: dealing.DealCards | None = None
+    """The dealing of a shuffled pack (:func:`.dealing.compile_deal_cards`; what
+    :func:`.dealing.deal_cards` calls)."""
+    redeal_checks: Mapping[str, dealing.RedealCheck] = field(default_factory=dict)
+    """The redeal conditions by timing (:func:`.dealing.compile_redeal_checks`; what
+    :func:`.dealing.redeal_check` calls)."""
+    settlement: match.Settlement | None = None
+    """The match mechanisms a deal's settlement runs (:func:`.match.compile_settlement`;
+    what :func:`.match.settle_valid_deal` reads)."""
 
 
 def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
@@ -97,6 +106,9 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
         score_played=scoring.compile_played(form),
         kinds=compile_kinds(form, table, pack),
         all_pass=all_pass.compile_play(form, table, pack),
+        deal_cards=dealing.compile_deal_cards(form),
+        redeal_checks=dealing.compile_redeal_checks(form),
+        settlement=match.compile_settlement(form),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made

@@ -303,7 +303,8 @@ def compile_played(form: Form) -> PlayedScores:
     ``scoring.declarer``, each defender by ``scoring.defender`` (points, by player, for the
     ``active`` players), and whether the declarer made the contract.  The deal facts are
     built only when the form's formulas read some (:func:`facts_read`, decided here: a form
-    that reads none never tests for them); ``player_env(p)`` gives the ``player`` record.
+    that reads none never tests for them); ``player_env(p)`` gives the ``player`` record,
+    called only when the declarer's or the defender's formula reads it (decided here too).
     Kept in the engine's :class:`~tysiac_spec.engine.compiled.CompiledForm`
     (``score_played``); :func:`scores_and_made` calls it."""
     s = form.scoring
@@ -312,6 +313,9 @@ def compile_played(form: Form) -> PlayedScores:
     need = facts_read(form)
     made_env, declarer_env, defender_env = envs.scoring_made, envs.scoring_declarer, envs.scoring_defender
     no_facts = envs.NO_FACTS
+    # a player's record is built only for a formula that reads it
+    unread = envs.UNREAD_BASE["player"]
+    declarer_record, defender_record = "player" in s.declarer.reads, "player" in s.defender.reads
 
     def played(
         outcome: DealOutcome,
@@ -329,12 +333,14 @@ def compile_played(form: Form) -> PlayedScores:
         for p in active:
             cp, m, t = card_points.get(p, 0), marriages.get(p, 0), tricks.get(p, 0)
             if p == d:
-                e = declarer_env(player_env(p), players, options, cp, m, t, contract, made, facts)
+                record = player_env(p) if declarer_record else unread
+                e = declarer_env(record, players, options, cp, m, t, contract, made, facts)
                 out[p] = int(declarer_of(e))
             else:
                 if need:
                     facts = deal_facts(form, outcome, p, active, need)
-                e = defender_env(player_env(p), players, options, cp, m, t, contract, made, facts)
+                record = player_env(p) if defender_record else unread
+                e = defender_env(record, players, options, cp, m, t, contract, made, facts)
                 out[p] = int(defender_of(e))
         return out, made
 
@@ -359,7 +365,8 @@ def scores_and_made(
     (or free / ``mode.penalty``, see :func:`forfeit_cost`), each opponent by
     ``contract.forfeit.defender``.  The sitter by ``table.sitter.score`` on the dealt talon
     (or ``outcome.sitter_points``).  ``player_env(p)`` gives the ``player`` record
-    (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included;
+    (``score``, counters, …), called only for a formula that reads it; ``forfeit_count`` the
+    declarer's forfeits, this one included;
     ``played`` the form's :func:`compile_played` (else the engine's kept one, ``form.compiled``,
     or one compiled now; for a deal of a named kind, ``outcome.kind``, that kind's).
     """
@@ -369,24 +376,27 @@ def scores_and_made(
     players, contract = form.active, outcome.contract
     if outcome.forfeited:
         f = form.contract.forfeit
+        unread = envs.UNREAD_BASE["player"]  # (a record is built only for a formula that reads it)
         for p in active:
             if p == outcome.declarer:
-                e = envs.forfeit_declarer(
-                    player_env(p), players, options, outcome.bid, contract, forfeit_count
-                )
                 cost = forfeit_cost(form, forfeit_count)
                 if cost.kind == "free":
                     out[p] = 0
                 elif cost.kind == "penalty":
                     out[p] = -f.mode.penalty
+                elif f.declarer is None:
+                    out[p] = -contract
                 else:
-                    out[p] = int(f.declarer(e)) if f.declarer is not None else -contract
+                    record = player_env(p) if "player" in f.declarer.reads else unread
+                    e = envs.forfeit_declarer(record, players, options, outcome.bid, contract, forfeit_count)
+                    out[p] = int(f.declarer(e))
             elif f.defender is None:
                 out[p] = 0
             else:
                 seat = seat_after(form, outcome, p)
+                record = player_env(p) if "player" in f.defender.reads else unread
                 e = envs.forfeit_defender(
-                    player_env(p), players, options, outcome.bid, contract, forfeit_count, seat
+                    record, players, options, outcome.bid, contract, forfeit_count, seat
                 )
                 out[p] = int(f.defender(e))
     else:
@@ -425,7 +435,8 @@ def sitter_score(
     spec = form.table.sitter
     if spec is None or spec.score is None or outcome.sitter_talon is None:
         return 0
-    e = envs.scoring_sitter(player_env(outcome.sitter), form.active, options, outcome.sitter_talon)
+    record = player_env(outcome.sitter) if "player" in spec.score.reads else envs.UNREAD_BASE["player"]
+    e = envs.scoring_sitter(record, form.active, options, outcome.sitter_talon)
     return int(spec.score(e))
 
 
