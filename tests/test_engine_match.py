@@ -170,8 +170,11 @@ def test_settlement_switches_decided_once_per_form() -> None:
     assert (pl.threshold, pl.barrel, pl.bolts, pl.finishing, pl.rules, pl.team) == (False, False, False, True, (), None)
     assert pl.next_dealer == (1, 2, 0)
     ru = compile_settlement(load_ruleset("ru-online").form(4))
-    assert (ru.barrel, ru.bolts, ru.finishing, [r.id for r, _, _ in ru.rules]) == (True, True, False, ["samosval"])
+    assert (ru.barrel, ru.bolts, ru.finishing, [r.id for r, _, _, _ in ru.rules]) == (True, True, False, ["samosval"])
     assert compile_settlement(load_ruleset(_house("partners-four")).form(4)).team == (0, 1, 0, 1)
+    # a form with counters keeps no answer of a rule (its record holds the counters too)
+    zero = compile_settlement(load_ruleset(_house("zero-deals")).form(3))
+    assert zero.rules and all(kept is None for _, _, _, kept in zero.rules)
 
 
 # --------------------------------------------------------------------------- samosval, rules
@@ -925,3 +928,22 @@ def test_match_state_fields_in_the_order_settlement_gives_them() -> None:
         "scores", "counters", "barrel", "forfeits", "bolts", "dealer", "deals", "winner",
         "golden_left", "golden_made", "raised", "falls", "options", "deck_points",
     ]
+
+
+def test_match_rule_answers_kept_by_the_record() -> None:
+    # A rule's `when` that reads only the player record (samosval: `player.score in [555,
+    # -555]`) answers again from the answer kept for the same record values; the rule fires
+    # each time it should.
+    from tysiac_spec.engine.compiled import compile_form
+
+    rules = load_ruleset("ru-online")
+    form = rules.form(3)
+    kept = compile_form(form, rules.deck.cards).settlement.rules[0][3]
+    kept.clear()  # (the form is shared with other tests: their answers are kept too)
+    start = MatchState.new(form, options=rules.selected).with_values(form, scores=[0, 435, 0])
+    outcome = DealOutcome(declarer=1, bid=120, contract=120, card_points={1: 100, 2: 20, 0: 0},
+                          marriages={1: 40}, tricks={1: 5, 2: 3, 0: 0})
+    for _ in range(2):
+        new, events = settle_deal(form, start, outcome)
+        assert new.scores == (0, 0, 20) and [e.text for e in events if e.kind == "rule.samosval"] == ["555 → 0 (samosval)"]
+    assert kept == {(0, 0, 1, False): False, (555, 0, 0, False): True, (20, 0, 0, False): False}

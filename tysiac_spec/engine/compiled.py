@@ -13,15 +13,22 @@ must cost nothing on the per-deal path):
 - A phase's rules are read once, in a ``compile_*`` function of its module, which returns a
   closure of the deal (``play.compile_legal``, ``play.compile_apply``,
   ``scoring.compile_played``, ``auction.compile_amounts``, ``play.compile_marriage_bar``,
-  ``play.compile_duties``).  Every switch is decided there, not per card or per deal: a
-  rule that is off is left out of the closure (``compile_marriage_bar`` returns
-  ``play.never_barred``, which ``compile_legal`` then does not call; ``compile_duties``
-  returns the plain duties without the highest-card step; ``compile_played`` builds the
-  deal facts only for a form whose formulas read some), or costs at most the test of a
-  local flag (``lead_after_marriage``: ``lead_rule``).
+  ``play.compile_duties``, ``dealing.compile_deal_cards``, ``dealing.compile_redeal_checks``;
+  the settlement's switches, ``match.compile_settlement``).  Every switch is decided
+  there, not per card or per deal: a rule that is off is left out of the closure
+  (``compile_marriage_bar`` returns ``play.never_barred``, which ``compile_legal`` then
+  does not call; ``compile_duties`` returns the plain duties without the highest-card step;
+  ``compile_played`` builds the deal facts only for a form whose formulas read some; a
+  settlement calls no step of a mechanism the form switches off), or costs at most the
+  test of a local flag (``lead_after_marriage``: ``lead_rule``).
 - A formula is fetched once as ``formula.evaluator()`` (:class:`~tysiac_spec.ruleset.model.Formula`)
   in the compile function and called in the closure: the same value and errors as
   ``formula(env)``, without the method call.
+- A formula evaluated every deal on a few plain values may keep its values by what it reads
+  (``Formula.reads``: a formula is a function of them), in a bounded dict of the compiled
+  closure (``scoring.compile_played``'s scores by the deal's numbers, a match rule's ``when``
+  by the player's record: ``match.compile_settlement``); an environment or ``player`` record
+  a formula does not read is not built (``env.UNREAD_BASE``).
 - The closure keeps the parts of the form it needs (sections, values), not the game; the
   closures the whole game shares go here, as fields of :class:`CompiledForm`, made in
   :func:`compile_form`; a closure that needs the game (its formula environments) is made

@@ -358,8 +358,15 @@ def _barrel_seats(form: Form, barrel: Sequence[Any], n: int) -> tuple[BarrelSeat
 
 # --------------------------------------------------------------------------- settlement
 
-CompiledRule = tuple[MatchRule, Callable[[Any], Any], Callable[[Any], Mapping[str, Any]]]
-"""A match rule with its ``when`` and ``then`` fetched once (``evaluator()``)."""
+CompiledRule = tuple[
+    MatchRule, Callable[[Any], Any], Callable[[Any], Mapping[str, Any]], "dict[tuple[Any, ...], bool] | None"
+]
+"""A match rule with its ``when`` and ``then`` fetched once (``evaluator()``), and where
+``when``'s answers are kept by the player's record (``None``: evaluated each time; see
+:func:`compile_settlement`)."""
+
+_KEPT_LIMIT = 100_000
+"""Answers a match rule's ``when`` keeps before it starts again (a bound on memory)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -395,10 +402,20 @@ def compile_settlement(form: Form) -> Settlement:
         bolts=sp.bolts.enabled,
         finishing=m.finishing.who != "anyone",
         falls_reset=sp.barrel.falls_reset,
-        rules=tuple((r, r.when.evaluator(), r.then.evaluator()) for r in m.rules),
+        rules=tuple((r, r.when.evaluator(), r.then.evaluator(), _kept(form, r)) for r in m.rules),
         loss=m.finishing.loss,
         tie_raise=m.finishing.tie_raise,
     )
+
+
+def _kept(form: Form, rule: MatchRule) -> dict[tuple[Any, ...], bool] | None:
+    """Where the answers of ``rule``'s ``when`` are kept by the player's record (score,
+    forfeits, bolts, on the barrel), when it reads nothing else but ``players`` (the form's)
+    and the form has no counters (which the record would hold too): a formula is a function
+    of what it reads, so the answer kept is the one it would give again.  ``None`` otherwise."""
+    if form.match.counters or not rule.when.reads <= {"player", "players"}:
+        return None
+    return {}
 
 
 def _settlement(form: Form) -> Settlement:
@@ -660,7 +677,8 @@ def _step_rules(
     """The match rules (``match.rules``), in order, for each player: ``rules`` their
     formulas fetched once (:class:`Settlement`; by default from the form).  The rule's
     environment is built once per deal; each player's own names (record, ``delta``,
-    ``declarer``, ``tricks``) are set in it in turn."""
+    ``declarer``, ``tricks``) are set in it in turn; a ``when`` that reads only the record
+    answers from the answers kept by the record's values, when it has given one for them."""
     form, o = w.form, w.outcome
     if not rules:
         rules = _settlement(form).rules
@@ -669,8 +687,13 @@ def _step_rules(
     declarer = o.declarer
     player_record = envs.player_record
     env: dict[str, Any] | None = None
-    for rule, when, then in rules:
+    for rule, when, then, kept in rules:
         for p in range(w.state.players):
+            if kept is not None:
+                key = (scores[p], forfeits[p], bolts[p], seats[p].on)
+                fires = kept.get(key)
+                if fires is False:
+                    continue
             record = player_record(
                 scores[p], forfeits[p], bolts[p], seats[p].on,
                 [(n, v[p]) for n, v in counters.items()] if counters else (),
@@ -691,7 +714,13 @@ def _step_rules(
             else:  # (the names of this player; the others are the deal's)
                 env["player"], env["delta"] = record, scores[p] - start[p]
                 env["declarer"], env["tricks"] = p == declarer, tricks.get(p, 0)
-            if not when(env):
+            if kept is not None and fires is None:
+                if len(kept) >= _KEPT_LIMIT:
+                    kept.clear()
+                fires = kept[key] = bool(when(env))
+                if not fires:
+                    continue
+            elif not when(env):
                 continue
             before = scores[p]
             changes = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from typing import Any, Literal
 
 from ..cards import Card
@@ -297,6 +298,32 @@ PlayedScores = Callable[
 :func:`compile_played`."""
 
 
+_INPUTS = ("card_points", "marriages", "points", "tricks", "contract", "made")
+"""The names of a deal's scoring contexts a value can be kept by (:func:`_kept_by`)."""
+
+_KEPT_LIMIT = 100_000
+"""Values a kept formula holds before it starts again (a bound on memory, never reached by
+the shipped rules: their inputs take a few thousand values)."""
+
+
+def _kept_by(formula: Any) -> Callable[[tuple[Any, ...]], Any] | None:
+    """The key a scoring formula's value is kept under, from the tuple of the deal's inputs
+    (:data:`_INPUTS`, in order): the values it reads, when it reads no other name than
+    ``players`` (the form's, the same for every deal); ``None`` when it reads the ``player``
+    record, ``options`` or a deal fact, and is evaluated each time.  A formula is a function
+    of what it reads, so a kept value is the value it would give again."""
+    reads = formula.reads
+    if not reads <= _KEPT_NAMES:
+        return None
+    at = [i for i, name in enumerate(_INPUTS) if name in reads]
+    if not at:
+        return lambda inputs: ()
+    return itemgetter(*at)
+
+
+_KEPT_NAMES = frozenset({*_INPUTS, "players"})
+
+
 def compile_played(form: Form) -> PlayedScores:
     """The scores of a played (not forfeited) deal under ``form``, as one function with the
     rules read once: the declarer by ``scoring.made`` (evaluated once) then
@@ -305,6 +332,9 @@ def compile_played(form: Form) -> PlayedScores:
     built only when the form's formulas read some (:func:`facts_read`, decided here: a form
     that reads none never tests for them); ``player_env(p)`` gives the ``player`` record,
     called only when the declarer's or the defender's formula reads it (decided here too).
+    A formula that reads only the deal's card points, marriages, points, tricks, contract,
+    ``made`` and ``players`` has its values kept by what it reads (:func:`_kept_by`): its
+    environment is built and it is evaluated once for each of them.
     Kept in the engine's :class:`~tysiac_spec.engine.compiled.CompiledForm`
     (``score_played``); :func:`scores_and_made` calls it."""
     s = form.scoring
@@ -316,6 +346,11 @@ def compile_played(form: Form) -> PlayedScores:
     # a player's record is built only for a formula that reads it
     unread = envs.UNREAD_BASE["player"]
     declarer_record, defender_record = "player" in s.declarer.reads, "player" in s.defender.reads
+    made_key, declarer_key, defender_key = _kept_by(s.made), _kept_by(s.declarer), _kept_by(s.defender)
+    made_kept: dict[Any, bool] = {}
+    declarer_kept: dict[Any, int] = {}
+    defender_kept: dict[Any, int] = {}
+    limit = _KEPT_LIMIT
 
     def played(
         outcome: DealOutcome,
@@ -329,19 +364,49 @@ def compile_played(form: Form) -> PlayedScores:
         d = outcome.declarer
         facts = deal_facts(form, outcome, d, active, need) if need else no_facts
         cp, m, t = card_points.get(d, 0), marriages.get(d, 0), tricks.get(d, 0)
-        made = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
+        if made_key is None:
+            made = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
+        else:
+            key = made_key((cp, m, cp + m, t, contract, False))
+            got = made_kept.get(key)
+            if got is None:
+                got = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
+                if len(made_kept) >= limit:
+                    made_kept.clear()
+                made_kept[key] = got
+            made = got
         for p in active:
             cp, m, t = card_points.get(p, 0), marriages.get(p, 0), tricks.get(p, 0)
             if p == d:
+                if declarer_key is not None:
+                    key = declarer_key((cp, m, cp + m, t, contract, made))
+                    value = declarer_kept.get(key)
+                    if value is not None:
+                        out[p] = value
+                        continue
                 record = player_env(p) if declarer_record else unread
                 e = declarer_env(record, players, options, cp, m, t, contract, made, facts)
-                out[p] = int(declarer_of(e))
+                out[p] = value = int(declarer_of(e))
+                if declarer_key is not None:
+                    if len(declarer_kept) >= limit:
+                        declarer_kept.clear()
+                    declarer_kept[key] = value
             else:
+                if defender_key is not None:
+                    key = defender_key((cp, m, cp + m, t, contract, made))
+                    value = defender_kept.get(key)
+                    if value is not None:
+                        out[p] = value
+                        continue
                 if need:
                     facts = deal_facts(form, outcome, p, active, need)
                 record = player_env(p) if defender_record else unread
                 e = defender_env(record, players, options, cp, m, t, contract, made, facts)
-                out[p] = int(defender_of(e))
+                out[p] = value = int(defender_of(e))
+                if defender_key is not None:
+                    if len(defender_kept) >= limit:
+                        defender_kept.clear()
+                    defender_kept[key] = value
         return out, made
 
     return played
