@@ -38,6 +38,7 @@ __all__ = [
     "redeal_check",
     "redeal_point",
     "sample",
+    "sampler",
     "shuffle",
     "talon_positions",
 ]
@@ -101,16 +102,18 @@ def _talon_draw(form: Form, total: int) -> Callable[[random.Random], list[int]]:
         apart = range(lo, lo + k)  # the i-th chosen slot moves i places on
 
         def spread(rng: random.Random) -> list[int]:
-            return [s + i for i, s in zip(apart, sorted(sample(rng, slots, k)), strict=True)]
+            return [s + i for i, s in zip(apart, sorted(pick(rng)), strict=True)]
 
+        pick = sampler(slots, k)
         return spread
     if room < k:
         return _refused(f"deal: no room for {k} talon cards in positions {lo}..{hi - 1}")
+    at = sampler(room, k, lo)
 
     def drawn(rng: random.Random) -> list[int]:
-        picked = sample(rng, room, k)
+        picked = at(rng)
         picked.sort()
-        return [lo + s for s in picked]
+        return picked
 
     return drawn
 
@@ -127,38 +130,59 @@ def sample(rng: random.Random, n: int, k: int) -> list[int]:
     k)`` returns in CPython 3.11 (a pool for a small ``n``, else a set of rejected draws; each
     number drawn below a bound by rejection on ``rng.getrandbits``), written out as
     :func:`shuffle` is, so that a seed deals the same talon whatever the standard library does
-    in future, and without the library's checks on each call.
+    in future, and without the library's checks on each call (:func:`sampler`, the same
+    drawing made once for ``n`` and ``k``).
+
+    Raises:
+        ValueError: ``k`` is not in ``0..n``.
+    """
+    return sampler(n, k)(rng)
+
+
+def sampler(n: int, k: int, offset: int = 0) -> Callable[[random.Random], list[int]]:
+    """:func:`sample` of ``k`` numbers of ``range(n)`` prepared once: ``draw(rng)``, each
+    number plus ``offset`` (a new list).
 
     Raises:
         ValueError: ``k`` is not in ``0..n``.
     """
     if not 0 <= k <= n:
         raise ValueError("Sample larger than population or is negative")
-    getrandbits = rng.getrandbits
     setsize = 21  # (random.sample: the size of a small set minus that of an empty list)
     if k > 5:
         setsize += 4 ** math.ceil(math.log(k * 3, 4))
-    result = []
     if n <= setsize:
-        pool = list(range(n))
-        for i in range(k):
-            left = n - i
-            bits = left.bit_length()
-            j = getrandbits(bits)
-            while j >= left:
+        numbers = tuple(range(offset, offset + n))
+        steps = tuple((n - i, (n - i).bit_length()) for i in range(k))  # (numbers left, bits)
+
+        def from_pool(rng: random.Random) -> list[int]:
+            getrandbits = rng.getrandbits
+            pool = list(numbers)
+            result = []
+            for left, bits in steps:
                 j = getrandbits(bits)
-            result.append(pool[j])
-            pool[j] = pool[left - 1]
-        return result
+                while j >= left:
+                    j = getrandbits(bits)
+                result.append(pool[j])
+                pool[j] = pool[left - 1]
+            return result
+
+        return from_pool
     bits = n.bit_length()
-    selected: set[int] = set()
-    for _ in range(k):
-        j = getrandbits(bits)
-        while j >= n or j in selected:
+
+    def from_draws(rng: random.Random) -> list[int]:
+        getrandbits = rng.getrandbits
+        selected: set[int] = set()
+        result = []
+        for _ in range(k):
             j = getrandbits(bits)
-        selected.add(j)
-        result.append(j)
-    return result
+            while j >= n or j in selected:
+                j = getrandbits(bits)
+            selected.add(j)
+            result.append(j + offset)
+        return result
+
+    return from_draws
 
 
 Dealt = tuple[dict[int, list[Card]], list[list[Card]]]
@@ -191,6 +215,7 @@ def compile_deal_cards(form: Form) -> DealCards:
         at = cuts[-1][1] if cuts else 0
         cuts.append((at, at + t))
     plans: dict[int, tuple[int, Callable[[random.Random], list[int]], list[Pick]]] = {}
+    one_talon = len(sizes) == 1
 
     def plan(players: int) -> tuple[int, Callable[[random.Random], list[int]], list[Pick]]:
         total = size * players + k
@@ -216,6 +241,8 @@ def compile_deal_cards(form: Form) -> DealCards:
         rest += cards[at:total]
         hands = {p: list(pick(rest)) for p, pick in zip(order, picks, strict=True)}
         talon_cards = [cards[i] for i in positions]
+        if one_talon:
+            return hands, [talon_cards]
         return hands, [talon_cards[a:b] for a, b in cuts]
 
     return deal
