@@ -423,7 +423,6 @@ def _settlement(form: Form) -> Settlement:
     return compiled.settlement if compiled is not None else compile_settlement(form)
 
 
-
 @dataclass(slots=True)
 class _Work:
     """The mutable scratch of one settlement."""
