@@ -197,6 +197,21 @@ def test_card_functions_read_only_suit_and_rank() -> None:
         assert compile_formula(text, "auction.max_bid", deck=DECK)({"hand": hand}) == value
 
 
+def test_count_of_a_hosts_cards_by_their_ids() -> None:
+    # The engine's cards carry a Suit and a Rank (each equal to its id): `count` counts them
+    # by their ids, as it counts cards whose suit and rank are id strings.
+    from tysiac_spec import load_ruleset
+
+    pack = load_ruleset("pl-standard").deck
+    host = pack.parse_many("9S 9C 9D 9H AS KH")
+    plain = cards("9S 9C 9D 9H AS KH")
+    for text, value in {"count(hand, nine)": 4, "count(hand, spades)": 2, "count(hand, king)": 1,
+                        "count(hand, clubs)": 1, "count(hand, queen)": 0}.items():
+        formula = compile_formula(text, "auction.max_bid", deck=DECK)
+        for hand in (tuple(host), list(host), plain, tuple(plain), [*host[:3], *plain[3:]]):
+            assert formula({"hand": hand}) == value, (text, hand)
+
+
 def test_constant_folding_keeps_semantics() -> None:
     formula = compile_formula("(1 + 2) * 3 - abs(-4)", "auction.max_bid", deck=DECK)
     assert formula({}) == 5

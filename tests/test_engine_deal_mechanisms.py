@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tysiac_spec import IllegalActionError, load_ruleset
-from tysiac_spec.engine import Game, View, parse_action
+from tysiac_spec.engine import Game, View, dealing, parse_action
 from tysiac_spec.engine.dealing import deal_cards, first_ace_dealer, talon_positions
 
 HOUSE = Path(__file__).parent.parent / "examples" / "house"
@@ -410,6 +410,61 @@ def test_house_deal_in_pairs() -> None:
         assert talons == [[cards[i] for i in positions]]
         assert hands[1] == rest[0:2] + rest[6:8] + rest[12:14] + rest[18:19]
         assert hands[0] == rest[4:6] + rest[10:12] + rest[16:18] + rest[20:21]
+
+
+@pytest.mark.parametrize(("n", "k"), [(18, 3), (21, 3), (22, 3), (24, 2), (21, 0), (40, 6), (300, 6), (5, 5)])
+def test_sample_draws_as_the_standard_library(n: int, k: int) -> None:
+    # dealing.sample is random.sample(range(n), k) of CPython 3.11 written out (the pool for a
+    # small n, rejected draws in a set for a large one): the same numbers in the same order,
+    # and the generator left in the same state.
+    for seed in range(50):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        assert dealing.sample(ours, n, k) == theirs.sample(range(n), k)
+        assert ours.getstate() == theirs.getstate()
+    with pytest.raises(ValueError, match="Sample larger than population"):
+        dealing.sample(random.Random(0), 2, 3)
+
+
+@pytest.mark.parametrize("ruleset", ["ru-online", "ru-classic", str(HOUSE / "deal-in-pairs.yaml"), "pl-standard"])
+def test_talon_positions_as_drawn_before(ruleset: str) -> None:
+    # The positions compiled once per form are those drawn before (rng.sample on the allowed
+    # range, spread apart when no two may be consecutive), from the same seeds.
+    form = load_ruleset(ruleset).form(3)
+    d, k = form.deal, sum(form.table.talons)
+    lo, hi = d.talon_not_first, 24 - d.talon_not_last
+    if d.talon_within_first:
+        hi = min(hi, d.talon_within_first)
+    for seed in range(100):
+        rng = random.Random(seed)
+        if not (d.talon_not_first or d.talon_not_last or d.talon_not_consecutive or d.talon_within_first):
+            expected = list(range(24 - k, 24))
+        elif d.talon_not_consecutive:
+            picked = sorted(rng.sample(range(hi - lo - (k - 1)), k))
+            expected = [lo + s + i for i, s in enumerate(picked)]
+        else:
+            expected = sorted(rng.sample(range(lo, hi), k))
+        assert talon_positions(form, 24, random.Random(seed)) == expected
+
+
+def test_talon_without_room_is_refused_when_dealt() -> None:
+    form = load_ruleset("ru-online").form(3)
+    with pytest.raises(ValueError, match=r"no room for 3 talon cards in positions 3\.\.4"):
+        talon_positions(form, 8, random.Random(0))
+
+
+def test_redeal_condition_without_the_base_builds_none() -> None:
+    # A condition that reads no name of the player's base (four nines: `hand` only) is
+    # checked without building the base: `env` is never called; the offer is the same.
+    game = _game("ru-classic", hands=NINES, talons=NINES_TALON)
+    _do(game, "bid 100", "pass", "pass", "give QC to 2", "give JC to 0")
+
+    def no_base(player: int) -> dict[str, object]:
+        raise AssertionError(f"the base of player {player} was built")
+
+    assert dealing.redeal_check(game.form, game.deal, no_base, "after_exchange") == (None, [(2, 0)])
+    assert dealing.redeal_check(game.form, game.deal, no_base, "after_deal") == (None, [])
+    compiled = game.form.compiled.redeal_checks
+    assert compiled["after_deal"] is compiled["after_talon"]  # no condition: nothing checked
 
 
 def test_first_dealer_by_the_first_ace() -> None:

@@ -15,8 +15,8 @@ import pytest
 
 from tysiac_spec import load_ruleset
 from tysiac_spec.engine import Game
-from tysiac_spec.engine.match import DealOutcome, MatchState, settle_deal
-from tysiac_spec.engine.scoring import forfeit_cost
+from tysiac_spec.engine.match import DealOutcome, MatchState, compile_settlement, settle_deal
+from tysiac_spec.engine.scoring import forfeit_cost, scores_and_made
 from tysiac_spec.errors import MatchError
 from tysiac_spec.ruleset.model import Form
 
@@ -142,6 +142,39 @@ def test_sitter_scores_the_prikup() -> None:
         tricks={1: 5, 2: 2, 3: 1},
     )
     assert new.scores == (118, 100, 15, 5)
+
+
+def test_no_player_record_for_formulas_that_read_none() -> None:
+    # ru-online's scoring, forfeit and sitter formulas read no `player` record: the deal's
+    # scores are found without building one (the record is made only for a formula that
+    # reads it), with the same values as with records.
+    rules = load_ruleset("ru-online")
+    form = rules.form(4)
+    talon = tuple(rules.deck.parse_many("AH KH QH"))
+
+    def no_record(player: int) -> dict[str, Any]:
+        raise AssertionError(f"the record of player {player} was built")
+
+    played = DealOutcome(declarer=1, bid=100, contract=100, card_points={1: 100, 2: 15, 3: 5},
+                         tricks={1: 5, 2: 2, 3: 1}, sitter=0, sitter_talon=talon)
+    assert scores_and_made(form, played, no_record, rules.selected) == ({1: 100, 2: 15, 3: 5, 0: 118}, True)
+    forfeited = DealOutcome(declarer=1, bid=110, contract=110, forfeited=True, sitter=0, sitter_talon=talon)
+    out, made = scores_and_made(form, forfeited, no_record, rules.selected)
+    assert (out, made) == ({1: -110, 2: 60, 3: 60, 0: 118}, False)  # (S002: 60 to each defender)
+
+
+def test_settlement_switches_decided_once_per_form() -> None:
+    # compile_settlement reads each match mechanism of a form once: the steps a settlement
+    # runs, the next dealer of each dealer, the match rules.
+    pl = compile_settlement(load_ruleset("pl-standard").form(3))
+    assert (pl.threshold, pl.barrel, pl.bolts, pl.finishing, pl.rules, pl.team) == (False, False, False, True, (), None)
+    assert pl.next_dealer == (1, 2, 0)
+    ru = compile_settlement(load_ruleset("ru-online").form(4))
+    assert (ru.barrel, ru.bolts, ru.finishing, [r.id for r, _, _, _ in ru.rules]) == (True, True, False, ["samosval"])
+    assert compile_settlement(load_ruleset(_house("partners-four")).form(4)).team == (0, 1, 0, 1)
+    # a form with counters keeps no answer of a rule (its record holds the counters too)
+    zero = compile_settlement(load_ruleset(_house("zero-deals")).form(3))
+    assert zero.rules and all(kept is None for _, _, _, kept in zero.rules)
 
 
 # --------------------------------------------------------------------------- samosval, rules
@@ -886,3 +919,31 @@ def test_golden_deal_played_dark_bolt_counts_the_larger(multiplier: int, bolts: 
     assert new.bolts == (bolts, 0, 0)  # player 0: no point; player 2 won 2 tricks
     extra = ", counts 2" if bolts == 2 else ""
     assert f"bolt (no trick{extra}): {bolts} in all" in texts
+
+
+def test_match_state_fields_in_the_order_settlement_gives_them() -> None:
+    # settle_valid_deal builds the new MatchState with its fields by position (cheaper than by
+    # name): a field added or moved must be added there in its place too.
+    assert [f.name for f in dataclasses.fields(MatchState) if f.init] == [
+        "scores", "counters", "barrel", "forfeits", "bolts", "dealer", "deals", "winner",
+        "golden_left", "golden_made", "raised", "falls", "options", "deck_points",
+    ]
+
+
+def test_match_rule_answers_kept_by_the_record() -> None:
+    # A rule's `when` that reads only the player record (samosval: `player.score in [555,
+    # -555]`) answers again from the answer kept for the same record values; the rule fires
+    # each time it should.
+    from tysiac_spec.engine.compiled import compile_form
+
+    rules = load_ruleset("ru-online")
+    form = rules.form(3)
+    kept = compile_form(form, rules.deck.cards).settlement.rules[0][3]
+    kept.clear()  # (the form is shared with other tests: their answers are kept too)
+    start = MatchState.new(form, options=rules.selected).with_values(form, scores=[0, 435, 0])
+    outcome = DealOutcome(declarer=1, bid=120, contract=120, card_points={1: 100, 2: 20, 0: 0},
+                          marriages={1: 40}, tricks={1: 5, 2: 3, 0: 0})
+    for _ in range(2):
+        new, events = settle_deal(form, start, outcome)
+        assert new.scores == (0, 0, 20) and [e.text for e in events if e.kind == "rule.samosval"] == ["555 → 0 (samosval)"]
+    assert kept == {(0, 0, 1, False): False, (555, 0, 0, False): True, (20, 0, 0, False): False}

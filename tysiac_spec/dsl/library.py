@@ -4,13 +4,15 @@ Formulas may call only these functions.  Each is described by a
 :class:`FunctionSpec` (parameters, result type, documentation, an example) and
 implemented by a factory that receives the :class:`DeckInfo` at compile time.
 The card functions are the only code that reads attributes of run-time values,
-and they read only ``.suit`` and ``.rank`` (id strings).
+and they read only ``.suit`` and ``.rank`` (id strings, or the host's suits and ranks, each
+equal to its id; ``count`` reads their ``.id``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from .bounds import LIMIT
@@ -267,15 +269,32 @@ def _build_round_down(_deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
     return _round_down
 
 
+_SUIT_ID, _RANK_ID = attrgetter("suit.id"), attrgetter("rank.id")
+
+
 def _build_count(_deck: DeckInfo, types: tuple[Type, ...]) -> Impl:
+    # A card's suit or rank is a Suit or Rank (equal to its id) or an id string.  Against an
+    # id, the ids of a tuple or list of cards are counted without a Python-level comparison
+    # per card (the usual case: a host's cards); cards without them, by comparing as the
+    # formula reads it.
     if types and types[-1] == SUIT:
 
         def by_suit(cards: Iterable[Any], suit: str) -> int:
+            if suit.__class__ is str and (cards.__class__ is tuple or cards.__class__ is list):
+                try:
+                    return list(map(_SUIT_ID, cards)).count(suit)
+                except AttributeError:  # (a card whose suit is an id string)
+                    pass
             return sum(1 for c in cards if c.suit == suit)
 
         return by_suit
 
     def by_rank(cards: Iterable[Any], rank: str) -> int:
+        if rank.__class__ is str and (cards.__class__ is tuple or cards.__class__ is list):
+            try:
+                return list(map(_RANK_ID, cards)).count(rank)
+            except AttributeError:  # (a card whose rank is an id string)
+                pass
         return sum(1 for c in cards if c.rank == rank)
 
     return by_rank

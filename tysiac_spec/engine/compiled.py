@@ -13,15 +13,22 @@ must cost nothing on the per-deal path):
 - A phase's rules are read once, in a ``compile_*`` function of its module, which returns a
   closure of the deal (``play.compile_legal``, ``play.compile_apply``,
   ``scoring.compile_played``, ``auction.compile_amounts``, ``play.compile_marriage_bar``,
-  ``play.compile_duties``).  Every switch is decided there, not per card or per deal: a
-  rule that is off is left out of the closure (``compile_marriage_bar`` returns
-  ``play.never_barred``, which ``compile_legal`` then does not call; ``compile_duties``
-  returns the plain duties without the highest-card step; ``compile_played`` builds the
-  deal facts only for a form whose formulas read some), or costs at most the test of a
-  local flag (``lead_after_marriage``: ``lead_rule``).
+  ``play.compile_duties``, ``dealing.compile_deal_cards``, ``dealing.compile_redeal_checks``;
+  the settlement's switches, ``match.compile_settlement``).  Every switch is decided
+  there, not per card or per deal: a rule that is off is left out of the closure
+  (``compile_marriage_bar`` returns ``play.never_barred``, which ``compile_legal`` then
+  does not call; ``compile_duties`` returns the plain duties without the highest-card step;
+  ``compile_played`` builds the deal facts only for a form whose formulas read some; a
+  settlement calls no step of a mechanism the form switches off), or costs at most the
+  test of a local flag (``lead_after_marriage``: ``lead_rule``).
 - A formula is fetched once as ``formula.evaluator()`` (:class:`~tysiac_spec.ruleset.model.Formula`)
   in the compile function and called in the closure: the same value and errors as
   ``formula(env)``, without the method call.
+- A formula evaluated every deal on a few plain values may keep its values by what it reads
+  (``Formula.reads``: a formula is a function of them), in a bounded dict of the compiled
+  closure (``scoring.compile_played``'s scores by the deal's numbers, a match rule's ``when``
+  by the player's record: ``match.compile_settlement``); an environment or ``player`` record
+  a formula does not read is not built (``env.UNREAD_BASE``).
 - The closure keeps the parts of the form it needs (sections, values), not the game; the
   closures the whole game shares go here, as fields of :class:`CompiledForm`, made in
   :func:`compile_form`; a closure that needs the game (its formula environments) is made
@@ -45,7 +52,7 @@ from dataclasses import dataclass, field
 
 from ..cards import Card
 from ..ruleset.model import Form
-from . import all_pass, contracts, play, scoring, talon
+from . import all_pass, contracts, dealing, match, play, scoring, talon
 from .actions import Action, ActionTable, PlayCard
 from .state import DealState
 
@@ -78,6 +85,15 @@ class CompiledForm:
     all_pass: all_pass.AllPassPlayRules | None = None
     """The plays of a deal everyone passed, played out without a declarer
     (:func:`.all_pass.compile_play`; ``None`` when the form has no all-pass play)."""
+    deal_cards: dealing.DealCards | None = None
+    """The dealing of a shuffled pack (:func:`.dealing.compile_deal_cards`; what
+    :func:`.dealing.deal_cards` calls)."""
+    redeal_checks: Mapping[str, dealing.RedealCheck] = field(default_factory=dict)
+    """The redeal conditions by timing (:func:`.dealing.compile_redeal_checks`; what
+    :func:`.dealing.redeal_check` calls)."""
+    settlement: match.Settlement | None = None
+    """The match mechanisms a deal's settlement runs (:func:`.match.compile_settlement`;
+    what :func:`.match.settle_valid_deal` reads)."""
 
 
 def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
@@ -97,6 +113,9 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
         score_played=scoring.compile_played(form),
         kinds=compile_kinds(form, table, pack),
         all_pass=all_pass.compile_play(form, table, pack),
+        deal_cards=dealing.compile_deal_cards(form),
+        redeal_checks=dealing.compile_redeal_checks(form),
+        settlement=match.compile_settlement(form),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made

@@ -14,6 +14,7 @@ these procedures; they matter for faithful replays.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from operator import itemgetter
@@ -26,12 +27,18 @@ from .seating import direction
 from .state import DealState
 
 __all__ = [
+    "TIMINGS",
+    "DealCards",
     "DealingPlan",
+    "compile_deal_cards",
+    "compile_redeal_checks",
     "deal_cards",
     "dealing_plan",
     "first_ace_dealer",
     "redeal_check",
     "redeal_point",
+    "sample",
+    "sampler",
     "shuffle",
     "talon_positions",
 ]
@@ -70,10 +77,17 @@ def talon_positions(form: Form, total: int, rng: random.Random) -> list[int]:
     Raises:
         ValueError: the restrictions leave too few positions (a ruleset contradiction).
     """
+    return _talon_draw(form, total)(rng)
+
+
+def _talon_draw(form: Form, total: int) -> Callable[[random.Random], list[int]]:
+    """:func:`talon_positions` for ``total`` cards with the form's restrictions read once:
+    ``draw(rng)``, the positions (a new list)."""
     d = form.deal
     k = sum(form.table.talons)
     if not (d.talon_not_first or d.talon_not_last or d.talon_not_consecutive or d.talon_within_first):
-        return list(range(total - k, total))
+        last = list(range(total - k, total))
+        return lambda rng: last[:]
     lo = d.talon_not_first
     hi = total - d.talon_not_last
     if d.talon_within_first:
@@ -84,44 +98,154 @@ def talon_positions(form: Form, total: int, rng: random.Random) -> list[int]:
         # non-consecutive choices.
         slots = room - (k - 1)
         if slots < k:
-            raise ValueError(f"deal: no room for {k} non-consecutive talon cards in positions {lo}..{hi - 1}")
-        picked = sorted(rng.sample(range(slots), k))
-        return [lo + s + i for i, s in enumerate(picked)]
+            return _refused(f"deal: no room for {k} non-consecutive talon cards in positions {lo}..{hi - 1}")
+        apart = range(lo, lo + k)  # the i-th chosen slot moves i places on
+
+        def spread(rng: random.Random) -> list[int]:
+            return [s + i for i, s in zip(apart, sorted(pick(rng)), strict=True)]
+
+        pick = sampler(slots, k)
+        return spread
     if room < k:
-        raise ValueError(f"deal: no room for {k} talon cards in positions {lo}..{hi - 1}")
-    return sorted(rng.sample(range(lo, hi), k))
+        return _refused(f"deal: no room for {k} talon cards in positions {lo}..{hi - 1}")
+    at = sampler(room, k, lo)
+
+    def drawn(rng: random.Random) -> list[int]:
+        picked = at(rng)
+        picked.sort()
+        return picked
+
+    return drawn
 
 
-def deal_cards(
-    form: Form, cards: Sequence[Card], order: Sequence[int], rng: random.Random
-) -> tuple[dict[int, list[Card]], list[list[Card]]]:
+def _refused(message: str) -> Callable[[random.Random], list[int]]:
+    def refuse(rng: random.Random) -> list[int]:
+        raise ValueError(message)
+
+    return refuse
+
+
+def sample(rng: random.Random, n: int, k: int) -> list[int]:
+    """``k`` distinct numbers of ``range(n)`` in the order drawn: what ``rng.sample(range(n),
+    k)`` returns in CPython 3.11 (a pool for a small ``n``, else a set of rejected draws; each
+    number drawn below a bound by rejection on ``rng.getrandbits``), written out as
+    :func:`shuffle` is, so that a seed deals the same talon whatever the standard library does
+    in future, and without the library's checks on each call (:func:`sampler`, the same
+    drawing made once for ``n`` and ``k``).
+
+    Raises:
+        ValueError: ``k`` is not in ``0..n``.
+    """
+    return sampler(n, k)(rng)
+
+
+def sampler(n: int, k: int, offset: int = 0) -> Callable[[random.Random], list[int]]:
+    """:func:`sample` of ``k`` numbers of ``range(n)`` prepared once: ``draw(rng)``, each
+    number plus ``offset`` (a new list).
+
+    Raises:
+        ValueError: ``k`` is not in ``0..n``.
+    """
+    if not 0 <= k <= n:
+        raise ValueError("Sample larger than population or is negative")
+    setsize = 21  # (random.sample: the size of a small set minus that of an empty list)
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize:
+        numbers = tuple(range(offset, offset + n))
+        steps = tuple((n - i, (n - i).bit_length()) for i in range(k))  # (numbers left, bits)
+
+        def from_pool(rng: random.Random) -> list[int]:
+            getrandbits = rng.getrandbits
+            pool = list(numbers)
+            result = []
+            for left, bits in steps:
+                j = getrandbits(bits)
+                while j >= left:
+                    j = getrandbits(bits)
+                result.append(pool[j])
+                pool[j] = pool[left - 1]
+            return result
+
+        return from_pool
+    bits = n.bit_length()
+
+    def from_draws(rng: random.Random) -> list[int]:
+        getrandbits = rng.getrandbits
+        selected: set[int] = set()
+        result = []
+        for _ in range(k):
+            j = getrandbits(bits)
+            while j >= n or j in selected:
+                j = getrandbits(bits)
+            selected.add(j)
+            result.append(j + offset)
+        return result
+
+    return from_draws
+
+
+Dealt = tuple[dict[int, list[Card]], list[list[Card]]]
+DealCards = Callable[[Sequence[Card], Sequence[int], random.Random], Dealt]
+"""``deal(cards, order, rng)``: :func:`deal_cards` of one form (:func:`compile_deal_cards`)."""
+
+
+def deal_cards(form: Form, cards: Sequence[Card], order: Sequence[int], rng: random.Random) -> Dealt:
     """Deal ``cards`` (already shuffled) to ``order`` (players from the dealer's next) and
     the talons: hands by player, talons in order.
 
     Players receive ``deal.packet`` cards at a time in turn (fewer when the hand is
     nearly full); talon cards are taken at :func:`talon_positions`, filling the first
-    talon first.
+    talon first.  The form's rules are read once (:func:`compile_deal_cards`, kept in the
+    engine's ``CompiledForm.deal_cards``).
     """
-    size, packet = form.table.hand_size, form.deal.packet
-    total = size * len(order) + sum(form.table.talons)
-    to_talon = set(talon_positions(form, total, rng))
-    hands: dict[int, list[Card]] = {p: [] for p in order}
-    turn: list[int] = []
-    for start in range(0, size, packet):
-        for p in order:
-            turn += [p] * min(packet, size - start)
-    talon_cards: list[Card] = []
-    players = iter(turn)
-    for i, card in enumerate(cards[:total]):
-        if i in to_talon:
-            talon_cards.append(card)
-        else:
-            hands[next(players)].append(card)
-    talons = []
-    for t in form.table.talons:
-        talons.append(talon_cards[:t])
-        talon_cards = talon_cards[t:]
-    return hands, talons
+    compiled = form.compiled
+    deal = compiled.deal_cards if compiled is not None else compile_deal_cards(form)
+    return deal(cards, order, rng)
+
+
+def compile_deal_cards(form: Form) -> DealCards:
+    """:func:`deal_cards` of ``form`` with its rules read once: for each number of players
+    dealt to, which dealt card goes to which of them (by packets) and how the talon
+    positions are drawn (:func:`talon_positions`)."""
+    size, packet, sizes = form.table.hand_size, form.deal.packet, tuple(form.table.talons)
+    k = sum(sizes)
+    cuts: list[tuple[int, int]] = []  # each talon's slice of the talon cards
+    for t in sizes:
+        at = cuts[-1][1] if cuts else 0
+        cuts.append((at, at + t))
+    plans: dict[int, tuple[int, Callable[[random.Random], list[int]], list[Pick]]] = {}
+    one_talon = len(sizes) == 1
+
+    def plan(players: int) -> tuple[int, Callable[[random.Random], list[int]], list[Pick]]:
+        total = size * players + k
+        turn: list[int] = []  # the hand (index in order) each card dealt to a hand goes to
+        for start in range(0, size, packet):
+            for j in range(players):
+                turn += [j] * min(packet, size - start)
+        by_hand: list[list[int]] = [[] for _ in range(players)]
+        for i, j in enumerate(turn):
+            by_hand[j].append(i)
+        made = plans[players] = (total, _talon_draw(form, total), [_picker(ix) for ix in by_hand])
+        return made
+
+    def deal(cards: Sequence[Card], order: Sequence[int], rng: random.Random) -> Dealt:
+        made = plans.get(len(order))
+        total, draw, picks = made if made is not None else plan(len(order))
+        positions = draw(rng)
+        rest: list[Card] = []
+        at = 0
+        for i in positions:  # the cards between the talon's positions go to the hands
+            rest += cards[at:i]
+            at = i + 1
+        rest += cards[at:total]
+        hands = {p: list(pick(rest)) for p, pick in zip(order, picks, strict=True)}
+        talon_cards = [cards[i] for i in positions]
+        if one_talon:
+            return hands, [talon_cards]
+        return hands, [talon_cards[a:b] for a, b in cuts]
+
+    return deal
 
 
 Pick = Callable[[Sequence[Card]], Sequence[Card]]
@@ -207,9 +331,16 @@ def cut_pack(
     return cuts, False
 
 
-def redeal_check(
-    form: Form, deal: DealState, env: Env, timing: str
-) -> tuple[tuple[int | None, int] | None, list[tuple[int, int]]]:
+Redealt = tuple[tuple[int | None, int] | None, list[tuple[int, int]]]
+RedealCheck = Callable[[DealState, Env], Redealt]
+"""``check(deal, env)``: :func:`redeal_check` of one form at one timing
+(:func:`compile_redeal_checks`)."""
+
+TIMINGS = ("after_deal", "after_talon", "after_exchange")
+"""The points of a deal where redeal conditions are checked (``deal.redeals[].timing``)."""
+
+
+def redeal_check(form: Form, deal: DealState, env: Env, timing: str) -> Redealt:
     """The redeal conditions of ``timing`` (``after_deal``, ``after_talon``,
     ``after_exchange``) that hold now.
 
@@ -218,32 +349,70 @@ def redeal_check(
     turn order.  Each condition is evaluated per active player with ``hand`` his hand
     and ``talon`` the dealt talon.  ``who``: ``holder`` — the players it holds for;
     ``declarer`` — the declarer only (not before the auction); ``anyone`` — every
-    active player, if it holds for one of them.
+    active player, if it holds for one of them.  ``env(p)`` gives a player's base (called
+    only for a condition that reads one of its names).  The form's conditions are read once
+    (:func:`compile_redeal_checks`, kept in the engine's ``CompiledForm.redeal_checks``).
     """
-    offers: list[tuple[int, int]] = []
-    for index, r in enumerate(form.deal.redeals):
-        if r.timing != timing:
-            continue
-        if r.who == "declarer":
-            if deal.declarer is None:
+    compiled = form.compiled
+    checks = compiled.redeal_checks if compiled is not None else compile_redeal_checks(form)
+    return checks[timing](deal, env)
+
+
+def _no_redeal(deal: DealState, env: Env) -> Redealt:
+    return None, []
+
+
+def compile_redeal_checks(form: Form) -> dict[str, RedealCheck]:
+    """:func:`redeal_check` of ``form`` for each timing (:data:`TIMINGS`), its conditions
+    read once: a timing without any returns at once; a condition's formula is fetched once
+    (``evaluator()``), and a player's base is built only for a formula that reads a name
+    of it (:data:`~tysiac_spec.engine.env.BASE_NAMES`)."""
+    out: dict[str, RedealCheck] = {}
+    for timing in TIMINGS:
+        conditions = tuple(
+            (index, r.who, r.mandatory, r.when.evaluator(), not r.when.reads.isdisjoint(envs.BASE_NAMES))
+            for index, r in enumerate(form.deal.redeals)
+            if r.timing == timing
+        )
+        out[timing] = _compile_check(conditions) if conditions else _no_redeal
+    return out
+
+
+def _compile_check(conditions: tuple[tuple[int, str, bool, Callable[[Any], Any], bool], ...]) -> RedealCheck:
+    unread = envs.UNREAD_BASE
+    redeal_env = envs.deal_redeal
+
+    def check(deal: DealState, env: Env) -> Redealt:
+        offers: list[tuple[int, int]] = []
+        declarer, hands, talon, contract = deal.declarer, deal.hands, deal.dealt_talon, deal.contract
+        bid = deal.high_bid if declarer is not None else 0
+        for index, who, mandatory, fn, reads_base in conditions:
+            if who == "declarer":
+                if declarer is None:
+                    continue
+                candidates: Sequence[int] = (declarer,)
+            else:
+                candidates = deal.order
+            holders = []
+            if reads_base:
+                for p in candidates:
+                    if fn(redeal_env(env(p), tuple(hands[p]), talon, bid, contract)):
+                        holders.append(p)
+            else:  # one environment, each player's hand set in it in turn
+                e = redeal_env(unread, (), talon, bid, contract)
+                for p in candidates:
+                    e["hand"] = tuple(hands[p])
+                    if fn(e):
+                        holders.append(p)
+            if not holders:
                 continue
-            candidates = [deal.declarer]
-        else:
-            candidates = list(deal.order)
-        fn = r.when.evaluator()
-        bid = deal.high_bid if deal.declarer is not None else 0
-        holders = []
-        for p in candidates:
-            e = envs.deal_redeal(env(p), tuple(deal.hands[p]), deal.dealt_talon, bid, deal.contract)
-            if fn(e):
-                holders.append(p)
-        if not holders:
-            continue
-        callers = list(deal.order) if r.who == "anyone" else holders
-        if r.mandatory:
-            return (holders[0], index), []
-        offers += [(p, index) for p in callers if (p, index) not in offers]
-    return None, offers
+            callers = list(deal.order) if who == "anyone" else holders
+            if mandatory:
+                return (holders[0], index), []
+            offers += [(p, index) for p in callers if (p, index) not in offers]
+        return None, offers
+
+    return check
 
 
 def redeal_point(form: Form, deal: DealState, env: Env, timing: str) -> bool:

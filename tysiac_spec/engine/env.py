@@ -124,7 +124,15 @@ def deal_redeal(b: Mapping[str, Any], hand: Hand, talon: Hand, bid: int, contrac
     """``deal.redeal``: :func:`contract_allowed`'s names (the player's base and hand, the
     winning ``bid``, 0 before the auction has ended, and the ``contract``, 0 before it is
     announced) and the dealt ``talon``."""
-    return {**contract_allowed(b, hand, bid, contract), "talon": talon}
+    return {
+        "player": b["player"],
+        "players": b["players"],
+        "options": b["options"],
+        "hand": hand,
+        "bid": bid,
+        "contract": contract,
+        "talon": talon,
+    }
 
 
 def deal_incident(b: Mapping[str, Any], hand: Hand, bid: int, contract: int, declarer: bool) -> Env:

@@ -40,12 +40,12 @@ kept.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import Diagnostic, MatchError
-from ..ruleset.model import Form
+from ..ruleset.model import Form, MatchRule
 from . import env as envs
 from .all_pass import AllPassOutcome
 from .all_pass import scores as all_pass_scores
@@ -56,8 +56,8 @@ from .scoring import DealOutcome, PlayedScores, forfeit_cost, pooled, scores_and
 from .seating import next_dealer, side_of, sides, standing_for
 
 __all__ = [
-    "BarrelSeat", "DealOutcome", "MatchState", "charge_seat", "golden_deals", "settle_all_pass",
-    "settle_deal", "settle_valid_deal", "winners",
+    "BarrelSeat", "DealOutcome", "MatchState", "Settlement", "charge_seat", "compile_settlement",
+    "golden_deals", "settle_all_pass", "settle_deal", "settle_valid_deal", "winners",
 ]
 
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
@@ -359,6 +359,70 @@ def _barrel_seats(form: Form, barrel: Sequence[Any], n: int) -> tuple[BarrelSeat
 
 # --------------------------------------------------------------------------- settlement
 
+CompiledRule = tuple[
+    MatchRule, Callable[[Any], Any], Callable[[Any], Mapping[str, Any]], "dict[tuple[Any, ...], bool] | None"
+]
+"""A match rule with its ``when`` and ``then`` fetched once (``evaluator()``), and where
+``when``'s answers are kept by the player's record (``None``: evaluated each time; see
+:func:`compile_settlement`)."""
+
+_KEPT_LIMIT = 100_000
+"""Answers a match rule's ``when`` keeps before it starts again (a bound on memory)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Settlement:
+    """What :func:`settle_valid_deal` reads of a form, decided once per form
+    (:func:`compile_settlement`; kept in the engine's ``CompiledForm.settlement``, made
+    again for a form the engine has not compiled, a scoresheet's): which steps a deal's
+    settlement runs (a step the form switches off is not called), the sides
+    (:func:`.seating.sides`), the dealer after each dealer, and the match rules' formulas."""
+
+    team: tuple[int, ...] | None
+    next_dealer: tuple[int, ...]
+    """The dealer of the next deal, by the dealer of this one (:func:`.seating.next_dealer`)."""
+    threshold: bool
+    barrel: bool
+    bolts: bool
+    finishing: bool
+    """Whether ``match.finishing`` bars anyone from finishing (``who`` not ``anyone``)."""
+    falls_reset: int
+    rules: tuple[CompiledRule, ...]
+    loss: int | None
+    tie_raise: int
+
+
+def compile_settlement(form: Form) -> Settlement:
+    """The :class:`Settlement` of ``form``: its match mechanisms read once."""
+    m, sp = form.match, form.special
+    return Settlement(
+        team=sides(form),
+        next_dealer=tuple(next_dealer(form, d) for d in range(form.players)),
+        threshold=m.threshold.enabled,
+        barrel=sp.barrel.enabled,
+        bolts=sp.bolts.enabled,
+        finishing=m.finishing.who != "anyone",
+        falls_reset=sp.barrel.falls_reset,
+        rules=tuple((r, r.when.evaluator(), r.then.evaluator(), _kept(form, r)) for r in m.rules),
+        loss=m.finishing.loss,
+        tie_raise=m.finishing.tie_raise,
+    )
+
+
+def _kept(form: Form, rule: MatchRule) -> dict[tuple[Any, ...], bool] | None:
+    """Where the answers of ``rule``'s ``when`` are kept by the player's record (score,
+    forfeits, bolts, on the barrel), when it reads nothing else but ``players`` (the form's)
+    and the form has no counters (which the record would hold too): a formula is a function
+    of what it reads, so the answer kept is the one it would give again.  ``None`` otherwise."""
+    if form.match.counters or not rule.when.reads <= {"player", "players"}:
+        return None
+    return {}
+
+
+def _settlement(form: Form) -> Settlement:
+    compiled = form.compiled
+    return compiled.settlement if compiled is not None else compile_settlement(form)
+
 
 @dataclass(slots=True)
 class _Work:
@@ -610,31 +674,59 @@ def _step_rules(
     bolts: list[int],
     forfeits: list[int],
     seats: list[BarrelSeat],
+    rules: Sequence[CompiledRule] = (),
 ) -> None:
+    """The match rules (``match.rules``), in order, for each player: ``rules`` their
+    formulas fetched once (:class:`Settlement`; by default from the form).  The rule's
+    environment is built once per deal; each player's own names (record, ``delta``,
+    ``declarer``, ``tricks``) are set in it in turn; a ``when`` that reads only the record
+    answers from the answers kept by the record's values, when it has given one for them."""
     form, o = w.form, w.outcome
+    if not rules:
+        rules = _settlement(form).rules
     start = w.state.scores
-    for rule in form.match.rules:
+    tricks = o.tricks or {}
+    declarer = o.declarer
+    player_record = envs.player_record
+    env: dict[str, Any] | None = None
+    for rule, when, then, kept in rules:
         for p in range(w.state.players):
-            record = envs.player_record(
-                scores[p], forfeits[p], bolts[p], seats[p].on, [(n, v[p]) for n, v in counters.items()]
+            if kept is not None:
+                key = (scores[p], forfeits[p], bolts[p], seats[p].on)
+                fires = kept.get(key)
+                if fires is False:
+                    continue
+            record = player_record(
+                scores[p], forfeits[p], bolts[p], seats[p].on,
+                [(n, v[p]) for n, v in counters.items()] if counters else (),
             )
-            env = envs.match_rule(
-                record,
-                form.active,
-                w.state.options,
-                delta=scores[p] - start[p],
-                declarer=p == o.declarer,
-                made=w.made,
-                contract=o.contract,
-                tricks=(o.tricks or {}).get(p, 0),
-                forfeited=o.forfeited,
-                target=form.match.target + w.state.raised,
-            )
-            if not rule.when(env):
+            if env is None:
+                env = envs.match_rule(
+                    record,
+                    form.active,
+                    w.state.options,
+                    delta=scores[p] - start[p],
+                    declarer=p == declarer,
+                    made=w.made,
+                    contract=o.contract,
+                    tricks=tricks.get(p, 0),
+                    forfeited=o.forfeited,
+                    target=form.match.target + w.state.raised,
+                )
+            else:  # (the names of this player; the others are the deal's)
+                env["player"], env["delta"] = record, scores[p] - start[p]
+                env["declarer"], env["tricks"] = p == declarer, tricks.get(p, 0)
+            if kept is not None and fires is None:
+                if len(kept) >= _KEPT_LIMIT:
+                    kept.clear()
+                fires = kept[key] = bool(when(env))
+                if not fires:
+                    continue
+            elif not when(env):
                 continue
             before = scores[p]
             changes = []
-            for name, value in rule.then(env).items():
+            for name, value in then(env).items():
                 if name == "delta":
                     scores[p] = start[p] + int(value)
                 elif name == "player.score":
@@ -654,20 +746,24 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
     if not b.enabled:
         return
     target, threshold = w.form.match.target + raised, b.threshold + raised
-    before_on = {p for p in range(len(seats)) if seats[p].on}
     newcomers = []
+    staying = []  # (in seat order) on the barrel before and still on it
     own = range(len(seats)) if w.stand is None else [p for p, q in enumerate(w.stand) if p == q]
     for p in own:
-        if seats[p].on and scores[p] < threshold:
-            seats[p] = BarrelSeat()
-            w.event("barrel.leave", p, scores[p], f"off the barrel at {scores[p]}")
-        elif seats[p].on and scores[p] >= target:
-            seats[p] = BarrelSeat()
-        elif not seats[p].on and p not in fell and threshold <= scores[p] < target:
+        if seats[p].on:
+            if scores[p] < threshold:
+                seats[p] = BarrelSeat()
+                w.event("barrel.leave", p, scores[p], f"off the barrel at {scores[p]}")
+            elif scores[p] >= target:
+                seats[p] = BarrelSeat()
+            else:
+                staying.append(p)
+        elif p not in fell and threshold <= scores[p] < target:
             seats[p] = BarrelSeat(True, 0)
             newcomers.append(p)
             w.event("barrel.enter", p, scores[p], f"on the barrel at {scores[p]}")
-    staying = sorted(before_on & {p for p in own if seats[p].on})
+    if not newcomers:  # (every collision needs a newcomer)
+        return
     falling: list[int] = []
     if b.collision == "all_fall" and len(newcomers) >= 2:
         falling = newcomers
@@ -724,10 +820,10 @@ def _standing(seats: Sequence[int], stand: Sequence[int]) -> list[int]:
 
 
 def _winner(w: _Work, scores: Sequence[int]) -> int | None:
-    tie, o = w.form.match.finishing.tie, w.outcome
     target = w.form.match.target + w.state.raised
     if max(scores) < target:
         return None
+    tie, o = w.form.match.finishing.tie, w.outcome
     crossed = [p for p, s in enumerate(scores) if s >= target]
     if w.stand is not None:  # one seat per side (table.partnerships)
         crossed = _standing(crossed, w.stand)
@@ -809,10 +905,11 @@ def settle_valid_deal(
     ``CompiledForm.score_played``), else found by :func:`~.scoring.scores_and_made`.
     ``team``: the form's sides (:func:`.seating.sides`, ``None`` without partnerships), which
     a game finds once; by default found here."""
+    settlement = _settlement(form)
     o = outcome
     n = state.players
     if team is _FIND:
-        team = sides(form)
+        team = settlement.team
     stand = None
     if team is not None:  # each side plays as one player (table.partnerships)
         o = pooled(o, team)
@@ -824,7 +921,7 @@ def settle_valid_deal(
         form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer], played=played
     )
     w = _Work(form, state, o, [], {}, made, None, stand)
-    if form.special.barrel.falls_reset:
+    if settlement.falls_reset:
         w.falls = list(state.falls) or [0] * n
     mult = _multiplier(form, o)
     w.delta = dict(base) if mult == 1 else {p: d * mult for p, d in base.items()}
@@ -845,24 +942,26 @@ def settle_valid_deal(
         w.event("multiplier", None, mult, f"{o.mode} deal: points ×{mult}")
     if o.contra != 1:
         _step_contra(w, o.contra)
-    # (each step also checks that its mechanism is on; the checks here save the calls)
-    special = form.special
-    if form.match.threshold.enabled:
+    # (each step also checks that its mechanism is on; the settlement's switches, decided once
+    # per form, save the calls)
+    if settlement.threshold:
         _step_threshold(w)
     seats = list(state.barrel) or [BarrelSeat()] * n
     fell: set[int] = set()
-    if special.barrel.enabled:
+    if settlement.barrel:
         _step_barrel(w, seats, fell)
-    _step_finishing(w)
-    scores = [s + w.delta.get(p, 0) for p, s in enumerate(state.scores)]
+    if settlement.finishing:
+        _step_finishing(w)
+    delta = w.delta
+    scores = [s + delta.get(p, 0) for p, s in enumerate(state.scores)]
     bolts = list(state.bolts) or [0] * n
-    if special.bolts.enabled:
+    if settlement.bolts:
         on_barrel = [s.on for s in state.barrel] or [False] * n  # before this deal
         _step_bolts(w, scores, bolts, on_barrel, base, mult)
-    counters = {k: list(v) for k, v in state.counters.items()}
-    if form.match.rules:
-        _step_rules(w, scores, counters, bolts, forfeits, seats)
-    if special.barrel.enabled:
+    counters = {k: list(v) for k, v in state.counters.items()} if state.counters else {}
+    if settlement.rules:
+        _step_rules(w, scores, counters, bolts, forfeits, seats, settlement.rules)
+    if settlement.barrel:
         _step_barrel_seats(w, scores, seats, fell)
     golden_left, golden_made = state.golden_left, state.golden_made
     if golden_left > 0:
@@ -895,14 +994,14 @@ def settle_valid_deal(
     if stand is not None:
         _share_sides(w, stand, scores, seats, bolts, forfeits, counters)
     winner = _winner(w, scores)
-    if winner is None and form.match.finishing.loss is not None:
-        winner = _winner_by_loss(w, scores, form.match.finishing.loss)
+    if winner is None and settlement.loss is not None:
+        winner = _winner_by_loss(w, scores, settlement.loss)
     raised = state.raised
     if winner is not None:
         side = side_of(form, winner)  # the winner's side wins (table.partnerships)
         who = f"player {winner} wins" if len(side) == 1 else f"players {' and '.join(map(str, side))} win"
         w.event("match.won", winner, scores[winner], f"{who} with {scores[winner]}")
-    elif form.match.finishing.tie_raise and max(scores) >= form.match.target + raised:
+    elif settlement.tie_raise and max(scores) >= form.match.target + raised:
         raised += form.match.finishing.tie_raise
         w.event(
             "match.target",
@@ -910,22 +1009,23 @@ def settle_valid_deal(
             form.match.target + raised,
             f"a tie at the target: play goes on to {form.match.target + raised}",
         )
-    # every field of MatchState (as dataclasses.replace would, without its cost)
+    # every field of MatchState (as dataclasses.replace would, without its cost), in the
+    # order of its fields (given by position: cheaper than by name)
     new = MatchState(
-        scores=tuple(scores),
-        counters={k: tuple(v) for k, v in counters.items()},
-        barrel=tuple(seats),
-        forfeits=tuple(forfeits),
-        bolts=tuple(bolts),
-        dealer=next_dealer(form, state.dealer),
-        deals=state.deals + 1,
-        winner=winner,
-        golden_left=golden_left,
-        golden_made=golden_made,
-        raised=raised,
-        falls=state.falls if w.falls is None else tuple(w.falls),
-        options=state.options,
-        deck_points=state.deck_points,
+        tuple(scores),
+        {k: tuple(v) for k, v in counters.items()} if counters else {},
+        tuple(seats),
+        tuple(forfeits),
+        tuple(bolts),
+        settlement.next_dealer[state.dealer],
+        state.deals + 1,
+        winner,
+        golden_left,
+        golden_made,
+        raised,
+        state.falls if w.falls is None else tuple(w.falls),
+        state.options,
+        state.deck_points,
     )
     return new, w.events, made
 
@@ -967,7 +1067,7 @@ def settle_all_pass(
     counters = {k: list(v) for k, v in state.counters.items()}
     bolts = list(state.bolts) or [0] * n
     if form.match.rules:
-        _step_rules(w, scores, counters, bolts, list(state.forfeits), seats)
+        _step_rules(w, scores, counters, bolts, list(state.forfeits), seats, _settlement(form).rules)
     winner = _winner(w, scores)
     if winner is None and form.match.finishing.loss is not None:
         winner = _winner_by_loss(w, scores, form.match.finishing.loss)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from operator import itemgetter
 from typing import Any, ClassVar, Literal
 
 from ..cards import Card
@@ -335,13 +336,43 @@ PlayedScores = Callable[
 :func:`compile_played`."""
 
 
+_INPUTS = ("card_points", "marriages", "points", "tricks", "contract", "made")
+"""The names of a deal's scoring contexts a value can be kept by (:func:`_kept_by`)."""
+
+_KEPT_LIMIT = 100_000
+"""Values a kept formula holds before it starts again (a bound on memory, never reached by
+the shipped rules: their inputs take a few thousand values)."""
+
+
+def _kept_by(formula: Any) -> Callable[[tuple[Any, ...]], Any] | None:
+    """The key a scoring formula's value is kept under, from the tuple of the deal's inputs
+    (:data:`_INPUTS`, in order): the values it reads, when it reads no other name than
+    ``players`` (the form's, the same for every deal); ``None`` when it reads the ``player``
+    record, ``options`` or a deal fact, and is evaluated each time.  A formula is a function
+    of what it reads, so a kept value is the value it would give again."""
+    reads = formula.reads
+    if not reads <= _KEPT_NAMES:
+        return None
+    at = [i for i, name in enumerate(_INPUTS) if name in reads]
+    if not at:
+        return lambda inputs: ()
+    return itemgetter(*at)
+
+
+_KEPT_NAMES = frozenset({*_INPUTS, "players"})
+
+
 def compile_played(form: Form) -> PlayedScores:
     """The scores of a played (not forfeited) deal under ``form``, as one function with the
     rules read once: the declarer by ``scoring.made`` (evaluated once) then
     ``scoring.declarer``, each defender by ``scoring.defender`` (points, by player, for the
     ``active`` players), and whether the declarer made the contract.  The deal facts are
     built only when the form's formulas read some (:func:`facts_read`, decided here: a form
-    that reads none never tests for them); ``player_env(p)`` gives the ``player`` record.
+    that reads none never tests for them); ``player_env(p)`` gives the ``player`` record,
+    called only when the declarer's or the defender's formula reads it (decided here too).
+    A formula that reads only the deal's card points, marriages, points, tricks, contract,
+    ``made`` and ``players`` has its values kept by what it reads (:func:`_kept_by`): its
+    environment is built and it is evaluated once for each of them.
     Kept in the engine's :class:`~tysiac_spec.engine.compiled.CompiledForm`
     (``score_played``); :func:`scores_and_made` calls it."""
     s = form.scoring
@@ -350,6 +381,14 @@ def compile_played(form: Form) -> PlayedScores:
     need = facts_read(form)
     made_env, declarer_env, defender_env = envs.scoring_made, envs.scoring_declarer, envs.scoring_defender
     no_facts = envs.NO_FACTS
+    # a player's record is built only for a formula that reads it
+    unread = envs.UNREAD_BASE["player"]
+    declarer_record, defender_record = "player" in s.declarer.reads, "player" in s.defender.reads
+    made_key, declarer_key, defender_key = _kept_by(s.made), _kept_by(s.declarer), _kept_by(s.defender)
+    made_kept: dict[Any, bool] = {}
+    declarer_kept: dict[Any, int] = {}
+    defender_kept: dict[Any, int] = {}
+    limit = _KEPT_LIMIT
 
     def played(
         outcome: DealOutcome,
@@ -363,17 +402,49 @@ def compile_played(form: Form) -> PlayedScores:
         d = outcome.declarer
         facts = deal_facts(form, outcome, d, active, need) if need else no_facts
         cp, m, t = card_points.get(d, 0), marriages.get(d, 0), tricks.get(d, 0)
-        made = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
+        if made_key is None:
+            made = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
+        else:
+            key = made_key((cp, m, cp + m, t, contract, False))
+            got = made_kept.get(key)
+            if got is None:
+                got = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
+                if len(made_kept) >= limit:
+                    made_kept.clear()
+                made_kept[key] = got
+            made = got
         for p in active:
             cp, m, t = card_points.get(p, 0), marriages.get(p, 0), tricks.get(p, 0)
             if p == d:
-                e = declarer_env(player_env(p), players, options, cp, m, t, contract, made, facts)
-                out[p] = int(declarer_of(e))
+                if declarer_key is not None:
+                    key = declarer_key((cp, m, cp + m, t, contract, made))
+                    value = declarer_kept.get(key)
+                    if value is not None:
+                        out[p] = value
+                        continue
+                record = player_env(p) if declarer_record else unread
+                e = declarer_env(record, players, options, cp, m, t, contract, made, facts)
+                out[p] = value = int(declarer_of(e))
+                if declarer_key is not None:
+                    if len(declarer_kept) >= limit:
+                        declarer_kept.clear()
+                    declarer_kept[key] = value
             else:
+                if defender_key is not None:
+                    key = defender_key((cp, m, cp + m, t, contract, made))
+                    value = defender_kept.get(key)
+                    if value is not None:
+                        out[p] = value
+                        continue
                 if need:
                     facts = deal_facts(form, outcome, p, active, need)
-                e = defender_env(player_env(p), players, options, cp, m, t, contract, made, facts)
-                out[p] = int(defender_of(e))
+                record = player_env(p) if defender_record else unread
+                e = defender_env(record, players, options, cp, m, t, contract, made, facts)
+                out[p] = value = int(defender_of(e))
+                if defender_key is not None:
+                    if len(defender_kept) >= limit:
+                        defender_kept.clear()
+                    defender_kept[key] = value
         return out, made
 
     return played
@@ -397,7 +468,8 @@ def scores_and_made(
     (or free / ``mode.penalty``, see :func:`forfeit_cost`), each opponent by
     ``contract.forfeit.defender``.  The sitter by ``table.sitter.score`` on the dealt talon
     (or ``outcome.sitter_points``).  ``player_env(p)`` gives the ``player`` record
-    (``score``, counters, …); ``forfeit_count`` the declarer's forfeits, this one included;
+    (``score``, counters, …), called only for a formula that reads it; ``forfeit_count`` the
+    declarer's forfeits, this one included;
     ``played`` the form's :func:`compile_played` (else the engine's kept one, ``form.compiled``,
     or one compiled now; for a deal of a named kind, ``outcome.kind``, that kind's).
     """
@@ -407,24 +479,27 @@ def scores_and_made(
     players, contract = form.active, outcome.contract
     if outcome.forfeited:
         f = form.contract.forfeit
+        unread = envs.UNREAD_BASE["player"]  # (a record is built only for a formula that reads it)
         for p in active:
             if p == outcome.declarer:
-                e = envs.forfeit_declarer(
-                    player_env(p), players, options, outcome.bid, contract, forfeit_count
-                )
                 cost = forfeit_cost(form, forfeit_count)
                 if cost.kind == "free":
                     out[p] = 0
                 elif cost.kind == "penalty":
                     out[p] = -f.mode.penalty
+                elif f.declarer is None:
+                    out[p] = -contract
                 else:
-                    out[p] = int(f.declarer(e)) if f.declarer is not None else -contract
+                    record = player_env(p) if "player" in f.declarer.reads else unread
+                    e = envs.forfeit_declarer(record, players, options, outcome.bid, contract, forfeit_count)
+                    out[p] = int(f.declarer(e))
             elif f.defender is None:
                 out[p] = 0
             else:
                 seat = seat_after(form, outcome, p)
+                record = player_env(p) if "player" in f.defender.reads else unread
                 e = envs.forfeit_defender(
-                    player_env(p), players, options, outcome.bid, contract, forfeit_count, seat
+                    record, players, options, outcome.bid, contract, forfeit_count, seat
                 )
                 out[p] = int(f.defender(e))
     else:
@@ -463,7 +538,8 @@ def sitter_score(
     spec = form.table.sitter
     if spec is None or spec.score is None or outcome.sitter_talon is None:
         return 0
-    e = envs.scoring_sitter(player_env(outcome.sitter), form.active, options, outcome.sitter_talon)
+    record = player_env(outcome.sitter) if "player" in spec.score.reads else envs.UNREAD_BASE["player"]
+    e = envs.scoring_sitter(record, form.active, options, outcome.sitter_talon)
     return int(spec.score(e))
 
 
