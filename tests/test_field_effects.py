@@ -95,6 +95,10 @@ COMPANIONS: dict[str, dict[str, Any]] = {
         {"kind": "misdeal", "who": "dealer", "penalty": "20", "effect": "redeal"}]}},
     "match.counters": {"match": {"counters": [{"id": "tally", "initial": 0, "description": "A counter"}]}},
     "contract.kinds": {"contract": {"kinds": [{"id": "misere", "value": 120}]}},
+    # a kind whose play may stop once decided reads nothing the rest of play changes (contract.kind-ends)
+    "contract.kinds.ends_when_decided": {"contract": {"kinds": [
+        {"id": "misere", "value": 120, "goal": "tricks == 0", "declarer": "if made then contract else -contract",
+         "defender": "0"}]}},
     "match.rules": {"options": {"samosval": {"$delete": True}}, "match": {"rules": [
         {"id": "r", "when": "player.score == 555", "then": "player.score = 0"}]}},
     # issue 17: all-pass play needs its rules (auction.all-pass-play), a sale its price (talon.rebuy)
