@@ -27,21 +27,23 @@ from rich.table import Table
 
 from ..engine.match import MatchState, golden_deals
 from ..engine.record import ruleset_file_from
-from ..errors import Diagnostic, EntryError, TysiacError
+from ..errors import Diagnostic, EntryError, SaveConflictError, SaveError, TysiacError
 from ..ruleset.model import Form, Ruleset
 from ..safe_json import shown
+from ..savefile import check_writable, file_version, write_versioned
 from ..scoresheet import (
     Settled,
     Sheet,
     contract_label,
     entry_from_answers,
+    names_problem,
     questions,
     settle_sheet,
     sitter_of,
     start_state,
 )
 from ..text import shorten
-from ._common import line_reader, parse_option_args, write_atomically
+from ._common import line_reader, parse_option_args
 from ._common import user_errors as _user_errors
 
 __all__ = ["score"]
@@ -90,7 +92,12 @@ def sheet_table(sheet: Sheet, settled: Sequence[Settled], form: Form | None = No
 
 
 class Session:
-    """The interactive scoresheet: asks for deals, settles them, saves after each one."""
+    """The interactive scoresheet: asks for deals, settles them, saves after each one.
+
+    ``version`` is the sheet file's version when it was read (:mod:`tysiac_spec.savefile`):
+    a save replaces the file only if nobody else changed it since; when a save fails (a
+    conflict, a full or read-only disk) the sheet stays in memory with its last deal and the
+    user is asked for another file."""
 
     def __init__(
         self,
@@ -100,13 +107,63 @@ class Session:
         path: Path,
         console: Console,
         read_line: Callable[[str], str],
+        *,
+        version: str | None = None,
     ) -> None:
         self.rules, self.form, self.sheet, self.path = rules, form, sheet, path
         self.console, self.read_line = console, read_line
         self.settled = settle_sheet(rules, form, sheet)
+        self.version = version
+        self.written = False
+        """Whether this session wrote the sheet file (so that "sheet saved" is true)."""
+        self.unsaved = False
+        """Whether the sheet in memory has changes no file holds (a save failed)."""
 
     def save(self) -> None:
-        write_atomically(self.path, self.sheet.to_json())
+        """Write the sheet to :attr:`path` if nobody else changed the file since it was read
+        (:func:`~tysiac_spec.savefile.write_versioned`); when that fails, keep the sheet and
+        ask for another file until one is written or the user types ``quit``.
+
+        Raises:
+            _Quit: the user gave up saving (the sheet is then not saved: :attr:`unsaved`).
+            EOFError: the input ended while asking.
+        """
+        text = self.sheet.to_json()
+        while True:
+            try:
+                self.version = write_versioned(self.path, text, expected=self.version)
+            except SaveError as exc:
+                self.unsaved = True
+                self.say(f"not saved: {exc.diagnostic.message}", "red")
+                again = "" if isinstance(exc, SaveConflictError) else f"empty: try {self.path} again; "
+                self.say(f"the sheet and its last deal are kept: type another file to save it to ({again}"
+                         "`quit`: stop without saving)", "yellow")
+                while not self._other_file(self.read_line("save the sheet to: ").strip()):
+                    pass
+                continue
+            self.written, self.unsaved = True, False
+            return
+
+    def _other_file(self, answer: str) -> bool:
+        """Take ``answer`` to the save question: ``quit``, empty (the same file again) or a new
+        file; False for a file that exists (not overwritten: it may be another sheet)."""
+        if answer.lower() in ("quit", "exit", "q"):
+            raise _Quit
+        if not answer:
+            return True
+        new = Path(answer).expanduser()
+        if new.exists() or new.is_symlink():
+            self.say(f"{shorten(answer, 300)} exists; give a new file", "yellow")
+            return False
+        self.path, self.version = new, ""
+        return True
+
+    def closing(self, saved: str) -> tuple[str, int]:
+        """What to say when the session stops (``saved``: the words for a sheet on disk), and
+        the exit status: ``1`` when the sheet has changes no file holds."""
+        if self.unsaved:
+            return "the sheet's last changes are NOT saved (no file could be written)", 1
+        return saved, 0
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(f"[{style}]{escape(text)}[/{style}]" if style else escape(text))
@@ -227,13 +284,17 @@ class Session:
                 except _Cancel:
                     self.say("deal cancelled; nothing saved for it")
         except _Quit:
-            self.say(f"sheet saved to {self.path}")
-            return 0
+            said, status = self.closing(
+                f"sheet saved to {self.path}" if self.written else f"no change; the sheet is in {self.path}")
+            self.say(said, "red" if status else "")
+            return status
         except EOFError:
-            self.say(f"end of input; the sheet is saved in {self.path} (reopen it with --sheet)")
-            return 0
+            said, status = self.closing(f"the sheet is saved in {self.path} (reopen it with --sheet)")
+            self.say(f"end of input; {said}", "red" if status else "")
+            return status
         except KeyboardInterrupt:
-            self.say(f"\ninterrupted; the sheet is saved in {self.path}")
+            said, status = self.closing(f"the sheet is saved in {self.path}")
+            self.say(f"\ninterrupted; {said}", "red" if status else "")
             return EXIT_INTERRUPTED
         if self.winner is not None:
             self.show()
@@ -344,17 +405,9 @@ def check_names(names: Sequence[str]) -> None:
         click.BadParameter: a repeated or number-like name (an empty one leaves the seat
             unnamed: ``P1``).
     """
-    seen: set[str] = set()
-    for name in names:
-        low = name.strip().lower()
-        if not low:
-            continue  # an unnamed player is P<seat>
-        if low.removeprefix("p").isdigit():
-            message = f"`{name}` looks like a seat number; choose another name"
-            raise click.BadParameter(message, param_hint="--names")
-        if low in seen:
-            raise click.BadParameter(f"`{name}` is given twice", param_hint="--names")
-        seen.add(low)
+    problem = names_problem(names)
+    if problem:
+        raise click.BadParameter(problem, param_hint="--names")
 
 
 def _is_shipped(rules: Ruleset) -> bool:
@@ -405,17 +458,33 @@ def score(
     """
     path = sheet_path or Path("tysiac-sheet.json")
     name_list = [n.strip() for n in names.split(",")] if names else []
+    try:
+        version = file_version(path)  # before it is read: a change made meanwhile is a conflict
+    except SaveError as exc:  # a FIFO, a device, a folder: refused before anything is asked
+        raise click.ClickException(exc.diagnostic.message) from None
+    new_sheet = not version or not path.stat().st_size
     rules, form, sheet = open_sheet(ruleset, players, parse_option_args(options), path, name_list, dealer)
     console = Console(highlight=False, soft_wrap=True)
     if not console.is_terminal:
         console = Console(highlight=False, soft_wrap=True, width=max(console.width, 120))
-    session = Session(rules, form, sheet, path, console, line_reader(console))
-    if not path.exists():
-        session.save()
+    session = Session(rules, form, sheet, path, console, line_reader(console), version=version)
+    try:  # can the sheet be written? asked before the first question, not after a deal is typed
+        if new_sheet:
+            session.version = write_versioned(path, sheet.to_json(), expected=version)
+            session.written = True
+        else:
+            check_writable(path, sheet.to_json())
+    except SaveError as exc:
+        raise click.ClickException(exc.diagnostic.message) from None
     count = len(sheet.deals)
     click.echo(f"{rules.id}, {sheet.players} players; sheet {path} ({count} deal{'' if count == 1 else 's'})")
     if undo:
-        session.undo()
+        try:
+            session.undo()
+        except (_Quit, EOFError):
+            said, status = session.closing("")
+            session.say(said, "red")
+            sys.exit(status)
     if sheet.deals:
         session.show()
     sys.exit(session.run())

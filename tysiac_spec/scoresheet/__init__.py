@@ -46,7 +46,7 @@ from .settle import (
     settle_sheet,
     start_state,
 )
-from .sheetfile import FORMAT, MODES, VERSION, DealEntry, Sheet
+from .sheetfile import FORMAT, MODES, VERSION, DealEntry, Sheet, names_problem
 
 __all__ = [
     "ACE_MARRIAGE",
@@ -66,6 +66,7 @@ __all__ = [
     "iter_entry_errors",
     "marriage_example",
     "marriage_value",
+    "names_problem",
     "outcome_of_entry",
     "parse_amount",
     "parse_marriages",

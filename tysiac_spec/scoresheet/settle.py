@@ -31,6 +31,7 @@ __all__ = [
     "dealt_state",
     "iter_entry_errors",
     "outcome_of_entry",
+    "redealt_dealer",
     "settle_sheet",
     "start_state",
 ]
@@ -168,9 +169,26 @@ def dealer_due(form: Form, state: MatchState, entry: DealEntry) -> int:
     """The player who deals ``entry``'s deal: the match's next dealer, passed on once per
     abandoned deal (``entry.redeals``) by the engine's
     :func:`~tysiac_spec.engine.seating.redeal_dealer`."""
-    dealer = state.dealer
-    for _ in range(max(entry.redeals, 0)):
+    return redealt_dealer(form, state.dealer, entry.redeals)
+
+
+def redealt_dealer(form: Form, dealer: int, redeals: int) -> int:
+    """The dealer after ``redeals`` abandoned deals from ``dealer``'s, each passing the deal
+    by :func:`~tysiac_spec.engine.seating.redeal_dealer`.  The count a file gives may be any
+    whole number up to the integer limit (10^17): it is reduced modulo the cycle the dealers
+    run through (at most the player count), so at most ``2 * players`` steps are taken; a
+    count below 0 is 0."""
+    seen: dict[int, int] = {}
+    step = 0
+    while step < redeals:
+        if dealer in seen:  # the dealers repeat from here: skip the whole cycles
+            cycle = step - seen[dealer]
+            for _ in range((redeals - step) % cycle):
+                dealer = redeal_dealer(form, dealer)
+            return dealer
+        seen[dealer] = step
         dealer = redeal_dealer(form, dealer)
+        step += 1
     return dealer
 
 

@@ -15,7 +15,7 @@ messages are cut, and names are shown with control characters made visible.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from .. import limits, safe_json
 from ..errors import Diagnostic, EntryError
 from ..text import printable, shorten
 
-__all__ = ["FORMAT", "MODES", "VERSION", "DealEntry", "Sheet"]
+__all__ = ["FORMAT", "MODES", "VERSION", "DealEntry", "Sheet", "names_problem"]
 
 FORMAT = "tysiac-scoresheet"
 VERSION = 1
@@ -317,6 +317,9 @@ class Sheet:
             raise _err("sheet", f"{name} is malformed: {exc.diagnostic.message}") from None
         if names and len(names) != players:
             raise _err("sheet", f"{name} is malformed: {len(names)} names for {players} players")
+        problem = names_problem(names)
+        if problem:
+            raise _err("sheet", f"{name} is malformed: in `names`, {problem}")
         if not 0 <= first_dealer < max(players, 1):
             bad = f"`first_dealer` must be 0 to {players - 1} (got {first_dealer})"
             raise _err("sheet", f"{name} is malformed: {bad}")
@@ -328,6 +331,25 @@ class Sheet:
         if player < len(self.names) and self.names[player]:
             return shorten(printable(self.names[player], keep_newlines=False), _NAME_WIDTH)
         return f"P{player}"
+
+
+def names_problem(names: Sequence[str]) -> str:
+    """What is wrong with the players' names of a sheet (``--names``, or a sheet file's
+    ``names``), ``""`` when nothing: names must tell the players apart and must not look like
+    seat numbers (``1``, ``P1``), since an answer may give either — typing ``1`` must mean
+    seat 1, not a player named "1".  An empty name leaves the seat unnamed (``P1``)."""
+    seen: set[str] = set()
+    for name in names:
+        low = name.strip().lower()
+        if not low:
+            continue
+        shown = shorten(printable(name, keep_newlines=False), _NAME_WIDTH)
+        if low.removeprefix("p").isdigit():
+            return f"`{shown}` looks like a seat number; choose another name"
+        if low in seen:
+            return f"`{shown}` is given twice"
+        seen.add(low)
+    return ""
 
 
 _NAME_WIDTH = 40
