@@ -290,3 +290,75 @@ def test_names_in_a_sheet_file_are_checked_as_names_are(tmp_path: Path, names: l
     given = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(tmp_path / "new.json"),
                                       "--names", ",".join(names)], input="quit\n")
     assert given.exit_code == 2 and f"Invalid value for --names: {problem}" in given.output
+
+
+# --------------------------------------------------------------------------- item 12: rules change
+
+HOUSE = "id: my-house\nkind: house\nextends: pl-standard\nname: {en: My house}\n"
+
+
+def _score(path: Path, *answers: str, ruleset: tuple[str, ...] = ()) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["score", *ruleset, "--sheet", str(path)], input="\n".join(answers) + "\n")
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def test_a_sheet_goes_on_under_changed_rules_from_its_next_deal(tmp_path: Path) -> None:
+    house, path = tmp_path / "house.yaml", tmp_path / "s.json"
+    house.write_text(HOUSE, encoding="utf-8")
+    status, _ = _score(path, *DEAL_1, *DEAL_1_OTHER, "quit", ruleset=(str(house),))
+    assert status == 0
+    # a new name changes the ruleset's hash, not what scores: the sheet reopens as it was
+    house.write_text(HOUSE.replace("My house", "Our house"), encoding="utf-8")
+    status, out = _score(path, "quit")
+    assert status == 0 and "(2 deals)" in out and out.splitlines()[-1] == f"no change; the sheet is in {path}"
+    # the target lowered to 300: asked; no keeps the sheet as it is
+    house.write_text(HOUSE + "match:\n  target: {value: 300, reason: House.}\n", encoding="utf-8")
+    before = path.read_bytes()
+    question = (f"the rules of `my-house` changed (match) since {path} was last saved; go on under the new "
+                "rules from deal 3, the 2 deal(s) scored so far keeping their scores? (y/n, empty: n): ")
+    result = CliRunner().invoke(main, ["score", "--sheet", str(path)], input="n\n")
+    assert result.exit_code == 1
+    assert result.stdout == question + "n\n"
+    assert result.stderr.startswith(f"error[entry.sheet]: the rules of `my-house` changed (match) since {path} "
+                                    "was last saved (ruleset hash ")
+    assert path.read_bytes() == before
+    # yes: deals 1 and 2 keep their scores, the change is written at once, deal 3 ends the match at 300
+    status, out = _score(path, "y", "undo", "2", "100", "", "0 20 100", "")
+    assert status == 0, out
+    assert "deal 2 was scored under the earlier rules; it cannot be removed now" in out
+    assert "totals: P0 30  P1 -100  P2 220" in out  # not over: 220 < 300
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["carried"]["scores"] == [[10, -150, 0], [30, -120, 120]]
+    assert data["carried"]["state"]["scores"] == [30, -120, 120] and data["carried"]["state"]["dealer"] == 2
+    assert data["settled"]["scores"][-1] == [30, -100, 220]
+    status, out = _score(path, "2", "100", "", "0 20 100", "")
+    assert "match over: P2 wins" in out  # 320 >= the new target 300 (the old one was 1000)
+    rows = [line for line in out.splitlines() if line.startswith("│ 2 ")]
+    assert "the rules changed after this deal" in rows[0]
+
+
+def test_a_sheet_written_before_totals_were_kept_cannot_be_carried_over(tmp_path: Path) -> None:
+    house, path = tmp_path / "house.yaml", tmp_path / "s.json"
+    house.write_text(HOUSE, encoding="utf-8")
+    _score(path, *DEAL_1, "quit", ruleset=(str(house),))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["settled"], data["rules_hash"]  # as an older tysiac wrote it
+    path.write_text(json.dumps(data), encoding="utf-8")
+    house.write_text(HOUSE + "match:\n  target: {value: 300, reason: House.}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["score", "--sheet", str(path)], input="y\n")
+    assert result.exit_code == 1
+    assert (f"since {path} was last saved (ruleset hash {data['content_hash'][:12]} on the sheet" in result.stderr)
+    assert result.stderr.splitlines()[0].endswith(
+        "; the sheet holds no totals of all its deals under the earlier rules (it was written by an older "
+        "tysiac, or edited since)")
+
+
+def test_the_options_message_names_the_option_that_differs(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    _score(path, "quit", ruleset=("pl-standard", "-O", "five_rounds=up"))
+    result = CliRunner().invoke(main, ["score", "pl-standard", "-O", "five_rounds=down", "--sheet", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr == (f"error[entry.sheet]: {path} was started with -O five_rounds=up, not "
+                             "-O five_rounds=down; options cannot change\n")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,6 @@ from ..engine.match import MatchState, golden_deals
 from ..engine.record import ruleset_file_from
 from ..errors import Diagnostic, EntryError, SaveConflictError, SaveError, TysiacError
 from ..ruleset.model import Form, Ruleset
-from ..safe_json import shown
 from ..savefile import check_writable, file_version, write_versioned
 from ..scoresheet import (
     Settled,
@@ -37,11 +37,13 @@ from ..scoresheet import (
     contract_label,
     entry_from_answers,
     names_problem,
+    parse_yes_no,
     questions,
     settle_sheet,
     sitter_of,
     start_state,
 )
+from ..scoresheet.carry import carry_over, changed_sections, rules_fingerprint, totals_of
 from ..text import shorten
 from ._common import line_reader, parse_option_args
 from ._common import user_errors as _user_errors
@@ -128,6 +130,8 @@ class Session:
             _Quit: the user gave up saving (the sheet is then not saved: :attr:`unsaved`).
             EOFError: the input ended while asking.
         """
+        self.sheet.settled = totals_of(self.rules, self.form, [row.scores for row in self.settled],
+                                       self.state) if self.sheet.deals else None
         text = self.sheet.to_json()
         while True:
             try:
@@ -194,6 +198,10 @@ class Session:
     def undo(self) -> None:
         if not self.sheet.deals:
             self.say("the sheet has no deal to remove", "yellow")
+            return
+        if self.sheet.carried is not None and len(self.sheet.deals) <= self.sheet.carried.deals:
+            self.say(f"deal {len(self.sheet.deals)} was scored under the earlier rules; it cannot be "
+                     "removed now", "yellow")
             return
         self.sheet.deals.pop()
         self.settled = settle_sheet(self.rules, self.form, self.sheet)
@@ -309,18 +317,26 @@ def open_sheet(
     path: Path,
     names: Sequence[str],
     dealer: int,
-) -> tuple[Ruleset, Form, Sheet]:
-    """Load the sheet at ``path`` (checking it is for this ruleset and table) or start one.
+    confirm: Callable[[str], bool] = lambda question: False,
+) -> tuple[Ruleset, Form, Sheet, bool]:
+    """Load the sheet at ``path`` (checking it is for this ruleset and table) or start one;
+    the ruleset, the form, the sheet, and whether the sheet changed in opening (a change of
+    its rules carried over: to be saved at once).
 
     The sheet is read as untrusted input (:meth:`Sheet.read`).  Its ruleset is the one the
     user names (``ruleset``, any path), else the sheet's: a shipped id, or a file in the
     sheet's folder or below (through :func:`~tysiac_spec.ruleset.registry.find`).
 
+    When the ruleset changed since the sheet was last saved, only what changes the scores
+    counts (:func:`~tysiac_spec.scoresheet.carry.rules_fingerprint`); where that changed,
+    ``confirm`` is asked whether to go on under the new rules from the next deal, the deals so
+    far keeping their scores (:func:`~tysiac_spec.scoresheet.carry.carry_over`).
+
     Raises:
         EntryError: ``entry.sheet`` — the sheet cannot be read, belongs to another ruleset,
-            player count or options, or its ruleset changed since the sheet was started (hash
-            differs); ``registry.outside`` — the sheet names a ruleset file outside its folder
-            (it is not read).
+            player count or options (the message names the option that differs), or its
+            rules changed and the sheet is not carried over; ``registry.outside`` — the sheet
+            names a ruleset file outside its folder (it is not read).
         LimitError: the sheet is over a limit (:meth:`Sheet.read`).
     """
     from ..ruleset import load_ruleset, registry
@@ -344,10 +360,14 @@ def open_sheet(
         if players is not None and players != sheet.players:
             raise EntryError(Diagnostic(
                 "entry.sheet", f"{path} is a sheet for {sheet.players} players, not {players}"))
-        if options and any(str(sheet.options.get(k)) != str(v) for k, v in options.items()):
-            raise EntryError(Diagnostic(
-                "entry.sheet", f"{path} was started with options {shown(sheet.options, 200)}; "
-                "options cannot change"))
+        for key, value in options.items():
+            if str(sheet.options.get(key)) != str(value):
+                had = sheet.options.get(key)
+                started = f"-O {shorten(key)}={shorten(str(had), 40)}" if key in sheet.options else \
+                    f"no option `{shorten(key)}`"
+                given = f"-O {shorten(key)}={shorten(str(value), 40)}"
+                raise EntryError(Diagnostic(
+                    "entry.sheet", f"{path} was started with {started}, not {given}; options cannot change"))
         try:
             if target is None:
                 target = registry.find(ref, relative_to=path) if registry.looks_like_path(ref) else ref
@@ -358,13 +378,7 @@ def open_sheet(
             raise EntryError(Diagnostic(
                 code, f"{path} cannot be reopened: {shorten(exc.diagnostic.message, 400)}",
                 hint=exc.diagnostic.hint)) from None
-        if sheet.content_hash and rules.content_hash != sheet.content_hash:
-            raise EntryError(Diagnostic(
-                "entry.sheet",
-                f"the ruleset `{shorten(sheet.ruleset)}` changed since {path} was started "
-                f"(hash {shorten(sheet.content_hash[:12])} on the sheet, {rules.content_hash[:12]} now)",
-                hint="finish the sheet with the ruleset version it was started with",
-            ))
+        changed = _rules_changed(rules, form, sheet, path, confirm)
         try:
             settle_sheet(rules, form, sheet, numbered=True)
         except TysiacError as exc:
@@ -372,7 +386,7 @@ def open_sheet(
                 "entry.sheet", f"{path}: {exc.diagnostic.message}",
                 hint="correct or delete that deal in the file (a text editor will do)",
             )) from None
-        return rules, form, sheet
+        return rules, form, sheet, changed
     if ruleset is None:
         raise click.UsageError("give a ruleset id or path to start a new sheet")
     rules = load_ruleset(ruleset, options=options)
@@ -393,8 +407,49 @@ def open_sheet(
         else ruleset_file_from(rules.file, path),
         names=list(names),
         first_dealer=dealer % n,
+        rules_hash=rules_fingerprint(rules, form),
     )
-    return rules, form, sheet
+    return rules, form, sheet, False
+
+
+def _rules_changed(
+    rules: Ruleset, form: Form, sheet: Sheet, path: Path, confirm: Callable[[str], bool]
+) -> bool:
+    """Check the sheet's rules against ``rules`` by what changes the scores; where they
+    changed, offer to go on under the new rules (see :func:`open_sheet`).  Whether the sheet
+    was carried over.
+
+    Raises:
+        EntryError: ``entry.sheet`` — the rules changed and the sheet is not carried over.
+    """
+    now = rules_fingerprint(rules, form)
+    if sheet.rules_hash == now or (not sheet.rules_hash and sheet.content_hash in ("", rules.content_hash)):
+        sheet.rules_hash, sheet.content_hash = now, rules.content_hash  # a change of texts only
+        return False
+    sections = changed_sections(sheet.rules_hash, now) if sheet.rules_hash else []
+    what = f" ({', '.join(sections)})" if sections else ""
+    if not sheet.deals:  # nothing scored yet: the new rules from the first deal
+        sheet.rules_hash, sheet.content_hash = now, rules.content_hash
+        return True
+    n = len(sheet.deals) - (sheet.carried.deals if sheet.carried else 0)
+    refused = EntryError(Diagnostic(
+        "entry.sheet",
+        f"the rules of `{shorten(sheet.ruleset)}` changed{what} since {path} was last saved "
+        f"(ruleset hash {shorten(sheet.content_hash[:12])} on the sheet, {rules.content_hash[:12]} now)",
+        hint="finish the sheet with the ruleset version it was started with, or answer y to go on "
+        "under the new rules from the next deal",
+    ))
+    question = (f"the rules of `{shorten(sheet.ruleset)}` changed{what} since {path} was last saved; "
+                f"go on under the new rules from deal {len(sheet.deals) + 1}, the {n} deal(s) scored so far "
+                "keeping their scores? (y/n, empty: n)")
+    if not confirm(question):
+        raise refused
+    try:
+        carry_over(sheet, rules, form)
+    except EntryError as exc:
+        raise EntryError(replace(refused.diagnostic, message=f"{refused.diagnostic.message}; "
+                                 f"{exc.diagnostic.message}")) from None
+    return True
 
 
 def check_names(names: Sequence[str]) -> None:
@@ -463,13 +518,27 @@ def score(
     except SaveError as exc:  # a FIFO, a device, a folder: refused before anything is asked
         raise click.ClickException(exc.diagnostic.message) from None
     new_sheet = not version or not path.stat().st_size
-    rules, form, sheet = open_sheet(ruleset, players, parse_option_args(options), path, name_list, dealer)
     console = Console(highlight=False, soft_wrap=True)
     if not console.is_terminal:
         console = Console(highlight=False, soft_wrap=True, width=max(console.width, 120))
-    session = Session(rules, form, sheet, path, console, line_reader(console), version=version)
+    read_line = line_reader(console)
+
+    def confirm(question: str) -> bool:
+        while True:
+            try:
+                return parse_yes_no(read_line(f"{question}: "))
+            except EOFError:
+                return False
+            except EntryError as exc:
+                console.print(escape(f"rejected: {exc.diagnostic.message}"))
+
+    rules, form, sheet, changed = open_sheet(
+        ruleset, players, parse_option_args(options), path, name_list, dealer, confirm)
+    session = Session(rules, form, sheet, path, console, read_line, version=version)
     try:  # can the sheet be written? asked before the first question, not after a deal is typed
-        if new_sheet:
+        if new_sheet or changed:  # a new sheet, or the change of its rules, written at once
+            session.sheet.settled = totals_of(rules, form, [row.scores for row in session.settled],
+                                              session.state) if sheet.deals else None
             session.version = write_versioned(path, sheet.to_json(), expected=version)
             session.written = True
         else:

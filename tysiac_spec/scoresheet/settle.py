@@ -19,6 +19,7 @@ from ..engine.seating import active_players, redeal_dealer, sitter_of
 from ..errors import EntryError, MatchError, NotationError
 from ..ruleset.model import Form, Ruleset
 from ..text import shorten
+from .carry import state_from_data
 from .notation import _entry_error, _iter_marriage_notation_errors, _iter_talon_errors, marriage_value
 from .sheetfile import MODES, DealEntry, Sheet, _err
 
@@ -224,7 +225,16 @@ def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet, *, numbered: bool = F
     """
     state = start_state(rules, form, sheet)
     out: list[Settled] = []
-    for number, entry in enumerate(sheet.deals, start=1):
+    first = 0
+    if sheet.carried is not None:  # deals scored under earlier rules keep their totals
+        state = state_from_data(sheet.carried.state, state, form)
+        before = (0,) * form.players
+        for number, row in enumerate(sheet.carried.scores, start=1):
+            note = (CARRIED_NOTE,) if number == sheet.carried.deals else ()
+            out.append(Settled(tuple(b - a for a, b in zip(before, row, strict=True)), row, note, state))
+            before = row
+        first = sheet.carried.deals
+    for number, entry in enumerate(sheet.deals[first:], start=first + 1):
         try:
             check_entry(rules, form, entry, state)
         except EntryError as exc:
@@ -246,6 +256,10 @@ def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet, *, numbered: bool = F
         out.append(Settled(deltas, new.scores, notes, new))
         state = new
     return out
+
+
+CARRIED_NOTE = "the rules changed after this deal; the deals before it keep their scores"
+"""The note on the last deal a sheet settled under earlier rules (:mod:`.carry`)."""
 
 
 def contract_label(form: Form, entry: DealEntry) -> str:

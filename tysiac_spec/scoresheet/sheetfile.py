@@ -24,7 +24,7 @@ from .. import limits, safe_json
 from ..errors import Diagnostic, EntryError
 from ..text import printable, shorten
 
-__all__ = ["FORMAT", "MODES", "VERSION", "DealEntry", "Sheet", "names_problem"]
+__all__ = ["FORMAT", "MODES", "VERSION", "DealEntry", "Sheet", "Totals", "names_problem"]
 
 FORMAT = "tysiac-scoresheet"
 VERSION = 1
@@ -202,15 +202,80 @@ def _list(value: Any, key: str) -> list[Any]:
     return value
 
 
+def _mapping(value: Any, key: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _err("sheet", f"`{key}` must be an object (got {_json_type(value)})")
+    return value
+
+
 def _marriage(value: Any) -> tuple[int, str]:
     if not isinstance(value, list) or len(value) != 2:
         raise _err("sheet", f"a marriage must be [player, suit] (got {safe_json.shown(value)})")
     return _int(value[0], "marriages"), _str(value[1], "marriages")
 
 
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """The settled totals of a sheet's first :attr:`deals` deals, kept in its file so that a
+    sheet whose ruleset changes can go on from them (:mod:`.carry`): the scores are otherwise
+    never trusted from the file, always recomputed.
+
+    Attributes:
+        scores: each deal's totals by player (points), in order; ``len(scores)`` deals.
+        state: the match state after the last of them, as JSON
+            (:func:`~.carry.state_to_data`; checked when it is used).
+        rules_hash: the fingerprint of the rules that settled them, by section
+            (:func:`~.carry.rules_fingerprint`).
+        content_hash: the ruleset's content hash then.
+    """
+
+    scores: tuple[tuple[int, ...], ...]
+    state: Mapping[str, Any]
+    rules_hash: Mapping[str, str]
+    content_hash: str = ""
+
+    @property
+    def deals(self) -> int:
+        """How many deals these totals cover."""
+        return len(self.scores)
+
+    def to_data(self) -> dict[str, Any]:
+        """A JSON-ready mapping (the inverse of :meth:`from_data`)."""
+        return {"deals": self.deals, "content_hash": self.content_hash, "rules_hash": dict(self.rules_hash),
+                "scores": [list(row) for row in self.scores], "state": dict(self.state)}
+
+    @classmethod
+    def from_data(cls, data: Any, key: str, players: int) -> Totals:
+        """Read a mapping written by :meth:`to_data` (the sheet's ``key``), strictly typed.
+
+        Raises:
+            EntryError: ``entry.sheet`` — a missing or mistyped field, a row of scores that is
+                not one per player, a count of deals that is not the rows'.
+        """
+        if not isinstance(data, Mapping):
+            raise _err("sheet", f"`{key}` must be an object (got {_json_type(data)})")
+        rows = tuple(tuple(_int(x, f"{key}.scores") for x in _list(row, f"{key}.scores"))
+                     for row in _list(data.get("scores", []), f"{key}.scores"))
+        count = _int(data.get("deals", -1), f"{key}.deals")
+        if any(len(row) != players for row in rows) or count != len(rows):
+            raise _err("sheet", f"`{key}` must give {players} totals for each of its `deals`")
+        state, hashes = data.get("state"), data.get("rules_hash")
+        if not isinstance(state, Mapping) or not isinstance(hashes, Mapping):
+            raise _err("sheet", f"`{key}` needs a `state` and a `rules_hash` object")
+        return cls(scores=rows, state=dict(state), content_hash=_str(data.get("content_hash", ""), key),
+                   rules_hash={_str(k, key): _str(v, f"{key}.rules_hash") for k, v in hashes.items()})
+
+
 @dataclass(slots=True)
 class Sheet:
-    """A scoresheet: the ruleset and table it is played under, and the deals entered."""
+    """A scoresheet: the ruleset and table it is played under, and the deals entered.
+
+    ``rules_hash`` is the fingerprint of the rules by section (what changes the scores, not
+    the display texts: :func:`~.carry.rules_fingerprint`); ``settled`` the totals as last
+    saved (a cache, written so that a change of the rules can be carried over); ``carried``
+    the totals of the first deals when the rules changed after them: those deals keep the
+    scores the earlier rules gave them, the later ones are settled by the rules in force.
+    """
 
     ruleset: str
     players: int
@@ -220,6 +285,9 @@ class Sheet:
     names: list[str] = field(default_factory=list)
     first_dealer: int = 0
     deals: list[DealEntry] = field(default_factory=list)
+    rules_hash: dict[str, str] = field(default_factory=dict)
+    settled: Totals | None = None
+    carried: Totals | None = None
 
     def to_json(self) -> str:
         """The sheet as JSON text (versioned, see the module docstring)."""
@@ -235,6 +303,12 @@ class Sheet:
             "first_dealer": self.first_dealer,
             "deals": [d.to_data() for d in self.deals],
         }
+        if self.rules_hash:
+            data["rules_hash"] = self.rules_hash
+        if self.carried is not None:
+            data["carried"] = self.carried.to_data()
+        if self.settled is not None:
+            data["settled"] = self.settled.to_data()
         return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
     @classmethod
@@ -312,7 +386,13 @@ class Sheet:
                 names=names,
                 first_dealer=first_dealer,
                 deals=deals,
+                rules_hash={_str(k, "rules_hash"): _str(v, "rules_hash")
+                            for k, v in _mapping(data.get("rules_hash") or {}, "rules_hash").items()},
+                settled=Totals.from_data(data["settled"], "settled", players) if "settled" in data else None,
+                carried=Totals.from_data(data["carried"], "carried", players) if "carried" in data else None,
             )
+            if sheet.carried is not None and sheet.carried.deals > len(deals):
+                raise _err("sheet", f"`carried` has {sheet.carried.deals} deals; the sheet has {len(deals)}")
         except EntryError as exc:
             raise _err("sheet", f"{name} is malformed: {exc.diagnostic.message}") from None
         if names and len(names) != players:
