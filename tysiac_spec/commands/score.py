@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +42,7 @@ from ..scoresheet import (
     sitter_of,
     start_state,
 )
-from ..scoresheet.carry import carry_over, changed_sections, rules_fingerprint, totals_of
+from ..scoresheet.carry import reconcile_rules, rules_fingerprint, totals_of
 from ..text import shorten
 from ._common import line_reader, parse_option_args
 from ._common import user_errors as _user_errors
@@ -378,7 +377,7 @@ def open_sheet(
             raise EntryError(Diagnostic(
                 code, f"{path} cannot be reopened: {shorten(exc.diagnostic.message, 400)}",
                 hint=exc.diagnostic.hint)) from None
-        changed = _rules_changed(rules, form, sheet, path, confirm)
+        changed = reconcile_rules(rules, form, sheet, str(path), confirm)
         try:
             settle_sheet(rules, form, sheet, numbered=True)
         except TysiacError as exc:
@@ -410,46 +409,6 @@ def open_sheet(
         rules_hash=rules_fingerprint(rules, form),
     )
     return rules, form, sheet, False
-
-
-def _rules_changed(
-    rules: Ruleset, form: Form, sheet: Sheet, path: Path, confirm: Callable[[str], bool]
-) -> bool:
-    """Check the sheet's rules against ``rules`` by what changes the scores; where they
-    changed, offer to go on under the new rules (see :func:`open_sheet`).  Whether the sheet
-    was carried over.
-
-    Raises:
-        EntryError: ``entry.sheet`` — the rules changed and the sheet is not carried over.
-    """
-    now = rules_fingerprint(rules, form)
-    if sheet.rules_hash == now or (not sheet.rules_hash and sheet.content_hash in ("", rules.content_hash)):
-        sheet.rules_hash, sheet.content_hash = now, rules.content_hash  # a change of texts only
-        return False
-    sections = changed_sections(sheet.rules_hash, now) if sheet.rules_hash else []
-    what = f" ({', '.join(sections)})" if sections else ""
-    if not sheet.deals:  # nothing scored yet: the new rules from the first deal
-        sheet.rules_hash, sheet.content_hash = now, rules.content_hash
-        return True
-    n = len(sheet.deals) - (sheet.carried.deals if sheet.carried else 0)
-    refused = EntryError(Diagnostic(
-        "entry.sheet",
-        f"the rules of `{shorten(sheet.ruleset)}` changed{what} since {path} was last saved "
-        f"(ruleset hash {shorten(sheet.content_hash[:12])} on the sheet, {rules.content_hash[:12]} now)",
-        hint="finish the sheet with the ruleset version it was started with, or answer y to go on "
-        "under the new rules from the next deal",
-    ))
-    question = (f"the rules of `{shorten(sheet.ruleset)}` changed{what} since {path} was last saved; "
-                f"go on under the new rules from deal {len(sheet.deals) + 1}, the {n} deal(s) scored so far "
-                "keeping their scores? (y/n, empty: n)")
-    if not confirm(question):
-        raise refused
-    try:
-        carry_over(sheet, rules, form)
-    except EntryError as exc:
-        raise EntryError(replace(refused.diagnostic, message=f"{refused.diagnostic.message}; "
-                                 f"{exc.diagnostic.message}")) from None
-    return True
 
 
 def check_names(names: Sequence[str]) -> None:

@@ -19,16 +19,20 @@ import dataclasses
 import enum
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..engine.match import BarrelSeat, MatchState
+from ..errors import Diagnostic, EntryError
 from ..ruleset.model import Form, Formula, Ruleset
+from ..text import shorten
 from .sheetfile import Sheet, Totals, _err
 
 __all__ = [
     "carry_over",
     "changed_sections",
+    "reconcile_rules",
     "rules_fingerprint",
     "state_from_data",
     "state_to_data",
@@ -175,3 +179,45 @@ def carry_over(sheet: Sheet, rules: Ruleset, form: Form) -> None:
     sheet.carried = settled
     sheet.content_hash = rules.content_hash
     sheet.rules_hash = rules_fingerprint(rules, form)
+
+
+def reconcile_rules(
+    rules: Ruleset, form: Form, sheet: Sheet, path: str, confirm: Callable[[str], bool]
+) -> bool:
+    """Check the sheet's rules against ``rules`` (the sheet's ruleset as it is now) by what
+    changes the scores (:func:`rules_fingerprint`): the same, the sheet takes the new content
+    hash; changed, ``confirm`` is asked (a yes/no question in words) whether to go on under
+    the new rules from the next deal (:func:`carry_over`); ``path`` names the sheet in the
+    words.  Whether the sheet changed (to be saved at once).
+
+    Raises:
+        EntryError: ``entry.sheet`` — the rules changed and the sheet is not carried over.
+    """
+    now = rules_fingerprint(rules, form)
+    if sheet.rules_hash == now or (not sheet.rules_hash and sheet.content_hash in ("", rules.content_hash)):
+        sheet.rules_hash, sheet.content_hash = now, rules.content_hash  # a change of texts only
+        return False
+    sections = changed_sections(sheet.rules_hash, now) if sheet.rules_hash else []
+    what = f" ({', '.join(sections)})" if sections else ""
+    if not sheet.deals:  # nothing scored yet: the new rules from the first deal
+        sheet.rules_hash, sheet.content_hash = now, rules.content_hash
+        return True
+    n = len(sheet.deals) - (sheet.carried.deals if sheet.carried else 0)
+    refused = EntryError(Diagnostic(
+        "entry.sheet",
+        f"the rules of `{shorten(sheet.ruleset)}` changed{what} since {path} was last saved "
+        f"(ruleset hash {shorten(sheet.content_hash[:12])} on the sheet, {rules.content_hash[:12]} now)",
+        hint="finish the sheet with the ruleset version it was started with, or answer y to go on "
+        "under the new rules from the next deal",
+    ))
+    question = (f"the rules of `{shorten(sheet.ruleset)}` changed{what} since {path} was last saved; "
+                f"go on under the new rules from deal {len(sheet.deals) + 1}, the {n} deal(s) scored so far "
+                "keeping their scores? (y/n, empty: n)")
+    if not confirm(question):
+        raise refused
+    try:
+        carry_over(sheet, rules, form)
+    except EntryError as exc:
+        raise EntryError(replace(refused.diagnostic, message=f"{refused.diagnostic.message}; "
+                                 f"{exc.diagnostic.message}")) from None
+    return True
