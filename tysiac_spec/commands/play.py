@@ -458,15 +458,16 @@ def run_match(
     live = game
     setup = TableSetup(seat=seat, bots=bots, bot_seed=seed)
 
-    where: list[Any] = [save_to, save_version]  # the file and its version, as last written
+    version = save_version  # the save file's version, as last read or written
 
     def save(actions: int | None = None) -> str:
         """Write the record (its first ``actions`` actions when given) to the save file."""
+        nonlocal save_to, version
         record = record_of(live, table=setup)
         if actions is not None:
             record = dataclasses.replace(record, actions=record.actions[:actions])
-        where[:] = _save_record(record, where[0], where[1], console)
-        return str(where[0])
+        save_to, version = _save_record(record, save_to, version, console)
+        return str(save_to)
 
     save()  # at once: a place that cannot be written is reported before any play, not after
     if sys.stdin.isatty():  # pragma: no cover - needs a terminal
