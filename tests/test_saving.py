@@ -362,3 +362,15 @@ def test_the_options_message_names_the_option_that_differs(tmp_path: Path) -> No
     assert result.exit_code == 1
     assert result.stderr == (f"error[entry.sheet]: {path} was started with -O five_rounds=up, not "
                              "-O five_rounds=down; options cannot change\n")
+
+
+def test_a_huge_sparse_file_is_not_read_through_for_its_version(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    with open(path, "wb") as fh:
+        fh.truncate(10**12)  # a terabyte of holes: hashing it would take hours
+    version = file_version(path)
+    assert version.startswith("stat:1000000000000:")
+    result = subprocess.run([sys.executable, "-m", "tysiac_spec", "score", "--sheet", str(path)], input="",
+                            capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=HANG)
+    assert result.returncode == 1
+    assert "error[limit.sheet_bytes]" in result.stderr and "Traceback" not in result.stderr

@@ -30,11 +30,17 @@ from pathlib import Path
 
 from .errors import Diagnostic, SaveConflictError, SaveError
 
-__all__ = ["LOCK_WAIT", "check_writable", "file_version", "text_version", "write_versioned"]
+__all__ = ["HASHED_BYTES", "LOCK_WAIT", "check_writable", "file_version", "text_version", "write_versioned"]
 
 LOCK_WAIT = 10.0
 """Seconds a writer waits for another writer's lock on the folder before it gives up (the
 lock is held for milliseconds; a writer stopped while holding it must not hang the rest)."""
+
+
+HASHED_BYTES = 64 * 2**20
+"""Bytes of a file hashed for its version; a larger file (never a sheet or a record: their
+readers refuse it) is versioned by its size, inode and change times instead, so that a huge
+or sparse file is not read through."""
 
 
 def _fail(path: Path, reason: str) -> SaveError:
@@ -85,17 +91,21 @@ def text_version(text: str) -> str:
 
 
 def file_version(path: str | Path) -> str:
-    """The version of the file at ``path`` now: the SHA-256 of its bytes in hex, or ``""``
-    when there is no file.  Take it *before* reading the file, so that a change made between
-    the two is seen as a conflict at the next write rather than lost.
+    """The version of the file at ``path`` now: the SHA-256 of its bytes in hex (of a file
+    over :data:`HASHED_BYTES`, its size, inode and times), or ``""`` when there is no file.
+    Take it *before* reading the file, so that a change made between the two is seen as a
+    conflict at the next write rather than lost.
 
     Raises:
         SaveError: the path is not a regular file, or it cannot be read.
     """
     path = Path(path)
     target = _target(path)
-    if _check_regular(path, target) is None:
+    st = _check_regular(path, target)
+    if st is None:
         return ""
+    if st.st_size > HASHED_BYTES:
+        return f"stat:{st.st_size}:{st.st_ino}:{st.st_mtime_ns}:{st.st_ctime_ns}"
     digest = hashlib.sha256()
     try:
         with open(target, "rb") as fh:
