@@ -149,3 +149,30 @@ def test_export_and_import_go_through_tysiac_score(tmp_path: Path) -> None:
         service.import_sheet("u", names, expected="")
     with pytest.raises(EntryError, match="there is no sheet `u`"):
         service.view("u")
+
+
+def test_a_sheet_goes_on_under_changed_rules_only_when_asked(tmp_path: Path) -> None:
+    house = "id: my-house\nkind: house\nextends: pl-standard\nname: {en: My house}\n"
+    store = MemoryStore()
+    service = ScoresheetService(store)
+    view = service.create("t", ruleset_text=house)
+    for deal in PL_DEALS[:2]:
+        view = entered(service, "t", deal, view["version"])
+    store.texts["t.ruleset"] = house.replace("My house", "Our house")  # a new name: nothing scores
+    assert service.view("t")["totals"] == [30, -120, 120]
+    store.texts["t.ruleset"] = house + "match:\n  target: {value: 300, reason: House.}\n"
+    with pytest.raises(EntryError) as info:
+        service.view("t")
+    assert info.value.diagnostic.message.startswith("the rules of `my-house` changed (match) since t was last saved")
+    view = service.go_on_under_new_rules("t", expected=view["version"])
+    assert view["carried"] == 2 and view["totals"] == [30, -120, 120]
+    view = entered(service, "t", ["2", "100", "", "0 20 100", ""], view["version"])
+    view = entered(service, "t", ["0", "100", "", "100 10 10", ""], view["version"])
+    assert view["totals"] == [130, -90, 230] and view["winner"] is None
+    view = entered(service, "t", ["2", "100", "", "10 10 100", ""], view["version"])
+    assert view["totals"] == [140, -80, 330] and view["winner"] == 2  # the new target, 300
+    for _ in range(3):  # deals 5, 4 and 3 were scored under the new rules
+        view = service.undo("t", expected=view["version"])
+    assert view["totals"] == [30, -120, 120] and len(view["deals"]) == 2
+    with pytest.raises(EntryError, match="deal 2 was scored under the earlier rules; it cannot be removed"):
+        service.undo("t", expected=view["version"])

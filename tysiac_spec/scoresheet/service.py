@@ -156,7 +156,16 @@ class ScoresheetService:
             return load_ruleset(f"{sheet.ruleset}.yaml", text=text, options=sheet.options)
         return load_ruleset(sheet.ruleset, options=sheet.options)
 
-    def _open(self, key: str, *, text: str | None = None, version: str = "") -> _Open:
+    def _open(
+        self, key: str, *, text: str | None = None, version: str = "", new_rules: bool = False
+    ) -> _Open:
+        """The sheet ``key`` (or the sheet in ``text``) with its rules and settled deals.
+
+        Raises:
+            EntryError: ``entry.sheet`` — no such sheet, not a sheet, a deal that does not
+                settle, or rules changed in what scores (unless ``new_rules``: then the sheet
+                goes on under them, :func:`~.carry.carry_over`).
+        """
         if text is None:
             text, version = self.store.load(_check_key(key))
             if not version:
@@ -164,7 +173,7 @@ class ScoresheetService:
         sheet = Sheet.from_json(text, name=key)
         rules = self._rules(key, sheet)
         form = rules.form(sheet.players)
-        reconcile_rules(rules, form, sheet, key, lambda question: False)
+        reconcile_rules(rules, form, sheet, key, lambda question: new_rules)
         return _Open(rules, form, sheet, settle_sheet(rules, form, sheet, numbered=True), version)
 
     def view(self, key: str) -> dict[str, Any]:
@@ -354,6 +363,18 @@ class ScoresheetService:
             raise EntryError(Diagnostic(error["code"], message, hint=error["hint"]))
         opened.sheet.deals.append(entry_from_answers(opened.form, opened.state.dealer, parsed))
         return self._write(key, opened, expected=expected)
+
+    def go_on_under_new_rules(self, key: str, *, expected: str) -> dict[str, Any]:
+        """When the sheet's ruleset changed in what scores (every other operation then raises
+        ``entry.sheet``, "the rules of … changed (scoring) since …"), go on under the new
+        rules from the next deal: the deals so far keep their scores, and the change is
+        written into the sheet (``tysiac score`` asks the same question).  Its :meth:`view`.
+
+        Raises:
+            EntryError: ``entry.sheet`` — the sheet holds no totals to carry over.
+            SaveConflictError: the sheet is no longer at version ``expected``.
+        """
+        return self._write(key, self._open(key, new_rules=True), expected=expected)
 
     def undo(self, key: str, *, expected: str) -> dict[str, Any]:
         """Remove the sheet's last deal (not one scored under earlier rules); its :meth:`view`.

@@ -4,7 +4,12 @@ untrusted input.  The file is JSON::
 
     {"format": "tysiac-scoresheet", "version": 1, "ruleset": "pl-standard",
      "ruleset_file": null, "content_hash": "…", "options": {…}, "players": 3,
-     "names": ["Ala", "Ola", "Ela"], "first_dealer": 0, "deals": [{…}, …]}
+     "names": ["Ala", "Ola", "Ela"], "first_dealer": 0, "deals": [{…}, …],
+     "rules_hash": {"scoring": "…", …}, "settled": {…}, "carried": {…}}
+
+The last three keys are optional (a sheet without them reads as before): the fingerprint of
+the rules by section, the totals as last saved, and the totals of the deals scored under
+earlier rules (:class:`Totals`, :mod:`.carry`).
 
 A sheet file is shared between people and read as untrusted input (:meth:`Sheet.read`):
 within the limits of :mod:`tysiac_spec.limits` (``sheet_bytes`` before it is read, then the
