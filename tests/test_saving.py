@@ -374,3 +374,14 @@ def test_a_huge_sparse_file_is_not_read_through_for_its_version(tmp_path: Path) 
                             capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=HANG)
     assert result.returncode == 1
     assert "error[limit.sheet_bytes]" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_killed_saves_temporary_file_is_removed_by_the_next_save(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    old, fresh, other = tmp_path / ".s.json.abc123.tmp", tmp_path / ".s.json.def456.tmp", tmp_path / ".t.json.1.tmp"
+    for tmp in (old, fresh, other):
+        tmp.write_text("half a sheet", encoding="utf-8")
+    os.utime(old, (1, 1))  # left by a save killed long ago
+    os.utime(other, (1, 1))  # another file's
+    write_versioned(path, "{}\n", expected="")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [fresh.name, other.name, "s.json"]

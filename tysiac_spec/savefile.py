@@ -13,8 +13,10 @@ writer is told, and keeps its data to save elsewhere.
 
 The lock is an advisory ``flock`` on the folder, held only for the compare and the rename
 (milliseconds), where the platform has one; without it the compare alone still catches any
-writer that finished before.  Only regular files are written: a FIFO, a device or a folder
-at the path is refused before anything is written (writing to a FIFO would block for ever).
+writer that finished before.  A save killed before its rename leaves a temporary file beside
+the file, which the next save removes (:data:`STALE_TEMP`).  Only regular files are written:
+a FIFO, a device or a folder at the path is refused before anything is written (writing to a
+FIFO would block for ever).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterator
+from glob import escape as glob_escape
 from pathlib import Path
 
 from .errors import Diagnostic, SaveConflictError, SaveError
@@ -41,6 +44,12 @@ HASHED_BYTES = 64 * 2**20
 """Bytes of a file hashed for its version; a larger file (never a sheet or a record: their
 readers refuse it) is versioned by its size, inode and change times instead, so that a huge
 or sparse file is not read through."""
+
+
+STALE_TEMP = 60.0
+"""Seconds after which a temporary file of an earlier save (``.NAME.*.tmp`` beside the file,
+left by a save that was killed between writing it and the rename) is removed by the next
+save of the same file; a live save's temporary file is milliseconds old."""
 
 
 def _fail(path: Path, reason: str) -> SaveError:
@@ -177,6 +186,16 @@ def _write_temp(path: Path, target: Path, text: str, mode: int) -> str:
     return tmp
 
 
+def _remove_stale_temps(target: Path) -> None:
+    """Remove the temporary files that killed saves of ``target`` left beside it (older than
+    :data:`STALE_TEMP`); one that cannot be removed is left."""
+    now = time.time()
+    for tmp in target.parent.glob(f".{glob_escape(target.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            if tmp.is_file() and not tmp.is_symlink() and now - tmp.stat().st_mtime > STALE_TEMP:
+                tmp.unlink()
+
+
 def check_writable(path: str | Path, text: str) -> None:
     """Check, before the user types anything, that ``text`` (what will be saved first) can be
     written at ``path``: a regular file or none, in a folder that exists, with room for it.
@@ -233,6 +252,7 @@ def write_versioned(path: str | Path, text: str, *, expected: str | None) -> str
                     expected=expected, found=found,
                 )
         mode = stat.S_IMODE(st.st_mode) if st is not None else 0o644
+        _remove_stale_temps(target)
         tmp = _write_temp(path, target, text, mode)
         try:
             os.replace(tmp, target)
