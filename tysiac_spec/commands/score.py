@@ -4,8 +4,10 @@ For each deal the user answers a few questions (declarer, bid, contract, card po
 marriages, and rospis / bomb / dark game where the ruleset has them); the engine's match
 rules settle the deal (:func:`tysiac_spec.scoresheet.settle_sheet`, which calls
 ``engine.match.settle_deal``) and the running sheet is shown with every adjustment
-explained.  The sheet file is written atomically after every deal; ``--undo`` removes the
-last deal.  Input is read line by line from standard input, so a script can drive it.
+explained.  The sheet file is written atomically after every deal, if nobody else changed it
+since it was read (:mod:`tysiac_spec.savefile`; else, or when the disk refuses, the sheet is
+kept and another file is asked for); ``--undo`` removes the last deal.  Input is read line
+by line from standard input, so a script can drive it.
 
 Seats count from 0 (``P0`` is the first seat) in every answer and prompt.  A sheet file is
 untrusted input (:meth:`~tysiac_spec.scoresheet.Sheet.read`): read within the limits, its
@@ -129,9 +131,7 @@ class Session:
             _Quit: the user gave up saving (the sheet is then not saved: :attr:`unsaved`).
             EOFError: the input ended while asking.
         """
-        self.sheet.settled = totals_of(self.rules, self.form, [row.scores for row in self.settled],
-                                       self.state) if self.sheet.deals else None
-        text = self.sheet.to_json()
+        text = self.text()
         while True:
             try:
                 self.version = write_versioned(self.path, text, expected=self.version)
@@ -146,6 +146,13 @@ class Session:
                 continue
             self.written, self.unsaved = True, False
             return
+
+    def text(self) -> str:
+        """The sheet's file text, with its totals as settled now (``settled``, kept so that a
+        change of its rules can be carried over: :mod:`tysiac_spec.scoresheet.carry`)."""
+        self.sheet.settled = totals_of(self.rules, self.form, [row.scores for row in self.settled],
+                                       self.state) if self.sheet.deals else None
+        return self.sheet.to_json()
 
     def _other_file(self, answer: str) -> bool:
         """Take ``answer`` to the save question: ``quit``, empty (the same file again) or a new
@@ -496,9 +503,7 @@ def score(
     session = Session(rules, form, sheet, path, console, read_line, version=version)
     try:  # can the sheet be written? asked before the first question, not after a deal is typed
         if new_sheet or changed:  # a new sheet, or the change of its rules, written at once
-            session.sheet.settled = totals_of(rules, form, [row.scores for row in session.settled],
-                                              session.state) if sheet.deals else None
-            session.version = write_versioned(path, sheet.to_json(), expected=version)
+            session.version = write_versioned(path, session.text(), expected=version)
             session.written = True
         else:
             check_writable(path, sheet.to_json())
