@@ -245,7 +245,7 @@ def _winner(game: Game) -> int | None:
     winner = getattr(match, "winner", None)
     if isinstance(winner, int):
         return winner
-    if not game.is_over:
+    if not game.is_over or match is not None:  # (stopped without a winner: all-pass.stopped)
         return None
     best = max(game.scores)
     return game.scores.index(best)
@@ -357,7 +357,7 @@ def _play_generic(rules: Ruleset, players: int, seed: int, bots: str, index: int
     actions = 0
     bids: list[int] = []
     last = game.last_deal
-    while not game.is_over and len(game.deal_scores) < max_deals:
+    while not game.is_over and len(game.deal_scores) + game.passed_out < max_deals:  # (redeals count)
         player = game.current_player
         legal = game.legal_actions()
         try:

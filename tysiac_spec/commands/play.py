@@ -9,9 +9,10 @@ default) rather than played silently without the marriage; a choice number is ta
 is.  Every text shown passes through :func:`tysiac_spec.text.printable`, so text from a
 ruleset or a record cannot drive the terminal.  The record is saved (with
 :mod:`tysiac_spec.engine.record`) when the match ends, on ``quit``, at the end of the input,
-on Ctrl-C (exit status 130) and when standard output is closed (``tysiac play … | head``:
-a broken pipe, after which the command stops quietly with status 1, as every ``tysiac``
-command does), and ``tysiac play --resume FILE`` continues it.
+on Ctrl-C, SIGTERM and SIGHUP (``kill``, ``timeout``, a closed terminal; exit status 130)
+and when standard output is closed (``tysiac play … | head``: a broken pipe, after which the
+command stops quietly with status 1, as every ``tysiac`` command does), and ``tysiac play
+--resume FILE`` continues it.
 
 The record keeps the table (:class:`~tysiac_spec.engine.record.TableSetup`): the user's
 seat, the kind of bots and their seed.  A resumed game takes them from there and rebuilds
@@ -47,7 +48,15 @@ from ..engine.talon import gifts_seen
 from ..errors import Diagnostic, EntryError, IllegalActionError, NotationError, RecordError, TysiacError
 from ..table import choices_text, complete, declarations, resolve_input, said, view_lines
 from ..text import printable, shorten
-from ._common import SEED_MAX, check_folder, line_reader, parse_option_args, user_errors, write_atomically
+from ._common import (
+    SEED_MAX,
+    check_folder,
+    line_reader,
+    parse_option_args,
+    stop_signals,
+    user_errors,
+    write_atomically,
+)
 from .replay import in_file
 
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
@@ -372,6 +381,11 @@ class Table:
             self.save()
             raise
         where = self.save()
+        if game.match.winner is None:  # stopped by the engine (event all-pass.stopped)
+            self.say("match stopped without a winner: " + "  ".join(
+                f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
+            self.say(f"record saved to {where}")
+            return 0
         winners = list(game.winners) or [p for p, s in enumerate(game.scores) if s == max(game.scores)]
         self.say("match over: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
         you = " (you)" if self.seat in winners else ""
@@ -457,7 +471,8 @@ def run_match(
     if sys.stdin.isatty():  # pragma: no cover - needs a terminal
         _install_completion(game)
     table = Table(game, seat, choosers, console, read_line or line_reader(console, highlight=False), save)
-    return table.run()
+    with stop_signals():  # SIGTERM, SIGHUP (a closed terminal): saved as on Ctrl-C
+        return table.run()
 
 
 

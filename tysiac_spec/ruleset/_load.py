@@ -50,6 +50,7 @@ from ._yaml import Mark, YList, YMap, is_mapping, load_yaml, load_yaml_file, mar
 from .validate import (
     changed_schema_errors,
     form_sections,
+    never_played,
     semantic_errors,
     sorted_diagnostics,
 )
@@ -726,6 +727,8 @@ def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
         compiler = _form_compiler(deck, sections, extension_options, int(active))
         forms[int(n)] = build_form(int(n), sections, _table_part(entry), compiler)
         problems.extend(p for p in compiler.problems if p not in problems)
+        if not compiler.problems and (stuck := never_played(forms[int(n)])) and stuck not in problems:
+            problems.append(stuck)
     if problems:
         raise RulesetError(sorted_diagnostics(problems))
     return deck_spec, deck, forms

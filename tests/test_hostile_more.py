@@ -1,0 +1,144 @@
+"""Hostile inputs and a new user's frictions that the corpus of :mod:`tests.test_hostile`
+cannot hold (issue 30): a ruleset in which nobody may bid, signals, a full disk, a console
+that is not UTF-8, raised limits, a scheduler that never answers.  Each runs the real
+``tysiac`` command in its own process where a process is what matters (signals, standard
+output, encodings), the hang cases under a subprocess time limit."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.engine import Game, Pass
+from tysiac_spec.engine.auction import PASSED_OUT_MAX
+from tysiac_spec.engine.record import Record
+
+ROOT = Path(__file__).resolve().parent.parent
+HANG_LIMIT = 120
+"""Seconds after which a case that should end at once counts as hung (a busy machine runs
+the tests two at a time; the cases end in a few seconds)."""
+
+
+def tysiac(*args: str, env: dict[str, str] | None = None, stdin: str = "",
+           timeout: float = HANG_LIMIT, **kw: object) -> subprocess.CompletedProcess[str]:
+    """Run ``tysiac ARGS`` in its own process (this tree's package), under a time limit."""
+    full = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run(  # type: ignore[call-overload, no-any-return]
+        [sys.executable, "-m", "tysiac_spec", *args], input=stdin, capture_output=True, text=True,
+        env=full, timeout=timeout, cwd=kw.pop("cwd", None), **kw,
+    )
+
+
+def house(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(f"id: {name}\nkind: house\nextends: pl-standard\nname: {{en: {name}}}\n{text}",
+                    encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- 2: nobody may bid
+
+NOBODY_BIDS = "auction:\n  forced_seat: null\n  may_bid: \"false\"\n  all_pass: redeal\n"
+NOBODY_CAN = "auction:\n  forced_seat: null\n  may_bid: \"bid > 1000\"\n  all_pass: redeal\n"
+"""Nobody can bid either (every bid is at most 360), but the proof of ``validate`` does not
+reach it: the engine stops the match."""
+
+
+def test_validate_refuses_a_ruleset_where_no_deal_can_be_played(tmp_path: Path) -> None:
+    path = house(tmp_path, "nobid", NOBODY_BIDS)
+    r = tysiac("validate", str(path))
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == (
+        f"{path}:7:13: error[auction.no-deal]: `auction.may_bid` (`false`) is always false: nobody "
+        "may ever bid, nobody must open, and a deal everyone passes is dealt again "
+        "(`auction.all_pass: redeal`), so no deal could ever be played"
+    )
+    # with a seat obliged to open at the compulsory bid, deals are played: accepted
+    ok = house(tmp_path, "forced", "auction:\n  may_bid: \"false\"\n  all_pass: redeal\n")
+    assert tysiac("validate", str(ok)).returncode == 0
+
+
+def test_the_engine_stops_a_match_whose_deals_are_all_passed_out(tmp_path: Path) -> None:
+    game = Game(load_ruleset(house(tmp_path, "nobody-can", NOBODY_CAN)), players=3, seed=5)
+    passes = 0
+    while not game.is_over:
+        assert game.legal_actions() == [Pass()]
+        game.apply(Pass())
+        passes += 1
+    assert passes == 3 * PASSED_OUT_MAX == 300
+    assert game.passed_out == 100 and game.deal_scores == [] and game.winners == ()
+    assert game.events[-1].kind == "all-pass.stopped"
+    assert game.events[-1].text == (
+        "100 deals in a row passed out and dealt again: nobody could bid, the match is stopped "
+        "(auction.may_bid, auction.all_pass)"
+    )
+    assert sum(e.kind == "redeal" for e in game.events) == 100
+    assert game.legal_actions() == []
+
+
+@pytest.mark.parametrize("bots", ["heuristic", "random"])  # the generic engine and the fast path
+def test_simulate_counts_passed_out_deals_against_max_deals(tmp_path: Path, bots: str) -> None:
+    path = house(tmp_path, "nobody-can", NOBODY_CAN)
+    r = tysiac("simulate", str(path), "-n", "2", "--max-deals", "7", "--bots", bots, "--json")
+    assert r.returncode == 0, r.stderr
+    import json
+
+    data = json.loads(r.stdout)
+    assert (data["matches"], data["unfinished"], data["deals"]) == (2, 2, 0)
+    assert data["redeals"] == 14  # 7 a match: each counts against --max-deals
+    r = tysiac("simulate", str(path), "-n", "1", "--bots", bots, "--json")
+    data = json.loads(r.stdout)
+    assert (data["unfinished"], data["redeals"]) == (1, 100)  # stopped by the engine
+
+
+# --------------------------------------------------------------------------- 10: play on signals
+
+
+def _play_until_prompt(save: Path, answered: int) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-u", "-m", "tysiac_spec", "play", "pl-standard", "--seed", "3", "--save", str(save)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    seen, prompts = "", 0
+    while prompts <= answered:
+        ch = proc.stdout.read(1)
+        assert ch, seen
+        seen += ch
+        if seen.endswith("P0> "):
+            prompts += 1
+            if prompts <= answered:
+                proc.stdin.write("1\n")
+                proc.stdin.flush()
+    return proc
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_play_saves_every_move_on_sigterm_and_sighup(tmp_path: Path, signum: int) -> None:
+    """``kill``, ``timeout`` or a closed terminal: the record is saved as on Ctrl-C, with every
+    move so far (the same record as the end of the input at the same prompt)."""
+    save = tmp_path / "game.json"
+    proc = _play_until_prompt(save, 6)
+    proc.send_signal(signum)
+    assert proc.wait(timeout=HANG_LIMIT) == 130
+    assert proc.stdout is not None and proc.stderr is not None and proc.stdin is not None
+    rest, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdin.close()
+    proc.stdout.close()
+    proc.stderr.close()
+    assert f"interrupted: game saved to {save}" in rest
+    assert err == ""
+    saved = save.read_text(encoding="utf-8")
+    assert len(Record.from_json(saved).actions) > 6
+    other = tmp_path / "other.json"
+    r = tysiac("play", "pl-standard", "--seed", "3", "--save", str(other), stdin="1\n" * 6)
+    assert r.returncode == 0
+    assert saved == other.read_text(encoding="utf-8")
+    assert not list(tmp_path.glob(".game.json.*"))
