@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,13 +27,15 @@ the tests two at a time; the cases end in a few seconds)."""
 
 
 def tysiac(*args: str, env: dict[str, str] | None = None, stdin: str = "",
-           timeout: float = HANG_LIMIT, **kw: object) -> subprocess.CompletedProcess[str]:
-    """Run ``tysiac ARGS`` in its own process (this tree's package), under a time limit."""
+           timeout: float = HANG_LIMIT, **kw: Any) -> subprocess.CompletedProcess[Any]:
+    """Run ``tysiac ARGS`` in its own process (this tree's package), under a time limit;
+    ``kw`` overrides :func:`subprocess.run`'s arguments (output captured as text)."""
     full = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run(  # type: ignore[call-overload, no-any-return]
-        [sys.executable, "-m", "tysiac_spec", *args], input=stdin, capture_output=True, text=True,
-        env=full, timeout=timeout, cwd=kw.pop("cwd", None), **kw,
-    )
+    given: dict[str, Any] = {"input": stdin, "text": True, "env": full, "timeout": timeout}
+    if "stdout" not in kw:
+        given["capture_output"] = True
+    given.update(kw)
+    return subprocess.run([sys.executable, "-m", "tysiac_spec", *args], **given)
 
 
 def house(tmp_path: Path, name: str, text: str) -> Path:
@@ -142,3 +145,58 @@ def test_play_saves_every_move_on_sigterm_and_sighup(tmp_path: Path, signum: int
     assert r.returncode == 0
     assert saved == other.read_text(encoding="utf-8")
     assert not list(tmp_path.glob(".game.json.*"))
+
+
+# --------------------------------------------------------------------------- 5, 6: output
+
+
+def _record(tmp_path: Path) -> Path:
+    save = tmp_path / "game.json"
+    assert tysiac("play", "pl-standard", "--seed", "3", "--save", str(save), stdin="1\n" * 4).returncode == 0
+    return save
+
+
+COMMANDS_PRINTING = [
+    ["docs", "pl-standard"], ["list"], ["show", "pl-standard"], ["compare", "pl-standard", "ru-classic"],
+    ["replay", "RECORD"], ["dsl-reference"], ["schema"],
+]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", COMMANDS_PRINTING, ids=lambda a: a[0])
+def test_output_on_a_full_disk_is_one_line_and_status_1(tmp_path: Path, args: list[str]) -> None:
+    args = [str(_record(tmp_path)) if a == "RECORD" else a for a in args]
+    with open("/dev/full", "w") as full:
+        r = tysiac(*args, stdout=full, stderr=subprocess.PIPE)
+    assert (r.returncode, r.stderr) == (1, "tysiac: cannot write the output: No space left on device\n")
+
+
+def _shown_in(text: str, encoding: str) -> str:
+    """``text`` as a console in ``encoding`` shows it: what it cannot encode as ``?``."""
+    return text.encode(encoding, errors="replace").decode(encoding)
+
+
+@pytest.mark.parametrize("args", [["docs", "pl-standard"], ["list"], ["show", "pl-standard"], ["replay", "RECORD"]],
+                         ids=lambda a: a[0])
+def test_a_console_that_is_not_utf8_gets_replacements(tmp_path: Path, args: list[str]) -> None:
+    args = [str(_record(tmp_path)) if a == "RECORD" else a for a in args]
+    utf8 = tysiac(*args, env={"PYTHONIOENCODING": "utf-8"})
+    legacy = tysiac(*args, env={"PYTHONIOENCODING": "cp1250"}, text=False, input=b"")
+    assert (legacy.returncode, legacy.stderr) == (0, b"")
+    assert utf8.returncode == 0
+    shown = legacy.stdout.decode("cp1250")
+    if args[0] == "list":  # a table: rich draws it with plain characters for such a console
+        assert "| pl-standard        | variant | 2,3,4   | Thousand — | core      | tysiac,    |" in shown
+        assert "│" in utf8.stdout
+    else:
+        assert shown == _shown_in(utf8.stdout, "cp1250")
+    if args[0] == "docs":
+        assert "♥" in utf8.stdout and "♥" not in shown  # (a character cp1250 does not have)
+
+
+def test_play_on_a_console_that_is_not_utf8(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    r = tysiac("play", "pl-standard", "--seed", "3", "--save", str(save),
+               env={"PYTHONIOENCODING": "cp1250"}, text=False, input=b"1\n" * 3)
+    assert (r.returncode, r.stderr) == (0, b"")
+    assert b"end of input: game saved to" in r.stdout
