@@ -200,3 +200,29 @@ def test_play_on_a_console_that_is_not_utf8(tmp_path: Path) -> None:
                env={"PYTHONIOENCODING": "cp1250"}, text=False, input=b"1\n" * 3)
     assert (r.returncode, r.stderr) == (0, b"")
     assert b"end of input: game saved to" in r.stdout
+
+
+# --------------------------------------------------------------------------- 7: raised limits
+
+CORPUS = ROOT / "tests" / "hostile" / "rulesets"
+
+
+def test_yaml_integer_limit_raised_above_what_python_converts() -> None:
+    path = CORPUS / "huge-int.yaml"
+    r = tysiac("validate", str(path), env={"TYSIAC_MAX_INT_DIGITS": "5000"})
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0] == f"{path}:7:11: error[yaml.too-large]: the integer has more digits than Python converts (5,000)"
+    assert lines[3:] == ["  at: match.target", "1 of 1 ruleset(s) invalid"]
+
+
+def test_yaml_depth_limit_raised_above_what_python_reads() -> None:
+    path = CORPUS / "deep-nesting-flow.yaml"
+    r = tysiac("validate", str(path), env={"TYSIAC_MAX_DEPTH": "2000"})
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.splitlines() == [
+        f"{path}: error[limit.depth]: the nesting of a YAML or JSON document: deeper than this Python "
+        "can read, over the limit of 2,000 levels",
+        "  hint: if the input is meant to be this large, raise the limit: TYSIAC_MAX_DEPTH=N",
+        "1 of 1 ruleset(s) invalid",
+    ]

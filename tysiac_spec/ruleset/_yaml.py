@@ -144,6 +144,8 @@ def load_yaml(text: str, *, file: str | None = None) -> Any:
         return _Builder(file).build_document(node)
     except _Stop as stop:
         raise RulesetError(stop.diagnostic) from None
+    except RecursionError:  # a depth limit raised above what Python can read
+        raise limits.exceeded("depth", "deeper than this Python can read", file=file) from None
 
 
 def load_yaml_file(path: str | Path) -> Any:
@@ -509,7 +511,10 @@ def _type_plain(text: str, max_digits: int = 18) -> tuple[Any, tuple[str, str] |
                 "yaml.too-large",
                 f"the integer is too large ({digits:,} digits; at most {max_digits})",
             )
-        return int(text), None
+        try:
+            return int(text), None
+        except ValueError:  # int_digits raised above what int() converts (4,300 digits)
+            return text, ("yaml.too-large", f"the integer has more digits than Python converts ({digits:,})")
     number = _number_trap(text)
     if number is not None:
         return text, ("yaml.ambiguous-number", number)
@@ -653,7 +658,8 @@ class _Builder:
         elif tag != _STR:
             problem = ("yaml.tag", _tag_message(tag))
         if problem is not None and report:
-            hint = _raise_hint("int_digits") if problem[0] == "yaml.too-large" else None
+            raising = problem[0] == "yaml.too-large" and "than Python" not in problem[1]
+            hint = _raise_hint("int_digits") if raising else None
             self.diagnostics.append(_diag(*problem, self.mark(node), path, hint=hint))
         return value
 
