@@ -39,6 +39,7 @@ __all__ = [
     "Mark",
     "YList",
     "YMap",
+    "YamlProblems",
     "is_mapping",
     "load_yaml",
     "load_yaml_file",
@@ -53,6 +54,14 @@ by default (limit ``yaml_nodes`` in :mod:`tysiac_spec.limits`)."""
 MAX_DEPTH = limits.LIMITS["depth"].default
 """Most nested mappings/lists in a document (the top-level mapping is depth 1) by default
 (limit ``depth``)."""
+
+
+class YamlProblems(RulesetError):
+    """The YAML problems of a document that was read all the same (a float, a YAML 1.1
+    boolean, a duplicate key: each value kept as its text), with :attr:`document`, so that
+    ``tysiac validate`` can go on to report the schema and formula problems in the same run."""
+
+    document: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -590,7 +599,9 @@ class _Builder:
     def build_document(self, node: Node) -> Any:
         value = self.build(node, (), 1)
         if self.diagnostics:
-            raise RulesetError(self.diagnostics)
+            error = YamlProblems(self.diagnostics)
+            error.document = value
+            raise error
         return value
 
     def mark(self, node: Node) -> Mark:
