@@ -226,3 +226,103 @@ def test_yaml_depth_limit_raised_above_what_python_reads() -> None:
         "  hint: if the input is meant to be this large, raise the limit: TYSIAC_MAX_DEPTH=N",
         "1 of 1 ruleset(s) invalid",
     ]
+
+
+# --------------------------------------------------------------------------- 13: one run
+
+
+def test_validate_reports_yaml_schema_and_formula_mistakes_in_one_run() -> None:
+    path = ROOT / "tests" / "invalid" / "four-mistakes-one-run.yaml"
+    r = tysiac("validate", str(path))
+    assert r.returncode == 1
+    assert [line.split(": error", 1)[1] for line in r.stderr.splitlines() if ": error[" in line] == [
+        '[yaml.float]: `10.5` is a float, but floats are not allowed: points are integers; write an '
+        'integer or quote it as "10.5"',
+        "[schema.unknown-key]: unknown key `minbid` in `auction`; did you mean `min_bid`?",
+        '[schema.type]: `match.target` must be an integer (got "a thousand")',
+        "[dsl.unknown-name]: unknown name `contrakt`; did you mean `contract`?",
+    ]
+
+
+# --------------------------------------------------------------------------- 14: tag characters
+
+
+def test_invisible_tag_characters_are_refused() -> None:
+    path = CORPUS / "tag-characters.yaml"
+    r = tysiac("validate", str(path))
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == (
+        f"{path}:5:12: error[yaml.control-character]: the text holds the control character U+E0020 at "
+        "position 7; rulesets hold printable text only (escape codes, lone surrogates, direction "
+        "overrides and invisible characters are refused)"
+    )
+    assert "\U000e0020" not in r.stderr  # shown as an escape, never raw
+    from tysiac_spec.text import has_control, printable
+
+    assert has_control("a\U000e0041b") == "\U000e0041" and has_control("a\U000e0080b") is None
+    assert printable("a\U000e0041b") == "a\\U000e0041b"
+
+
+# --------------------------------------------------------------------------- 18: no scenarios
+
+
+def test_check_on_a_house_file_without_scenarios_says_so(tmp_path: Path) -> None:
+    path = house(tmp_path, "mine", "")
+    r = tysiac("check", str(path))
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.splitlines() == [
+        f"mine: no scenario file ({tmp_path / 'scenarios' / 'mine.yaml'})",
+        f"no scenarios to check: mine has no scenario file ({tmp_path / 'scenarios' / 'mine.yaml'})",
+    ]
+
+
+# --------------------------------------------------------------------------- 19: temporary files
+
+
+def _wait_for(condition: Any, what: str, proc: subprocess.Popen[str]) -> None:
+    import time
+
+    for _ in range(HANG_LIMIT * 20):
+        if condition():
+            return
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    pytest.fail(f"{what} never happened (status {proc.poll()})")
+
+
+@pytest.mark.slow  # builds part of the site (a few seconds)
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_build_stopped_by_a_signal_removes_its_temporary_folder(tmp_path: Path, signum: int) -> None:
+    out = tmp_path / "site"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tysiac_spec", "build", "-o", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)},
+    )
+    temporary = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".site.")]  # noqa: E731
+    _wait_for(lambda: any(any(p.iterdir()) for p in temporary()), "the temporary site", proc)
+    proc.send_signal(signum)
+    out_text, err = proc.communicate(timeout=HANG_LIMIT)
+    assert (proc.returncode, out_text, err) == (130, "", "interrupted\n")
+    assert list(tmp_path.iterdir()) == []  # neither the site nor its temporary folder
+
+
+def test_a_save_interrupted_before_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """A save killed between its temporary file and the rename (SIGKILL: nothing can clean up)
+    leaves ``.game.json.<pid>.<random>.tmp``; the next save beside it removes it, and keeps a
+    temporary file of a writer still running."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    stale = tmp_path / f".game.json.{dead.stdout.strip()}.abc123.tmp"
+    stale.write_text("{half a rec", encoding="utf-8")
+    old = tmp_path / ".game.json.xyz.tmp"  # an older writer's name, with no process id
+    old.write_text("{", encoding="utf-8")
+    os.utime(old, (1, 1))
+    live = tmp_path / f".game.json.{os.getpid()}.def456.tmp"
+    live.write_text("{", encoding="utf-8")
+    other = tmp_path / ".other.json.1.abc.tmp"
+    other.write_text("{", encoding="utf-8")
+    save = tmp_path / "game.json"
+    assert tysiac("play", "pl-standard", "--seed", "3", "--save", str(save), stdin="").returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["game.json", live.name, other.name])
