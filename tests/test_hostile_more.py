@@ -326,3 +326,34 @@ def test_a_save_interrupted_before_leaves_no_temporary_file(tmp_path: Path) -> N
     save = tmp_path / "game.json"
     assert tysiac("play", "pl-standard", "--seed", "3", "--save", str(save), stdin="").returncode == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["game.json", live.name, other.name])
+
+
+# --------------------------------------------------------------------------- 16: replay's sums
+
+
+def test_replay_prints_a_bad_cuts_penalty_and_its_sums_add_up(tmp_path: Path) -> None:
+    """ua-standard seed 189: the first deal's cut is bad three times in a row (SHR: the cutter
+    pays 120); that charge is no deal's score, and replay writes it as its own change."""
+    save = tmp_path / "cut.json"
+    r = tysiac("play", "ua-standard", "--seed", "189", "--bots", "random", "--save", str(save), stdin="1\n" * 40)
+    assert r.returncode == 0, r.stderr
+    text = tysiac("replay", str(save)).stdout
+    lines = text.splitlines()
+    assert lines[4:11] == [
+        "Deal 1: dealer P1",
+        "  cut.bad: bad cut by player 2: 9S at the bottom",
+        "  cut.bad: bad cut by player 2: 9D at the bottom",
+        "  cut.bad: bad cut by player 2: 9C at the bottom",
+        "  cut.penalty: bad cut 3 in a row: player 2 −120",
+        "  other score changes: P2 -120",
+        "  totals: P0 0, P1 0, P2 -120",
+    ]
+    import re
+
+    added = [0, 0, 0]
+    for line in lines:
+        if line.startswith(("  deal scores: ", "  other score changes: ")):
+            for p, v in re.findall(r"P(\d) ([+-]?\d+)", line):
+                added[int(p)] += int(v)
+    final = [int(v) for v in re.findall(r"P\d (-?\d+)", lines[-1])]
+    assert lines[-1].startswith("Scores: ") and added == final
