@@ -531,6 +531,16 @@ class _Checked:
     directly or not (:func:`_ancestry`)."""
 
 
+_READ_ON = frozenset({"yaml.float", "yaml.ambiguous-bool", "yaml.ambiguous-number", "yaml.too-large"})
+"""The YAML problems after which a file is checked on (each value kept as its text is
+harmless); after any other (a control character, a tag, a limit) the file is not read on."""
+_READ_ON_MOST = 20
+"""Most YAML problems after which a file is checked on (more fill the screen already)."""
+_READ_ON_VALUES = 10_000
+"""Most values of a document checked on after its YAML problems (the largest shipped
+ruleset holds about 1,300; a generated file of thousands of entries is not checked on)."""
+
+
 @lru_cache(maxsize=32)
 def _checked_file(file: str, mtime: int, folders: tuple[Path, ...]) -> _Checked:
     """:func:`_checked` of a file, cached by file, modification time and allowed folders.
@@ -541,6 +551,9 @@ def _checked_file(file: str, mtime: int, folders: tuple[Path, ...]) -> _Checked:
         raw = _parsed(file)
     except YamlProblems as exc:
         found = list(exc.diagnostics)
+        harmless = all(d.code in _READ_ON for d in found)
+        if not harmless or len(found) > _READ_ON_MOST or exc.values > _READ_ON_VALUES:
+            raise
         try:
             _checked(file, exc.document)
         except TysiacError as more:
@@ -619,7 +632,7 @@ def _checked(file: str, raw: Any) -> _Checked:
     if not diags:
         _check_sizes(doc)
         diags = list(semantic_errors(doc, leaf=file))
-    else:  # the formulas of the sections that can be read, reported in the same run
+    elif len(diags) < _READ_ON_MOST:  # the formulas of the sections that can be read, in the same run
         diags += [d for d in _formula_problems(doc) if d not in diags]
     if diags:
         raise RulesetError(sorted_diagnostics(diags))

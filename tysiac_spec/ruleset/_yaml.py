@@ -62,6 +62,8 @@ class YamlProblems(RulesetError):
     ``tysiac validate`` can go on to report the schema and formula problems in the same run."""
 
     document: Any = None
+    values: int = 0
+    """The values (scalars, mappings, lists) the document holds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -600,7 +602,7 @@ class _Builder:
         value = self.build(node, (), 1)
         if self.diagnostics:
             error = YamlProblems(self.diagnostics)
-            error.document = value
+            error.document, error.values = value, self.count
             raise error
         return value
 
