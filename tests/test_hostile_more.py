@@ -341,10 +341,10 @@ def test_replay_prints_a_bad_cuts_penalty_and_its_sums_add_up(tmp_path: Path) ->
     lines = text.splitlines()
     assert lines[4:11] == [
         "Deal 1: dealer P1",
-        "  cut.bad: bad cut by player 2: 9S at the bottom",
-        "  cut.bad: bad cut by player 2: 9D at the bottom",
-        "  cut.bad: bad cut by player 2: 9C at the bottom",
-        "  cut.penalty: bad cut 3 in a row: player 2 −120",
+        "  bad cut by P2: 9S at the bottom",
+        "  bad cut by P2: 9D at the bottom",
+        "  bad cut by P2: 9C at the bottom",
+        "  bad cut 3 in a row: P2 −120",
         "  other score changes: P2 -120",
         "  totals: P0 0, P1 0, P2 -120",
     ]
@@ -357,3 +357,68 @@ def test_replay_prints_a_bad_cuts_penalty_and_its_sums_add_up(tmp_path: Path) ->
                 added[int(p)] += int(v)
     final = [int(v) for v in re.findall(r"P\d (-?\d+)", lines[-1])]
     assert lines[-1].startswith("Scores: ") and added == final
+
+
+# --------------------------------------------------------------------------- 17: play at a terminal
+
+
+def _at_a_terminal(tmp_path: Path, answers: list[str]) -> str:
+    """A stacked pl-standard deal played from seat 1 (who opens at 100) on a terminal console
+    60 columns wide, without colour; the output as printed."""
+    import io
+
+    from rich.console import Console
+
+    from tysiac_spec.commands.play import run_match
+
+    game = Game(load_ruleset("pl-standard"), players=3, seed=0)
+    game.start_deal(hands={1: "AH KH QH 9H AS KS QS", 2: "TH JH TS JS 9S AD TD", 0: "KD QD JD 9D AC TC KC"},
+                    talons=["QC JC 9C"], dealer=0)
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=60, no_color=True, color_system=None,
+                      highlight=False, soft_wrap=True)
+    it = iter(answers)
+
+    def read(prompt: str) -> str:
+        answer = next(it)
+        console.print(prompt + answer)
+        return answer
+
+    run_match(game, seat=1, bots="random", seed=1, save_to=tmp_path / "g.json", console=console, read_line=read)
+    return out.getvalue()
+
+
+def test_play_at_a_terminal_wraps_choices_between_cards_and_shows_suit_symbols(tmp_path: Path) -> None:
+    lines = _at_a_terminal(tmp_path, ["1", "1", "1", "1", "quit"]).splitlines()
+    start = lines.index("choices: 1) give AH to 2  2) give KH to 2  3) give QH to 2")
+    assert lines[start:start + 10] == [
+        "choices: 1) give AH to 2  2) give KH to 2  3) give QH to 2",
+        "         4) give 9H to 2  5) give QC to 2  6) give JC to 2",
+        "         7) give 9C to 2  8) give AS to 2  9) give KS to 2",
+        "         10) give QS to 2  11) give AH to 0",
+        "         12) give KH to 0  13) give QH to 0",
+        "         14) give 9H to 0  15) give QC to 0",
+        "         16) give JC to 0  17) give 9C to 0",
+        "         18) give AS to 0  19) give KS to 0",
+        "         20) give QS to 0",
+        "P1> 1",
+    ]
+    assert "your hand: hearts: A♥ K♥ Q♥ 9♥   spades: A♠ K♠ Q♠" in lines
+    # the talon is shown until the exchange is made, then it is in the declarer's hand
+    assert lines[start - 2] == "talon: Q♣ J♣ 9♣"
+    play = lines.index("dealer: P0  phase: play")
+    assert not any(line.startswith("talon:") for line in lines[play:])
+
+
+def test_play_at_the_end_of_a_deal_shows_the_points_taken(tmp_path: Path) -> None:
+    r = tysiac("play", "pl-standard", "--seed", "3", "--save", str(tmp_path / "g.json"), stdin="1\n" * 30)
+    lines = r.stdout.splitlines()
+    end = lines.index("deal 1 scores: P0 -110  P1 +110  P2 +30")
+    assert lines[end - 2:end] == ["  P0: contract 110 failed", "points taken: P0 37, P1 52 + marriages 60, P2 31"]
+
+
+def test_replay_writes_events_in_words_not_codes(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    tysiac("play", "pl-standard", "--seed", "3", "--save", str(save), stdin="1\n" * 30)
+    text = tysiac("replay", str(save)).stdout
+    assert "  P0: contract 110 failed\n" in text and "contract.failed" not in text

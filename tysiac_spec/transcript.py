@@ -149,7 +149,12 @@ class _Writer:
             self.printed += 1
             who = f" P{e.player}" if e.player is not None else ""
             value = f" {e.value}" if e.value is not None else ""
-            self.out(f"  {e.kind}: {e.text}" if e.text else f"  {e.kind}{who}{value}")
+            text = e.text
+            if text and e.player is not None:  # in words, each player as P1, as play says it
+                text = text.replace(f"player {e.player}", f"P{e.player}")
+                if f"P{e.player}" not in text:
+                    text = f"P{e.player}: {text}"
+            self.out(f"  {text}" if text else f"  {e.kind}{who}{value}")
 
     def changes(self, *, totals: bool = False) -> None:
         """Write the score changes made beside the deal scores since the totals were last

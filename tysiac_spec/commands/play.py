@@ -140,6 +140,16 @@ def restore(record: Record, bots: Mapping[int, _Chooser]) -> tuple[Game, int | N
     return game, differs[0] if differs else None
 
 
+def _shows(console: Console, game: Game) -> bool:
+    """Whether ``console`` can show the suit symbols of ``game``'s pack (♥♦♣♠)."""
+    symbols = "".join(s.symbol for s in game.ruleset.deck.suits)
+    try:
+        symbols.encode(console.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def _style_cards(text: str, game: Game, colour: bool) -> str:
     """Escape ``text`` for rich and colour each card's notation by its suit."""
     out = escape(text)
@@ -186,6 +196,7 @@ class Table:
         self.game, self.seat, self.bots = game, seat, bots
         self.console, self.read_line, self.save = console, read_line, save
         self.colour = console.is_terminal and not console.no_color
+        self.symbols = console.is_terminal and _shows(console, game)  # Q♥, where it can
 
     def resume_command(self, where: str) -> str:
         """The command that resumes the game saved to ``where``: ``tysiac play --resume
@@ -206,9 +217,15 @@ class Table:
         game = self.game
         legal = game.legal_actions()
         partners = [p for p in side_of(game.form, self.seat) if p != self.seat]
-        for line in view_lines(game.view(self.seat), game.ruleset.deck, legal, partners=partners):
+        deck = game.ruleset.deck
+        for line in view_lines(game.view(self.seat), deck, legal, partners=partners, symbols=self.symbols):
             self.say(line)
-        self.say("choices: " + choices_text(legal))
+        self.say("choices: " + self._choices(legal))
+
+    def _choices(self, legal: Sequence[Action]) -> str:
+        """The numbered choices, broken between two choices at a terminal's width."""
+        width = self.console.width if self.console.is_terminal else None
+        return choices_text(legal, width, len("choices: "))
 
     def _ask(self) -> Action | None:
         """One action of the user, or None for `quit`."""
@@ -220,7 +237,7 @@ class Table:
             if low in ("quit", "q", "exit"):
                 return None
             if low in ("?", "help", "h"):
-                self.say("legal actions: " + choices_text(legal))
+                self.say("legal actions: " + self._choices(legal))
                 self.say("type a number, an action (`bid 120`, `play QH`), `show`, "
                          "or `quit` to save and stop")
                 continue
@@ -333,6 +350,12 @@ class Table:
     def _deal_end(self, number: int) -> None:
         game = self.game
         row = game.deal_scores[number]
+        deal = game.last_deal
+        if deal is not None:  # the card points each took, and the marriages declared
+            self.say("points taken: " + ", ".join(
+                f"P{p} {sum(c.points for c in deal.won.get(p, []))}"
+                + (f" + marriages {deal.marriages[p]}" if deal.marriages.get(p) else "")
+                for p in sorted(deal.order)))
         self.say(
             f"deal {number + 1} scores: " + "  ".join(f"P{p} {d:+d}" for p, d in enumerate(row)), "bold"
         )
