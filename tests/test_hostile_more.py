@@ -422,3 +422,74 @@ def test_replay_writes_events_in_words_not_codes(tmp_path: Path) -> None:
     tysiac("play", "pl-standard", "--seed", "3", "--save", str(save), stdin="1\n" * 30)
     text = tysiac("replay", str(save)).stdout
     assert "  P0: contract 110 failed\n" in text and "contract.failed" not in text
+
+
+# --------------------------------------------------------------------------- 3, 4: --scheduler
+
+
+class _Server:
+    """A TCP server on 127.0.0.1 in this process: ``http`` answers any request with a 404 (a
+    web server, as the Dask dashboard is), else it accepts and never answers."""
+
+    def __init__(self, http: bool) -> None:
+        import socket
+        import threading
+
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.http, self.conns = http, []  # type: ignore[var-annotated]
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.conns.append(conn)
+            if self.http:
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\nnot found")
+
+    def close(self) -> None:
+        for c in [*self.conns, self.sock]:
+            c.close()
+
+
+@pytest.mark.slow  # waits out the scheduler timeout (10 s)
+def test_a_scheduler_port_that_never_answers_is_an_error_not_a_hang() -> None:
+    server = _Server(http=False)
+    try:
+        r = tysiac("simulate", "pl-standard", "-n", "1", "--scheduler", f"tcp://127.0.0.1:{server.port}", timeout=60)
+    finally:
+        server.close()
+    assert r.returncode == 1
+    assert r.stderr == (
+        f"Error: cannot reach the Dask scheduler at tcp://127.0.0.1:{server.port}: it accepts connections "
+        "but sent nothing in 10 s (a Dask scheduler answers at once); is it the scheduler's address and "
+        "port (usually 8786)?\n"
+    )
+
+
+def test_a_scheduler_port_that_answers_http_is_named() -> None:
+    server = _Server(http=True)
+    try:
+        r = tysiac("simulate", "pl-standard", "-n", "1", "--scheduler", f"tcp://127.0.0.1:{server.port}", timeout=60)
+    finally:
+        server.close()
+    assert r.returncode == 1
+    assert r.stderr == (
+        f"Error: cannot use tcp://127.0.0.1:{server.port} as a Dask scheduler: it answers HTTP "
+        "(HTTP/1.1 404 Not Found), as a web server such as the Dask dashboard (usually port 8787) does; "
+        "give the scheduler's own port (usually 8786)\n"
+    )
+
+
+def test_a_real_scheduler_passes_the_probe() -> None:
+    distributed = pytest.importorskip("distributed")
+    from tysiac_spec.simulate import _probe_scheduler
+
+    with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        assert _probe_scheduler(cluster.scheduler_address) is None
