@@ -566,9 +566,9 @@ def play(
     which cards are legal. Type a choice number, an action (`bid 120`, `play QH`,
     `give 9S to 2`) or its beginning; `?` lists the legal actions, `quit` saves and
     stops. The game record is saved at the end, on `quit`, at the end of the input, on
-    Ctrl-C and when the output is closed (`| head`); `tysiac play --resume FILE`
-    continues it with the seat, bots and bot seed saved in the record, exactly as the
-    game would have gone on. `--deal TEXT` sets the first deal by hand (deal notation,
+    Ctrl-C, SIGTERM or SIGHUP (a closed terminal) and when the output is closed (`| head`);
+    `tysiac play --resume FILE` continues it with the seat, bots and bot seed saved in the
+    record, exactly as the game would have gone on. `--deal TEXT` sets the first deal by hand (deal notation,
     e.g. `0:AS KS … / … | 9C TC JC`); the record keeps it.
     """
     from ..ruleset import load_ruleset
