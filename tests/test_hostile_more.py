@@ -493,3 +493,20 @@ def test_a_real_scheduler_passes_the_probe() -> None:
                                   dashboard_address=None) as cluster:
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         assert _probe_scheduler(cluster.scheduler_address) is None
+
+
+def test_play_stops_a_match_nobody_can_bid_in(tmp_path: Path) -> None:
+    """The user is offered only `pass`, deal after deal: after 100 deals passed out in a row
+    the engine stops the match, and play says so (it went on for ever)."""
+    path = house(tmp_path, "nobody-can", NOBODY_CAN)
+    save = tmp_path / "g.json"
+    r = tysiac("play", str(path), "--seed", "1", "--save", str(save), stdin="1\n" * 150)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[-3:] == [
+        "  100 deals in a row passed out and dealt again: nobody could bid, the match is stopped "
+        "(auction.may_bid, auction.all_pass)",
+        "match stopped without a winner: P0 0  P1 0  P2 0",
+        f"record saved to {save}",
+    ]
+    assert sum(line == "the deal is redealt" for line in lines) == 99

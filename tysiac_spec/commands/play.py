@@ -46,7 +46,16 @@ from ..engine.seating import seats_text, side_of
 from ..engine.state import DealState
 from ..engine.talon import gifts_seen
 from ..errors import Diagnostic, EntryError, IllegalActionError, NotationError, RecordError, TysiacError
-from ..table import choices_text, complete, declarations, resolve_input, said, view_lines
+from ..table import (
+    choices_text,
+    complete,
+    declarations,
+    format_card,
+    format_cards,
+    resolve_input,
+    said,
+    view_lines,
+)
 from ..text import printable, shorten
 from ._common import (
     SEED_MAX,
@@ -305,12 +314,13 @@ class Table:
             if len(done) == len(deal.order):
                 winner = deal.last_trick_winner
                 self.say(
-                    "trick " + ", ".join(f"P{p} {c}" for p, c in done) + f" → P{winner}", "bold"
+                    "trick " + ", ".join(f"P{p} {format_card(c, symbols=self.symbols)}" for p, c in done)
+                    + f" → P{winner}", "bold"
                 )
         elif game.deal is deal and phase in ("auction", "talon") and deal.phase in ("exchange", "play"):
             view = game.view(self.seat)
             if view.talon and deal.talon_shown:
-                self.say(f"talon shown: {' '.join(str(c) for c in view.talon)}")
+                self.say(f"talon shown: {format_cards(view.talon, symbols=self.symbols)}")
         self._events(events_before)
         if len(game.deal_scores) > deals_before:
             self._deal_end(deals_before)
