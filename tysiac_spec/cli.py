@@ -64,9 +64,11 @@ class _Commands(click.Group):
             if exc.errno == errno.EPIPE:
                 _discard_output()
                 sys.exit(1)
-            what = "the output" if exc.errno in _OUTPUT_ERRORS or not exc.filename else exc.filename
             _discard_output()
-            click.echo(f"tysiac: cannot write {what}: {exc.strerror or exc}", err=True)
+            if exc.errno in _OUTPUT_ERRORS or not exc.filename:
+                click.echo(f"tysiac: cannot write the output: {exc.strerror or exc}", err=True)
+            else:  # (a file the command did not report itself)
+                click.echo(f"tysiac: {exc.filename}: {exc.strerror or exc}", err=True)
             sys.exit(1)
 
     def invoke(self, ctx: click.Context) -> Any:
