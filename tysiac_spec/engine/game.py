@@ -519,9 +519,9 @@ class Game:
             self._charge(caller, penalty)
         self._dealer = redeal_dealer(self.form, deal.dealer, dealer)
         if deal.redeal_id == "all-pass":
-            self._passed_out(deal)
+            self._passed_out()
 
-    def _passed_out(self, deal: DealState) -> None:
+    def _passed_out(self) -> None:
         """Count a deal everyone passed; after :data:`.auction.PASSED_OUT_MAX` in a row no deal
         can be expected (nobody may bid), and the match stops without a winner (event
         ``all-pass.stopped``)."""
@@ -665,7 +665,9 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """Whether the match has ended (someone reached ``match.target``)."""
+        """Whether the match has ended: someone reached ``match.target``, or the engine stopped
+        it without a winner after :data:`.auction.PASSED_OUT_MAX` deals in a row were passed
+        out and dealt again (event ``all-pass.stopped``)."""
         return self._over
 
     @property
