@@ -420,6 +420,7 @@ SCHEMA_CANNOT_TELL: dict[str, tuple[str, str]] = {
     "missing-hand-size": ("schema.required", "parents: the merged ruleset lacks a key (the schema cannot know the parent)"),
     "missing-scoring-made": ("schema.required", "parents: the merged ruleset lacks a key (the schema cannot know the parent)"),
     "nobody-forced-but-forced-plays": ("auction.all-pass", "nobody is forced to open, but a deal everyone passes is to be played by the forced player"),
+    "nobody-may-bid": ("auction.no-deal", "nobody may ever bid, nobody must open and a deal everyone passes is dealt again: proven from the compiled `may_bid`, with the other auction rules weighed"),
     "option-choice-without-choices": ("option.choices", "a choice option without choices, or choices on another type"),
     "option-default-bool-type": ("option.default", "an option's default is not one of its values"),
     "option-default-int-range": ("option.default", "an option's default is not one of its values"),

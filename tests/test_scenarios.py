@@ -397,7 +397,10 @@ def test_check_a_ruleset_without_scenarios(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", str(tmp_path / "mine.yaml")])
     assert result.exit_code == 0, result.output
     assert "mine: no scenario file" in result.output
-    assert "0 of 0 scenario(s) passed" in result.output
+    assert result.output.splitlines()[-1] == (
+        f"no scenarios to check: mine has no scenario file ({tmp_path / 'scenarios' / 'mine.yaml'})"
+    )
+    assert "0 of 0" not in result.output
 
 
 def test_a_misspelt_scenario_name_gets_a_suggestion() -> None:

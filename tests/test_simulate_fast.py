@@ -58,7 +58,10 @@ def test_each_match_is_the_engines(ref: str, players: int) -> None:
         generic = play_match(rules, players, seed, bots="random", index=i, max_deals=30, engine="generic")
         quick = play_match(rules, players, seed, bots="random", index=i, max_deals=30, engine="fast")
         assert quick == generic
-        assert generic.deals == 30 and generic.actions > 30 * players
+        # a deal everyone passed and dealt again counts against the most deals (issue 30):
+        # dealer-exempt-in-minus's are among its redeals (with four nines')
+        redeals = generic.events.get("redeal", 0) if ref.endswith("dealer-exempt-in-minus.yaml") else 0
+        assert 30 - redeals <= generic.deals <= 30 and generic.actions > 30 * players
 
 
 @pytest.mark.parametrize(("ref", "players"), FORMS, ids=lambda v: Path(str(v)).stem)
@@ -71,7 +74,8 @@ def test_simulate_gives_the_same_statistics_on_both(ref: str, players: int) -> N
     g, q = generic.as_dict(), quick.as_dict()
     assert (g["engine"], q["engine"]) == ("generic", "fast")
     assert untimed(q) == untimed(g) == untimed(auto.as_dict())
-    assert g["deals"] == 160 and g["contracts"]["declared"] > 0
+    redeals = g["redeals"] if ref.endswith("dealer-exempt-in-minus.yaml") else 0  # (all-pass ones count)
+    assert 160 - redeals <= g["deals"] <= 160 and g["contracts"]["declared"] > 0
 
 
 def test_figures_of_finished_matches(short: str) -> None:
@@ -96,7 +100,9 @@ def test_deals_everyone_passed_have_no_winning_bid() -> None:
         passed.append(result.passed_out)
     assert passed[0] == passed[1] == (1,)
     match = play_match(rules, 3, seed, bots="random", max_deals=12, engine="generic")
-    assert len(match.bids) == 11 and match == play_match(rules, 3, seed, bots="random", max_deals=12)
+    # 10 deals scored and 2 passed out and dealt again (the dealer exempt): 12 against the most
+    assert (match.deals, match.events["redeal"], len(match.bids)) == (10, 2, 9)
+    assert match == play_match(rules, 3, seed, bots="random", max_deals=12)
 
 
 def test_engine_fast_refuses_a_bot_it_cannot_play() -> None:

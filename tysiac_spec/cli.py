@@ -13,7 +13,10 @@ stderr, and the command exits with status 1 — never with a traceback.
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -46,6 +49,28 @@ class _Commands(click.Group):
         "validate": ("validate", "validate"),
     }
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        # A console that cannot show a character (cp1250 and ♥, a Windows console) shows a
+        # replacement instead of failing; output that cannot be written (a full disk) is one
+        # line and status 1, never a traceback (click answers only a broken pipe so)
+        _replace_unshown()
+        try:
+            try:
+                return super().main(*args, **kwargs)
+            finally:
+                if sys.stdout is not None:
+                    sys.stdout.flush()  # (at exit, an error could no longer be reported)
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                _discard_output()
+                sys.exit(1)
+            _discard_output()
+            if exc.errno in _OUTPUT_ERRORS or not exc.filename:
+                click.echo(f"tysiac: cannot write the output: {exc.strerror or exc}", err=True)
+            else:  # (a file the command did not report itself)
+                click.echo(f"tysiac: {exc.filename}: {exc.strerror or exc}", err=True)
+            sys.exit(1)
+
     def invoke(self, ctx: click.Context) -> Any:
         # Ctrl-C before a command handles it itself (loading a ruleset, importing a command):
         # one line and the status of an interrupt (130), as `simulate` gives, not click's
@@ -66,6 +91,37 @@ class _Commands(click.Group):
             command: click.Command = getattr(module, attribute)
             return attach(command)
         return super().get_command(ctx, cmd_name)
+
+
+_OUTPUT_ERRORS = frozenset(
+    getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO", "EROFS") if hasattr(errno, name)
+)
+"""The errors of writing standard output to a file or terminal that cannot take it."""
+
+
+def _replace_unshown() -> None:
+    """Let standard output and error replace the characters their encoding cannot show
+    (``?``) instead of raising ``UnicodeEncodeError``: a ``cp1250`` or ``ascii`` console
+    prints ♥ as ``?``; UTF-8 is not changed."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = str(getattr(stream, "encoding", "") or "").lower().replace("-", "").replace("_", "")
+        if reconfigure is not None and encoding != "utf8":
+            try:
+                reconfigure(errors="replace")
+            except (OSError, ValueError):  # (a closed or detached stream)
+                pass
+
+
+def _discard_output() -> None:
+    """Point standard output at ``os.devnull``, so that what is still buffered for it is
+    dropped at exit instead of failing again (and printing a traceback as Python exits)."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})

@@ -62,6 +62,7 @@ from .errors import IllegalActionError
 from .fast import FastRunner, Policy, random_policy
 from .fast import compile as compile_fast
 from .ruleset import Ruleset, load_ruleset
+from .text import printable
 
 __all__ = [
     "BACKENDS",
@@ -245,7 +246,7 @@ def _winner(game: Game) -> int | None:
     winner = getattr(match, "winner", None)
     if isinstance(winner, int):
         return winner
-    if not game.is_over:
+    if not game.is_over or match is not None:  # (stopped without a winner: all-pass.stopped)
         return None
     best = max(game.scores)
     return game.scores.index(best)
@@ -357,7 +358,7 @@ def _play_generic(rules: Ruleset, players: int, seed: int, bots: str, index: int
     actions = 0
     bids: list[int] = []
     last = game.last_deal
-    while not game.is_over and len(game.deal_scores) < max_deals:
+    while not game.is_over and len(game.deal_scores) + game.passed_out < max_deals:  # (redeals count)
         player = game.current_player
         legal = game.legal_actions()
         try:
@@ -667,6 +668,7 @@ def _run_on_dask(
             ))
             client = stack.enter_context(Client(cluster))
         else:
+            _probe_scheduler(scheduler)  # a port that never answers, or answers HTTP: said at once
             try:
                 client = stack.enter_context(Client(scheduler, timeout=SCHEDULER_TIMEOUT))
             except (OSError, ValueError, TypeError) as exc:
@@ -685,7 +687,78 @@ def _run_on_dask(
 
 
 SCHEDULER_TIMEOUT = 10
-"""Seconds to wait for a Dask scheduler named by address before giving up."""
+"""Seconds to wait for a Dask scheduler named by address before giving up: to connect and
+to hear its first words (:func:`_probe_scheduler`)."""
+
+PROBE_QUIET = 2.0
+"""Seconds of silence after which the address is asked whether it speaks HTTP (a Dask
+scheduler speaks at once when connected to)."""
+
+
+def _probe_scheduler(scheduler: str) -> None:
+    """Check that the TCP address ``scheduler`` answers as a Dask scheduler does, before the
+    Dask client is made (whose ``timeout`` covers only the TCP connection: a port that accepts
+    and never answers would hang it for ever, and a web server's answer is read as a length
+    of 3 EiB).  A scheduler sends its handshake as soon as it accepts; an address silent for
+    :data:`PROBE_QUIET` seconds is sent an HTTP request, which the Dask dashboard (a web
+    server, typed by mistake for the scheduler's port) answers.  Addresses of other protocols
+    (``tls://``, ``ucx://``) are left to Dask.
+
+    Raises:
+        ClusterError: the address cannot be connected to, answers HTTP (the status line is
+            quoted), answers something else, or says nothing within :data:`SCHEDULER_TIMEOUT`
+            seconds.
+    """
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        protocol, location = parse_address(scheduler, strict=False)
+        if protocol != "tcp":
+            return
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError):
+        return  # (Dask says what is wrong with the address)
+    deadline = time.monotonic() + SCHEDULER_TIMEOUT
+    where = f"the Dask scheduler at {scheduler}"
+    try:
+        with socket.create_connection((host, port), timeout=SCHEDULER_TIMEOUT) as sock:
+            sock.settimeout(max(0.1, min(PROBE_QUIET, deadline - time.monotonic())))
+            try:
+                first = sock.recv(64)
+            except TimeoutError:
+                first = None
+            if first is None:  # silent: a web server waits for a request
+                sock.sendall(f"GET / HTTP/1.0\r\nHost: {host}\r\n\r\n".encode("ascii", "replace"))
+                sock.settimeout(max(0.1, deadline - time.monotonic()))
+                try:
+                    first = sock.recv(256)
+                except TimeoutError:
+                    raise ClusterError(
+                        f"cannot reach {where}: it accepts connections but sent nothing in "
+                        f"{SCHEDULER_TIMEOUT} s (a Dask scheduler answers at once); is it the "
+                        "scheduler's address and port (usually 8786)?"
+                    ) from None
+    except ClusterError:
+        raise
+    except OSError as exc:
+        raise ClusterError(f"cannot reach {where}: {exc.strerror or exc}") from None
+    if first.startswith(b"HTTP/"):
+        status = printable(first.split(b"\r\n", 1)[0].decode("latin-1"))
+        raise ClusterError(
+            f"cannot use {scheduler} as a Dask scheduler: it answers HTTP ({status}), as a web "
+            "server such as the Dask dashboard (usually port 8787) does; give the scheduler's own "
+            "port (usually 8786)"
+        )
+    if not first:
+        raise ClusterError(f"cannot reach {where}: it closed the connection without a word")
+    if len(first) < 8 or int.from_bytes(first[:8], "little") > 1 << 16:
+        shown = printable(repr(first[:16]))
+        raise ClusterError(
+            f"cannot use {scheduler} as a Dask scheduler: it answers, but not in the Dask "
+            f"protocol (its first bytes: {shown})"
+        )
 
 
 class ClusterError(RuntimeError):

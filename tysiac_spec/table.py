@@ -81,9 +81,23 @@ def hand_by_suit(cards: Iterable[Card], deck: Deck) -> list[tuple[str, list[Card
     return out
 
 
-def choices_text(legal: Sequence[Action]) -> str:
-    """The numbered choices, one line: ``1) bid 110  2) bid 120  3) pass``."""
-    return "  ".join(f"{i}) {a}" for i, a in enumerate(legal, 1))
+def choices_text(legal: Sequence[Action], width: int | None = None, indent: int = 0) -> str:
+    """The numbered choices, one line: ``1) bid 110  2) bid 120  3) pass``; with ``width``,
+    lines of at most ``width`` characters broken between two choices, never inside one (the
+    first line after ``indent`` characters already written, the others indented by that)."""
+    items = [f"{i}) {a}" for i, a in enumerate(legal, 1)]
+    if width is None:
+        return "  ".join(items)
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        if line and indent + len(line) + 2 + len(item) > width:
+            lines.append(line)
+            line = item
+        else:
+            line = f"{line}  {item}" if line else item
+    lines.append(line)
+    return ("\n" + " " * indent).join(lines)
 
 
 _SUMMARY_ITEMS = 12
@@ -240,6 +254,10 @@ def resolve_input(text: str, legal: Sequence[Action], deck: Deck) -> Action:
     raise _entry("unknown", f"`{shorten(joined)}` is not an action here; you can: {legal_summary(legal)}")
 
 
+_AFTER_EXCHANGE = frozenset({"contract", "marriages", "play"})
+"""The phases after the talon was taken and the exchange made: the talon is not shown."""
+
+
 def _name(player: int, me: int | None, partners: Sequence[int] = ()) -> str:
     return f"P{player}" + (" (you)" if player == me else " (partner)" if player in partners else "")
 
@@ -271,7 +289,7 @@ def view_lines(
     lines.append(f"trump: {view.trump or '-'}")
     if view.declared:
         lines.append("marriages: " + ", ".join(f"P{p} {s}" for p, s in view.declared))
-    if view.talon:
+    if view.talon and view.phase not in _AFTER_EXCHANGE:  # (then in the declarer's hand)
         lines.append("talon: " + format_cards(view.talon, symbols=symbols))
     if view.stock_card is not None:
         lines.append(f"stock: {view.stock} card(s), the bottom one face up: "

@@ -35,6 +35,8 @@ def _visible(char: str) -> str:
     code = ord(char)
     if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, kept by "surrogateescape"
         return f"\\x{code - 0xDC00:02x}"
+    if code > 0xFFFF:  # (a tag character)
+        return f"\\U{code:08x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -46,13 +48,15 @@ def _is_control(char: str, *, keep_newlines: bool) -> bool:
         return True
     # bidirectional overrides and isolates (they reorder the text around them on a terminal),
     # and the invisible ones: zero-width space, joiners and marks, word joiner, BOM (a key or
-    # an id holding one looks like another: "pl-standard\u200b")
+    # an id holding one looks like another: "pl-standard\u200b"), and the tag characters
+    # U+E0000-E007F (invisible: a text can hide a second text in them)
     return (
         "\u202a" <= char <= "\u202e"
         or "\u2066" <= char <= "\u2069"
         or "\u200b" <= char <= "\u200f"
         or "\u2060" <= char <= "\u2064"
         or char == "\ufeff"
+        or "\U000e0000" <= char <= "\U000e007f"
     )
 
 

@@ -42,6 +42,8 @@ class _Writer:
         self.trick_no = 0
         self.shown: Any = None  # the deal written (a new one: before its first action)
         self.redeal = False  # whether the deal to write is a redeal
+        self.printed = 0  # the match events written
+        self.totals = [0] * record.players  # the totals as last written (0 at the start)
 
     def out(self, text: str) -> None:
         self.lines.append(text)
@@ -66,6 +68,8 @@ class _Writer:
         self.out("")
         self.out(f"Deal {self.deal_no}" + (" (redeal)" if redeal else "") + f": dealer P{d.dealer}"
                  + (f", P{d.sitter} sits out" if d.sitter is not None else ""))
+        self.events()  # a redeal, a bad cut before this deal: with what they cost
+        self.changes(totals=True)
         for p in sorted(d.order):
             self.out(f"  P{p} hand: {_cards(d.hands[p])}")
         for i, t in enumerate(d.talons):
@@ -129,14 +133,43 @@ class _Writer:
             extra = deal.marriages.get(p, 0)
             points.append(f"P{p} {cards}" + (f" + marriages {extra}" if extra else ""))
         self.out("  points: " + ", ".join(points))
-        for e in g.events:
-            if e.deal == index:
-                who = f" P{e.player}" if e.player is not None else ""
-                value = f" {e.value}" if e.value is not None else ""
-                self.out(f"  {e.kind}: {e.text}" if e.text else f"  {e.kind}{who}{value}")
+        self.events(index)
         row = g.deal_scores[index]
         self.out("  deal scores: " + ", ".join(f"P{p} {_signed(v)}" for p, v in enumerate(row)))
-        self.out("  totals: " + ", ".join(f"P{p} {v}" for p, v in enumerate(g.scores)))
+        # (other changes since, a bad cut of the next deal among them, are written with it)
+        self.totals = [t + v for t, v in zip(self.totals, row, strict=True)]
+        self.out("  totals: " + ", ".join(f"P{p} {v}" for p, v in enumerate(self.totals)))
+
+    def events(self, deal: int | None = None) -> None:
+        """Write the match events not written yet (those of deals up to index ``deal``)."""
+        g = self.game
+        for e in g.events[self.printed:]:
+            if deal is not None and e.deal > deal:
+                break
+            self.printed += 1
+            who = f" P{e.player}" if e.player is not None else ""
+            value = f" {e.value}" if e.value is not None else ""
+            text = e.text
+            if text and e.player is not None:  # in words, each player as P1, as play says it
+                text = text.replace(f"player {e.player}", f"P{e.player}")
+                if f"P{e.player}" not in text:
+                    text = f"P{e.player}: {text}"
+            self.out(f"  {text}" if text else f"  {e.kind}{who}{value}")
+
+    def changes(self, *, totals: bool = False) -> None:
+        """Write the score changes made beside the deal scores since the totals were last
+        written (a bad cut's or a redeal's penalty: the engine charges them to the match, not
+        to a deal), so that the deal scores and these add up to the totals; with ``totals``,
+        the new totals too."""
+        scores = list(self.game.scores)
+        if scores == self.totals:
+            return
+        pairs = enumerate(zip(scores, self.totals, strict=True))
+        changed = ", ".join(f"P{p} {_signed(s - t)}" for p, (s, t) in pairs if s != t)
+        self.out(f"  other score changes: {changed}")
+        self.totals = scores
+        if totals:
+            self.out("  totals: " + ", ".join(f"P{p} {v}" for p, v in enumerate(scores)))
 
     def run(self) -> str:
         self.header()
@@ -152,6 +185,8 @@ class _Writer:
         if record.actions and record.deals:
             set_deals(g, record, len(record.actions))
         self.show_deal()
+        self.events()
+        self.changes(totals=True)
         self.out("")
         if g.is_over:
             won = g.winners or (max(range(g.players), key=lambda p: g.scores[p]),)

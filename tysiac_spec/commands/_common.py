@@ -7,10 +7,14 @@ top without an import cycle.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -32,6 +36,7 @@ __all__ = [
     "line_reader",
     "parse_option_args",
     "print_diagnostics",
+    "stop_signals",
     "user_errors",
     "write_atomically",
 ]
@@ -155,7 +160,8 @@ def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> No
             target.parent.mkdir(parents=True, exist_ok=True)
         else:
             check_folder(path)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        _clean_stale(target)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
@@ -169,6 +175,79 @@ def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> No
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+STALE_SECONDS = 600
+"""Age after which a temporary file of :func:`write_atomically` whose writer is not known is
+taken as left by an interrupted save (one whose writer is known is removed once the writer
+process has ended)."""
+
+
+def _clean_stale(target: Path) -> None:
+    """Remove the temporary files an interrupted :func:`write_atomically` of ``target`` left
+    beside it (``.<name>.<pid>.<random>.tmp`` of a process that has ended; one without a
+    process id older than :data:`STALE_SECONDS`).  Nothing else is touched."""
+    prefix = f".{target.name}."
+    try:
+        names = [n for n in os.listdir(target.parent) if n.startswith(prefix) and n.endswith(".tmp")]
+    except OSError:
+        return
+    for name in names:
+        path = target.parent / name
+        pid, _, rest = name[len(prefix):].partition(".")
+        try:
+            if pid.isdigit() and rest:
+                if int(pid) == os.getpid() or _alive(int(pid)):
+                    continue
+            elif time.time() - path.stat().st_mtime < STALE_SECONDS:
+                continue
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+        except OSError:
+            continue
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user's counts as alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals that stop a command as Ctrl-C does (:func:`stop_signals`): ``kill``,
+``timeout``, a closed terminal."""
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the main thread as
+    Ctrl-C does, so that what a command does on Ctrl-C (``play`` saves the game, ``build``
+    removes its temporary folder) is done on them too; a second signal during that cleanup is
+    ignored.  Outside the main thread the block changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+
+    def handler(signum: int, frame: object) -> None:
+        if received:
+            return
+        received.append(signum)
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
 
 
 def emit(text: str, output: Path | None) -> None:

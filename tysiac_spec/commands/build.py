@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..errors import SiteError
-from ._common import user_errors
+from ._common import stop_signals, user_errors
 
 __all__ = ["build"]
 
@@ -47,7 +47,8 @@ def build(output: Path, extra: tuple[str, ...]) -> None:
     def run() -> None:
         start = time.perf_counter()
         try:
-            written = build_site(output, extra=extra)
+            with stop_signals():  # SIGTERM, SIGHUP: the temporary folder removed as on Ctrl-C
+                written = build_site(output, extra=extra)
         except SiteError as exc:
             raise click.ClickException(exc.diagnostic.message) from None
         html = sum(1 for p in written if p.suffix == ".html")

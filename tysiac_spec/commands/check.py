@@ -121,10 +121,12 @@ def check(rulesets: tuple[str, ...], files: tuple[Path, ...], names: tuple[str, 
         counts = {"passed": 0, "failed": 0, "error": 0}
         broken = 0
         seen_names: set[str] = set()
+        without: list[str] = []  # why a file gave no scenario: none to run is said, not "0 of 0"
         for label, path, rules in _files_for(rulesets, files):
             if rules is False:
                 if not quiet:
                     console.print(f"[dim]{escape(label)}: no scenario file ({escape(str(path))})[/dim]")
+                without.append(f"{label} has no scenario file ({path})")
                 continue
             try:
                 loaded: ScenarioFile = load_scenarios(path, ruleset=rules)
@@ -133,6 +135,8 @@ def check(rulesets: tuple[str, ...], files: tuple[Path, ...], names: tuple[str, 
                 print_diagnostics(exc.diagnostics)
                 continue
             seen_names.update(s.name for s in loaded.scenarios)
+            if not loaded.scenarios:
+                without.append(f"{path} holds no scenarios")
             results = run_file(loaded, list(names) or None)
             if not results:
                 continue
@@ -155,6 +159,8 @@ def check(rulesets: tuple[str, ...], files: tuple[Path, ...], names: tuple[str, 
         if extra:
             summary += "; " + ", ".join(extra)
         bad = counts["failed"] + counts["error"] + broken + len(missing)
+        if not total and not bad and without:
+            summary = "no scenarios to check: " + "; ".join(without)
         console.print(f"[red]{summary}[/red]" if bad else f"[green]{summary}[/green]")
         return 1 if bad else 0
 

@@ -9,9 +9,10 @@ default) rather than played silently without the marriage; a choice number is ta
 is.  Every text shown passes through :func:`tysiac_spec.text.printable`, so text from a
 ruleset or a record cannot drive the terminal.  The record is saved (with
 :mod:`tysiac_spec.engine.record`) when the match ends, on ``quit``, at the end of the input,
-on Ctrl-C (exit status 130) and when standard output is closed (``tysiac play … | head``:
-a broken pipe, after which the command stops quietly with status 1, as every ``tysiac``
-command does), and ``tysiac play --resume FILE`` continues it.
+on Ctrl-C, SIGTERM and SIGHUP (``kill``, ``timeout``, a closed terminal; exit status 130)
+and when standard output is closed (``tysiac play … | head``: a broken pipe, after which the
+command stops quietly with status 1, as every ``tysiac`` command does), and ``tysiac play
+--resume FILE`` continues it.
 
 The record keeps the table (:class:`~tysiac_spec.engine.record.TableSetup`): the user's
 seat, the kind of bots and their seed.  A resumed game takes them from there and rebuilds
@@ -55,9 +56,25 @@ from ..errors import (
     TysiacError,
 )
 from ..savefile import file_version, write_versioned
-from ..table import choices_text, complete, declarations, resolve_input, said, view_lines
+from ..table import (
+    choices_text,
+    complete,
+    declarations,
+    format_card,
+    format_cards,
+    resolve_input,
+    said,
+    view_lines,
+)
 from ..text import printable, shorten
-from ._common import SEED_MAX, check_folder, line_reader, parse_option_args, user_errors
+from ._common import (
+    SEED_MAX,
+    check_folder,
+    line_reader,
+    parse_option_args,
+    stop_signals,
+    user_errors,
+)
 from .replay import in_file
 
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
@@ -141,6 +158,16 @@ def restore(record: Record, bots: Mapping[int, _Chooser]) -> tuple[Game, int | N
     return game, differs[0] if differs else None
 
 
+def _shows(console: Console, game: Game) -> bool:
+    """Whether ``console`` can show the suit symbols of ``game``'s pack (♥♦♣♠)."""
+    symbols = "".join(s.symbol for s in game.ruleset.deck.suits)
+    try:
+        symbols.encode(console.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def _style_cards(text: str, game: Game, colour: bool) -> str:
     """Escape ``text`` for rich and colour each card's notation by its suit."""
     out = escape(text)
@@ -187,6 +214,7 @@ class Table:
         self.game, self.seat, self.bots = game, seat, bots
         self.console, self.read_line, self.save = console, read_line, save
         self.colour = console.is_terminal and not console.no_color
+        self.symbols = console.is_terminal and _shows(console, game)  # Q♥, where it can
 
     def resume_command(self, where: str) -> str:
         """The command that resumes the game saved to ``where``: ``tysiac play --resume
@@ -207,9 +235,15 @@ class Table:
         game = self.game
         legal = game.legal_actions()
         partners = [p for p in side_of(game.form, self.seat) if p != self.seat]
-        for line in view_lines(game.view(self.seat), game.ruleset.deck, legal, partners=partners):
+        deck = game.ruleset.deck
+        for line in view_lines(game.view(self.seat), deck, legal, partners=partners, symbols=self.symbols):
             self.say(line)
-        self.say("choices: " + choices_text(legal))
+        self.say("choices: " + self._choices(legal))
+
+    def _choices(self, legal: Sequence[Action]) -> str:
+        """The numbered choices, broken between two choices at a terminal's width."""
+        width = self.console.width if self.console.is_terminal else None
+        return choices_text(legal, width, len("choices: "))
 
     def _ask(self) -> Action | None:
         """One action of the user, or None for `quit`."""
@@ -221,7 +255,7 @@ class Table:
             if low in ("quit", "q", "exit"):
                 return None
             if low in ("?", "help", "h"):
-                self.say("legal actions: " + choices_text(legal))
+                self.say("legal actions: " + self._choices(legal))
                 self.say("type a number, an action (`bid 120`, `play QH`), `show`, "
                          "or `quit` to save and stop")
                 continue
@@ -289,12 +323,13 @@ class Table:
             if len(done) == len(deal.order):
                 winner = deal.last_trick_winner
                 self.say(
-                    "trick " + ", ".join(f"P{p} {c}" for p, c in done) + f" → P{winner}", "bold"
+                    "trick " + ", ".join(f"P{p} {format_card(c, symbols=self.symbols)}" for p, c in done)
+                    + f" → P{winner}", "bold"
                 )
         elif game.deal is deal and phase in ("auction", "talon") and deal.phase in ("exchange", "play"):
             view = game.view(self.seat)
             if view.talon and deal.talon_shown:
-                self.say(f"talon shown: {' '.join(str(c) for c in view.talon)}")
+                self.say(f"talon shown: {format_cards(view.talon, symbols=self.symbols)}")
         self._events(events_before)
         if len(game.deal_scores) > deals_before:
             self._deal_end(deals_before)
@@ -334,6 +369,12 @@ class Table:
     def _deal_end(self, number: int) -> None:
         game = self.game
         row = game.deal_scores[number]
+        deal = game.last_deal
+        if deal is not None:  # the card points each took, and the marriages declared
+            self.say("points taken: " + ", ".join(
+                f"P{p} {sum(c.points for c in deal.won.get(p, []))}"
+                + (f" + marriages {deal.marriages[p]}" if deal.marriages.get(p) else "")
+                for p in sorted(deal.order)))
         self.say(
             f"deal {number + 1} scores: " + "  ".join(f"P{p} {d:+d}" for p, d in enumerate(row)), "bold"
         )
@@ -382,6 +423,11 @@ class Table:
             self.save()
             raise
         where = self.save()
+        if game.match.winner is None:  # stopped by the engine (event all-pass.stopped)
+            self.say("match stopped without a winner: " + "  ".join(
+                f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
+            self.say(f"record saved to {where}")
+            return 0
         winners = list(game.winners) or [p for p, s in enumerate(game.scores) if s == max(game.scores)]
         self.say("match over: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
         you = " (you)" if self.seat in winners else ""
@@ -473,7 +519,8 @@ def run_match(
     if sys.stdin.isatty():  # pragma: no cover - needs a terminal
         _install_completion(game)
     table = Table(game, seat, choosers, console, read_line or line_reader(console, highlight=False), save)
-    return table.run()
+    with stop_signals():  # SIGTERM, SIGHUP (a closed terminal): saved as on Ctrl-C
+        return table.run()
 
 
 
@@ -582,9 +629,9 @@ def play(
     which cards are legal. Type a choice number, an action (`bid 120`, `play QH`,
     `give 9S to 2`) or its beginning; `?` lists the legal actions, `quit` saves and
     stops. The game record is saved at the end, on `quit`, at the end of the input, on
-    Ctrl-C and when the output is closed (`| head`); `tysiac play --resume FILE`
-    continues it with the seat, bots and bot seed saved in the record, exactly as the
-    game would have gone on. `--deal TEXT` sets the first deal by hand (deal notation,
+    Ctrl-C, SIGTERM or SIGHUP (a closed terminal) and when the output is closed (`| head`);
+    `tysiac play --resume FILE` continues it with the seat, bots and bot seed saved in the
+    record, exactly as the game would have gone on. `--deal TEXT` sets the first deal by hand (deal notation,
     e.g. `0:AS KS … / … | 9C TC JC`); the record keeps it.
     """
     from ..ruleset import load_ruleset

@@ -24,6 +24,7 @@ from .actions import Action, ActionTable, Bid, CancelDark, Dark, Pass
 from .state import DealState
 
 __all__ = [
+    "PASSED_OUT_MAX",
     "BidSteps",
     "apply",
     "apply_dark",
@@ -34,6 +35,7 @@ __all__ = [
     "explain",
     "explain_dark",
     "legal_dark",
+    "passed_out_text",
     "round_up",
     "seat_player",
     "start",
@@ -107,6 +109,18 @@ class BidSteps(NamedTuple):
     def contract_on_step(self, bid: int, contract: int) -> bool:
         """Whether ``contract`` is the bid, or a raise by :attr:`contract_step` (a multiple of it)."""
         return contract == bid or round_up(contract, self.contract_step) == contract
+
+
+PASSED_OUT_MAX = 100
+"""Deals everyone passes and that are dealt again (``all_pass: redeal``), in a row, after
+which a match stops without a winner: nobody may be able to bid (``may_bid``), and the
+auction would otherwise go on for ever."""
+
+
+def passed_out_text(run: int) -> str:
+    """The text of event ``all-pass.stopped``: why the match stopped after ``run`` deals."""
+    return (f"{run} deals in a row passed out and dealt again: nobody could bid, "
+            "the match is stopped (auction.may_bid, auction.all_pass)")
 
 
 def bid_steps(form: Form) -> BidSteps:

@@ -186,6 +186,10 @@ class Game:
         """What happened beyond the actions (contracts, barrel, bolts, forfeits, …), in order."""
         self.last_deal: DealState | None = None
         """The most recently finished deal (for inspection after it was scored)."""
+        self.passed_out = 0
+        """Deals everyone passed and that were dealt again (``auction.all_pass: redeal``), in
+        the whole match: a simulation counts them against its most deals."""
+        self._passed_run = 0
         self._over = False
         self._active = self.form.active
         self.compiled: CompiledForm = compile_form(self.form, ruleset.deck.cards)
@@ -514,6 +518,18 @@ class Game:
             assert caller is not None
             self._charge(caller, penalty)
         self._dealer = redeal_dealer(self.form, deal.dealer, dealer)
+        if deal.redeal_id == "all-pass":
+            self._passed_out()
+
+    def _passed_out(self) -> None:
+        """Count a deal everyone passed; after :data:`.auction.PASSED_OUT_MAX` in a row no deal
+        can be expected (nobody may bid), and the match stops without a winner (event
+        ``all-pass.stopped``)."""
+        self.passed_out += 1
+        self._passed_run += 1
+        if self._passed_run >= auction.PASSED_OUT_MAX:
+            self._event("all-pass.stopped", None, None, auction.passed_out_text(self._passed_run))
+            self._over = True
 
     def _cut(self, cards: list[Card]) -> None:
         """Cut the shuffled pack (:func:`~tysiac_spec.engine.dealing.cut_pack`): an event
@@ -649,7 +665,9 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """Whether the match has ended (someone reached ``match.target``)."""
+        """Whether the match has ended: someone reached ``match.target``, or the engine stopped
+        it without a winner after :data:`.auction.PASSED_OUT_MAX` deals in a row were passed
+        out and dealt again (event ``all-pass.stopped``)."""
         return self._over
 
     @property
@@ -896,7 +914,8 @@ class Game:
                     self._start_play(deal)
             else:
                 self._redealt(deal)
-                self.deal = self._new_deal()
+                if not self._over:
+                    self.deal = self._new_deal()
         elif deal.phase == "over":
             self._end_deal()
 
@@ -1187,6 +1206,7 @@ class Game:
         self.events.extend(events)
         self.deal_scores.append(row)
         self.last_deal = deal
+        self._passed_run = 0
         if new.winner is not None:
             self._over = True
             return

@@ -296,7 +296,7 @@ class EngineRunner:
         passed: list[int] = []
         counted = 0
         limit = max_deals if max_deals is not None else 1 << 62
-        while not game.is_over and len(game.deal_scores) < limit:
+        while not game.is_over and len(game.deal_scores) + game.passed_out < limit:
             legal = game.legal_actions()
             if not legal:
                 break
@@ -665,6 +665,9 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             state = charge_seat(form, state, caller, penalty)
         return state
 
+    def passed_out_stopped(events: list[MatchEvent], deals: int, run: int) -> None:
+        events.append(MatchEvent(deals, "all-pass.stopped", None, None, auction.passed_out_text(run)))
+
     def called_on(player: int | None, index: int, state: MatchState, events: list[MatchEvent],
                   deals: int) -> MatchState:
         r = redeals[index]
@@ -848,6 +851,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_cut": cut_pack,
         "H_redeal": redeal,
         "H_redealt": redealt,
+        "H_passed_out_stopped": passed_out_stopped,
         "H_next_redeal_dealer": next_redeal_dealer,
         "H_with_dealer": lambda state, dealer: replace(state, dealer=dealer),
         "H_may_bids": may_bids,

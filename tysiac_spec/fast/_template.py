@@ -61,7 +61,8 @@ K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MA
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
 H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
-H_passed_out = None
+H_passed_out = H_passed_out_stopped = None
+K_PASSED_OUT_MAX = 100
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -137,6 +138,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     done: int
     auto_redeals: int
     stopping: bool
+    passed_run: int
+    passed_out: int
+    settled: int
     amounts: Any
     outcome: Any
     steps: Any
@@ -178,6 +182,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     deals = 0
     auto_redeals = 0
     stopping = False
+    passed_run = 0  # deals passed out and dealt again: in a row, in the match (engine/game.py _passed_out)
+    passed_out = 0
+    settled = dealer  # the match state's dealer (the last settlement's)
     deal_scores: list[tuple[int, ...]] = []
     events: list[Any] = []
     outcomes: list[Any] = []
@@ -444,6 +451,19 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/game.py _redealt)
                 state = H_redealt(None, "all-pass", 0, state, events, len(deal_scores))
                 dealer = H_next_redeal_dealer(dealer)
+                passed_run += 1
+                passed_out += 1
+                if passed_run >= K_PASSED_OUT_MAX:  # engine/game.py Game._passed_out: the match stops
+                    H_passed_out_stopped(events, len(deal_scores), passed_run)
+                    if K_SIMPLE_SETTLE:
+                        return H_final(scores, settled, deals, -1), deal_scores, events, outcomes, steps
+                    return state, deal_scores, events, outcomes, steps
+                if len(deal_scores) + passed_out >= max_deals:  # (they count against the most deals)
+                    if K_SIMPLE_SETTLE:
+                        return H_final(scores, settled, deals, -1), deal_scores, events, outcomes, steps
+                    if not K_PRELUDE:
+                        return state, deal_scores, events, outcomes, steps
+                    stopping = True
                 continue
             if K_ALL_PASS_DEALER and dealer in order:
                 declarer = dealer
@@ -817,7 +837,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                                           last, declared, talon_cards, False, 0, 1))
             deals += 1
             dealer = (dealer + K_DIR) % K_N
-            if won >= 0 or deals >= max_deals:
+            settled = dealer
+            passed_run = 0
+            if won >= 0 or deals + passed_out >= max_deals:
                 return H_final(scores, dealer, deals, won), deal_scores, events, outcomes, steps
         else:
             outcome = H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
@@ -836,7 +858,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if new.winner is not None:
                 return state, deal_scores, events, outcomes, steps
             dealer = new.dealer
-            if len(deal_scores) >= max_deals:
+            passed_run = 0
+            if len(deal_scores) + passed_out >= max_deals:
                 if not K_PRELUDE:
                     return state, deal_scores, events, outcomes, steps
                 # the engine deals the next deal at once: its cut and mandatory redeals (their

@@ -22,7 +22,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import Card
-from ..engine import dealing
+from ..engine import auction, dealing
 from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
@@ -169,6 +169,7 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_REDEALS_AFTER_TALON": any(r.timing == "after_talon" for r in form.deal.redeals),
         "K_REDEALS_AFTER_EXCHANGE": any(r.timing == "after_exchange" for r in form.deal.redeals),
         "K_ALL_PASS_REDEAL": a.all_pass == "redeal",
+        "K_PASSED_OUT_MAX": auction.PASSED_OUT_MAX,
         "K_DEALER_EXEMPT": a.dealer_exempt and a.may_bid is not None and a.all_pass == "dealer_plays",
         "K_REDEALS_ANY": bool(form.deal.redeals) or a.all_pass == "redeal" or (
             a.dealer_exempt and a.may_bid is not None and a.all_pass == "dealer_plays"),

@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import dsl, limits
 from ..cards import Deck
-from ..errors import Diagnostic, DslError, OptionError, RulesetError, format_path
+from ..errors import Diagnostic, DslError, OptionError, RulesetError, TysiacError, format_path
 from . import model, registry
 from ._convert import (
     Converter,
@@ -46,10 +46,11 @@ from ._merge import (
     resolve_extends,
     shadow_player_values,
 )
-from ._yaml import Mark, YList, YMap, is_mapping, load_yaml, load_yaml_file, mark_at, to_plain
+from ._yaml import Mark, YamlProblems, YList, YMap, is_mapping, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import (
     changed_schema_errors,
     form_sections,
+    never_played,
     semantic_errors,
     sorted_diagnostics,
 )
@@ -530,10 +531,36 @@ class _Checked:
     directly or not (:func:`_ancestry`)."""
 
 
+_READ_ON = frozenset({"yaml.float", "yaml.ambiguous-bool", "yaml.ambiguous-number", "yaml.too-large"})
+"""The YAML problems after which a file is checked on (each value kept as its text is
+harmless); after any other (a control character, a tag, a limit) the file is not read on."""
+_READ_ON_MOST = 20
+"""Most YAML problems after which a file is checked on (more fill the screen already)."""
+_READ_ON_VALUES = 10_000
+"""Most values of a document checked on after its YAML problems (the largest shipped
+ruleset holds about 1,300; a generated file of thousands of entries is not checked on)."""
+
+
 @lru_cache(maxsize=32)
 def _checked_file(file: str, mtime: int, folders: tuple[Path, ...]) -> _Checked:
-    """:func:`_checked` of a file, cached by file, modification time and allowed folders."""
-    return _checked(file, _parsed(file))
+    """:func:`_checked` of a file, cached by file, modification time and allowed folders.
+
+    A file with YAML problems that was read all the same (:class:`YamlProblems`) is checked
+    on, so that its schema and formula problems are reported in the same run."""
+    try:
+        raw = _parsed(file)
+    except YamlProblems as exc:
+        found = list(exc.diagnostics)
+        harmless = all(d.code in _READ_ON for d in found)
+        if not harmless or len(found) > _READ_ON_MOST or exc.values > _READ_ON_VALUES:
+            raise
+        try:
+            _checked(file, exc.document)
+        except TysiacError as more:
+            at = {d.path for d in found}  # (a value kept as its text is not reported again)
+            found += [d for d in more.diagnostics if d.path not in at and d not in found]
+        raise RulesetError(sorted_diagnostics(found)) from None
+    return _checked(file, raw)
 
 
 @lru_cache(maxsize=64)
@@ -605,10 +632,39 @@ def _checked(file: str, raw: Any) -> _Checked:
     if not diags:
         _check_sizes(doc)
         diags = list(semantic_errors(doc, leaf=file))
+    elif len(diags) < _READ_ON_MOST:  # the formulas of the sections that can be read, in the same run
+        diags += [d for d in _formula_problems(doc) if d not in diags]
     if diags:
         raise RulesetError(sorted_diagnostics(diags))
     ancestors = _ancestry(raw, file, _lookup_in(_root_of(file)), {})
     return _Checked(file, raw, doc, _content_hash(doc), types.MappingProxyType(ancestors))
+
+
+def _formula_problems(doc: YMap) -> list[Diagnostic]:
+    """The formula problems (``dsl.*``) of a document the schema refused, section by section:
+    a section that cannot be built is skipped (its schema problems are reported)."""
+    problems: list[Diagnostic] = []
+    try:
+        deck = _deck(json.dumps(to_plain(doc["deck"]))) if "deck" in doc else core_deck()
+        extension_options = _option_types(doc.get("options") or {})
+        counts = list((unwrap(doc.get("players")) or {}).items())
+    except Exception:  # a pack or options the schema refused: no formula can be compiled
+        return problems
+    for n, entry in counts:
+        try:
+            sections = form_sections(doc, str(n))
+            active = unwrap((unwrap(entry) or {}).get("active")) or int(n)
+            compiler = _form_compiler(deck, sections, extension_options, int(active))
+        except Exception:
+            continue
+        conv = Converter(compiler)
+        for name, cls in model.SECTIONS.items():
+            try:
+                conv.build(cls, sections.get(name), (name,))
+            except Exception:  # (the schema problems of this section say why)
+                pass
+        problems.extend(p for p in compiler.problems if p not in problems)
+    return problems
 
 
 def _ancestry(
@@ -726,6 +782,8 @@ def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
         compiler = _form_compiler(deck, sections, extension_options, int(active))
         forms[int(n)] = build_form(int(n), sections, _table_part(entry), compiler)
         problems.extend(p for p in compiler.problems if p not in problems)
+        if not compiler.problems and (stuck := never_played(forms[int(n)])) and stuck not in problems:
+            problems.append(stuck)
     if problems:
         raise RulesetError(sorted_diagnostics(problems))
     return deck_spec, deck, forms

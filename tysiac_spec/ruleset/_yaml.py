@@ -39,6 +39,7 @@ __all__ = [
     "Mark",
     "YList",
     "YMap",
+    "YamlProblems",
     "is_mapping",
     "load_yaml",
     "load_yaml_file",
@@ -53,6 +54,16 @@ by default (limit ``yaml_nodes`` in :mod:`tysiac_spec.limits`)."""
 MAX_DEPTH = limits.LIMITS["depth"].default
 """Most nested mappings/lists in a document (the top-level mapping is depth 1) by default
 (limit ``depth``)."""
+
+
+class YamlProblems(RulesetError):
+    """The YAML problems of a document that was read all the same (a float, a YAML 1.1
+    boolean, a duplicate key: each value kept as its text), with :attr:`document`, so that
+    ``tysiac validate`` can go on to report the schema and formula problems in the same run."""
+
+    document: Any = None
+    values: int = 0
+    """The values (scalars, mappings, lists) the document holds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +155,8 @@ def load_yaml(text: str, *, file: str | None = None) -> Any:
         return _Builder(file).build_document(node)
     except _Stop as stop:
         raise RulesetError(stop.diagnostic) from None
+    except RecursionError:  # a depth limit raised above what Python can read
+        raise limits.exceeded("depth", "deeper than this Python can read", file=file) from None
 
 
 def load_yaml_file(path: str | Path) -> Any:
@@ -509,7 +522,10 @@ def _type_plain(text: str, max_digits: int = 18) -> tuple[Any, tuple[str, str] |
                 "yaml.too-large",
                 f"the integer is too large ({digits:,} digits; at most {max_digits})",
             )
-        return int(text), None
+        try:
+            return int(text), None
+        except ValueError:  # int_digits raised above what int() converts (4,300 digits)
+            return text, ("yaml.too-large", f"the integer has more digits than Python converts ({digits:,})")
     number = _number_trap(text)
     if number is not None:
         return text, ("yaml.ambiguous-number", number)
@@ -585,7 +601,9 @@ class _Builder:
     def build_document(self, node: Node) -> Any:
         value = self.build(node, (), 1)
         if self.diagnostics:
-            raise RulesetError(self.diagnostics)
+            error = YamlProblems(self.diagnostics)
+            error.document, error.values = value, self.count
+            raise error
         return value
 
     def mark(self, node: Node) -> Mark:
@@ -653,7 +671,8 @@ class _Builder:
         elif tag != _STR:
             problem = ("yaml.tag", _tag_message(tag))
         if problem is not None and report:
-            hint = _raise_hint("int_digits") if problem[0] == "yaml.too-large" else None
+            raising = problem[0] == "yaml.too-large" and "than Python" not in problem[1]
+            hint = _raise_hint("int_digits") if raising else None
             self.diagnostics.append(_diag(*problem, self.mark(node), path, hint=hint))
         return value
 

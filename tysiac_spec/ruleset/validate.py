@@ -48,6 +48,8 @@ SEMANTIC_CODES = {
     "deck.unknown-rank": "a field naming one rank (`deal.first_dealer_rank`, "
     "`marriages.ace_marriage.rank`) names one the deck does not have",
     "auction.step": "a bid value is not a multiple of the bid step",
+    "auction.no-deal": "nobody may ever bid (`auction.may_bid` is always false), nobody must "
+    "open, and a deal everyone passes is dealt again: no deal could ever be played",
     "auction.seat": "a forced seat beyond the seated players, or the seat that sits out",
     "auction.all-pass": "nobody is forced to open, but a deal everyone passes is to be played "
     "by the forced player",
@@ -1415,6 +1417,43 @@ def _check_options(doc: Any) -> Iterator[Diagnostic]:
                     (*base, "set", key),
                     key=True,
                 )
+
+
+def never_played(form: Any) -> Diagnostic | None:
+    """``auction.no-deal`` for a compiled form in which no deal can ever be played, proven from
+    the data: ``auction.may_bid`` reads nothing and is false (nobody may ever bid), nobody is
+    obliged to open at the compulsory bid (``forced_seat`` none, or ``first_to_speak:
+    after_forced``) or to play it (``all_pass`` not ``forced_plays``), and a deal everyone
+    passes is dealt again (``all_pass: redeal``, or ``dealer_plays`` with the dealer exempt);
+    no golden round or dark game plays a deal without the auction.  ``None`` otherwise (a
+    ruleset the proof does not cover is stopped by the engine, ``all-pass.stopped``)."""
+    from ..errors import DslError
+
+    a, special = form.auction, form.special
+    may_bid = a.may_bid
+    if may_bid is None or may_bid.reads or special.golden_round.enabled or special.dark.enabled:
+        return None
+    try:
+        if may_bid({}) is not False:
+            return None
+    except DslError:
+        return None
+    if a.forced_seat is not None and (a.first_to_speak == "forced" or a.all_pass == "forced_plays"):
+        return None
+    if not (a.all_pass == "redeal" or (a.all_pass == "dealer_plays" and a.dealer_exempt)):
+        return None
+    return Diagnostic(
+        code="auction.no-deal",
+        message=f"`auction.may_bid` (`{printable(may_bid.text)}`) is always false: nobody may ever "
+        f"bid, nobody must open, and a deal everyone passes is dealt again "
+        f"(`auction.all_pass: {a.all_pass}`), so no deal could ever be played",
+        file=may_bid.file,
+        line=may_bid.line,
+        column=may_bid.column,
+        path=may_bid.path,
+        hint="let some bids through `may_bid`, oblige a seat to open (`auction.forced_seat`), or "
+        "play a deal everyone passes (`auction.all_pass: forced_plays`, `dealer_plays` or `play`)",
+    )
 
 
 def sorted_diagnostics(items: Sequence[Diagnostic]) -> list[Diagnostic]:
