@@ -28,7 +28,6 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterator
-from glob import escape as glob_escape
 from pathlib import Path
 
 from .errors import Diagnostic, SaveConflictError, SaveError
@@ -46,10 +45,10 @@ readers refuse it) is versioned by its size, inode and change times instead, so 
 or sparse file is not read through."""
 
 
-STALE_TEMP = 60.0
-"""Seconds after which a temporary file of an earlier save (``.NAME.*.tmp`` beside the file,
-left by a save that was killed between writing it and the rename) is removed by the next
-save of the same file; a live save's temporary file is milliseconds old."""
+STALE_TEMP = 600.0
+"""Seconds after which a temporary file of an earlier save whose writer is not known
+(``.NAME.*.tmp`` beside the file, with no process id) is removed by the next save of the
+same file; one whose writer is known is removed once that process has ended."""
 
 
 def _fail(path: Path, reason: str) -> SaveError:
@@ -168,7 +167,7 @@ def _write_temp(path: Path, target: Path, text: str, mode: int) -> str:
             no temporary file is left.
     """
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=temp_prefix(target), suffix=".tmp")
     except OSError as exc:
         raise _fail(path, exc.strerror or str(exc)) from None
     try:
@@ -186,14 +185,44 @@ def _write_temp(path: Path, target: Path, text: str, mode: int) -> str:
     return tmp
 
 
-def _remove_stale_temps(target: Path) -> None:
-    """Remove the temporary files that killed saves of ``target`` left beside it (older than
-    :data:`STALE_TEMP`); one that cannot be removed is left."""
-    now = time.time()
-    for tmp in target.parent.glob(f".{glob_escape(target.name)}.*.tmp"):
+def remove_stale_temps(target: Path) -> None:
+    """Remove the temporary files that interrupted saves of ``target`` left beside it: a
+    ``.NAME.<pid>.<random>.tmp`` whose writer process has ended, or one without a process id
+    older than :data:`STALE_TEMP`.  Nothing else is touched; one that cannot be removed is
+    left.  The one cleaning rule of every atomic write (sheets, records, ``-o`` outputs)."""
+    prefix = f".{target.name}."
+    try:
+        names = [n for n in os.listdir(target.parent) if n.startswith(prefix) and n.endswith(".tmp")]
+    except OSError:
+        return
+    for name in names:
+        tmp = target.parent / name
+        pid, _, rest = name[len(prefix):].partition(".")
         with contextlib.suppress(OSError):
-            if tmp.is_file() and not tmp.is_symlink() and now - tmp.stat().st_mtime > STALE_TEMP:
+            if pid.isdigit() and rest:
+                if int(pid) == os.getpid() or _alive(int(pid)):
+                    continue
+            elif time.time() - tmp.stat().st_mtime < STALE_TEMP:
+                continue
+            if tmp.is_file() and not tmp.is_symlink():
                 tmp.unlink()
+
+
+def temp_prefix(target: Path) -> str:
+    """The name prefix of a temporary file written beside ``target``: ``.NAME.<pid>.``, so
+    that :func:`remove_stale_temps` knows whether its writer still runs."""
+    return f".{target.name}.{os.getpid()}."
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user's counts as alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 def check_writable(path: str | Path, text: str) -> None:
@@ -252,7 +281,7 @@ def write_versioned(path: str | Path, text: str, *, expected: str | None) -> str
                     expected=expected, found=found,
                 )
         mode = stat.S_IMODE(st.st_mode) if st is not None else 0o644
-        _remove_stale_temps(target)
+        remove_stale_temps(target)
         tmp = _write_temp(path, target, text, mode)
         try:
             os.replace(tmp, target)

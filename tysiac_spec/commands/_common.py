@@ -13,7 +13,6 @@ import signal
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import wraps
 from pathlib import Path
@@ -23,6 +22,7 @@ import click
 
 from ..engine.record import SEED_MAX
 from ..errors import Diagnostic, TysiacError
+from ..savefile import remove_stale_temps, temp_prefix
 from ..text import shorten
 
 if TYPE_CHECKING:  # rich is imported by the commands that print with it, not by validate
@@ -160,8 +160,8 @@ def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> No
             target.parent.mkdir(parents=True, exist_ok=True)
         else:
             check_folder(path)
-        _clean_stale(target)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp")
+        remove_stale_temps(target)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=temp_prefix(target), suffix=".tmp")
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
@@ -175,47 +175,6 @@ def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> No
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-STALE_SECONDS = 600
-"""Age after which a temporary file of :func:`write_atomically` whose writer is not known is
-taken as left by an interrupted save (one whose writer is known is removed once the writer
-process has ended)."""
-
-
-def _clean_stale(target: Path) -> None:
-    """Remove the temporary files an interrupted :func:`write_atomically` of ``target`` left
-    beside it (``.<name>.<pid>.<random>.tmp`` of a process that has ended; one without a
-    process id older than :data:`STALE_SECONDS`).  Nothing else is touched."""
-    prefix = f".{target.name}."
-    try:
-        names = [n for n in os.listdir(target.parent) if n.startswith(prefix) and n.endswith(".tmp")]
-    except OSError:
-        return
-    for name in names:
-        path = target.parent / name
-        pid, _, rest = name[len(prefix):].partition(".")
-        try:
-            if pid.isdigit() and rest:
-                if int(pid) == os.getpid() or _alive(int(pid)):
-                    continue
-            elif time.time() - path.stat().st_mtime < STALE_SECONDS:
-                continue
-            if path.is_file() and not path.is_symlink():
-                path.unlink()
-        except OSError:
-            continue
-
-
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` exists (one of another user's counts as alive)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
 
 
 STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
