@@ -18,12 +18,9 @@ from .engine.replay import action_error, set_deals, start
 from .engine.seating import seats_text
 from .errors import TysiacError
 from .table import said
+from .text import signed
 
 __all__ = ["transcript"]
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
 
 
 def _cards(cards: Any) -> str:
@@ -135,7 +132,7 @@ class _Writer:
                 value = f" {e.value}" if e.value is not None else ""
                 self.out(f"  {e.kind}: {e.text}" if e.text else f"  {e.kind}{who}{value}")
         row = g.deal_scores[index]
-        self.out("  deal scores: " + ", ".join(f"P{p} {_signed(v)}" for p, v in enumerate(row)))
+        self.out("  deal scores: " + ", ".join(f"P{p} {signed(v)}" for p, v in enumerate(row)))
         self.out("  totals: " + ", ".join(f"P{p} {v}" for p, v in enumerate(g.scores)))
 
     def run(self) -> str:

@@ -26,6 +26,7 @@ from ..engine import dealing
 from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
+from ..engine.seating import direction
 from ..limits import limit
 from ..ruleset.model import Form
 from .formulas import seen_cards
@@ -91,7 +92,7 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "K_N": form.players,
         "K_NPACK": n,
-        "K_DIR": 1 if form.deal.direction == "clockwise" else -1,
+        "K_DIR": direction(form),
         "K_DRAWS": tuple((i, i + 1, (i + 1).bit_length()) for i in steps),
         # auction
         "K_FORCED_SEAT": -1 if a.forced_seat is None else a.forced_seat,
