@@ -62,6 +62,7 @@ H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amoun
 H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = None
+I_takes = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -775,14 +776,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 hand[p] ^= bit
                 tbits |= bit
                 tp += points_of[c]
-                # engine/play.py trick_winner
-                if bit & best_suit:
-                    if c < best:
-                        best = c
-                        winner = p
-                elif bit & trump:
+                if I_takes(c, bit, best, best_suit, trump):
                     best = c
-                    best_suit = trump
+                    best_suit = suit_mask[c]
                     winner = p
                 p = nxt[p]
             points[winner] += tp
