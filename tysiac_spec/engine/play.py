@@ -48,6 +48,7 @@ __all__ = [
     "declare_marriage",
     "explain",
     "lead_after_marriage",
+    "leads",
     "legal_cards",
     "marriage_points",
     "may_claim",
@@ -231,12 +232,25 @@ def lead_after_marriage(rules: Play, deal: DealState, hand: int, suit_bits: Mapp
     only trumps (``trump``) or only other cards (``not_trump``) when the leader holds
     such a card and a trump is set; otherwise the whole hand."""
     rule, trump = rules.lead_after_marriage, deal.trump
-    if rule == "any" or trump is None or deal.marriage_trick != deal.trick_number - 1:
+    if rule == "any" or trump is None:
         return hand
-    trumps = hand & suit_bits.get(trump, 0)
-    if rule == "trump":
-        return trumps or hand
-    return (hand & ~trumps) or hand
+    return leads(hand, rule == "trump", suit_bits.get(trump, 0), deal.marriage_trick, deal.trick_number)
+
+
+def leads(hand: int, trumps_only: bool, trump: int, marriage_trick: int | None, trick_number: int) -> int:
+    """The cards of ``hand`` (a bit set) that may be led under a ``play.lead_after_marriage``
+    other than ``any``: after the trick in which a marriage was declared (``marriage_trick``
+    is the one before ``trick_number``), only trumps (``trumps_only``) or only other cards,
+    when the leader holds such a card and a trump is set (``trump``: its suit's bit set, 0
+    for none); otherwise the whole hand.
+
+    The one statement of the rule: :func:`lead_after_marriage` calls it, and the fast path's
+    generator writes its expression inline (``tysiac_spec.fast.generate.INLINED``)."""
+    return (
+        ((hand & trump or hand) if trumps_only else (hand & ~trump or hand))
+        if trump and marriage_trick == trick_number - 1
+        else hand
+    )
 
 
 def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], int, Card | str | None]:

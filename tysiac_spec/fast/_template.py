@@ -62,7 +62,7 @@ H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amoun
 H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = None
-I_takes = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_takes = I_leads = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -623,11 +623,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             h = hand[cur]
             lead = h
             if K_LEAD_RULE:
-                if trump and marriage_trick == trick_number - 1:
-                    if K_LEAD_TRUMP:
-                        lead = h & trump or h
-                    else:
-                        lead = h & ~trump or h
+                lead = I_leads(h, K_LEAD_TRUMP, trump, marriage_trick, trick_number)
             legal = []
             m = lead
             if K_ANY_TIME or not (

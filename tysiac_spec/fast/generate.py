@@ -360,6 +360,7 @@ class _Folder(ast.NodeTransformer):
 
 INLINED: dict[str, Callable[..., Any]] = {
     "I_takes": play.takes,
+    "I_leads": play.leads,
 }
 """The engine's rules the template writes inline, by the template's name for each: a call
 ``I_name(a, b, …)`` becomes the engine function's one ``return`` expression with its
