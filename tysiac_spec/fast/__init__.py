@@ -621,7 +621,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         return replace(initial, scores=tuple(scores), dealer=dealer, deals=deals,
                        winner=None if winner < 0 else winner)
 
-    # redeals (engine/dealing.py redeal_check, engine/game.py _redealt, _called_on, _answer_redeal)
+    # redeals (engine/dealing.py redeal_check, redealt, played_on; engine/game.py _answer_redeal)
     redeals = form.deal.redeals
     timings = ("after_deal", "after_talon", "after_exchange")
 

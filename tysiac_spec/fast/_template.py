@@ -11,9 +11,11 @@ generator removes them.
 
 Cards are ints (their index in the pack, ``card.index``, so ``1 << c`` is ``card.bit``:
 within a suit the stronger card has the lower bit), hands are bit sets, players are seats.
-Each rule below is the twin of an engine function (named in the comments); the differential
-test (``tests/test_fast_path.py``) and ``benchmarks/engine_fingerprint.py --fast`` check that
-the two play the same games.
+Every name ``I_*`` is called as an engine rule stated once, as one expression, and written
+inline by the generator (:data:`~tysiac_spec.fast.generate.INLINED`: the trick's winner, the
+lead after a marriage).  The other rules below are still twins of an engine function (named
+in the comments); the differential test (``tests/test_fast_path.py``) and
+``benchmarks/engine_fingerprint.py --fast`` check that the two play the same games.
 """
 
 # ruff: noqa
@@ -193,7 +195,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             while j >= n:
                 j = getrandbits(bits)
             cards[i], cards[j] = cards[j], cards[i]
-        if K_CUT:  # engine/game.py Game._cut (engine/dealing.py cut_pack)
+        if K_CUT:  # engine/dealing.py cut
             if (1 << cards[K_NPACK - 1]) & K_CUT_BAD:  # (a good bottom card: nothing changes, nothing drawn)
                 state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
             if stopping and not K_REDEALS_AFTER_DEAL:
@@ -295,7 +297,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 auto_redeals += 1
                 dealer = H_next_redeal_dealer(dealer)
                 continue
-            if done == 3:  # (engine/game.py _MAX_REDEALS: played anyway, without the opening)
+            if done == 3:  # (engine/dealing.py MAX_REDEALS: played anyway, without the opening)
                 open_deal = False
             auto_redeals = 0
             if stopping:
@@ -442,7 +444,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             pass
         elif high_bidder < 0 or (stuck and not K_ALL_PASS_FORCED):
             if K_ALL_PASS_REDEAL or (K_DEALER_EXEMPT and dealer in order and H_dealer_exempt(hand[dealer], dealer, state)):
-                # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/game.py _redealt)
+                # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/dealing.py redealt)
                 state = H_redealt(None, "all-pass", 0, state, events, len(deal_scores))
                 dealer = H_next_redeal_dealer(dealer)
                 continue
@@ -796,7 +798,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 to = last if K_DISCARDS_TO == 1 else declarer
                 for c in discards:
                     points[to] += points_of[c]
-        # -- the match (engine/match.py settle_valid_deal, or its twin fast/settle.py) --
+        # -- the match (engine/match.py settle_valid_deal, or fast/settle.py on its statements) --
         if K_SIMPLE_SETTLE:
             before = scores[:]
             won = H_settle_simple(scores, deals, declarer, contract, order, sitter, points, married, tricks,
