@@ -52,7 +52,8 @@ K_PAIRS = ()
 K_REDEALS_AFTER_DEAL = K_REDEALS_AFTER_TALON = K_REDEALS_AFTER_EXCHANGE = K_REDEALS_ANY = K_MAY_BID = False
 K_ALL_PASS_REDEAL = K_DEALER_EXEMPT = K_CUT = K_PRELUDE = False
 K_CUT_BAD = K_MAY_SEEN = 0
-K_MAY_BY_HAND = False
+K_MAY_BY_HAND = K_BID_KEPT = False
+K_BID_SEEN = 0
 K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
 K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
 K_HAND_POS = K_TALON_POS = ()
@@ -61,7 +62,7 @@ K_TP_N = K_TP_K = K_TP_TOTAL = 0
 K_TP_OFF = K_TP_TURN = K_TP_SIZES = K_BID_CODES = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
-H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
+H_bid_known = H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = None
 I_takes = I_leads = None  # (the engine's rules written inline: fast/generate.py INLINED)
@@ -151,6 +152,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     opps: list[int]
     sitter: Any
     kept: tuple[int, int, list[int]] | None
+    known: int | None
     codes: list[int]
     picked: list[int]
     pool: list[int]
@@ -173,6 +175,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     tp_sizes: tuple[int, ...] = K_TP_SIZES
     bid_codes: tuple[int, ...] = K_BID_CODES
     may_known: dict[int, tuple[int, int, list[int]]] = H_may_known
+    bid_known: dict[int, int] = H_bid_known
     rng = H_Random(seed)
     getrandbits = rng.getrandbits
     dealer = H_first_dealer(rng)
@@ -258,7 +261,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         # -- auction (engine/auction.py: start, compile_amounts, apply, _finish) --
         maxb: list[int] = [0] * K_N
         for p in order:
-            maxb[p] = H_max_bid(hand[p], p, state)
+            if K_BID_KEPT:  # the highest bids the helper keeps by the hand's seen cards
+                known = bid_known.get(hand[p] & K_BID_SEEN)
+                maxb[p] = known if known is not None else H_max_bid(hand[p], p, state)
+            else:
+                maxb[p] = H_max_bid(hand[p], p, state)
         forced = -1
         opening = False
         contested = False

@@ -181,6 +181,9 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_MAY_BY_HAND": a.may_bid is not None
         and a.may_bid.reads.isdisjoint({*envs.BASE_NAMES, "high_bid", "forced"}),
         "K_MAY_SEEN": seen_cards(a.may_bid, "hand", pack, m) if a.may_bid is not None else 0,
+        # auction.max_bid's values kept by the hand alone (fast/__init__.py highest_bid)
+        "K_BID_KEPT": a.max_bid is not None and a.max_bid.reads.isdisjoint(envs.BASE_NAMES),
+        "K_BID_SEEN": seen_cards(a.max_bid, "hand", pack, m) if a.max_bid is not None else 0,
         "K_CUT": form.deal.cut.enabled,
         "K_CUT_BAD": sum(c.bit for c in pack if c.rank.id in form.deal.cut.bad_ranks),
         "K_PRELUDE": form.deal.cut.enabled or any(r.timing == "after_deal" for r in form.deal.redeals),
