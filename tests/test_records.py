@@ -18,6 +18,7 @@ from tysiac_spec.engine.record import FORMAT, Record, TableSetup, record_of
 from tysiac_spec.engine.replay import replay
 from tysiac_spec.errors import RecordError, TysiacError
 from tysiac_spec.ruleset import registry
+from tysiac_spec.text import signed
 from tysiac_spec.transcript import transcript
 
 
@@ -309,7 +310,7 @@ def test_transcript_shows_the_deal_and_the_play() -> None:
     assert f"  talon: {talon}" in lines
     assert sum(1 for line in lines if line.startswith("  trick ")) == 8
     assert any(line.startswith("  declarer: P") for line in lines)
-    row = ", ".join(f"P{p} {'+' if v > 0 else ''}{v}" for p, v in enumerate(game.deal_scores[0]))
+    row = ", ".join(f"P{p} {signed(v)}" for p, v in enumerate(game.deal_scores[0]))
     assert f"  deal scores: {row}" in lines
     assert "Deal 2: dealer P" in text
     assert transcript(game.record) == text

@@ -15,10 +15,18 @@ LANGUAGES = ("en", "pl", "ru", "cs")
 """The languages of rule books, formulas in words and the site, in their order: the one list
 (``docs.terms.LANGS``, ``ruleset.model.LANGS`` and ``dsl.LANGUAGES`` are this tuple)."""
 
-__all__ = ["has_control", "printable", "shorten"]
+__all__ = ["has_control", "printable", "shorten", "signed"]
 
 _SHORT = 60
 """Characters of a value shown in a message before it is cut."""
+
+
+def signed(points: int) -> str:
+    """A change of score as every event and transcript writes it: ``+50``, ``−10`` (a minus
+    sign, U+2212), ``0``."""
+    if points > 0:
+        return f"+{points}"
+    return f"−{-points}" if points < 0 else "0"
 
 
 def shorten(text: str, width: int = _SHORT) -> str:

@@ -18,12 +18,9 @@ from .engine.replay import action_error, set_deals, start
 from .engine.seating import seats_text
 from .errors import TysiacError
 from .table import said
+from .text import signed
 
 __all__ = ["transcript"]
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
 
 
 def _cards(cards: Any) -> str:
@@ -135,7 +132,7 @@ class _Writer:
         self.out("  points: " + ", ".join(points))
         self.events(index)
         row = g.deal_scores[index]
-        self.out("  deal scores: " + ", ".join(f"P{p} {_signed(v)}" for p, v in enumerate(row)))
+        self.out("  deal scores: " + ", ".join(f"P{p} {signed(v)}" for p, v in enumerate(row)))
         # (other changes since, a bad cut of the next deal among them, are written with it)
         self.totals = [t + v for t, v in zip(self.totals, row, strict=True)]
         self.out("  totals: " + ", ".join(f"P{p} {v}" for p, v in enumerate(self.totals)))
@@ -165,7 +162,7 @@ class _Writer:
         if scores == self.totals:
             return
         pairs = enumerate(zip(scores, self.totals, strict=True))
-        changed = ", ".join(f"P{p} {_signed(s - t)}" for p, (s, t) in pairs if s != t)
+        changed = ", ".join(f"P{p} {signed(s - t)}" for p, (s, t) in pairs if s != t)
         self.out(f"  other score changes: {changed}")
         self.totals = scores
         if totals:

@@ -13,7 +13,7 @@ may still make the compulsory one (PAGx2: a silenced player bids only his compul
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .. import limits
@@ -32,8 +32,10 @@ __all__ = [
     "ceiling",
     "compile_amounts",
     "compile_legal",
+    "dealer_exempt",
     "explain",
     "explain_dark",
+    "highest_bid",
     "legal_dark",
     "passed_out_text",
     "round_up",
@@ -139,20 +141,13 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
     refuses him ``min_bid`` as the forced player; ``deal.dealer_exempt``).
     """
     a = form.auction
-    max_bid = a.max_bid.evaluator() if a.max_bid is not None else None
     # the bidder's base only for a formula that reads it (`120 + marriages(hand)` does not)
     reads_base = a.max_bid is not None and not a.max_bid.reads.isdisjoint(envs.BASE_NAMES)
     for p in deal.order:
-        cap = a.cap
-        if max_bid is not None:
-            b = env(p) if reads_base else envs.UNREAD_BASE
-            limit = int(max_bid(envs.auction_max_bid(b, tuple(deal.hands[p]))))
-            cap = limit if cap is None else min(cap, limit)
-        deal.max_bids[p] = cap if cap is not None else ceiling(form, deal.deck_points)
+        deal.max_bids[p] = highest_bid(form, deal.hands[p], env(p) if reads_base else envs.UNREAD_BASE,
+                                       deal.deck_points)
     if a.dealer_exempt and a.may_bid is not None and deal.dealer in deal.order:
-        # may the dealer be made to play the minimum if everyone passes (all_pass: dealer_plays)?
-        e = envs.auction_may_bid(env(deal.dealer), tuple(deal.hands[deal.dealer]), a.min_bid, 0, True)
-        deal.dealer_exempt = not a.may_bid(e)
+        deal.dealer_exempt = dealer_exempt(form, deal.hands[deal.dealer], env(deal.dealer))
     if a.forced_seat is None:
         deal.forced = None
         deal.current = deal.order[0]
@@ -166,6 +161,27 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
         deal.high_bid, deal.high_bidder = a.forced_bid, forced
         deal.bids.append((forced, f"bid {a.forced_bid}"))
         deal.current = deal.next_active(forced)
+
+
+def highest_bid(form: Form, hand: Sequence[Card], base: Mapping[str, Any], deck_points: int) -> int:
+    """The highest bid (points) of a player holding ``hand``: ``auction.cap``, lowered to
+    ``auction.max_bid`` of the hand (``base``: his formula base, :func:`.env.base`, or
+    ``env.UNREAD_BASE`` when the formula reads none of it), else :func:`ceiling`."""
+    a = form.auction
+    cap = a.cap
+    if a.max_bid is not None:
+        limit = int(a.max_bid.evaluator()(envs.auction_max_bid(base, tuple(hand))))
+        cap = limit if cap is None else min(cap, limit)
+    return cap if cap is not None else ceiling(form, deck_points)
+
+
+def dealer_exempt(form: Form, hand: Sequence[Card], base: Mapping[str, Any]) -> bool:
+    """Whether a dealer holding ``hand`` is exempt from playing a deal everyone passes
+    (``auction.dealer_exempt``, with ``all_pass: dealer_plays``): ``auction.may_bid`` refuses
+    him ``min_bid`` as the forced player.  ``base``: his formula base (:func:`.env.base`)."""
+    a = form.auction
+    assert a.may_bid is not None
+    return not a.may_bid(envs.auction_may_bid(base, tuple(hand), a.min_bid, 0, True))
 
 
 Amounts = Callable[[DealState, int, Env], list[int]]

@@ -22,21 +22,29 @@ from typing import Any, cast
 
 from ..cards import Card
 from ..ruleset.model import Form
+from ..text import signed
 from . import env as envs
+from .events import MatchEvent
+from .match import MatchState, charge_seat
 from .seating import direction
 from .state import DealState
 
 __all__ = [
+    "MAX_REDEALS",
     "TIMINGS",
     "DealCards",
     "DealingPlan",
     "compile_deal_cards",
     "compile_redeal_checks",
+    "cut",
     "deal_cards",
     "dealing_plan",
     "first_ace_dealer",
+    "first_dealer",
+    "played_on",
     "redeal_check",
     "redeal_point",
+    "redealt",
     "sample",
     "sampler",
     "shuffle",
@@ -304,6 +312,36 @@ def first_ace_dealer(cards: Sequence[Card], players: int, direction: int, ace: s
     return 0
 
 
+def first_dealer(form: Form, pack: Sequence[Card], rng: random.Random) -> int:
+    """The first dealer (``deal.first_dealer``): by lot (``rng.randrange(players)``), or
+    whoever gets the first ace (``deal.first_dealer_rank``) of ``pack`` shuffled with ``rng``
+    and turned card by card (:func:`first_ace_dealer`, S002)."""
+    if form.deal.first_dealer == "first_ace":
+        cards = list(pack)
+        shuffle(cards, rng)
+        return first_ace_dealer(cards, form.players, direction(form), form.deal.first_dealer_rank)
+    return rng.randrange(form.players)
+
+
+def cut(
+    form: Form, state: MatchState, cards: list[Card], rng: random.Random, dealer: int, deal: int
+) -> tuple[MatchState, list[MatchEvent]]:
+    """Cut the shuffled pack of deal number ``deal`` (:func:`cut_pack`, ``cards`` changed in
+    place): the match state with the penalty charged to ``deal.cut.payer`` for a penalised
+    cut (:func:`~.match.charge_seat`), and the events: ``cut.bad`` per bad cut, then
+    ``cut.penalty`` (value: minus the penalty)."""
+    spec = form.deal.cut
+    bad, penalised = cut_pack(form, cards, rng, dealer)
+    events = [MatchEvent(deal, "cut.bad", cutter, None, f"bad cut by player {cutter}: {card} at the bottom")
+              for cutter, card in bad]
+    if penalised:
+        payer = bad[-1][0] if spec.payer == "cutter" else dealer
+        events.append(MatchEvent(deal, "cut.penalty", payer, -spec.penalty,
+                                 f"bad cut {len(bad)} in a row: player {payer} {signed(-spec.penalty)}"))
+        state = charge_seat(form, state, payer, spec.penalty)
+    return state, events
+
+
 def cut_pack(
     form: Form, cards: list[Card], rng: random.Random, dealer: int
 ) -> tuple[list[tuple[int, Card]], bool]:
@@ -413,6 +451,50 @@ def _compile_check(conditions: tuple[tuple[int, str, bool, Callable[[Any], Any],
         return None, offers
 
     return check
+
+
+MAX_REDEALS = 100
+"""Automatic redeals in a row after which a deal is played anyway (a ruleset whose mandatory
+condition always holds would otherwise never deal a playable hand)."""
+
+
+def redealt(
+    form: Form, state: MatchState, deal: int, caller: int | None, redeal_id: str, penalty: int | None = None
+) -> tuple[MatchState, MatchEvent]:
+    """Deal number ``deal`` abandoned by the redeal condition ``redeal_id``: the match state
+    with ``caller``'s penalty charged (the condition's ``penalty``, unless ``penalty`` is
+    given; nothing without a caller or a penalty) and the event ``redeal`` (value: minus
+    the penalty charged, else ``None``).  Who deals next is
+    :func:`~.seating.redeal_dealer`'s."""
+    if penalty is None:
+        penalty = 0
+        for r in form.deal.redeals:
+            if r.id == redeal_id:
+                penalty = r.penalty
+    charged = bool(penalty) and caller is not None
+    text = f"{redeal_id}: dealt again"
+    if charged:
+        text += f", player {caller} {signed(-penalty)}"
+    event = MatchEvent(deal, "redeal", caller, -penalty if charged else None, text)
+    if charged:
+        assert caller is not None
+        state = charge_seat(form, state, caller, penalty)
+    return state, event
+
+
+def played_on(
+    form: Form, state: MatchState, deal: int, player: int, index: int
+) -> tuple[MatchState, MatchEvent]:
+    """``player`` called the ``effect: play_on`` condition ``index`` of ``deal.redeals`` in
+    deal number ``deal``: the match state with its penalty charged and the event
+    ``redeal.play_on`` (value: the points he gains, negative for a loss; ``None`` without
+    a penalty)."""
+    r = form.deal.redeals[index]
+    text = f"{r.id}: played on" + (f", player {player} {signed(-r.penalty)}" if r.penalty else "")
+    event = MatchEvent(deal, "redeal.play_on", player, -r.penalty if r.penalty else None, text)
+    if r.penalty:
+        state = charge_seat(form, state, player, r.penalty)
+    return state, event
 
 
 def redeal_point(form: Form, deal: DealState, env: Env, timing: str) -> bool:

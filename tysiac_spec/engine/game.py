@@ -43,7 +43,7 @@ from ..errors import Diagnostic, IllegalActionError, MatchError
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Form
 from ..ruleset.model import Incident as IncidentRule
-from ..text import shorten
+from ..text import shorten, signed
 from . import all_pass, auction, contra, contracts, dealing, play, rebuy, scoring, talon
 from . import env as envs
 from .actions import (
@@ -129,11 +129,6 @@ class View:
     to everyone."""
     price: int = field(default=0, repr=False)
     """In the phase ``rebuy``, the contract the player to act may buy (``talon.rebuy``)."""
-
-
-def _points(value: int) -> str:
-    """A change of score as written in event texts: ``+50``, ``−10`` (a minus sign)."""
-    return f"+{value}" if value >= 0 else f"−{-value}"
 
 
 class Game:
@@ -401,18 +396,10 @@ class Game:
         return list(seating[0]), seating[1]
 
     def _first_dealer(self) -> int:
-        """The first dealer (``deal.first_dealer``): by lot, or whoever gets the first ace
-        (``deal.first_dealer_rank``) of the seeded pack turned card by card (S002)."""
-        if self.form.deal.first_dealer == "first_ace":
-            cards = list(self.ruleset.deck.cards)
-            dealing.shuffle(cards, self._rng)
-            rank = self.form.deal.first_dealer_rank
-            return dealing.first_ace_dealer(cards, self.players, self._direction, rank)
-        return self._rng.randrange(self.players)
+        """The first dealer (:func:`~tysiac_spec.engine.dealing.first_dealer`)."""
+        return dealing.first_dealer(self.form, self.ruleset.deck.cards, self._rng)
 
-    _MAX_REDEALS = 100
-    """Automatic redeals in a row after which a deal is played anyway (a ruleset whose
-    mandatory condition always holds would otherwise never deal a playable hand)."""
+    _MAX_REDEALS = dealing.MAX_REDEALS
 
     def _new_deal(
         self,
@@ -503,20 +490,10 @@ class Game:
         """Record an abandoned deal (event ``redeal``), charge the caller's penalty (that of
         the redeal condition ``deal.redeal_id``, unless ``penalty`` is given) and pass the deal
         on when ``dealer`` (``same``/``next``), else ``deal.redeal_dealer``, says so."""
-        caller = deal.redeal_caller
-        if penalty is None:
-            penalty = 0
-            for r in self.form.deal.redeals:
-                if r.id == deal.redeal_id:
-                    penalty = r.penalty
-        charged = bool(penalty) and caller is not None
-        text = f"{deal.redeal_id}: dealt again"
-        if charged:
-            text += f", player {caller} {_points(-penalty)}"
-        self._event("redeal", caller, -penalty if charged else None, text)
-        if charged:
-            assert caller is not None
-            self._charge(caller, penalty)
+        self._match, event = dealing.redealt(
+            self.form, self._match, len(self.deal_scores), deal.redeal_caller, deal.redeal_id, penalty
+        )
+        self.events.append(event)
         self._dealer = redeal_dealer(self.form, deal.dealer, dealer)
         if deal.redeal_id == "all-pass":
             self._passed_out()
@@ -535,15 +512,9 @@ class Game:
         """Cut the shuffled pack (:func:`~tysiac_spec.engine.dealing.cut_pack`): an event
         ``cut.bad`` per bad cut, and ``cut.penalty`` (value: minus the penalty) charged to
         ``deal.cut.payer`` for the penalised one."""
-        cut = self.form.deal.cut
-        bad, penalised = dealing.cut_pack(self.form, cards, self._rng, self._dealer)
-        for cutter, card in bad:
-            self._event("cut.bad", cutter, None, f"bad cut by player {cutter}: {card} at the bottom")
-        if penalised:
-            payer = bad[-1][0] if cut.payer == "cutter" else self._dealer
-            self._event("cut.penalty", payer, -cut.penalty,
-                        f"bad cut {len(bad)} in a row: player {payer} {_points(-cut.penalty)}")
-            self._charge(payer, cut.penalty)
+        self._match, events = dealing.cut(self.form, self._match, cards, self._rng, self._dealer,
+                                          len(self.deal_scores))
+        self.events += events
 
     def _charge(self, player: int, penalty: int) -> None:
         """Take ``penalty`` points off ``player``'s match score (a negative one adds); with
@@ -554,11 +525,8 @@ class Game:
     def _called_on(self, deal: DealState, player: int, index: int) -> None:
         """``player`` called the ``effect: play_on`` condition ``index``: charge its penalty
         (event ``redeal.play_on``; value: the points he gains, negative for a loss)."""
-        r = self.form.deal.redeals[index]
-        text = f"{r.id}: played on" + (f", player {player} {_points(-r.penalty)}" if r.penalty else "")
-        self._event("redeal.play_on", player, -r.penalty if r.penalty else None, text)
-        if r.penalty:
-            self._charge(player, r.penalty)
+        self._match, event = dealing.played_on(self.form, self._match, len(self.deal_scores), player, index)
+        self.events.append(event)
 
     def _plays_on(self, deal: DealState) -> bool:
         """For a mandatory condition with ``effect: play_on`` (``deal.phase`` ``redealt``):
@@ -1035,7 +1003,7 @@ class Game:
         reason = play.explain(self.form, deal, action)
         deal.revokes = (*deal.revokes, (player, card, amount))
         self._event("revoke", player, -amount,
-                    f"revoke by player {player}: {card} ({reason}), {_points(-amount)} at the deal's end")
+                    f"revoke by player {player}: {card} ({reason}), {signed(-amount)} at the deal's end")
         return True
 
     def _pay(self, deal: DealState, player: int, amount: int, to: str, kind: str, label: str) -> None:
@@ -1045,7 +1013,7 @@ class Game:
         declarer, the declarer of a defender, every other active player with no declarer yet;
         with fixed partnerships the offender's side pays and each other side gains once (both
         through :meth:`_charge`, so partners keep one score)."""
-        self._event(kind, player, -amount, f"{label}: player {player} {_points(-amount)}")
+        self._event(kind, player, -amount, f"{label}: player {player} {signed(-amount)}")
         self._charge(player, amount)
         if to == "none" or not amount:
             return
@@ -1060,7 +1028,7 @@ class Game:
             gainers = [team[0] for team in sorted(others)]
         gain = amount if to == "opponents" else amount // len(gainers)
         for p in gainers:
-            self._event(kind.split(".")[0] + ".gain", p, gain, f"{label}: player {p} {_points(gain)}")
+            self._event(kind.split(".")[0] + ".gain", p, gain, f"{label}: player {p} {signed(gain)}")
             self._charge(p, -gain)
 
     def _answer_redeal(self, deal: DealState, action: Action) -> None:

@@ -46,6 +46,7 @@ from typing import Any
 
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form, MatchRule
+from ..text import signed as _signed
 from . import env as envs
 from .all_pass import AllPassOutcome
 from .all_pass import scores as all_pass_scores
@@ -57,7 +58,8 @@ from .seating import next_dealer, side_of, sides, standing_for
 
 __all__ = [
     "BarrelSeat", "DealOutcome", "MatchState", "Settlement", "charge_seat", "compile_settlement",
-    "golden_deals", "settle_all_pass", "settle_deal", "settle_valid_deal", "winners",
+    "contract_event", "declarer_finishes", "golden_deals", "settle_all_pass", "settle_deal",
+    "settle_valid_deal", "winner_of", "winners", "won_event",
 ]
 
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
@@ -69,10 +71,6 @@ def ordinal(n: int) -> str:
         return _ORDINALS[n - 1]
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
 
 
 def golden_deals(form: Form) -> int:
@@ -598,26 +596,43 @@ def _reset_fall(w: _Work, p: int, how: str) -> None:
 
 
 def _step_finishing(w: _Work) -> None:
-    f, o = w.form.match.finishing, w.outcome
+    s = w.state
+    w.events += declarer_finishes(w.form, s.scores, s.raised, w.delta, w.outcome.declarer, w.made, s.deals)
+
+
+def declarer_finishes(
+    form: Form, scores: Sequence[int], raised: int, delta: dict[int, int], declarer: int, made: bool,
+    deal: int,
+) -> list[MatchEvent]:
+    """``match.finishing`` when only the declarer may finish (``who``): a player other than
+    the declarer of a made contract whose gain in ``delta`` (by seat, changed in place) would
+    take his score from below the target (plus ``raised``) over it, or onto it with
+    ``exact_landing``, stops at ``cap`` (``others: cap``; event ``finish.capped``, value: the
+    score) or scores nothing (event ``finish.no_score``, value: the gain lost).  ``scores``:
+    before the deal; ``deal``: the deal's number.  Returns the events ([] for ``who: anyone``)."""
+    f = form.match.finishing
+    events: list[MatchEvent] = []
     if f.who == "anyone":
-        return
-    raised = w.state.raised
-    target, cap = w.form.match.target + raised, f.cap + raised
-    for p, d in w.delta.items():
-        if p == o.declarer and w.made:
+        return events
+    target, cap = form.match.target + raised, f.cap + raised
+    for p, d in delta.items():
+        if p == declarer and made:
             continue
-        before = w.state.scores[p]
+        before = scores[p]
         after = before + d
         crosses = after > target or (after == target and f.exact_landing)
         if d <= 0 or not crosses or before >= target:
             continue
         if f.others == "cap":
             capped = max(min(after, cap), before)
-            w.delta[p] = capped - before
-            w.event("finish.capped", p, capped, f"only the declarer may finish: {after} → {capped}")
+            delta[p] = capped - before
+            events.append(MatchEvent(deal, "finish.capped", p, capped,
+                                     f"only the declarer may finish: {after} → {capped}"))
         else:
-            w.delta[p] = 0
-            w.event("finish.no_score", p, d, f"only the declarer may finish: {_signed(d)} not scored")
+            delta[p] = 0
+            events.append(MatchEvent(deal, "finish.no_score", p, d,
+                                     f"only the declarer may finish: {_signed(d)} not scored"))
+    return events
 
 
 def _step_bolts(
@@ -820,26 +835,51 @@ def _standing(seats: Sequence[int], stand: Sequence[int]) -> list[int]:
 
 
 def _winner(w: _Work, scores: Sequence[int]) -> int | None:
-    target = w.form.match.target + w.state.raised
+    return winner_of(w.form, scores, w.state.raised, w.outcome.declarer, w.stand)
+
+
+def winner_of(
+    form: Form, scores: Sequence[int], raised: int, declarer: int | None, stand: Sequence[int] | None = None
+) -> int | None:
+    """The winner by ``match.target`` (plus ``raised``) and ``finishing.tie`` of the scores
+    after a deal (by seat): the one player at or over the target; of several, none under
+    ``tie: continue``, the declarer under ``tie: declarer`` when he is one of them, else the
+    highest score, of equal ones the declarer's, else none.  ``stand``: with partnerships,
+    the seat standing for each seat's side (:func:`.seating.standing_for`)."""
+    target = form.match.target + raised
     if max(scores) < target:
         return None
-    tie, o = w.form.match.finishing.tie, w.outcome
+    tie = form.match.finishing.tie
     crossed = [p for p, s in enumerate(scores) if s >= target]
-    if w.stand is not None:  # one seat per side (table.partnerships)
-        crossed = _standing(crossed, w.stand)
+    if stand is not None:  # one seat per side (table.partnerships)
+        crossed = _standing(crossed, stand)
     if len(crossed) <= 1:
         return crossed[0] if crossed else None
     if tie == "continue":
         return None
-    if tie == "declarer" and o.declarer in crossed:
-        return o.declarer
+    if tie == "declarer" and declarer in crossed:
+        return declarer
     top = max(scores[p] for p in crossed)
     best = [p for p in crossed if scores[p] == top]
     if len(best) == 1:
         return best[0]
-    if o.declarer in best:
-        return o.declarer
+    if declarer in best:
+        return declarer
     return None
+
+
+def won_event(form: Form, deal: int, winner: int, score: int) -> MatchEvent:
+    """The event ``match.won`` of deal number ``deal`` (value: the winning ``score``): the
+    winner's side wins (``table.partnerships``)."""
+    side = side_of(form, winner)
+    who = f"player {winner} wins" if len(side) == 1 else f"players {' and '.join(map(str, side))} win"
+    return MatchEvent(deal, "match.won", winner, score, f"{who} with {score}")
+
+
+def contract_event(deal: int, declarer: int, contract: int, made: bool) -> MatchEvent:
+    """The event ``contract.made`` or ``contract.failed`` of a played deal (value: the contract)."""
+    kind = "contract.made" if made else "contract.failed"
+    return MatchEvent(deal, kind, declarer, contract, f"contract {contract} {'made' if made else 'failed'}")
 
 
 def _winner_by_loss(w: _Work, scores: Sequence[int], loss: int) -> int | None:
@@ -936,8 +976,7 @@ def settle_valid_deal(
             ],
         )
     else:
-        kind = "contract.made" if made else "contract.failed"
-        w.event(kind, o.declarer, o.contract, f"contract {o.contract} {'made' if made else 'failed'}")
+        w.events.append(contract_event(state.deals, o.declarer, o.contract, made))
     if mult != 1:
         w.event("multiplier", None, mult, f"{o.mode} deal: points ×{mult}")
     if o.contra != 1:
@@ -998,9 +1037,7 @@ def settle_valid_deal(
         winner = _winner_by_loss(w, scores, settlement.loss)
     raised = state.raised
     if winner is not None:
-        side = side_of(form, winner)  # the winner's side wins (table.partnerships)
-        who = f"player {winner} wins" if len(side) == 1 else f"players {' and '.join(map(str, side))} win"
-        w.event("match.won", winner, scores[winner], f"{who} with {scores[winner]}")
+        w.events.append(won_event(form, state.deals, winner, scores[winner]))
     elif settlement.tie_raise and max(scores) >= form.match.target + raised:
         raised += form.match.finishing.tie_raise
         w.event(

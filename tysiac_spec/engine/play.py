@@ -48,10 +48,12 @@ __all__ = [
     "declare_marriage",
     "explain",
     "lead_after_marriage",
+    "leads",
     "legal_cards",
     "marriage_points",
     "may_claim",
     "never_barred",
+    "takes",
     "trick_winner",
 ]
 
@@ -230,12 +232,25 @@ def lead_after_marriage(rules: Play, deal: DealState, hand: int, suit_bits: Mapp
     only trumps (``trump``) or only other cards (``not_trump``) when the leader holds
     such a card and a trump is set; otherwise the whole hand."""
     rule, trump = rules.lead_after_marriage, deal.trump
-    if rule == "any" or trump is None or deal.marriage_trick != deal.trick_number - 1:
+    if rule == "any" or trump is None:
         return hand
-    trumps = hand & suit_bits.get(trump, 0)
-    if rule == "trump":
-        return trumps or hand
-    return (hand & ~trumps) or hand
+    return leads(hand, rule == "trump", suit_bits.get(trump, 0), deal.marriage_trick, deal.trick_number)
+
+
+def leads(hand: int, trumps_only: bool, trump: int, marriage_trick: int | None, trick_number: int) -> int:
+    """The cards of ``hand`` (a bit set) that may be led under a ``play.lead_after_marriage``
+    other than ``any``: after the trick in which a marriage was declared (``marriage_trick``
+    is the one before ``trick_number``), only trumps (``trumps_only``) or only other cards,
+    when the leader holds such a card and a trump is set (``trump``: its suit's bit set, 0
+    for none); otherwise the whole hand.
+
+    The one statement of the rule: :func:`lead_after_marriage` calls it, and the fast path's
+    generator writes its expression inline (``tysiac_spec.fast.generate.INLINED``)."""
+    return (
+        ((hand & trump or hand) if trumps_only else (hand & ~trump or hand))
+        if trump and marriage_trick == trick_number - 1
+        else hand
+    )
 
 
 def _legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], int, Card | str | None]:
@@ -661,19 +676,35 @@ def explain(form: Form, deal: DealState, action: Action) -> str:
     return "leading this card declares its marriage (announcement is automatic)"
 
 
+def takes(card: int, bit: int, best: int, best_suit: int, trump: int) -> bool:
+    """Whether a card takes the trick from the best card so far: ``card`` its index in the
+    pack (``bit`` is ``1 << card``), ``best`` the best card's index, ``best_suit`` the bit set
+    of the best card's suit (``Card.suit_bits``), ``trump`` the trump suit's bit set (0: none).
+    The best card so far is of the suit led or a trump: a card takes the trick by being higher
+    in that suit (within a suit the stronger card has the lower index), or by being a trump on
+    a card of another suit.
+
+    The one statement of the trick's winner: :func:`trick_winner` calls it, and the fast
+    path's generator writes its expression inline (``tysiac_spec.fast.generate.INLINED``), so
+    its body stays one ``return`` of its parameters."""
+    return card < best if bit & best_suit else (bit & trump) != 0
+
+
 def trick_winner(deal: DealState) -> int:
-    """The player whose card wins the trick: the best trump, else the best card of the suit led."""
+    """The player whose card wins the trick (:func:`takes`): the best trump, else the best
+    card of the suit led."""
     trick = deal.trick
     trump = deal.trump
-    # the best card so far is of the suit led, or a trump: a card beats it by being higher in
-    # its suit, or a trump on a card of the suit led
+    trump_bits = 0  # (0 when no trump is on the trick: then no card takes by trumping)
+    for _, c in trick:
+        if c.suit_id == trump:
+            trump_bits = c.suit_bits
+            break
     winner, best = trick[0]
+    best_suit = best.suit_bits
     for player, c in trick[1:]:
-        if c.suit_id == best.suit_id:
-            if c.strength > best.strength:
-                winner, best = player, c
-        elif c.suit_id == trump:
-            winner, best = player, c
+        if takes(c.index, c.bit, best.index, best_suit, trump_bits):
+            winner, best, best_suit = player, c, c.suit_bits
     return winner
 
 

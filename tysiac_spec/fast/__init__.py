@@ -46,7 +46,7 @@ from ..engine import env as envs
 from ..engine.actions import ActionTable, ChooseTalon
 from ..engine.compiled import compile_form as engine_compile
 from ..engine.events import MatchEvent
-from ..engine.match import MatchState, charge_seat, settle_valid_deal
+from ..engine.match import MatchState, settle_valid_deal
 from ..engine.scoring import DealOutcome, outcome_of
 from ..engine.seating import redeal_dealer, seating
 from ..ruleset import Ruleset, load_ruleset
@@ -424,7 +424,6 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     """The ``H_*`` names of the generated code: the engine's functions, bound to the form."""
     from ..engine import dealing
     from ..engine.compiled import CompiledForm
-    from ..engine.seating import direction
     from ..engine.state import DealState
     from ..limits import exceeded
 
@@ -437,12 +436,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     suit_ids = sorted({c.suit_id for c in pack}, key=lambda s: min(c.index for c in pack if c.suit_id == s))
 
     def first_dealer(rng: random.Random) -> int:
-        # engine/game.py Game._first_dealer
-        if form.deal.first_dealer == "first_ace":
-            cards = list(pack)
-            dealing.shuffle(cards, rng)
-            return dealing.first_ace_dealer(cards, n, direction(form), form.deal.first_dealer_rank)
-        return rng.randrange(n)
+        return dealing.first_dealer(form, pack, rng)
 
     def new_state(dealer: int) -> MatchState:
         return MatchState.new(form, options=options, dealer=dealer, deck_points=deck_points)
@@ -464,11 +458,9 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     def base(state: MatchState, player: int) -> Mapping[str, Any]:
         return envs.base(state.player_record(player), active, options)
 
-    # auction.start: each player's highest bid (cap, max_bid formula, else the ceiling)
-    max_bid = a.max_bid.evaluator() if a.max_bid is not None else None
+    # each player's highest bid (auction.highest_bid), kept by the cards the formula sees
     reads_base = a.max_bid is not None and not a.max_bid.reads.isdisjoint(envs.BASE_NAMES)
-    ceiling = auction.ceiling(form, deck_points)
-    cap = a.cap
+    fixed = auction.highest_bid(form, (), envs.UNREAD_BASE, deck_points) if a.max_bid is None else 0
 
     # the cards of each byte of a hand's bit set, by the byte's value (ascending index)
     bytes_of = [[tuple([pack[8 * k + i] for i in range(8) if v >> i & 1 and 8 * k + i < len(pack)])
@@ -487,15 +479,14 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     bid_seen = seen_cards(a.max_bid, "hand", pack, form.marriages) if a.max_bid is not None else 0
 
     def highest_bid(mask: int, player: int, state: MatchState) -> int:
-        if max_bid is None:
-            return cap if cap is not None else ceiling
+        if a.max_bid is None:
+            return fixed
         if not reads_base:
             known = bids.get(mask & bid_seen)
             if known is not None:
                 return known
         b = base(state, player) if reads_base else envs.UNREAD_BASE
-        limit = int(max_bid(envs.auction_max_bid(b, hand_of(mask))))
-        value = limit if cap is None else min(cap, limit)
+        value = auction.highest_bid(form, hand_of(mask), b, deck_points)
         if not reads_base:
             if len(bids) > 200_000:
                 bids.clear()
@@ -630,7 +621,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         return replace(initial, scores=tuple(scores), dealer=dealer, deals=deals,
                        winner=None if winner < 0 else winner)
 
-    # redeals (engine/dealing.py redeal_check, engine/game.py _redealt, _called_on, _answer_redeal)
+    # redeals (engine/dealing.py redeal_check, redealt, played_on; engine/game.py _answer_redeal)
     redeals = form.deal.redeals
     timings = ("after_deal", "after_talon", "after_exchange")
 
@@ -645,24 +636,10 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         high_bid: int
         order: list[int]
 
-    def points_text(value: int) -> str:
-        return f"+{value}" if value >= 0 else f"−{-value}"  # (engine/game.py _points)
-
     def redealt(caller: int | None, rid: str, penalty: int | None, state: MatchState,
                 events: list[MatchEvent], deals: int) -> MatchState:
-        if penalty is None:
-            penalty = 0
-            for r in redeals:
-                if r.id == rid:
-                    penalty = r.penalty
-        charged = bool(penalty) and caller is not None
-        text = f"{rid}: dealt again"
-        if charged:
-            text += f", player {caller} {points_text(-penalty)}"
-        events.append(MatchEvent(deals, "redeal", caller, -penalty if charged else None, text))
-        if charged:
-            assert caller is not None
-            state = charge_seat(form, state, caller, penalty)
+        state, event = dealing.redealt(form, state, deals, caller, rid, penalty)
+        events.append(event)
         return state
 
     def passed_out_stopped(events: list[MatchEvent], deals: int, run: int) -> None:
@@ -670,12 +647,9 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
 
     def called_on(player: int | None, index: int, state: MatchState, events: list[MatchEvent],
                   deals: int) -> MatchState:
-        r = redeals[index]
-        text = f"{r.id}: played on" + (f", player {player} {points_text(-r.penalty)}" if r.penalty else "")
-        events.append(MatchEvent(deals, "redeal.play_on", player, -r.penalty if r.penalty else None, text))
-        if r.penalty:
-            assert player is not None
-            state = charge_seat(form, state, player, r.penalty)
+        assert player is not None
+        state, event = dealing.played_on(form, state, deals, player, index)
+        events.append(event)
         return state
 
     def below(draw: Callable[[int], int], n: int) -> int:
@@ -703,7 +677,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         """A redeal point (0 after the deal, 1 after the talon, 2 after the exchange): the
         state, and 0 to play on, 1 dealt again, 2 dealt again at once (a mandatory condition
         after the deal), 3 played anyway (the engine's cap on redeals in a row)."""
-        if timing == 0 and auto >= 100:  # engine/game.py _new_deal: _MAX_REDEALS
+        if timing == 0 and auto >= dealing.MAX_REDEALS:
             return state, 3
         key: tuple[Any, ...] = ()
         checked = None
@@ -823,28 +797,14 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         return codes[bisect_left(codes, bid_code + lo):bisect_right(codes, bid_code + hi)]
 
     def dealer_exempt(mask: int, dealer: int, state: MatchState) -> bool:
-        # engine/auction.py start: may the dealer be made to play the minimum?
-        assert may_bid_formula is not None
-        e = envs.auction_may_bid(base(state, dealer), hand_of(mask), a.min_bid, 0, True)
-        return not may_bid_formula(e)
-
-    cut = form.deal.cut
+        return auction.dealer_exempt(form, hand_of(mask), base(state, dealer))
 
     def cut_pack(cards: list[int], rng: random.Random, dealer: int, state: MatchState,
                  events: list[MatchEvent], deals: int) -> MatchState:
-        # engine/game.py Game._cut: the engine's cut_pack on the pack's cards
-        held = [pack[x] for x in cards]
-        bad, penalised = dealing.cut_pack(form, held, rng, dealer)
+        held = [pack[x] for x in cards]  # (the engine's cut on the pack's cards)
+        state, cut_events = dealing.cut(form, state, held, rng, dealer, deals)
         cards[:] = [c.index for c in held]
-        for cutter, card in bad:
-            events.append(MatchEvent(deals, "cut.bad", cutter, None,
-                                     f"bad cut by player {cutter}: {card} at the bottom"))
-        if penalised:
-            payer = bad[-1][0] if cut.payer == "cutter" else dealer
-            events.append(MatchEvent(deals, "cut.penalty", payer, -cut.penalty,
-                                     f"bad cut {len(bad)} in a row: player {payer} "
-                                     f"{points_text(-cut.penalty)}"))
-            state = charge_seat(form, state, payer, cut.penalty)
+        events += cut_events
         return state
 
     return {
@@ -856,6 +816,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_with_dealer": lambda state, dealer: replace(state, dealer=dealer),
         "H_may_bids": may_bids,
         "H_may_known": bids_kept,
+        "H_bid_known": bids,
         "H_dealer_exempt": dealer_exempt,
         "H_settle_simple": compile_settle(form, pack, options) if simple else None,
         "H_final": final,

@@ -11,9 +11,11 @@ generator removes them.
 
 Cards are ints (their index in the pack, ``card.index``, so ``1 << c`` is ``card.bit``:
 within a suit the stronger card has the lower bit), hands are bit sets, players are seats.
-Each rule below is the twin of an engine function (named in the comments); the differential
-test (``tests/test_fast_path.py``) and ``benchmarks/engine_fingerprint.py --fast`` check that
-the two play the same games.
+Every name ``I_*`` is called as an engine rule stated once, as one expression, and written
+inline by the generator (:data:`~tysiac_spec.fast.generate.INLINED`: the trick's winner, the
+lead after a marriage).  The other rules below are still twins of an engine function (named
+in the comments); the differential test (``tests/test_fast_path.py``) and
+``benchmarks/engine_fingerprint.py --fast`` check that the two play the same games.
 """
 
 # ruff: noqa
@@ -50,7 +52,8 @@ K_PAIRS = ()
 K_REDEALS_AFTER_DEAL = K_REDEALS_AFTER_TALON = K_REDEALS_AFTER_EXCHANGE = K_REDEALS_ANY = K_MAY_BID = False
 K_ALL_PASS_REDEAL = K_DEALER_EXEMPT = K_CUT = K_PRELUDE = False
 K_CUT_BAD = K_MAY_SEEN = 0
-K_MAY_BY_HAND = False
+K_MAY_BY_HAND = K_BID_KEPT = False
+K_BID_SEEN = 0
 K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
 K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
 K_HAND_POS = K_TALON_POS = ()
@@ -59,10 +62,11 @@ K_TP_N = K_TP_K = K_TP_TOTAL = 0
 K_TP_OFF = K_TP_TURN = K_TP_SIZES = K_BID_CODES = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
 H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
-H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
+H_bid_known = H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = H_passed_out_stopped = None
 K_PASSED_OUT_MAX = 100
+I_takes = I_leads = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -152,6 +156,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     opps: list[int]
     sitter: Any
     kept: tuple[int, int, list[int]] | None
+    known: int | None
     codes: list[int]
     picked: list[int]
     pool: list[int]
@@ -174,6 +179,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     tp_sizes: tuple[int, ...] = K_TP_SIZES
     bid_codes: tuple[int, ...] = K_BID_CODES
     may_known: dict[int, tuple[int, int, list[int]]] = H_may_known
+    bid_known: dict[int, int] = H_bid_known
     rng = H_Random(seed)
     getrandbits = rng.getrandbits
     dealer = H_first_dealer(rng)
@@ -199,7 +205,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             while j >= n:
                 j = getrandbits(bits)
             cards[i], cards[j] = cards[j], cards[i]
-        if K_CUT:  # engine/game.py Game._cut (engine/dealing.py cut_pack)
+        if K_CUT:  # engine/dealing.py cut
             if (1 << cards[K_NPACK - 1]) & K_CUT_BAD:  # (a good bottom card: nothing changes, nothing drawn)
                 state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
             if stopping and not K_REDEALS_AFTER_DEAL:
@@ -262,7 +268,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         # -- auction (engine/auction.py: start, compile_amounts, apply, _finish) --
         maxb: list[int] = [0] * K_N
         for p in order:
-            maxb[p] = H_max_bid(hand[p], p, state)
+            if K_BID_KEPT:  # the highest bids the helper keeps by the hand's seen cards
+                known = bid_known.get(hand[p] & K_BID_SEEN)
+                maxb[p] = known if known is not None else H_max_bid(hand[p], p, state)
+            else:
+                maxb[p] = H_max_bid(hand[p], p, state)
         forced = -1
         opening = False
         contested = False
@@ -301,7 +311,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 auto_redeals += 1
                 dealer = H_next_redeal_dealer(dealer)
                 continue
-            if done == 3:  # (engine/game.py _MAX_REDEALS: played anyway, without the opening)
+            if done == 3:  # (engine/dealing.py MAX_REDEALS: played anyway, without the opening)
                 open_deal = False
             auto_redeals = 0
             if stopping:
@@ -448,7 +458,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             pass
         elif high_bidder < 0 or (stuck and not K_ALL_PASS_FORCED):
             if K_ALL_PASS_REDEAL or (K_DEALER_EXEMPT and dealer in order and H_dealer_exempt(hand[dealer], dealer, state)):
-                # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/game.py _redealt)
+                # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/dealing.py redealt)
                 state = H_redealt(None, "all-pass", 0, state, events, len(deal_scores))
                 dealer = H_next_redeal_dealer(dealer)
                 passed_run += 1
@@ -642,11 +652,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             h = hand[cur]
             lead = h
             if K_LEAD_RULE:
-                if trump and marriage_trick == trick_number - 1:
-                    if K_LEAD_TRUMP:
-                        lead = h & trump or h
-                    else:
-                        lead = h & ~trump or h
+                lead = I_leads(h, K_LEAD_TRUMP, trump, marriage_trick, trick_number)
             legal = []
             m = lead
             if K_ANY_TIME or not (
@@ -795,14 +801,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 hand[p] ^= bit
                 tbits |= bit
                 tp += points_of[c]
-                # engine/play.py trick_winner
-                if bit & best_suit:
-                    if c < best:
-                        best = c
-                        winner = p
-                elif bit & trump:
+                if I_takes(c, bit, best, best_suit, trump):
                     best = c
-                    best_suit = trump
+                    best_suit = suit_mask[c]
                     winner = p
                 p = nxt[p]
             points[winner] += tp
@@ -824,7 +825,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 to = last if K_DISCARDS_TO == 1 else declarer
                 for c in discards:
                     points[to] += points_of[c]
-        # -- the match (engine/match.py settle_valid_deal, or its twin fast/settle.py) --
+        # -- the match (engine/match.py settle_valid_deal, or fast/settle.py on its statements) --
         if K_SIMPLE_SETTLE:
             before = scores[:]
             won = H_settle_simple(scores, deals, declarer, contract, order, sitter, points, married, tricks,

@@ -13,19 +13,23 @@ removed), and returns the tree; :func:`build` compiles it into a namespace with 
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
+import inspect
 import math
 import operator
 import random
+import textwrap
 from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any
 
 from ..cards import Card
-from ..engine import auction, dealing
+from ..engine import auction, dealing, play
 from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
+from ..engine.seating import direction
 from ..limits import limit
 from ..ruleset.model import Form
 from .formulas import seen_cards
@@ -91,7 +95,7 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "K_N": form.players,
         "K_NPACK": n,
-        "K_DIR": 1 if form.deal.direction == "clockwise" else -1,
+        "K_DIR": direction(form),
         "K_DRAWS": tuple((i, i + 1, (i + 1).bit_length()) for i in steps),
         # auction
         "K_FORCED_SEAT": -1 if a.forced_seat is None else a.forced_seat,
@@ -178,6 +182,9 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_MAY_BY_HAND": a.may_bid is not None
         and a.may_bid.reads.isdisjoint({*envs.BASE_NAMES, "high_bid", "forced"}),
         "K_MAY_SEEN": seen_cards(a.may_bid, "hand", pack, m) if a.may_bid is not None else 0,
+        # auction.max_bid's values kept by the hand alone (fast/__init__.py highest_bid)
+        "K_BID_KEPT": a.max_bid is not None and a.max_bid.reads.isdisjoint(envs.BASE_NAMES),
+        "K_BID_SEEN": seen_cards(a.max_bid, "hand", pack, m) if a.max_bid is not None else 0,
         "K_CUT": form.deal.cut.enabled,
         "K_CUT_BAD": sum(c.bit for c in pack if c.rank.id in form.deal.cut.bad_ranks),
         "K_PRELUDE": form.deal.cut.enabled or any(r.timing == "after_deal" for r in form.deal.redeals),
@@ -355,6 +362,64 @@ class _Folder(ast.NodeTransformer):
         return node
 
 
+INLINED: dict[str, Callable[..., Any]] = {
+    "I_takes": play.takes,
+    "I_leads": play.leads,
+}
+"""The engine's rules the template writes inline, by the template's name for each: a call
+``I_name(a, b, …)`` becomes the engine function's one ``return`` expression with its
+parameters replaced by the arguments (names or constants, so nothing is evaluated twice).
+The rule is then stated once, in the engine, and its text is part of :func:`source_key`."""
+
+
+def _inline_body(function: Callable[..., Any]) -> tuple[list[str], ast.expr]:
+    """The parameters of ``function`` and the expression its body returns (its only statement
+    after the docstring, reading nothing but its parameters)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    fn = tree.body[0]
+    assert isinstance(fn, ast.FunctionDef), function
+    body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
+    params = [a.arg for a in fn.args.args]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        raise AssertionError(f"{function.__qualname__}: not one return expression, cannot be inlined")
+    expr = body[0].value
+    names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+    if not names <= set(params):
+        other = sorted(names - set(params))
+        raise AssertionError(f"{function.__qualname__} reads {other}: cannot be inlined")
+    return params, expr
+
+
+class _Inliner(ast.NodeTransformer):
+    """Replaces each call of an :data:`INLINED` name by the engine function's expression."""
+
+    def __init__(self) -> None:
+        self.bodies = {name: _inline_body(f) for name, f in INLINED.items()}
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.func, ast.Name) or node.func.id not in self.bodies:
+            return node
+        params, expr = self.bodies[node.func.id]
+        if node.keywords or len(node.args) != len(params) or not all(
+                isinstance(a, ast.Name | ast.Constant) for a in node.args):
+            raise AssertionError(f"{node.func.id}: call it with {len(params)} names or constants")
+        given: dict[str, ast.expr] = dict(zip(params, node.args, strict=True))
+
+        class _Args(ast.NodeTransformer):
+            def visit_Name(self, name: ast.Name) -> ast.AST:
+                arg: ast.expr = copy.deepcopy(given[name.id])
+                return arg
+
+        inlined: ast.AST = _Args().visit(copy.deepcopy(expr))
+        return ast.copy_location(inlined, node)
+
+
+def _inlined_source() -> str:
+    """The source of the :data:`INLINED` engine functions (part of :func:`source_key`)."""
+    return "".join(inspect.getsource(f) for f in INLINED.values())
+
+
 def _strip_placeholders(tree: ast.Module) -> None:
     """Drop the template's placeholder assignments (``K_* = ...``, ``H_* = ...``)."""
     body: list[ast.stmt] = [ast.Expr(ast.Constant(
@@ -363,15 +428,17 @@ def _strip_placeholders(tree: ast.Module) -> None:
     for stmt in tree.body[1:] if ast.get_docstring(tree) is not None else tree.body:
         if isinstance(stmt, ast.Assign):
             names = [n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
-            if names and all(x.startswith(("K_", "H_")) for x in names):
+            if names and all(x.startswith(("K_", "H_", "I_")) for x in names):
                 continue
         body.append(stmt)
     tree.body = body
 
 
 def fold(tree: ast.Module, values: Mapping[str, Any]) -> ast.Module:
-    """``tree`` with every ``K_*`` name replaced by its value and the constant parts folded."""
+    """``tree`` with every ``I_*`` call inlined (:data:`INLINED`), every ``K_*`` name replaced
+    by its value and the constant parts folded."""
     _strip_placeholders(tree)
+    tree = _Inliner().visit(tree)
     tree = _Folder(values).visit(tree)
     ast.fix_missing_locations(tree)
     return tree
@@ -391,6 +458,7 @@ def source_key(form: Form, pack: tuple[Card, ...]) -> str:
     h = hashlib.sha256()
     h.update(repr(sorted(constants(form, pack).items())).encode())
     h.update(template_source().encode())
+    h.update(_inlined_source().encode())
     return h.hexdigest()[:20]
 
 

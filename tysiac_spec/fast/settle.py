@@ -1,14 +1,16 @@
 """The settlement of a played deal for a form whose match has no mechanism beyond the
-target: the twin of :func:`~tysiac_spec.engine.match.settle_valid_deal` for that case.
+target: :func:`~tysiac_spec.engine.match.settle_valid_deal`'s steps for that case, kept in a
+list of scores instead of a ``MatchState``.
 
 :func:`simple_settlement` says whether a form is such a form (no barrel, bolts, threshold,
 counters, match rules, golden round, forfeit, tie raise or loss; scoring formulas that do
 not read the ``player`` record).  For it, :func:`compile_settle` returns ``settle(scores,
 deals, declarer, contract, order, sitter, points, married, tricks, talon, events)``: the
 deal's scores by the ruleset's formulas (the engine's evaluators, each result kept by its
-inputs: a formula of these contexts is a function of them), ``match.finishing``
-(:func:`~tysiac_spec.engine.match._step_finishing`'s rule) and the winner
-(``_winner``'s), with the same events.  Every other form is settled by the engine itself,
+inputs: a formula of these contexts is a function of them), then the engine's own
+statements of the events, ``match.finishing`` and the winner
+(:func:`~tysiac_spec.engine.match.contract_event`, ``declarer_finishes``, ``winner_of``,
+``won_event``).  Every other form is settled by the engine itself,
 one call per deal.  ``tests/test_fast_path.py`` compares the two on every shipped form.
 """
 
@@ -21,13 +23,10 @@ from typing import Any
 from ..cards import Card
 from ..engine import env as envs
 from ..engine.events import MatchEvent
+from ..engine.match import contract_event, declarer_finishes, winner_of, won_event
 from ..ruleset.model import Form, Formula
 
 __all__ = ["compile_settle", "simple_settlement"]
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"−{-n}"
 
 
 def simple_settlement(form: Form) -> str | None:
@@ -112,10 +111,7 @@ def compile_settle(form: Form, pack: Sequence[Card], options: dict[str, Any]) ->
     sitter_cache: dict[tuple[int, ...], int] = {}
     spec = form.table.sitter
     sitter_formula = spec.score if spec is not None and form.active < form.players else None
-    n = form.players
-    f = form.match.finishing
-    only_declarer = f.who != "anyone"
-    target, cap, exact, to_cap, tie = form.match.target, f.cap, f.exact_landing, f.others == "cap", f.tie
+    only_declarer = form.match.finishing.who != "anyone"
     big = 1 << 18
 
     def settle(scores: list[int], deals: int, declarer: int, contract: int, order: list[int],
@@ -160,54 +156,15 @@ def compile_settle(form: Form, pack: Sequence[Card], options: dict[str, Any]) ->
                     got = sitter_cache[tkey] = int(sitter_formula(e))
                 v = got
             delta[sitter] = v
-        # engine/match.py settle_valid_deal: the event of the contract
-        if made:
-            events.append(MatchEvent(deals, "contract.made", declarer, contract,
-                                     f"contract {contract} made"))
-        else:
-            events.append(MatchEvent(deals, "contract.failed", declarer, contract,
-                                     f"contract {contract} failed"))
-        if only_declarer:  # engine/match.py _step_finishing
-            for p, d in delta.items():
-                if p == declarer and made:
-                    continue
-                before = scores[p]
-                after = before + d
-                crosses = after > target or (after == target and exact)
-                if d <= 0 or not crosses or before >= target:
-                    continue
-                if to_cap:
-                    capped = max(min(after, cap), before)
-                    delta[p] = capped - before
-                    events.append(MatchEvent(deals, "finish.capped", p, capped,
-                                             f"only the declarer may finish: {after} → {capped}"))
-                else:
-                    delta[p] = 0
-                    events.append(MatchEvent(deals, "finish.no_score", p, d,
-                                             f"only the declarer may finish: {_signed(d)} not scored"))
+        events.append(contract_event(deals, declarer, contract, made))
+        if only_declarer:
+            events += declarer_finishes(form, scores, 0, delta, declarer, made, deals)
         for p, d in delta.items():
             scores[p] += d
-        # engine/match.py _winner
-        if max(scores) < target:
+        winner = winner_of(form, scores, 0, declarer)
+        if winner is None:
             return -1
-        crossed = [p for p in range(n) if scores[p] >= target]
-        winner = -1
-        if len(crossed) == 1:
-            winner = crossed[0]
-        elif tie == "continue":
-            winner = -1
-        elif tie == "declarer" and declarer in crossed:
-            winner = declarer
-        else:
-            top = max(scores[p] for p in crossed)
-            best = [p for p in crossed if scores[p] == top]
-            if len(best) == 1:
-                winner = best[0]
-            elif declarer in best:
-                winner = declarer
-        if winner >= 0:
-            events.append(MatchEvent(deals, "match.won", winner, scores[winner],
-                                     f"player {winner} wins with {scores[winner]}"))
+        events.append(won_event(form, deals, winner, scores[winner]))
         return winner
 
     return settle
