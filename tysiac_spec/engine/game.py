@@ -40,7 +40,7 @@ from typing import Any
 
 from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
-from ..ruleset import Ruleset, load_ruleset
+from ..ruleset import Ruleset
 from ..ruleset.model import Form
 from ..ruleset.model import Incident as IncidentRule
 from ..text import shorten
@@ -144,7 +144,7 @@ class Game:
         ruleset: a loaded ruleset.
         players: players at the table (one of ``ruleset.player_counts``).
         seed: seed of the game's random generator (shuffles, first dealer).
-        options: option values; when given, the ruleset is reloaded with them.
+        options: option values over the ruleset's (:meth:`~.model.Ruleset.with_options`).
 
     A game copies cheaply (``copy.copy``, ``copy.deepcopy``, :meth:`clone`: the ruleset,
     its forms and their :class:`~.compiled.CompiledForm` are shared, only the play state
@@ -168,8 +168,8 @@ class Game:
         seed: int,
         options: Mapping[str, Any] | None = None,
     ) -> None:
-        if options:
-            ruleset = load_ruleset(ruleset.file or ruleset.id, options={**ruleset.selected, **options})
+        if options:  # (in the ruleset layer: a ruleset from text takes options too)
+            ruleset = ruleset.with_options(options)
         self.ruleset = ruleset
         self.form = ruleset.form(players)
         self.players = players
