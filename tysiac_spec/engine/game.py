@@ -31,11 +31,9 @@ from __future__ import annotations
 
 import os
 import random
-from array import array
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from operator import attrgetter, sub
-from types import CellType, FunctionType, MethodType
 from typing import Any
 
 from ..cards import Card
@@ -63,6 +61,7 @@ from .compiled import CompiledForm, compile_form
 from .deal_notation import STOCK_NAME, Deal, dealt_twice, hand_name, talon_name
 from .events import MatchEvent
 from .match import MatchState, charge_seat, settle_all_pass, settle_valid_deal, winners
+from .pickling import copied, packed, unpacked
 from .record import Record, record_error, record_of, ruleset_of
 from .seating import direction, redeal_dealer, side_of, sides
 from .seating import seating as seating_of
@@ -1245,7 +1244,7 @@ class Game:
         """
         new = Game.__new__(Game)
         memo: dict[int, Any] = {id(self): new}
-        new.__dict__.update({k: _copied(v, memo) for k, v in self.__dict__.items() if k != "_legal_deal"})
+        new.__dict__.update({k: copied(v, memo) for k, v in self.__dict__.items() if k != "_legal_deal"})
         # the fast path's deal: the copy of the deal it names, or none when that deal is gone
         new._legal_deal = memo.get(id(self._legal_deal))
         return new
@@ -1281,215 +1280,15 @@ class Game:
             )
         state = {k: v for k, v in self.__dict__.items() if k not in self._REBUILT}
         memo: dict[int, Any] = {}
-        return _unpickled_game, (header,), {k: _packed(v, memo) for k, v in state.items()}
+        return _unpickled_game, (header,), {k: packed(v, memo) for k, v in state.items()}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         memo: dict[int, Any] = {}
         pack = self._deck_cards
-        self.__dict__.update({k: _unpacked(v, pack, memo) for k, v in state.items()})
+        self.__dict__.update({k: unpacked(v, pack, memo) for k, v in state.items()})
         deal = self.deal
         if self._kinds and deal.kind is not None:  # (contract.kinds) the deal's kind's play
             self._point_play(self._kinds.get(deal.kind))
-
-
-_DEAL_FIELDS = tuple(f.name for f in fields(DealState))
-_CONTAINERS = (list, dict, set)
-
-
-def _copied(value: Any, memo: dict[int, Any]) -> Any:
-    """``value`` as a game's copy holds it (:meth:`Game.clone`): lists, dicts and sets copied
-    (their contents too), a :class:`DealState` (with its :class:`~.state.Around`, when it has
-    one) and a ``random.Random`` copied (each once:
-    ``memo``, by id, keeps the game's own references to one deal one), a function or bound
-    method that refers to the game rebound to the copy; anything else (cards, actions,
-    tuples, frozen values, the ruleset and its compiled form) shared."""
-    kind = type(value)
-    if kind is list:
-        return [_copied(x, memo) if type(x) in _DEEP else x for x in value]
-    if kind is dict:
-        return {k: _copied(x, memo) if type(x) in _DEEP else x for k, x in value.items()}
-    if kind is set:
-        return set(value)
-    if kind is DealState:
-        made = memo.get(id(value))
-        if made is None:
-            made = memo[id(value)] = DealState.__new__(DealState)
-            deep = _DEEP
-            for name in _DEAL_FIELDS:
-                x = getattr(value, name)
-                setattr(made, name, _copied(x, memo) if type(x) in deep else x)
-        return made
-    if kind is Around:  # (mutable: each deal's own; its values are immutable)
-        return replace(value)
-    if kind is random.Random:
-        rng = random.Random.__new__(random.Random)  # (not seeded from the system: set below)
-        rng.setstate(value.getstate())
-        return rng
-    if kind is MethodType:
-        owner = memo.get(id(value.__self__))
-        return value if owner is None else MethodType(value.__func__, owner)
-    if kind is FunctionType and value.__closure__:
-        return _rebound(value, memo)
-    return value
-
-
-def _rebound(function: FunctionType, memo: dict[int, Any]) -> FunctionType:
-    """``function`` with the cells of its closure that hold the game or one of its bound
-    methods made to hold the copy's; itself when none does.  (A function held in a cell is
-    not looked into: the phase functions of ``Game._legal_of`` hold the game directly,
-    and ``tests/test_clone.py`` checks that no part of a copy reaches the original.)"""
-    assert function.__closure__ is not None
-    cells = []
-    changed = False
-    for cell in function.__closure__:
-        try:
-            content = cell.cell_contents
-        except ValueError:  # an empty cell
-            cells.append(cell)
-            continue
-        kind = type(content)
-        made = content
-        if kind is Game:
-            made = memo.get(id(content), content)
-        elif kind is MethodType:
-            made = _copied(content, memo)
-        changed = changed or made is not content
-        cells.append(CellType(made) if made is not content else cell)
-    if not changed:
-        return function
-    new = FunctionType(function.__code__, function.__globals__, function.__name__,
-                       function.__defaults__, tuple(cells))
-    new.__kwdefaults__ = function.__kwdefaults__
-    new.__dict__.update(function.__dict__)
-    return new
-
-
-_DEEP = frozenset({list, dict, set, DealState, Around, random.Random, MethodType, FunctionType})
-"""The types :func:`_copied` copies or rebinds (anything else is shared)."""
-
-
-class _CardAt(int):
-    """A card in a pickled game: its index in the pack (made the pack's own card on load)."""
-
-    __slots__ = ()
-
-
-class _Cards(bytes):
-    """A list (or tuple) of cards only, in a pickled game: the cards' indexes in the pack as
-    2-byte words, the first byte telling a list (``L``) from a tuple (``T``)."""
-
-    __slots__ = ()
-
-
-class _PickledDeal:
-    """A :class:`DealState` in a pickled game: its field names (one tuple, shared by every
-    deal of the pickle) and their values in that order, cards packed (:func:`_packed`)."""
-
-    __slots__ = ("names", "values")
-
-    def __init__(self, names: tuple[str, ...], values: tuple[Any, ...]) -> None:
-        self.names, self.values = names, values
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return _PickledDeal, (self.names, self.values)
-
-
-class _PickledRandom:
-    """A game's ``random.Random`` in a pickled game: its state, the 625 words of the
-    generator as 4-byte words (a few times quicker to pickle than a tuple of ints)."""
-
-    __slots__ = ("gauss", "internal", "version")
-
-    def __init__(self, version: int, internal: bytes, gauss: float | None) -> None:
-        self.version, self.internal, self.gauss = version, internal, gauss
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return _PickledRandom, (self.version, self.internal, self.gauss)
-
-
-class _PickledEvent(tuple):  # type: ignore[type-arg]
-    """A :class:`MatchEvent` in a pickled game: its fields in order (a tuple pickles without
-    the dataclass's own state functions, a few times quicker)."""
-
-    __slots__ = ()
-
-
-_EVENT_FIELDS = attrgetter(*(f.name for f in fields(MatchEvent)))
-
-_PLAIN = frozenset({str, int, bool, type(None)})
-"""Values :func:`_packed` and :func:`_unpacked` leave as they are, without a call."""
-
-
-def _packed(value: Any, memo: dict[int, Any]) -> Any:
-    """``value`` with every card replaced by :class:`_CardAt` and every deal by
-    :class:`_PickledDeal` (one per deal: ``memo``), inside lists, tuples, dicts and sets."""
-    kind = type(value)
-    if kind is Card:
-        return _CardAt(value.index)
-    plain, at = _PLAIN, _CardAt
-    if kind is list or kind is tuple:
-        if value and type(value[0]) is Card and all([type(x) is Card for x in value]):
-            return _Cards((b"L" if kind is list else b"T") + array("H", [c.index for c in value]).tobytes())
-        return kind([x if type(x) in plain else at(x.index) if type(x) is Card else _packed(x, memo)
-                     for x in value])
-    if kind is dict:
-        return {k if type(k) in plain else _packed(k, memo):
-                x if type(x) in plain else at(x.index) if type(x) is Card else _packed(x, memo)
-                for k, x in value.items()}
-    if kind is set or kind is frozenset:
-        return kind([x if type(x) in plain else at(x.index) if type(x) is Card else _packed(x, memo)
-                     for x in value])
-    if kind is MatchEvent:
-        return _PickledEvent(_EVENT_FIELDS(value))
-    if kind is random.Random:
-        version, internal, gauss = value.getstate()
-        return _PickledRandom(version, array("I", internal).tobytes(), gauss)
-    if kind is DealState:
-        made = memo.get(id(value))
-        if made is None:
-            values = []
-            for name in _DEAL_FIELDS:
-                x = getattr(value, name)
-                values.append(x if type(x) in plain or not x else _packed(x, memo))
-                # (an empty list, dict or set is pickled as it is: the pickle copies it)
-            made = memo[id(value)] = _PickledDeal(_DEAL_FIELDS, tuple(values))
-        return made
-    return value
-
-
-def _unpacked(value: Any, pack: Sequence[Card], memo: dict[int, Any]) -> Any:
-    """The inverse of :func:`_packed`: cards are the pack's own objects again."""
-    kind = type(value)
-    if kind is _CardAt:
-        return pack[value]
-    plain, at = _PLAIN, _CardAt
-    if kind is _Cards:
-        cards = [pack[i] for i in array("H", value[1:])]
-        return cards if value[:1] == b"L" else tuple(cards)
-    if kind is list or kind is tuple:
-        return kind([pack[x] if type(x) is at else x if type(x) in plain else _unpacked(x, pack, memo)
-                     for x in value])
-    if kind is dict:
-        return {k if type(k) in plain else _unpacked(k, pack, memo):
-                pack[x] if type(x) is at else x if type(x) in plain else _unpacked(x, pack, memo)
-                for k, x in value.items()}
-    if kind is set or kind is frozenset:
-        return kind([pack[x] if type(x) is at else x if type(x) in plain else _unpacked(x, pack, memo)
-                     for x in value])
-    if kind is _PickledEvent:
-        return MatchEvent(*value)
-    if kind is _PickledRandom:
-        rng = random.Random.__new__(random.Random)
-        rng.setstate((value.version, tuple(array("I", value.internal)), value.gauss))
-        return rng
-    if kind is _PickledDeal:
-        made = memo.get(id(value))
-        if made is None:
-            made = memo[id(value)] = DealState.__new__(DealState)
-            for name, x in zip(value.names, value.values, strict=True):
-                setattr(made, name, x if type(x) in plain or not x else _unpacked(x, pack, memo))
-        return made
-    return value
 
 
 _BLANKS: dict[tuple[int, int], Game] = {}
@@ -1515,7 +1314,7 @@ def _unpickled_game(header: Record) -> Game:
     game = Game.__new__(Game)
     memo: dict[int, Any] = {id(blank): game}
     rebuilt = Game._REBUILT
-    game.__dict__.update({k: _copied(v, memo) for k, v in blank.__dict__.items() if k in rebuilt})
+    game.__dict__.update({k: copied(v, memo) for k, v in blank.__dict__.items() if k in rebuilt})
     game.seed = header.seed
     game._legal_deal = None
     return game
