@@ -207,3 +207,13 @@ def test_options_read_no_file(tmp_path: Path) -> None:
     rules = load_ruleset(path)
     path.unlink()  # (the old Game(options=) loaded the file again)
     assert rules.with_options({"rospis_limit": 5}).selected["rospis_limit"] == 5
+
+
+def test_a_copied_ruleset_takes_options_by_reference() -> None:
+    import copy
+    import dataclasses
+
+    rules = load_ruleset(TABLE)
+    for again in (copy.copy(rules), dataclasses.replace(rules)):
+        assert getattr(again, "_rechoose", None) is None  # (not a field: not copied)
+        assert again.with_options({"barrel": False}).form(3).special.barrel.enabled is False

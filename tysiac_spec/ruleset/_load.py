@@ -390,6 +390,15 @@ def load_ruleset(
         return _load_file(file, mtime, chosen, registry.extra_folders())
 
 
+def _reload(ref: str, options: Mapping[str, Any]) -> model.Ruleset:
+    """``load_ruleset(ref, options=options)``: :meth:`~.model.Ruleset.with_options` of a
+    ruleset copied or unpickled (its way back to its checked document is not kept)."""
+    return load_ruleset(ref, options=options)
+
+
+model._reload = _reload
+
+
 @contextmanager
 def _causes_noted(raw: Any, file: str) -> Iterator[None]:
     """Re-raise a :class:`RulesetError` (not its subclasses) of the ruleset loaded from

@@ -1497,6 +1497,12 @@ def no_form_message(ruleset_id: str, players: int, counts: tuple[int, ...]) -> s
     return f"ruleset `{ruleset_id}` has no {players}-player form; it defines {known}"
 
 
+_reload: Callable[[str, Mapping[str, Any]], Ruleset] | None = None
+"""The loader's load by reference with options (``load_ruleset(ref, options=...)``), set by
+the loader when it is imported (the model does not import the loader):
+:meth:`Ruleset.with_options` of a ruleset that lost its way back to its document."""
+
+
 class _RechooseSlot:
     """Room on a :class:`Ruleset` for the loader's way back to its checked document, to
     choose other option values (:meth:`Ruleset.with_options`).  Not a dataclass field: no
@@ -1595,9 +1601,8 @@ class Ruleset(_RechooseSlot):
             return self
         rechoose = getattr(self, "_rechoose", None)
         if rechoose is None:  # (a copy or an unpickled ruleset: loaded again by reference)
-            from ._load import load_ruleset
-
-            return load_ruleset(self.file or self.id, options={**self.selected, **options})
+            assert _reload is not None  # (set by the loader, which made this ruleset)
+            return _reload(self.file or self.id, {**self.selected, **options})
         made: Ruleset = rechoose(options)
         return made
 
