@@ -22,17 +22,21 @@ from typing import Any
 
 from ..cards import Card
 from .events import MatchEvent
+from .phase import Phase
 from .state import Around, DealState
 
 __all__ = ["copied", "packed", "rebound", "unpacked"]
 
 _DEAL_FIELDS = tuple(f.name for f in fields(DealState))
+
+
 def copied(value: Any, memo: dict[int, Any]) -> Any:
     """``value`` as a game's copy holds it (:meth:`.game.Game.clone`): lists, dicts and sets copied
     (their contents too), a :class:`DealState` (with its :class:`~.state.Around`, when it has
     one) and a ``random.Random`` copied (each once:
     ``memo``, by id, keeps the game's own references to one deal one), a function or bound
-    method that refers to the game rebound to the copy; anything else (cards, actions,
+    method that refers to the game rebound to the copy (those of a :class:`~.phase.Phase`
+    too); anything else (cards, actions,
     tuples, frozen values, the ruleset and its compiled form) shared."""
     kind = type(value)
     if kind is list:
@@ -50,6 +54,8 @@ def copied(value: Any, memo: dict[int, Any]) -> Any:
                 x = getattr(value, name)
                 setattr(made, name, copied(x, memo) if type(x) in deep else x)
         return made
+    if kind is Phase:  # (a game's phase: its functions bound to the copy)
+        return Phase(copied(value.legal, memo), copied(value.apply, memo), copied(value.explain, memo))
     if kind is Around:  # (mutable: each deal's own; its values are immutable)
         return replace(value)
     if kind is random.Random:
@@ -96,7 +102,7 @@ def rebound(function: FunctionType, memo: dict[int, Any]) -> FunctionType:
     return new
 
 
-_DEEP = frozenset({list, dict, set, DealState, Around, random.Random, MethodType, FunctionType})
+_DEEP = frozenset({list, dict, set, DealState, Around, random.Random, MethodType, FunctionType, Phase})
 """The types :func:`copied` copies or rebinds (anything else is shared)."""
 
 
