@@ -931,9 +931,9 @@ class Game:
 
     def _hooked_play(self, deal: DealState) -> bool:
         """Before the play of a form with a mechanism acting on it (decided once:
-        ``_play_hooks``): the play of the deal's named kind (``contract.kinds``); then all-pass
-        play opened (``auction.all_pass: play``) or contra before the play (``contract.contra``),
-        True when one of these opened (the leader is not chosen now)."""
+        ``Switches.play_hooks``): the play of the deal's named kind (``contract.kinds``); then
+        all-pass play opened (``auction.all_pass: play``) or contra before the play
+        (``contract.contra``), True when one of these opened (the leader is not chosen now)."""
         if self._kinds:  # (contract.kinds) the play of the deal's kind
             self._play_kind(deal)
         if self.compiled.all_pass is not None and deal.declarer is None:  # all-pass play
@@ -1007,9 +1007,9 @@ class Game:
 
     def _hooked_settle(self, deal: DealState, state: MatchState) -> tuple[MatchState, list[MatchEvent]]:
         """Settle a deal of a form with all-pass play or a mechanism around the contract
-        (``_end_hooks``): a deal without a declarer by :func:`.match.settle_all_pass`, a deal of
-        a named kind with the kind's own scores, its outcome with the contract's terms
-        (:func:`.scoring.outcome_of`)."""
+        (``Switches.end_hooks``): a deal without a declarer by :func:`.match.settle_all_pass`
+        (the one pipeline, without the declarer's steps), a deal of a named kind with the
+        kind's own scores, its outcome with the contract's terms (:func:`.scoring.outcome_of`)."""
         if deal.declarer is None:  # all-pass play: each player scored for what he took
             return settle_all_pass(self.form, state, all_pass.outcome_of(deal))
         played = self._score_played
