@@ -50,6 +50,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .. import limits
 from ..cards import Card
 from ..ruleset.model import Form, Revoke
 from . import all_pass, contracts, dealing, match, play, scoring, talon
@@ -211,6 +212,10 @@ class CompiledForm:
     what :func:`.match.settle_valid_deal` reads)."""
     switches: Switches | None = None
     """The switches a game reads as it runs (:func:`compile_switches`)."""
+    bids_limit: int = 0
+    """The most bids or contracts offered at one turn (:mod:`tysiac_spec.limits` ``bids``),
+    read when the form is compiled, as :func:`.auction.compile_amounts` reads it (reading the
+    environment costs about as much as the rest of the contract's amounts)."""
 
 
 def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
@@ -237,6 +242,7 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
         redeal_checks=dealing.compile_redeal_checks(form),
         settlement=match.compile_settlement(form),
         switches=compile_switches(form, pack, kinds, all_pass_play, play_legal, play_apply),
+        bids_limit=limits.limit("bids"),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made

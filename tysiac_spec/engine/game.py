@@ -33,8 +33,9 @@ import os
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from operator import attrgetter, sub
-from typing import Any
+from typing import Any, cast
 
 from ..cards import Card
 from ..errors import Diagnostic, IllegalActionError, MatchError
@@ -56,9 +57,7 @@ from . import (
 from . import env as envs
 from .actions import (
     Action,
-    ChooseTalon,
     Claim,
-    DeclareContract,
     DeclareMarriage,
     Forfeit,
     Incident,
@@ -71,7 +70,7 @@ from .compiled import CompiledForm, compile_form
 from .deal_notation import Deal, misfit
 from .events import MatchEvent
 from .match import MatchState, charge_seat, settle_all_pass, settle_valid_deal, winners
-from .phase import Phase, no_actions
+from .phase import Phase, PhaseApply, no_actions
 from .pickling import copied, packed, unpacked
 from .record import Record, record_error, record_of, ruleset_of
 from .seating import redeal_dealer
@@ -225,10 +224,13 @@ class Game:
             "auction": Phase(auction_legal, self._apply_auction, self._explain_auction),
             "rebuy": Phase(rebuy.legal, self._apply_rebuy, _explain_rebuy),
             "contra": Phase(contra.legal, self._apply_contra, self._explain_contra),
-            "talon": Phase(lambda deal: talon.legal_choice(deal, table), self._apply_talon, talon_explain),
-            "exchange": Phase(self.compiled.exchange_legal, self._apply_exchange, talon_explain),
+            # (the talon's steps called as they are: a partial adds no call of its own)
+            "talon": Phase(lambda deal: talon.legal_choice(deal, table),
+                           partial(talon.apply_choice, form, env=env), talon_explain),
+            "exchange": Phase(self.compiled.exchange_legal, partial(talon.apply_exchange, form, env=env),
+                              talon_explain),
             "contract": Phase(lambda deal: talon.legal_contract(form, deal, env, table),
-                              self._apply_contract, talon_explain),
+                              cast(PhaseApply, talon.apply_contract), talon_explain),
             "marriages": Phase(self._legal_announcements, self._apply_marriages, announcing.explain),
             "play": Phase(on.play_legal, self._apply_play, self._explain_play),
             "over": Phase(no_actions, self._apply_play, self._explain_play),
@@ -761,17 +763,6 @@ class Game:
         auction.apply_dark(self.form, deal, action)
         if deal.phase == "talon":
             talon.start(self.form, deal, self._env)
-
-    def _apply_talon(self, deal: DealState, action: Action) -> None:
-        assert isinstance(action, ChooseTalon)
-        talon.apply_choice(self.form, deal, action, self._env)
-
-    def _apply_exchange(self, deal: DealState, action: Action) -> None:
-        talon.apply_exchange(self.form, deal, action, self._env)
-
-    def _apply_contract(self, deal: DealState, action: Action) -> None:
-        assert isinstance(action, DeclareContract)
-        talon.apply_contract(deal, action)
 
     def _apply_marriages(self, deal: DealState, action: Action) -> bool:
         """Phase ``marriages``: :func:`.announcing.apply`, which opens the play itself."""

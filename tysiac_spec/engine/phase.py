@@ -18,7 +18,10 @@ from dataclasses import dataclass
 from .actions import Action
 from .state import DealState
 
-__all__ = ["Phase", "no_actions"]
+__all__ = ["Phase", "PhaseApply", "no_actions"]
+
+PhaseApply = Callable[[DealState, Action], "bool | None"]
+"""A phase's application of a legal action (see :attr:`Phase.apply`)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -27,7 +30,7 @@ class Phase:
 
     legal: Callable[[DealState], list[Action]]
     """The legal actions of the player to act (a list not to be changed)."""
-    apply: Callable[[DealState, Action], bool | None]
+    apply: PhaseApply
     """Apply a legal action (counted and recorded by the game already); True when the phase
     itself opened what comes next (the game then does nothing more), else the game opens the
     play, a redeal or the settlement the deal's new phase asks for."""

@@ -16,6 +16,7 @@ import random
 from array import array
 from collections.abc import Sequence
 from dataclasses import fields, replace
+from functools import partial
 from operator import attrgetter
 from types import CellType, FunctionType, MethodType
 from typing import Any
@@ -54,6 +55,9 @@ def copied(value: Any, memo: dict[int, Any]) -> Any:
                 x = getattr(value, name)
                 setattr(made, name, copied(x, memo) if type(x) in deep else x)
         return made
+    if kind is partial:  # (a phase's step with the game's functions among its arguments)
+        return partial(copied(value.func, memo), *[copied(a, memo) for a in value.args],
+                       **{k: copied(v, memo) for k, v in value.keywords.items()})
     if kind is Phase:  # (a game's phase: its functions bound to the copy)
         return Phase(copied(value.legal, memo), copied(value.apply, memo), copied(value.explain, memo))
     if kind is Around:  # (mutable: each deal's own; its values are immutable)
@@ -102,7 +106,9 @@ def rebound(function: FunctionType, memo: dict[int, Any]) -> FunctionType:
     return new
 
 
-_DEEP = frozenset({list, dict, set, DealState, Around, random.Random, MethodType, FunctionType, Phase})
+_DEEP = frozenset({
+    list, dict, set, DealState, Around, random.Random, MethodType, FunctionType, Phase, partial,
+})
 """The types :func:`copied` copies or rebinds (anything else is shared)."""
 
 
