@@ -604,9 +604,10 @@ class Game:
         deal = self.deal
         phase = deal.phase
         try:
-            legal = self._phases[phase].legal(deal)
+            legal_of = self._phases[phase].legal
         except KeyError:  # a phase set by hand (tests): nothing to do
-            legal = []
+            legal_of = no_actions
+        legal = legal_of(deal)
         self._legal_deal, self._legal_count, self._legal = deal, deal.actions, legal
         self._legal_current, self._legal_phase = deal.current, phase
         return legal[:]
