@@ -120,7 +120,8 @@ def test_all_pass_play_with_the_talon_to_the_last_trick_and_a_fewest_tricks_form
 
 def test_all_pass_settlement_is_shared_with_a_scoresheet() -> None:
     form = load_ruleset(ALL_PASS).form(3)
-    state = MatchState.new(form, options={}, dealer=0, deck_points=120)
+    # (golden 0: ru-online starts with a golden round, whose deals have no auction)
+    state = MatchState.new(form, options={}, dealer=0, deck_points=120).with_values(form, golden=0)
     outcome = AllPassOutcome(card_points={0: 13, 1: 84, 2: 23}, tricks={0: 1, 1: 6, 2: 1})
     new, events = settle_all_pass(form, state, outcome)
     assert new.scores == (-15, -85, -25)
@@ -131,7 +132,7 @@ def test_all_pass_settlement_is_shared_with_a_scoresheet() -> None:
 def test_all_pass_on_the_barrel_is_no_attempt() -> None:
     form = load_ruleset(ALL_PASS).form(3)
     state = MatchState.new(form, options={}, dealer=0, deck_points=120)
-    state = state.with_values(form, scores=[880, 0, 0], barrel=[True, False, False])
+    state = state.with_values(form, scores=[880, 0, 0], barrel=[True, False, False], golden=0)
     outcome = AllPassOutcome(card_points={0: 13, 1: 84, 2: 23}, tricks={0: 1, 1: 6, 2: 1})
     new, events = settle_all_pass(form, state, outcome)
     assert new.scores == (880, -85, -25)

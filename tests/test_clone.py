@@ -154,13 +154,19 @@ def test_a_finished_match_copies_with_its_last_deal() -> None:
         assert other.snapshot() == game.snapshot(), name
 
 
-def test_the_rebuilt_attributes_are_those_of_a_game() -> None:
-    """``Game._REBUILT`` names attributes a game has (a misspelt name would be pickled)."""
+def test_the_bound_attributes_are_found_not_kept_by_hand() -> None:
+    """``Game._BOUND``: what ``Game._bind`` makes from the ruleset and player count, the same
+    names for every form (so that a pickle leaves out the same ones), and none of the state."""
     game = Game(load_ruleset("pl-standard"), players=3, seed=1)
-    assert Game._REBUILT <= set(vars(game))
-    state = set(vars(game)) - Game._REBUILT  # (a new attribute is state unless named there)
-    assert state >= {"_rng", "deal_scores", "history", "events", "last_deal", "_over", "_dealer",
-                     "_match", "deal"}
+    assert Game._BOUND is not None and Game._BOUND <= set(vars(game))
+    state = set(vars(game)) - Game._BOUND  # (every attribute made after _bind is state)
+    assert state == {"seed", "_rng", "deal_scores", "history", "events", "last_deal", "_over",
+                     "_dealer", "_match", "deal"}
+    for rules_id, players in (("ru-online", 4), ("house-five-up", 3), ("pl-standard", 2)):
+        bare = Game.__new__(Game)
+        bare._bind(load_ruleset(rules_id), players)
+        assert set(vars(bare)) == Game._BOUND, rules_id
+    assert {"compiled", "_on", "_phases", "_legal"} <= Game._BOUND
 
 
 def test_a_pickle_names_the_ruleset_not_its_compiled_closures() -> None:

@@ -160,3 +160,60 @@ def test_every_option_value_is_checked_as_load_ruleset_checks_it(
         load_ruleset(path, options={name: value})
     assert checked.value.diagnostics == loaded.value.diagnostics
     assert [d.code for d in checked.value.diagnostics] == [code]
+
+
+# ------------------------------------------------------------------ options in the ruleset layer
+
+
+def test_a_ruleset_from_text_takes_options() -> None:
+    text = TABLE.read_text(encoding="utf-8")
+    rules = load_ruleset("served-table.yaml", text=text)
+    assert rules.selected["barrel"] is True
+    off = rules.with_options({"barrel": "false"})
+    assert off.selected["barrel"] is False and off.selected["five_rounds"] == "down"
+    assert off.form(3).special.barrel.enabled is False
+    assert rules.form(3).special.barrel.enabled is True  # (the ruleset itself unchanged)
+    assert off.document == load_ruleset(TABLE, options={"barrel": False}).document  # as a file so
+    assert off.content_hash == rules.content_hash
+    assert rules.with_options({"barrel": False}) is off  # the same options: the same object
+    assert rules.with_options({}) is rules
+    with pytest.raises(OptionError, match="ruleset `test-table` has no option `barell`; its options: barrel, "):
+        rules.with_options({"barell": False})
+
+
+def test_options_chosen_add_up() -> None:
+    rules = load_ruleset(TABLE, options={"jumps": "exactly_step"})
+    both = rules.with_options({"barrel": False})
+    assert dict(both.selected) == {"five_rounds": "down", "barrel": False, "rospis_limit": 3,
+                                   "jumps": "exactly_step"}
+    assert both is load_ruleset(TABLE, options={"jumps": "exactly_step"}).with_options({"barrel": False})
+
+
+def test_a_game_takes_options_for_a_ruleset_from_text() -> None:
+    from tysiac_spec import Game
+
+    rules = load_ruleset("served-table.yaml", text=TABLE.read_text(encoding="utf-8"))
+    game = Game(rules, players=3, seed=4, options={"barrel": False})
+    assert game.ruleset.selected["barrel"] is False
+    assert game.form.special.barrel.enabled is False
+    assert game.record.options["barrel"] is False
+    again = Game(rules, players=3, seed=5, options={"barrel": False})
+    assert again.compiled is game.compiled  # (one ruleset object: its compiled forms shared)
+
+
+def test_options_read_no_file(tmp_path: Path) -> None:
+    path = tmp_path / "table.yaml"
+    path.write_text(TABLE.read_text(encoding="utf-8"), encoding="utf-8")
+    rules = load_ruleset(path)
+    path.unlink()  # (the old Game(options=) loaded the file again)
+    assert rules.with_options({"rospis_limit": 5}).selected["rospis_limit"] == 5
+
+
+def test_a_copied_ruleset_takes_options_by_reference() -> None:
+    import copy
+    import dataclasses
+
+    rules = load_ruleset(TABLE)
+    for again in (copy.copy(rules), dataclasses.replace(rules)):
+        assert getattr(again, "_rechoose", None) is None  # (not a field: not copied)
+        assert again.with_options({"barrel": False}).form(3).special.barrel.enabled is False

@@ -314,7 +314,7 @@ def _check_scenario(
     rules = ruleset
     if raw.get("options"):
         try:
-            rules = load_ruleset(ruleset.file or ruleset.id, options={**ruleset.selected, **raw["options"]})
+            rules = ruleset.with_options(raw["options"])
         except TysiacError as exc:
             yield _diag("scenario.option", exc.diagnostic.message, doc, (*base, "options"),
                         hint=exc.diagnostic.hint)

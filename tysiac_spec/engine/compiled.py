@@ -50,13 +50,129 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .. import limits
 from ..cards import Card
-from ..ruleset.model import Form
+from ..ruleset.model import Form, Revoke
 from . import all_pass, contracts, dealing, match, play, scoring, talon
 from .actions import Action, ActionTable, PlayCard
+from .seating import direction, seating, sides
 from .state import DealState
 
-__all__ = ["CompiledForm", "compile_form", "compile_kinds"]
+__all__ = ["CompiledForm", "Switches", "compile_form", "compile_kinds", "compile_switches"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Switches:
+    """The switches of a form that a :class:`~tysiac_spec.engine.game.Game` reads as it
+    runs, decided once per form (:func:`compile_switches`): which mechanisms are on, and the
+    values read at each deal.  A new mechanism's switch is a field here, not an attribute of
+    the game."""
+
+    direction: int
+    """The direction of play (:func:`.seating.direction`: 1 clockwise, -1 counter-clockwise)."""
+    seatings: tuple[tuple[tuple[int, ...], int | None], ...]
+    """By dealer: the active players in bidding order and the sitter (:func:`.seating.seating`)."""
+    dealing_plan: dealing.DealingPlan | None
+    """The fixed dealing of a form whose talon positions are not drawn (:func:`.dealing.dealing_plan`)."""
+    aces: int
+    """Cards of ``marriages.ace_marriage.rank`` in the pack."""
+    talon_from_deal: bool
+    """``talon.shown_from: deal``: the talon face up from the deal."""
+    talon_from_round: bool
+    """``talon.shown_from: second_round``: the talon turned up in the auction."""
+    cuts: bool
+    """``deal.cut.enabled``."""
+    redeals: bool
+    """Whether the form has redeal conditions (``deal.redeals``)."""
+    before_play: bool
+    """``marriages.declared_by: before_play``: the phase ``marriages`` before the first trick."""
+    leader: str
+    """``play.leader``."""
+    team: tuple[int, ...] | None
+    """The sides of fixed partnerships (:func:`.seating.sides`; ``None``: none)."""
+    stock: int
+    """``table.stock`` (0: no stock)."""
+    stock_trump: bool
+    """``table.stock_trump``."""
+    revoke: Revoke | None
+    """``play.revoke`` when a revoke is played and punished, else ``None`` (refused)."""
+    named: bool
+    """Whether the form has named contract kinds (``contract.kinds``): an auction action is
+    applied by :func:`.contracts.apply_bid`, else by :func:`.auction.apply`."""
+    contra_after: bool
+    """Contra after the auction (``contract.contra.when: after_auction``)."""
+    contra_before_play: bool
+    """Contra before the play (``contract.contra.when: before_play``)."""
+    after_auction: bool
+    """Whether something comes between the auction and the talon (contra after it, selling
+    the contract: ``talon.rebuy``)."""
+    around: bool
+    """Whether each deal carries an :class:`~.state.Around` (named kinds, contra, selling the
+    contract); a form with none of them makes none."""
+    play_hooks: bool
+    """Whether something runs before the play (named kinds, all-pass play, contra before the play)."""
+    end_hooks: bool
+    """Whether a finished deal may need more than the plain settlement (all-pass play, or a
+    deal that carries an :class:`~.state.Around`)."""
+    play_legal: Callable[[DealState], list[Action]]
+    """The form's own legal plays: :attr:`CompiledForm.play_legal`, or with all-pass play the
+    dispatch to its plays for a deal without a declarer."""
+    play_apply: Callable[[DealState, PlayCard], None]
+    """The form's own play of a card, dispatched likewise."""
+
+
+def compile_switches(
+    form: Form,
+    pack: Sequence[Card],
+    kinds: Mapping[str, contracts.KindPlay],
+    all_pass_play: all_pass.AllPassPlayRules | None,
+    play_legal: Callable[[DealState], list[Action]],
+    play_apply: Callable[[DealState, PlayCard], None],
+) -> Switches:
+    """The :class:`Switches` of ``form`` played with ``pack`` (its named ``kinds``, its
+    ``all_pass_play`` and its own ``play_legal`` and ``play_apply``, compiled before)."""
+    if all_pass_play is not None:
+        ap, plain_legal, plain_apply = all_pass_play, play_legal, play_apply
+
+        def legal(deal: DealState) -> list[Action]:
+            return (ap.legal if deal.declarer is None else plain_legal)(deal)
+
+        def apply(deal: DealState, action: PlayCard) -> None:
+            (ap.apply if deal.declarer is None else plain_apply)(deal, action)
+
+        play_legal, play_apply = legal, apply
+    c, rebuys = form.contract.contra, form.talon.rebuy.enabled
+    contra_after = c.enabled and c.when == "after_auction"
+    contra_before_play = c.enabled and c.when == "before_play"
+    around = bool(kinds) or c.enabled or rebuys
+    revoke = form.play.revoke
+    ace = form.marriages.ace_marriage.rank
+    return Switches(
+        direction=direction(form),
+        seatings=tuple((tuple(order), sitter) for order, sitter in
+                       (seating(form, dealer) for dealer in range(form.players))),
+        dealing_plan=dealing.dealing_plan(form),
+        aces=sum(1 for card in pack if card.rank.id == ace),
+        talon_from_deal=form.talon.shown_from == "deal",
+        talon_from_round=form.talon.shown_from == "second_round",
+        cuts=form.deal.cut.enabled,
+        redeals=bool(form.deal.redeals),
+        before_play=form.marriages.declared_by == "before_play",
+        leader=form.play.leader,
+        team=sides(form),
+        stock=form.table.stock or 0,
+        stock_trump=form.table.stock_trump,
+        revoke=revoke if revoke.handling == "penalise" else None,
+        named=bool(kinds),
+        contra_after=contra_after,
+        contra_before_play=contra_before_play,
+        after_auction=contra_after or rebuys,
+        around=around,
+        play_hooks=bool(kinds) or all_pass_play is not None or contra_before_play,
+        end_hooks=around or all_pass_play is not None,
+        play_legal=play_legal,
+        play_apply=play_apply,
+    )
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -94,6 +210,12 @@ class CompiledForm:
     settlement: match.Settlement | None = None
     """The match mechanisms a deal's settlement runs (:func:`.match.compile_settlement`;
     what :func:`.match.settle_valid_deal` reads)."""
+    switches: Switches | None = None
+    """The switches a game reads as it runs (:func:`compile_switches`)."""
+    bids_limit: int = 0
+    """The most bids or contracts offered at one turn (:mod:`tysiac_spec.limits` ``bids``),
+    read when the form is compiled, as :func:`.auction.compile_amounts` reads it (reading the
+    environment costs about as much as the rest of the contract's amounts)."""
 
 
 def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
@@ -104,18 +226,23 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
     if isinstance(made, CompiledForm) and made.pack is pack:
         return made
     table = ActionTable(pack)
+    play_legal, play_apply = play.compile_legal(form, table, pack), play.compile_apply(form)
+    kinds = compile_kinds(form, table, pack)
+    all_pass_play = all_pass.compile_play(form, table, pack)
     made = CompiledForm(
         pack=pack,
         table=table,
-        play_legal=play.compile_legal(form, table, pack),
-        play_apply=play.compile_apply(form),
+        play_legal=play_legal,
+        play_apply=play_apply,
         exchange_legal=talon.compile_legal_exchange(form, table),
         score_played=scoring.compile_played(form),
-        kinds=compile_kinds(form, table, pack),
-        all_pass=all_pass.compile_play(form, table, pack),
+        kinds=kinds,
+        all_pass=all_pass_play,
         deal_cards=dealing.compile_deal_cards(form),
         redeal_checks=dealing.compile_redeal_checks(form),
         settlement=match.compile_settlement(form),
+        switches=compile_switches(form, pack, kinds, all_pass_play, play_legal, play_apply),
+        bids_limit=limits.limit("bids"),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made

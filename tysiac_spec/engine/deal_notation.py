@@ -34,9 +34,10 @@ from typing import TypeVar
 
 from ..cards import Card, Deck
 from ..errors import Diagnostic, NotationError
+from ..ruleset.model import Form
 from ..text import shorten
 
-__all__ = ["EMPTY", "STOCK_NAME", "Deal", "dealt_twice", "hand_name", "talon_name"]
+__all__ = ["EMPTY", "STOCK_NAME", "Deal", "dealt_twice", "hand_name", "misfit", "talon_name"]
 
 _C = TypeVar("_C", bound=Hashable)
 
@@ -81,6 +82,41 @@ EMPTY = "-"
 
 _MAX_CHARS = 4000
 """The longest deal text read (far above any pack: a bound on untrusted input)."""
+
+
+def misfit(
+    form: Form,
+    pack_size: int,
+    order: Sequence[int],
+    hands: Mapping[int, Sequence[Card]],
+    talons: Sequence[Sequence[Card]],
+    stock: Sequence[Card],
+) -> str:
+    """Why ``hands`` (by player), ``talons`` and ``stock`` are not a deal of ``form`` (a pack
+    of ``pack_size`` cards) for the active players ``order``: hands for other players, a hand,
+    talon or stock of the wrong size, a card dealt twice, or not every card of the pack (but
+    ``table.left_out``); ``""`` when they are one."""
+    table = form.table
+    if sorted(hands) != sorted(order):
+        return f"hands must be given for players {sorted(order)} (got {sorted(hands)})"
+    if any(len(h) != table.hand_size for h in hands.values()):
+        return f"each hand must hold {table.hand_size} cards"
+    if [len(t) for t in talons] != list(table.talons):
+        return f"talon sizes must be {list(table.talons)}"
+    if len(stock) != (table.stock or 0):
+        return f"the stock must hold {table.stock or 0} cards"
+    twice = next(dealt_twice([
+        *((hand_name(p), h) for p, h in sorted(hands.items())),
+        *((talon_name(k), t) for k, t in enumerate(talons)), (STOCK_NAME, stock)]), None)
+    if twice is not None:
+        return twice[2]
+    every = [c for h in hands.values() for c in h] + [c for t in talons for c in t] + list(stock)
+    if len(set(every)) != pack_size - table.left_out:
+        if table.left_out:
+            return (f"the deal must hold {pack_size - table.left_out} different "
+                    f"cards ({table.left_out} of the {pack_size} are left out)")
+        return f"the deal must hold each of the {pack_size} cards once"
+    return ""
 
 
 def _error(message: str, column: int, code: str = "notation.deal", hint: str | None = None) -> NotationError:

@@ -30,6 +30,12 @@ Order of settlement (each step sees the result of the previous one):
     ``finishing.tie_raise``; a player at or below ``finishing.loss`` loses the match, which the
     highest score then wins); the dealer moves on.
 
+Every deal goes through this one pipeline (:func:`_settle`, steps 4-11): a played or forfeited
+deal from :func:`settle_valid_deal`, a deal everyone passed and played out from
+:func:`settle_all_pass`, whose own scores (step 2) are ``all_pass_play.score`` and which
+switches off the steps that need a declarer (his contract or forfeit, the multiplier, contra,
+bolts; on the barrel it is no attempt).
+
 With fixed partnerships (``table.partnerships``, sides from :func:`.seating.sides`) the
 outcome is pooled first (:func:`.scoring.pooled`: a side plays as one player), every step
 runs per seat, barrel collisions and the winner count one seat per side (the declarer for
@@ -525,15 +531,13 @@ def _step_barrel(w: _Work, seats: list[BarrelSeat], fell: set[int]) -> None:
                 w.delta[p] = 0
                 w.event("barrel.sitter", p, d, f"on the barrel: the sitter's {_signed(d)} not scored")
             continue
-        if o.forfeited and p != o.declarer:
+        if p != o.declarer and (o.forfeited or o.declarer < 0):
+            # (a deal another player forfeits, or one without a declarer: all-pass play)
             if d:
                 w.delta[p] = 0
-                w.event(
-                    "barrel.frozen",
-                    p,
-                    d,
-                    f"on the barrel: a forfeited deal is no attempt ({_signed(d)} not scored)",
-                )
+                which = "a forfeited deal" if o.forfeited else "an all-pass deal"
+                w.event("barrel.frozen", p, d,
+                        f"on the barrel: {which} is no attempt ({_signed(d)} not scored)")
             continue
         defends = p != o.declarer
         if d >= b.goal and not (o.forfeited and p == o.declarer) and (b.defender_scores or not defends):
@@ -944,10 +948,12 @@ def settle_valid_deal(
     of a played deal (:func:`~.scoring.compile_played`; a game hands in its
     ``CompiledForm.score_played``), else found by :func:`~.scoring.scores_and_made`.
     ``team``: the form's sides (:func:`.seating.sides`, ``None`` without partnerships), which
-    a game finds once; by default found here."""
+    a game finds once; by default found here.
+
+    The declarer's steps (his contract or forfeit, the multiplier, contra) run here; every
+    step after them is the one pipeline of every deal (:func:`_settle`)."""
     settlement = _settlement(form)
     o = outcome
-    n = state.players
     if team is _FIND:
         team = settlement.team
     stand = None
@@ -961,8 +967,6 @@ def settle_valid_deal(
         form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer], played=played
     )
     w = _Work(form, state, o, [], {}, made, None, stand)
-    if settlement.falls_reset:
-        w.falls = list(state.falls) or [0] * n
     mult = _multiplier(form, o)
     w.delta = dict(base) if mult == 1 else {p: d * mult for p, d in base.items()}
     if o.forfeited:
@@ -981,6 +985,55 @@ def settle_valid_deal(
         w.event("multiplier", None, mult, f"{o.mode} deal: points ×{mult}")
     if o.contra != 1:
         _step_contra(w, o.contra)
+    return _settle(w, settlement, forfeits, base, mult), w.events, made
+
+
+def settle_all_pass(
+    form: Form, state: MatchState, outcome: AllPassOutcome
+) -> tuple[MatchState, list[MatchEvent]]:
+    """Settle a deal everyone passed and played out without a declarer (``auction.all_pass:
+    play``): the new match state and the events.  Pure; called by the engine and by a
+    real-table scoresheet.
+
+    Each active player scores ``all_pass_play.score`` (:func:`.all_pass.scores`; event
+    ``all_pass``); then the one pipeline of every deal (:func:`_settle`) with the steps that
+    need a declarer switched off: the 800 rule (nobody is the declarer, so a player above it
+    scores nothing positive), the barrel, finishing (with ``finishing.who: declarer`` nobody
+    may finish in it), the match rules (``declarer`` and ``made`` false, ``contract`` 0),
+    barrel entries, exits and collisions, the golden-round bookkeeping, the winner and the
+    target raised by a tie (``finishing.tie_raise``); the dealer moves on.  Decisions where
+    the sources are silent (``status: assumed``): a player on the barrel makes no attempt and
+    scores nothing in it (as in a deal another player forfeits); it gives no bolts; no
+    multiplier applies; it is not a golden deal, so one settled in a golden round ends the
+    round, as a normal deal does (the engine and a scoresheet never settle one there:
+    :func:`.outcome.iter_all_pass_errors`).  All-pass play is refused with partnerships
+    (``auction.all-pass-play``), so the deal is not pooled.
+
+    Raises:
+        MatchError: ``match.outcome`` — the formula reads a fact the outcome lacks.
+    """
+    base = all_pass_scores(form, outcome, state.player_record, state.options)
+    plain = DealOutcome(declarer=-1, bid=0, contract=0, tricks=outcome.tricks, sitter=outcome.sitter,
+                        players=outcome.players)
+    w = _Work(form, state, plain, [], dict(base), False)
+    w.event("all_pass", None, None, "everyone passed: the deal played out, each scored for what he took")
+    return _settle(w, _settlement(form), list(state.forfeits), base, 1), w.events
+
+
+def _settle(
+    w: _Work, settlement: Settlement, forfeits: list[int], base: Mapping[int, int], mult: int
+) -> MatchState:
+    """The one settlement pipeline of every deal, after its own scores (``w.delta``, the
+    deal's scores ``base`` times the multiplier ``mult``, with their events): the steps 4-11
+    of the module's docstring, each called only when ``settlement`` says the form has its
+    mechanism; a deal without a declarer (``w.outcome.declarer`` -1: all-pass play) switches
+    off the bolts, the only step after the declarer's own that needs one.  Returns the new
+    state; the events are added to ``w.events``."""
+    form, state, o = w.form, w.state, w.outcome
+    n = state.players
+    declared = o.declarer >= 0
+    if settlement.falls_reset:
+        w.falls = list(state.falls) or [0] * n
     # (each step also checks that its mechanism is on; the settlement's switches, decided once
     # per form, save the calls)
     if settlement.threshold:
@@ -994,7 +1047,7 @@ def settle_valid_deal(
     delta = w.delta
     scores = [s + delta.get(p, 0) for p, s in enumerate(state.scores)]
     bolts = list(state.bolts) or [0] * n
-    if settlement.bolts:
+    if settlement.bolts and declared:
         on_barrel = [s.on for s in state.barrel] or [False] * n  # before this deal
         _step_bolts(w, scores, bolts, on_barrel, base, mult)
     counters = {k: list(v) for k, v in state.counters.items()} if state.counters else {}
@@ -1004,32 +1057,8 @@ def settle_valid_deal(
         _step_barrel_seats(w, scores, seats, fell)
     golden_left, golden_made = state.golden_left, state.golden_made
     if golden_left > 0:
-        if o.mode != "golden":
-            golden_left, golden_made = 0, False
-            w.event("golden.end", None, None, "golden round abandoned: a normal deal was played")
-        else:
-            golden_left -= 1
-            golden_made = golden_made or made
-            if golden_left == 0:
-                g = form.special.golden_round
-                if golden_made:
-                    w.event("golden.end", None, None, "golden round over")
-                else:
-                    again = g.if_nobody_makes_it in ("repeat", "replay")
-                    golden_left = golden_deals(form) if again else 0
-                    after = "; the golden round starts again" if again else ""
-                    if g.if_nobody_makes_it in ("repeat", "normal_game"):
-                        scores = [0] * n
-                        w.event(
-                            "golden.reset",
-                            None,
-                            0,
-                            f"nobody made {g.contract} in the golden round: scores reset{after}",
-                        )
-                    else:
-                        w.event("golden.end", None, None,
-                                f"nobody made {g.contract} in the golden round: scores kept{after}")
-                golden_made = False
+        golden_left, golden_made, scores = _step_golden(w, golden_left, golden_made, scores)
+    stand = w.stand
     if stand is not None:
         _share_sides(w, stand, scores, seats, bolts, forfeits, counters)
     winner = _winner(w, scores)
@@ -1048,7 +1077,7 @@ def settle_valid_deal(
         )
     # every field of MatchState (as dataclasses.replace would, without its cost), in the
     # order of its fields (given by position: cheaper than by name)
-    new = MatchState(
+    return MatchState(
         tuple(scores),
         {k: tuple(v) for k, v in counters.items()} if counters else {},
         tuple(seats),
@@ -1064,58 +1093,40 @@ def settle_valid_deal(
         state.options,
         state.deck_points,
     )
-    return new, w.events, made
 
 
-def settle_all_pass(
-    form: Form, state: MatchState, outcome: AllPassOutcome
-) -> tuple[MatchState, list[MatchEvent]]:
-    """Settle a deal everyone passed and played out without a declarer (``auction.all_pass:
-    play``): the new match state and the events.  Pure; called by the engine and by a
-    real-table scoresheet.
-
-    Each active player scores ``all_pass_play.score`` (:func:`.all_pass.scores`; event
-    ``all_pass``); then, as for any deal, the 800 rule (a player above it scores nothing
-    positive: nobody is the declarer), finishing (with ``finishing.who: declarer`` nobody may
-    finish in it), the match rules (``declarer`` and ``made`` false, ``contract`` 0) and the
-    winner; the dealer moves on.  Decisions where the sources are silent (``status: assumed``):
-    a player on the barrel makes no attempt and scores nothing in it (as in a deal another
-    player forfeits); it gives no bolts; no multiplier applies.
-
-    Raises:
-        MatchError: ``match.outcome`` — the formula reads a fact the outcome lacks.
-    """
-    n = state.players
-    base = all_pass_scores(form, outcome, state.player_record, state.options)
-    plain = DealOutcome(declarer=-1, bid=0, contract=0, tricks=outcome.tricks, sitter=outcome.sitter,
-                        players=outcome.players)
-    w = _Work(form, state, plain, [], dict(base), False)
-    w.event("all_pass", None, None, "everyone passed: the deal played out, each scored for what he took")
-    if form.match.threshold.enabled:
-        _step_threshold(w)
-    seats = list(state.barrel) or [BarrelSeat()] * n
-    for p in range(n):
-        if seats[p].on and w.delta.get(p):
-            w.event("barrel.frozen", p, w.delta[p],
-                    f"on the barrel: an all-pass deal is no attempt ({_signed(w.delta[p])} not scored)")
-            w.delta[p] = 0
-    _step_finishing(w)
-    scores = [s + w.delta.get(p, 0) for p, s in enumerate(state.scores)]
-    counters = {k: list(v) for k, v in state.counters.items()}
-    bolts = list(state.bolts) or [0] * n
-    if form.match.rules:
-        _step_rules(w, scores, counters, bolts, list(state.forfeits), seats, _settlement(form).rules)
-    winner = _winner(w, scores)
-    if winner is None and form.match.finishing.loss is not None:
-        winner = _winner_by_loss(w, scores, form.match.finishing.loss)
-    if winner is not None:
-        w.event("match.won", winner, scores[winner], f"player {winner} wins with {scores[winner]}")
-    new = replace(
-        state,
-        scores=tuple(scores),
-        counters={k: tuple(v) for k, v in counters.items()},
-        dealer=next_dealer(form, state.dealer),
-        deals=state.deals + 1,
-        winner=winner,
-    )
-    return new, w.events
+def _step_golden(
+    w: _Work, golden_left: int, golden_made: bool, scores: list[int]
+) -> tuple[int, bool, list[int]]:
+    """The golden-round bookkeeping of a deal settled while the golden round is on
+    (``special.golden_round``): a golden deal counts one of its deals (and whether its
+    declarer made the contract); any other deal ends the round.  The last golden deal ends it,
+    or, when nobody made the contract, starts it again and/or resets the scores
+    (``if_nobody_makes_it``).  Returns the deals left, whether one was made and the scores."""
+    form, o = w.form, w.outcome
+    if o.mode != "golden":
+        w.event("golden.end", None, None, "golden round abandoned: a normal deal was played")
+        return 0, False, scores
+    golden_left -= 1
+    golden_made = golden_made or w.made
+    if golden_left == 0:
+        g = form.special.golden_round
+        if golden_made:
+            w.event("golden.end", None, None, "golden round over")
+        else:
+            again = g.if_nobody_makes_it in ("repeat", "replay")
+            golden_left = golden_deals(form) if again else 0
+            after = "; the golden round starts again" if again else ""
+            if g.if_nobody_makes_it in ("repeat", "normal_game"):
+                scores = [0] * len(scores)
+                w.event(
+                    "golden.reset",
+                    None,
+                    0,
+                    f"nobody made {g.contract} in the golden round: scores reset{after}",
+                )
+            else:
+                w.event("golden.end", None, None,
+                        f"nobody made {g.contract} in the golden round: scores kept{after}")
+        golden_made = False
+    return golden_left, golden_made, scores

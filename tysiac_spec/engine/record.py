@@ -564,7 +564,7 @@ def ruleset_of(record: Record) -> Ruleset:
             target = registry.find(ref, relative_to=record.source)
         rules = load_ruleset(target)
         if dict(rules.selected) != dict(record.options):  # (the defaults: the plain load, shared)
-            rules = load_ruleset(target, options=dict(record.options))
+            rules = rules.with_options(dict(record.options))  # (the same document: no file read)
         rules.form(record.players)  # (a player count the ruleset has no form for: said first)
     except TysiacError as exc:
         raise loading_error(ref, exc) from None

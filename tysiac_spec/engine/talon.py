@@ -331,7 +331,9 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     hi = max(bid, min(tops) if tops else ceiling(form, deal.deck_points))
     step = c.step
     first = round_up(bid + 1, step)  # the lowest raise
-    if (hi - first) // step + 1 > limits.limit("bids"):
+    compiled = form.compiled  # (the limit read once per form, as the auction's amounts read it)
+    most = compiled.bids_limit if compiled is not None else limits.limit("bids")
+    if (hi - first) // step + 1 > most:
         raise limits.exceeded("bids", (hi - first) // step + 1,
                               subject=f"the contracts the declarer may declare, {first} to {hi}")
     out = [bid, *range(first, hi + 1, step)]

@@ -391,6 +391,15 @@ def load_ruleset(
         return _load_file(file, mtime, chosen, registry.extra_folders())
 
 
+def _reload(ref: str, options: Mapping[str, Any]) -> model.Ruleset:
+    """``load_ruleset(ref, options=options)``: :meth:`~.model.Ruleset.with_options` of a
+    ruleset copied or unpickled (its way back to its checked document is not kept)."""
+    return load_ruleset(ref, options=options)
+
+
+model._reload = _reload
+
+
 @contextmanager
 def _causes_noted(raw: Any, file: str) -> Iterator[None]:
     """Re-raise a :class:`RulesetError` (not its subclasses) of the ruleset loaded from
@@ -529,6 +538,14 @@ class _Checked:
     ancestors: Mapping[str | None, frozenset[str | None]]
     """Each file of the ``extends`` tree (the loaded one included) -> the files it extends,
     directly or not (:func:`_ancestry`)."""
+    built: dict[tuple[tuple[str, OptionValue], ...], model.Ruleset] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """The rulesets built from it, by the options chosen (:func:`_with_options`; at most
+    :data:`_MAX_BUILT`), so that the same options give the same ruleset object."""
+
+
+_MAX_BUILT = 64
 
 
 _READ_ON = frozenset({"yaml.float", "yaml.ambiguous-bool", "yaml.ambiguous-number", "yaml.too-large"})
@@ -689,9 +706,29 @@ def _ancestry(
 
 def _with_options(checked: _Checked, options: Mapping[str, Any] | None) -> model.Ruleset:
     """The model of a checked document with its options chosen: the options' patches
-    applied, the sections they change checked again, the forms compiled."""
-    patched, selected = _chosen(checked, options)
-    return _build(patched, checked, selected, set(options or {}))
+    applied, the sections they change checked again, the forms compiled.  Made once per
+    document and options (``checked.built``); the ruleset can choose others
+    (:meth:`~.model.Ruleset.with_options`, through :func:`_rechosen`)."""
+    chosen = dict(options or {})
+    doc = checked.doc
+    typed = _select_options(str(doc["id"]), doc.get("options") or {}, chosen)
+    key = tuple(sorted((name, typed[name]) for name in chosen))  # (text and typed values alike)
+    made = checked.built.get(key)
+    if made is not None:
+        return made
+    patched, selected = _chosen(checked, chosen)
+    made = _build(patched, checked, selected, set(chosen))
+    object.__setattr__(made, "_rechoose", partial(_rechosen, checked, chosen))
+    if len(checked.built) >= _MAX_BUILT:
+        del checked.built[next(iter(checked.built))]
+    checked.built[key] = made
+    return made
+
+
+def _rechosen(checked: _Checked, chosen: Mapping[str, Any], options: Mapping[str, Any]) -> model.Ruleset:
+    """:meth:`~.model.Ruleset.with_options` of a ruleset built from ``checked`` with the
+    options ``chosen``: ``options`` over them, on the same document."""
+    return _with_options(checked, {**chosen, **options})
 
 
 def _chosen(

@@ -1497,8 +1497,22 @@ def no_form_message(ruleset_id: str, players: int, counts: tuple[int, ...]) -> s
     return f"ruleset `{ruleset_id}` has no {players}-player form; it defines {known}"
 
 
+_reload: Callable[[str, Mapping[str, Any]], Ruleset] | None = None
+"""The loader's load by reference with options (``load_ruleset(ref, options=...)``), set by
+the loader when it is imported (the model does not import the loader):
+:meth:`Ruleset.with_options` of a ruleset that lost its way back to its document."""
+
+
+class _RechooseSlot:
+    """Room on a :class:`Ruleset` for the loader's way back to its checked document, to
+    choose other option values (:meth:`Ruleset.with_options`).  Not a dataclass field: no
+    comparison, ``repr``, ``replace``, copy or pickle sees it (a copy made so reloads)."""
+
+    __slots__ = ("_rechoose",)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Ruleset:
+class Ruleset(_RechooseSlot):
     """A resolved, validated ruleset: metadata, the deck, options and one :class:`Form`
     per number of players.
 
@@ -1567,6 +1581,30 @@ class Ruleset:
                 file=self.file,
             )
         )
+
+    def with_options(self, options: Mapping[str, Any]) -> Ruleset:
+        """This ruleset with other option values: ``options`` (typed, or text as given on a
+        command line) over those chosen when it was loaded, the others at their defaults;
+        ``self`` for no options.  The same as ``load_ruleset(ref, options=...)`` with both
+        sets of options, but applied to this ruleset's own checked document, so that it works
+        for a ruleset loaded from text (``load_ruleset(name, text=...)``, a server's) as for a
+        file or a shipped id, and reads no file.  The same options give the same object (its
+        forms, and their compiled forms, shared by every game of it).
+
+        Raises:
+            OptionError: an unknown option or a value outside its choices (lists the valid
+                ones).
+            RulesetError: the document with these options has a problem (a patch that
+                breaks a rule).
+        """
+        if not options:
+            return self
+        rechoose = getattr(self, "_rechoose", None)
+        if rechoose is None:  # (a copy or an unpickled ruleset: loaded again by reference)
+            assert _reload is not None  # (set by the loader, which made this ruleset)
+            return _reload(self.file or self.id, {**self.selected, **options})
+        made: Ruleset = rechoose(options)
+        return made
 
     def title(self, lang: str = "en") -> str:
         """The ruleset's name in ``lang``, falling back to English, then to the id."""

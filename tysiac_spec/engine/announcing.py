@@ -1,0 +1,71 @@
+"""Marriages announced before the first trick (``marriages.declared_by: before_play``): the
+phase ``marriages``, in the shape of :mod:`.contra` and :mod:`.rebuy` (``start``, ``legal``,
+``apply``, ``explain``), and the first leader of the play (``play.leader``).
+
+When the play opens, the players holding a marriage they may announce
+(:func:`.play.announceable`) are asked in turn from the first leader; each announces his
+marriages one at a time (:func:`.play.declare_marriage`) or passes, and the play then starts
+from the first leader.  The marriage rules are the deal's (a named contract kind may have its
+own: :func:`.contracts.played_form`).
+"""
+
+from __future__ import annotations
+
+from ..ruleset.model import Marriages
+from . import play
+from .actions import Action, DeclareMarriage, Pass
+from .state import DealState
+
+__all__ = ["apply", "explain", "first_leader", "legal", "start"]
+
+_PASS = Pass()
+"""The ``pass`` of the phase (one shared object)."""
+
+
+def first_leader(leader: str, deal: DealState) -> int:
+    """The leader of the first trick by the rule ``leader`` (``play.leader``): the forced
+    player (``forced``, when the deal has one), the first player after the dealer
+    (``dealer_left``), else the declarer."""
+    if leader == "forced" and deal.forced is not None:
+        return deal.forced
+    if leader == "dealer_left":
+        return deal.order[0]
+    assert deal.declarer is not None
+    return deal.declarer
+
+
+def start(m: Marriages, deal: DealState) -> None:
+    """Open the phase ``marriages`` when a player holds a marriage to announce, in turn from
+    the first leader (``deal.current``); else leave the play to start."""
+    order = deal.order
+    i = order.index(deal.current)
+    turn = order[i:] + order[:i]
+    announcers = tuple([p for p in turn if play.announceable(m, deal, p)])
+    if announcers:
+        deal.phase, deal.announcers, deal.current = "marriages", announcers, announcers[0]
+
+
+def legal(m: Marriages, deal: DealState) -> list[Action]:
+    """The marriages the player to act may announce, then ``pass``."""
+    return [*(DeclareMarriage(s) for s in play.announceable(m, deal, deal.current)), _PASS]
+
+
+def apply(m: Marriages, leader: str, deal: DealState, action: Action) -> None:
+    """A marriage announced, or the player done (``pass``, or nothing left to announce): the
+    next announcer, or the play from its first leader (``leader``: ``play.leader``)."""
+    player = deal.current
+    if isinstance(action, DeclareMarriage):
+        play.declare_marriage(m, deal, player, action.suit)
+        if play.announceable(m, deal, player):
+            return
+    rest = deal.announcers[1:]
+    deal.announcers = rest
+    if rest:
+        deal.current = rest[0]
+    else:
+        deal.phase, deal.current = "play", first_leader(leader, deal)
+
+
+def explain(deal: DealState, action: Action) -> str:
+    """Why an action is refused in the phase."""
+    return "announce a marriage held (`marriage SUIT`) or `pass`"
