@@ -161,7 +161,7 @@ def test_the_bound_attributes_are_found_not_kept_by_hand() -> None:
     assert Game._BOUND is not None and Game._BOUND <= set(vars(game))
     state = set(vars(game)) - Game._BOUND  # (every attribute made after _bind is state)
     assert state == {"seed", "_rng", "deal_scores", "history", "events", "last_deal", "_over",
-                     "_dealer", "_match", "deal"}
+                     "_dealer", "_match", "deal", "passed_out", "_passed_run"}
     for rules_id, players in (("ru-online", 4), ("house-five-up", 3), ("pl-standard", 2)):
         bare = Game.__new__(Game)
         bare._bind(load_ruleset(rules_id), players)
