@@ -345,7 +345,7 @@ def test_replay_prints_a_bad_cuts_penalty_and_its_sums_add_up(tmp_path: Path) ->
         "  bad cut by P2: 9D at the bottom",
         "  bad cut by P2: 9C at the bottom",
         "  bad cut 3 in a row: P2 −120",
-        "  other score changes: P2 -120",
+        "  other score changes: P2 −120",
         "  totals: P0 0, P1 0, P2 -120",
     ]
     import re
@@ -353,7 +353,7 @@ def test_replay_prints_a_bad_cuts_penalty_and_its_sums_add_up(tmp_path: Path) ->
     added = [0, 0, 0]
     for line in lines:
         if line.startswith(("  deal scores: ", "  other score changes: ")):
-            for p, v in re.findall(r"P(\d) ([+-]?\d+)", line):
+            for p, v in re.findall(r"P(\d) ([+-]?\d+)", line.replace("−", "-")):
                 added[int(p)] += int(v)
     final = [int(v) for v in re.findall(r"P\d (-?\d+)", lines[-1])]
     assert lines[-1].startswith("Scores: ") and added == final
