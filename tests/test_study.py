@@ -152,6 +152,7 @@ def test_text_and_markdown(study: Study) -> None:
     assert "| figure | pl-standard | ru-classic | ru-classic − pl-standard |" in md
 
 
+@pytest.mark.slow  # draws the three plots with matplotlib
 def test_html_page_has_three_inline_svg_plots_and_no_script(study: Study) -> None:
     pytest.importorskip("matplotlib")  # the study extra, in the test extra
     page = render_study(study, "html", links={"home": "../index.html", "books_prefix": "../rules/"})
