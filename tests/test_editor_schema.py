@@ -132,6 +132,7 @@ def test_schema_command_prints_both() -> None:
         assert result.stdout == (SCHEMAS / name).read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # the metaschemas; the quick loop has tests/test_schema.py's draft 2020-12 check
 @pytest.mark.parametrize("name", [COMPLETE, EXTENDS, SCENARIO])
 @pytest.mark.parametrize("draft", DRAFTS)
 def test_schema_is_valid_for_both_drafts(name: str, draft: str) -> None:

@@ -722,6 +722,7 @@ def test_a_save_path_in_a_missing_folder_is_refused_without_making_it(tmp_path: 
     assert not (tmp_path / "missing").exists()
 
 
+@pytest.mark.slow  # a whole 4-player match through the command
 def test_a_partnership_match_is_won_by_the_side(tmp_path: Path) -> None:
     # players.4.partnerships: across: the winner of the match is a side, named as one
     house = str(Path(__file__).parent.parent / "examples" / "house" / "partners-four.yaml")
