@@ -40,7 +40,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Under the ``quick`` profile, cap every property test at ``QUICK_EXAMPLES`` examples, and
     make every property test tolerate a slow machine (no deadline, no speed health check), even
     one that states its own ``settings``."""
-    quick = PROFILE == "quick"
+    quick = "quick" in (PROFILE, config.getoption("hypothesis_profile", None))
     for item in items:
         own = _hypothesis_settings(item)
         if own is None:
