@@ -1,17 +1,57 @@
-"""Hypothesis settings profiles for the test suite.
+"""Hypothesis settings profiles for the test suite, and the quick loop's sampling.
 
-``ci`` (the default) keeps Hypothesis's defaults and each test's own ``max_examples``.
-``quick`` takes fewer examples in the property tests that do not set their own count; select
-it for the quick loop with ``HYPOTHESIS_PROFILE=quick`` (or pytest's
-``--hypothesis-profile=quick``), together with ``-m "not slow"``.
+Profiles (select with ``HYPOTHESIS_PROFILE=...`` or pytest's ``--hypothesis-profile=...``):
+
+``ci`` (the default)
+    Hypothesis's example counts and each test's own ``max_examples``; no deadline, and the
+    health checks that fire only because the machine is slow or busy (``too_slow``,
+    ``data_too_large``) are off. A slow machine makes the suite slower, never red.
+``quick``
+    The same, with at most 10 examples per property test, including those that set their own
+    count. Use it for the quick loop: ``HYPOTHESIS_PROFILE=quick pytest -m "not slow"``.
+
+Long parametrisations keep a sample in the quick loop through ``tests/_quick.py``.
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
-from hypothesis import settings
+import pytest
+from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", settings())
-settings.register_profile("quick", max_examples=10)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+QUICK_EXAMPLES = 10
+_MACHINE_SPEED = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+settings.register_profile("ci", deadline=None, suppress_health_check=_MACHINE_SPEED)
+settings.register_profile(
+    "quick", deadline=None, suppress_health_check=_MACHINE_SPEED, max_examples=QUICK_EXAMPLES
+)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+settings.load_profile(PROFILE)
+
+
+def _hypothesis_settings(item: pytest.Item) -> Any:
+    return getattr(getattr(item, "obj", None), "_hypothesis_internal_use_settings", None)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under the ``quick`` profile, cap every property test at ``QUICK_EXAMPLES`` examples, and
+    make every property test tolerate a slow machine (no deadline, no speed health check), even
+    one that states its own ``settings``."""
+    quick = "quick" in (PROFILE, config.getoption("hypothesis_profile", None))
+    for item in items:
+        own = _hypothesis_settings(item)
+        if own is None:
+            continue
+        changes: dict[str, Any] = {}
+        if own.deadline is not None:
+            changes["deadline"] = None
+        missing = [check for check in _MACHINE_SPEED if check not in own.suppress_health_check]
+        if missing:
+            changes["suppress_health_check"] = [*own.suppress_health_check, *missing]
+        if quick and own.max_examples > QUICK_EXAMPLES:
+            changes["max_examples"] = QUICK_EXAMPLES
+        if changes:
+            item.obj._hypothesis_internal_use_settings = settings(own, **changes)  # type: ignore[attr-defined]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -90,9 +92,14 @@ def test_parse_many_and_format(deck: Deck) -> None:
     assert deck.format(cards) == "QH KH TS"
 
 
+@functools.cache
+def _core_deck() -> Deck:
+    return load_ruleset("core").deck
+
+
 @given(st.text(max_size=6))
 def test_parse_never_raises_anything_but_notation_error(text: str) -> None:
-    deck = load_ruleset("core").deck
+    deck = _core_deck()
     try:
         card = deck.parse(text)
     except NotationError:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _quick import sample
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -67,7 +68,12 @@ def _check_points(deal: DealState, total_points: int) -> None:
     assert all(not deal.hands[p] for p in deal.order)
 
 
-@pytest.mark.parametrize(("ruleset_id", "players"), CASES)
+def _case_id(case: tuple[str, int]) -> str:
+    return f"{Path(case[0]).stem}-{case[1]}"
+
+
+# the same invariants on each form: the quick loop takes a sample, CI every case
+@pytest.mark.parametrize(("ruleset_id", "players"), sample(CASES, every=3, ids=_case_id))
 def test_random_deals(ruleset_id: str, players: int) -> None:
     _random_deals(ruleset_id, players, {}, DEALS)
 
@@ -130,7 +136,10 @@ def _illegal_candidates(game: Game) -> list[object]:
     return [a for a in cands if a not in legal]
 
 
-@pytest.mark.parametrize(("ruleset_id", "players"), CASES + [(path, 3) for path in HOUSE])
+@pytest.mark.parametrize(
+    ("ruleset_id", "players"),
+    sample(CASES, every=4, ids=_case_id) + sample([(path, 3) for path in HOUSE], every=12, ids=_case_id),
+)
 def test_rejected_action_changes_nothing(ruleset_id: str, players: int) -> None:
     rules = load_ruleset(ruleset_id)
     game, bot, rng = Game(rules, players=players, seed=3), RandomBot(3), random.Random(3)

@@ -12,6 +12,7 @@ are checked too, in a second graph, so that a cycle cannot hide in a function ei
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator, Mapping, Set
 from pathlib import Path
 
@@ -61,6 +62,7 @@ def _imports(name: str, path: Path) -> Iterator[tuple[str, int, bool]]:
     yield from walk(ast.parse(path.read_text(encoding="utf-8"), str(path)), False)
 
 
+@functools.cache  # the scan reads ~100 files: once per session for each graph
 def _graph(*, lazy: bool) -> dict[str, set[str]]:
     """Module -> the package modules it imports: module-level imports only, or (``lazy``)
     also those inside functions."""

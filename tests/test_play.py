@@ -301,7 +301,10 @@ def _final(out: str) -> list[int]:
     return [int(v) for v in re.findall(r"P\d+ (-?\d+)", line)]
 
 
-@pytest.mark.parametrize(("ruleset", "seed"), [("pl-standard", 4), ("ru-online", 2), ("cz-standard", 9)])
+@pytest.mark.parametrize(
+    ("ruleset", "seed"),
+    [("pl-standard", 4), ("ru-online", 2), pytest.param("cz-standard", 9, marks=pytest.mark.slow)],
+)
 def test_whole_match_through_stdin_matches_the_engine(tmp_path: Path, ruleset: str, seed: int) -> None:
     from tysiac_spec.engine.record import Record
     from tysiac_spec.engine.replay import replay
@@ -488,8 +491,8 @@ def _saved(path: Path) -> dict[str, object]:
     ("ruleset", "seed", "seat", "bots", "cuts"),
     [
         ("pl-standard", 5, 1, "heuristic", [24, 30]),
-        ("ru-online", 2, 2, "random", [7, 30]),
-        ("cz-standard", 9, 0, "heuristic", [5, 24, 14]),
+        pytest.param("ru-online", 2, 2, "random", [7, 30], marks=pytest.mark.slow),
+        pytest.param("cz-standard", 9, 0, "heuristic", [5, 24, 14], marks=pytest.mark.slow),
     ],
 )
 def test_resumed_game_ends_exactly_as_the_uninterrupted_one(
@@ -719,6 +722,7 @@ def test_a_save_path_in_a_missing_folder_is_refused_without_making_it(tmp_path: 
     assert not (tmp_path / "missing").exists()
 
 
+@pytest.mark.slow  # a whole 4-player match through the command
 def test_a_partnership_match_is_won_by_the_side(tmp_path: Path) -> None:
     # players.4.partnerships: across: the winner of the match is a side, named as one
     house = str(Path(__file__).parent.parent / "examples" / "house" / "partners-four.yaml")

@@ -48,7 +48,19 @@ def readme_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("readme")
 
 
-@pytest.mark.parametrize("args", _commands(), ids=lambda a: " ".join(a))
+def _examples() -> list[object]:
+    """The commands, those that play many matches or build the site marked slow (a second or
+    more each; CI runs them)."""
+    def heavy(args: list[str]) -> bool:
+        return args in (["check"], ["build", "-o", "site"]) or (
+            bool({"--simulate", "--games"} & set(args)) and "--engine" not in args
+        )
+
+    return [pytest.param(args, id=" ".join(args), marks=pytest.mark.slow if heavy(args) else ())
+            for args in _commands()]
+
+
+@pytest.mark.parametrize("args", _examples())
 def test_readme_cli_examples_work(args: list[str], readme_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(readme_dir)
     result = CliRunner().invoke(main, args)

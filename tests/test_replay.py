@@ -173,6 +173,7 @@ def test_a_record_over_the_size_limit_is_refused_unread(tmp_path: Path, monkeypa
     assert _play_resume(path) == (1, expected)
 
 
+@pytest.mark.slow  # writes and reads 50 MB
 def test_a_50_mb_action_gives_a_short_message(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     path, _ = _recorded(tmp_path, actions=3)
     data = json.loads(path.read_text(encoding="utf-8"))

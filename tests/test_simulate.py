@@ -121,6 +121,7 @@ def test_options_reach_the_games() -> None:
 
 
 MATCHES = 200
+HOUSE_MATCHES = 50
 
 
 HOUSE_EXAMPLES = sorted(str(p) for p in (Path(__file__).parent.parent / "examples" / "house").glob("*.yaml"))
@@ -144,14 +145,16 @@ def test_200_whole_matches_end_with_a_winner(rules_id: str, players: int) -> Non
     [(r, n) for r in HOUSE_EXAMPLES for n in load_ruleset(r).player_counts],
     ids=lambda v: Path(v).stem if isinstance(v, str) else str(v),
 )
-def test_200_matches_of_every_house_example_run_without_error(path: str, players: int) -> None:
+def test_whole_matches_of_every_house_example_run_without_error(path: str, players: int) -> None:
     # Random play may leave a match unfinished at the deal limit (1,000 deals): with
-    # examples/house/drowned-marriage.yaml at 2 players 4 of 200 do, at 181 deals a match on
-    # average; an error would raise. With fixed partnerships both partners win a match.
-    data = simulate(path, players=players, games=MATCHES, seed=2024).as_dict()
-    assert data["matches"] == MATCHES
-    assert data["finished"] + data["unfinished"] == MATCHES
-    assert data["unfinished"] <= MATCHES // 40, (path, players, data["unfinished"])
+    # examples/house/drowned-marriage.yaml at 2 players 4 of 200 do (1 of the first 40), at
+    # 181 deals a match on average; an error would raise. With fixed partnerships both
+    # partners win a match. HOUSE_MATCHES, not 200: about 120 forms, many played by the
+    # engine (200 matches of drowned-marriage at 2 players are about 40 s of CPU).
+    data = simulate(path, players=players, games=HOUSE_MATCHES, seed=2024).as_dict()
+    assert data["matches"] == HOUSE_MATCHES
+    assert data["finished"] + data["unfinished"] == HOUSE_MATCHES
+    assert data["unfinished"] <= HOUSE_MATCHES // 25, (path, players, data["unfinished"])
     side = 2 if load_ruleset(path).forms[players].table.partnerships == "across" else 1
     assert sum(data["wins"]) == side * data["finished"]
 

@@ -54,6 +54,7 @@ def test_dask_run_gives_the_local_statistics(scheduler: str) -> None:
     assert remote["matches"] == 6 and remote["deals"] == local["deals"] > 6
 
 
+@pytest.mark.slow  # a second Dask cluster run through the command
 def test_cli_prints_the_same_statistics_on_dask(scheduler: str) -> None:
     args = ("simulate", "pl-standard", "--games", "5", "--seed", "9", "--bots", "heuristic,random,heuristic")
     code1, out1, err1 = run(*args, "--json")
@@ -66,6 +67,7 @@ def test_cli_prints_the_same_statistics_on_dask(scheduler: str) -> None:
     assert "contracts made / declared" in text1 and untimed_text(text1) == untimed_text(text2)
 
 
+@pytest.mark.slow  # a study on Dask
 def test_study_on_dask_is_the_local_study(scheduler: str) -> None:
     args = ("compare", "pl-standard", "ru-classic", "--simulate", "3", "--seed", "2")
     code1, out1, err1 = run(*args)

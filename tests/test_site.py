@@ -108,10 +108,12 @@ def test_every_page_is_built(site: Path) -> None:
     assert "<h1>The rules DSL</h1>" in (site / "dsl.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow  # reads every page of the site
 def test_no_broken_links_and_no_external_resources(site: Path) -> None:
     assert check_site(site) == []
 
 
+@pytest.mark.slow  # copies the site
 def test_link_check_finds_a_missing_page_and_a_broken_anchor(site: Path, tmp_path: Path) -> None:
     broken = tmp_path / "broken"
     shutil.copytree(site, broken)

@@ -152,6 +152,7 @@ def test_text_and_markdown(study: Study) -> None:
     assert "| figure | pl-standard | ru-classic | ru-classic − pl-standard |" in md
 
 
+@pytest.mark.slow  # draws the three plots with matplotlib
 def test_html_page_has_three_inline_svg_plots_and_no_script(study: Study) -> None:
     pytest.importorskip("matplotlib")  # the study extra, in the test extra
     page = render_study(study, "html", links={"home": "../index.html", "books_prefix": "../rules/"})
@@ -162,6 +163,7 @@ def test_html_page_has_three_inline_svg_plots_and_no_script(study: Study) -> Non
     assert '<a href="../index.html">All rulesets</a>' in page
 
 
+@pytest.mark.slow  # draws the plots
 def test_a_standalone_html_page_links_to_no_index(study: Study, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")  # the study extra, in the test extra
     page = render_study(study, "html")
@@ -390,6 +392,7 @@ def test_a_bot_that_raises_is_one_clear_line(
 PARTNERS = Path(__file__).resolve().parents[1] / "examples/house/partners-four.yaml"
 
 
+@pytest.mark.slow  # a study of its own
 @needs_scipy
 def test_fixed_partnerships_are_counted_by_side(tmp_path: Path) -> None:
     """t8 finding F11: with fixed partnerships both partners win a match; the study's wins are
