@@ -746,6 +746,12 @@ class Game:
                 view = replace(view, contra=a.contra, price=a.rebuy_price)
         return view
 
+    def public_view(self) -> View:
+        """What a watcher who sits at no seat sees: the public cards only (no hand; the talon
+        only when turned face up; given cards only when given face up), the bids, the trick,
+        the tricks taken and the scores.  ``player`` is ``-1``."""
+        return self.view(-1)
+
     def _hand_unseen(self, player: int) -> bool:
         """Whether ``player`` has not looked at his hand yet: still to decide on a dark game
         declared before seeing it (``special.dark.sees_own_hand`` false)."""
