@@ -1,0 +1,231 @@
+"""The web table in headless Chromium: the start page creates a table (shipped ruleset, seats,
+links and QR codes) and shows a house file's errors at line:col; two people in two isolated
+browser contexts (a phone and a desktop) and a heuristic bot play a whole deal by clicking,
+one move typed on the keyboard; a reload in the middle of the deal brings back the same
+state; screenshots at 390x844 and 1280x800 under build/screenshots/; no console errors and
+no sideways scrolling on the phone."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import CHROMIUM, DESKTOP, PHONE, Chromium, Page, Server
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"),
+]
+
+SEED = 11
+HOUSE = "id: my-house\nname: {en: My house}\nextends: pl-standard\nauction:\n  step: 15\n"
+"""A house file with a bid step that does not divide the shipped minimum bid (line 5, column 9)."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    served = Server(tmp_path_factory.mktemp("serve"), env={"TYSIAC_WEB_SEEDS": "1"})
+    yield served
+    served.close()
+
+
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chromium]:
+    browser = Chromium(tmp_path_factory.mktemp("chromium"))
+    yield browser
+    browser.close()
+
+
+def _state(page: Page) -> Any:
+    """The table page's last state, or None while it connects or waits for an answer."""
+    return page.evaluate(
+        "(() => { const s = window.tysiacTable && window.tysiacTable.S;"
+        " if (!s || !s.st || s.pending || s.status !== 'open') return null;"
+        " return {legal: s.st.legal, version: s.st.version, view: s.st.view, deals: s.st.deals.length,"
+        " overlay: !!document.querySelector('#overlay-ok'), seat: s.st.seat}; })()"
+    )
+
+
+def test_start_page_creates_a_table_with_links_and_qr_codes(server: Server, chromium: Chromium) -> None:
+    phone = chromium.page(PHONE)
+    phone.goto(server.url + "/")
+    phone.wait("document.querySelector('#rs-pl-standard') && document.querySelector('#rs-pl-standard').checked",
+               "the shipped rulesets, pl-standard chosen")
+    # the options of the chosen ruleset are offered with their defaults
+    assert phone.evaluate("document.querySelectorAll('.option-row').length") >= 1
+    assert not phone.overflows()
+    phone.screenshot("start-390.png", full=True)
+    # three players: seat 2 a person, seat 3 a random bot
+    phone.click("#players-3")
+    phone.evaluate("(() => { const s = document.querySelector('#seat-1-kind'); s.value = 'human';"
+                   " s.dispatchEvent(new Event('change')); })()")
+    phone.wait("document.querySelector('#seat-1-name') && !document.querySelector('#seat-1-name').disabled")
+    phone.click("#seat-1-name")
+    phone.call("Input.insertText", text="Ola")
+    phone.evaluate("(() => { const s = document.querySelector('#seat-2-kind'); s.value = 'bot:random';"
+                   " s.dispatchEvent(new Event('change')); })()")
+    phone.click("#create-btn")
+    phone.wait("document.querySelector('#links')", "the links after creating the table")
+    links = phone.evaluate("[...document.querySelectorAll('.link-card')].map(c => c.id)")
+    assert links == ["link-host", "link-seat-1", "link-watch"]
+    url = phone.evaluate("document.querySelector('#link-seat-1 .url').textContent")
+    assert re.fullmatch(re.escape(server.url) + r"/t/[\w-]+#seat=[\w-]{20,}", url)
+    assert phone.evaluate("document.querySelector('#link-seat-1 .what').textContent").endswith("Ola")
+    phone.click("#link-seat-1 button[aria-expanded]")
+    phone.wait("(() => { const i = document.querySelector('#link-seat-1 img.qr');"
+               " return i && i.complete && i.naturalWidth > 0; })()", "the QR code")
+    assert not phone.overflows()
+    phone.screenshot("links-390.png", full=True)
+    desk = chromium.page(DESKTOP)
+    desk.goto(server.url + "/")
+    desk.wait("document.querySelector('#rs-pl-standard')")
+    assert not desk.overflows()
+    desk.screenshot("start-1280.png")
+    assert phone.errors() == []
+    assert desk.errors() == []
+
+
+def test_a_house_file_with_an_error_is_shown_at_line_and_column(server: Server, chromium: Chromium) -> None:
+    page = chromium.page(PHONE)
+    page.goto(server.url + "/")
+    page.wait("document.querySelector('#rs-house')")
+    page.click("#rs-house")
+    page.wait("document.querySelector('#house-text')")
+    page.click("#house-text")
+    page.call("Input.insertText", text=HOUSE)
+    page.click("#house-check")
+    text = page.wait("document.querySelector('#house-errors') && document.querySelector('#house-errors').textContent",
+                     "the diagnostics")
+    status, answer = server.request("POST", "/api/rulesets/check", {"ruleset_text": HOUSE})
+    assert status == 200 and answer["ok"] is False
+    assert text == "\n\n".join(d["text"] for d in answer["diagnostics"])
+    assert text.startswith("house.yaml:5:9: error[auction.step]: `auction.step` is 15, but `auction.min_bid` (100, ")
+    assert not page.overflows()
+    page.screenshot("house-error-390.png", full=True)
+    assert page.errors() == []
+
+
+def _choose(page: Page, st: Any, bid_once: list[bool]) -> None:
+    """Make one move on ``page`` by clicking, as a person would."""
+    legal: list[str] = st["legal"]
+    cards = [a for a in legal if re.match(r"(play|give|discard) ", a)]
+    if cards:
+        hand: list[str] = st["view"]["hand"]
+        card = next(c for c in hand if any(a.split()[1] == c for a in cards))
+        page.click(f'#hand button.card.legal[data-card="{card}"]')
+        if sum(1 for a in cards if a.split()[1] == card) > 1 or not cards[0].startswith("play "):
+            page.click("#card-actions button[data-action]")
+        return
+    if any(a.startswith("bid ") for a in legal) and not bid_once[0]:
+        bid_once[0] = True
+        page.click("#actions button.primary[data-action^='bid ']")
+        return
+    for want in ("pass", "contract"):
+        match = [a for a in legal if a.startswith(want)]
+        if match:
+            page.click(f'#actions button[data-action="{match[0]}"]')
+            return
+    page.click("#actions button[data-action]")
+
+
+def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: Chromium) -> None:
+    status, table = server.request("POST", "/api/tables", {
+        "ruleset": "pl-standard", "players": 3, "seats": ["human", "human", "bot:heuristic"],
+        "names": ["Ala", "Ola", None], "seed": SEED})
+    assert status == 201, table
+    phone = chromium.page(PHONE)  # Ala, the host, on her phone
+    desk = chromium.page(DESKTOP)  # Ola at a computer
+    phone.goto(table["host"])
+    desk.goto(table["seats"][1]["url"])
+    # the secret leaves the address bar
+    assert "#" not in phone.evaluate("location.href") and "#" not in desk.evaluate("location.href")
+    for page in (phone, desk):
+        page.wait("window.tysiacTable && window.tysiacTable.S.st", "the first state")
+    assert phone.evaluate("document.querySelectorAll('#hand button.card').length") == 7
+    assert phone.evaluate("document.querySelectorAll('#hand svg[role=img] , #hand button[aria-label]').length") >= 7
+    bid_once = [False]
+    reloaded = typed = False
+    shots: set[str] = set()
+    for _ in range(400):
+        done = server.get(f"/api/tables/{table['table']}/state", token=table["host_token"])
+        if done["deals"]:
+            break
+        moved = False
+        for page, name in ((phone, "390"), (desk, "1280")):
+            st = _state(page)
+            if st is None:
+                continue
+            if st["overlay"]:
+                page.click("#overlay-ok")
+                continue
+            view = st["view"]
+            if view["phase"] == "play" and len(view["trick"]) == 1 and f"table-{name}.png" not in shots:
+                assert not page.overflows()
+                page.screenshot(f"table-{name}.png")
+                shots.add(f"table-{name}.png")
+            if page is desk and not reloaded and view["phase"] == "play" and sum(n for _, n in view["tricks"]) >= 2:
+                before = {k: st[k] for k in ("legal", "version", "view")}
+                slots = "[...document.querySelectorAll('#trick .slot')].map(s => s.dataset.seat + s.dataset.card)"
+                shown = page.evaluate(slots)
+                page.reload()
+                page.wait("window.tysiacTable && window.tysiacTable.S.st && window.tysiacTable.S.status === 'open'",
+                          "the state after the reload")
+                after = _state(page)
+                assert after is not None
+                assert {k: after[k] for k in ("legal", "version", "view")} == before
+                # the page shows it again: the same hand, the same trick
+                assert page.evaluate("[...document.querySelectorAll('#hand button.card')].map(b => b.dataset.card)") \
+                    == before["view"]["hand"]
+                assert page.evaluate(slots) == shown
+                reloaded = True
+                moved = True
+                continue
+            if not st["legal"]:
+                continue
+            if page is desk and not typed and view["phase"] == "play":
+                # one move by keyboard: type the card, Enter
+                card = next(a.split()[1] for a in st["legal"] if a.startswith("play ") and len(a.split()) == 2)
+                page.click("#command")
+                page.type(card)
+                typed = True
+            else:
+                _choose(page, st, bid_once)
+            page.wait(f"window.tysiacTable.S.st.version > {st['version']} || window.tysiacTable.S.st.deals.length > 0",
+                      "the move to be played")
+            moved = True
+        if not moved:
+            phone.wait("true")
+    else:
+        pytest.fail("the deal did not end")
+    assert reloaded and typed
+    # the summary of the deal: the score table on screen is the server's
+    for page, name in ((phone, "390"), (desk, "1280")):
+        page.wait("document.querySelector('#overlay-root table.scores')", "the deal's summary")
+        totals = page.evaluate("[...document.querySelectorAll('#overlay-root tr.total td')].slice(1)"
+                               ".map(td => Number(td.textContent))")
+        assert totals == done["scores"]
+        assert sum(abs(x) for x in totals) > 0  # somebody scored
+        assert not page.overflows()
+        page.screenshot(f"deal-over-{name}.png")
+        page.click("#overlay-ok")
+        page.wait("!document.querySelector('#overlay-root .overlay')")
+        page.screenshot(f"table-after-deal-{name}.png", full=name == "390")
+    assert phone.errors() == []
+    assert desk.errors() == []
+
+
+def test_every_text_goes_in_as_text() -> None:
+    """No file of the page writes HTML from data: no innerHTML, outerHTML,
+    insertAdjacentHTML or document.write anywhere in the static files."""
+    static = Path(__file__).resolve().parents[2] / "tysiac_spec" / "apps" / "web" / "static"
+    found = {str(p.relative_to(static)): m.group(0)
+             for p in static.rglob("*.js")
+             for m in [re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write", p.read_text())] if m}
+    assert found == {}
+    assert sorted(str(p.relative_to(static)) for p in static.rglob("*.html")) == ["index.html", "table.html"]
+    for page in static.rglob("*.html"):
+        # no inline script or style (the server's Content-Security-Policy forbids them)
+        assert not re.search(r"<script(?![^>]*\bsrc=)|<style|\sstyle=|\son\w+=", page.read_text()), page.name
