@@ -103,9 +103,15 @@ def test_a_house_file_with_an_error_is_shown_at_line_and_column(server: Server, 
     assert status == 200 and answer["ok"] is False
     assert text == "\n\n".join(d["text"] for d in answer["diagnostics"])
     assert text.startswith("house.yaml:5:9: error[auction.step]: `auction.step` is 15, but `auction.min_bid` (100, ")
+    assert page.evaluate("document.activeElement.id") == "house-errors"  # focus moves to the errors
     assert not page.overflows()
-    page.screenshot("house-error-390.png", full=True)
+    page.screenshot("house-error-390.png")
     assert page.errors() == []
+
+
+def _still(page: Page) -> None:
+    """Wait until no animation runs (a screenshot mid-flight shows a faded card)."""
+    page.wait("document.getAnimations().length === 0", "the animations to end")
 
 
 def _choose(page: Page, st: Any, bid_once: list[bool]) -> None:
@@ -134,7 +140,7 @@ def _choose(page: Page, st: Any, bid_once: list[bool]) -> None:
 def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: Chromium) -> None:
     status, table = server.request("POST", "/api/tables", {
         "ruleset": "pl-standard", "players": 3, "seats": ["human", "human", "bot:heuristic"],
-        "names": ["Ala", "Ola", None], "seed": SEED})
+        "names": ["Ala", "Ola", None], "seed": SEED, "spectators": True})
     assert status == 201, table
     phone = chromium.page(PHONE)  # Ala, the host, on her phone
     desk = chromium.page(DESKTOP)  # Ola at a computer
@@ -145,7 +151,30 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
     for page in (phone, desk):
         page.wait("window.tysiacTable && window.tysiacTable.S.st", "the first state")
     assert phone.evaluate("document.querySelectorAll('#hand button.card').length") == 7
-    assert phone.evaluate("document.querySelectorAll('#hand svg[role=img] , #hand button[aria-label]').length") >= 7
+    # every card has a name a screen reader says: "king of hearts, Bid 100" and the like
+    labels = phone.evaluate("[...document.querySelectorAll('#hand button.card')].map(b => b.getAttribute('aria-label'))")
+    assert all(re.fullmatch(r"(nine|jack|queen|king|ten|ace) of (hearts|diamonds|clubs|spades)", x) for x in labels)
+    # Ala reads the table in Polish
+    phone.evaluate("(() => { const s = document.querySelector('#lang'); s.value = 'pl';"
+                   " s.dispatchEvent(new Event('change')); })()")
+    assert phone.evaluate("document.querySelector('#phase').textContent") == "Licytacja"
+    assert phone.evaluate("document.documentElement.lang") == "pl"
+    # a watcher sees the table and no hand
+    watcher = chromium.page(PHONE)
+    watcher.goto(table["watch"])
+    watcher.wait("window.tysiacTable && window.tysiacTable.S.st", "the watcher's state")
+    assert watcher.evaluate("window.tysiacTable.S.st.view.hand") == []
+    assert watcher.evaluate("document.querySelector('.hand-wrap').classList.contains('hidden')") is True
+    assert watcher.evaluate("document.querySelectorAll('.seat').length") == 3
+    # a dropped socket: a banner, then the page reconnects by itself
+    desk.evaluate("window.banners = []; new MutationObserver(() => window.banners.push("
+                  "document.querySelector('#banner').classList.contains('hidden') ? '' :"
+                  " document.querySelector('#banner').textContent)).observe(document.querySelector('#banner'),"
+                  " {attributes: true, childList: true, subtree: true, characterData: true});"
+                  " window.tysiacTable.sock.drop()")
+    desk.wait("window.tysiacTable.S.status === 'open' && window.banners.length > 1", "the reconnection")
+    assert "Connection lost; reconnecting…" in desk.evaluate("window.banners")
+    assert desk.evaluate("document.querySelector('#banner').classList.contains('hidden')") is True
     bid_once = [False]
     reloaded = typed = False
     shots: set[str] = set()
@@ -164,6 +193,7 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
             view = st["view"]
             if view["phase"] == "play" and len(view["trick"]) == 1 and f"table-{name}.png" not in shots:
                 assert not page.overflows()
+                _still(page)
                 page.screenshot(f"table-{name}.png")
                 shots.add(f"table-{name}.png")
             if page is desk and not reloaded and view["phase"] == "play" and sum(n for _, n in view["tricks"]) >= 2:
@@ -209,12 +239,18 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
         assert totals == done["scores"]
         assert sum(abs(x) for x in totals) > 0  # somebody scored
         assert not page.overflows()
+        _still(page)
         page.screenshot(f"deal-over-{name}.png")
         page.click("#overlay-ok")
         page.wait("!document.querySelector('#overlay-root .overlay')")
         page.screenshot(f"table-after-deal-{name}.png", full=name == "390")
+    watcher.wait("window.tysiacTable.S.st.deals.length === 1", "the watcher to see the deal end")
+    assert watcher.evaluate("window.tysiacTable.S.st.view.hand") == []
+    assert not watcher.overflows()
+    watcher.screenshot("watcher-390.png")
     assert phone.errors() == []
     assert desk.errors() == []
+    assert watcher.errors() == []
 
 
 def test_every_text_goes_in_as_text() -> None:

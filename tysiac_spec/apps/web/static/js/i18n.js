@@ -146,6 +146,11 @@ const WORDS = {
   "said.other": ["{name}: {text}", "{name}: {text}", "{name}: {text}", "{name}: {text}"],
   "said.hidden": ["{name} gives a card to {to}", "{name} daje kartę graczowi {to}", "{name} отдаёт карту: {to}",
     "{name} dává kartu: {to}"],
+  "said.give": ["{name} gives {card} to {to}", "{name} daje {card} graczowi {to}", "{name} отдаёт {card}: {to}",
+    "{name} dává {card}: {to}"],
+  "said.discard_hidden": ["{name} discards a card", "{name} odkłada kartę", "{name} сбрасывает карту",
+    "{name} odhazuje kartu"],
+  settings: ["Settings", "Ustawienia", "Настройки", "Nastavení"],
   took_trick: ["{name} takes the trick", "{name} bierze lewę", "{name} берёт взятку", "{name} bere štych"],
   // phases
   "phase.auction": ["Auction", "Licytacja", "Торговля", "Dražba"],

@@ -163,9 +163,9 @@ function renderHouse() {
       h("label", { class: "choice", for: "house-file" }, file, h("span", { text: t("choose_file") })),
       h("button", { type: "button", id: "house-check", onclick: checkHouse, disabled: state.house.checking },
         t("check"))),
-    state.house.ruleset ? h("p", { class: "ok", role: "status", id: "house-ok",
+    state.house.ruleset ? h("p", { class: "ok", role: "status", id: "house-ok", tabindex: "-1",
       text: `${t("file_ok")} ${nameOf(state.house.ruleset)}` }) : null,
-    d && d.length ? h("pre", { class: "diagnostics", role: "alert", id: "house-errors",
+    d && d.length ? h("pre", { class: "diagnostics", role: "alert", id: "house-errors", tabindex: "-1",
       text: d.map((x) => x.text || `${x.line ?? "?"}:${x.column ?? "?"}: ${x.code}: ${x.message}`).join("\n\n") })
       : null,
   );

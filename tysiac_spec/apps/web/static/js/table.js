@@ -167,6 +167,8 @@ function saidText(seat, action, { speak = false } = {}) {
   if ((m = /^play (\S+) marriage$/.exec(action))) return t("said.play_marriage", { name, card: card(m[1]) });
   if ((m = /^play (\S+)/.exec(action))) return t("said.play", { name, card: card(m[1]) });
   if ((m = /^give \? to (\d+)$/.exec(action))) return t("said.hidden", { name, to: plainName(+m[1]) });
+  if ((m = /^give (\S+) to (\d+)$/.exec(action))) return t("said.give", { name, card: card(m[1]), to: plainName(+m[2]) });
+  if (action === "discard ?") return t("said.discard_hidden", { name });
   return t("said.other", { name, text: actionLabel(action, { speak }) });
 }
 
@@ -322,7 +324,6 @@ function sendAction(text) {
   }
   S.pending = true;
   S.selected = null;
-  addLog(saidText(mySeat(), text), false);
   renderActions();
   renderHand();
   return true;
@@ -343,7 +344,7 @@ function renderAll() {
   ui.chatBtn.textContent = t("send");
   ui.chatInput.placeholder = t("chat_placeholder");
   ui.chatInput.setAttribute("aria-label", t("chat"));
-  ui.toolsSum.textContent = S.welcome?.host ? `${t("host_link").split(" ")[0]} · ${t("rename")}` : t("rename");
+  ui.toolsSum.textContent = t("settings");
   renderBanner();
   renderTitle();
   renderInfo();
@@ -494,12 +495,22 @@ function renderCentre() {
     ui.status.textContent = `${t("took_trick", { name: plainName(v.turn) })} · ${status}`;
   }
 
-  // the talon: the cards this seat sees, when no trick is on the table
+  // the talon: the cards this seat sees when no trick is on the table; in the auction, the
+  // cards in no hand lie face down in the middle
   const talon = v.talon || [];
-  const showTalon = talon.length && !shown.length && v.phase !== "play";
-  fill(ui.talon, showTalon ? [h("div", { class: "cards" }, talon.map((c) => cardSvg(c, { trump: v.trump, lang: getLang() }))),
-    h("span", { text: t("talon") })] : []);
-  ui.talon.setAttribute("aria-label", showTalon ? `${t("talon")}: ${talon.map((c) => cardName(c, getLang())).join(", ")}` : "");
+  let faceDown = 0;
+  if (v.phase === "auction" && !talon.length && S.welcome?.deck) {
+    const packSize = (S.welcome.deck.suits?.length || 0) * (S.welcome.deck.ranks?.length || 0);
+    const inHands = (v.hand_sizes || []).reduce((a, [, k]) => a + k, 0);
+    faceDown = Math.max(0, Math.min(6, packSize - inHands - (v.stock || 0)));
+  }
+  const showTalon = (talon.length || faceDown) && !shown.length && v.phase !== "play";
+  const talonCards = talon.length ? talon.map((c) => cardSvg(c, { trump: v.trump, lang: getLang() }))
+    : Array.from({ length: faceDown }, () => backSvg(""));
+  fill(ui.talon, showTalon ? [h("div", { class: "cards" }, talonCards), h("span", { text: t("talon") })] : []);
+  ui.talon.setAttribute("role", "img");
+  ui.talon.setAttribute("aria-label", showTalon ? `${t("talon")}: ${talon.length
+    ? talon.map((c) => cardName(c, getLang())).join(", ") : t("cards_n", { n: faceDown })}` : "");
 }
 
 function renderActions() {
