@@ -7,6 +7,7 @@ no sideways scrolling on the phone."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -193,11 +194,16 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
             view = st["view"]
             if view["phase"] == "play" and len(view["trick"]) == 1 and f"table-{name}.png" not in shots:
                 assert not page.overflows()
+                # every control has a name (its text or aria-label) for a screen reader
+                assert page.evaluate("[...document.querySelectorAll('button, select, input')].filter(e =>"
+                                     " !(e.getAttribute('aria-label') || e.textContent.trim() || e.labels?.length"
+                                     " || e.placeholder)).map(e => e.outerHTML.slice(0, 80))") == []
                 _still(page)
                 page.screenshot(f"table-{name}.png")
                 shots.add(f"table-{name}.png")
             if page is desk and not reloaded and view["phase"] == "play" and sum(n for _, n in view["tricks"]) >= 2:
                 before = {k: st[k] for k in ("legal", "version", "view")}
+                page.wait("!window.tysiacTable.S.hold", "the last trick taken to leave the table")
                 slots = "[...document.querySelectorAll('#trick .slot')].map(s => s.dataset.seat + s.dataset.card)"
                 shown = page.evaluate(slots)
                 page.reload()
@@ -265,3 +271,31 @@ def test_every_text_goes_in_as_text() -> None:
     for page in static.rglob("*.html"):
         # no inline script or style (the server's Content-Security-Policy forbids them)
         assert not re.search(r"<script(?![^>]*\bsrc=)|<style|\sstyle=|\son\w+=", page.read_text()), page.name
+
+
+def test_legal_actions_are_sorted_and_typed_commands_resolved(server: Server, chromium: Chromium) -> None:
+    """static/js/actions.js, run in the page: what the page offers for a legal list, and what
+    a typed command sends (only texts of the list, never one of its own)."""
+    page = chromium.page(PHONE)
+    page.goto(server.url + "/")
+    legal = ["bid 110", "bid 120", "pass", "play QH", "play QH marriage", "play TH", "give 9S to 2",
+             "marriage hearts", "contra", "bid misere"]
+    got = page.evaluate(
+        "import('/static/js/actions.js').then(m => { const L = LEGAL; const c = m.classify(L);"
+        " return {bids: c.bids.map(x => x.n), named: c.named.map(x => x.kind), cards: [...c.byCard.entries()]"
+        ".map(([k, v]) => [k, v.map(a => a.text)]), marriages: c.marriages.map(x => x.suit), buttons: c.buttons,"
+        " typed: ['qh', 'QH marriage', 'q♥ marriage', '120', '10h', 'T♥', 'pass', ' PASS ', 'ks', 'hearts', '9S',"
+        " 'give 9s to 2', '130', 'bid misere', 'misere', ''].map(x => m.resolveCommand(x, L))}; })"
+        .replace("LEGAL", json.dumps(legal)))
+    assert got["bids"] == [110, 120]
+    assert got["named"] == ["misere"]
+    assert got["cards"] == [["QH", ["play QH", "play QH marriage"]], ["TH", ["play TH"]], ["9S", ["give 9S to 2"]]]
+    assert got["marriages"] == ["hearts"]
+    assert got["buttons"] == ["pass", "contra"]
+    assert got["typed"] == [
+        {"card": "QH"}, {"action": "play QH marriage"}, {"action": "play QH marriage"}, {"action": "bid 120"},
+        {"action": "play TH"}, {"action": "play TH"}, {"action": "pass"}, {"action": "pass"}, None,
+        {"action": "marriage hearts"}, {"action": "give 9S to 2"}, {"action": "give 9S to 2"}, None,
+        {"action": "bid misere"}, {"action": "bid misere"}, None,
+    ]
+    assert page.errors() == []

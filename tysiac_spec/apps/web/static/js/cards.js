@@ -184,17 +184,18 @@ export function cardSvg(card, opts = {}) {
   } else {
     svg.append(suitShape(c.suit, 42, 66, 50));
   }
+  // the marks sit under the index, on the left: the part of a fanned card one sees
   if (trump) {
-    // a gold star in the top right: this card is a trump
-    svg.append(s("circle", { cx: 80, cy: 20, r: 14, fill: "#f2b705" }),
-      s("path", { d: starPath(80, 20, 10, 4.2), fill: "#fff" }));
+    // a gold star: this card is a trump
+    svg.append(s("circle", { cx: 22, cy: 92, r: 13, fill: "#f2b705" }),
+      s("path", { d: starPath(22, 92, 9.5, 4), fill: "#fff" }));
   }
   if (opts.marriage || opts.canDeclare) {
     // two rings: part of a marriage (declared, or one this card would declare)
-    const y = trump ? 46 : 20;
+    const y = trump ? 118 : 94;
     const stroke = opts.marriage ? "#d49a00" : "#8a3ffc";
-    svg.append(s("circle", { cx: 75, cy: y, r: 8, fill: "none", stroke, "stroke-width": 3.5 }),
-      s("circle", { cx: 86, cy: y, r: 8, fill: "none", stroke, "stroke-width": 3.5 }));
+    svg.append(s("circle", { cx: 16, cy: y, r: 7.5, fill: "none", stroke, "stroke-width": 3.5 }),
+      s("circle", { cx: 27, cy: y, r: 7.5, fill: "none", stroke, "stroke-width": 3.5 }));
   }
   return svg;
 }

@@ -116,13 +116,16 @@ const mySeat = () => (typeof S.st?.seat === "number" ? S.st.seat : null);
 
 function seatName(i) {
   if (i === null || i === undefined) return "";
-  const seat = S.st?.seats?.[i];
-  const name = seat?.name || t("seat_n", { n: i + 1 });
+  const name = plainName(i);
   return i === mySeat() ? `${name} (${t("you")})` : name;
 }
 
 function plainName(i) {
-  return S.st?.seats?.[i]?.name || t("seat_n", { n: i + 1 });
+  const seats = S.st?.seats || [];
+  const name = seats[i]?.name || t("seat_n", { n: i + 1 });
+  // two bots both called "heuristic": say which seat
+  const twice = seats.some((x, k) => k !== i && x?.name === name);
+  return twice ? `${name} ${i + 1}` : name;
 }
 
 /** Where seat i sits on my screen. */
@@ -134,6 +137,27 @@ function position(i) {
   if (n() === 3) return rel === 1 ? "left" : "right";
   return ["bottom", "left", "top", "right"][rel] || "top";
 }
+
+/** Cards in a trick: the players less the one sitting out (``sitter``). */
+function trickSize(v) {
+  return n() - (v.sitter !== null && v.sitter !== undefined ? 1 : 0);
+}
+
+/** The trick taken last in this deal, from the public actions: {key, cards, winner} or null. */
+function completedTrick(st) {
+  const v = st.view || {};
+  if (v.phase !== "play") return null;
+  const plays = (st.last || []).filter((a) => /^play /.test(a.action));
+  const current = (v.trick || []).length;
+  const before = plays.slice(0, plays.length - current);
+  const size = trickSize(v);
+  if (before.length < size || size < 1) return null;
+  const trick = before.slice(-size);
+  const winner = current ? plays[plays.length - current].seat : v.turn;
+  return { key: trick[trick.length - 1].v, cards: trick.map((a) => [a.seat, a.action.split(" ")[1]]), winner };
+}
+
+const HOLD_MS = 1400;
 
 function pairs(list) {
   return new Map((list || []).map(([k, v]) => [k, v]));
@@ -307,6 +331,18 @@ function onState(st) {
     }
   }
   if (st.over && !S.overlay) S.overlay = { kind: "match", winners: st.winners || [] };
+  // a trick completed by this change stays on the table a moment, so everyone sees it taken
+  const done = completedTrick(st);
+  if (done && prev && done.key > prev.version) {
+    S.hold = done;
+    clearTimeout(S.holdTimer);
+    S.holdTimer = setTimeout(() => {
+      S.hold = null;
+      renderCentre();
+    }, HOLD_MS);
+  } else if (!done) {
+    S.hold = null;
+  }
   renderAll();
 }
 
@@ -324,6 +360,7 @@ function sendAction(text) {
   }
   S.pending = true;
   S.selected = null;
+  S.hold = null; // my card goes on the table now
   renderActions();
   renderHand();
   return true;
@@ -472,27 +509,34 @@ function renderCentre() {
   const trick = v.trick || [];
   let shown = trick;
   let old = false;
-  if (!trick.length && v.phase === "play") {
-    const plays = (S.st?.last || []).filter((a) => /^play /.test(a.action));
+  let taker = null;
+  const done = S.st ? completedTrick(S.st) : null;
+  if (S.hold) {
+    // the trick just taken, held a moment before the next one is shown
+    shown = S.hold.cards;
+    taker = S.hold.winner;
+  } else if (!trick.length && done) {
     const lastAct = (S.st?.last || []).at(-1);
-    if (plays.length >= n() && lastAct && /^play /.test(lastAct.action)) {
-      shown = plays.slice(-n()).map((a) => [a.seat, a.action.split(" ")[1]]);
+    if (lastAct && /^play /.test(lastAct.action)) {
+      shown = done.cards;
       old = true;
+      taker = done.winner;
     }
   }
   const slots = shown.map(([seat, card]) => {
     const isNew = !old && !S.shownTrick.includes(`${seat}:${card}`);
+    if (isNew) S.shownTrick.push(`${seat}:${card}`);
     const slot = h("div", { class: `slot ${position(seat)}${isNew ? " played" : ""}`, dataset: { seat, card } },
       cardSvg(card, { trump: v.trump, lang: getLang(), label: `${plainName(seat)}: ${cardName(card, getLang())}` }),
       h("span", { class: "lbl", text: plainName(seat) }));
     if (old) slot.style.opacity = "0.55";
     return slot;
   });
-  S.shownTrick = trick.map(([seat, card]) => `${seat}:${card}`);
+  if (!S.hold) S.shownTrick = trick.map(([seat, card]) => `${seat}:${card}`);
   ui.trick.setAttribute("aria-label", `${t("trick")}: ${shown.map(([seat, card]) => `${plainName(seat)} ${cardName(card, getLang())}`).join(", ") || "—"}`);
   fill(ui.trick, slots);
-  if (old && v.turn !== null && v.turn !== undefined) {
-    ui.status.textContent = `${t("took_trick", { name: plainName(v.turn) })} · ${status}`;
+  if (taker !== null && taker !== undefined) {
+    ui.status.textContent = `${t("took_trick", { name: plainName(taker) })} · ${status}`;
   }
 
   // the talon: the cards this seat sees when no trick is on the table; in the auction, the
@@ -559,7 +603,7 @@ function renderActions() {
   // a chosen card: its actions; else a word on what to tap
   if (c.byCard.size) {
     if (S.selected && c.byCard.has(S.selected)) {
-      const acts = c.byCard.get(S.selected);
+      const acts = [...c.byCard.get(S.selected)].sort((a, b) => (b.extra ? 1 : 0) - (a.extra ? 1 : 0));
       const group = h("div", { class: "group", id: "card-actions" });
       for (const a of acts) {
         let label = actionLabel(a.text);
@@ -639,7 +683,7 @@ function layoutHand() {
   const count = items.length;
   if (!count) return;
   const width = ui.hand.clientWidth;
-  const cw = items[0].firstChild.getBoundingClientRect().width || 64;
+  const cw = items[0].firstChild.offsetWidth || 66; // offsetWidth: the width before the fan's rotation
   const step = count > 1 ? Math.min(cw + 6, (width - cw - 8) / (count - 1)) : 0;
   items.forEach((li, k) => {
     li.style.marginLeft = k === 0 ? "0" : `${step - cw}px`;
