@@ -299,3 +299,77 @@ def test_legal_actions_are_sorted_and_typed_commands_resolved(server: Server, ch
         {"action": "bid misere"}, {"action": "bid misere"}, None,
     ]
     assert page.errors() == []
+
+
+def _play_to_the_end(server: Server, table: dict[str, Any]) -> dict[str, Any]:
+    """Play the human seat by the HTTP API (the first legal action each time) until the match
+    is over; the bots answer on the server."""
+    path = f"/api/tables/{table['table']}"
+    token = table["host_token"]
+    state = server.get(path + "/state", token=token)
+    for _ in range(3000):
+        if state["over"]:
+            return dict(state)
+        assert state["legal"], state
+        legal = state["legal"]
+        action = "pass" if "pass" in legal else legal[0]
+        status, state = server.request("POST", path + "/actions", {"version": state["version"], "action": action},
+                                       token=token)
+        assert status == 200, state
+    pytest.fail("the match did not end")
+
+
+def test_match_over_shows_the_winner_and_the_host_starts_a_rematch(server: Server, chromium: Chromium) -> None:
+    status, table = server.request("POST", "/api/tables", {
+        "ruleset": "pl-standard", "players": 3, "seats": ["human", "bot:heuristic", "bot:heuristic"],
+        "names": ["Ala", None, None], "seed": SEED})
+    assert status == 201, table
+    final = _play_to_the_end(server, table)
+    page = chromium.page(PHONE)
+    page.goto(table["host"])
+    page.wait("document.querySelector('#rematch')", "the match-over sheet with the rematch button")
+    winners = page.evaluate("[...document.querySelectorAll('#overlay-root p.ok')].map(p => p.textContent)")
+    names = {0: "Ala", 1: "heuristic 2", 2: "heuristic 3"}
+    assert winners == [f"Winner: {names[w]}" for w in final["winners"]]
+    rows = page.evaluate("document.querySelectorAll('#overlay-root tbody tr:not(.total)').length")
+    assert rows == len(final["deals"]) > 1
+    totals = page.evaluate("[...document.querySelectorAll('#overlay-root tr.total td')].slice(1)"
+                           ".map(td => Number(td.textContent))")
+    assert totals == final["scores"]
+    assert not page.overflows()
+    page.screenshot("match-over-390.png")
+    page.click("#rematch")
+    page.wait("window.tysiacTable.S.st.match === 2 && !document.querySelector('#overlay-root .overlay')",
+              "the rematch")
+    assert page.evaluate("window.tysiacTable.S.st.deals.length") == 0
+    assert page.evaluate("document.querySelectorAll('#hand button.card').length") == 7
+    assert page.errors() == []
+
+
+def test_chat_is_text_and_a_refused_action_is_told_while_the_socket_stays(server: Server, chromium: Chromium) -> None:
+    status, table = server.request("POST", "/api/tables", {
+        "ruleset": "pl-standard", "players": 3, "seats": ["human", "human", "bot:random"], "seed": SEED})
+    assert status == 201, table
+    one, two = chromium.page(PHONE), chromium.page(PHONE)
+    one.goto(table["host"])
+    two.goto(table["seats"][1]["url"])
+    for page in (one, two):
+        page.wait("window.tysiacTable && window.tysiacTable.S.status === 'open' && window.tysiacTable.S.st")
+    two.evaluate("document.querySelector('#chat-box').open = true")
+    two.click("#chat-input")
+    two.type("<b>hi</b> & <img src=x onerror=alert(1)>")
+    one.wait("document.querySelectorAll('#chat-log li').length === 1", "the chat line")
+    assert one.evaluate("document.querySelector('#chat-log li').textContent") \
+        == "Player 2: <b>hi</b> & <img src=x onerror=alert(1)>"
+    assert one.evaluate("document.querySelectorAll('#chat-log b, #chat-log img').length") == 0
+    # an action the server refuses: a message in words, the socket stays open and usable
+    one.evaluate("window.tysiacTable.sock.send({type: 'act', v: window.tysiacTable.S.st.version, a: 'play QH'})")
+    toast = one.wait("!document.querySelector('#toast').classList.contains('hidden')"
+                     " && document.querySelector('#toast').textContent", "the refusal")
+    assert toast.startswith("`play QH`") and "hands=" not in toast  # the server's words, never the deal
+    assert one.evaluate("window.tysiacTable.S.status") == "open"
+    legal, version = one.evaluate("[window.tysiacTable.S.st.legal, window.tysiacTable.S.st.version]")
+    assert legal
+    one.click(f'#actions button[data-action="{legal[0]}"]')
+    one.wait(f"window.tysiacTable.S.st.version > {version}", "the move")
+    assert one.errors() == [] and two.errors() == []

@@ -880,7 +880,10 @@ function renderOverlay() {
   const wasOpen = !!ui.overlay.firstChild;
   fill(ui.overlay, h("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "overlay-title" },
     h("div", { class: "sheet" }, body)));
-  if (!wasOpen) $("#overlay-ok")?.focus();
+  // the newest deal in sight
+  const wrap = ui.overlay.querySelector(".scoretable-wrap");
+  if (wrap) wrap.scrollTop = wrap.scrollHeight;
+  if (!wasOpen) $("#overlay-ok")?.focus({ preventScroll: true });
 }
 
 start();
