@@ -143,7 +143,8 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
         "ruleset": "pl-standard", "players": 3, "seats": ["human", "human", "bot:heuristic"],
         "names": ["Ala", "Ola", None], "seed": SEED, "spectators": True})
     assert status == 201, table
-    phone = chromium.page(PHONE)  # Ala, the host, on her phone
+    phone = chromium.page(PHONE)  # Ala, the host, on her phone, which asks for less motion
+    phone.call("Emulation.setEmulatedMedia", features=[{"name": "prefers-reduced-motion", "value": "reduce"}])
     desk = chromium.page(DESKTOP)  # Ola at a computer
     phone.goto(table["host"])
     desk.goto(table["seats"][1]["url"])
@@ -178,6 +179,8 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
     assert desk.evaluate("document.querySelector('#banner').classList.contains('hidden')") is True
     bid_once = [False]
     reloaded = typed = False
+    flights: dict[str, set[str]] = {"390": set(), "1280": set()}
+    flight = "[...document.querySelectorAll('#trick .slot.played svg')].map(s => getComputedStyle(s).animationName)"
     shots: set[str] = set()
     for _ in range(400):
         done = server.get(f"/api/tables/{table['table']}/state", token=table["host_token"])
@@ -192,6 +195,7 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
                 page.click("#overlay-ok")
                 continue
             view = st["view"]
+            flights[name].update(page.evaluate(flight))
             if view["phase"] == "play" and len(view["trick"]) == 1 and f"table-{name}.png" not in shots:
                 assert not page.overflows()
                 # every control has a name (its text or aria-label) for a screen reader
@@ -237,6 +241,9 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
     else:
         pytest.fail("the deal did not end")
     assert reloaded and typed
+    # a card played flies in, except where the reader asked for less motion
+    assert flights["390"] == {"none"}
+    assert flights["1280"] and all(x.startswith("fly-in") for x in flights["1280"])
     # the summary of the deal: the score table on screen is the server's
     for page, name in ((phone, "390"), (desk, "1280")):
         page.wait("document.querySelector('#overlay-root table.scores')", "the deal's summary")

@@ -217,8 +217,8 @@ export function backSvg(label) {
   svg.append(s("clipPath", { id }, s("rect", { x: 8, y: 8, width: 84, height: 124, rx: 5 })));
   svg.append(s("path", { d: lattice.join(""), stroke: "#5b7fc7", "stroke-width": 2.5, fill: "none",
     "clip-path": `url(#${id})` }));
-  svg.append(s("circle", { cx: 50, cy: 70, r: 16, fill: "#24478f", stroke: "#fffdf8", "stroke-width": 3 }));
-  svg.append(s("text", { x: 50, y: 78, "font-size": 22, "font-weight": 700, "text-anchor": "middle",
+  svg.append(s("circle", { cx: 50, cy: 70, r: 22, fill: "#24478f", stroke: "#fffdf8", "stroke-width": 3 }));
+  svg.append(s("text", { x: 50, y: 76, "font-size": 16, "font-weight": 700, "text-anchor": "middle",
     "font-family": "system-ui, sans-serif", fill: "#fffdf8" }, "1000"));
   return svg;
 }

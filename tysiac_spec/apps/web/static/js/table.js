@@ -316,6 +316,9 @@ function onState(st) {
   if (S.selected && !classify(st.legal).byCard.has(S.selected)) S.selected = null;
   // the public actions since the last one said
   const last = st.last || [];
+  const dealNo = (st.deals || []).length;
+  if (S.dealNo !== undefined && dealNo !== S.dealNo && !newMatch) addLog(`— ${t("deal_n", { n: dealNo + 1 })} —`, true);
+  S.dealNo = dealNo;
   if (S.announcedV === null) {
     S.announcedV = last.length ? last[last.length - 1].v : st.version;
     for (const a of last) addLog(saidText(a.seat, a.action), false);
@@ -564,12 +567,6 @@ function renderActions() {
   if (!st || !legal.length) {
     fill(box);
     box.classList.toggle("hidden", !st || mySeat() === null);
-    if (st && mySeat() !== null && !st.over) {
-      const v = V();
-      if (v.turn !== null && v.turn !== undefined && v.turn !== mySeat()) {
-        box.append(h("span", { class: "hint", text: t("waiting_for", { name: plainName(v.turn) }) }));
-      }
-    }
     return;
   }
   box.classList.remove("hidden");
