@@ -123,7 +123,9 @@ function renderRulesets() {
     list.append(h("label", { class: "choice", for: id }, input,
       h("span", {},
         h("span", { text: nameOf(r) }),
-        h("span", { class: "sub", text: `${r.id} · ${(r.players || []).join("/")} ${t("players").toLowerCase()}` }))));
+        h("span", { class: "sub" }, `${r.id} · ${(r.players || []).join("/")} ${t("players").toLowerCase()} · `,
+          h("a", { href: `/rules/${encodeURIComponent(r.id)}?lang=${getLang()}`, target: "_blank", rel: "noopener",
+            text: t("rule_book") })))));
   }
   const houseInput = h("input", { type: "radio", name: "ruleset", id: "rs-house", value: "house",
     checked: state.source === "house" });

@@ -77,8 +77,9 @@ function skeleton() {
   ui.command = h("form", { class: "command", id: "command-form" }, ui.cmdLabel, ui.cmd, ui.cmdBtn);
   ui.command.addEventListener("submit", onCommand);
   ui.kbd = h("p", { class: "kbd-hint", id: "kbd-hint" });
+  ui.arena = h("div", { class: "arena" }, ui.opponents, ui.centre);
   ui.board = h("section", { class: "board", "aria-label": "table" },
-    ui.info, ui.opponents, ui.centre, ui.actions, ui.me, ui.handWrap, ui.command, ui.kbd);
+    ui.info, ui.arena, ui.actions, ui.me, ui.handWrap, ui.command, ui.kbd);
 
   ui.scores = h("div", { class: "scoretable-wrap", id: "scores" });
   ui.scoresSum = h("summary");
@@ -458,6 +459,7 @@ function seatPanel(i) {
   const lastBid = [...(v.bids || [])].reverse().find(([who]) => who === i);
   const tags = [];
   if (v.dealer === i) tags.push(h("span", { class: "tag", text: t("dealer") }));
+  if (v.sitter === i) tags.push(h("span", { class: "tag", text: t("sits_out") }));
   if (v.declarer === i) tags.push(h("span", { class: "tag role", text: t("declarer") }));
   if (seat.kind === "bot" || seat.handed) tags.push(h("span", { class: "tag", text: seat.bot ? `${t("bot")}: ${seat.bot}` : t("bot") }));
   const human = seat.kind === "human";
@@ -470,7 +472,8 @@ function seatPanel(i) {
   const label = [seatName(i), human ? t(connected ? "connected" : "disconnected") : t("bot"),
     `${t("score")} ${score}`, `${t("cards_n", { n: count })}`, `${t("tricks")} ${tricks.get(i) ?? 0}`,
   ].filter(Boolean).join(", ");
-  return h("div", { class: `seat${turn ? " turn" : ""}${i === mySeat() ? " mine" : ""}`, id: `seat-${i}`, role: "group",
+  return h("div", { class: `seat pos-${position(i)}${turn ? " turn" : ""}${i === mySeat() ? " mine" : ""}`, id: `seat-${i}`,
+    role: "group",
     "aria-label": label },
     h("div", { class: "who" },
       h("span", { class: `dot${connected ? " on" : ""}`, title: human ? t(connected ? "connected" : "disconnected") : t("bot") }),
