@@ -262,15 +262,20 @@ class Server:
     def __init__(self, folder: Path, env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.folder = folder
         self.db = folder / "web.sqlite3"
         self.log = folder / "serve.log"
         root = Path(__file__).resolve().parents[2]
-        full = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env or {})}
-        with self.log.open("wb") as out:
+        self.env = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env or {})}
+        self.start()
+
+    def start(self) -> None:
+        """Start ``tysiac serve`` on this port and database; wait until it answers."""
+        with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tysiac_spec", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                  "--db", str(self.db)],
-                stdout=out, stderr=subprocess.STDOUT, env=full, cwd=folder,
+                stdout=out, stderr=subprocess.STDOUT, env=self.env, cwd=self.folder,
             )
         deadline = time.monotonic() + WAIT
         while True:
@@ -282,6 +287,11 @@ class Server:
                     self.close()
                     raise BrowserError(f"tysiac serve did not start:\n{self.log.read_text()}") from None
                 time.sleep(0.1)
+
+    def restart(self) -> None:
+        """Stop the server (SIGTERM) and start it again on the same port and database."""
+        self.close()
+        self.start()
 
     def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()

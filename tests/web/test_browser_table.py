@@ -40,14 +40,17 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chromium]:
     browser.close()
 
 
+_STATE = (
+    "() => { const s = window.tysiacTable && window.tysiacTable.S;"
+    " if (!s || !s.st || s.pending || s.status !== 'open') return null;"
+    " return {legal: s.st.legal, version: s.st.version, view: s.st.view, deals: s.st.deals.length,"
+    " overlay: !!document.querySelector('#overlay-ok'), seat: s.st.seat}; }"
+)
+"""A JS function: the table page's last state, or null while it connects or waits for an answer."""
+
+
 def _state(page: Page) -> Any:
-    """The table page's last state, or None while it connects or waits for an answer."""
-    return page.evaluate(
-        "(() => { const s = window.tysiacTable && window.tysiacTable.S;"
-        " if (!s || !s.st || s.pending || s.status !== 'open') return null;"
-        " return {legal: s.st.legal, version: s.st.version, view: s.st.view, deals: s.st.deals.length,"
-        " overlay: !!document.querySelector('#overlay-ok'), seat: s.st.seat}; })()"
-    )
+    return page.evaluate(f"({_STATE})()")
 
 
 def test_start_page_creates_a_table_with_links_and_qr_codes(server: Server, chromium: Chromium) -> None:
@@ -380,3 +383,48 @@ def test_chat_is_text_and_a_refused_action_is_told_while_the_socket_stays(server
     one.click(f'#actions button[data-action="{legal[0]}"]')
     one.wait(f"window.tysiacTable.S.st.version > {version}", "the move")
     assert one.errors() == [] and two.errors() == []
+
+
+def test_a_server_restart_mid_deal_brings_the_page_back_by_itself(
+        tmp_path: Path, chromium: Chromium) -> None:
+    served = Server(tmp_path, env={"TYSIAC_WEB_SEEDS": "1"})
+    try:
+        status, table = served.request("POST", "/api/tables", {
+            "ruleset": "pl-standard", "players": 3, "seats": ["human", "bot:heuristic", "bot:heuristic"],
+            "seed": SEED})
+        assert status == 201, table
+        page = chromium.page(PHONE)
+        page.goto(table["host"])
+        bid_once = [False]
+        for _ in range(60):
+            st = page.wait(f"({_STATE})()", "the state")
+            if st["view"]["phase"] == "play" and sum(n for _, n in st["view"]["tricks"]) >= 1 and st["legal"]:
+                break
+            if st["overlay"]:
+                page.click("#overlay-ok")
+                continue
+            _choose(page, st, bid_once)
+            page.wait(f"window.tysiacTable.S.st.version > {st['version']}", "the move")
+        else:
+            pytest.fail("no trick was taken")
+        page.wait("!window.tysiacTable.S.hold")
+        before = page.evaluate("JSON.stringify([window.tysiacTable.S.st.view, window.tysiacTable.S.st.legal,"
+                               " window.tysiacTable.S.st.version])")
+        page.evaluate("window.banners = []; new MutationObserver(() => window.banners.push("
+                      "document.querySelector('#banner').textContent)).observe(document.querySelector('#banner'),"
+                      " {attributes: true, childList: true, subtree: true, characterData: true})")
+        served.restart()
+        page.wait("window.banners.includes('Connection lost; reconnecting…')"
+                  " && window.tysiacTable.S.status === 'open'", "the page to reconnect")
+        assert page.evaluate("document.querySelector('#banner').classList.contains('hidden')") is True
+        after = page.evaluate("JSON.stringify([window.tysiacTable.S.st.view, window.tysiacTable.S.st.legal,"
+                              " window.tysiacTable.S.st.version])")
+        assert after == before
+        # and play goes on
+        st = page.wait(f"({_STATE})()", "the state")
+        _choose(page, st, bid_once)
+        page.wait(f"window.tysiacTable.S.st.version > {st['version']}", "a move after the restart")
+        # while the server was down the browser said it could not connect; nothing else went wrong
+        assert [e for e in page.errors() if "WebSocket connection to" not in e] == []
+    finally:
+        served.close()
