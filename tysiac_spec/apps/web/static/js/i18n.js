@@ -60,6 +60,7 @@ const WORDS = {
   connected: ["connected", "połączony", "в сети", "připojen"],
   disconnected: ["disconnected", "rozłączony", "не в сети", "odpojen"],
   dealer: ["dealer", "rozdaje", "сдаёт", "rozdává"],
+  received: ["given to you", "otrzymana", "получена", "dostaná"],
   sits_out: ["sits out", "pauzuje", "на прикупе", "nehraje"],
   declarer: ["declarer", "rozgrywający", "разыгрывающий", "hráč"],
   contract: ["Contract", "Kontrakt", "Контракт", "Závazek"],

@@ -467,7 +467,17 @@ function seatPanel(i) {
   const said = v.phase === "auction" && lastBid ? lastBid[1] : "";
   const count = sizes.get(i) ?? 0;
   const backs = h("div", { class: "backs", "aria-hidden": "true" });
-  if (i !== mySeat()) for (let k = 0; k < Math.min(count, 12); k++) backs.append(backSvg(""));
+  const open = v.declarer === i && i !== mySeat() ? v.open_hand || [] : [];
+  if (open.length) {
+    // the declarer plays face up: everyone sees the hand
+    backs.classList.add("open");
+    backs.removeAttribute("aria-hidden");
+    backs.setAttribute("role", "img");
+    backs.setAttribute("aria-label", open.map((c) => cardName(c, getLang())).join(", "));
+    for (const c of open) backs.append(cardSvg(c, { trump: v.trump, lang: getLang(), label: "" }));
+  } else if (i !== mySeat()) {
+    for (let k = 0; k < Math.min(count, 12); k++) backs.append(backSvg(""));
+  }
   const score = S.st?.scores?.[i] ?? 0;
   const label = [seatName(i), human ? t(connected ? "connected" : "disconnected") : t("bot"),
     `${t("score")} ${score}`, `${t("cards_n", { n: count })}`, `${t("tricks")} ${tricks.get(i) ?? 0}`,
@@ -651,6 +661,7 @@ function renderHand() {
   ui.handLabel.textContent = `${t("hand")} · ${t("cards_n", { n: hand.length })}`;
   ui.hand.classList.toggle("can-act", legalCards.size > 0);
   const declaredSuits = new Set((v.declared || []).map(([, suit]) => suitOf(suit)?.id));
+  const received = new Set((v.given || []).filter(([to]) => to === mySeat()).map(([, c]) => c));
   const items = hand.map((card, k) => {
     const acts = legalCards.get(card) || [];
     const canDeclare = acts.some((a) => a.extra === "marriage");
@@ -658,9 +669,11 @@ function renderHand() {
     const inMarriage = c && ["king", "queen"].includes(c.rank.id) && declaredSuits.has(c.suit.id);
     const label = [cardName(card, getLang()),
       v.trump && suitOf(v.trump)?.id === c?.suit.id ? t("trump") : null,
+      received.has(card) ? t("received") : null,
       acts.length ? acts.map((a) => actionLabel(a.text, { speak: true })).join(" / ") : null].filter(Boolean).join(", ");
     const b = h("button", {
-      type: "button", class: `card${acts.length ? " legal" : ""}${S.selected === card ? " selected" : ""}`,
+      type: "button",
+      class: `card${acts.length ? " legal" : ""}${S.selected === card ? " selected" : ""}${received.has(card) ? " received" : ""}`,
       dataset: { card }, "aria-label": label, "aria-pressed": S.selected === card ? "true" : null,
       "aria-disabled": acts.length ? null : "true", tabindex: "-1",
     }, cardSvg(card, { trump: v.trump, marriage: inMarriage, canDeclare, lang: getLang(), label: "" }));
