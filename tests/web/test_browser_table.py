@@ -428,3 +428,75 @@ def test_a_server_restart_mid_deal_brings_the_page_back_by_itself(
         assert [e for e in page.errors() if "WebSocket connection to" not in e] == []
     finally:
         served.close()
+
+
+def _act_by_ui(page: Page, action: str) -> None:
+    """Do ``action`` (a text of ``legal``) the way a person would: tap its card and, when the
+    card has several actions, the button of this one; or pick it in the list; or its button."""
+    words = action.split()
+    card = page.evaluate(f"document.querySelector('#hand button.card.legal[data-card=\"{words[1]}\"]') ? true : false") \
+        if len(words) > 1 else False
+    if card and words[0] in ("play", "give", "discard"):
+        page.click(f'#hand button.card.legal[data-card="{words[1]}"]')
+        if page.evaluate("!!document.querySelector('#card-actions')"):
+            page.click(f'#card-actions button[data-action="{action}"]')
+        return
+    if page.evaluate(f"!!document.querySelector('#actions button[data-action=\"{action}\"]')"):
+        page.click(f'#actions button[data-action="{action}"]')
+        return
+    page.evaluate(f"(() => {{ const s = document.querySelector('#more-amounts'); s.value = {json.dumps(action)};"
+                  " s.dispatchEvent(new Event('change')); })()")
+
+
+HOUSE_FILES = ["contra", "rebuy", "misere", "open-hand", "claim", "marriage-from-hand", "blind-dark"]
+
+
+@pytest.mark.parametrize("name", HOUSE_FILES)
+def test_a_house_file_deal_offers_exactly_the_legal_actions(name: str, server: Server, chromium: Chromium) -> None:
+    """A whole deal of a house file (contra, re-buy, named contracts, an open hand, claims,
+    marriages declared from the hand, the dark game): at each turn the page offers exactly the
+    server's legal actions, and a random one of them is done by tapping."""
+    import random
+
+    text = (Path(__file__).resolve().parents[2] / "examples" / "house" / f"{name}.yaml").read_text()
+    status, table = server.request("POST", "/api/tables", {
+        "ruleset_text": text, "players": 3, "seats": ["human", "bot:heuristic", "bot:random"], "seed": SEED})
+    assert status == 201, table
+    page = chromium.page(PHONE)
+    page.goto(table["host"])
+    chooser = random.Random(name)
+    kinds: set[str] = set()
+    for _ in range(400):
+        st = page.wait(f"({_STATE})()", "the state")
+        if st["deals"] >= 2:
+            break
+        if st["overlay"]:
+            page.click("#overlay-ok")
+            continue
+        if not st["legal"]:
+            page.wait(f"window.tysiacTable.S.st.version > {st['version']} || window.tysiacTable.S.st.deals.length",
+                      "the others to move")
+            continue
+        assert page.evaluate("window.tysiacTable.offered()") == sorted(st["legal"])
+        legal = st["legal"]
+        rare = [a for a in legal if a.split()[0] not in ("bid", "pass", "play", "give", "discard", "contract", "forfeit")
+                or re.fullmatch(r"bid \D+|play \w+ \w+", a)]
+        bids = [a for a in legal if a.startswith("bid ")]
+        # the house rule's own actions first; bid, so as to be the declarer now and then
+        action = rare[0] if rare else bids[0] if bids and chooser.random() < 0.8 else chooser.choice(legal)
+        kinds.add(" ".join(w for w in action.split() if not re.fullmatch(r"\w\w|\d+", w)))
+        _act_by_ui(page, action)
+        page.wait(f"window.tysiacTable.S.st.version > {st['version']} || window.tysiacTable.S.st.deals.length",
+                  f"`{action}` to be played")
+    else:
+        pytest.fail("the deal did not end")
+    assert not page.overflows()
+    assert page.errors() == []
+    if name in RARE:
+        assert kinds & RARE[name], sorted(kinds)  # the house rule's own action was offered and tapped
+
+
+RARE = {"contra": {"contra", "redouble"}, "misere": {"bid misere"}, "open-hand": {"bid open"}}
+"""The house rule's own action, reached with this seed and the choices above (re-buy, claims,
+marriages from the hand and the dark game are not reached in two deals; their deals still check
+that the page offers exactly the legal actions)."""

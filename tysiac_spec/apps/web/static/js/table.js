@@ -255,7 +255,7 @@ function start() {
       renderActions();
     },
   });
-  window.tysiacTable = { S, sock, send: sendAction }; // for the browser tests and the curious
+  window.tysiacTable = { S, sock, send: sendAction, offered }; // for the browser tests and the curious
   sock.connect();
 }
 
@@ -629,6 +629,18 @@ function renderActions() {
   }
   for (const x of c.buttons) items.push(btn(x, { primary: false }));
   fill(box, items);
+}
+
+/** Every action text the page offers now: buttons, choices in a list, and the actions of each
+ * card one may tap (the browser tests check this is exactly `legal`). */
+function offered() {
+  const texts = new Set();
+  for (const b of ui.actions.querySelectorAll("button[data-action]")) texts.add(b.dataset.action);
+  for (const o of ui.actions.querySelectorAll("select option")) if (o.value) texts.add(o.value);
+  for (const b of ui.hand.querySelectorAll("button.card.legal")) {
+    for (const a of cardActions(b.dataset.card)) texts.add(a.text);
+  }
+  return [...texts].sort();
 }
 
 function cardActions(card) {
