@@ -464,7 +464,7 @@ function seatPanel(i) {
   if (seat.kind === "bot" || seat.handed) tags.push(h("span", { class: "tag", text: seat.bot ? `${t("bot")}: ${seat.bot}` : t("bot") }));
   const human = seat.kind === "human";
   const connected = human ? !!seat.connected : true;
-  const said = v.phase === "auction" && lastBid ? lastBid[1] : "";
+  const said = v.phase === "auction" && lastBid ? String(lastBid[1]).replace(/^bid /, "") : "";
   const count = sizes.get(i) ?? 0;
   const backs = h("div", { class: "backs", "aria-hidden": "true" });
   const open = v.declarer === i && i !== mySeat() ? v.open_hand || [] : [];
@@ -589,10 +589,13 @@ function renderActions() {
     h("button", { type: "button", class: primary ? "primary" : null, disabled: off, dataset: { action: text },
       onclick: () => sendAction(text) }, label || actionLabel(text));
   const items = [h("span", { class: "prompt", text: `${t("your_turn")}:` })];
+  // the short answers first (pass, contra, …), then amounts and cards
+  for (const x of c.buttons) items.push(btn(x, { primary: false }));
 
   const amounts = (list) => {
-    const first = list.slice(0, 4).map((x, k) => btn(x.text, { primary: k === 0, label: String(x.n) }));
-    const rest = list.slice(4);
+    const shown = list.length > 4 ? 3 : 4;
+    const first = list.slice(0, shown).map((x, k) => btn(x.text, { primary: k === 0, label: String(x.n) }));
+    const rest = list.slice(shown);
     const group = h("div", { class: "group" }, first);
     if (rest.length) {
       const sel = h("select", { id: "more-amounts", "aria-label": t("act.more_bids"), disabled: off },
@@ -627,7 +630,6 @@ function renderActions() {
       items.push(h("span", { class: "hint", text: t("choose_card") }));
     }
   }
-  for (const x of c.buttons) items.push(btn(x, { primary: false }));
   fill(box, items);
 }
 
