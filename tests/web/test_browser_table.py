@@ -378,6 +378,16 @@ def test_chat_is_text_and_a_refused_action_is_told_while_the_socket_stays(server
                      " && document.querySelector('#toast').textContent", "the refusal")
     assert toast.startswith("`play QH`") and "hands=" not in toast  # the server's words, never the deal
     assert one.evaluate("window.tysiacTable.S.status") == "open"
+    # Ola renames her seat; the host switches the chat off, and Ola's chat box goes
+    two.evaluate("document.querySelector('#tools-box').open = true")
+    two.click("#rename")
+    two.evaluate("document.querySelector('#rename').select()")
+    two.type("Ola")
+    one.wait("document.querySelector('#seat-1 .nm') && document.querySelector('#seat-1 .nm').textContent === 'Ola'",
+             "the new name")
+    one.evaluate("document.querySelector('#tools-box').open = true")
+    one.click("#set-chat")
+    two.wait("document.querySelector('#chat-box').classList.contains('hidden')", "the chat to go")
     legal, version = one.evaluate("[window.tysiacTable.S.st.legal, window.tysiacTable.S.st.version]")
     assert legal
     one.click(f'#actions button[data-action="{legal[0]}"]')

@@ -706,18 +706,28 @@ function renderHand() {
 }
 
 function layoutHand() {
+  for (const b of ui.hand.querySelectorAll("li.break")) b.remove();
   const items = [...ui.hand.children];
   const count = items.length;
   if (!count) return;
   const width = ui.hand.clientWidth;
   const cw = items[0].firstChild.offsetWidth || 66; // offsetWidth: the width before the fan's rotation
-  const step = count > 1 ? Math.min(cw + 6, (width - cw - 8) / (count - 1)) : 0;
-  items.forEach((li, k) => {
-    li.style.marginLeft = k === 0 ? "0" : `${step - cw}px`;
-    const mid = (count - 1) / 2;
-    const off = k - mid;
-    const angle = count > 1 ? off * Math.min(2, 14 / count) : 0;
-    li.style.transform = `rotate(${angle.toFixed(2)}deg) translateY(${(off * off * 0.5).toFixed(1)}px)`;
+  // so many cards that too little of each would show: hold them in two rows
+  const oneRow = count > 1 ? (width - cw - 8) / (count - 1) : cw;
+  const rows = oneRow < cw * 0.46 && count > 7 ? [items.slice(0, Math.ceil(count / 2)), items.slice(Math.ceil(count / 2))]
+    : [items];
+  if (rows.length > 1) rows[1][0].before(h("li", { class: "break", "aria-hidden": "true" }));
+  ui.hand.classList.toggle("two-rows", rows.length > 1);
+  rows.forEach((row, r) => {
+    const n = row.length;
+    const step = n > 1 ? Math.min(cw + 6, (width - cw - 8) / (n - 1)) : 0;
+    row.forEach((li, k) => {
+      li.style.marginLeft = k === 0 ? "0" : `${step - cw}px`;
+      li.style.marginTop = r > 0 ? `${-cw * 0.6}px` : "0";
+      const off = k - (n - 1) / 2;
+      const angle = n > 1 ? off * Math.min(2, 14 / n) : 0;
+      li.style.transform = `rotate(${angle.toFixed(2)}deg) translateY(${(off * off * 0.5).toFixed(1)}px)`;
+    });
   });
 }
 
