@@ -592,11 +592,11 @@ function renderActions() {
   // the short answers first (pass, contra, …), then amounts and cards
   for (const x of c.buttons) items.push(btn(x, { primary: false }));
 
-  const amounts = (list) => {
+  const amounts = (list, label) => {
     const shown = list.length > 4 ? 3 : 4;
     const first = list.slice(0, shown).map((x, k) => btn(x.text, { primary: k === 0, label: String(x.n) }));
     const rest = list.slice(shown);
-    const group = h("div", { class: "group" }, first);
+    const group = h("div", { class: "group" }, h("span", { class: "hint", text: label }), first);
     if (rest.length) {
       const sel = h("select", { id: "more-amounts", "aria-label": t("act.more_bids"), disabled: off },
         h("option", { value: "", text: t("act.more_bids") }), rest.map((x) => h("option", { value: x.text, text: String(x.n) })));
@@ -605,8 +605,8 @@ function renderActions() {
     }
     return group;
   };
-  if (c.bids.length) items.push(h("span", { class: "hint", text: t("act.bid", { n: "" }).trim() }), amounts(c.bids));
-  if (c.contracts.length) items.push(h("span", { class: "hint", text: t("contract") }), amounts(c.contracts));
+  if (c.bids.length) items.push(amounts(c.bids, t("act.bid", { n: "" }).trim()));
+  if (c.contracts.length) items.push(amounts(c.contracts, t("contract")));
   for (const x of c.named) items.push(btn(x.text));
   for (const x of c.talons) items.push(btn(x.text, { primary: c.talons.length === 1 }));
   for (const x of c.marriages) {
