@@ -32,6 +32,9 @@ HTTP routes
                                            earlier match of the table (a rematch)
 ``GET /api/tables/<t>/ruleset``            the uploaded house-rule text of the table
                                            (Bearer), ``text/yaml``; 404 for a shipped id
+``GET /api/metrics``                       from 127.0.0.1 only: server-side time per action
+                                           (``p50_ms``, ``p99_ms``, ``max_ms``), ``rss_mb``,
+                                           ``tables``, ``sockets`` (benchmarks)
 ``POST /api/qr``                           ``{"text": "<url>"}`` → an SVG QR code
                                            (``image/svg+xml``; POST so a secret link never
                                            lands in a URL or a log)
@@ -71,7 +74,11 @@ unless ``choice``).  ``doc`` holds the languages the ruleset writes (fall back t
      "names": ["Ala", null, "Ola"]?,                    (optional; defaults "Player 1", …)
      "host_seat": 0?,                  (the human seat the host plays; default the first
                                         human seat; null: the host only watches)
-     "chat": true?, "spectators": false?, "seed": 123?  (seed: tests only)}
+     "chat": true?, "spectators": false?, "grace": 60?,  (grace: seconds, 0 to 3600)
+     "seed": 123?            (refused with 403 unless the server runs with
+                              TYSIAC_WEB_SEEDS=1: tests and benchmarks only)}
+
+A table of bots only is played to its end when it is made (the host watches it).
 
 → 201::
 
@@ -99,8 +106,10 @@ HTTP errors are ``{"error": {"code": "…", "message": "…"}}``: 400 ``bad_requ
 The websocket ``/t/<table>/ws``
 -------------------------------
 
-JSON text frames, at most :data:`MAX_FRAME` bytes.  The socket checks ``Origin`` (same host
-as the page, or none).  The first frame must be ``hello`` within :data:`HELLO_SECONDS`.
+JSON text frames, at most :data:`MAX_FRAME` bytes (a larger one gets the error
+``too_large``; one over 64 KiB is closed by the websocket layer with 1009).  The socket
+checks ``Origin`` (same host as the page, or none).  The first frame must be ``hello``
+within :data:`HELLO_SECONDS`.
 
 Client → server (``type`` and fields):
 
@@ -113,8 +122,9 @@ Client → server (``type`` and fields):
   switched chat off; watchers cannot chat.
 - ``name``: ``name`` (1–24 characters, no control characters): rename one's own seat.
 - ``seat_bot``: ``seat``, ``bot`` (``heuristic``/``random``) — host only: a human seat whose
-  player has been away longer than the grace period (``seats[i].away_for`` ≥
-  ``settings.grace``) is played by that bot.  The player takes the seat back by opening
+  player is not connected and has been away at least the grace period (``now −
+  seats[i].away_since`` ≥ ``settings.grace`` seconds, or never connected) is played by that
+  bot (else the error ``not_away``).  The player takes the seat back by opening
   the seat link again (a ``hello`` with the seat's token).
 - ``settings``: ``chat`` (bool, optional), ``spectators`` (bool, optional) — host only.
 - ``rematch``: host only, after the match is over: a new match, same seats, new seed.
@@ -130,7 +140,8 @@ Server → client:
 - ``state``: the STATE body below with ``"type": "state"``; sent after every change to
   every socket of the table, each its own view.
 - ``deal_over``: ``deal`` (0-based number), ``row`` (the deal's row of the score table,
-  below); sent after the ``state`` that ends a deal.
+  below), ``trick`` (the plays that closed the deal, ``[[seat, card], …]``, for the
+  animation); sent after the ``state`` that ends a deal.
 - ``match_over``: ``winners`` (seats), ``record`` (the record URL path).
 - ``presence``: ``seat``, ``connected`` (bool).
 - ``chat``: ``seat`` (int or null for the host watching), ``name``, ``text``, ``at``
@@ -148,8 +159,10 @@ The STATE body (one serializer, :mod:`.views`)::
      "legal": ["bid 110", "bid 120", …, "pass"],   (empty unless it is this seat's turn)
      "scores": [0, 120, -10],          (by seat)
      "seats": [{"seat": 0, "name": "Ala", "kind": "human" | "bot", "bot": null | "heuristic",
-                "connected": true, "away_for": 0, "handed": false}, …],
-                (handed: a human seat played by a bot for now; away_for: seconds)
+                "connected": true, "away_since": null | 1765000000.5, "handed": false}, …],
+                (handed: a human seat played by a bot for now; connected: a socket of that
+                 seat is open (always false for bots); away_since: when its last socket
+                 closed, seconds since the epoch; null while connected or never connected)
      "settings": {"chat": true, "spectators": false, "grace": 60},
      "view": {
         "phase": "auction",            (auction, talon, exchange, contract, marriages,
@@ -182,7 +195,8 @@ null, "text": "<the engine's words, English>", "words": {"en": "…", "pl": "…
 one; else show ``text``).
 
 Error codes (``error.code``, HTTP and websocket): :data:`ERRORS`.  Close codes:
-:data:`CLOSE`.  A client reconnects after any close except 4401, 4403, 4404 and 4409,
+:data:`CLOSE` (when the server stops, uvicorn may close with 1012 "service restart" instead
+of 1001: reconnect as well).  A client reconnects after any close except 4401, 4403, 4404 and 4409,
 with backoff, and sends ``hello`` with ``since``; it always receives the full state.
 """
 

@@ -66,6 +66,10 @@ frames in a row close the socket (4429)."""
 BAD_FRAMES_CLOSE = 20
 """Bad frames in a row that close the socket (4400)."""
 
+WS_MAX_SIZE = 4 * MAX_FRAME
+"""Frames larger than :data:`~.protocol.MAX_FRAME` are answered with ``too_large``; frames
+larger than this are refused by the websocket layer itself (close 1009)."""
+
 CSP = (
     "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
@@ -476,6 +480,9 @@ class Server:
             self.conns.discard(conn)
             if not conn.closed:
                 conn.close(1000)
+            # the frames queued before the close (an error, the close code) go out first
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(conn.task), 5)
 
     async def _converse(self, ws: WebSocket, room: Room, conn: _WsConn) -> None:
         try:
@@ -761,7 +768,7 @@ def serve(
         host=host,
         port=port,
         ws="websockets-sansio",
-        ws_max_size=MAX_FRAME,
+        ws_max_size=WS_MAX_SIZE,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         timeout_graceful_shutdown=5,
