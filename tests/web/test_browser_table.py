@@ -232,6 +232,11 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
                 # one move by keyboard: type the card, Enter
                 card = next(a.split()[1] for a in st["legal"] if a.startswith("play ") and len(a.split()) == 2)
                 page.click("#command")
+                # the hand read out, for a screen reader (and shown)
+                page.type("h")
+                said = page.evaluate("[...document.querySelectorAll('#live p')].at(-1).textContent")
+                assert said.startswith("Your hand: ") and len(said.split(", ")) == len(view["hand"])
+                assert page.evaluate("document.querySelector('#toast').textContent") == said
                 page.type(card)
                 typed = True
             else:

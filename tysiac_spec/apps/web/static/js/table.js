@@ -255,7 +255,7 @@ function start() {
       renderActions();
     },
   });
-  window.tysiacTable = { S, sock, send: sendAction, offered }; // for the browser tests and the curious
+  window.tysiacTable = { S, sock, send: sendAction, offered, readOut }; // for the browser tests and the curious
   sock.connect();
 }
 
@@ -757,9 +757,39 @@ function onGlobalKey(ev) {
   if (ev.key.length === 1 && /[0-9a-z♠♣♦♥]/i.test(ev.key) && mySeat() !== null) ui.cmd.focus();
 }
 
+/** Read-outs for the keyboard and screen readers (lichess blind mode): h(and), t(rick),
+ * s(cores), l(egal), w(ho). Said in the live region; undefined if `word` is none of them. */
+function readOut(word) {
+  const v = V();
+  const lang = getLang();
+  const w = word.trim().toLowerCase();
+  if (w === "h" || w === "hand") return `${t("hand")}: ${(v.hand || []).map((c) => cardName(c, lang)).join(", ") || "—"}`;
+  if (w === "t" || w === "trick") {
+    return `${t("trick")}: ${(v.trick || []).map(([s, c]) => `${plainName(s)} ${cardName(c, lang)}`).join(", ") || "—"}`;
+  }
+  if (w === "s" || w === "scores") {
+    return `${t("scores")}: ${(S.st?.scores || []).map((x, i) => `${plainName(i)} ${x}`).join(", ")}`;
+  }
+  if (w === "l" || w === "legal") {
+    return `${t("actions")}: ${(S.st?.legal || []).map((a) => actionLabel(a, { speak: true })).join("; ") || "—"}`;
+  }
+  if (w === "w" || w === "who") {
+    if (v.turn === null || v.turn === undefined) return t("match_over");
+    return v.turn === mySeat() ? t("your_turn") : t("waiting_for", { name: plainName(v.turn) });
+  }
+  return undefined;
+}
+
 function onCommand(ev) {
   ev.preventDefault();
   const text = ui.cmd.value;
+  const said = readOut(text);
+  if (said !== undefined) {
+    ui.cmd.value = "";
+    announce(said);
+    toast(said);
+    return;
+  }
   const r = resolveCommand(text, S.st?.legal || []);
   if (!r) {
     if (text.trim()) toast(t("not_legal", { text: text.trim() }));
