@@ -386,12 +386,16 @@ def test_reopening_checks_ruleset_players_and_hash(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "is a sheet for 3 players, not 2" in result.stderr
     data = json.loads(path.read_text(encoding="utf-8"))
-    data["content_hash"] = "0123456789abcdef"
+    data["content_hash"] = "0123456789abcdef"  # the ruleset's text changed, what scores did not
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="")
+    assert result.exit_code == 0 and "(1 deal)" in result.output
+    data["rules_hash"]["scoring"] = "0123456789abcdef"  # what scores changed too
     path.write_text(json.dumps(data), encoding="utf-8")
     result = runner.invoke(main, ["score", "pl-standard", "--sheet", str(path)], input="")
     assert result.exit_code == 1
-    assert "the ruleset `pl-standard` changed since" in result.stderr
-    assert "(hash 0123456789ab on the sheet" in result.stderr
+    assert f"the rules of `pl-standard` changed (scoring) since {path} was last saved" in result.stderr
+    assert "(ruleset hash 0123456789ab on the sheet" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -29,6 +29,8 @@ __all__ = [
     "OptionError",
     "RecordError",
     "RulesetError",
+    "SaveConflictError",
+    "SaveError",
     "ScenarioError",
     "SiteError",
     "TysiacError",
@@ -247,6 +249,30 @@ class EntryError(TysiacError, ValueError):
     code is ``entry.<what>``; the message says what was expected."""
 
     default_code = "entry"
+
+
+class SaveError(TysiacError):
+    """Raised by :mod:`tysiac_spec.savefile` when a file the user keeps (a scoresheet, a game
+    record) cannot be written: its folder is missing or read-only, the disk is full, or the
+    path is not a regular file (a FIFO, a device, a folder).  Nothing was written; the file
+    keeps its earlier content.  Code ``save.write``."""
+
+    default_code = "save.write"
+
+
+class SaveConflictError(SaveError):
+    """Raised by :func:`tysiac_spec.savefile.write_versioned` when the file changed since the
+    writer read it (another ``tysiac score`` on the same sheet, another ``play --resume`` of
+    the same record, another web request): writing would drop the other writer's data, so
+    nothing was written.  ``expected`` and ``found`` are the versions (``""``: no file).
+    Code ``save.conflict``."""
+
+    default_code = "save.conflict"
+
+    def __init__(self, diagnostics: Diagnostic | Iterable[Diagnostic] | str, *, expected: str = "",
+                 found: str = "") -> None:
+        super().__init__(diagnostics)
+        self.expected, self.found = expected, found
 
 
 class SiteError(TysiacError, ValueError):

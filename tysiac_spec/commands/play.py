@@ -44,10 +44,20 @@ from ..engine.replay import replay, start
 from ..engine.seating import seats_text, side_of
 from ..engine.state import DealState
 from ..engine.talon import gifts_seen
-from ..errors import Diagnostic, EntryError, IllegalActionError, NotationError, RecordError, TysiacError
+from ..errors import (
+    Diagnostic,
+    EntryError,
+    IllegalActionError,
+    NotationError,
+    RecordError,
+    SaveConflictError,
+    SaveError,
+    TysiacError,
+)
+from ..savefile import file_version, write_versioned
 from ..table import choices_text, complete, declarations, resolve_input, said, view_lines
 from ..text import printable, shorten
-from ._common import SEED_MAX, check_folder, line_reader, parse_option_args, user_errors, write_atomically
+from ._common import SEED_MAX, check_folder, line_reader, parse_option_args, user_errors
 from .replay import in_file
 
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
@@ -417,12 +427,15 @@ def run_match(
     save_to: Path,
     console: Console | None = None,
     read_line: Callable[[str], str] | None = None,
+    save_version: str | None = None,
 ) -> int:
     """Play ``game`` at the terminal with the user at ``seat`` and ``bots`` bots (made by
     :func:`make_bots` from ``seed``) in the other seats; returns the exit status (0, or 130
     after Ctrl-C).  A :class:`~tysiac_spec.engine.record.Record` is resumed: the game is
     rebuilt with :func:`restore`.  The record, with its ``table`` section, is written
-    atomically to ``save_to``.
+    atomically to ``save_to`` if the file's version is still ``save_version`` (taken before the
+    resumed record was read; ``None``: the first save writes whatever is there), else, not to
+    drop another session's moves, to a new file beside it (:func:`_save_record`).
 
     Raises:
         EntryError: ``entry.seat`` (no such seat).
@@ -445,12 +458,15 @@ def run_match(
     live = game
     setup = TableSetup(seat=seat, bots=bots, bot_seed=seed)
 
+    version = save_version  # the save file's version, as last read or written
+
     def save(actions: int | None = None) -> str:
-        """Write the record (its first ``actions`` actions when given) to ``save_to``."""
+        """Write the record (its first ``actions`` actions when given) to the save file."""
+        nonlocal save_to, version
         record = record_of(live, table=setup)
         if actions is not None:
             record = dataclasses.replace(record, actions=record.actions[:actions])
-        write_atomically(save_to, record.saved_at(save_to).to_json())
+        save_to, version = _save_record(record, save_to, version, console)
         return str(save_to)
 
     save()  # at once: a place that cannot be written is reported before any play, not after
@@ -459,6 +475,44 @@ def run_match(
     table = Table(game, seat, choosers, console, read_line or line_reader(console, highlight=False), save)
     return table.run()
 
+
+
+def _save_record(record: Record, path: Path, version: str | None, console: Console) -> tuple[Path, str]:
+    """Write ``record`` to ``path`` if its version is still ``version``
+    (:func:`~tysiac_spec.savefile.write_versioned`); when another session changed the file
+    (``play --resume`` of the same record twice), to the first free ``NAME-2.json``,
+    ``NAME-3.json``… beside it instead, saying so.  The file written and its new version.
+
+    Raises:
+        click.ClickException: the file cannot be written (``cannot write …``).
+    """
+    try:
+        try:
+            return path, write_versioned(path, record.saved_at(path).to_json(), expected=version)
+        except SaveConflictError as exc:
+            for number in range(2, 1000):
+                other = path.with_name(f"{path.stem}-{number}{path.suffix}")
+                if other.exists() or other.is_symlink():
+                    continue
+                try:
+                    new = write_versioned(other, record.saved_at(other).to_json(), expected="")
+                except SaveConflictError:  # taken meanwhile: the next one
+                    continue
+                note = f"note: {exc.diagnostic.message}; this game is saved to {other} instead"
+                console.print(escape(note))
+                return other, new
+            raise
+    except SaveError as exc:
+        raise click.ClickException(exc.diagnostic.message) from None
+
+
+def _version_of(path: Path) -> str | None:
+    """The version of the record file ``path`` (``None`` when it is not a regular file:
+    :meth:`Record.read` then says why it cannot be read)."""
+    try:
+        return file_version(path)
+    except SaveError:
+        return None
 
 
 def _set_deal(game: Game, text: str) -> None:
@@ -536,11 +590,13 @@ def play(
     from ..ruleset import load_ruleset
 
     game: Game | Record
+    version: str | None = None
     if resume is not None:
         if ruleset is not None or options or players is not None or seed is not None or deal_text:
             raise click.UsageError(
                 "--resume takes the ruleset, players, options, seed and deals from the record")
         try:
+            version = _version_of(resume)  # before it is read: a change meanwhile is a conflict
             record = Record.read(resume)  # untrusted: limits, and its ruleset in its folder
         except RecordError as exc:
             raise in_file(exc, resume) from None
@@ -582,7 +638,8 @@ def play(
         check_folder(target)
         click.echo(f"{printable(rules.id)}, {n} players, seed {seed}; you are P{seat}")
     try:
-        status = run_match(game, seat=seat, bots=bots, seed=seed, save_to=target)
+        status = run_match(game, seat=seat, bots=bots, seed=seed, save_to=target,
+                           save_version=version if resume is not None and target == resume else None)
     except RecordError as exc:
         if resume is None:
             raise

@@ -4,8 +4,10 @@ For each deal the user answers a few questions (declarer, bid, contract, card po
 marriages, and rospis / bomb / dark game where the ruleset has them); the engine's match
 rules settle the deal (:func:`tysiac_spec.scoresheet.settle_sheet`, which calls
 ``engine.match.settle_deal``) and the running sheet is shown with every adjustment
-explained.  The sheet file is written atomically after every deal; ``--undo`` removes the
-last deal.  Input is read line by line from standard input, so a script can drive it.
+explained.  The sheet file is written atomically after every deal, if nobody else changed it
+since it was read (:mod:`tysiac_spec.savefile`; else, or when the disk refuses, the sheet is
+kept and another file is asked for); ``--undo`` removes the last deal.  Input is read line
+by line from standard input, so a script can drive it.
 
 Seats count from 0 (``P0`` is the first seat) in every answer and prompt.  A sheet file is
 untrusted input (:meth:`~tysiac_spec.scoresheet.Sheet.read`): read within the limits, its
@@ -27,21 +29,24 @@ from rich.table import Table
 
 from ..engine.match import MatchState, golden_deals
 from ..engine.record import ruleset_file_from
-from ..errors import Diagnostic, EntryError, TysiacError
+from ..errors import Diagnostic, EntryError, SaveConflictError, SaveError, TysiacError
 from ..ruleset.model import Form, Ruleset
-from ..safe_json import shown
+from ..savefile import check_writable, file_version, write_versioned
 from ..scoresheet import (
     Settled,
     Sheet,
     contract_label,
     entry_from_answers,
+    names_problem,
+    parse_yes_no,
     questions,
     settle_sheet,
     sitter_of,
     start_state,
 )
+from ..scoresheet.carry import reconcile_rules, rules_fingerprint, totals_of
 from ..text import shorten
-from ._common import line_reader, parse_option_args, write_atomically
+from ._common import line_reader, parse_option_args
 from ._common import user_errors as _user_errors
 
 __all__ = ["score"]
@@ -90,7 +95,12 @@ def sheet_table(sheet: Sheet, settled: Sequence[Settled], form: Form | None = No
 
 
 class Session:
-    """The interactive scoresheet: asks for deals, settles them, saves after each one."""
+    """The interactive scoresheet: asks for deals, settles them, saves after each one.
+
+    ``version`` is the sheet file's version when it was read (:mod:`tysiac_spec.savefile`):
+    a save replaces the file only if nobody else changed it since; when a save fails (a
+    conflict, a full or read-only disk) the sheet stays in memory with its last deal and the
+    user is asked for another file."""
 
     def __init__(
         self,
@@ -100,13 +110,70 @@ class Session:
         path: Path,
         console: Console,
         read_line: Callable[[str], str],
+        *,
+        version: str | None = None,
     ) -> None:
         self.rules, self.form, self.sheet, self.path = rules, form, sheet, path
         self.console, self.read_line = console, read_line
         self.settled = settle_sheet(rules, form, sheet)
+        self.version = version
+        self.written = False
+        """Whether this session wrote the sheet file (so that "sheet saved" is true)."""
+        self.unsaved = False
+        """Whether the sheet in memory has changes no file holds (a save failed)."""
 
     def save(self) -> None:
-        write_atomically(self.path, self.sheet.to_json())
+        """Write the sheet to :attr:`path` if nobody else changed the file since it was read
+        (:func:`~tysiac_spec.savefile.write_versioned`); when that fails, keep the sheet and
+        ask for another file until one is written or the user types ``quit``.
+
+        Raises:
+            _Quit: the user gave up saving (the sheet is then not saved: :attr:`unsaved`).
+            EOFError: the input ended while asking.
+        """
+        text = self.text()
+        while True:
+            try:
+                self.version = write_versioned(self.path, text, expected=self.version)
+            except SaveError as exc:
+                self.unsaved = True
+                self.say(f"not saved: {exc.diagnostic.message}", "red")
+                again = "" if isinstance(exc, SaveConflictError) else f"empty: try {self.path} again; "
+                self.say(f"the sheet and its last deal are kept: type another file to save it to ({again}"
+                         "`quit`: stop without saving)", "yellow")
+                while not self._other_file(self.read_line("save the sheet to: ").strip()):
+                    pass
+                continue
+            self.written, self.unsaved = True, False
+            return
+
+    def text(self) -> str:
+        """The sheet's file text, with its totals as settled now (``settled``, kept so that a
+        change of its rules can be carried over: :mod:`tysiac_spec.scoresheet.carry`)."""
+        self.sheet.settled = totals_of(self.rules, self.form, [row.scores for row in self.settled],
+                                       self.state) if self.sheet.deals else None
+        return self.sheet.to_json()
+
+    def _other_file(self, answer: str) -> bool:
+        """Take ``answer`` to the save question: ``quit``, empty (the same file again) or a new
+        file; False for a file that exists (not overwritten: it may be another sheet)."""
+        if answer.lower() in ("quit", "exit", "q"):
+            raise _Quit
+        if not answer:
+            return True
+        new = Path(answer).expanduser()
+        if new.exists() or new.is_symlink():
+            self.say(f"{shorten(answer, 300)} exists; give a new file", "yellow")
+            return False
+        self.path, self.version = new, ""
+        return True
+
+    def closing(self, saved: str) -> tuple[str, int]:
+        """What to say when the session stops (``saved``: the words for a sheet on disk), and
+        the exit status: ``1`` when the sheet has changes no file holds."""
+        if self.unsaved:
+            return "the sheet's last changes are NOT saved (no file could be written)", 1
+        return saved, 0
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(f"[{style}]{escape(text)}[/{style}]" if style else escape(text))
@@ -137,6 +204,10 @@ class Session:
     def undo(self) -> None:
         if not self.sheet.deals:
             self.say("the sheet has no deal to remove", "yellow")
+            return
+        if self.sheet.carried is not None and len(self.sheet.deals) <= self.sheet.carried.deals:
+            self.say(f"deal {len(self.sheet.deals)} was scored under the earlier rules; it cannot be "
+                     "removed now", "yellow")
             return
         self.sheet.deals.pop()
         self.settled = settle_sheet(self.rules, self.form, self.sheet)
@@ -227,13 +298,17 @@ class Session:
                 except _Cancel:
                     self.say("deal cancelled; nothing saved for it")
         except _Quit:
-            self.say(f"sheet saved to {self.path}")
-            return 0
+            said, status = self.closing(
+                f"sheet saved to {self.path}" if self.written else f"no change; the sheet is in {self.path}")
+            self.say(said, "red" if status else "")
+            return status
         except EOFError:
-            self.say(f"end of input; the sheet is saved in {self.path} (reopen it with --sheet)")
-            return 0
+            said, status = self.closing(f"the sheet is saved in {self.path} (reopen it with --sheet)")
+            self.say(f"end of input; {said}", "red" if status else "")
+            return status
         except KeyboardInterrupt:
-            self.say(f"\ninterrupted; the sheet is saved in {self.path}")
+            said, status = self.closing(f"the sheet is saved in {self.path}")
+            self.say(f"\ninterrupted; {said}", "red" if status else "")
             return EXIT_INTERRUPTED
         if self.winner is not None:
             self.show()
@@ -248,18 +323,26 @@ def open_sheet(
     path: Path,
     names: Sequence[str],
     dealer: int,
-) -> tuple[Ruleset, Form, Sheet]:
-    """Load the sheet at ``path`` (checking it is for this ruleset and table) or start one.
+    confirm: Callable[[str], bool] = lambda question: False,
+) -> tuple[Ruleset, Form, Sheet, bool]:
+    """Load the sheet at ``path`` (checking it is for this ruleset and table) or start one;
+    the ruleset, the form, the sheet, and whether the sheet changed in opening (a change of
+    its rules carried over: to be saved at once).
 
     The sheet is read as untrusted input (:meth:`Sheet.read`).  Its ruleset is the one the
     user names (``ruleset``, any path), else the sheet's: a shipped id, or a file in the
     sheet's folder or below (through :func:`~tysiac_spec.ruleset.registry.find`).
 
+    When the ruleset changed since the sheet was last saved, only what changes the scores
+    counts (:func:`~tysiac_spec.scoresheet.carry.rules_fingerprint`); where that changed,
+    ``confirm`` is asked whether to go on under the new rules from the next deal, the deals so
+    far keeping their scores (:func:`~tysiac_spec.scoresheet.carry.carry_over`).
+
     Raises:
         EntryError: ``entry.sheet`` — the sheet cannot be read, belongs to another ruleset,
-            player count or options, or its ruleset changed since the sheet was started (hash
-            differs); ``registry.outside`` — the sheet names a ruleset file outside its folder
-            (it is not read).
+            player count or options (the message names the option that differs), or its
+            rules changed and the sheet is not carried over; ``registry.outside`` — the sheet
+            names a ruleset file outside its folder (it is not read).
         LimitError: the sheet is over a limit (:meth:`Sheet.read`).
     """
     from ..ruleset import load_ruleset, registry
@@ -283,10 +366,14 @@ def open_sheet(
         if players is not None and players != sheet.players:
             raise EntryError(Diagnostic(
                 "entry.sheet", f"{path} is a sheet for {sheet.players} players, not {players}"))
-        if options and any(str(sheet.options.get(k)) != str(v) for k, v in options.items()):
-            raise EntryError(Diagnostic(
-                "entry.sheet", f"{path} was started with options {shown(sheet.options, 200)}; "
-                "options cannot change"))
+        for key, value in options.items():
+            if str(sheet.options.get(key)) != str(value):
+                had = sheet.options.get(key)
+                started = f"-O {shorten(key)}={shorten(str(had), 40)}" if key in sheet.options else \
+                    f"no option `{shorten(key)}`"
+                given = f"-O {shorten(key)}={shorten(str(value), 40)}"
+                raise EntryError(Diagnostic(
+                    "entry.sheet", f"{path} was started with {started}, not {given}; options cannot change"))
         try:
             if target is None:
                 target = registry.find(ref, relative_to=path) if registry.looks_like_path(ref) else ref
@@ -297,13 +384,7 @@ def open_sheet(
             raise EntryError(Diagnostic(
                 code, f"{path} cannot be reopened: {shorten(exc.diagnostic.message, 400)}",
                 hint=exc.diagnostic.hint)) from None
-        if sheet.content_hash and rules.content_hash != sheet.content_hash:
-            raise EntryError(Diagnostic(
-                "entry.sheet",
-                f"the ruleset `{shorten(sheet.ruleset)}` changed since {path} was started "
-                f"(hash {shorten(sheet.content_hash[:12])} on the sheet, {rules.content_hash[:12]} now)",
-                hint="finish the sheet with the ruleset version it was started with",
-            ))
+        changed = reconcile_rules(rules, form, sheet, str(path), confirm)
         try:
             settle_sheet(rules, form, sheet, numbered=True)
         except TysiacError as exc:
@@ -311,7 +392,7 @@ def open_sheet(
                 "entry.sheet", f"{path}: {exc.diagnostic.message}",
                 hint="correct or delete that deal in the file (a text editor will do)",
             )) from None
-        return rules, form, sheet
+        return rules, form, sheet, changed
     if ruleset is None:
         raise click.UsageError("give a ruleset id or path to start a new sheet")
     rules = load_ruleset(ruleset, options=options)
@@ -332,8 +413,9 @@ def open_sheet(
         else ruleset_file_from(rules.file, path),
         names=list(names),
         first_dealer=dealer % n,
+        rules_hash=rules_fingerprint(rules, form),
     )
-    return rules, form, sheet
+    return rules, form, sheet, False
 
 
 def check_names(names: Sequence[str]) -> None:
@@ -344,17 +426,9 @@ def check_names(names: Sequence[str]) -> None:
         click.BadParameter: a repeated or number-like name (an empty one leaves the seat
             unnamed: ``P1``).
     """
-    seen: set[str] = set()
-    for name in names:
-        low = name.strip().lower()
-        if not low:
-            continue  # an unnamed player is P<seat>
-        if low.removeprefix("p").isdigit():
-            message = f"`{name}` looks like a seat number; choose another name"
-            raise click.BadParameter(message, param_hint="--names")
-        if low in seen:
-            raise click.BadParameter(f"`{name}` is given twice", param_hint="--names")
-        seen.add(low)
+    problem = names_problem(names)
+    if problem:
+        raise click.BadParameter(problem, param_hint="--names")
 
 
 def _is_shipped(rules: Ruleset) -> bool:
@@ -405,17 +479,45 @@ def score(
     """
     path = sheet_path or Path("tysiac-sheet.json")
     name_list = [n.strip() for n in names.split(",")] if names else []
-    rules, form, sheet = open_sheet(ruleset, players, parse_option_args(options), path, name_list, dealer)
+    try:
+        version = file_version(path)  # before it is read: a change made meanwhile is a conflict
+    except SaveError as exc:  # a FIFO, a device, a folder: refused before anything is asked
+        raise click.ClickException(exc.diagnostic.message) from None
+    new_sheet = not version or not path.stat().st_size
     console = Console(highlight=False, soft_wrap=True)
     if not console.is_terminal:
         console = Console(highlight=False, soft_wrap=True, width=max(console.width, 120))
-    session = Session(rules, form, sheet, path, console, line_reader(console))
-    if not path.exists():
-        session.save()
+    read_line = line_reader(console)
+
+    def confirm(question: str) -> bool:
+        while True:
+            try:
+                return parse_yes_no(read_line(f"{question}: "))
+            except EOFError:
+                return False
+            except EntryError as exc:
+                console.print(escape(f"rejected: {exc.diagnostic.message}"))
+
+    rules, form, sheet, changed = open_sheet(
+        ruleset, players, parse_option_args(options), path, name_list, dealer, confirm)
+    session = Session(rules, form, sheet, path, console, read_line, version=version)
+    try:  # can the sheet be written? asked before the first question, not after a deal is typed
+        if new_sheet or changed:  # a new sheet, or the change of its rules, written at once
+            session.version = write_versioned(path, session.text(), expected=version)
+            session.written = True
+        else:
+            check_writable(path, sheet.to_json())
+    except SaveError as exc:
+        raise click.ClickException(exc.diagnostic.message) from None
     count = len(sheet.deals)
     click.echo(f"{rules.id}, {sheet.players} players; sheet {path} ({count} deal{'' if count == 1 else 's'})")
     if undo:
-        session.undo()
+        try:
+            session.undo()
+        except (_Quit, EOFError):
+            said, status = session.closing("")
+            session.say(said, "red")
+            sys.exit(status)
     if sheet.deals:
         session.show()
     sys.exit(session.run())
