@@ -47,6 +47,7 @@ from .protocol import (
 )
 from .room import Refused, Room, new_seed, table_row
 from .rulesets import UPLOAD_FILE, load_table_ruleset, shipped
+from .sheets import sheet_routes
 from .store import SeatRow, Store
 
 __all__ = ["STATIC", "Server", "create_app", "serve"]
@@ -737,6 +738,7 @@ def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
         Route("/api/qr", w(server.qr), methods=["POST"]),
         Route("/api/metrics", w(server.metrics)),
         WebSocketRoute("/t/{table}/ws", server.socket),
+        *sheet_routes(getattr(store, "path", ":memory:")),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
