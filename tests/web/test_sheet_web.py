@@ -256,3 +256,24 @@ def test_sheets_survive_a_restart(tmp_path: Path) -> None:
         assert again.call("GET", "/api/rulesets")[0] == 200  # the tables' store opened the same file
     finally:
         again.stop()
+
+
+def test_the_pages_words_are_in_four_languages() -> None:
+    """sheet.js's own dictionary: every word in en, pl, ru, cs with the same placeholders,
+    and every word the page asks for (``w("…")``) is there; no HTML written from data."""
+    import re
+
+    text = (ROOT / "tysiac_spec" / "apps" / "web" / "static" / "js" / "sheet.js").read_text(encoding="utf-8")
+    body = text[text.index("const WORDS = {"):text.index("\n};", text.index("const WORDS = {"))]
+    words = {m.group(1).strip('"'): json.loads(f"[{m.group(2)}]")
+             for m in re.finditer(r'^\s+("[^"]+"|\w+): \[(.*?)\],$', body, re.M | re.S)}
+    assert len(words) > 50
+    assert {k for k, v in words.items() if len(v) != 4 or not all(x.strip() for x in v)} == set()
+    assert {k for k, v in words.items() if len({tuple(sorted(re.findall(r"\{\w+\}", x))) for x in v}) != 1} == set()
+    asked = set(re.findall(r'\bw\("([\w.]+)"', text))
+    source = (ROOT / "tysiac_spec" / "scoresheet" / "questions.py").read_text(encoding="utf-8")
+    keys = set(re.findall(r'Question\(\s*"(\w+)"', source))  # every question tysiac score asks
+    assert len(keys) >= 13
+    asked |= {f"q.{k}" for k in keys}
+    assert len(asked) > 40 and asked - set(words) == set()
+    assert not re.search(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write", text)

@@ -39,6 +39,26 @@ HTTP routes
                                            (``image/svg+xml``; POST so a secret link never
                                            lands in a URL or a log)
 ``WS /t/<table>/ws``                       the table socket (below)
+``GET /s``, ``GET /s/<sheet>``             the scoresheet page (``static/sheet.html``): a new
+                                           sheet; a sheet, editable with ``#edit=<token>``
+``POST /api/sheets``                       a sheet (:mod:`.sheets`), 201: ``{"ruleset": id`` or
+                                           ``"ruleset_text"``, ``"players"``, ``"names"``,
+                                           ``"options"``, ``"dealer"}`` or ``{"sheet_text"}``
+                                           → ``sheet``, ``edit`` and ``edit_token``, ``view``
+                                           (the read-only link) and the sheet's view
+``GET /api/sheets/<s>``                    the sheet: ``version``, ``names``, ``rows``,
+                                           ``totals``, ``winner``, ``next`` (no token needed)
+``POST /api/sheets/<s>/next``              ``{"answers": {key: text}}`` → the next question
+                                           of ``tysiac score`` or ``{"done": true}``
+``POST /api/sheets/<s>/deals``             ``{"version", "answers"}`` → 201, the sheet
+``DELETE /api/sheets/<s>/deals/last``      undo (``?version=`` or a body), → the sheet
+``GET /api/sheets/<s>/export``             ``{"sheet": <tysiac score --sheet file text>,
+                                           "ruleset", "version"}``; ``?download=1``: the file
+``PUT /api/sheets/<s>``                    import ``{"version", "sheet_text"}`` → the sheet
+``POST /api/sheets/<s>/new-rules``         ``{"version"}``: go on under changed rules
+                                           (sheet writes: ``Authorization: Bearer <edit
+                                           token>``, else 403 ``read_only``; 409 ``stale``
+                                           with the current ``version``; 422 ``entry.*``)
 =========================================  ==================================================
 
 ``GET /api/rulesets`` → ``{"rulesets": [R, …], "bots": ["heuristic", "random"],
