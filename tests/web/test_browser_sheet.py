@@ -78,9 +78,10 @@ def _totals(page: Page) -> list[int]:
     return [int(x) for x in page.evaluate("[...document.querySelectorAll('#totals td')].slice(1).map(c => c.textContent)")]
 
 
-def _expected(deals: list[dict[str, str]]) -> dict:
+def _expected(deals: list[dict[str, str]], **options: str) -> dict:
+    """The service's own sheet of ``deals`` (in memory)."""
     service = ScoresheetService(MemoryStore())
-    v = service.create("x", ruleset="pl-standard", players=3, names=NAMES)["version"]
+    v = service.create("x", ruleset="pl-standard", players=3, names=NAMES, options=options)["version"]
     view: dict = {}
     for deal in deals:
         view = service.add_deal("x", deal, expected=v)
@@ -91,13 +92,21 @@ def _expected(deals: list[dict[str, str]]) -> dict:
 def test_a_sheet_on_a_phone_three_deals_an_undo_and_the_read_only_link(server: Server, chromium: Chromium) -> None:
     phone = chromium.page(PHONE)
     phone.goto(server.url + "/")
-    phone.wait("document.querySelector('#sheet-link')", "the start page's link to the scoresheet")
+    phone.wait("document.querySelector('#sheet-link') && document.querySelector('#create-btn')",
+               "the start page and its link to the scoresheet")
+    assert not phone.overflows()
+    phone.screenshot("sheet-start-link-390.png", full=True)
     phone.click("#sheet-link")
     phone.wait("document.querySelector('#sheet-ruleset option[value=\"pl-standard\"]')", "the rulesets")
     assert phone.evaluate("document.querySelector('#sheet-ruleset').value") == "pl-standard"
     for p, name in enumerate(NAMES):
         phone.click(f"#sheet-name-{p}")
         phone.call("Input.insertText", text=name)
+    # a table option: a defender's 5 rounds up (Cy's 5 points in deal 1 count 10)
+    assert phone.evaluate("document.querySelector('#opt-five_rounds').value") == "down"
+    phone.evaluate("(() => { const s = document.querySelector('#opt-five_rounds'); s.value = 'up';"
+                   " s.dispatchEvent(new Event('change')); })()")
+    assert phone.evaluate("document.querySelector('#sheet-dealer option').textContent") == "Ana"
     assert not phone.overflows()
     phone.screenshot("sheet-new-390.png", full=True)
     phone.click("#start-sheet")
@@ -131,8 +140,9 @@ def test_a_sheet_on_a_phone_three_deals_an_undo_and_the_read_only_link(server: S
 
     _enter(phone, DEALS[1], 2)
     _enter(phone, DEALS[2], 3)
-    want = _expected(DEALS)
-    assert _totals(phone) == want["totals"] == [150, -120, 120]
+    want = _expected(DEALS, five_rounds="up")
+    assert _totals(phone) == want["totals"] == [150, -120, 130]
+    assert want["totals"] != _expected(DEALS)["totals"]
     rows = phone.evaluate("[...document.querySelectorAll('#sheet tbody tr.deal')].map(r => "
                           "[...r.querySelectorAll('.score')].map(c => Number(c.textContent)))")
     assert rows == [r["scores"] for r in want["rows"]]
@@ -146,7 +156,7 @@ def test_a_sheet_on_a_phone_three_deals_an_undo_and_the_read_only_link(server: S
     assert phone.evaluate("document.querySelector('#undo').textContent") == "Tap again to remove deal 3"
     phone.click("#undo")
     phone.wait("window.tysiacSheet.S.view.deals.length === 2 && !window.tysiacSheet.S.busy", "deal 3 removed")
-    assert _totals(phone) == _expected(DEALS[:2])["totals"] == [30, -120, 120]
+    assert _totals(phone) == _expected(DEALS[:2], five_rounds="up")["totals"] == [30, -120, 130]
     assert phone.evaluate("document.querySelector('#notice').textContent") == "Deal 3 removed."
     assert _asked(phone) == "declarer"
 
@@ -156,7 +166,7 @@ def test_a_sheet_on_a_phone_three_deals_an_undo_and_the_read_only_link(server: S
     other = chromium.page(PHONE)
     other.goto(view_url)
     other.wait("document.querySelector('#totals') && window.tysiacSheet.S.view", "the read-only sheet")
-    assert _totals(other) == [30, -120, 120]
+    assert _totals(other) == [30, -120, 130]
     assert other.evaluate("!!document.querySelector('#read-only') && !document.querySelector('#entry') "
                           "&& !document.querySelector('#undo') && !document.querySelector('#import-file')")
     assert other.evaluate("document.querySelector('#export').getAttribute('href')") == \
@@ -173,7 +183,7 @@ def test_a_sheet_on_a_phone_three_deals_an_undo_and_the_read_only_link(server: S
     # the scorekeeper enters deal 3 again; the read-only page follows
     _enter(phone, DEALS[2], 3)
     other.wait("window.tysiacSheet.S.view.deals.length === 3", "the read-only page following the sheet")
-    assert _totals(other) == [150, -120, 120]
+    assert _totals(other) == [150, -120, 130]
     # the one failed load: the read-only page's refused DELETE above
     refused = [e for e in other.errors() if "status of 403" not in e]
     assert not (phone.errors() or refused), (phone.errors(), refused)

@@ -6,7 +6,7 @@
 // sent in a URL; without it the page is read-only and follows the sheet.
 
 import { h, fill, $ } from "./dom.js";
-import { getLang, langSelect } from "./i18n.js";
+import { t, getLang, langSelect } from "./i18n.js";
 
 // key: [en, pl, ru, cs]
 const WORDS = {
@@ -22,6 +22,9 @@ const WORDS = {
   player_n: ["Player {n}", "Gracz {n}", "Игрок {n}", "Hráč {n}"],
   first_dealer: ["First dealer", "Pierwszy rozdający", "Первый сдающий", "První rozdává"],
   start: ["Start the sheet", "Zacznij zapis", "Начать запись", "Začít zápis"],
+  house_file: ["Or your own house-rule file (YAML)", "Lub własny plik zasad domowych (YAML)",
+    "Или свой файл домашних правил (YAML)", "Nebo vlastní soubor domácích pravidel (YAML)"],
+  clear: ["Use the shipped rules", "Użyj gotowych zasad", "Взять готовые правила", "Použít hotová pravidla"],
   open_file: ["Or open a sheet file (tysiac score --sheet)", "Lub otwórz plik zapisu (tysiac score --sheet)",
     "Или откройте файл записи (tysiac score --sheet)", "Nebo otevřete soubor zápisu (tysiac score --sheet)"],
   deal_n: ["Deal {n}", "Rozdanie {n}", "Раздача {n}", "Rozdání {n}"],
@@ -112,7 +115,7 @@ const S = {
   confirmUndo: false,
   picked: new Set(), // players picked for a multi-player answer (no_trick)
   catalog: null, // create mode: GET /api/rulesets
-  form: { ruleset: "pl-standard", players: 3, names: [], dealer: 0 },
+  form: { ruleset: "pl-standard", players: 3, names: [], dealer: 0, options: {}, house: null },
 };
 window.tysiacSheet = { S };
 
@@ -419,7 +422,53 @@ async function loadCatalog() {
 }
 
 function currentRules() {
+  if (S.form.house) return S.form.house.rules;
   return S.catalog?.rulesets.find((r) => r.id === S.form.ruleset) || S.catalog?.rulesets[0] || null;
+}
+
+async function chooseHouse(file) {
+  const text = await file.text();
+  const { status, data } = await api("POST", "/api/rulesets/check", { ruleset_text: text });
+  S.form.options = {};
+  if (status === 200 && data.ok) S.form.house = { text, name: file.name, rules: data.ruleset, error: null };
+  else {
+    const error = data?.diagnostics?.map((d) => d.text).join("\n") || data?.error?.message || w("offline");
+    S.form.house = { text: null, name: file.name, rules: null, error };
+  }
+  render();
+}
+
+function optionsField(rules) {
+  const f = S.form;
+  const opts = rules?.options || [];
+  const body = h("div", {});
+  if (!opts.length) body.append(h("p", { class: "doc", text: t("no_options") }));
+  for (const o of opts) {
+    const id = `opt-${o.name}`;
+    const value = o.name in f.options ? f.options[o.name] : o.default;
+    let control;
+    if (o.type === "bool") {
+      control = h("input", { type: "checkbox", id, checked: !!value });
+      control.addEventListener("change", () => { f.options[o.name] = control.checked; });
+    } else if (o.type === "choice") {
+      control = h("select", { id }, (o.choices || []).map((c) => h("option", { value: c, selected: c === value,
+        text: c === o.default ? `${c} (${t("default")})` : c })));
+      control.addEventListener("change", () => { f.options[o.name] = control.value; });
+    } else {
+      control = h("input", { type: "number", id, value: value ?? "", min: o.minimum ?? undefined,
+        max: o.maximum ?? undefined, inputmode: "numeric" });
+      control.addEventListener("change", () => {
+        const v = parseInt(control.value, 10);
+        if (Number.isFinite(v)) f.options[o.name] = v; else delete f.options[o.name];
+      });
+    }
+    const doc = o.doc?.[getLang()] || o.doc?.en || "";
+    body.append(h("div", { class: "option-row" }, h("label", { class: "name", for: id, text: o.name }), control,
+      doc ? h("div", { class: "doc", text: doc }) : null));
+  }
+  const changed = Object.keys(f.options).length > 0;
+  return h("details", { class: "field options", id: "sheet-options", open: changed },
+    h("summary", { text: t("options") }), body);
 }
 
 async function create(body) {
@@ -442,7 +491,9 @@ function renderCreate() {
   if (rules && !rules.players.includes(f.players)) f.players = rules.players.includes(3) ? 3 : rules.players[0];
   const rsSel = h("select", { id: "sheet-ruleset" }, (S.catalog?.rulesets || []).map((r) =>
     h("option", { value: r.id, selected: r.id === f.ruleset }, r.names?.[getLang()] || r.names?.en || r.id)));
-  rsSel.addEventListener("change", () => { f.ruleset = rsSel.value; render(); });
+  rsSel.addEventListener("change", () => { f.ruleset = rsSel.value; f.options = {}; render(); });
+  const house = h("input", { type: "file", id: "sheet-house", accept: ".yaml,.yml,text/yaml" });
+  house.addEventListener("change", () => { if (house.files[0]) chooseHouse(house.files[0]); });
   const plSel = h("select", { id: "sheet-players" }, (rules?.players || [3]).map((n) =>
     h("option", { value: String(n), selected: n === f.players }, String(n))));
   plSel.addEventListener("change", () => { f.players = Number(plSel.value); render(); });
@@ -466,7 +517,8 @@ function renderCreate() {
   });
   const start = () => {
     const given = f.names.slice(0, f.players).map((n) => (n || "").trim());
-    create({ ruleset: f.ruleset, players: f.players, dealer: Math.min(f.dealer, f.players - 1),
+    const rules = f.house ? { ruleset_text: f.house.text } : { ruleset: f.ruleset };
+    create({ ...rules, players: f.players, options: f.options, dealer: Math.min(f.dealer, f.players - 1),
       names: given.some(Boolean) ? given.map((n, p) => n || `P${p}`) : [] });
   };
   return [
@@ -474,12 +526,20 @@ function renderCreate() {
     h("section", { class: "panel" },
       h("h2", { text: w("new_sheet") }),
       h("p", { class: "sub-title", text: w("intro") }),
-      h("div", { class: "field" }, h("label", { for: "sheet-ruleset", text: w("ruleset") }), rsSel),
+      h("div", { class: "field" }, h("label", { for: "sheet-ruleset", text: w("ruleset") }),
+        f.house ? h("p", { class: f.house.error ? "err" : "ok", id: "house-name",
+          text: f.house.rules ? `${f.house.name}: ${f.house.rules.id}` : f.house.name }) : rsSel,
+        f.house?.error ? h("pre", { class: "diagnostics", id: "house-error", text: f.house.error }) : null,
+        f.house ? h("button", { type: "button", class: "small", id: "house-clear",
+          onclick: () => { f.house = null; f.options = {}; render(); } }, w("clear"))
+          : h("label", { class: "file" }, h("span", { class: "doc", text: w("house_file") }), house)),
       h("div", { class: "field" }, h("label", { for: "sheet-players", text: w("players") }), plSel),
       h("fieldset", { class: "field" }, h("legend", { text: w("names") }), h("div", { class: "names-grid" }, names)),
       h("div", { class: "field" }, h("label", { for: "sheet-dealer", text: w("first_dealer") }), dealer),
+      optionsField(rules),
       h("div", { class: "row-buttons" },
-        h("button", { type: "button", class: "primary", id: "start-sheet", disabled: S.busy || !S.catalog, onclick: start },
+        h("button", { type: "button", class: "primary", id: "start-sheet",
+          disabled: S.busy || !S.catalog || (f.house && !f.house.rules), onclick: start },
           w("start")))),
     h("section", { class: "panel tools" },
       h("label", { class: "file" }, h("span", { text: w("open_file") }), file)),
