@@ -242,6 +242,32 @@ def test_a_house_rule_sheet_keeps_its_ruleset_text(server: Served) -> None:
     assert status == 200 and q["key"] == "bid" and q["error"] is not None
 
 
+def test_no_path_from_a_client_is_opened(server: Served, tmp_path: Path) -> None:
+    """A ruleset named by a path, a house file extending a file, a sheet file whose rules
+    are a file: each refused before anything is opened."""
+    status, answer = server.call("POST", "/api/sheets", {"ruleset": "../../etc/passwd"})
+    assert (status, answer["error"]["code"]) == (422, "upload.path")
+    house = "id: h\nname: {en: H}\nextends: ../secret.yaml\n"
+    status, answer = server.call("POST", "/api/sheets", {"ruleset_text": house})
+    assert (status, answer["error"]["code"]) == (422, "upload.extends-path")
+    sheet = _new(server)
+    status, exported = server.call("GET", f"/api/sheets/{sheet['sheet']}/export")
+    data = json.loads(exported["sheet"])
+    data["ruleset"] = "/etc/passwd"
+    status, answer = server.call("POST", "/api/sheets", {"sheet_text": json.dumps(data)})
+    assert (status, answer["error"]["code"]) == (422, "upload.path")
+    status, answer = server.call("PUT", f"/api/sheets/{sheet['sheet']}",
+                                 {"version": sheet["version"], "sheet_text": json.dumps(data)}, token=sheet["edit_token"])
+    assert (status, answer["error"]["code"]) == (422, "upload.path")
+    with sqlite3.connect(server.db) as db:
+        assert db.execute("SELECT COUNT(*) FROM scoresheets WHERE id NOT IN (SELECT key FROM scoresheet_texts)"
+                          ).fetchone()[0] == 0  # no half-made sheet is left
+    status, answer = server.call("POST", "/api/sheets", {"ruleset": "pl-standard", "options": {"five_rounds": {"a": 1}}})
+    assert (status, answer["error"]["code"]) == (400, "bad_request")
+    status, answer = server.call("POST", "/api/sheets", {"ruleset": "pl-standard", "options": {"five_rounds": "sideways"}})
+    assert (status, answer["error"]["code"]) == (422, "option.value")
+
+
 def test_sheets_survive_a_restart(tmp_path: Path) -> None:
     served = Served(tmp_path / "web.sqlite3")
     try:

@@ -39,6 +39,7 @@ from ...errors import EntryError, LimitError, MatchError, RulesetError, SaveConf
 from ...savefile import text_version
 from ...scoresheet.service import ScoresheetService, error_data
 from .auth import new_id, new_token, same_token, token_hash
+from .rulesets import load_table_ruleset
 
 __all__ = ["SCHEMA", "SqliteSheetStore", "sheet_routes"]
 
@@ -154,6 +155,29 @@ def _answer_error(exc: TysiacError, *, version: str | None = None) -> JSONRespon
     return JSONResponse({"error": data}, status_code=422)
 
 
+def _contain(ruleset: str | None, ruleset_text: str | None, sheet_text: str | None = None) -> None:
+    """Refuse any path a client names before the service loads a ruleset: ``ruleset`` is a
+    shipped id, ``ruleset_text`` may ``extends`` shipped ids only (:mod:`.rulesets`), and an
+    imported sheet without ``ruleset_text`` names a shipped id.
+
+    Raises:
+        RulesetError: ``upload.path`` or ``upload.extends-path``; the text's own problems.
+        EntryError: ``entry.sheet`` — ``sheet_text`` is not a sheet.
+    """
+    from ...errors import Diagnostic
+    from ...ruleset import registry
+    from ...scoresheet.sheetfile import Sheet
+
+    if ruleset_text is not None:
+        load_table_ruleset(None, ruleset_text, None)
+    if sheet_text is not None and ruleset_text is None:
+        ruleset = Sheet.from_json(sheet_text, name="the sheet file").ruleset
+    if ruleset is not None and ruleset_text is None and registry.looks_like_path(ruleset):
+        raise RulesetError(Diagnostic(
+            "upload.path", f"the rules `{ruleset[:60]}` are a file: name a shipped ruleset by its id "
+            "(see /api/rulesets), or send the file's text as `ruleset_text`"))
+
+
 class SheetRoutes:
     """The handlers of the sheet routes over one :class:`SqliteSheetStore`."""
 
@@ -229,8 +253,10 @@ class SheetRoutes:
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise _Refused(400, "bad_request", "`names` lists one name per player (or is left out)")
         options = body.get("options") or {}
-        if not isinstance(options, dict):
-            raise _Refused(400, "bad_request", "`options` maps option names to values")
+        if not isinstance(options, dict) or not all(
+                isinstance(v, str | int | bool) and not isinstance(v, float) for v in options.values()):
+            raise _Refused(400, "bad_request", "`options` maps option names to values (a text, a number, "
+                           "true or false)")
         players = body.get("players")
         if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
             raise _Refused(400, "bad_request", "`players` is a whole number")
@@ -238,6 +264,7 @@ class SheetRoutes:
         for field in ("ruleset", "ruleset_text", "sheet_text"):
             if body.get(field) is not None and not isinstance(body[field], str):
                 raise _Refused(400, "bad_request", f"`{field}` is a text")
+        await self._run(_contain, body.get("ruleset"), body.get("ruleset_text"), body.get("sheet_text"))
         sheet_id = _new_sheet_id()
         token = new_token()
         self.store.add_sheet(sheet_id, token_hash(token))
@@ -307,6 +334,8 @@ class SheetRoutes:
         text, ruleset_text = body.get("sheet_text"), body.get("ruleset_text")
         if not isinstance(text, str) or (ruleset_text is not None and not isinstance(ruleset_text, str)):
             raise _Refused(400, "bad_request", 'send {"version": v, "sheet_text": "<the sheet file>"}')
+        if ruleset_text is not None or not self.store.load(sheet_id + ".ruleset")[1]:
+            await self._run(_contain, None, ruleset_text, text)
         try:
             view = await self._run(self.service.import_sheet, sheet_id, text, expected=version,
                                    ruleset_text=ruleset_text)
