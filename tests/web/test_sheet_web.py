@@ -60,6 +60,11 @@ def _add(server: Served, sheet: dict[str, Any], version: str, deal: list[str]) -
                        token=sheet["edit_token"])
 
 
+def _add_answers(server: Served, sheet: dict[str, Any], version: str, answers: dict[str, str]) -> tuple[int, Any]:
+    return server.call("POST", f"/api/sheets/{sheet['sheet']}/deals", {"version": version, "answers": answers},
+                       token=sheet["edit_token"])
+
+
 def test_create_gives_an_edit_link_with_a_hashed_token_and_a_view_link(server: Served) -> None:
     sheet = _new(server, names=["Ana", "Bo", "Cy"])
     sid, token = sheet["sheet"], sheet["edit_token"]
@@ -144,6 +149,33 @@ def test_the_same_deals_over_http_and_at_tysiac_score_give_the_same_sheet(server
     # a match that is over takes no more deals
     status, answer = _add(server, sheet, version, DEALS[0])
     assert status == 422 and "is over" in answer["error"]["message"]
+
+
+def test_four_players_the_sitter_and_the_talon_as_at_tysiac_score(server: Served, tmp_path: Path) -> None:
+    """With 4 players the dealer sits out and the talon as dealt is asked (the sitter's
+    score): the same answers give the same sheet over HTTP and at the terminal."""
+    deals = [["1", "100", "", "60 40 20", "", "9S TS 9H"], ["3", "110", "120", "50 30 40", "3:H", "AS KS QS"]]
+    sheet = _new(server, players=4)
+    assert sheet["next"] == {"number": 1, "dealer": 0, "sitter": 0}
+    version, asked = sheet["version"], []
+    for deal in deals:
+        answers: dict[str, str] = {}
+        for text in deal:
+            _, q = server.call("POST", f"/api/sheets/{sheet['sheet']}/next", {"answers": answers})
+            asked.append(q["key"])
+            answers[q["key"]] = text
+        status, view = _add_answers(server, sheet, version, answers)
+        assert status == 201, view
+        version = view["version"]
+    assert asked[:6] == ["declarer", "bid", "contract", "points", "marriages", "talon"]
+    assert view["next"] == {"number": 3, "dealer": 2, "sitter": 2}
+    file = tmp_path / "four.json"
+    typed = "\n".join(line for deal in deals for line in deal) + "\n"
+    result = CliRunner().invoke(main, ["score", "pl-standard", "-p", "4", "--sheet", str(file)], input=typed)
+    assert result.exit_code == 0, result.output
+    assert view["deals"] == json.loads(file.read_text(encoding="utf-8"))["deals"]
+    totals = [line for line in result.output.splitlines() if line.startswith("totals:")]
+    assert ["totals: " + "  ".join(f"P{p} {x}" for p, x in enumerate(r["scores"])) for r in view["rows"]] == totals
 
 
 def test_undo_removes_the_last_deal_and_a_stale_undo_is_refused(server: Served) -> None:
