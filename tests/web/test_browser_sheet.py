@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from browser import CHROMIUM, PHONE, Chromium, Page, Server
+from browser import CHROMIUM, DESKTOP, PHONE, Chromium, Page, Server
 
 from tysiac_spec.scoresheet.service import MemoryStore, ScoresheetService
 
@@ -211,5 +211,19 @@ def test_a_stale_phone_is_told_and_reloaded(server: Server, chromium: Chromium) 
     # entered again, the deal is kept beside the other phone's
     _enter(second, DEALS[1], 2)
     assert _totals(second) == _expected(DEALS[:2])["totals"]
+    # in Polish, and on a desktop
+    second.evaluate("(() => { const s = document.querySelector('#lang'); s.value = 'pl';"
+                    " s.dispatchEvent(new Event('change')); })()")
+    assert second.evaluate("document.querySelector('#entry h2').textContent") == "Rozdanie 3"
+    assert second.evaluate("document.querySelector('#entry label').textContent") == "Kto grał?"
+    assert second.evaluate("document.querySelector('#notice').textContent") == "Dodano rozdanie 2."
+    assert not second.overflows()
+    second.screenshot("sheet-pl-390.png", full=True)
+    desk = chromium.page(DESKTOP)
+    desk.goto(made["view"])
+    desk.wait("document.querySelector('#totals')", "the sheet on a desktop")
+    assert _totals(desk) == _totals(second)
+    assert not desk.overflows()
+    desk.screenshot("sheet-read-only-1280.png")
     # the one failed load: the refused (409) add
     assert [e for e in second.errors() if "status of 409" not in e] == []

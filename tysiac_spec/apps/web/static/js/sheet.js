@@ -110,7 +110,7 @@ const S = {
   entry: null, // every question answered
   draft: "",
   error: null, // the last rejected answer's message
-  notice: null, // {text, kind}
+  notice: null, // {kind, text} (the server's words) or {kind, words: [[key, vars], …]} (ours, shown in the page's language)
   busy: false,
   confirmUndo: false,
   picked: new Set(), // players picked for a multi-player answer (no_trick)
@@ -131,6 +131,12 @@ async function api(method, path, body, auth = false) {
   } catch {
     return { status: 0, data: { error: { message: w("offline") } } };
   }
+}
+
+function noticeText() {
+  const n = S.notice;
+  if (!n) return "";
+  return n.words ? n.words.map(([key, vars]) => w(key, vars)).join(" ") : n.text;
 }
 
 const nameOf = (p) => (S.view && S.view.names[p]) || `P${p}`;
@@ -209,8 +215,8 @@ async function stale(data) {
   if (status === 200) S.view = view;
   resetDeal();
   // the page's own words (the server's, in English, say the same: nothing was written)
-  S.notice = { text: data?.error?.code === "stale" ? w("stale", { n: S.view.next.number })
-    : data?.error?.message || w("offline"), kind: "warn" };
+  S.notice = data?.error?.code === "stale" ? { words: [["stale", { n: S.view.next.number }]], kind: "warn" }
+    : { text: data?.error?.message || w("offline"), kind: "warn" };
   if (S.view.winner === null) await ask();
 }
 
@@ -222,8 +228,8 @@ async function write(method, path, body, done) {
   if (status === 200 || status === 201) {
     S.view = data;
     resetDeal();
-    S.notice = { text: done(data), kind: "info" };
-    if (data.winner !== null) S.notice.text += " " + w("wins", { name: nameOf(data.winner) });
+    S.notice = { words: [done(data)], kind: "info" };
+    if (data.winner !== null) S.notice.words.push(["wins", { name: nameOf(data.winner) }]);
     else await ask();
   } else if (status === 409) {
     await stale(data);
@@ -237,7 +243,7 @@ async function write(method, path, body, done) {
 
 const addDeal = () => {
   const n = S.view.next.number;
-  return write("POST", `/api/sheets/${sheetId}/deals`, { answers: S.answers }, () => w("added", { n }));
+  return write("POST", `/api/sheets/${sheetId}/deals`, { answers: S.answers }, () => ["added", { n }]);
 };
 
 function undo() {
@@ -247,12 +253,12 @@ function undo() {
     return;
   }
   const n = S.view.deals.length;
-  write("DELETE", `/api/sheets/${sheetId}/deals/last`, {}, () => w("removed", { n }));
+  write("DELETE", `/api/sheets/${sheetId}/deals/last`, {}, () => ["removed", { n }]);
 }
 
 async function importFile(file) {
   const text = await file.text();
-  write("PUT", `/api/sheets/${sheetId}`, { sheet_text: text }, () => w("imported"));
+  write("PUT", `/api/sheets/${sheetId}`, { sheet_text: text }, () => ["imported", {}]);
 }
 
 async function poll() {
@@ -263,7 +269,7 @@ async function poll() {
   S.view = data;
   if (token) {
     resetDeal();
-    if (typing) S.notice = { text: w("stale", { n: data.next.number }), kind: "warn" };
+    if (typing) S.notice = { words: [["stale", { n: data.next.number }]], kind: "warn" };
     if (data.winner === null) await ask();
   }
   render();
@@ -404,7 +410,7 @@ function renderSheet() {
   const parts = [];
   if (!token) parts.push(h("p", { class: "notice readonly", id: "read-only", text: w("read_only") }));
   parts.push(h("p", { class: `notice ${S.notice?.kind || ""}${S.notice ? "" : " hidden"}`, id: "notice",
-    role: "status", "aria-live": "polite", text: S.notice?.text || "" }));
+    role: "status", "aria-live": "polite", text: noticeText() }));
   if (!v) return parts;
   if (v.winner !== null) parts.push(h("p", { class: "notice", id: "winner", text: w("wins", { name: nameOf(v.winner) }) }));
   parts.push(entryPanel());
@@ -522,7 +528,7 @@ function renderCreate() {
       names: given.some(Boolean) ? given.map((n, p) => n || `P${p}`) : [] });
   };
   return [
-    h("p", { class: `notice warn${S.notice ? "" : " hidden"}`, id: "notice", role: "status", text: S.notice?.text || "" }),
+    h("p", { class: `notice warn${S.notice ? "" : " hidden"}`, id: "notice", role: "status", text: noticeText() }),
     h("section", { class: "panel" },
       h("h2", { text: w("new_sheet") }),
       h("p", { class: "sub-title", text: w("intro") }),
