@@ -8,6 +8,8 @@ scrolling."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections.abc import Iterator
 
 import pytest
@@ -227,3 +229,33 @@ def test_a_stale_phone_is_told_and_reloaded(server: Server, chromium: Chromium) 
     desk.screenshot("sheet-read-only-1280.png")
     # the one failed load: the refused (409) add
     assert [e for e in second.errors() if "status of 409" not in e] == []
+
+
+def test_changed_rules_offer_to_go_on_under_them(server: Server, chromium: Chromium) -> None:
+    status, made = server.request("POST", "/api/sheets", {"ruleset": "pl-standard", "players": 3, "names": NAMES})
+    assert status == 201
+    status, _ = server.request("POST", f"/api/sheets/{made['sheet']}/deals",
+                               {"version": made["version"], "answers": DEALS[0]}, token=made["edit_token"])
+    assert status == 201
+    with sqlite3.connect(server.db) as db:  # the rules' scoring changed since the sheet was saved
+        text = db.execute("SELECT text FROM scoresheet_texts WHERE key = ?", (made["sheet"],)).fetchone()[0]
+        data = json.loads(text)
+        data["rules_hash"]["scoring"] = "0" * 16
+        db.execute("UPDATE scoresheet_texts SET text = ?, version = ? WHERE key = ?",
+                   (json.dumps(data), "changed", made["sheet"]))
+    viewer = chromium.page(PHONE)
+    viewer.goto(made["view"])
+    viewer.wait("/changed \\(scoring\\)/.test(document.querySelector('#notice').textContent)", "the rules' change")
+    assert viewer.evaluate("document.querySelector('#new-rules')") is None  # read-only: told, no button
+    phone = chromium.page(PHONE)
+    phone.goto(made["edit"])
+    phone.wait("document.querySelector('#new-rules')", "the offer to go on under the new rules")
+    assert not phone.overflows()
+    phone.screenshot("sheet-rules-changed-390.png")
+    phone.click("#new-rules")
+    assert _asked(phone) == "declarer"
+    assert _totals(phone) == [10, -150, 0]
+    assert phone.evaluate("document.querySelector('#notice').textContent") == (
+        "The sheet goes on under the new rules; the deals so far keep their scores.")
+    assert "the rules changed after this deal" in phone.evaluate("document.querySelector('#sheet tr.notes').textContent")
+    assert [e for e in phone.errors() + viewer.errors() if "status of 422" not in e] == []

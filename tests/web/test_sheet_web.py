@@ -300,6 +300,32 @@ def test_no_path_from_a_client_is_opened(server: Served, tmp_path: Path) -> None
     assert (status, answer["error"]["code"]) == (422, "option.value")
 
 
+def test_changed_rules_are_told_and_the_editor_may_go_on_under_them(server: Served) -> None:
+    """A sheet whose rules changed in what scores since it was saved (here: its stored
+    scoring fingerprint altered) is not settled silently under the new rules: GET says so
+    (422, ``rules_changed``, the version); only the edit link goes on under them."""
+    sheet = _new(server)
+    _, one = _add(server, sheet, sheet["version"], DEALS[0])
+    with sqlite3.connect(server.db) as db:
+        text = db.execute("SELECT text FROM scoresheet_texts WHERE key = ?", (sheet["sheet"],)).fetchone()[0]
+        data = json.loads(text)
+        data["rules_hash"]["scoring"] = "0" * 16
+        db.execute("UPDATE scoresheet_texts SET text = ?, version = ? WHERE key = ?",
+                   (json.dumps(data), "tampered", sheet["sheet"]))
+    path = f"/api/sheets/{sheet['sheet']}"
+    status, answer = server.call("GET", path)
+    assert status == 422 and answer["rules_changed"] is True and answer["version"] == "tampered"
+    assert answer["error"]["message"].startswith("the rules of `pl-standard` changed (scoring)")
+    status, answer = server.call("POST", f"{path}/new-rules", {"version": "tampered"})
+    assert (status, answer["error"]["code"]) == (403, "read_only")
+    status, answer = server.call("POST", f"{path}/new-rules", {"version": one["version"]}, token=sheet["edit_token"])
+    assert status == 409
+    status, view = server.call("POST", f"{path}/new-rules", {"version": "tampered"}, token=sheet["edit_token"])
+    assert status == 200 and view["carried"] == 1 and view["totals"] == one["totals"]
+    assert view["rows"][0]["notes"][-1] == "the rules changed after this deal; the deals before it keep their scores"
+    assert server.call("GET", path)[0] == 200
+
+
 def test_sheets_survive_a_restart(tmp_path: Path) -> None:
     served = Served(tmp_path / "web.sqlite3")
     try:

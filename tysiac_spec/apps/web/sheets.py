@@ -62,6 +62,10 @@ MAX_SHEET_BODY = 1 << 20
 ruleset text; the texts themselves are then bounded by :mod:`tysiac_spec.limits`."""
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{11}")
+_RULES_CHANGED = re.compile(r"^the rules of `[^`]*` changed \(")
+"""The start of the service's message for a sheet whose rules changed in what scores
+(:func:`~tysiac_spec.scoresheet.carry.reconcile_rules`): the page then offers to go on
+under the new rules."""
 
 
 class SqliteSheetStore:
@@ -284,7 +288,15 @@ class SheetRoutes:
                              "view": page, **view}, status_code=201)
 
     async def view(self, request: Request) -> Response:
-        return JSONResponse(await self._run(self.service.view, self._sheet(request)))
+        sheet_id = self._sheet(request)
+        try:
+            return JSONResponse(await self._run(self.service.view, sheet_id))
+        except EntryError as exc:
+            if not _RULES_CHANGED.match(exc.diagnostic.message):
+                raise
+            # the rules changed in what scores: the editor may go on under them (new-rules)
+            body = {"error": error_data(exc), "rules_changed": True, "version": self._current(sheet_id)}
+            return JSONResponse(body, status_code=422)
 
     async def next_question(self, request: Request) -> Response:
         sheet_id = self._sheet(request)

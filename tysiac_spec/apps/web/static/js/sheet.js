@@ -64,6 +64,12 @@ const WORDS = {
     "Nie dodano rozdania: zapis zmieniono w międzyczasie na innym telefonie. Wczytano go ponownie; wpisz rozdanie {n} jeszcze raz.",
     "Раздача не добавлена: запись тем временем изменили на другом телефоне. Она загружена заново; введите раздачу {n} ещё раз.",
     "Rozdání nepřidáno: zápis byl mezitím změněn na jiném telefonu. Byl znovu načten; zadejte rozdání {n} znovu."],
+  new_rules: ["Go on under the new rules from the next deal", "Graj dalej według nowych zasad od następnego rozdania",
+    "Продолжить по новым правилам со следующей раздачи", "Pokračovat podle nových pravidel od dalšího rozdání"],
+  went_on: ["The sheet goes on under the new rules; the deals so far keep their scores.",
+    "Zapis toczy się dalej według nowych zasad; dotychczasowe rozdania zachowują wyniki.",
+    "Запись продолжается по новым правилам; прежние раздачи сохраняют свои очки.",
+    "Zápis pokračuje podle nových pravidel; dosavadní rozdání si ponechávají skóre."],
   added: ["Deal {n} added.", "Dodano rozdanie {n}.", "Раздача {n} добавлена.", "Rozdání {n} přidáno."],
   removed: ["Deal {n} removed.", "Usunięto rozdanie {n}.", "Раздача {n} удалена.", "Rozdání {n} odebráno."],
   imported: ["The sheet file was read.", "Wczytano plik zapisu.", "Файл записи прочитан.", "Soubor zápisu načten."],
@@ -112,6 +118,7 @@ const S = {
   error: null, // the last rejected answer's message
   notice: null, // {kind, text} (the server's words) or {kind, words: [[key, vars], …]} (ours, shown in the page's language)
   busy: false,
+  rulesChanged: null, // the sheet's version when its rules changed in what scores (offer to go on)
   confirmUndo: false,
   picked: new Set(), // players picked for a multi-player answer (no_trick)
   catalog: null, // create mode: GET /api/rulesets
@@ -147,11 +154,28 @@ async function load() {
   const { status, data } = await api("GET", `/api/sheets/${sheetId}`);
   if (status !== 200) {
     S.notice = { text: data?.error?.message || w("offline"), kind: "warn" };
+    S.rulesChanged = data?.rules_changed ? data.version : null;
     render();
     return;
   }
   S.view = data;
+  S.rulesChanged = null;
   if (token && data.winner === null) await ask();
+  render();
+}
+
+async function goOnUnderNewRules() {
+  if (S.busy) return;
+  S.busy = true;
+  const { status, data } = await api("POST", `/api/sheets/${sheetId}/new-rules`, { version: S.rulesChanged }, true);
+  S.busy = false;
+  if (status === 200) {
+    S.notice = { words: [["went_on", {}]], kind: "info" };
+    S.rulesChanged = null;
+    await load();
+    return;
+  }
+  S.notice = { text: data?.error?.message || w("offline"), kind: "warn" };
   render();
 }
 
@@ -411,6 +435,10 @@ function renderSheet() {
   if (!token) parts.push(h("p", { class: "notice readonly", id: "read-only", text: w("read_only") }));
   parts.push(h("p", { class: `notice ${S.notice?.kind || ""}${S.notice ? "" : " hidden"}`, id: "notice",
     role: "status", "aria-live": "polite", text: noticeText() }));
+  if (!v && S.rulesChanged && token) {
+    parts.push(h("button", { type: "button", class: "primary", id: "new-rules", onclick: goOnUnderNewRules },
+      w("new_rules")));
+  }
   if (!v) return parts;
   if (v.winner !== null) parts.push(h("p", { class: "notice", id: "winner", text: w("wins", { name: nameOf(v.winner) }) }));
   parts.push(entryPanel());
