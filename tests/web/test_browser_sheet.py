@@ -258,4 +258,15 @@ def test_changed_rules_offer_to_go_on_under_them(server: Server, chromium: Chrom
     assert phone.evaluate("document.querySelector('#notice').textContent") == (
         "The sheet goes on under the new rules; the deals so far keep their scores.")
     assert "the rules changed after this deal" in phone.evaluate("document.querySelector('#sheet tr.notes').textContent")
+    # the next deal by keyboard only: each answer typed, Enter goes on, Enter adds the deal
+    phone.click("#answer")
+    for text in ("Bo", "110", "", "24 26 70", "2:H"):
+        phone.type(text)
+        phone.wait("!window.tysiacSheet.S.busy && (document.activeElement.id === 'answer' && "
+                   "document.activeElement.value === '' || document.activeElement.id === 'add-deal')",
+                   "the focus on the next question")
+    assert phone.evaluate("document.activeElement.id") == "add-deal"
+    phone.type("")  # Enter
+    phone.wait("window.tysiacSheet.S.view.deals.length === 2 && !window.tysiacSheet.S.busy", "deal 2 by keyboard")
+    assert phone.evaluate("window.tysiacSheet.S.view.deals[1].declarer") == 1
     assert [e for e in phone.errors() + viewer.errors() if "status of 422" not in e] == []

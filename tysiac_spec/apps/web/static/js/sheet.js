@@ -118,6 +118,7 @@ const S = {
   error: null, // the last rejected answer's message
   notice: null, // {kind, text} (the server's words) or {kind, words: [[key, vars], …]} (ours, shown in the page's language)
   busy: false,
+  typed: false, // the last answer came from the keyboard
   rulesChanged: null, // the sheet's version when its rules changed in what scores (offer to go on)
   confirmUndo: false,
   picked: new Set(), // players picked for a multi-player answer (no_trick)
@@ -375,7 +376,7 @@ function questionForm() {
   }
   const form = h("form", {
     class: "question", id: "question",
-    onsubmit: (e) => { e.preventDefault(); answer(input.value.trim()); },
+    onsubmit: (e) => { e.preventDefault(); S.typed = true; answer(input.value.trim()); },
   },
   h("label", { for: "answer", text: w(`q.${q.key}`) }),
   h("p", { class: `prompt${q.prompt === q.key ? " visually-hidden" : ""}`, id: "prompt", text: q.prompt }),
@@ -594,7 +595,10 @@ function render(focusAnswer = false) {
     sheetId ? renderSheet() : renderCreate(),
     h("p", { class: "footer" }, h("a", { href: "/" }, w("tables")), " · ", h("a", { href: "/s" }, w("new_sheet"))));
   const input = $("#answer");
-  if (focusAnswer && input && !$(".quick")) input.focus();
+  // after an answer typed (or a question with nothing to tap) the next one takes the keys
+  if (focusAnswer && input && (S.typed || !$(".quick"))) input.focus();
+  if (focusAnswer && !input && S.typed && $("#add-deal")) $("#add-deal").focus();
+  S.typed = false;
 }
 
 if (sheetId) {
