@@ -339,6 +339,11 @@ def test_match_over_shows_the_winner_and_the_host_starts_a_rematch(server: Serve
     assert totals == final["scores"]
     assert not page.overflows()
     page.screenshot("match-over-390.png")
+    # the record of the finished match, for `tysiac replay`
+    record = page.evaluate(f"fetch('/api/tables/{table['table']}/record', {{headers: {{Authorization:"
+                           f" 'Bearer {table['host_token']}'}}}}).then(r => r.status)")
+    assert record == 200
+    assert page.evaluate("!!document.querySelector('#overlay-root #record')")
     page.click("#rematch")
     page.wait("window.tysiacTable.S.st.match === 2 && !document.querySelector('#overlay-root .overlay')",
               "the rematch")
@@ -383,7 +388,17 @@ def test_chat_is_text_and_a_refused_action_is_told_while_the_socket_stays(server
     assert legal
     one.click(f'#actions button[data-action="{legal[0]}"]')
     one.wait(f"window.tysiacTable.S.st.version > {version}", "the move")
-    assert one.errors() == [] and two.errors() == []
+    # Ola opens her link on another device: the older page says so and can take the seat back
+    three = chromium.page(PHONE)
+    three.goto(table["seats"][1]["url"])
+    three.wait("window.tysiacTable && window.tysiacTable.S.status === 'open'")
+    two.wait("window.tysiacTable.S.status === 'closed' && window.tysiacTable.S.closeCode === 4409", "the 4409 close")
+    assert two.evaluate("document.querySelector('#banner').firstChild.textContent") \
+        == "This seat was opened in another tab or device."
+    two.click("#banner button")
+    two.wait("window.tysiacTable.S.status === 'open'", "the seat taken back")
+    three.wait("window.tysiacTable.S.closeCode === 4409", "the other device to let go")
+    assert one.errors() == [] and two.errors() == [] and three.errors() == []
 
 
 def test_a_server_restart_mid_deal_brings_the_page_back_by_itself(
