@@ -295,7 +295,6 @@ function sendAction(text) {
 // ------------------------------------------------------------------ render
 
 function renderAll() {
-  document.title = `${t("title")} — ${S.welcome?.ruleset?.names?.[getLang()] || S.welcome?.ruleset?.id || ""}`;
   ui.cmdLabel.textContent = t("command");
   ui.cmd.placeholder = `${t("command")}: QH, 120, pass`;
   ui.cmdBtn.textContent = "↵";
@@ -342,11 +341,18 @@ function renderBanner() {
   }
 }
 
+function cap(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function renderTitle() {
   const w = S.welcome;
   const rs = w?.ruleset?.names?.[getLang()] || w?.ruleset?.names?.en || w?.ruleset?.id || t("title");
   const deal = S.st ? (S.st.deals || []).length + 1 : null;
   ui.title.textContent = deal ? `${rs} · ${t("deal_n", { n: deal })}` : rs;
+  // a tab in the background shows when it is your turn
+  const mine = (S.st?.legal || []).length > 0;
+  document.title = `${mine ? "● " : ""}${t("title")} — ${rs}`;
 }
 
 function renderInfo() {
@@ -357,7 +363,7 @@ function renderInfo() {
     const c = [v.kind ? v.kind : null, v.contract ? String(v.contract) : null, v.contra > 1 ? `×${v.contra}` : null]
       .filter(Boolean).join(" ");
     parts.push(h("span", { class: "pill", id: "contract" },
-      `${t("contract")}: ${plainName(v.declarer)}${c ? ` · ${c}` : ""}`));
+      c ? `${t("contract")}: ${plainName(v.declarer)} · ${c}` : `${cap(t("declarer"))}: ${plainName(v.declarer)}`));
   }
   if (v.trump) {
     parts.push(h("span", { class: "pill trump", id: "trump", "aria-label": `${t("trump")}: ${suitName(v.trump, getLang())}` },
