@@ -436,9 +436,15 @@ def test_a_server_restart_mid_deal_brings_the_page_back_by_itself(
         after = page.evaluate("JSON.stringify([window.tysiacTable.S.st.view, window.tysiacTable.S.st.legal,"
                               " window.tysiacTable.S.st.version])")
         assert after == before
-        # and play goes on
+        # and play goes on, here with a card played by two taps (a setting for small screens)
+        page.evaluate("document.querySelector('#tools-box').open = true")
+        page.click("#tap-twice")
         st = page.wait(f"({_STATE})()", "the state")
-        _choose(page, st, bid_once)
+        card = next(a.split()[1] for a in st["legal"] if a.startswith("play "))
+        page.click(f'#hand button.card.legal[data-card="{card}"]')
+        assert page.evaluate("window.tysiacTable.S.selected") == card
+        assert page.evaluate("window.tysiacTable.S.st.version") == st["version"]  # not played yet
+        page.click(f'#hand button.card.legal[data-card="{card}"]')
         page.wait(f"window.tysiacTable.S.st.version > {st['version']}", "a move after the restart")
         # while the server was down the browser said it could not connect; nothing else went wrong
         assert [e for e in page.errors() if "WebSocket connection to" not in e] == []

@@ -154,6 +154,8 @@ const WORDS = {
     "{name} dává {card}: {to}"],
   "said.discard_hidden": ["{name} discards a card", "{name} odkłada kartę", "{name} сбрасывает карту",
     "{name} odhazuje kartu"],
+  tap_twice: ["Tap a card twice to play it", "Zagrywaj kartę dwoma dotknięciami", "Ходить картой двойным касанием",
+    "Hrát kartu dvojím klepnutím"],
   settings: ["Settings", "Ustawienia", "Настройки", "Nastavení"],
   took_trick: ["{name} takes the trick", "{name} bierze lewę", "{name} берёт взятку", "{name} bere štych"],
   // phases

@@ -574,6 +574,10 @@ function offered() {
   return [...texts].sort();
 }
 
+function safeFlag(key) {
+  try { return localStorage.getItem(key) === "1"; } catch { return false; }
+}
+
 function cardActions(card) {
   return classify(S.st?.legal || []).byCard.get(card) || [];
 }
@@ -581,7 +585,12 @@ function cardActions(card) {
 function onCardClick(card) {
   const acts = cardActions(card);
   if (!acts.length || S.pending) return;
-  if (acts.length === 1 && acts[0].verb === "play") {
+  const twice = safeFlag("tysiac.tap_twice");
+  if (acts.length === 1 && acts[0].verb === "play" && (!twice || S.selected === card)) {
+    sendAction(acts[0].text);
+    return;
+  }
+  if (acts.length === 1 && S.selected === card) {
     sendAction(acts[0].text);
     return;
   }
@@ -746,6 +755,14 @@ function renderTools() {
       if (name) sock.send({ type: "name", name });
     });
     items.push(h("label", { for: "rename", text: t("rename") }), form);
+  }
+  if (mySeat() !== null) {
+    // a card is played by one tap, or (for the careful, on a small screen) by two
+    const box = h("input", { type: "checkbox", id: "tap-twice", checked: safeFlag("tysiac.tap_twice") });
+    box.addEventListener("change", () => {
+      try { localStorage.setItem("tysiac.tap_twice", box.checked ? "1" : "0"); } catch { /* private mode */ }
+    });
+    items.push(h("label", { for: "tap-twice" }, box, h("span", { text: t("tap_twice") })));
   }
   if (S.welcome?.host && st) {
     const setting = (key, label) => {
