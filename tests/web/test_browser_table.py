@@ -61,6 +61,7 @@ def test_start_page_creates_a_table_with_links_and_qr_codes(server: Server, chro
     # the options of the chosen ruleset are offered with their defaults
     assert phone.evaluate("document.querySelectorAll('.option-row').length") >= 1
     assert not phone.overflows()
+    assert _unnamed(phone) == []
     phone.screenshot("start-390.png", full=True)
     # three players: seat 2 a person, seat 3 a random bot
     phone.click("#players-3")
@@ -82,6 +83,7 @@ def test_start_page_creates_a_table_with_links_and_qr_codes(server: Server, chro
     phone.wait("(() => { const i = document.querySelector('#link-seat-1 img.qr');"
                " return i && i.complete && i.naturalWidth > 0; })()", "the QR code")
     assert not phone.overflows()
+    assert _unnamed(phone) == []
     phone.screenshot("links-390.png", full=True)
     desk = chromium.page(DESKTOP)
     desk.goto(server.url + "/")
@@ -111,6 +113,25 @@ def test_a_house_file_with_an_error_is_shown_at_line_and_column(server: Server, 
     assert not page.overflows()
     page.screenshot("house-error-390.png")
     assert page.errors() == []
+
+
+def _unnamed(page: Page) -> list[str]:
+    """Controls and pictures in the page's accessibility tree that a screen reader could not
+    name (Chromium's own tree, over CDP)."""
+    page.call("Accessibility.enable")
+    nodes = page.call("Accessibility.getFullAXTree")["nodes"]
+    roles = {"button", "checkbox", "combobox", "textbox", "radio", "image", "img", "link"}
+    return [f"{n['role']['value']} "
+            + str(page.call("DOM.describeNode", backendNodeId=n["backendDOMNodeId"])["node"].get("attributes"))
+            for n in nodes
+            if not n.get("ignored") and n.get("role", {}).get("value") in roles
+            and not str(n.get("name", {}).get("value", "")).strip()]
+
+
+def _live_region(page: Page) -> bool:
+    page.call("Accessibility.enable")
+    nodes = page.call("Accessibility.getFullAXTree")["nodes"]
+    return any(n.get("role", {}).get("value") == "log" for n in nodes)
 
 
 def _still(page: Page) -> None:
@@ -201,7 +222,9 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
             flights[name].update(page.evaluate(flight))
             if view["phase"] == "play" and len(view["trick"]) == 1 and f"table-{name}.png" not in shots:
                 assert not page.overflows()
-                # every control has a name (its text or aria-label) for a screen reader
+                # every control and picture has a name for a screen reader; actions are said in a log
+                assert _unnamed(page) == []
+                assert _live_region(page)
                 assert page.evaluate("[...document.querySelectorAll('button, select, input')].filter(e =>"
                                      " !(e.getAttribute('aria-label') || e.textContent.trim() || e.labels?.length"
                                      " || e.placeholder)).map(e => e.outerHTML.slice(0, 80))") == []

@@ -497,9 +497,14 @@ function renderCentre() {
   const talonCards = talon.length ? talon.map((c) => cardSvg(c, { trump: v.trump, lang: getLang() }))
     : Array.from({ length: faceDown }, () => backSvg(""));
   fill(ui.talon, showTalon ? [h("div", { class: "cards" }, talonCards), h("span", { text: t("talon") })] : []);
-  ui.talon.setAttribute("role", "img");
-  ui.talon.setAttribute("aria-label", showTalon ? `${t("talon")}: ${talon.length
-    ? talon.map((c) => cardName(c, getLang())).join(", ") : t("cards_n", { n: faceDown })}` : "");
+  if (showTalon) {
+    ui.talon.setAttribute("role", "img");
+    ui.talon.setAttribute("aria-label", `${t("talon")}: ${talon.length
+      ? talon.map((c) => cardName(c, getLang())).join(", ") : t("cards_n", { n: faceDown })}`);
+  } else {
+    ui.talon.removeAttribute("role");
+    ui.talon.removeAttribute("aria-label");
+  }
 }
 
 function renderActions() {
