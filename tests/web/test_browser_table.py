@@ -85,6 +85,12 @@ def test_start_page_creates_a_table_with_links_and_qr_codes(server: Server, chro
     assert not phone.overflows()
     assert _unnamed(phone) == []
     phone.screenshot("links-390.png", full=True)
+    # the next table starts from this one's choices (in this browser)
+    phone.goto(server.url + "/")
+    phone.wait("document.querySelector('#seat-1-name')")
+    assert phone.evaluate("[0, 1, 2].map(i => [document.querySelector(`#seat-${i}-kind`).value,"
+                          " document.querySelector(`#seat-${i}-name`).value])") \
+        == [["human", ""], ["human", "Ola"], ["bot:random", ""]]
     desk = chromium.page(DESKTOP)
     desk.goto(server.url + "/")
     desk.wait("document.querySelector('#rs-pl-standard')")

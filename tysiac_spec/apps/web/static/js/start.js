@@ -287,6 +287,7 @@ async function onCreate(ev) {
   };
   if (state.source === "house") body.ruleset_text = state.house.text;
   else body.ruleset = r.id;
+  remember();
   try {
     const { status, data } = await api("POST", "/api/tables", body);
     if (status === 201 && data) {
@@ -304,6 +305,36 @@ async function onCreate(ev) {
   state.busy = false;
   render();
   if (state.created) $("#links h2")?.focus();
+}
+
+// ------------------------------------------------------------------ the last table's choices
+
+const MEMORY = "tysiac.start";
+
+/** Keep this table's choices for the next one (in this browser only). */
+function remember() {
+  const keep = { source: state.source, rulesetId: state.rulesetId, players: state.players, options: state.options,
+    seats: state.seats, chat: state.chat, spectators: state.spectators,
+    house: state.source === "house" ? state.house.text : "" };
+  try { localStorage.setItem(MEMORY, JSON.stringify(keep)); } catch { /* private mode or full */ }
+}
+
+function recall() {
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(MEMORY) || "null"); } catch { kept = null; }
+  if (!kept || typeof kept !== "object") return;
+  const known = state.catalog.rulesets.some((r) => r.id === kept.rulesetId && (r.players || []).length);
+  if (known) state.rulesetId = kept.rulesetId;
+  if (typeof kept.house === "string" && kept.house) state.house.text = kept.house;
+  if (Number.isInteger(kept.players)) state.players = kept.players;
+  if (kept.options && typeof kept.options === "object") state.options = { ...kept.options };
+  if (Array.isArray(kept.seats)) {
+    const kinds = new Set(["human", ...(state.catalog.bots || []).map((b) => `bot:${b}`)]);
+    state.seats = kept.seats.filter((x) => x && kinds.has(x.kind))
+      .map((x) => ({ kind: x.kind, name: typeof x.name === "string" ? x.name : "" }));
+  }
+  if (typeof kept.chat === "boolean") state.chat = kept.chat;
+  if (typeof kept.spectators === "boolean") state.spectators = kept.spectators;
 }
 
 // ------------------------------------------------------------------ links
@@ -415,6 +446,7 @@ async function main() {
     state.catalog = data;
     const playable = data.rulesets.filter((r) => (r.players || []).length);
     state.rulesetId = (playable.find((r) => r.id === "pl-standard") || playable[0])?.id ?? null;
+    recall();
     fitPlayers();
   } catch (e) {
     state.error = String(e.message || e);
