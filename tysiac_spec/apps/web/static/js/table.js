@@ -262,6 +262,13 @@ function onState(st) {
   if (done && prev && done.key > prev.version) {
     S.hold = done;
     clearTimeout(S.holdTimer);
+    clearTimeout(S.takeTimer);
+    // the taker gathers the cards: they slide to his seat, then the next trick shows
+    S.takeTimer = setTimeout(() => {
+      if (S.hold === done && done.winner !== null && done.winner !== undefined) {
+        ui.trick.classList.add("taken", `to-${position(done.winner)}`);
+      }
+    }, HOLD_MS - 320);
     S.holdTimer = setTimeout(() => {
       S.hold = null;
       renderCentre();
@@ -479,6 +486,7 @@ function renderCentre() {
   });
   if (!S.hold) S.shownTrick = trick.map(([seat, card]) => `${seat}:${card}`);
   ui.trick.setAttribute("aria-label", `${t("trick")}: ${shown.map(([seat, card]) => `${plainName(seat)} ${cardName(card, getLang())}`).join(", ") || "—"}`);
+  ui.trick.classList.remove("taken", "to-bottom", "to-top", "to-left", "to-right");
   fill(ui.trick, slots);
   if (taker !== null && taker !== undefined) {
     ui.status.textContent = `${t("took_trick", { name: plainName(taker) })} · ${status}`;
