@@ -100,7 +100,8 @@ def test_start_page_creates_a_table_with_links_and_qr_codes(server: Server, chro
     assert desk.errors() == []
 
 
-def test_a_house_file_with_an_error_is_shown_at_line_and_column(server: Server, chromium: Chromium) -> None:
+def test_a_house_file_with_an_error_is_shown_at_line_and_column(
+        server: Server, chromium: Chromium, tmp_path: Path) -> None:
     page = chromium.page(PHONE)
     page.goto(server.url + "/")
     page.wait("document.querySelector('#rs-house')")
@@ -118,6 +119,17 @@ def test_a_house_file_with_an_error_is_shown_at_line_and_column(server: Server, 
     assert page.evaluate("document.activeElement.id") == "house-errors"  # focus moves to the errors
     assert not page.overflows()
     page.screenshot("house-error-390.png")
+    # the same file chosen from the phone's files: checked at once; a good one says so
+    good = tmp_path / "good.yaml"
+    good.write_text(HOUSE.replace("step: 15", "step: 20"))
+    node = page.call("DOM.getDocument")["root"]["nodeId"]
+    node = page.call("DOM.querySelector", nodeId=node, selector="#house-file")["nodeId"]
+    page.call("DOM.setFileInputFiles", files=[str(good)], nodeId=node)
+    said = page.wait("document.querySelector('#house-ok') && document.querySelector('#house-ok').textContent",
+                     "the file to be accepted")
+    assert said == "The file is valid. My house"
+    assert page.evaluate("document.querySelector('#house-text').value") == good.read_text()
+    assert page.evaluate("!!document.querySelector('#house-errors')") is False
     assert page.errors() == []
 
 
