@@ -563,3 +563,28 @@ RARE = {"contra": {"contra", "redouble"}, "misere": {"bid misere"}, "open-hand":
 """The house rule's own action, reached with this seed and the choices above (re-buy, claims,
 marriages from the hand and the dark game are not reached in two deals; their deals still check
 that the page offers exactly the legal actions)."""
+
+
+def test_a_host_who_only_watches_gets_every_seat_link_and_the_host_tools(
+        server: Server, chromium: Chromium) -> None:
+    page = chromium.page(DESKTOP)
+    page.goto(server.url + "/")
+    page.wait("document.querySelector('#host-seat')")
+    page.evaluate("(() => { const s = document.querySelector('#seat-1-kind'); s.value = 'human';"
+                  " s.dispatchEvent(new Event('change')); })()")
+    page.wait("document.querySelector('#host-seat option[value=\"1\"]')")
+    page.evaluate("(() => { const s = document.querySelector('#host-seat'); s.value = 'watch';"
+                  " s.dispatchEvent(new Event('change')); })()")
+    page.click("#create-btn")
+    page.wait("document.querySelector('#links')")
+    assert page.evaluate("[...document.querySelectorAll('.link-card')].map(c => c.id)") \
+        == ["link-host", "link-seat-0", "link-seat-1", "link-watch"]
+    page.click("#link-host a.btn")
+    page.wait("window.tysiacTable && window.tysiacTable.S.st", "the host's table")
+    assert page.evaluate("window.tysiacTable.S.st.seat") is None
+    assert page.evaluate("window.tysiacTable.S.welcome.host") is True
+    assert page.evaluate("document.querySelector('.hand-wrap').classList.contains('hidden')") is True
+    assert page.evaluate("!!document.querySelector('#set-chat') && !!document.querySelector('#set-spectators')")
+    assert not page.overflows()
+    page.screenshot("host-watching-1280.png")
+    assert page.errors() == []

@@ -14,6 +14,7 @@ const state = {
   players: null,
   options: {}, // name -> value the user set
   seats: [], // [{kind, name}]
+  hostSeat: 0, // the seat the host plays, or "watch"
   chat: true,
   spectators: false,
   created: null, // the POST /api/tables answer
@@ -265,6 +266,14 @@ function renderSeats() {
     name.addEventListener("input", () => { seat.name = name.value; });
     box.append(h("div", { class: "seat-row" }, h("span", { class: "n", text: t("seat_n", { n: i + 1 }) }), sel, name));
   });
+  // which seat the host plays (the host link is that seat's key too), or none: the host watches
+  const humans = state.seats.map((x, i) => (x.kind === "human" ? i : null)).filter((i) => i !== null);
+  if (!humans.includes(state.hostSeat) && state.hostSeat !== "watch") state.hostSeat = humans[0] ?? "watch";
+  const host = h("select", { id: "host-seat" },
+    humans.map((i) => h("option", { value: String(i), selected: state.hostSeat === i, text: t("seat_n", { n: i + 1 }) })),
+    h("option", { value: "watch", selected: state.hostSeat === "watch", text: t("host_watches") }));
+  host.addEventListener("change", () => { state.hostSeat = host.value === "watch" ? "watch" : Number(host.value); });
+  box.append(h("div", { class: "option-row" }, h("label", { class: "name", for: "host-seat", text: t("host_plays") }), host));
   return h("fieldset", { class: "field" }, h("legend", { text: t("seats") }), box);
 }
 
@@ -284,6 +293,7 @@ async function onCreate(ev) {
     names: state.seats.map((x) => (x.kind === "human" && x.name.trim() ? x.name.trim() : null)),
     chat: state.chat,
     spectators: state.spectators,
+    host_seat: state.hostSeat === "watch" ? null : state.hostSeat,
   };
   if (state.source === "house") body.ruleset_text = state.house.text;
   else body.ruleset = r.id;
@@ -365,10 +375,10 @@ function renderLinks() {
 }
 
 function hostSeatOf(c) {
-  // the host plays the first human seat unless the table said otherwise
+  // the seat the host plays: as the server says, else as asked
   if (typeof c.host_seat === "number") return c.host_seat;
   if (c.host_seat === null) return -1;
-  return c.seats.find((x) => x.kind === "human")?.seat ?? -1;
+  return state.hostSeat === "watch" ? -1 : state.hostSeat;
 }
 
 function linkCard(id, label, url, primary) {
