@@ -588,3 +588,23 @@ def test_a_host_who_only_watches_gets_every_seat_link_and_the_host_tools(
     assert not page.overflows()
     page.screenshot("host-watching-1280.png")
     assert page.errors() == []
+
+
+def test_a_wrong_link_says_so_and_does_not_retry(server: Server, chromium: Chromium) -> None:
+    status, table = server.request("POST", "/api/tables", {
+        "ruleset": "pl-standard", "players": 3, "seats": ["human", "bot:random", "bot:random"], "seed": SEED})
+    assert status == 201, table
+    page = chromium.page(PHONE)
+    page.goto(f"{server.url}/t/{table['table']}#seat=not-a-real-secret-0123456789")
+    page.wait("window.tysiacTable && window.tysiacTable.S.status === 'closed'", "the refusal")
+    assert page.evaluate("window.tysiacTable.S.closeCode") == 4401
+    assert page.evaluate("document.querySelector('#banner').textContent") \
+        == "This link opens no seat at this table. Open the link you were sent."
+    assert page.evaluate("window.tysiacTable.S.st") is None
+    # no table at all
+    page.goto(f"{server.url}/t/nosuchtable#seat=not-a-real-secret-0123456789")
+    page.wait("window.tysiacTable && window.tysiacTable.S.status === 'closed'", "the refusal")
+    assert page.evaluate("window.tysiacTable.S.closeCode") == 4404
+    assert page.evaluate("document.querySelector('#banner').textContent") == "There is no such table."
+    assert not page.overflows()
+    assert page.errors() == []
