@@ -79,6 +79,7 @@ const WORDS = {
   scores: ["Scores", "Wyniki", "Очки", "Body"],
   deal_n: ["Deal {n}", "Rozdanie {n}", "Раздача {n}", "Rozdání {n}"],
   deal_over: ["Deal over", "Koniec rozdania", "Раздача окончена", "Konec rozdání"],
+  deal_over_n: ["Deal {n} is over", "Koniec rozdania {n}", "Раздача {n} окончена", "Konec rozdání {n}"],
   match_over: ["Match over", "Koniec partii", "Партия окончена", "Konec partie"],
   winner: ["Winner: {name}", "Wygrywa: {name}", "Победитель: {name}", "Vítěz: {name}"],
   continue: ["Continue", "Dalej", "Дальше", "Pokračovat"],

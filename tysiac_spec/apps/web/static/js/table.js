@@ -839,7 +839,7 @@ function renderOverlay() {
   const st = S.st;
   const body = [];
   if (o.kind === "deal" && o.row) {
-    body.push(h("h2", { id: "overlay-title", tabindex: "-1", text: `${t("deal_over")}: ${t("deal_n", { n: o.deal + 1 })}` }));
+    body.push(h("h2", { id: "overlay-title", tabindex: "-1", text: t("deal_over_n", { n: o.deal + 1 }) }));
     const evs = o.row.events || [];
     if (evs.length) body.push(h("ul", { class: "events" }, evs.map((ev) => h("li", { text: eventText(ev) }))));
     body.push(h("div", { class: "scoretable-wrap" }, scoreTable(st.deals?.length ? st.deals : [o.row], st.scores || o.row.scores, o.row.deal)));
