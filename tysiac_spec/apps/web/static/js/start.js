@@ -264,7 +264,10 @@ function renderSeats() {
       placeholder: seat.kind === "human" ? t("name") : t(seat.kind), "aria-label": `${t("seat_n", { n: i + 1 })}: ${t("name")}`,
       disabled: seat.kind !== "human" });
     name.addEventListener("input", () => { seat.name = name.value; });
-    box.append(h("div", { class: "seat-row" }, h("span", { class: "n", text: t("seat_n", { n: i + 1 }) }), sel, name));
+    // a bot needs no name: its kind takes the row
+    if (seat.kind !== "human") sel.classList.add("wide");
+    box.append(h("div", { class: "seat-row" }, h("span", { class: "n", text: t("seat_n", { n: i + 1 }) }), sel,
+      seat.kind === "human" ? name : null));
   });
   // which seat the host plays (the host link is that seat's key too), or none: the host watches
   const humans = state.seats.map((x, i) => (x.kind === "human" ? i : null)).filter((i) => i !== null);
