@@ -220,7 +220,7 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
     assert "Connection lost; reconnecting…" in desk.evaluate("window.banners")
     assert desk.evaluate("document.querySelector('#banner').classList.contains('hidden')") is True
     bid_once = [False]
-    reloaded = typed = False
+    reloaded = typed = arrowed = False
     flights: dict[str, set[str]] = {"390": set(), "1280": set()}
     flight = "[...document.querySelectorAll('#trick .slot.played svg')].map(s => getComputedStyle(s).animationName)"
     shots: set[str] = set()
@@ -269,6 +269,23 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
                 continue
             if not st["legal"]:
                 continue
+            single = [a.split()[1] for a in st["legal"] if a.startswith("play ") and len(a.split()) == 2
+                      and sum(1 for b in st["legal"] if b.split()[1:2] == a.split()[1:2]) == 1]
+            if page is phone and not arrowed and view["phase"] == "play" and single:
+                # by keys alone: the card in the tab order, right and back with the arrows, Enter
+                card = page.evaluate("(() => { const b = document.querySelector('#hand button.card[tabindex=\"0\"]');"
+                                     " b.focus(); return b.dataset.card; })()")
+                if card in single:
+                    page.key("ArrowRight", "ArrowRight", 39)
+                    assert page.evaluate("document.activeElement.dataset.card") != card
+                    page.key("ArrowLeft", "ArrowLeft", 37)
+                    assert page.evaluate("document.activeElement.dataset.card") == card
+                    page.key("Enter", "Enter", 13)
+                    page.wait(f"window.tysiacTable.S.st.version > {st['version']}", "the card played by Enter")
+                    assert {"seat": 0, "action": f"play {card}"} in [
+                        {k: a[k] for k in ("seat", "action")} for a in page.evaluate("window.tysiacTable.S.st.last")]
+                    arrowed = moved = True
+                    continue
             if page is desk and not typed and view["phase"] == "play":
                 # one move by keyboard: type the card, Enter
                 card = next(a.split()[1] for a in st["legal"] if a.startswith("play ") and len(a.split()) == 2)
@@ -289,7 +306,7 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
             phone.wait("true")
     else:
         pytest.fail("the deal did not end")
-    assert reloaded and typed
+    assert reloaded and typed and arrowed
     # a card played flies in, except where the reader asked for less motion
     assert flights["390"] == {"none"}
     assert flights["1280"] and all(x.startswith("fly-in") for x in flights["1280"])
