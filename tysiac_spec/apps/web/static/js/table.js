@@ -757,6 +757,9 @@ function onChat(ev) {
 
 function renderTools() {
   const st = S.st;
+  // not while someone types a name or holds a setting: a new state must not eat the keystrokes
+  if (ui.tools.contains(document.activeElement) && document.activeElement.tagName === "INPUT"
+      && document.activeElement.type === "text") return;
   const items = [];
   if (mySeat() !== null) {
     const input = h("input", { type: "text", id: "rename", maxlength: 24, value: st?.seats?.[mySeat()]?.name || "",
