@@ -253,7 +253,13 @@ function onState(st) {
     }
     if (last.length) S.announcedV = Math.max(S.announcedV, last[last.length - 1].v);
     if (!prev || prev.version !== st.version) {
-      if ((st.legal || []).length && !(prev?.legal || []).length) announce(t("your_turn"));
+      if ((st.legal || []).length && !(prev?.legal || []).length) {
+        announce(t("your_turn"));
+        // a short buzz on a phone lying on the table (after the player has touched the page once)
+        if (navigator.userActivation?.hasBeenActive) {
+          try { navigator.vibrate?.(40); } catch { /* not allowed here */ }
+        }
+      }
     }
   }
   if (st.over && !S.overlay) S.overlay = { kind: "match", winners: st.winners || [] };
