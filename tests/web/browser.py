@@ -214,8 +214,11 @@ class Page:
         self.call("Input.dispatchKeyEvent", type="keyUp", key="Enter", code="Enter", windowsVirtualKeyCode=13)
 
     def key(self, key: str, code: str, keycode: int) -> None:
-        for kind in ("keyDown", "keyUp"):
-            self.call("Input.dispatchKeyEvent", type=kind, key=key, code=code, windowsVirtualKeyCode=keycode)
+        """Press and release one key (``"ArrowRight", "ArrowRight", 39``); Enter also types its
+        character, which is what activates a focused button."""
+        extra = {"text": "\r"} if key == "Enter" else {}
+        self.call("Input.dispatchKeyEvent", type="keyDown", key=key, code=code, windowsVirtualKeyCode=keycode, **extra)
+        self.call("Input.dispatchKeyEvent", type="keyUp", key=key, code=code, windowsVirtualKeyCode=keycode)
 
     def errors(self) -> list[str]:
         """Console errors, uncaught exceptions and failed loads seen so far in this tab."""

@@ -61,6 +61,7 @@ def test_start_page_creates_a_table_with_links_and_qr_codes(server: Server, chro
     # the options of the chosen ruleset are offered with their defaults
     assert phone.evaluate("document.querySelectorAll('.option-row').length") >= 1
     assert not phone.overflows()
+    assert _unnamed(phone) == []
     phone.screenshot("start-390.png", full=True)
     # three players: seat 2 a person, seat 3 a random bot
     phone.click("#players-3")
@@ -82,7 +83,14 @@ def test_start_page_creates_a_table_with_links_and_qr_codes(server: Server, chro
     phone.wait("(() => { const i = document.querySelector('#link-seat-1 img.qr');"
                " return i && i.complete && i.naturalWidth > 0; })()", "the QR code")
     assert not phone.overflows()
+    assert _unnamed(phone) == []
     phone.screenshot("links-390.png", full=True)
+    # the next table starts from this one's choices (in this browser)
+    phone.goto(server.url + "/")
+    phone.wait("document.querySelector('#seat-1-name')")
+    assert phone.evaluate("[0, 1, 2].map(i => [document.querySelector(`#seat-${i}-kind`).value,"
+                          " document.querySelector(`#seat-${i}-name`)?.value])") \
+        == [["human", ""], ["human", "Ola"], ["bot:random", None]]  # a bot has no name to type
     desk = chromium.page(DESKTOP)
     desk.goto(server.url + "/")
     desk.wait("document.querySelector('#rs-pl-standard')")
@@ -92,7 +100,8 @@ def test_start_page_creates_a_table_with_links_and_qr_codes(server: Server, chro
     assert desk.errors() == []
 
 
-def test_a_house_file_with_an_error_is_shown_at_line_and_column(server: Server, chromium: Chromium) -> None:
+def test_a_house_file_with_an_error_is_shown_at_line_and_column(
+        server: Server, chromium: Chromium, tmp_path: Path) -> None:
     page = chromium.page(PHONE)
     page.goto(server.url + "/")
     page.wait("document.querySelector('#rs-house')")
@@ -110,7 +119,37 @@ def test_a_house_file_with_an_error_is_shown_at_line_and_column(server: Server, 
     assert page.evaluate("document.activeElement.id") == "house-errors"  # focus moves to the errors
     assert not page.overflows()
     page.screenshot("house-error-390.png")
+    # the same file chosen from the phone's files: checked at once; a good one says so
+    good = tmp_path / "good.yaml"
+    good.write_text(HOUSE.replace("step: 15", "step: 20"))
+    node = page.call("DOM.getDocument")["root"]["nodeId"]
+    node = page.call("DOM.querySelector", nodeId=node, selector="#house-file")["nodeId"]
+    page.call("DOM.setFileInputFiles", files=[str(good)], nodeId=node)
+    said = page.wait("document.querySelector('#house-ok') && document.querySelector('#house-ok').textContent",
+                     "the file to be accepted")
+    assert said == "The file is valid. My house"
+    assert page.evaluate("document.querySelector('#house-text').value") == good.read_text()
+    assert page.evaluate("!!document.querySelector('#house-errors')") is False
     assert page.errors() == []
+
+
+def _unnamed(page: Page) -> list[str]:
+    """Controls and pictures in the page's accessibility tree that a screen reader could not
+    name (Chromium's own tree, over CDP)."""
+    page.call("Accessibility.enable")
+    nodes = page.call("Accessibility.getFullAXTree")["nodes"]
+    roles = {"button", "checkbox", "combobox", "textbox", "radio", "image", "img", "link"}
+    return [f"{n['role']['value']} "
+            + str(page.call("DOM.describeNode", backendNodeId=n["backendDOMNodeId"])["node"].get("attributes"))
+            for n in nodes
+            if not n.get("ignored") and n.get("role", {}).get("value") in roles
+            and not str(n.get("name", {}).get("value", "")).strip()]
+
+
+def _live_region(page: Page) -> bool:
+    page.call("Accessibility.enable")
+    nodes = page.call("Accessibility.getFullAXTree")["nodes"]
+    return any(n.get("role", {}).get("value") == "log" for n in nodes)
 
 
 def _still(page: Page) -> None:
@@ -181,7 +220,7 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
     assert "Connection lost; reconnecting…" in desk.evaluate("window.banners")
     assert desk.evaluate("document.querySelector('#banner').classList.contains('hidden')") is True
     bid_once = [False]
-    reloaded = typed = False
+    reloaded = typed = arrowed = False
     flights: dict[str, set[str]] = {"390": set(), "1280": set()}
     flight = "[...document.querySelectorAll('#trick .slot.played svg')].map(s => getComputedStyle(s).animationName)"
     shots: set[str] = set()
@@ -201,7 +240,9 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
             flights[name].update(page.evaluate(flight))
             if view["phase"] == "play" and len(view["trick"]) == 1 and f"table-{name}.png" not in shots:
                 assert not page.overflows()
-                # every control has a name (its text or aria-label) for a screen reader
+                # every control and picture has a name for a screen reader; actions are said in a log
+                assert _unnamed(page) == []
+                assert _live_region(page)
                 assert page.evaluate("[...document.querySelectorAll('button, select, input')].filter(e =>"
                                      " !(e.getAttribute('aria-label') || e.textContent.trim() || e.labels?.length"
                                      " || e.placeholder)).map(e => e.outerHTML.slice(0, 80))") == []
@@ -228,6 +269,23 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
                 continue
             if not st["legal"]:
                 continue
+            single = [a.split()[1] for a in st["legal"] if a.startswith("play ") and len(a.split()) == 2
+                      and sum(1 for b in st["legal"] if b.split()[1:2] == a.split()[1:2]) == 1]
+            if page is phone and not arrowed and view["phase"] == "play" and single:
+                # by keys alone: the card in the tab order, right and back with the arrows, Enter
+                card = page.evaluate("(() => { const b = document.querySelector('#hand button.card[tabindex=\"0\"]');"
+                                     " b.focus(); return b.dataset.card; })()")
+                if card in single:
+                    page.key("ArrowRight", "ArrowRight", 39)
+                    assert page.evaluate("document.activeElement.dataset.card") != card
+                    page.key("ArrowLeft", "ArrowLeft", 37)
+                    assert page.evaluate("document.activeElement.dataset.card") == card
+                    page.key("Enter", "Enter", 13)
+                    page.wait(f"window.tysiacTable.S.st.version > {st['version']}", "the card played by Enter")
+                    assert {"seat": 0, "action": f"play {card}"} in [
+                        {k: a[k] for k in ("seat", "action")} for a in page.evaluate("window.tysiacTable.S.st.last")]
+                    arrowed = moved = True
+                    continue
             if page is desk and not typed and view["phase"] == "play":
                 # one move by keyboard: type the card, Enter
                 card = next(a.split()[1] for a in st["legal"] if a.startswith("play ") and len(a.split()) == 2)
@@ -248,7 +306,7 @@ def test_two_people_and_a_bot_play_a_deal_by_clicking(server: Server, chromium: 
             phone.wait("true")
     else:
         pytest.fail("the deal did not end")
-    assert reloaded and typed
+    assert reloaded and typed and arrowed
     # a card played flies in, except where the reader asked for less motion
     assert flights["390"] == {"none"}
     assert flights["1280"] and all(x.startswith("fly-in") for x in flights["1280"])
@@ -339,6 +397,11 @@ def test_match_over_shows_the_winner_and_the_host_starts_a_rematch(server: Serve
     assert totals == final["scores"]
     assert not page.overflows()
     page.screenshot("match-over-390.png")
+    # the record of the finished match, for `tysiac replay`
+    record = page.evaluate(f"fetch('/api/tables/{table['table']}/record', {{headers: {{Authorization:"
+                           f" 'Bearer {table['host_token']}'}}}}).then(r => r.status)")
+    assert record == 200
+    assert page.evaluate("!!document.querySelector('#overlay-root #record')")
     page.click("#rematch")
     page.wait("window.tysiacTable.S.st.match === 2 && !document.querySelector('#overlay-root .overlay')",
               "the rematch")
@@ -383,7 +446,17 @@ def test_chat_is_text_and_a_refused_action_is_told_while_the_socket_stays(server
     assert legal
     one.click(f'#actions button[data-action="{legal[0]}"]')
     one.wait(f"window.tysiacTable.S.st.version > {version}", "the move")
-    assert one.errors() == [] and two.errors() == []
+    # Ola opens her link on another device: the older page says so and can take the seat back
+    three = chromium.page(PHONE)
+    three.goto(table["seats"][1]["url"])
+    three.wait("window.tysiacTable && window.tysiacTable.S.status === 'open'")
+    two.wait("window.tysiacTable.S.status === 'closed' && window.tysiacTable.S.closeCode === 4409", "the 4409 close")
+    assert two.evaluate("document.querySelector('#banner').firstChild.textContent") \
+        == "This seat was opened in another tab or device."
+    two.click("#banner button")
+    two.wait("window.tysiacTable.S.status === 'open'", "the seat taken back")
+    three.wait("window.tysiacTable.S.closeCode === 4409", "the other device to let go")
+    assert one.errors() == [] and two.errors() == [] and three.errors() == []
 
 
 def test_a_server_restart_mid_deal_brings_the_page_back_by_itself(
@@ -421,9 +494,15 @@ def test_a_server_restart_mid_deal_brings_the_page_back_by_itself(
         after = page.evaluate("JSON.stringify([window.tysiacTable.S.st.view, window.tysiacTable.S.st.legal,"
                               " window.tysiacTable.S.st.version])")
         assert after == before
-        # and play goes on
+        # and play goes on, here with a card played by two taps (a setting for small screens)
+        page.evaluate("document.querySelector('#tools-box').open = true")
+        page.click("#tap-twice")
         st = page.wait(f"({_STATE})()", "the state")
-        _choose(page, st, bid_once)
+        card = next(a.split()[1] for a in st["legal"] if a.startswith("play "))
+        page.click(f'#hand button.card.legal[data-card="{card}"]')
+        assert page.evaluate("window.tysiacTable.S.selected") == card
+        assert page.evaluate("window.tysiacTable.S.st.version") == st["version"]  # not played yet
+        page.click(f'#hand button.card.legal[data-card="{card}"]')
         page.wait(f"window.tysiacTable.S.st.version > {st['version']}", "a move after the restart")
         # while the server was down the browser said it could not connect; nothing else went wrong
         assert [e for e in page.errors() if "WebSocket connection to" not in e] == []
@@ -501,3 +580,48 @@ RARE = {"contra": {"contra", "redouble"}, "misere": {"bid misere"}, "open-hand":
 """The house rule's own action, reached with this seed and the choices above (re-buy, claims,
 marriages from the hand and the dark game are not reached in two deals; their deals still check
 that the page offers exactly the legal actions)."""
+
+
+def test_a_host_who_only_watches_gets_every_seat_link_and_the_host_tools(
+        server: Server, chromium: Chromium) -> None:
+    page = chromium.page(DESKTOP)
+    page.goto(server.url + "/")
+    page.wait("document.querySelector('#host-seat')")
+    page.evaluate("(() => { const s = document.querySelector('#seat-1-kind'); s.value = 'human';"
+                  " s.dispatchEvent(new Event('change')); })()")
+    page.wait("document.querySelector('#host-seat option[value=\"1\"]')")
+    page.evaluate("(() => { const s = document.querySelector('#host-seat'); s.value = 'watch';"
+                  " s.dispatchEvent(new Event('change')); })()")
+    page.click("#create-btn")
+    page.wait("document.querySelector('#links')")
+    assert page.evaluate("[...document.querySelectorAll('.link-card')].map(c => c.id)") \
+        == ["link-host", "link-seat-0", "link-seat-1", "link-watch"]
+    page.click("#link-host a.btn")
+    page.wait("window.tysiacTable && window.tysiacTable.S.st", "the host's table")
+    assert page.evaluate("window.tysiacTable.S.st.seat") is None
+    assert page.evaluate("window.tysiacTable.S.welcome.host") is True
+    assert page.evaluate("document.querySelector('.hand-wrap').classList.contains('hidden')") is True
+    assert page.evaluate("!!document.querySelector('#set-chat') && !!document.querySelector('#set-spectators')")
+    assert not page.overflows()
+    page.screenshot("host-watching-1280.png")
+    assert page.errors() == []
+
+
+def test_a_wrong_link_says_so_and_does_not_retry(server: Server, chromium: Chromium) -> None:
+    status, table = server.request("POST", "/api/tables", {
+        "ruleset": "pl-standard", "players": 3, "seats": ["human", "bot:random", "bot:random"], "seed": SEED})
+    assert status == 201, table
+    page = chromium.page(PHONE)
+    page.goto(f"{server.url}/t/{table['table']}#seat=not-a-real-secret-0123456789")
+    page.wait("window.tysiacTable && window.tysiacTable.S.status === 'closed'", "the refusal")
+    assert page.evaluate("window.tysiacTable.S.closeCode") == 4401
+    assert page.evaluate("document.querySelector('#banner').textContent") \
+        == "This link opens no seat at this table. Open the link you were sent."
+    assert page.evaluate("window.tysiacTable.S.st") is None
+    # no table at all
+    page.goto(f"{server.url}/t/nosuchtable#seat=not-a-real-secret-0123456789")
+    page.wait("window.tysiacTable && window.tysiacTable.S.status === 'closed'", "the refusal")
+    assert page.evaluate("window.tysiacTable.S.closeCode") == 4404
+    assert page.evaluate("document.querySelector('#banner').textContent") == "There is no such table."
+    assert not page.overflows()
+    assert page.errors() == []

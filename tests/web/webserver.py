@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -42,23 +43,25 @@ class Served:
             if found:
                 self.url = found.group(1)
                 self.ws_base = "ws" + self.url[4:]
+                # the log keeps being read, so that the server never blocks on a full pipe
+                threading.Thread(target=self._drain, daemon=True).start()
                 return
         raise RuntimeError("the server did not start:\n" + "".join(self.log))
 
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGTERM)
         code = self.proc.wait(30)
-        self._drain()
+        time.sleep(0.2)  # (the reader thread takes the last lines)
         return code
 
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait(30)
-        self._drain()
 
     def _drain(self) -> None:
         if self.proc.stderr is not None:
-            self.log.extend(self.proc.stderr.readlines())
+            for line in self.proc.stderr:
+                self.log.append(line)
 
     # ------------------------------------------------------------------ HTTP
 

@@ -367,11 +367,12 @@ class Room:
         if conn.seat is not None and not conn.watcher:
             self.away_since[conn.seat] = None
             seat = self.row.seats[conn.seat]
-            if seat.kind == "human" and seat.bot is not None:
+            self.send_all({"type": "presence", "seat": conn.seat, "connected": True})
+            if seat.kind == "human" and seat.bot is not None:  # the player takes the seat back
                 seat.bot = None
                 self.bots.pop(conn.seat, None)
                 self.store.update_seat(self.id, seat)
-            self.send_all({"type": "presence", "seat": conn.seat, "connected": True})
+                self._broadcast()
 
     def leave(self, conn: Conn) -> None:
         if conn not in self.conns:

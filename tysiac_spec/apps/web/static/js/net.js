@@ -3,6 +3,27 @@
 // the link is wrong or was opened elsewhere (protocol.py, CLOSE). A dead socket is found by
 // a ping every 20 s that gets no pong within 10 s.
 
+/** The secret of this table from the link (#seat=, #host=, #watch=), kept in localStorage and
+ * taken out of the address bar; else the one kept from before; else null. */
+export function takeToken(tableId) {
+  const storeKey = `tysiac.table.${tableId}`;
+  const frag = new URLSearchParams(location.hash.slice(1));
+  for (const kind of ["seat", "host", "watch"]) {
+    const token = frag.get(kind);
+    if (token) {
+      try { localStorage.setItem(storeKey, JSON.stringify({ kind, token })); } catch { /* private mode */ }
+      // the secret leaves the address bar (and so the history and any shared screenshot)
+      history.replaceState(null, "", location.pathname + location.search);
+      return { kind, token };
+    }
+  }
+  try {
+    const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
+    if (saved && typeof saved.token === "string") return saved;
+  } catch { /* nothing saved */ }
+  return null;
+}
+
 const FINAL = new Set([4401, 4403, 4404, 4409]);
 const PING_EVERY = 20000;
 const PONG_WITHIN = 10000;

@@ -14,6 +14,7 @@ const state = {
   players: null,
   options: {}, // name -> value the user set
   seats: [], // [{kind, name}]
+  hostSeat: 0, // the seat the host plays, or "watch"
   chat: true,
   spectators: false,
   created: null, // the POST /api/tables answer
@@ -263,8 +264,19 @@ function renderSeats() {
       placeholder: seat.kind === "human" ? t("name") : t(seat.kind), "aria-label": `${t("seat_n", { n: i + 1 })}: ${t("name")}`,
       disabled: seat.kind !== "human" });
     name.addEventListener("input", () => { seat.name = name.value; });
-    box.append(h("div", { class: "seat-row" }, h("span", { class: "n", text: t("seat_n", { n: i + 1 }) }), sel, name));
+    // a bot needs no name: its kind takes the row
+    if (seat.kind !== "human") sel.classList.add("wide");
+    box.append(h("div", { class: "seat-row" }, h("span", { class: "n", text: t("seat_n", { n: i + 1 }) }), sel,
+      seat.kind === "human" ? name : null));
   });
+  // which seat the host plays (the host link is that seat's key too), or none: the host watches
+  const humans = state.seats.map((x, i) => (x.kind === "human" ? i : null)).filter((i) => i !== null);
+  if (!humans.includes(state.hostSeat) && state.hostSeat !== "watch") state.hostSeat = humans[0] ?? "watch";
+  const host = h("select", { id: "host-seat" },
+    humans.map((i) => h("option", { value: String(i), selected: state.hostSeat === i, text: t("seat_n", { n: i + 1 }) })),
+    h("option", { value: "watch", selected: state.hostSeat === "watch", text: t("host_watches") }));
+  host.addEventListener("change", () => { state.hostSeat = host.value === "watch" ? "watch" : Number(host.value); });
+  box.append(h("div", { class: "option-row" }, h("label", { class: "name", for: "host-seat", text: t("host_plays") }), host));
   return h("fieldset", { class: "field" }, h("legend", { text: t("seats") }), box);
 }
 
@@ -284,9 +296,11 @@ async function onCreate(ev) {
     names: state.seats.map((x) => (x.kind === "human" && x.name.trim() ? x.name.trim() : null)),
     chat: state.chat,
     spectators: state.spectators,
+    host_seat: state.hostSeat === "watch" ? null : state.hostSeat,
   };
   if (state.source === "house") body.ruleset_text = state.house.text;
   else body.ruleset = r.id;
+  remember();
   try {
     const { status, data } = await api("POST", "/api/tables", body);
     if (status === 201 && data) {
@@ -304,6 +318,36 @@ async function onCreate(ev) {
   state.busy = false;
   render();
   if (state.created) $("#links h2")?.focus();
+}
+
+// ------------------------------------------------------------------ the last table's choices
+
+const MEMORY = "tysiac.start";
+
+/** Keep this table's choices for the next one (in this browser only). */
+function remember() {
+  const keep = { source: state.source, rulesetId: state.rulesetId, players: state.players, options: state.options,
+    seats: state.seats, chat: state.chat, spectators: state.spectators,
+    house: state.source === "house" ? state.house.text : "" };
+  try { localStorage.setItem(MEMORY, JSON.stringify(keep)); } catch { /* private mode or full */ }
+}
+
+function recall() {
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(MEMORY) || "null"); } catch { kept = null; }
+  if (!kept || typeof kept !== "object") return;
+  const known = state.catalog.rulesets.some((r) => r.id === kept.rulesetId && (r.players || []).length);
+  if (known) state.rulesetId = kept.rulesetId;
+  if (typeof kept.house === "string" && kept.house) state.house.text = kept.house;
+  if (Number.isInteger(kept.players)) state.players = kept.players;
+  if (kept.options && typeof kept.options === "object") state.options = { ...kept.options };
+  if (Array.isArray(kept.seats)) {
+    const kinds = new Set(["human", ...(state.catalog.bots || []).map((b) => `bot:${b}`)]);
+    state.seats = kept.seats.filter((x) => x && kinds.has(x.kind))
+      .map((x) => ({ kind: x.kind, name: typeof x.name === "string" ? x.name : "" }));
+  }
+  if (typeof kept.chat === "boolean") state.chat = kept.chat;
+  if (typeof kept.spectators === "boolean") state.spectators = kept.spectators;
 }
 
 // ------------------------------------------------------------------ links
@@ -334,10 +378,10 @@ function renderLinks() {
 }
 
 function hostSeatOf(c) {
-  // the host plays the first human seat unless the table said otherwise
+  // the seat the host plays: as the server says, else as asked
   if (typeof c.host_seat === "number") return c.host_seat;
   if (c.host_seat === null) return -1;
-  return c.seats.find((x) => x.kind === "human")?.seat ?? -1;
+  return state.hostSeat === "watch" ? -1 : state.hostSeat;
 }
 
 function linkCard(id, label, url, primary) {
@@ -415,6 +459,7 @@ async function main() {
     state.catalog = data;
     const playable = data.rulesets.filter((r) => (r.players || []).length);
     state.rulesetId = (playable.find((r) => r.id === "pl-standard") || playable[0])?.id ?? null;
+    recall();
     fitPlayers();
   } catch (e) {
     state.error = String(e.message || e);

@@ -7,33 +7,17 @@ import { h, fill, $ } from "./dom.js";
 import { t, getLang, setLang, langSelect } from "./i18n.js";
 import { cardSvg, backSvg, cardName, shortName, parseCard, setDeck, suitIcon, suitName, suitOf } from "./cards.js";
 import { classify, resolveCommand } from "./actions.js";
+import { actionLabel as label, completedTrick as lastTrick, eventText as evText, saidText as said, scoreTable as table } from "./view.js";
+import { fanHand, moveInHand } from "./hand.js";
+import { takeToken } from "./net.js";
 import { TableSocket } from "./net.js";
 
 // ------------------------------------------------------------------ who am I
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
-const storeKey = `tysiac.table.${tableId}`;
-
-function takeToken() {
-  const frag = new URLSearchParams(location.hash.slice(1));
-  for (const kind of ["seat", "host", "watch"]) {
-    const token = frag.get(kind);
-    if (token) {
-      try { localStorage.setItem(storeKey, JSON.stringify({ kind, token })); } catch { /* private mode */ }
-      // the secret leaves the address bar (and so the history and any shared screenshot)
-      history.replaceState(null, "", location.pathname + location.search);
-      return { kind, token };
-    }
-  }
-  try {
-    const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
-    if (saved && typeof saved.token === "string") return saved;
-  } catch { /* nothing saved */ }
-  return null;
-}
 
 const S = {
-  cred: takeToken(),
+  cred: takeToken(tableId),
   welcome: null,
   st: null, // the last STATE body
   status: "connecting",
@@ -114,6 +98,11 @@ function skeleton() {
 const V = () => S.st?.view || {};
 const n = () => S.welcome?.players || S.st?.seats?.length || 3;
 const mySeat = () => (typeof S.st?.seat === "number" ? S.st.seat : null);
+const actionLabel = (text, o) => label(text, plainName, o);
+const saidText = (seat, action, o) => said(seat, action, plainName, o);
+const eventText = (ev) => evText(ev, plainName);
+const completedTrick = (st) => lastTrick(st, n());
+const scoreTable = (deals, totals, highlight) => table(deals, totals, S.st?.seats || [], plainName, highlight);
 
 function seatName(i) {
   if (i === null || i === undefined) return "";
@@ -139,77 +128,10 @@ function position(i) {
   return ["bottom", "left", "top", "right"][rel] || "top";
 }
 
-/** Cards in a trick: the players less the one sitting out (``sitter``). */
-function trickSize(v) {
-  return n() - (v.sitter !== null && v.sitter !== undefined ? 1 : 0);
-}
-
-/** The trick taken last in this deal, from the public actions: {key, cards, winner} or null. */
-function completedTrick(st) {
-  const v = st.view || {};
-  if (v.phase !== "play") return null;
-  const plays = (st.last || []).filter((a) => /^play /.test(a.action));
-  const current = (v.trick || []).length;
-  const before = plays.slice(0, plays.length - current);
-  const size = trickSize(v);
-  if (before.length < size || size < 1) return null;
-  const trick = before.slice(-size);
-  const winner = current ? plays[plays.length - current].seat : v.turn;
-  return { key: trick[trick.length - 1].v, cards: trick.map((a) => [a.seat, a.action.split(" ")[1]]), winner };
-}
-
 const HOLD_MS = 1400;
 
 function pairs(list) {
   return new Map((list || []).map(([k, v]) => [k, v]));
-}
-
-function actionLabel(text, { speak = false } = {}) {
-  const card = (c) => (speak ? cardName(c, getLang()) : shortName(c));
-  let m;
-  if ((m = /^bid (\d+)$/.exec(text))) return t("act.bid", { n: m[1] });
-  if ((m = /^bid (\S.*)$/.exec(text))) return t("act.named", { kind: m[1] });
-  if ((m = /^contract (\d+)$/.exec(text))) return t("act.contract", { n: m[1] });
-  if ((m = /^talon (\d+)$/.exec(text))) return t("act.talon", { n: +m[1] + 1 });
-  if ((m = /^give (\S+) to (\d+)$/.exec(text))) return t("act.give", { card: card(m[1]), name: plainName(+m[2]) });
-  if ((m = /^discard (\S+)$/.exec(text))) return t("act.discard", { card: card(m[1]) });
-  if ((m = /^play (\S+) marriage$/.exec(text))) return t("act.play_marriage", { card: card(m[1]) });
-  if ((m = /^play (\S+) aces$/.exec(text))) return t("act.play_aces", { card: card(m[1]) });
-  if ((m = /^play (\S+)$/.exec(text))) return t("act.play", { card: card(m[1]) });
-  if ((m = /^marriage (\S+)$/.exec(text))) return t("act.marriage", { suit: suitName(m[1], getLang()) });
-  const key = `act.${text}`;
-  const word = t(key);
-  return word === key ? text : word;
-}
-
-/** What seat `seat` did, in words: "Ala bids 120", "Ola plays Q♥". */
-function saidText(seat, action, { speak = false } = {}) {
-  const name = plainName(seat);
-  const card = (c) => (speak ? cardName(c, getLang()) : shortName(c));
-  let m;
-  if ((m = /^bid (\d+)$/.exec(action))) return t("said.bid", { name, n: m[1] });
-  if (action === "pass") return t("said.pass", { name });
-  if ((m = /^play (\S+) marriage$/.exec(action))) return t("said.play_marriage", { name, card: card(m[1]) });
-  if ((m = /^play (\S+)/.exec(action))) return t("said.play", { name, card: card(m[1]) });
-  if ((m = /^give \? to (\d+)$/.exec(action))) return t("said.hidden", { name, to: plainName(+m[1]) });
-  if ((m = /^give (\S+) to (\d+)$/.exec(action))) return t("said.give", { name, card: card(m[1]), to: plainName(+m[2]) });
-  if (action === "discard ?") return t("said.discard_hidden", { name });
-  return t("said.other", { name, text: actionLabel(action, { speak }) });
-}
-
-function eventText(ev) {
-  const words = ev.words?.[getLang()];
-  if (words) return ev.seat !== null && ev.seat !== undefined ? `${plainName(ev.seat)}: ${words}` : words;
-  const key = `ev.${ev.kind}`;
-  const name = ev.seat !== null && ev.seat !== undefined ? plainName(ev.seat) : "";
-  const value = ev.value === null || ev.value === undefined ? "" : signed(ev.value);
-  const mine = t(key, { name, value });
-  if (mine !== key) return mine.replace(" ()", "");
-  return name ? `${name}: ${ev.text || ev.kind}` : ev.text || ev.kind;
-}
-
-function signed(v) {
-  return v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0";
 }
 
 function announce(text) {
@@ -331,7 +253,13 @@ function onState(st) {
     }
     if (last.length) S.announcedV = Math.max(S.announcedV, last[last.length - 1].v);
     if (!prev || prev.version !== st.version) {
-      if ((st.legal || []).length && !(prev?.legal || []).length) announce(t("your_turn"));
+      if ((st.legal || []).length && !(prev?.legal || []).length) {
+        announce(t("your_turn"));
+        // a short buzz on a phone lying on the table (after the player has touched the page once)
+        if (navigator.userActivation?.hasBeenActive) {
+          try { navigator.vibrate?.(40); } catch { /* not allowed here */ }
+        }
+      }
     }
   }
   if (st.over && !S.overlay) S.overlay = { kind: "match", winners: st.winners || [] };
@@ -340,6 +268,13 @@ function onState(st) {
   if (done && prev && done.key > prev.version) {
     S.hold = done;
     clearTimeout(S.holdTimer);
+    clearTimeout(S.takeTimer);
+    // the taker gathers the cards: they slide to his seat, then the next trick shows
+    S.takeTimer = setTimeout(() => {
+      if (S.hold === done && done.winner !== null && done.winner !== undefined) {
+        ui.trick.classList.add("taken", `to-${position(done.winner)}`);
+      }
+    }, HOLD_MS - 320);
     S.holdTimer = setTimeout(() => {
       S.hold = null;
       renderCentre();
@@ -373,7 +308,6 @@ function sendAction(text) {
 // ------------------------------------------------------------------ render
 
 function renderAll() {
-  document.title = `${t("title")} — ${S.welcome?.ruleset?.names?.[getLang()] || S.welcome?.ruleset?.id || ""}`;
   ui.cmdLabel.textContent = t("command");
   ui.cmd.placeholder = `${t("command")}: QH, 120, pass`;
   ui.cmdBtn.textContent = "↵";
@@ -420,11 +354,18 @@ function renderBanner() {
   }
 }
 
+function cap(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function renderTitle() {
   const w = S.welcome;
   const rs = w?.ruleset?.names?.[getLang()] || w?.ruleset?.names?.en || w?.ruleset?.id || t("title");
   const deal = S.st ? (S.st.deals || []).length + 1 : null;
   ui.title.textContent = deal ? `${rs} · ${t("deal_n", { n: deal })}` : rs;
+  // a tab in the background shows when it is your turn
+  const mine = (S.st?.legal || []).length > 0;
+  document.title = `${mine ? "● " : ""}${t("title")} — ${rs}`;
 }
 
 function renderInfo() {
@@ -435,7 +376,7 @@ function renderInfo() {
     const c = [v.kind ? v.kind : null, v.contract ? String(v.contract) : null, v.contra > 1 ? `×${v.contra}` : null]
       .filter(Boolean).join(" ");
     parts.push(h("span", { class: "pill", id: "contract" },
-      `${t("contract")}: ${plainName(v.declarer)}${c ? ` · ${c}` : ""}`));
+      c ? `${t("contract")}: ${plainName(v.declarer)} · ${c}` : `${cap(t("declarer"))}: ${plainName(v.declarer)}`));
   }
   if (v.trump) {
     parts.push(h("span", { class: "pill trump", id: "trump", "aria-label": `${t("trump")}: ${suitName(v.trump, getLang())}` },
@@ -486,7 +427,8 @@ function seatPanel(i) {
     role: "group",
     "aria-label": label },
     h("div", { class: "who" },
-      h("span", { class: `dot${connected ? " on" : ""}`, title: human ? t(connected ? "connected" : "disconnected") : t("bot") }),
+      h("span", { class: `dot${human ? (connected ? " on" : "") : " bot"}`,
+        title: human ? t(connected ? "connected" : "disconnected") : t("bot") }),
       h("span", { class: "nm", text: seatName(i) }),
       h("span", { class: "score", text: String(score) })),
     h("div", { class: "meta" },
@@ -550,6 +492,7 @@ function renderCentre() {
   });
   if (!S.hold) S.shownTrick = trick.map(([seat, card]) => `${seat}:${card}`);
   ui.trick.setAttribute("aria-label", `${t("trick")}: ${shown.map(([seat, card]) => `${plainName(seat)} ${cardName(card, getLang())}`).join(", ") || "—"}`);
+  ui.trick.classList.remove("taken", "to-bottom", "to-top", "to-left", "to-right");
   fill(ui.trick, slots);
   if (taker !== null && taker !== undefined) {
     ui.status.textContent = `${t("took_trick", { name: plainName(taker) })} · ${status}`;
@@ -568,9 +511,14 @@ function renderCentre() {
   const talonCards = talon.length ? talon.map((c) => cardSvg(c, { trump: v.trump, lang: getLang() }))
     : Array.from({ length: faceDown }, () => backSvg(""));
   fill(ui.talon, showTalon ? [h("div", { class: "cards" }, talonCards), h("span", { text: t("talon") })] : []);
-  ui.talon.setAttribute("role", "img");
-  ui.talon.setAttribute("aria-label", showTalon ? `${t("talon")}: ${talon.length
-    ? talon.map((c) => cardName(c, getLang())).join(", ") : t("cards_n", { n: faceDown })}` : "");
+  if (showTalon) {
+    ui.talon.setAttribute("role", "img");
+    ui.talon.setAttribute("aria-label", `${t("talon")}: ${talon.length
+      ? talon.map((c) => cardName(c, getLang())).join(", ") : t("cards_n", { n: faceDown })}`);
+  } else {
+    ui.talon.removeAttribute("role");
+    ui.talon.removeAttribute("aria-label");
+  }
 }
 
 function renderActions() {
@@ -645,6 +593,10 @@ function offered() {
   return [...texts].sort();
 }
 
+function safeFlag(key) {
+  try { return localStorage.getItem(key) === "1"; } catch { return false; }
+}
+
 function cardActions(card) {
   return classify(S.st?.legal || []).byCard.get(card) || [];
 }
@@ -652,7 +604,12 @@ function cardActions(card) {
 function onCardClick(card) {
   const acts = cardActions(card);
   if (!acts.length || S.pending) return;
-  if (acts.length === 1 && acts[0].verb === "play") {
+  const twice = safeFlag("tysiac.tap_twice");
+  if (acts.length === 1 && acts[0].verb === "play" && (!twice || S.selected === card)) {
+    sendAction(acts[0].text);
+    return;
+  }
+  if (acts.length === 1 && S.selected === card) {
     sendAction(acts[0].text);
     return;
   }
@@ -706,42 +663,11 @@ function renderHand() {
 }
 
 function layoutHand() {
-  for (const b of ui.hand.querySelectorAll("li.break")) b.remove();
-  const items = [...ui.hand.children];
-  const count = items.length;
-  if (!count) return;
-  const width = ui.hand.clientWidth;
-  const cw = items[0].firstChild.offsetWidth || 66; // offsetWidth: the width before the fan's rotation
-  // so many cards that too little of each would show: hold them in two rows
-  const oneRow = count > 1 ? (width - cw - 8) / (count - 1) : cw;
-  const rows = oneRow < cw * 0.46 && count > 7 ? [items.slice(0, Math.ceil(count / 2)), items.slice(Math.ceil(count / 2))]
-    : [items];
-  if (rows.length > 1) rows[1][0].before(h("li", { class: "break", "aria-hidden": "true" }));
-  ui.hand.classList.toggle("two-rows", rows.length > 1);
-  rows.forEach((row, r) => {
-    const n = row.length;
-    const step = n > 1 ? Math.min(cw + 6, (width - cw - 8) / (n - 1)) : 0;
-    row.forEach((li, k) => {
-      li.style.marginLeft = k === 0 ? "0" : `${step - cw}px`;
-      li.style.marginTop = r > 0 ? `${-cw * 0.6}px` : "0";
-      const off = k - (n - 1) / 2;
-      const angle = n > 1 ? off * Math.min(2, 14 / n) : 0;
-      li.style.transform = `rotate(${angle.toFixed(2)}deg) translateY(${(off * off * 0.5).toFixed(1)}px)`;
-    });
-  });
+  fanHand(ui.hand);
 }
 
 function onHandKey(ev, k) {
-  const buttons = [...ui.hand.querySelectorAll("button.card")];
-  let next = null;
-  if (ev.key === "ArrowRight" || ev.key === "ArrowDown") next = Math.min(k + 1, buttons.length - 1);
-  else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") next = Math.max(k - 1, 0);
-  else if (ev.key === "Home") next = 0;
-  else if (ev.key === "End") next = buttons.length - 1;
-  if (next === null) return;
-  ev.preventDefault();
-  buttons.forEach((b, i) => { b.tabIndex = i === next ? 0 : -1; });
-  buttons[next].focus();
+  moveInHand(ui.hand, ev, k);
 }
 
 function onGlobalKey(ev) {
@@ -815,20 +741,6 @@ function renderScores() {
   fill(ui.scores, scoreTable(st.deals || [], st.scores || []));
 }
 
-function scoreTable(deals, totals, highlight) {
-  const seats = S.st?.seats || [];
-  const head = h("tr", {}, h("th", { scope: "col", text: "#" }),
-    seats.map((x, i) => h("th", { scope: "col", title: plainName(i), text: plainName(i) })));
-  const rows = deals.map((row) => h("tr", { class: highlight === row.deal ? "hl" : null },
-    h("th", { scope: "row", text: String(row.deal + 1) }),
-    (row.scores || []).map((sc, i) => {
-      const ch = row.changes?.[i] ?? 0;
-      return h("td", {}, String(sc), h("span", { class: `chg${ch < 0 ? " neg" : ""}`, text: signed(ch) }));
-    })));
-  const total = h("tr", { class: "total" }, h("td", { text: t("score") }), totals.map((x) => h("td", { text: String(x) })));
-  return h("table", { class: "scores" }, h("thead", {}, head), h("tbody", {}, rows, total));
-}
-
 function renderLog() {
   fill(ui.logList, S.log.slice(-80).map((x) => h("li", { class: x.ev ? "ev" : null, text: x.text })));
   ui.logList.scrollTop = ui.logList.scrollHeight;
@@ -851,6 +763,9 @@ function onChat(ev) {
 
 function renderTools() {
   const st = S.st;
+  // not while someone types a name or holds a setting: a new state must not eat the keystrokes
+  if (ui.tools.contains(document.activeElement) && document.activeElement.tagName === "INPUT"
+      && document.activeElement.type === "text") return;
   const items = [];
   if (mySeat() !== null) {
     const input = h("input", { type: "text", id: "rename", maxlength: 24, value: st?.seats?.[mySeat()]?.name || "",
@@ -862,6 +777,14 @@ function renderTools() {
       if (name) sock.send({ type: "name", name });
     });
     items.push(h("label", { for: "rename", text: t("rename") }), form);
+  }
+  if (mySeat() !== null) {
+    // a card is played by one tap, or (for the careful, on a small screen) by two
+    const box = h("input", { type: "checkbox", id: "tap-twice", checked: safeFlag("tysiac.tap_twice") });
+    box.addEventListener("change", () => {
+      try { localStorage.setItem("tysiac.tap_twice", box.checked ? "1" : "0"); } catch { /* private mode */ }
+    });
+    items.push(h("label", { for: "tap-twice" }, box, h("span", { text: t("tap_twice") })));
   }
   if (S.welcome?.host && st) {
     const setting = (key, label) => {
@@ -925,7 +848,7 @@ function renderOverlay() {
   const st = S.st;
   const body = [];
   if (o.kind === "deal" && o.row) {
-    body.push(h("h2", { id: "overlay-title", tabindex: "-1", text: `${t("deal_over")}: ${t("deal_n", { n: o.deal + 1 })}` }));
+    body.push(h("h2", { id: "overlay-title", tabindex: "-1", text: t("deal_over_n", { n: o.deal + 1 }) }));
     const evs = o.row.events || [];
     if (evs.length) body.push(h("ul", { class: "events" }, evs.map((ev) => h("li", { text: eventText(ev) }))));
     body.push(h("div", { class: "scoretable-wrap" }, scoreTable(st.deals?.length ? st.deals : [o.row], st.scores || o.row.scores, o.row.deal)));
