@@ -245,10 +245,17 @@ function renderOptions() {
       });
     }
     body.append(h("div", { class: "option-row" },
-      h("label", { class: "name", for: id, text: o.name }), control,
+      h("label", { class: "name", for: id }, breakable(o.name)), control,
       docOf(o.doc) ? h("div", { class: "doc", text: docOf(o.doc) }) : null));
   }
   return h("fieldset", { class: "field" }, h("legend", { text: t("options") }), body);
+}
+
+/** An option's name (`leftover_two_player`) with a line-break chance after each underscore
+ * (a <wbr>, so the text stays the name): a narrow screen wraps it between its words, not
+ * inside one ("leftover_two_p" over "layer"). */
+function breakable(name) {
+  return name.split("_").flatMap((part, i, all) => (i < all.length - 1 ? [`${part}_`, h("wbr")] : [part]));
 }
 
 function renderSeats() {
