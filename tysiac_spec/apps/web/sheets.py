@@ -204,6 +204,11 @@ class SheetRoutes:
                 raise _Refused(413, "too_large", f"the body is at most {MAX_SHEET_BODY} bytes")
         if not data.strip():
             return {}
+        # Only a JSON body: a page on another site may send a "simple" cross-site request
+        # (text/plain, form data) without the browser asking first; application/json it may not.
+        media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if media != "application/json":
+            raise _Refused(415, "bad_request", "send the body as Content-Type: application/json")
         try:
             body = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
         except (ValueError, RecursionError):
