@@ -44,6 +44,7 @@ class _Commands(click.Group):
         "replay": ("replay", "replay_cmd"),
         "schema": ("schema", "schema"),
         "score": ("score", "score"),
+        "serve": ("serve", "serve"),
         "show": ("show", "show"),
         "simulate": ("simulate", "simulate_cmd"),
         "validate": ("validate", "validate"),

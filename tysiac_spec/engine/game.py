@@ -629,6 +629,12 @@ class Game:
         (:func:`.view.view_of`)."""
         return view_of(self.form, self.deal, self._match.scores, player, over=self._over)
 
+    def public_view(self) -> View:
+        """What a watcher who sits at no seat sees: the public cards only (no hand; the talon
+        only when turned face up; given cards only when given face up), the bids, the trick,
+        the tricks taken and the scores.  ``player`` is ``-1``."""
+        return self.view(-1)
+
     # ------------------------------------------------------------------ acting
 
     def _reason(self, action: Action) -> str:

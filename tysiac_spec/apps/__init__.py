@@ -1,0 +1,1 @@
+"""The applications built on the toolkit (a layer above engine, bots and scoresheet)."""

@@ -1,0 +1,1 @@
+"""The web table: ``tysiac serve`` (see :mod:`.protocol` for the wire protocol). Imports nothing."""

@@ -1,0 +1,530 @@
+"""A web table's room: the authoritative :class:`~tysiac_spec.engine.game.Game`, its seats
+(humans, bots, humans handed to a bot), the connections, and the order of every change:
+check → apply → write to the store → send to the clients.
+
+The engine, the bots and the store are synchronous and a room never awaits while it
+changes the game, so each action (with the bots' replies) is atomic in the server's event
+loop: no other action of the table runs between the check and the broadcast.  A client is
+never sent an action the store does not hold.  Every message to a client is made by
+:mod:`.views`; an engine error never reaches one (the room answers with its own codes).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from ...bots import BUILTIN, Bot, make_bot
+from ...engine.actions import Action
+from ...engine.game import Game
+from ...engine.record import Record
+from ...ruleset import Ruleset
+from . import views
+from .auth import same_token
+from .protocol import CHAT_CHARS, ERRORS, clean_name
+from .rulesets import load_table_ruleset
+from .store import MatchRow, SeatRow, Store, TableRow
+
+__all__ = ["Conn", "Refused", "Room", "new_seed"]
+
+log = logging.getLogger("tysiac.web")
+
+REQS_KEPT = 64
+"""Request ids remembered per seat (an ``act`` re-sent after a reconnect is applied once)."""
+
+CHAT_KEPT = 50
+
+
+def new_seed() -> int:
+    """A match seed: random, secret until the match is over."""
+    return secrets.randbelow(2**31)
+
+
+class Refused(Exception):
+    """A request the room refuses: ``code`` (:data:`.protocol.ERRORS`), ``status`` (HTTP),
+    a message in the room's own words; ``version`` for ``stale``."""
+
+    def __init__(
+        self, code: str, status: int, message: str | None = None, version: int | None = None
+    ) -> None:
+        super().__init__(message or ERRORS[code])
+        self.code, self.status, self.message, self.version = code, status, message or ERRORS[code], version
+
+
+class Conn(Protocol):
+    """A client connection as the room sees it: who it is and how to reach it."""
+
+    seat: int | None
+    host: bool
+    watcher: bool
+
+    def send(self, text: str) -> None:
+        """Queue one frame (never blocks)."""
+
+    def close(self, code: int) -> None:
+        """Close the connection with ``code``."""
+
+
+@dataclass(slots=True)
+class _Who:
+    seat: int | None
+    host: bool
+    watcher: bool
+
+
+class Room:
+    """One table: create with :meth:`create` (a new table, stored) or :meth:`restore` (a
+    stored one, its match replayed)."""
+
+    def __init__(self, row: TableRow, ruleset: Ruleset, store: Store) -> None:
+        self.row = row
+        self.id = row.id
+        self.ruleset = ruleset
+        self.store = store
+        self.conns: set[Conn] = set()
+        self.away_since: list[float | None] = [None] * row.players
+        self._reqs: list[OrderedDict[str, int]] = [OrderedDict() for _ in range(row.players)]
+        self.chat: list[tuple[int | None, str, float]] = list(row.chat)
+        self.timings: Callable[[float], None] | None = None
+        self._start_match(row.match)
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def create(cls, row: TableRow, ruleset: Ruleset, store: Store) -> Room:
+        """A new table: stored first, then the bots play up to the first human turn."""
+        store.create_table(row)
+        room = cls(row, ruleset, store)
+        room._bots_move()
+        return room
+
+    @classmethod
+    def restore(cls, row: TableRow, store: Store) -> Room:
+        """A stored table with its current match replayed action by action.
+
+        Raises:
+            TysiacError: the ruleset cannot be loaded any more; Refused: a stored action is
+                not legal (the ruleset changed).
+        """
+        ruleset = load_table_ruleset(
+            None if row.ruleset_text is not None else row.ruleset_ref, row.ruleset_text, row.options
+        )
+        room = cls(row, ruleset, store)
+        room._bots_move()
+        return room
+
+    def _start_match(self, match: MatchRow) -> None:
+        self.match = match
+        self.game = Game(self.ruleset, players=self.row.players, seed=match.seed)
+        self.actors: list[int] = []
+        self.deal_start = 0
+        self._deal = self.game.deal
+        self._deals = 0
+        self.bots: dict[int, Bot] = {}
+        for s in self.row.seats:
+            if s.bot is not None:
+                self.bots[s.seat] = self._bot(s.seat, s.bot)
+        for seat, text in match.actions:
+            self._apply(self._legal_by_text(text), seat)
+        self._deals = len(self.game.deal_scores)
+
+    def _bot(self, seat: int, name: str) -> Bot:
+        return make_bot(name, self.match.seed * 8 + seat + 1, self.game.form)
+
+    def _legal_by_text(self, text: str) -> Action:
+        for action in self.game.legal_actions():
+            if action.text == text:
+                return action
+        raise Refused("illegal", 422, f"`{text[:40]}` is not legal now")
+
+    def _apply(self, action: Action, seat: int) -> None:
+        game = self.game
+        game.apply(action)
+        self.actors.append(seat)
+        if game.deal is not self._deal:
+            self._deal = game.deal
+            self.deal_start = len(game.history)
+
+    # ------------------------------------------------------------------ who is who
+
+    def who(self, token: str) -> _Who | None:
+        """The role of a token at this table (``None``: unknown here)."""
+        for s in self.row.seats:
+            if s.token_hash is not None and same_token(token, s.token_hash):
+                return _Who(s.seat, self.row.host_seat == s.seat, False)
+        if same_token(token, self.row.host_token_hash):
+            return _Who(self.row.host_seat, True, False)
+        if same_token(token, self.row.watch_token_hash):
+            return _Who(None, False, True)
+        return None
+
+    @property
+    def version(self) -> int:
+        return len(self.game.history)
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        connected = {c.seat for c in self.conns if c.seat is not None and not c.watcher}
+        return [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind,
+                "bot": s.bot,
+                "connected": s.seat in connected,
+                "away_since": None if s.seat in connected else self.away_since[s.seat],
+                "handed": s.kind == "human" and s.bot is not None,
+            }
+            for s in self.row.seats
+        ]
+
+    def state(
+        self,
+        seat: int | None,
+        rows: list[dict[str, Any]] | None = None,
+        seats: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """The STATE body for ``seat`` (``None``: public)."""
+        return views.state_body(
+            self.game,
+            seat=seat,
+            match_no=self.match.match_no,
+            seats=seats or self.seats_json(),
+            settings=self.row.settings,
+            actors=self.actors,
+            deal_start=self.deal_start,
+            rows=rows,
+        )
+
+    def welcome(self, conn: Conn, lang: str) -> dict[str, Any]:
+        return {
+            "type": "welcome",
+            "proto": 1,
+            "table": self.id,
+            "role": "watcher" if conn.watcher else "seat" if conn.seat is not None else "host",
+            "seat": conn.seat,
+            "host": conn.host,
+            "ruleset": {"id": self.ruleset.id, "names": dict(self.ruleset.name)},
+            "players": self.row.players,
+            "deck": views.deck_json(self.ruleset),
+            "settings": dict(self.row.settings),
+            "lang": lang,
+        }
+
+    # ------------------------------------------------------------------ acting
+
+    def act(self, seat: int | None, version: int, text: str, req: str | None = None) -> None:
+        """Apply the action ``text`` of ``seat`` answering ``version``, then the bots' replies;
+        store them; send every client its state.
+
+        Raises:
+            Refused: ``forbidden`` (no seat), ``over``, ``not_your_turn``, ``stale``
+                (``version`` is not the current one), ``illegal`` (not one of the legal
+                actions' texts).
+        """
+        started = time.perf_counter()
+        if seat is None:
+            raise Refused("forbidden", 403, "a watcher or a host without a seat cannot act")
+        if req is not None and req in self._reqs[seat]:
+            return  # applied already (re-sent after a reconnect)
+        game = self.game
+        if game.is_over:
+            raise Refused("over", 422)
+        if self.row.seats[seat].bot is not None:
+            raise Refused("forbidden", 403, "a bot plays this seat; open the seat link to take it back")
+        if version != self.version:
+            raise Refused("stale", 409, version=self.version)
+        if game.current_player != seat:
+            raise Refused("not_your_turn", 422)
+        action = self._legal_by_text(text)
+        start = self.version
+        self._apply(action, seat)
+        self._commit(start)
+        if req is not None:
+            reqs = self._reqs[seat]
+            reqs[req] = self.version
+            while len(reqs) > REQS_KEPT:
+                reqs.popitem(last=False)
+        self._broadcast()
+        if self.timings is not None:
+            self.timings(time.perf_counter() - started)
+
+    def _bots_move(self) -> None:
+        """Let the bots play up to a human's turn (or the end), store, send."""
+        start = self.version
+        if self._play_bots():
+            self._commit(start)
+            self._broadcast()
+
+    def _play_bots(self) -> bool:
+        game, moved = self.game, False
+        while not game.is_over:
+            seat = game.current_player
+            bot = self.bots.get(seat)
+            if bot is None:
+                break
+            legal = game.legal_actions()
+            try:
+                choice = bot.choose(game.view(seat), legal)
+            except Exception:  # a bot's failure must not stop the table
+                log.exception(
+                    "table %s: the bot of seat %d failed; it plays the first legal action", self.id, seat
+                )
+                choice = legal[0]
+            if choice not in legal:
+                choice = legal[0]
+            self._apply(choice, seat)
+            moved = True
+        return moved
+
+    def _commit(self, start: int) -> None:
+        """Store the actions after ``start`` (the human's and the bots'), then the match's end.
+        If the store fails, the game goes back to what is stored and the error propagates."""
+        game = self.game
+        self._play_bots()
+        new = [(self.actors[n], game.history[n]) for n in range(start, len(game.history))]
+        try:
+            self.store.append_actions(self.id, self.match.match_no, start, new)
+            self.match.actions.extend(new)
+            if game.is_over and self.match.winners is None:
+                self.match.winners = list(game.winners)
+                self.store.end_match(self.id, self.match.match_no, self.match.winners)
+        except Exception:
+            del self.match.actions[start:]
+            self._start_match(self.match)
+            raise
+
+    # ------------------------------------------------------------------ sending
+
+    def _broadcast(self) -> None:
+        rows = views.deal_rows(self.game)
+        seats = self.seats_json()
+        ended = len(self.game.deal_scores) > self._deals
+        self._deals = len(self.game.deal_scores)
+        cache: dict[tuple[int | None], str] = {}
+        extra: list[str] = []
+        if ended and rows:
+            extra.append(
+                views.dumps(
+                    {
+                        "type": "deal_over",
+                        "deal": rows[-1]["deal"],
+                        "row": rows[-1],
+                        "trick": self._last_trick(),
+                    }
+                )
+            )
+        if self.game.is_over:
+            extra.append(
+                views.dumps(
+                    {
+                        "type": "match_over",
+                        "winners": list(self.game.winners),
+                        "record": f"/api/tables/{self.id}/record?match={self.match.match_no}",
+                    }
+                )
+            )
+        for conn in list(self.conns):
+            key = (None if conn.watcher else conn.seat,)
+            text = cache.get(key)
+            if text is None:
+                text = cache[key] = views.dumps({"type": "state", **self.state(key[0], rows, seats)})
+            conn.send(text)
+            for frame in extra:
+                conn.send(frame)
+
+    def _last_trick(self) -> list[list[Any]]:
+        """The plays that closed the deal just finished (public cards): the trailing run of
+        ``play`` actions, at most one per player."""
+        out: list[list[Any]] = []
+        history, actors = self.game.history, self.actors
+        n = self.deal_start - 1
+        while n >= 0 and history[n].startswith("play ") and len(out) < self.row.players:
+            out.insert(0, [actors[n], history[n].split()[1]])
+            n -= 1
+        return out
+
+    def send_all(self, frame: dict[str, Any], *, watchers: bool = True) -> None:
+        text = views.dumps(frame)
+        for conn in list(self.conns):
+            if watchers or not conn.watcher:
+                conn.send(text)
+
+    # ------------------------------------------------------------------ connections
+
+    def join(self, conn: Conn) -> None:
+        """A connection said hello: the newest connection of a seat wins (the older is closed
+        with 4409); a seat handed to a bot comes back to its player."""
+        if conn.seat is not None and not conn.watcher:
+            for old in [c for c in self.conns if c.seat == conn.seat and not c.watcher]:
+                self.conns.discard(old)
+                old.close(4409)
+        self.conns.add(conn)
+        if conn.seat is not None and not conn.watcher:
+            self.away_since[conn.seat] = None
+            seat = self.row.seats[conn.seat]
+            self.send_all({"type": "presence", "seat": conn.seat, "connected": True})
+            if seat.kind == "human" and seat.bot is not None:  # the player takes the seat back
+                seat.bot = None
+                self.bots.pop(conn.seat, None)
+                self.store.update_seat(self.id, seat)
+                self._broadcast()
+
+    def leave(self, conn: Conn) -> None:
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        if (
+            conn.seat is not None
+            and not conn.watcher
+            and not any(c.seat == conn.seat and not c.watcher for c in self.conns)
+        ):
+            self.away_since[conn.seat] = time.time()
+            self.send_all({"type": "presence", "seat": conn.seat, "connected": False})
+
+    def hand_to_bot(self, seat: int, bot: str) -> None:
+        """The host gives the seat of a player away longer than the grace period to ``bot``.
+
+        Raises:
+            Refused: ``bad_request`` (no such seat or bot), ``not_away``.
+        """
+        if not 0 <= seat < self.row.players or bot not in BUILTIN:
+            raise Refused(
+                "bad_request",
+                400,
+                f"name a seat 0 to {self.row.players - 1} and a bot: {', '.join(sorted(BUILTIN))}",
+            )
+        s = self.row.seats[seat]
+        connected = any(c.seat == seat and not c.watcher for c in self.conns)
+        since = self.away_since[seat]
+        grace = float(self.row.settings.get("grace", 60))
+        if s.kind != "human" or connected or (since is not None and time.time() - since < grace):
+            raise Refused("not_away", 409)
+        s.bot = bot
+        self.bots[seat] = self._bot(seat, bot)
+        self.store.update_seat(self.id, s)
+        self._bots_move()
+        self._broadcast()
+
+    def rename(self, seat: int, name: str) -> None:
+        clean = clean_name(name)
+        if clean is None:
+            raise Refused(
+                "bad_request", 400, "a name has 1 to 24 characters, none of them a control character"
+            )
+        s = self.row.seats[seat]
+        s.name = clean
+        self.store.update_seat(self.id, s)
+        self._broadcast()
+
+    def settings(self, changes: dict[str, Any]) -> None:
+        for key in ("chat", "spectators"):
+            if key in changes:
+                self.row.settings[key] = bool(changes[key])
+        self.store.update_settings(self.id, self.row.settings)
+        if not self.row.settings.get("spectators"):
+            for conn in [c for c in self.conns if c.watcher]:
+                self.conns.discard(conn)
+                conn.close(4403)
+        self._broadcast()
+
+    def say(self, conn: Conn, text: str) -> None:
+        if conn.watcher:
+            raise Refused("forbidden", 403, "watchers cannot chat")
+        if not self.row.settings.get("chat", True):
+            raise Refused("chat_off", 403)
+        line = text.strip()
+        if not 1 <= len(line) <= CHAT_CHARS or clean_name(line, CHAT_CHARS) is None:
+            raise Refused(
+                "bad_request", 400, f"a chat line has 1 to {CHAT_CHARS} characters, no control characters"
+            )
+        at = time.time()
+        self.store.add_chat(self.id, conn.seat, line, at)
+        self.chat = [*self.chat[-(CHAT_KEPT - 1) :], (conn.seat, line, at)]
+        name = self.row.seats[conn.seat].name if conn.seat is not None else "host"
+        self.send_all(
+            {"type": "chat", "seat": conn.seat, "name": name, "text": line, "at": at}, watchers=False
+        )
+
+    def chat_frames(self) -> Iterable[dict[str, Any]]:
+        for seat, text, at in self.chat:
+            name = self.row.seats[seat].name if seat is not None else "host"
+            yield {"type": "chat", "seat": seat, "name": name, "text": text, "at": at}
+
+    def rematch(self) -> None:
+        """A new match at the table: the same seats, a new seed.
+
+        Raises:
+            Refused: ``bad_request`` while the match goes on.
+        """
+        if not self.game.is_over:
+            raise Refused("bad_request", 400, "a rematch starts when the match is over")
+        match = MatchRow(self.match.match_no + 1, new_seed())
+        self.store.new_match(self.id, match.match_no, match.seed)
+        self.row.match = match
+        self._start_match(match)
+        self._bots_move()
+        self._broadcast()
+
+    # ------------------------------------------------------------------ the record
+
+    def record(self, match_no: int | None = None) -> Record:
+        """The record of a match of the table (the current one by default), in the ``tysiac
+        play --save`` format; an uploaded ruleset is named ``house-<table>.yaml`` (its text is
+        at ``/api/tables/<t>/ruleset``).
+
+        Raises:
+            Refused: ``not_over`` while that match goes on; ``bad_request`` for no such match.
+        """
+        number = self.match.match_no if match_no is None else match_no
+        if number == self.match.match_no:
+            if not self.game.is_over:
+                raise Refused("not_over", 403)
+            record = self.game.record
+        else:
+            row = self.store.match(self.id, number)
+            if row is None or row.winners is None:
+                raise Refused("bad_request", 400, "no finished match with that number at this table")
+            game = Game(self.ruleset, players=self.row.players, seed=row.seed)
+            for _, text in row.actions:
+                game.apply(next(a for a in game.legal_actions() if a.text == text))
+            record = game.record
+        if self.row.ruleset_text is not None:
+            record = replace(record, ruleset_file=f"house-{self.id}.yaml")
+        return record
+
+
+def table_row(
+    *,
+    table_id: str,
+    ruleset_ref: str,
+    ruleset_text: str | None,
+    ruleset: Ruleset,
+    options: dict[str, Any],
+    players: int,
+    settings: dict[str, Any],
+    host_hash: str,
+    watch_hash: str | None,
+    host_seat: int | None,
+    seats: list[SeatRow],
+    seed: int,
+) -> TableRow:
+    """A new table's stored form."""
+    return TableRow(
+        table_id,
+        ruleset_ref,
+        ruleset_text,
+        ruleset.content_hash,
+        options,
+        players,
+        settings,
+        host_hash,
+        watch_hash,
+        host_seat,
+        seats,
+        MatchRow(1, seed),
+    )
