@@ -6,12 +6,20 @@ rate, and the rooms of every table restored from the store at start.
 serve``).  No traceback and no engine diagnostic reaches a client: a request the room refuses
 gets the room's own code and words, any other failure a plain ``500`` without details (the
 server's log has them).
+
+Several processes (a hosted instance, not built): a table lives in one process, which holds
+its :class:`~.room.Room`; a proxy routes ``/t/<table>/…`` and ``/api/tables/<table>/…`` by a
+hash of the table id (nginx ``hash $table consistent``), and the processes share a
+PostgreSQL database behind the same :class:`~.store.Store` methods, the owner of a table
+holding an advisory lock on it that the database releases when the process dies, so that
+another process can take the table over by replaying it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import os
@@ -429,7 +437,10 @@ class Server:
             or not 0 < len(body["text"]) <= 500
         ):
             raise Refused("bad_request", 400, 'send {"text": "<url>"} (at most 500 characters)')
-        svg = segno.make(body["text"], error="m").svg_inline(scale=4, title="QR code", omitsize=True)
+        out = io.BytesIO()
+        code = segno.make(body["text"], error="m")
+        code.save(out, kind="svg", xmldecl=False, scale=4, title="QR code", border=4)
+        svg = out.getvalue().decode("utf-8")
         return Response(svg, media_type="image/svg+xml")
 
     async def metrics(self, request: Request) -> Response:
