@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.slow
 def test_tysiac_serve_starts_from_the_installed_wheel(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
                     "-w", str(wheels), str(ROOT)], check=True, cwd=tmp_path)
     (wheel,) = wheels.glob("tysiac_spec-*.whl")
     venv = tmp_path / "venv"
