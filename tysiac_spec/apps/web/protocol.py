@@ -78,7 +78,10 @@ unless ``choice``).  ``doc`` holds the languages the ruleset writes (fall back t
      "seed": 123?            (refused with 403 unless the server runs with
                               TYSIAC_WEB_SEEDS=1: tests and benchmarks only)}
 
-A table of bots only is played to its end when it is made (the host watches it).
+A table of bots only is played by the server from when it is made (the host watches it;
+the bots move in chunks of 400 actions between other work, each chunk broadcast as a
+``state``; such a match stops after 20,000 actions if no bot has reached the target).
+Bots reply to a human within the same answer.
 
 → 201::
 
