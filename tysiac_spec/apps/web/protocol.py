@@ -104,7 +104,8 @@ HTTP errors are ``{"error": {"code": "…", "message": "…"}}``: 400 ``bad_requ
 (a watch token acting; a record before the end: ``not_over``), 404 ``no_table``, 409
 ``stale`` (``version`` is not the current one; the body also carries ``"version"``), 422
 ``illegal`` (an action not in ``legal``) or ``not_your_turn``, 413 ``too_large``, 429
-``rate``.  The message is the server's own words: never an engine diagnostic.
+``rate`` (more than 60 tables made or files checked in an hour from one address other than
+127.0.0.1).  The message is the server's own words: never an engine diagnostic.
 
 The websocket ``/t/<table>/ws``
 -------------------------------

@@ -71,6 +71,10 @@ knows the seed knows every deal)."""
 RATE_PER_SECOND, RATE_BURST, RATE_CLOSE = 8.0, 16.0, 40
 """Per connection: frames per second refilled, the bucket's size, and how many refused
 frames in a row close the socket (4429)."""
+CREATE_PER_HOUR = 60
+"""Tables made and house-rule files checked per hour by one client address (127.0.0.1 and
+::1 are not counted: the machine's own user, tests and benchmarks)."""
+
 BAD_FRAMES_CLOSE = 20
 """Bad frames in a row that close the socket (4400)."""
 
@@ -188,6 +192,23 @@ class Server:
         self.timings = _Timings()
         self.allow_seeds = os.environ.get(SEEDS_ENV) == "1" if allow_seeds is None else allow_seeds
         self.conns: set[_WsConn] = set()
+        self._made: dict[str, list[float]] = {}
+
+    def count(self, request: Request) -> None:
+        """Count a table made or a file checked for the client's address.
+
+        Raises:
+            Refused: ``rate`` over :data:`CREATE_PER_HOUR` in the last hour.
+        """
+        host = request.client.host if request.client else "?"
+        if host in ("127.0.0.1", "::1"):
+            return
+        now = time.monotonic()
+        recent = [t for t in self._made.get(host, []) if now - t < 3600]
+        if len(recent) >= CREATE_PER_HOUR:
+            raise Refused("rate", 429, f"at most {CREATE_PER_HOUR} tables or checks an hour from one address")
+        recent.append(now)
+        self._made[host] = recent
 
     def restore(self) -> None:
         """Every stored table, its current match replayed (a table that cannot be replayed is
@@ -238,6 +259,7 @@ class Server:
         return JSONResponse(_rulesets_json())
 
     async def check(self, request: Request) -> Response:
+        self.count(request)
         body = await self.body(request)
         if not isinstance(body, dict) or not isinstance(body.get("ruleset_text"), str):
             raise Refused("bad_request", 400, 'send {"ruleset_text": "<yaml>"}')
@@ -259,6 +281,7 @@ class Server:
         return JSONResponse({"ok": True, "ruleset": views.ruleset_json(rules)})
 
     async def create(self, request: Request) -> Response:
+        self.count(request)
         body = await self.body(request)
         if not isinstance(body, dict):
             raise Refused("bad_request", 400, "the body is one JSON object")
