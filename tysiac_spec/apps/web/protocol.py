@@ -177,7 +177,7 @@ The STATE body (one serializer, :mod:`.views`)::
         "hand_sizes": [[1, 7], [2, 7], [0, 7]],      ([seat, cards] pairs)
         "talon": ["KS", …],            (only the talon cards this seat sees)
         "given": [[2, "9S"], …],       (cards given in the exchange this seat sees: [to, card])
-        "bids": [[1, "100"], [2, "pass"], …],        ([seat, word] in order)
+        "bids": [[1, "bid 100"], [2, "pass"], …],    ([seat, the bid's action text] in order)
         "declarer": null | 1, "contract": 0, "kind": null | "<named contract id>",
         "trump": null | "hearts",      (a suit id)
         "trick": [[1, "QH"], …],       ([seat, card] in play order)
