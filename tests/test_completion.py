@@ -20,7 +20,7 @@ def values(args: list[str], incomplete: str) -> list[str]:
 
 
 def test_commands_complete() -> None:
-    assert values([], "s") == ["schema", "score", "show", "simulate"]
+    assert values([], "s") == ["schema", "score", "serve", "show", "simulate"]
 
 
 @pytest.mark.parametrize("command", ["show", "play", "validate", "check", "simulate", "docs", "compare"])

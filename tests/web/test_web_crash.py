@@ -4,6 +4,7 @@ acknowledged action, at the same move, and the game goes on."""
 
 from __future__ import annotations
 
+import http.client
 import sqlite3
 import threading
 from pathlib import Path
@@ -42,7 +43,7 @@ def test_sigkill_while_moves_arrive_loses_no_acknowledged_action(tmp_path: Path)
                 action = s["legal"][len(s["legal"]) // 2]
                 status, after = server.call("POST", f"/api/tables/{t['table']}/actions",
                                             {"version": s["version"], "action": action}, token=tokens[seat])
-            except OSError:
+            except (OSError, http.client.HTTPException):
                 return  # the server is gone
             if status == 200:
                 mine = [e for e in after["last"] if e["action"] == action and e["seat"] == seat]

@@ -5,6 +5,7 @@ with error frames on a socket that stays healthy, close codes, headers and pages
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -288,7 +289,7 @@ def test_rulesets_check_qr_pages_and_headers(server: Served) -> None:
     assert "core" not in {r["id"] for r in listing["rulesets"]}  # (no player count: not playable)
     assert listing["bots"] == ["heuristic", "random"]
     status, svg = server.call("POST", "/api/qr", {"text": "http://127.0.0.1/t/x#seat=y"})
-    assert status == 200 and svg.startswith("<svg")
+    assert status == 200 and svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and "<title>QR code" in svg
     headers = server.headers("/")
     assert "default-src 'self'" in headers["content-security-policy"]
     assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer"
@@ -314,3 +315,71 @@ def test_the_record_is_secret_until_the_match_is_over_then_replays(server: Serve
     game = replay(Record.from_json(json.dumps(record)))
     assert list(game.scores) == state["scores"] and list(game.winners) == state["winners"]
     assert state["deals"][-1]["scores"] == state["scores"] and len(state["deals"]) == len(game.deal_scores)
+
+
+def test_deal_over_and_rematch_frames(server: Served) -> None:
+    t = _table(server, ["human", "bot:heuristic", "bot:heuristic"])
+    sock = server.socket(t["table"], _token(t, 0))  # seat 0 is also the host
+    state = sock.until("state")
+    rng = random.Random(2)
+    deal_over = None
+    for _ in range(200):
+        sock.send({"type": "act", "v": state["version"], "a": rng.choice(state["legal"])})
+        frame = sock.recv()
+        while frame is not None and frame["type"] not in ("state", "deal_over"):
+            frame = sock.recv()
+        assert frame is not None
+        if frame["type"] == "deal_over":
+            deal_over = frame
+            break
+        state = frame
+        while not state["legal"] and not state["over"]:
+            state = sock.until("state")
+    assert deal_over is not None
+    row = deal_over["row"]
+    assert deal_over["deal"] == 0 and row["deal"] == 0 and len(row["changes"]) == 3
+    assert row["scores"] == row["changes"] and all(len(p) == 2 for p in deal_over["trick"])
+    assert any(e["kind"].startswith("contract.") for e in row["events"])
+    made = next(e for e in row["events"] if e["kind"].startswith("contract."))
+    assert made["words"] is not None and set(made["words"]) == {"en", "pl", "ru", "cs"}
+    sock.send({"type": "rematch"})
+    error = sock.until("error")
+    assert error["code"] == "bad_request"  # the match goes on
+    sock.close()
+    # a table of bots is over at once: the host starts a rematch, which bots play too
+    bots = _table(server, ["bot:heuristic", "bot:heuristic", "bot:heuristic"])
+    host = server.socket(bots["table"], bots["host_token"])
+    assert host.until("state")["over"] is True
+    host.send({"type": "rematch"})
+    again = host.until("state", match=2)
+    while not again["over"]:  # (the bots play in chunks between other tables' moves)
+        again = host.until("state", match=2)
+    assert again["version"] > 0 and again["deals"]
+    status, first = server.call("GET", f"/api/tables/{bots['table']}/record?match=1", token=bots["host_token"])
+    assert status == 200 and first["seed"] == SEED
+    status, second = server.call("GET", f"/api/tables/{bots['table']}/record", token=bots["host_token"])
+    assert status == 200 and len(second["actions"]) == again["version"]
+    host.close()
+
+
+def test_flooding_gets_rate_errors_and_then_a_close(server: Served) -> None:
+    t = _table(server)
+    sock = server.socket(t["table"], _token(t, 1))
+    sock.until("state")
+    for n in range(80):
+        sock.send({"type": "ping", "t": n})
+    codes = []
+    while True:
+        frame = sock.recv()
+        if frame is None:
+            break
+        if frame["type"] == "error":
+            codes.append(frame["code"])
+    assert "rate" in codes and sock.close_code == 4429
+
+
+@pytest.mark.slow
+def test_a_socket_without_hello_is_closed(server: Served) -> None:
+    t = _table(server)
+    quiet = server.socket(t["table"])
+    assert quiet.recv() is None and quiet.close_code == 4408

@@ -169,3 +169,21 @@ def test_the_store_migrates_from_empty_and_round_trips(tmp_path: Path) -> None:
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     con.close()
     again.close()
+
+
+def test_tables_and_checks_are_bounded_per_address() -> None:
+    from types import SimpleNamespace
+
+    from tysiac_spec.apps.web.room import Refused
+    from tysiac_spec.apps.web.server import CREATE_PER_HOUR, Server
+
+    server = Server(SqliteStore(":memory:"))
+    lan = SimpleNamespace(client=SimpleNamespace(host="192.168.1.20"))
+    local = SimpleNamespace(client=SimpleNamespace(host="127.0.0.1"))
+    for _ in range(CREATE_PER_HOUR):
+        server.count(lan)  # type: ignore[arg-type]
+    with pytest.raises(Refused) as caught:
+        server.count(lan)  # type: ignore[arg-type]
+    assert (caught.value.code, caught.value.status) == ("rate", 429)
+    for _ in range(CREATE_PER_HOUR + 5):
+        server.count(local)  # type: ignore[arg-type]

@@ -98,7 +98,10 @@ unless ``choice``).  ``doc`` holds the languages the ruleset writes (fall back t
      "seed": 123?            (refused with 403 unless the server runs with
                               TYSIAC_WEB_SEEDS=1: tests and benchmarks only)}
 
-A table of bots only is played to its end when it is made (the host watches it).
+A table of bots only is played by the server from when it is made (the host watches it;
+the bots move in chunks of 400 actions between other work, each chunk broadcast as a
+``state``; such a match stops after 20,000 actions if no bot has reached the target).
+Bots reply to a human within the same answer.
 
 → 201::
 
@@ -121,7 +124,8 @@ HTTP errors are ``{"error": {"code": "…", "message": "…"}}``: 400 ``bad_requ
 (a watch token acting; a record before the end: ``not_over``), 404 ``no_table``, 409
 ``stale`` (``version`` is not the current one; the body also carries ``"version"``), 422
 ``illegal`` (an action not in ``legal``) or ``not_your_turn``, 413 ``too_large``, 429
-``rate``.  The message is the server's own words: never an engine diagnostic.
+``rate`` (more than 60 tables made or files checked in an hour from one address other than
+127.0.0.1).  The message is the server's own words: never an engine diagnostic.
 
 The websocket ``/t/<table>/ws``
 -------------------------------
@@ -193,7 +197,7 @@ The STATE body (one serializer, :mod:`.views`)::
         "hand_sizes": [[1, 7], [2, 7], [0, 7]],      ([seat, cards] pairs)
         "talon": ["KS", …],            (only the talon cards this seat sees)
         "given": [[2, "9S"], …],       (cards given in the exchange this seat sees: [to, card])
-        "bids": [[1, "100"], [2, "pass"], …],        ([seat, word] in order)
+        "bids": [[1, "bid 100"], [2, "pass"], …],    ([seat, the bid's action text] in order)
         "declarer": null | 1, "contract": 0, "kind": null | "<named contract id>",
         "trump": null | "hearts",      (a suit id)
         "trick": [[1, "QH"], …],       ([seat, card] in play order)

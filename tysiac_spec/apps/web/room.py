@@ -11,6 +11,7 @@ never sent an action the store does not hold.  Every message to a client is made
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -33,6 +34,13 @@ from .store import MatchRow, SeatRow, Store, TableRow
 __all__ = ["Conn", "Refused", "Room", "new_seed"]
 
 log = logging.getLogger("tysiac.web")
+
+BOT_CHUNK = 400
+"""Bot moves made in one go; more are scheduled on the event loop."""
+
+BOTS_ONLY_MOST = 20_000
+"""A table of bots only stops after this many actions of a match (random bots may never
+reach the target)."""
 
 REQS_KEPT = 64
 """Request ids remembered per seat (an ``act`` re-sent after a reconnect is applied once)."""
@@ -243,6 +251,7 @@ class Room:
         action = self._legal_by_text(text)
         start = self.version
         self._apply(action, seat)
+        self._play_bots()
         self._commit(start)
         if req is not None:
             reqs = self._reqs[seat]
@@ -261,11 +270,17 @@ class Room:
             self._broadcast()
 
     def _play_bots(self) -> bool:
+        """The bots' moves up to a human's turn, at most :data:`BOT_CHUNK` of them now: the
+        rest is scheduled on the event loop, so that a table of bots never holds up the
+        others; a table without a human seat stops after :data:`BOTS_ONLY_MOST` actions."""
         game, moved = self.game, False
-        while not game.is_over:
+        humans = any(s.kind == "human" and s.bot is None for s in self.row.seats)
+        for _ in range(BOT_CHUNK):
+            if game.is_over:
+                break
             seat = game.current_player
             bot = self.bots.get(seat)
-            if bot is None:
+            if bot is None or (not humans and len(game.history) >= BOTS_ONLY_MOST):
                 break
             legal = game.legal_actions()
             try:
@@ -279,13 +294,22 @@ class Room:
                 choice = legal[0]
             self._apply(choice, seat)
             moved = True
+        else:
+            self._more_bots()
         return moved
+
+    def _more_bots(self) -> None:
+        """Play the bots' next moves from the event loop (none running: at the next request)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        loop.call_soon(self._bots_move)
 
     def _commit(self, start: int) -> None:
         """Store the actions after ``start`` (the human's and the bots'), then the match's end.
         If the store fails, the game goes back to what is stored and the error propagates."""
         game = self.game
-        self._play_bots()
         new = [(self.actors[n], game.history[n]) for n in range(start, len(game.history))]
         try:
             self.store.append_actions(self.id, self.match.match_no, start, new)

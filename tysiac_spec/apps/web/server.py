@@ -6,12 +6,20 @@ rate, and the rooms of every table restored from the store at start.
 serve``).  No traceback and no engine diagnostic reaches a client: a request the room refuses
 gets the room's own code and words, any other failure a plain ``500`` without details (the
 server's log has them).
+
+Several processes (a hosted instance, not built): a table lives in one process, which holds
+its :class:`~.room.Room`; a proxy routes ``/t/<table>/…`` and ``/api/tables/<table>/…`` by a
+hash of the table id (nginx ``hash $table consistent``), and the processes share a
+PostgreSQL database behind the same :class:`~.store.Store` methods, the owner of a table
+holding an advisory lock on it that the database releases when the process dies, so that
+another process can take the table over by replaying it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import os
@@ -64,6 +72,10 @@ knows the seed knows every deal)."""
 RATE_PER_SECOND, RATE_BURST, RATE_CLOSE = 8.0, 16.0, 40
 """Per connection: frames per second refilled, the bucket's size, and how many refused
 frames in a row close the socket (4429)."""
+CREATE_PER_HOUR = 60
+"""Tables made and house-rule files checked per hour by one client address (127.0.0.1 and
+::1 are not counted: the machine's own user, tests and benchmarks)."""
+
 BAD_FRAMES_CLOSE = 20
 """Bad frames in a row that close the socket (4400)."""
 
@@ -181,6 +193,23 @@ class Server:
         self.timings = _Timings()
         self.allow_seeds = os.environ.get(SEEDS_ENV) == "1" if allow_seeds is None else allow_seeds
         self.conns: set[_WsConn] = set()
+        self._made: dict[str, list[float]] = {}
+
+    def count(self, request: Request) -> None:
+        """Count a table made or a file checked for the client's address.
+
+        Raises:
+            Refused: ``rate`` over :data:`CREATE_PER_HOUR` in the last hour.
+        """
+        host = request.client.host if request.client else "?"
+        if host in ("127.0.0.1", "::1"):
+            return
+        now = time.monotonic()
+        recent = [t for t in self._made.get(host, []) if now - t < 3600]
+        if len(recent) >= CREATE_PER_HOUR:
+            raise Refused("rate", 429, f"at most {CREATE_PER_HOUR} tables or checks an hour from one address")
+        recent.append(now)
+        self._made[host] = recent
 
     def restore(self) -> None:
         """Every stored table, its current match replayed (a table that cannot be replayed is
@@ -231,6 +260,7 @@ class Server:
         return JSONResponse(_rulesets_json())
 
     async def check(self, request: Request) -> Response:
+        self.count(request)
         body = await self.body(request)
         if not isinstance(body, dict) or not isinstance(body.get("ruleset_text"), str):
             raise Refused("bad_request", 400, 'send {"ruleset_text": "<yaml>"}')
@@ -252,6 +282,7 @@ class Server:
         return JSONResponse({"ok": True, "ruleset": views.ruleset_json(rules)})
 
     async def create(self, request: Request) -> Response:
+        self.count(request)
         body = await self.body(request)
         if not isinstance(body, dict):
             raise Refused("bad_request", 400, "the body is one JSON object")
@@ -430,7 +461,10 @@ class Server:
             or not 0 < len(body["text"]) <= 500
         ):
             raise Refused("bad_request", 400, 'send {"text": "<url>"} (at most 500 characters)')
-        svg = segno.make(body["text"], error="m").svg_inline(scale=4, title="QR code", omitsize=True)
+        out = io.BytesIO()
+        code = segno.make(body["text"], error="m")
+        code.save(out, kind="svg", xmldecl=False, scale=4, title="QR code", border=4)
+        svg = out.getvalue().decode("utf-8")
         return Response(svg, media_type="image/svg+xml")
 
     async def metrics(self, request: Request) -> Response:
