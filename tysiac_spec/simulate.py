@@ -31,13 +31,12 @@ import os
 import random
 import signal
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import ExitStack, contextmanager, nullcontext
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
@@ -62,6 +61,7 @@ from .errors import IllegalActionError
 from .fast import FastRunner, Policy, random_policy
 from .fast import compile as compile_fast
 from .ruleset import Ruleset, load_ruleset
+from .stopping import STOP_SIGNALS, stop_signals
 from .text import printable
 
 __all__ = [
@@ -106,13 +106,6 @@ bot, a user's bot) is played on the engine."""
 
 DEFAULT_MAX_DEALS = 1000
 """Deals after which a match is stopped and counted as unfinished."""
-
-
-STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-"""Signals that stop a run as Ctrl-C does when :func:`simulate` is asked to
-``stop_on_interrupt`` (SIGINT itself arrives as ``KeyboardInterrupt``)."""
 
 
 def usable_cpus() -> int:
@@ -608,36 +601,6 @@ def _run_in_pool(
     pool.shutdown()
 
 
-@contextmanager
-def _stop_signals(received: list[int]) -> Iterator[None]:
-    """Within the block, the first of :data:`STOP_SIGNALS` raises ``KeyboardInterrupt`` in
-    this process's main thread (as Ctrl-C does) and is appended to ``received``; later ones
-    are ignored, so they cannot interrupt the cleanup.  A worker process forked inside the
-    block restores the default action and signals itself again.  Outside the main thread
-    (where Python cannot install handlers) the block changes nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    owner = os.getpid()
-
-    def handler(signum: int, frame: object) -> None:
-        if os.getpid() != owner:  # a forked child before its initializer ran
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
-        if received:
-            return
-        received.append(signum)
-        raise KeyboardInterrupt(signal.Signals(signum).name)
-
-    previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for signum, old in previous.items():
-            signal.signal(signum, old)
-
-
 def _run_on_dask(
     scheduler: str | None,
     workers: int,
@@ -862,7 +825,7 @@ def simulate(
     started = time.perf_counter()
     received: list[int] = []
     try:
-        with _stop_signals(received) if stop_on_interrupt else nullcontext():
+        with stop_signals(received) if stop_on_interrupt else nullcontext():
             run_chunk = partial(_run_chunk, ref, key, players, bots, seed, max_deals=max_deals, engine=used)
             if backend == "dask":
                 _run_on_dask(scheduler, workers, _chunks(games, workers), run_chunk, stats, progress)

@@ -7,13 +7,10 @@ top without an import cycle.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import sys
 import tempfile
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -23,6 +20,7 @@ import click
 from ..engine.record import SEED_MAX
 from ..errors import Diagnostic, TysiacError
 from ..savefile import remove_stale_temps, temp_prefix
+from ..stopping import stop_signals
 from ..text import shorten
 
 if TYPE_CHECKING:  # rich is imported by the commands that print with it, not by validate
@@ -175,38 +173,6 @@ def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> No
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
-    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
-)
-"""The signals that stop a command as Ctrl-C does (:func:`stop_signals`): ``kill``,
-``timeout``, a closed terminal."""
-
-
-@contextlib.contextmanager
-def stop_signals() -> Iterator[None]:
-    """Within the block, SIGTERM and SIGHUP raise ``KeyboardInterrupt`` in the main thread as
-    Ctrl-C does, so that what a command does on Ctrl-C (``play`` saves the game, ``build``
-    removes its temporary folder) is done on them too; a second signal during that cleanup is
-    ignored.  Outside the main thread the block changes nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    received: list[int] = []
-
-    def handler(signum: int, frame: object) -> None:
-        if received:
-            return
-        received.append(signum)
-        raise KeyboardInterrupt(signal.Signals(signum).name)
-
-    previous = {signum: signal.signal(signum, handler) for signum in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for signum, old in previous.items():
-            signal.signal(signum, old)
 
 
 def emit(text: str, output: Path | None) -> None:
