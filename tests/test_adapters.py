@@ -325,8 +325,15 @@ def test_pettingzoo_illegal_action_and_bad_episode() -> None:
 # ---------------------------------------------------------------- OpenSpiel
 
 
-def _game(ruleset: str, players: int) -> pyspiel.Game:
-    return pyspiel.load_game("python_tysiac", {"ruleset": ruleset, "players": players})
+def _game(ruleset: str, players: int, **params: object) -> pyspiel.Game:
+    return pyspiel.load_game("python_tysiac", {"ruleset": ruleset, "players": players, **params})
+
+
+def _draw(state: pyspiel.State, seed: int) -> None:
+    """Apply the chance nodes' draws of the 64-bit ``seed`` (its bytes, most significant first)."""
+    for byte in seed.to_bytes(openspiel.SEED_BYTES, "big"):
+        assert state.is_chance_node()
+        state.apply_action(byte)
 
 
 @pytest.mark.slow
@@ -345,18 +352,23 @@ def test_openspiel_random_sim_test_one_form() -> None:
 def test_openspiel_game_info() -> None:
     game = _game("pl-standard", 3)
     assert game.num_distinct_actions() == 197
-    assert game.max_chance_outcomes() == 1000
+    assert game.max_chance_outcomes() == 256
     assert game.num_players() == 3
     assert game.max_game_length() == openspiel.max_deal_length(game.rules, 3, game.index)
-    assert game.max_utility() == -game.min_utility() == openspiel.utility_bound(game.rules, 3)
+    # (2 x 1000 + 400) / 120: no dark game, no golden round in pl-standard
+    assert game.max_utility() == -game.min_utility() == openspiel.utility_bound(game.rules, 3) == 20.0
     state = game.new_initial_state()
-    assert state.is_chance_node() and len(state.chance_outcomes()) == 1000
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 256
+    # ru-online: twice the target of 1001 plus 400, times 2 (dark game) and 2 (golden round)
+    assert _game("ru-online", 3).max_utility() == (2 * 1001 + 400) * 4 / 120
+    small = _game("pl-standard", 3, seeds=1000)
+    assert small.max_chance_outcomes() == 1000 and len(small.new_initial_state().chance_outcomes()) == 1000
 
 
 def test_openspiel_clone_pickle_and_serialize_have_identical_futures() -> None:
     game = _game("ru-online", 3)
     state = game.new_initial_state()
-    state.apply_action(17)
+    _draw(state, 17)
     rng = random.Random(5)
     for _ in range(12):
         state.apply_action(rng.choice(state.legal_actions()))
@@ -379,7 +391,7 @@ def test_openspiel_clone_pickle_and_serialize_have_identical_futures() -> None:
 def test_openspiel_seed_replays_the_engine_deal() -> None:
     from tysiac_spec.engine.game import Game
 
-    state = _game("pl-standard", 3).new_initial_state()
+    state = _game("pl-standard", 3, seeds=1000).new_initial_state()
     state.apply_action(123)
     assert str(state) == Game(load_ruleset("pl-standard"), players=3, seed=123).state_text()
 
@@ -387,7 +399,7 @@ def test_openspiel_seed_replays_the_engine_deal() -> None:
 def test_openspiel_information_state_remembers_the_start_hand() -> None:
     game = _game("pl-standard", 3)
     state = game.new_initial_state()
-    state.apply_action(4)
+    _draw(state, 4)
     player = state.current_player()
     start = state.information_state_tensor(player)
     observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
@@ -446,9 +458,13 @@ def test_options_reach_the_ruleset() -> None:
     game = pyspiel.load_game("python_tysiac", {"ruleset": "pl-standard", "players": 3, "options": "five_rounds=up"})
     assert game.rules.selected["five_rounds"] == "up"
     assert openspiel.parse_options(" five_rounds=up , barrel=false ") == {"five_rounds": "up", "barrel": "false"}
-    with pytest.raises(AdapterError) as err:
-        openspiel.parse_options("five_rounds")
-    assert err.value.diagnostic.code == "adapter.options"
+    assert openspiel.parse_options("five_rounds:up;barrel:false") == {"five_rounds": "up", "barrel": "false"}
+    assert openspiel.format_options({"five_rounds": "up", "barrel": "false"}) == "five_rounds:up;barrel:false"
+    for bad in ("five_rounds", "five_rounds=up=down", "five_rounds=(up)"):
+        with pytest.raises(AdapterError) as err:
+            openspiel.parse_options(bad)
+        assert err.value.diagnostic.code == "adapter.options"
+        assert f"got {bad!r}" in str(err.value)
 
 
 def test_pettingzoo_final_observation_shows_the_deal_that_ended() -> None:
@@ -488,7 +504,7 @@ def test_openspiel_information_state_hides_a_hand_not_looked_at_before_a_dark_ga
     # no card until he has decided
     game = pyspiel.load_game("python_tysiac", {"ruleset": "ua-standard", "players": 3, "options": "dark_game=true"})
     state = game.new_initial_state()
-    state.apply_action(0)
+    _draw(state, 0)
     assert state.episode.game.phase == "dark"
     player = state.current_player()
     observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
@@ -508,3 +524,80 @@ def test_ru_online_without_the_golden_round_has_an_auction_in_deal_episodes() ->
     assert env.game.phase == "auction"
     legal = [str(env.index.actions[i]) for i in np.flatnonzero(env.observe(env.agent_selection)["action_mask"])]
     assert legal[:2] == ["pass", "bid 105"]  # above the forced opening of 100, in steps of 5
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "selected"),
+    [("ru-online", "golden_round=false", {"golden_round": False}),
+     ("pl-standard", "five_rounds=up,bid_limit=false", {"five_rounds": "up", "bid_limit": False})],
+)
+def test_openspiel_game_string_with_options_round_trips(ruleset: str, options: str, selected: dict[str, object]) -> None:
+    # the options live in the game string as NAME:VALUE;NAME:VALUE, which OpenSpiel's
+    # parser keeps as one string: load_game(str(game)), serialization and pickling
+    # (game and state) give the same game and the same state, with the options
+    game = _game(ruleset, 3, options=options)
+    text = str(game)
+    assert f"options={options.replace('=', ':').replace(',', ';')}," in text
+    again = pyspiel.load_game(text)
+    assert str(again) == text and pickle.loads(pickle.dumps(game)).__str__() == text
+    for name, value in selected.items():
+        assert game.rules.selected[name] == again.rules.selected[name] == value
+    state = game.new_initial_state()
+    _draw(state, 2**63 + 11)
+    rng = random.Random(3)
+    for _ in range(5):
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert not state.is_terminal() and len(state.history()) == 8 + 5
+    copies = [
+        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state)),
+        (game, again.deserialize_state(state.serialize())),
+        (game, pickle.loads(pickle.dumps(state))),
+    ]
+    for g, c in copies:
+        assert str(g) == text and c.history() == state.history() and str(c) == str(state)
+        assert c.get_game().rules.selected == game.rules.selected
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        for _, c in copies:
+            c.apply_action(action)
+        state.apply_action(action)
+    assert all(c.returns() == state.returns() for _, c in copies)
+
+
+def test_openspiel_seed_is_drawn_byte_by_byte() -> None:
+    # eight chance nodes of 256 equally likely outcomes (sum exactly 1), whose bytes make
+    # the engine's 64-bit seed, most significant first
+    game = _game("pl-standard", 3)
+    state = game.new_initial_state()
+    seed = 0x0123456789ABCDEF
+    for k, byte in enumerate(seed.to_bytes(8, "big")):
+        outcomes = state.chance_outcomes()
+        assert [a for a, _ in outcomes] == list(range(256)) == state.legal_actions()
+        assert {p for _, p in outcomes} == {1 / 256} and sum(p for _, p in outcomes) == 1.0
+        assert state.action_to_string(pyspiel.PlayerId.CHANCE, byte) == f"seed byte {k + 1} of 8: {byte}"
+        state.apply_action(byte)
+    assert not state.is_chance_node() and state.seed() == seed
+    assert str(state) == Game(load_ruleset("pl-standard"), players=3, seed=seed).state_text()
+    with pytest.raises(AdapterError) as err:
+        _game("pl-standard", 3, seeds=-1)
+    assert err.value.diagnostic.code == "adapter.seeds"
+
+
+@pytest.mark.parametrize(("ruleset", "options"), [("pl-standard", ""), ("ru-online", "golden_round:false")])
+def test_openspiel_returns_are_the_engine_deal_scores_over_the_card_points(ruleset: str, options: str) -> None:
+    game = _game(ruleset, 3, options=options)
+    assert openspiel.utility_scale(game.rules) == 120
+    rng = random.Random(8)
+    seen = set()
+    for seed in (1, 2**40 + 5, 2**64 - 1, 77):
+        state = game.new_initial_state()
+        _draw(state, seed)
+        while not state.is_terminal():
+            assert state.returns() == [0.0, 0.0, 0.0]
+            state.apply_action(rng.choice(state.legal_actions()))
+        engine = state.episode.game
+        points = engine.deal_scores[0] if engine.deal_scores else (0, 0, 0)
+        assert state.returns() == [p / 120 for p in points]
+        assert all(abs(r) <= game.max_utility() for r in state.returns())
+        seen.add(tuple(points))
+    assert len(seen) > 1

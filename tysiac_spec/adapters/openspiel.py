@@ -8,22 +8,39 @@ Importing this module registers ``python_tysiac`` with ``pyspiel``::
 
 Parameters: ``ruleset`` (a shipped id or alias, or a path; default ``pl-standard``),
 ``players`` (default 3; 0: the ruleset's default count), ``options`` (the ruleset's option
-values, ``"five_rounds=up,barrel=false"``; default none), ``seeds`` (default 1000: the chance
-outcomes of the deal).
+values, ``"five_rounds:up;barrel:false"``, or with ``=`` and ``,`` in a parameter dict;
+default none), ``seeds`` (default 0: a 64-bit seed, see below; ``N > 0``: one of ``N``).
+
+Game strings: the game keeps its options as ``NAME:VALUE`` items separated by ``;`` (the
+characters ``=``, ``,``, ``(`` and ``)`` end a value in OpenSpiel's game strings), so
+``pyspiel.load_game(str(game))``, ``serialize_game_and_state`` and pickling (the game and
+its states) round-trip with options::
+
+    python_tysiac(options=five_rounds:up,players=3,ruleset=pl-standard,seeds=0)
 
 One game is one deal: the first deal of a new match, from the deal to its settlement (or
-its abandonment for a redeal).  The chance node at the root picks the game's seed
-(``0 … seeds − 1``, uniform) and the cards are dealt by the engine's own seeded dealing
-(``Game(rules, players=, seed=)``), so a history (the seed, then the players' actions)
-replays exactly, and serializing a state is its history.  (Where a match opens with a
-golden round, ``ru-online``, the first deal is a golden one, without an auction: set the
-option off, ``"options": "golden_round=false"``, to play auctions.)  Every later random event of the
+its abandonment for a redeal).  The chance nodes at the root draw the deal's seed, and the
+cards are dealt by the engine's own seeded dealing (``Game(rules, players=, seed=)``), so a
+history (the seed's draws, then the players' actions) replays exactly, and serializing a
+state is its history.  With ``seeds`` 0 the seed is drawn as :data:`SEED_BYTES` (8) chance
+nodes of 256 equally likely outcomes, its bytes (most significant first): 2**64 seeds, far
+more than the distinct deals of a pack of 24 (about 10**12 for three players), so deals do
+not repeat by the seed's choice and the deal is as random as the engine's shuffle; the
+probabilities are 1/256, whose sum is exactly 1.  (The engine deals, redeals included,
+from the seed: it stays the one home of dealing, where card-by-card chance nodes would
+deal a second time here.)  With ``seeds`` ``N`` one chance node picks the seed ``0 … N − 1``
+(a small tree for exhaustive algorithms).  (Where a match opens with a golden round,
+``ru-online``, the first deal is a golden one, without an auction: set the option off,
+``"options": "golden_round:false"``, to play auctions.)  Every later random event of the
 deal (a redeal's new cards) comes from the same seed.
 
 Actions are the numbers of the form's :class:`~tysiac_spec.adapters._core.ActionIndex`
 (``state.action_to_string`` prints the engine's text: ``bid 120``).  Returns: each player's
-change of match score over the deal (points), at the end; the game is general-sum, its
-utility bounds are :func:`utility_bound`.  ``max_game_length`` is :func:`max_deal_length`.
+change of match score over the deal at the end, in units of the pack's card points
+(:func:`utility_scale`, 120 in every shipped ruleset: in ``pl-standard`` a made contract
+of 120 is ``+1.0`` to the declarer, a failed one ``-1.0``); the game is general-sum, its
+utility bounds are ``±`` :func:`utility_bound` (in the same units).  ``max_game_length``
+is :func:`max_deal_length`.
 
 Tensors (``float32``):
     observation: the flat vector of :class:`~tysiac_spec.adapters._core.ObservationLayout`
@@ -39,6 +56,7 @@ Tensors (``float32``):
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -49,11 +67,14 @@ from ..ruleset import Form, Ruleset
 from ._core import ActionIndex, Episode, ObservationLayout, adapter_error, deal_top, load_form
 
 __all__ = [
-    "GAME_TYPE", "TysiacGame", "TysiacObserver", "TysiacState", "max_deal_length", "parse_options",
-    "utility_bound",
+    "GAME_TYPE", "SEED_BYTES", "TysiacGame", "TysiacObserver", "TysiacState", "format_options",
+    "max_deal_length", "parse_options", "point_bound", "utility_bound", "utility_scale",
 ]
 
-_DEFAULTS = {"ruleset": "pl-standard", "players": 3, "options": "", "seeds": 1000}
+_DEFAULTS = {"ruleset": "pl-standard", "players": 3, "options": "", "seeds": 0}
+
+SEED_BYTES = 8
+"""The chance nodes that draw a deal's seed (``seeds`` 0), one byte each: a 64-bit seed."""
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_tysiac",
@@ -73,20 +94,33 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
+_ITEM = re.compile(r"\s*([^=:;,()\s]+)\s*[=:]\s*([^=:;,()]*?)\s*")
+
+
 def parse_options(text: str) -> dict[str, str]:
-    """``"five_rounds=up,barrel=false"`` → ``{"five_rounds": "up", "barrel": "false"}`` (the
+    """``"five_rounds:up;barrel:false"`` (the game string's form, :func:`format_options`) or
+    ``"five_rounds=up,barrel=false"`` → ``{"five_rounds": "up", "barrel": "false"}`` (the
     values are checked when the ruleset is loaded).
 
     Raises:
-        AdapterError: ``adapter.options`` for an item without ``=``.
+        AdapterError: ``adapter.options`` for an item that is not ``NAME:VALUE`` (or
+            ``NAME=VALUE``), a value holding ``=:;,()`` included.
     """
     out: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise adapter_error("options", f"expected NAME=VALUE items separated by commas, got {item!r}")
-        out[name.strip()] = value.strip()
+    for item in filter(None, (part.strip() for part in re.split(r"[;,]", text))):
+        match = _ITEM.fullmatch(item)
+        if match is None:
+            raise adapter_error(
+                "options", f"expected NAME:VALUE items separated by `;` (or NAME=VALUE by `,`), got {item!r}"
+            )
+        out[match[1]] = match[2]
     return out
+
+
+def format_options(options: dict[str, str]) -> str:
+    """The options as the game string keeps them: ``{"five_rounds": "up"}`` →
+    ``"five_rounds:up"`` (items joined by ``;``; the inverse of :func:`parse_options`)."""
+    return ";".join(f"{name}:{value}" for name, value in options.items())
 
 
 def auction_length(form: Form, index: ActionIndex) -> int:
@@ -115,17 +149,34 @@ def max_deal_length(rules: Ruleset, players: int, index: ActionIndex) -> int:
     )
 
 
-def utility_bound(rules: Ruleset, players: int) -> int:
-    """The bound of a player's return over one deal (points), ``±`` this value: twice the
-    match target plus the most a deal is worth
-    (:func:`~tysiac_spec.adapters._core.deal_top`), times the dark game's and the golden
-    round's multipliers.  A deal starts a new match here, so a score moves from 0 by a deal's
-    value (times its multipliers) and the penalties of that deal; the bound is checked when a
-    state's returns are read (:meth:`TysiacState.returns`)."""
+def utility_scale(rules: Ruleset) -> int:
+    """The unit of the returns (points): the pack's card points (``deck.total_points``, 120
+    in every shipped ruleset), so a return of ``1.0`` is a deal's card points."""
+    return rules.deck.total_points
+
+
+def point_bound(rules: Ruleset, players: int) -> int:
+    """The bound of a player's change of score over one deal (points), ``±`` this value: twice
+    the match target plus the most a deal is worth
+    (:func:`~tysiac_spec.adapters._core.deal_top`), times the multipliers of the dark game
+    and the golden round where the form has them (``special.*.enabled``).  A deal starts a
+    new match here, so a score moves from 0 by a deal's value (times its multipliers) and
+    the penalties of that deal."""
     form = rules.form(players)
     sp = form.special
     value = 2 * form.match.target + deal_top(form, rules.deck.total_points)
-    return value * max(1, sp.dark.multiplier) * max(1, sp.golden_round.multiplier)
+    for special in (sp.dark, sp.golden_round):
+        if special.enabled:
+            value *= max(1, special.multiplier)
+    return value
+
+
+def utility_bound(rules: Ruleset, players: int) -> float:
+    """The bound of a player's return over one deal, ``±`` this value, in the returns' unit:
+    :func:`point_bound` divided by :func:`utility_scale` (20.0 for ``pl-standard``; a
+    ruleset with a dark game and a golden round, ``ru-online``, 80.07).  It is checked when a
+    state's returns are read (:meth:`TysiacState.returns`)."""
+    return point_bound(rules, players) / utility_scale(rules)
 
 
 class TysiacGame(pyspiel.Game):  # type: ignore[misc]
@@ -137,23 +188,35 @@ class TysiacGame(pyspiel.Game):  # type: ignore[misc]
         options = parse_options(str(given["options"]))
         self.rules, self.players = load_form(str(given["ruleset"]), players, options)
         self.seeds = int(given["seeds"])
+        if self.seeds < 0:
+            raise adapter_error("seeds", f"seeds must be 0 (a 64-bit seed) or a count, got {self.seeds}")
+        self.outcomes = self.seeds or 256
+        """The chance outcomes of each chance node (``seeds``, or 256: a byte of the seed)."""
+        self.draws = 1 if self.seeds else SEED_BYTES
+        """The chance nodes that draw a deal's seed."""
+        self.scale = utility_scale(self.rules)
         self.index = ActionIndex(self.rules, self.players)
         form = self.rules.form(self.players)
         self.bound = utility_bound(self.rules, self.players)
         self.auction_rows = auction_length(form, self.index)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.index.size,
-            max_chance_outcomes=self.seeds,
+            max_chance_outcomes=self.outcomes,
             num_players=self.players,
             min_utility=-float(self.bound),
             max_utility=float(self.bound),
             utility_sum=None,
             max_game_length=max_deal_length(self.rules, self.players, self.index),
         )
-        super().__init__(GAME_TYPE, info, {**given, "players": self.players})
+        params = {**given, "players": self.players, "options": format_options(options), "seeds": self.seeds}
+        super().__init__(GAME_TYPE, info, params)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game string (``pyspiel.load_game(str(game))``)."""
+        return pyspiel.load_game, (str(self),)
 
     def new_initial_state(self) -> TysiacState:
-        """The root: a chance node choosing the seed of the deal."""
+        """The root: the first chance node drawing the seed of the deal."""
         return TysiacState(self)
 
     def make_py_observer(
@@ -171,6 +234,8 @@ class TysiacState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: TysiacGame) -> None:
         super().__init__(game)
+        self.draws: list[int] = []
+        """The seed's draws so far (the chance actions)."""
         self.episode: Episode | None = None
         self.start_hands: dict[int, tuple[int, ...]] = {}
         self.discarded: dict[int, list[int]] = {}
@@ -196,13 +261,25 @@ class TysiacState(pyspiel.State):  # type: ignore[misc]
         return self.episode.legal_numbers()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        p = 1.0 / self._game().seeds
-        return [(i, p) for i in range(self._game().seeds)]
+        """Each outcome of the chance node, equally likely (``1 / game.outcomes``)."""
+        n = self._game().outcomes
+        p = 1.0 / n
+        return [(i, p) for i in range(n)]
+
+    def seed(self) -> int:
+        """The deal's seed from the draws so far: the one draw (``seeds`` N), or the bytes,
+        most significant first."""
+        return self.draws[0] if self._game().seeds else int.from_bytes(bytes(self.draws), "big")
 
     def _apply_action(self, action: int) -> None:
         g = self._game()
         if self.episode is None:
-            self.episode = Episode(g.rules, g.players, int(action), "deal", g.index)
+            if not 0 <= action < g.outcomes:
+                raise adapter_error("illegal", f"chance outcome {action} is not in 0 … {g.outcomes - 1}")
+            self.draws.append(int(action))
+            if len(self.draws) < g.draws:
+                return
+            self.episode = Episode(g.rules, g.players, self.seed(), "deal", g.index)
             deal = self.episode.game.deal
             self.start_hands = {p: tuple(c.index for c in h) for p, h in deal.hands.items()}
             return
@@ -215,14 +292,17 @@ class TysiacState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal of seed {action}"
+            if self._game().seeds:
+                return f"deal of seed {action}"
+            return f"seed byte {len(self.draws) + 1} of {SEED_BYTES}: {action}"
         return str(self._game().index.actions[action])
 
     def is_terminal(self) -> bool:
         return self.episode is not None and self.episode.over
 
     def returns(self) -> list[float]:
-        """Each player's change of score over the deal (points) at the end, else zeros.
+        """Each player's change of score over the deal at the end, divided by
+        :func:`utility_scale` (the pack's card points), else zeros.
 
         Raises:
             AdapterError: ``adapter.utility`` for a return outside :func:`utility_bound`.
@@ -230,15 +310,15 @@ class TysiacState(pyspiel.State):  # type: ignore[misc]
         if not self.is_terminal():
             return [0.0] * self._game().players
         assert self.episode is not None
-        values = self.episode.returns()
-        bound = self._game().bound
-        if any(abs(v) > bound for v in values):
-            raise adapter_error("utility", f"a deal's returns {values} lie outside the game's bound ±{bound}")
-        return [float(v) for v in values]
+        g = self._game()
+        values = [v / g.scale for v in self.episode.returns()]
+        if any(abs(v) > g.bound for v in values):
+            raise adapter_error("utility", f"a deal's returns {values} lie outside the bound ±{g.bound}")
+        return values
 
     def __str__(self) -> str:
         if self.episode is None:
-            return "chance: the deal's seed"
+            return f"chance: the deal's seed ({len(self.draws)} of {self._game().draws} draws)"
         return str(self.episode.game.state_text())
 
 
