@@ -42,6 +42,10 @@ of 120 is ``+1.0`` to the declarer, a failed one ``-1.0``); the game is general-
 utility bounds are ``±`` :func:`utility_bound` (in the same units).  ``max_game_length``
 is :func:`max_deal_length`.
 
+Search: :meth:`TysiacState.resample_from_infostate` gives OpenSpiel's Python ``ISMCTSBot``
+its worlds (use the Python ``MCTSBot`` and ``ISMCTSBot``: the C++ ones crash on Python
+games in open-spiel 2.0.2).
+
 Tensors (``float32``):
     observation: the flat vector of :class:`~tysiac_spec.adapters._core.ObservationLayout`
         (what the player sees now; seats relative to the player).
@@ -56,13 +60,15 @@ Tensors (``float32``):
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from ..engine.actions import Bid, Discard
+from ..engine.actions import Bid, ChooseTalon, Discard
 from ..ruleset import Form, Ruleset
 from ._core import ActionIndex, Episode, ObservationLayout, adapter_error, deal_top, load_form
 
@@ -195,6 +201,8 @@ class TysiacGame(pyspiel.Game):  # type: ignore[misc]
         self.draws = 1 if self.seeds else SEED_BYTES
         """The chance nodes that draw a deal's seed."""
         self.scale = utility_scale(self.rules)
+        self.resample_misses = 0
+        """How often :meth:`TysiacState.resample_from_infostate` found no new world."""
         self.index = ActionIndex(self.rules, self.players)
         form = self.rules.form(self.players)
         self.bound = utility_bound(self.rules, self.players)
@@ -239,6 +247,10 @@ class TysiacState(pyspiel.State):  # type: ignore[misc]
         self.episode: Episode | None = None
         self.start_hands: dict[int, tuple[int, ...]] = {}
         self.discarded: dict[int, list[int]] = {}
+        self.actors: list[int] = []
+        """The player of each action after the chance nodes (``episode.actions``' order)."""
+        self._stacked: tuple[dict[int, list[str]], list[list[str]], int] | None = None
+        """A deal to stack in place of the seed's (:meth:`resample_from_infostate`)."""
 
     def _game(self) -> TysiacGame:
         """The game (``get_game()``; not kept in the state, whose attributes a clone copies)."""
@@ -280,6 +292,11 @@ class TysiacState(pyspiel.State):  # type: ignore[misc]
             if len(self.draws) < g.draws:
                 return
             self.episode = Episode(g.rules, g.players, self.seed(), "deal", g.index)
+            if self._stacked is not None:  # a resampled world: its deal, the rest from the seed
+                hands, talons, dealer = self._stacked
+                self.episode.game.start_deal(hands=hands, talons=talons, dealer=dealer)
+                self.episode = _restarted(self.episode)
+                self._stacked = None
             deal = self.episode.game.deal
             self.start_hands = {p: tuple(c.index for c in h) for p, h in deal.hands.items()}
             return
@@ -287,6 +304,7 @@ class TysiacState(pyspiel.State):  # type: ignore[misc]
         player = episode.game.current_player
         chosen = g.index.actions[action] if 0 <= action < g.index.size else None
         episode.apply_number(int(action))
+        self.actors.append(player)
         if type(chosen) is Discard:
             self.discarded.setdefault(player, []).append(chosen.card.index)
 
@@ -316,10 +334,131 @@ class TysiacState(pyspiel.State):  # type: ignore[misc]
             raise adapter_error("utility", f"a deal's returns {values} lie outside the bound ±{g.bound}")
         return values
 
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> TysiacState:
+        """A state with ``player_id``'s information state and the same actions, the cards
+        hidden from him dealt again at random (a determinization: OpenSpiel's Python
+        ``ISMCTSBot`` calls it; ``probability_sampler()`` in ``[0, 1)`` seeds the draw).
+
+        The cards he holds or held, discarded, played, sees in a talon or saw given keep
+        their dealt places; each other card another player gave, discarded or played goes to
+        that player's dealt hand, or (the declarer's, or a full hand's) a talon he took;
+        the rest go at random to the piles with room, a hand not to a suit its player did
+        not follow.  The deal is stacked (:meth:`Game.start_deal`) and the actions replayed
+        (the same actions: the identity of a card given or discarded unseen is kept); a
+        world in which an action is illegal or his information state differs is drawn
+        again, up to 200 times, then the state itself (a clone) is returned
+        (:attr:`TysiacGame.resample_misses` counts these: 4 of 1,572 calls over random
+        deals of the 21 shipped forms).  Later random events (a redeal) come from a new
+        seed.  Forms with a stock or cards left out return a clone.
+        """
+        g, ep = self._game(), self.episode
+        form = g.rules.form(g.players)
+        if ep is None or form.table.stock or form.table.left_out:
+            return self._clone()
+        rng = random.Random(int(probability_sampler() * 2**53))
+        key = self.information_state_string(player_id)
+        for _ in range(200):
+            world = self._world(player_id, rng)
+            if world is not None and world.information_state_string(player_id) == key:
+                return world
+        g.resample_misses += 1
+        return self._clone()
+
+    def _clone(self) -> TysiacState:
+        """``clone()``, typed."""
+        copy: TysiacState = self.clone()
+        return copy
+
+    def _world(self, player: int, rng: random.Random) -> TysiacState | None:
+        """One draw of :meth:`resample_from_infostate`, or ``None`` for a world in which an
+        action is illegal."""
+        g, ep = self._game(), self.episode
+        assert ep is not None
+        deck = g.rules.deck.cards
+        first = ep._first_deal
+        sizes = list(g.rules.form(g.players).table.talons)
+        where: dict[int, tuple[str, int]] = {}  # card index -> ("hand", seat) / ("talon", k)
+        at = 0
+        for k, size in enumerate(sizes):
+            for c in first.dealt_talon[at:at + size]:
+                where[c.index] = ("talon", k)
+            at += size
+        dealt = {q: [i for i in cards if i not in where] for q, cards in self.start_hands.items()}
+        for q, cards in dealt.items():  # (a golden round's declarer has the talon from the start)
+            for i in cards:
+                where[i] = ("hand", q)
+        view = ep.game.view(player)
+        known: set[int] = set(self.discarded.get(player, ()))
+        if view.hand or view.phase != "dark":  # (a hand not looked at yet is unknown)
+            known |= set(self.start_hands.get(player, ()))
+        known |= {c.index for c in view.hand} | {c.index for c in view.talon}
+        known |= {c.index for _, c in view.given}
+        plays = ep.played_cards()
+        known |= {c.index for q, c in plays if q == player}
+        hands: dict[int, list[int]] = {q: [] for q in self.start_hands}
+        talons: list[list[int]] = [[] for _ in sizes]
+        for i in known & set(where):
+            kind, q = where[i]
+            (hands[q] if kind == "hand" else talons[q]).append(i)
+        room = {q: len(cards) for q, cards in dealt.items()}
+        placed = {i for h in hands.values() for i in h} | {i for t in talons for i in t}
+        taker = ep.game.deal.declarer
+        chosen = [a.index for a in ep.actions if type(a) is ChooseTalon]  # (the talon taken)
+        open_talons = [k for k in range(len(sizes)) if not chosen or k in chosen]
+        for q, action in zip(self.actors, ep.actions, strict=True):
+            # a card given, discarded or played was the actor's: in his dealt hand or (the
+            # declarer's) a talon, unless given to him before
+            card = getattr(action, "card", None)
+            if card is None or card.index in placed or q not in hands:
+                continue
+            piles = [hands[q]] if len(hands[q]) < room[q] else []
+            if q == taker or not piles:  # (a full hand: the card came with a talon)
+                piles += [talons[k] for k in open_talons if len(talons[k]) < sizes[k]]
+            if piles:
+                rng.choice(piles).append(card.index)
+                placed.add(card.index)
+        rest = [i for i in where if i not in placed]
+        void: dict[int, set[object]] = {q: set() for q in hands}  # (who did not follow a suit led)
+        for t in range(0, len(plays), len(hands)):
+            trick = plays[t:t + len(hands)]
+            led = trick[0][1].suit
+            void.update({q: void[q] | {led} for q, c in trick[1:] if c.suit != led and q in void})
+        rng.shuffle(rest)
+        for i in rest:  # each card to a pile with room, not to a hand void in its suit if can be
+            piles = [h for q, h in hands.items() if len(h) < room[q]]
+            piles += [t for t, size in zip(talons, sizes, strict=True) if len(t) < size]
+            fit = [h for q, h in hands.items() if len(h) < room[q] and deck[i].suit not in void[q]]
+            fit += [t for t, size in zip(talons, sizes, strict=True) if len(t) < size]
+            rng.choice(fit or piles).append(i)
+        world = TysiacState(g)
+        world._stacked = (
+            {q: [str(deck[i]) for i in h] for q, h in hands.items()},
+            [[str(deck[i]) for i in t] for t in talons],
+            first.dealer,
+        )
+        try:
+            for b in rng.getrandbits(64).to_bytes(8, "big") if not g.seeds else [rng.randrange(g.seeds)]:
+                world.apply_action(b)
+            for number in (g.index.number(a) for a in ep.actions):
+                world.apply_action(number)
+        except Exception:  # an action this world does not allow: draw again
+            return None
+        return world
+
     def __str__(self) -> str:
         if self.episode is None:
             return f"chance: the deal's seed ({len(self.draws)} of {self._game().draws} draws)"
         return str(self.episode.game.state_text())
+
+
+def _restarted(episode: Episode) -> Episode:
+    """``episode`` after its game's first deal was replaced (:meth:`Game.start_deal`): the
+    replacing deal is the episode's first."""
+    episode._first_deal = episode._deal = episode.game.deal
+    episode._legal = None
+    return episode
 
 
 class TysiacObserver:
