@@ -351,7 +351,8 @@ class TysiacState(pyspiel.State):  # type: ignore[misc]
         again, up to 200 times, then the state itself (a clone) is returned
         (:attr:`TysiacGame.resample_misses` counts these: 4 of 1,572 calls over random
         deals of the 21 shipped forms).  Later random events (a redeal) come from a new
-        seed.  Forms with a stock or cards left out return a clone.
+        seed.  Forms with a stock or cards left out return a clone.  A world is for search:
+        its history (and so its serialization) does not hold its stacked deal.
         """
         g, ep = self._game(), self.episode
         form = g.rules.form(g.players)
