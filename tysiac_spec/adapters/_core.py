@@ -56,9 +56,13 @@ __all__ = [
     "Episode",
     "ObservationLayout",
     "adapter_error",
+    "check_choice",
+    "check_render_mode",
     "copy_game",
     "deal_top",
     "load_form",
+    "observation_bounds",
+    "render_text",
 ]
 
 EPISODES = ("deal", "match")
@@ -333,6 +337,53 @@ class ObservationLayout:
         offsets = self.offsets
         return {name: vector[offsets[name]:offsets[name] + math.prod(shape)].reshape(shape)
                 for name, shape in self.parts()}
+
+
+_NUMBERS = ("amounts", "last_bid", "scores", "hand_sizes", "tricks")
+"""The parts of the observation that are numbers, not 0/1 flags (bounded by 0 and infinity,
+scores by minus infinity too); the rest lie in [0, 1]."""
+
+
+def observation_bounds(layout: ObservationLayout) -> tuple[np.ndarray, np.ndarray]:
+    """The lower and upper bounds of each entry of the observation vector (``float32``,
+    shape ``(layout.size,)``): 0 and 1 for the flags, 0 (the scores: minus infinity) and
+    infinity for the numbers; the ``Box`` of the Gymnasium and PettingZoo spaces."""
+    low = np.zeros(layout.size, np.float32)
+    high = np.ones(layout.size, np.float32)
+    o = layout.offsets
+    for name, shape in layout.parts():
+        if name in _NUMBERS:
+            size = math.prod(shape)
+            low[o[name]:o[name] + size] = -np.inf if name == "scores" else 0
+            high[o[name]:o[name] + size] = np.inf
+    return low, high
+
+
+def check_choice(code: str, name: str, value: object, choices: Sequence[object]) -> None:
+    """Raise ``adapter.<code>`` unless ``value`` is one of ``choices``."""
+    if value not in choices:
+        raise adapter_error(code, f"{name} must be one of {', '.join(map(str, choices))} (got {value!r})")
+
+
+def check_render_mode(mode: str | None, modes: Sequence[str]) -> None:
+    """Raise ``adapter.render-mode`` unless ``mode`` is ``None`` or one of ``modes``."""
+    if mode is not None:
+        check_choice("render-mode", "render_mode", mode, modes)
+
+
+def render_text(mode: str | None, game: Any, seat: int, legal: Sequence[Any]) -> str | None:
+    """The text of a render mode: ``ansi``, ``seat``'s view
+    (:func:`tysiac_spec.table.view_lines`, with ``legal`` its legal actions); ``ansi_omniscient``,
+    :meth:`Game.state_text`; ``None`` for no mode."""
+    if mode == "ansi":
+        from ..table import view_lines
+
+        lines = view_lines(game.view(seat), game.ruleset.deck, legal if game.current_player == seat else [])
+        return "\n".join([f"P{seat}'s view", *lines])
+    if mode == "ansi_omniscient":
+        text: str = game.state_text()
+        return text
+    return None
 
 
 def _shipped(rules: Ruleset) -> bool:
