@@ -232,3 +232,26 @@ def test_render_modes() -> None:
     full.reset(seed=5)
     assert full.render() == full.game.state_text()
     assert tgym.TysiacGymEnv("pl-standard", 3).render() is None
+
+
+def test_readme_gym_example_runs() -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (code,) = [b for b in re.findall(r"```py\n(.*?)```", readme, flags=re.S) if "gymnasium.make" in b]
+    namespace: dict[str, Any] = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    game = namespace["learner"].unwrapped.game
+    assert namespace["score"] == game.deal_scores[0][0] and namespace["done"]
+
+
+def test_the_gym_adapter_needs_neither_pettingzoo_nor_openspiel() -> None:
+    # the [gymnasium] extra alone: importing the module loads no other framework
+    import subprocess
+    import sys
+
+    code = ("import sys, tysiac_spec.adapters.gym; "
+            "print(sorted(m for m in ('pettingzoo', 'pyspiel') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    assert out.stdout.strip() == "[]"

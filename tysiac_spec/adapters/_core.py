@@ -1,10 +1,11 @@
-"""What both adapters share: the fixed action index of a form, the observation arrays, the
-episode (a deal or a whole match) and the one place a game is copied.
+"""What the adapters share: the fixed action index of a form, the observation arrays and
+their bounds, the episode (a deal or a whole match), the render texts, the checks of their
+arguments and the one place a game is copied.
 
 Nothing here states a rule: the legal actions, the views and the scores are the engine's
 (:meth:`Game.legal_actions`, :meth:`Game.view`, :attr:`Game.deal_scores`); this module only
-numbers and encodes them.  numpy is imported here, so the module is loaded only with the
-``[rl]`` extra installed.
+numbers and encodes them.  numpy is imported here, so the module is loaded only with one of
+the adapters' extras (``[gymnasium]``, ``[pettingzoo]``, ``[openspiel]``) installed.
 """
 
 from __future__ import annotations

@@ -1,9 +1,13 @@
-"""A PettingZoo AEC environment of any ruleset and player count (needs the ``[rl]`` extra).
+"""A PettingZoo AEC environment of any ruleset and player count (needs the ``[pettingzoo]``
+extra).
 
-``env = TysiacEnv("pl-standard", players=3)``; agents ``player_0`` … ``player_{P-1}`` are the
-seats of the engine (``game.current_player``).  Each step applies one action of the form's
-fixed :class:`~tysiac_spec.adapters._core.ActionIndex` (``env.index.actions[i]`` is the action
-numbered ``i``, printed as the engine prints it: ``bid 120``, ``play QH marriage``).
+``env = env(ruleset="pl-standard", players=3)``, wrapped as PettingZoo's classic environments
+are (``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``), or
+the bare ``raw_env("pl-standard", players=3)`` (the class ``TysiacEnv``); agents ``player_0``
+… ``player_{P-1}`` are the seats of the engine (``game.current_player``).  Each step applies
+one action of the form's fixed :class:`~tysiac_spec.adapters._core.ActionIndex`
+(``env.index.actions[i]`` is the action numbered ``i``, printed as the engine prints it:
+``bid 120``, ``play QH marriage``).
 
 Spaces:
     action: ``Discrete(index.size)``, the same for every agent and every phase.
@@ -19,7 +23,9 @@ Spaces:
 
 Rewards: after each step, each agent's change of match score (points) the step caused: the
 scores of a settled deal, penalties, redeal charges; they add up to the episode's change of
-score.
+score.  An action the mask does not allow ends the episode with ``illegal_reward`` (−1) to
+the agent that took it and 0 to the others, as in PettingZoo's classic environments;
+``illegal="raise"`` raises ``adapter.illegal`` instead.
 
 Episodes (``episode=``): ``deal`` (default) ends when the match's first deal is settled or
 abandoned for a redeal; ``match`` when a player wins (``game.is_over``).  A deal episode is
