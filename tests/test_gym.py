@@ -228,6 +228,10 @@ def test_render_modes() -> None:
     assert all(str(c) in text for c in env.game.view(2).hand) and hand
     others = [c for p in (0, 1) for c in env.game.deal.hands[p]]
     assert not any(f" {c}" in lines[-1] for c in others)  # the others' hands stay hidden
+    _play(env, random.Random(5))  # to the end of the deal: each seat's return and the scores
+    r = env.game.deal_scores[0]
+    assert env.render() == (f"P2's view\nthe episode is over: P0 {r[0]:+d}  P1 {r[1]:+d}  P2 {r[2]:+d}\n"
+                            f"scores: P0 {r[0]}  P1 {r[1]}  P2 {r[2]}")
     full = tgym.TysiacGymEnv("pl-standard", 3, seat=2, render_mode="ansi_omniscient")
     full.reset(seed=5)
     assert full.render() == full.game.state_text()

@@ -372,21 +372,6 @@ def check_render_mode(mode: str | None, modes: Sequence[str]) -> None:
         check_choice("render-mode", "render_mode", mode, modes)
 
 
-def render_text(mode: str | None, game: Any, seat: int, legal: Sequence[Any]) -> str | None:
-    """The text of a render mode: ``ansi``, ``seat``'s view
-    (:func:`tysiac_spec.table.view_lines`, with ``legal`` its legal actions); ``ansi_omniscient``,
-    :meth:`Game.state_text`; ``None`` for no mode."""
-    if mode == "ansi":
-        from ..table import view_lines
-
-        lines = view_lines(game.view(seat), game.ruleset.deck, legal if game.current_player == seat else [])
-        return "\n".join([f"P{seat}'s view", *lines])
-    if mode == "ansi_omniscient":
-        text: str = game.state_text()
-        return text
-    return None
-
-
 def _shipped(rules: Ruleset) -> bool:
     """Whether ``rules`` is the shipped ruleset of its id (then a pickle names the id, not the
     file, and loads on another machine)."""
@@ -620,3 +605,25 @@ class Episode:
             vector[at + seat(q)] = k / layout.hand_size
         vector[o["stock"]] = view.stock / n
         return vector
+
+
+def render_text(mode: str | None, episode: Episode, seat: int) -> str | None:
+    """The text of a render mode: ``ansi``, ``seat``'s view (:func:`tysiac_spec.table.view_lines`,
+    the legal cards shown when ``seat`` is to act; once the episode is over, each seat's
+    return and the match scores); ``ansi_omniscient``, :meth:`Game.state_text` (every hand);
+    ``None`` for no mode."""
+    game = episode.game
+    if mode == "ansi":
+        from ..table import view_lines
+
+        if episode.over:
+            returns = "  ".join(f"P{p} {r:+d}" for p, r in enumerate(episode.returns()))
+            scores = "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores))
+            return "\n".join([f"P{seat}'s view", f"the episode is over: {returns}", f"scores: {scores}"])
+        legal = episode.legal() if game.current_player == seat else []
+        lines = view_lines(game.view(seat), game.ruleset.deck, legal)
+        return "\n".join([f"P{seat}'s view", *lines])
+    if mode == "ansi_omniscient":
+        text: str = game.state_text()
+        return text
+    return None

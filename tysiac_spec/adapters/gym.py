@@ -224,8 +224,7 @@ class TysiacGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         """``ansi``: the learner's view as ``tysiac play`` shows it (scores, bids, trump, the
         trick, the hand, the legal cards); ``ansi_omniscient``: the engine's one-line state
         text, every hand shown; ``None`` without a render mode."""
-        return render_text(self.render_mode, self.game, self.seat,
-                           self._episode.legal() if not self._ended else [])
+        return render_text(self.render_mode, self._episode, self.seat)
 
     # ------------------------------------------------------------------ inside
 

@@ -221,7 +221,7 @@ class TysiacEnv(AECEnv):  # type: ignore[misc]
         without a render mode."""
         episode = self._episode
         seat = self.render_seat if self.render_seat is not None else episode.game.current_player
-        return render_text(self.render_mode, episode.game, seat, episode.legal())
+        return render_text(self.render_mode, episode, seat)
 
     def close(self) -> None:
         """Nothing to release."""
