@@ -259,3 +259,28 @@ def test_the_gym_adapter_needs_neither_pettingzoo_nor_openspiel() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(ROOT)}, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def _example() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("masked_reinforce", ROOT / "examples/rl/masked_reinforce.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_training_example_runs_briefly(capsys: pytest.CaptureFixture[str]) -> None:
+    # the example trains for minutes (not run here); a few deals check that it works: the
+    # evaluation's interval brackets the mean difference of the paired deals
+    example = _example()
+    env = gymnasium.make("tysiac/pl-standard-3p-v0")
+    policy = example.train(env, 20, seed=0)
+    assert policy.w.shape == (env.action_space.n, env.observation_space.shape[0]) and policy.w.any()
+    result = example.evaluate(env, policy, 10, seed=1)
+    assert result["low"] < result["difference"] < result["high"]
+    assert result["difference"] == pytest.approx(result["trained"] - result["random"])
+    with pytest.raises(SystemExit) as done:
+        example.main(["--ruleset", "no-such-ruleset"])
+    assert done.value.code == 2 and "no-such-ruleset" in capsys.readouterr().err
