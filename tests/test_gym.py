@@ -284,3 +284,17 @@ def test_training_example_runs_briefly(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit) as done:
         example.main(["--ruleset", "no-such-ruleset"])
     assert done.value.code == 2 and "no-such-ruleset" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "players"), FORMS)
+def test_check_env_and_masks_on_every_shipped_form(ruleset: str, players: int) -> None:
+    env = gymnasium.make(f"tysiac/{ruleset}-{players}p-v0", bots="heuristic", seat=players - 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped)
+    rng = random.Random(players)
+    for seed in range(3):
+        env.reset(seed=seed)
+        total, _ = _play(env.unwrapped, rng, check=True)
+        assert total == env.unwrapped.game.scores[players - 1]
