@@ -27,10 +27,12 @@ pytest.importorskip("pettingzoo")
 pyspiel = pytest.importorskip("pyspiel")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 from tysiac_spec.adapters import openspiel  # noqa: E402  (registers python_tysiac)
 from tysiac_spec.adapters._core import ENUMERATIONS, ActionIndex, AdapterError, Episode, deal_top  # noqa: E402
-from tysiac_spec.adapters.pettingzoo import TysiacEnv  # noqa: E402
+from tysiac_spec.adapters.pettingzoo import TysiacEnv, raw_env  # noqa: E402
+from tysiac_spec.adapters.pettingzoo import env as wrapped_env  # noqa: E402
 from tysiac_spec.engine import actions  # noqa: E402
 from tysiac_spec.engine.actions import Bid, DeclareContract, GiveCard, Pass, PlayCard  # noqa: E402
 from tysiac_spec.engine.state import PHASES  # noqa: E402
@@ -283,14 +285,77 @@ def test_observation_of_a_fresh_deal() -> None:
 def test_pettingzoo_api_and_seed_tests(ruleset: str, players: int, episode: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's advice: a Dict observation space
-        api_test(TysiacEnv(ruleset, players, episode=episode), num_cycles=1000)
-        seed_test(lambda: TysiacEnv(ruleset, players, episode=episode), num_cycles=500)
+        api_test(wrapped_env(ruleset=ruleset, players=players, episode=episode), num_cycles=1000)
+        seed_test(lambda: wrapped_env(ruleset=ruleset, players=players, episode=episode), num_cycles=500)
 
 
 def test_pettingzoo_api_test_one_form() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(TysiacEnv("pl-standard", 3), num_cycles=100)
+        api_test(wrapped_env(ruleset="pl-standard", players=3), num_cycles=100)  # wrapped, as classic envs
+        api_test(raw_env("ru-classic", 4), num_cycles=100)
+
+
+def test_pettingzoo_env_is_wrapped_as_classic_envs() -> None:
+    # env(): TerminateIllegalWrapper, AssertOutOfBoundsWrapper, OrderEnforcingWrapper (as
+    # pettingzoo.classic's tictactoe); raw_env is TysiacEnv; with illegal="raise" there is
+    # no TerminateIllegalWrapper (the raw environment raises)
+    made = wrapped_env(ruleset="pl-standard", players=3)
+    layers = []
+    inner: Any = made
+    while hasattr(inner, "env"):
+        layers.append(type(inner))
+        inner = inner.env
+    assert layers == [wrappers.OrderEnforcingWrapper, wrappers.AssertOutOfBoundsWrapper,
+                      wrappers.TerminateIllegalWrapper]
+    assert type(inner) is raw_env is TysiacEnv and made.unwrapped is inner
+    strict = wrapped_env(ruleset="pl-standard", players=3, illegal="raise")
+    assert type(strict.env) is wrappers.AssertOutOfBoundsWrapper and type(strict.env.env) is TysiacEnv
+    strict.reset(seed=1)
+    illegal = int(np.flatnonzero(strict.observe(strict.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(AdapterError, match="is not legal now"):
+        strict.step(illegal)
+
+
+@pytest.mark.parametrize("wrapped", [True, False])
+def test_pettingzoo_illegal_action_ends_the_episode_with_minus_one(wrapped: bool) -> None:
+    # the offender gets -1, the others 0, every agent is done; the raw env does the same
+    made: Any = wrapped_env(ruleset="pl-standard", players=3) if wrapped else raw_env("pl-standard", 3)
+    made.reset(seed=1)
+    made.step(int(np.flatnonzero(made.observe(made.agent_selection)["action_mask"])[0]))  # a legal one
+    offender = made.agent_selection
+    illegal = int(np.flatnonzero(made.observe(offender)["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the wrapper's "illegal move made" warning
+        made.step(illegal)
+    assert all(made.terminations.values())
+    assert made.rewards == {a: (-1 if a == offender else 0) for a in made.possible_agents}
+    seen = {}
+    for agent in made.agent_iter():
+        _, reward, done, cut, _ = made.last()
+        assert done or cut
+        seen[agent] = reward
+        made.step(None)
+    assert seen == {a: (-1 if a == offender else 0) for a in made.possible_agents}
+
+
+def test_pettingzoo_render_modes() -> None:
+    made = raw_env("pl-standard", 3, render_mode="ansi", render_seat=1)
+    made.reset(seed=5)
+    text = made.render()
+    assert text is not None and text.splitlines()[0] == "P1's view"
+    assert all(str(c) in text for c in made.game.view(1).hand)
+    to_act = raw_env("pl-standard", 3, render_mode="ansi")
+    to_act.reset(seed=5)
+    assert (to_act.render() or "").splitlines()[0] == f"P{to_act.game.current_player}'s view"
+    full = raw_env("pl-standard", 3, render_mode="ansi_omniscient")
+    full.reset(seed=5)
+    assert full.render() == full.game.state_text()
+    assert raw_env("pl-standard", 3).render() is None
+    with pytest.raises(AdapterError) as err:
+        raw_env("pl-standard", 3, render_mode="human")
+    assert err.value.diagnostic.code == "adapter.render-mode"
+    assert err.value.diagnostic.message == "render_mode must be one of ansi, ansi_omniscient (got 'human')"
 
 
 def test_pettingzoo_rewards_add_up_to_the_deal_scores() -> None:
@@ -310,8 +375,8 @@ def test_pettingzoo_rewards_add_up_to_the_deal_scores() -> None:
     assert game.scores == list(game.deal_scores[0])
 
 
-def test_pettingzoo_illegal_action_and_bad_episode() -> None:
-    env = TysiacEnv("pl-standard", 3)
+def test_pettingzoo_illegal_action_raises_with_the_option_and_bad_episode() -> None:
+    env = TysiacEnv("pl-standard", 3, illegal="raise")
     env.reset(seed=1)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])

@@ -1,10 +1,11 @@
-"""What both adapters share: the fixed action index of a form, the observation arrays, the
-episode (a deal or a whole match) and the one place a game is copied.
+"""What the adapters share: the fixed action index of a form, the observation arrays and
+their bounds, the episode (a deal or a whole match), the render texts, the checks of their
+arguments and the one place a game is copied.
 
 Nothing here states a rule: the legal actions, the views and the scores are the engine's
 (:meth:`Game.legal_actions`, :meth:`Game.view`, :attr:`Game.deal_scores`); this module only
-numbers and encodes them.  numpy is imported here, so the module is loaded only with the
-``[rl]`` extra installed.
+numbers and encodes them.  numpy is imported here, so the module is loaded only with one of
+the adapters' extras (``[gymnasium]``, ``[pettingzoo]``, ``[openspiel]``) installed.
 """
 
 from __future__ import annotations
@@ -56,9 +57,13 @@ __all__ = [
     "Episode",
     "ObservationLayout",
     "adapter_error",
+    "check_choice",
+    "check_render_mode",
     "copy_game",
     "deal_top",
     "load_form",
+    "observation_bounds",
+    "render_text",
 ]
 
 EPISODES = ("deal", "match")
@@ -335,6 +340,38 @@ class ObservationLayout:
                 for name, shape in self.parts()}
 
 
+_NUMBERS = ("amounts", "last_bid", "scores", "hand_sizes", "tricks")
+"""The parts of the observation that are numbers, not 0/1 flags (bounded by 0 and infinity,
+scores by minus infinity too); the rest lie in [0, 1]."""
+
+
+def observation_bounds(layout: ObservationLayout) -> tuple[np.ndarray, np.ndarray]:
+    """The lower and upper bounds of each entry of the observation vector (``float32``,
+    shape ``(layout.size,)``): 0 and 1 for the flags, 0 (the scores: minus infinity) and
+    infinity for the numbers; the ``Box`` of the Gymnasium and PettingZoo spaces."""
+    low = np.zeros(layout.size, np.float32)
+    high = np.ones(layout.size, np.float32)
+    o = layout.offsets
+    for name, shape in layout.parts():
+        if name in _NUMBERS:
+            size = math.prod(shape)
+            low[o[name]:o[name] + size] = -np.inf if name == "scores" else 0
+            high[o[name]:o[name] + size] = np.inf
+    return low, high
+
+
+def check_choice(code: str, name: str, value: object, choices: Sequence[object]) -> None:
+    """Raise ``adapter.<code>`` unless ``value`` is one of ``choices``."""
+    if value not in choices:
+        raise adapter_error(code, f"{name} must be one of {', '.join(map(str, choices))} (got {value!r})")
+
+
+def check_render_mode(mode: str | None, modes: Sequence[str]) -> None:
+    """Raise ``adapter.render-mode`` unless ``mode`` is ``None`` or one of ``modes``."""
+    if mode is not None:
+        check_choice("render-mode", "render_mode", mode, modes)
+
+
 def _shipped(rules: Ruleset) -> bool:
     """Whether ``rules`` is the shipped ruleset of its id (then a pickle names the id, not the
     file, and loads on another machine)."""
@@ -568,3 +605,25 @@ class Episode:
             vector[at + seat(q)] = k / layout.hand_size
         vector[o["stock"]] = view.stock / n
         return vector
+
+
+def render_text(mode: str | None, episode: Episode, seat: int) -> str | None:
+    """The text of a render mode: ``ansi``, ``seat``'s view (:func:`tysiac_spec.table.view_lines`,
+    the legal cards shown when ``seat`` is to act; once the episode is over, each seat's
+    return and the match scores); ``ansi_omniscient``, :meth:`Game.state_text` (every hand);
+    ``None`` for no mode."""
+    game = episode.game
+    if mode == "ansi":
+        from ..table import view_lines
+
+        if episode.over:
+            returns = "  ".join(f"P{p} {r:+d}" for p, r in enumerate(episode.returns()))
+            scores = "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores))
+            return "\n".join([f"P{seat}'s view", f"the episode is over: {returns}", f"scores: {scores}"])
+        legal = episode.legal() if game.current_player == seat else []
+        lines = view_lines(game.view(seat), game.ruleset.deck, legal)
+        return "\n".join([f"P{seat}'s view", *lines])
+    if mode == "ansi_omniscient":
+        text: str = game.state_text()
+        return text
+    return None

@@ -1,9 +1,13 @@
-"""A PettingZoo AEC environment of any ruleset and player count (needs the ``[rl]`` extra).
+"""A PettingZoo AEC environment of any ruleset and player count (needs the ``[pettingzoo]``
+extra).
 
-``env = TysiacEnv("pl-standard", players=3)``; agents ``player_0`` … ``player_{P-1}`` are the
-seats of the engine (``game.current_player``).  Each step applies one action of the form's
-fixed :class:`~tysiac_spec.adapters._core.ActionIndex` (``env.index.actions[i]`` is the action
-numbered ``i``, printed as the engine prints it: ``bid 120``, ``play QH marriage``).
+``env = env(ruleset="pl-standard", players=3)``, wrapped as PettingZoo's classic environments
+are (``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper``, ``OrderEnforcingWrapper``), or
+the bare ``raw_env("pl-standard", players=3)`` (the class ``TysiacEnv``); agents ``player_0``
+… ``player_{P-1}`` are the seats of the engine (``game.current_player``).  Each step applies
+one action of the form's fixed :class:`~tysiac_spec.adapters._core.ActionIndex`
+(``env.index.actions[i]`` is the action numbered ``i``, printed as the engine prints it:
+``bid 120``, ``play QH marriage``).
 
 Spaces:
     action: ``Discrete(index.size)``, the same for every agent and every phase.
@@ -19,7 +23,9 @@ Spaces:
 
 Rewards: after each step, each agent's change of match score (points) the step caused: the
 scores of a settled deal, penalties, redeal charges; they add up to the episode's change of
-score.
+score.  An action the mask does not allow ends the episode with ``illegal_reward`` (−1) to
+the agent that took it and 0 to the others, as in PettingZoo's classic environments;
+``illegal="raise"`` raises ``adapter.illegal`` instead.
 
 Episodes (``episode=``): ``deal`` (default) ends when the match's first deal is settled or
 abandoned for a redeal; ``match`` when a player wins (``game.is_over``).  A deal episode is
@@ -42,17 +48,25 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector
+from pettingzoo.utils import AgentSelector, wrappers
 
 from ..ruleset import Ruleset
-from ._core import ActionIndex, Episode, load_form
+from ._core import (
+    ActionIndex,
+    Episode,
+    check_choice,
+    check_render_mode,
+    load_form,
+    observation_bounds,
+    render_text,
+)
 
-__all__ = ["TysiacEnv", "env"]
+__all__ = ["ILLEGAL", "TysiacEnv", "env", "raw_env"]
 
-_NUMBERS = ("amounts", "last_bid", "scores", "hand_sizes", "tricks")
-"""The parts of the observation that are numbers, not 0/1 flags (bounded by 0 and infinity,
-scores by minus infinity too); the rest lie in [0, 1]."""
-
+ILLEGAL = ("terminate", "raise")
+"""What an action the mask does not allow does in the raw environment: end the episode with
+``illegal_reward`` (−1) to the offender and 0 to the others (``terminate``, as PettingZoo's
+classic environments), or raise ``adapter.illegal`` (``raise``)."""
 
 class TysiacEnv(AECEnv):  # type: ignore[misc]
     """The AEC environment (see the module docstring for spaces, rewards and episodes).
@@ -63,16 +77,22 @@ class TysiacEnv(AECEnv):  # type: ignore[misc]
         options: option values of the ruleset (``{"five_rounds": "up"}``, as ``tysiac play -O``).
         episode: ``deal`` or ``match``.
         max_steps: truncate an episode after this many steps (``None``: never).
-        render_mode: ``None`` or ``ansi`` (:meth:`render` returns the engine's state text).
+        illegal: ``terminate`` (default) or ``raise`` (:data:`ILLEGAL`).
+        illegal_reward: the offender's reward under ``terminate``.
+        render_mode: ``None``, ``ansi`` (:meth:`render` returns one seat's view, as ``tysiac
+            play`` shows it) or ``ansi_omniscient`` (the engine's state text, every hand: for
+            debugging).
+        render_seat: the seat ``ansi`` shows (``None``: the agent to act).
 
     Raises:
         RulesetError, OptionError: the ruleset cannot be loaded, or has no form for
             ``players``.
-        AdapterError: ``adapter.episode`` for an unknown ``episode``.
+        AdapterError: ``adapter.episode``, ``adapter.illegal-mode`` or ``adapter.render-mode``
+            for an unknown value.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"], "name": "tysiac_v0", "is_parallelizable": False,
+        "render_modes": ["ansi", "ansi_omniscient"], "name": "tysiac_v0", "is_parallelizable": False,
     }
 
     def __init__(
@@ -83,10 +103,16 @@ class TysiacEnv(AECEnv):  # type: ignore[misc]
         options: Mapping[str, Any] | None = None,
         episode: str = "deal",
         max_steps: int | None = None,
+        illegal: str = "terminate",
+        illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        render_seat: int | None = None,
     ) -> None:
         super().__init__()
         self.rules, self.players = load_form(ruleset, players, options)
+        check_choice("illegal-mode", "illegal", illegal, ILLEGAL)
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        self.illegal, self.illegal_reward, self.render_seat = illegal, float(illegal_reward), render_seat
         self.index = ActionIndex(self.rules, self.players)
         self.episode_kind = episode
         self.max_steps = max_steps
@@ -95,14 +121,7 @@ class TysiacEnv(AECEnv):  # type: ignore[misc]
         self.agents = self.possible_agents[:]
         self._episode = Episode(self.rules, self.players, 0, episode, self.index)  # checks `episode`
         layout = self._episode.layout
-        low = np.zeros(layout.size, np.float32)
-        high = np.ones(layout.size, np.float32)
-        o = layout.offsets
-        for name, shape in layout.parts():
-            if name in _NUMBERS:
-                size = int(np.prod(shape))
-                low[o[name]:o[name] + size] = -np.inf if name == "scores" else 0
-                high[o[name]:o[name] + size] = np.inf
+        low, high = observation_bounds(layout)
         self.layout = layout
         self.observation_spaces = {
             a: spaces.Dict({
@@ -136,8 +155,8 @@ class TysiacEnv(AECEnv):  # type: ignore[misc]
         self._episode = Episode(self.rules, self.players, game_seed, self.episode_kind, self.index)
         self._steps = 0
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
@@ -158,8 +177,13 @@ class TysiacEnv(AECEnv):  # type: ignore[misc]
         """Apply the action numbered ``action`` for the agent to act (``None`` for an agent
         whose episode has ended).
 
+        An action the mask does not allow ends the episode (every agent terminated) with
+        ``illegal_reward`` to the agent and 0 to the others, ``infos[agent]["illegal"]`` true;
+        with ``illegal="raise"`` it raises instead.
+
         Raises:
-            AdapterError: ``adapter.illegal`` for an action the mask does not allow.
+            AdapterError: ``adapter.illegal`` for an action the mask does not allow
+                (``illegal="raise"``).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -168,7 +192,16 @@ class TysiacEnv(AECEnv):  # type: ignore[misc]
         episode = self._episode
         before = episode.game.scores
         assert action is not None
-        episode.apply_number(int(action))
+        number = int(action)
+        if self.illegal == "terminate" and not (0 <= number < self.index.size and episode.mask()[number]):
+            self._cumulative_rewards[agent] = 0
+            self.rewards = dict.fromkeys(self.possible_agents, 0)
+            self.rewards[agent] = self.illegal_reward
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos[agent] = {**self.infos[agent], "illegal": True}
+            self._accumulate_rewards()
+            return
+        episode.apply_number(number)
         self._steps += 1
         after = episode.game.scores
         self._cumulative_rewards[agent] = 0
@@ -182,16 +215,34 @@ class TysiacEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The engine's one-line state text (``render_mode="ansi"``); ``None`` otherwise."""
-        if self.render_mode != "ansi":
-            return None
-        text: str = self._episode.game.state_text()
-        return text
+        """``ansi``: one seat's view (``render_seat``, else the agent to act), as ``tysiac
+        play`` shows it (scores, bids, trump, the trick, the hand, the legal cards);
+        ``ansi_omniscient``: the engine's one-line state text, every hand shown; ``None``
+        without a render mode."""
+        episode = self._episode
+        seat = self.render_seat if self.render_seat is not None else episode.game.current_player
+        return render_text(self.render_mode, episode, seat)
 
     def close(self) -> None:
         """Nothing to release."""
 
 
-def env(**kwargs: Any) -> TysiacEnv:
-    """``TysiacEnv(**kwargs)``, the PettingZoo convention for an environment's maker."""
-    return TysiacEnv(**kwargs)
+raw_env = TysiacEnv
+"""The bare environment, as PettingZoo's classic environments name it."""
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment, as PettingZoo's classic environments make it: ``raw_env(**kwargs)``
+    in ``TerminateIllegalWrapper`` (an illegal action ends the episode with ``illegal_reward``,
+    −1, to the offender; left out with ``illegal="raise"``, so the raw environment raises),
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.
+
+    Raises:
+        as :class:`TysiacEnv`.
+    """
+    inner: AECEnv = TysiacEnv(**kwargs)
+    if inner.illegal == "terminate":
+        inner = wrappers.TerminateIllegalWrapper(inner, illegal_reward=inner.illegal_reward)
+    inner = wrappers.AssertOutOfBoundsWrapper(inner)
+    return wrappers.OrderEnforcingWrapper(inner)
+
