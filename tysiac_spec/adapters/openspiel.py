@@ -1,4 +1,4 @@
-"""An OpenSpiel Python game of any ruleset and player count (needs the ``[rl]`` extra).
+"""An OpenSpiel Python game of any ruleset and player count (needs the ``[openspiel]`` extra, or ``[rl]``).
 
 Importing this module registers ``python_tysiac`` with ``pyspiel``::
 
