@@ -752,7 +752,11 @@ def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        for room in server.rooms.values():
+            room.resume()  # the bots of restored tables go on, paced, on the running loop
         yield
+        for room in server.rooms.values():
+            room.stop()
         await server.close_all()
         store.close()
 
