@@ -40,7 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...bots import BUILTIN
 from ...errors import OptionError, TysiacError
 from . import views
-from .auth import new_id, new_token, origin_allowed, token_hash
+from .auth import new_id, new_token, origin_allowed, refuse_write, token_hash
 from .protocol import (
     CLOSE,
     ERRORS,
@@ -228,6 +228,15 @@ class Server:
     # ------------------------------------------------------------------ HTTP helpers
 
     async def body(self, request: Request) -> Any:
+        """The JSON body of a request that changes something (every POST reads it).
+
+        Raises:
+            Refused: ``forbidden`` (403: an Origin of another site), ``bad_request`` (415:
+                not ``application/json``; 400: not JSON), ``too_large`` (413).
+        """
+        refused = refuse_write(request.headers)
+        if refused is not None:
+            raise Refused("forbidden" if refused[0] == 403 else "bad_request", refused[0], refused[1])
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
             raise Refused("too_large", 413)
