@@ -282,6 +282,8 @@ ERRORS: Mapping[str, str] = {
     "bad_options": "an option is unknown or has a value it does not take",
     "bad_seats": "the seats are not one human or bot per player",
     "not_away": "the seat's player is connected or within the grace period",
+    "rules_failed": "the table's rules failed on this action; the table is back at its last stored move",
+    "server": "the server failed; the table is unchanged",
 }
 """Every error code, with the default message (a reply may say more, in its own words)."""
 

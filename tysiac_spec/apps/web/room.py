@@ -24,6 +24,7 @@ from ...bots import BUILTIN, Bot, make_bot
 from ...engine.actions import Action
 from ...engine.game import Game
 from ...engine.record import Record
+from ...errors import IllegalActionError, TysiacError
 from ...ruleset import Ruleset
 from . import views
 from .auth import same_token
@@ -120,9 +121,18 @@ class Room:
 
     @classmethod
     def create(cls, row: TableRow, ruleset: Ruleset, store: Store) -> Room:
-        """A new table: stored first, then the bots play up to the first human turn."""
+        """A new table: its first deal dealt, then stored, then the bots play (up to the
+        first human turn, or paced where no human plays).
+
+        Raises:
+            Refused: ``rules_failed`` (422) when the rules fail to deal (a formula out of
+                range); nothing is stored then.
+        """
+        try:
+            room = cls(row, ruleset, store)
+        except Exception as exc:
+            raise _failure(row.id, 0, exc) from None
         store.create_table(row)
-        room = cls(row, ruleset, store)
         room._bots_move()
         return room
 
@@ -268,7 +278,8 @@ class Room:
         Raises:
             Refused: ``forbidden`` (no seat), ``over``, ``not_your_turn``, ``stale``
                 (``version`` is not the current one), ``illegal`` (not one of the legal
-                actions' texts).
+                actions' texts), ``rules_failed`` (the engine failed applying the action or a
+                bot's reply: the game is back at the last stored action).
         """
         started = time.perf_counter()
         if seat is None:
@@ -288,8 +299,11 @@ class Room:
             raise Refused("not_your_turn", 422)
         action = self._legal_by_text(text)
         start = self.version
-        self._apply(action, seat)
-        self._play_bots()
+        try:
+            self._apply(action, seat)
+            self._play_bots()
+        except Exception as exc:  # the rules failed (a formula out of range): back to the store
+            raise self._rolled_back(exc) from None
         self._commit(start)
         if req is not None:
             reqs = self._reqs[seat]
@@ -303,9 +317,21 @@ class Room:
     def _bots_move(self) -> None:
         """Let the bots play up to a human's turn (or the end), store, send."""
         start = self.version
-        if self._play_bots():
+        try:
+            moved = self._play_bots()
+        except Exception as exc:  # the rules failed on a bot's move: back to the store, stop
+            self._rolled_back(exc)
+            return
+        if moved:
             self._commit(start)
             self._broadcast()
+
+    def _rolled_back(self, exc: Exception) -> Refused:
+        """The game back at the last stored action after the engine failed (``exc``), the
+        bots' next moves cancelled; the refusal to answer (one line logged)."""
+        self.stop()
+        self._start_match(self.match)
+        return _failure(self.id, self.version, exc)
 
     def _play_bots(self) -> bool:
         """The bots' moves up to a human's turn, at most :data:`BOT_CHUNK` of them now
@@ -579,6 +605,19 @@ class Room:
         if self.row.ruleset_text is not None:
             record = replace(record, ruleset_file=f"house-{self.id}.yaml")
         return record
+
+
+def _failure(table: str, version: int, exc: Exception) -> Refused:
+    """``rules_failed`` for an engine error while dealing or applying an action: a
+    :class:`~tysiac_spec.errors.TysiacError`'s first line (``file:line:col: …``), never an
+    illegal-action hint (it may list hands) nor any other exception's text; one log line."""
+    if isinstance(exc, TysiacError) and not isinstance(exc, IllegalActionError):
+        words = str(exc).splitlines()[0][:300]
+    else:
+        words = ERRORS["rules_failed"]
+    kind = type(exc).__name__
+    log.error("table %s: the rules failed after action %d (%s): %s", table, version, kind, words)
+    return Refused("rules_failed", 422, words)
 
 
 def table_row(
