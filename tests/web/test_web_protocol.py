@@ -55,7 +55,7 @@ def test_a_table_is_created_with_a_secret_link_per_human_seat(server: Served) ->
 
 
 def test_the_state_is_the_engine_view_and_legal_only_to_the_seat_to_act(server: Served) -> None:
-    t = _table(server)
+    t = _table(server, spectators=True)  # (the watch link is refused without spectators)
     game = _twin()
     turn = game.current_player
     for seat in range(3):

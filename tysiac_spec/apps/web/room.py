@@ -196,6 +196,21 @@ class Room:
             return _Who(None, False, True)
         return None
 
+    def admit(self, token: str) -> _Who:
+        """The role of ``token`` at this table, for the websocket's hello and every HTTP
+        route alike.
+
+        Raises:
+            Refused: ``bad_token`` (401: unknown here), ``forbidden`` (403: the watch link
+                while the host allows no watchers).
+        """
+        who = self.who(token)
+        if who is None:
+            raise Refused("bad_token", 401)
+        if who.watcher and not self.row.settings.get("spectators"):
+            raise Refused("forbidden", 403, "the host allows no watchers")
+        return who
+
     @property
     def version(self) -> int:
         return len(self.game.history)

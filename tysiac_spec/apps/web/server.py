@@ -258,9 +258,7 @@ class Server:
         scheme, _, token = auth.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Refused("bad_token", 401)
-        who = room.who(token.strip())
-        if who is None:
-            raise Refused("bad_token", 401)
+        who = room.admit(token.strip())
         return room, who.seat, who.watcher
 
     # ------------------------------------------------------------------ routes
@@ -550,16 +548,11 @@ class Server:
             )
             conn.close(CLOSE["bad_token"])
             return
-        who = room.who(hello["token"])
-        if who is None:
-            conn.send(views.dumps({"type": "error", "code": "bad_token", "message": ERRORS["bad_token"]}))
-            conn.close(CLOSE["bad_token"])
-            return
-        if who.watcher and not room.row.settings.get("spectators"):
-            conn.send(
-                views.dumps({"type": "error", "code": "forbidden", "message": "the host allows no watchers"})
-            )
-            conn.close(CLOSE["forbidden"])
+        try:
+            who = room.admit(hello["token"])
+        except Refused as exc:
+            conn.send(views.dumps({"type": "error", "code": exc.code, "message": exc.message}))
+            conn.close(CLOSE[exc.code])
             return
         conn.seat, conn.host, conn.watcher = who.seat, who.host, who.watcher
         lang = hello.get("lang") if hello.get("lang") in LANGS else "en"
