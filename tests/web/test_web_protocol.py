@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -54,7 +55,7 @@ def test_a_table_is_created_with_a_secret_link_per_human_seat(server: Served) ->
 
 
 def test_the_state_is_the_engine_view_and_legal_only_to_the_seat_to_act(server: Served) -> None:
-    t = _table(server)
+    t = _table(server, spectators=True)  # (the watch link is refused without spectators)
     game = _twin()
     turn = game.current_player
     for seat in range(3):
@@ -304,10 +305,14 @@ def test_the_record_is_secret_until_the_match_is_over_then_replays(server: Serve
     t = _table(server, ["human", "bot:random", "bot:random"])
     status, answer = server.call("GET", f"/api/tables/{t['table']}/record", token=_token(t, 0))
     assert status == 403 and answer["error"]["code"] == "not_over"
-    # a table of bots only is played to the end when it is made; the host watches
+    # a table of bots only is played to the end, paced, after it is made; the host watches
     bots = _table(server, ["bot:heuristic", "bot:random", "bot:heuristic"])
     assert all("token" not in s for s in bots["seats"])
-    status, state = server.call("GET", f"/api/tables/{bots['table']}/state", token=bots["host_token"])
+    for _ in range(1200):
+        status, state = server.call("GET", f"/api/tables/{bots['table']}/state", token=bots["host_token"])
+        if state.get("over"):
+            break
+        time.sleep(0.05)
     assert status == 200 and state["over"] and state["seat"] is None and state["legal"] == []
     status, record = server.call("GET", f"/api/tables/{bots['table']}/record", token=bots["host_token"])
     assert status == 200 and record["seed"] == SEED and record["ruleset"] == "pl-standard"
@@ -346,10 +351,12 @@ def test_deal_over_and_rematch_frames(server: Served) -> None:
     error = sock.until("error")
     assert error["code"] == "bad_request"  # the match goes on
     sock.close()
-    # a table of bots is over at once: the host starts a rematch, which bots play too
+    # a table of bots plays to the end (paced): the host starts a rematch, which bots play too
     bots = _table(server, ["bot:heuristic", "bot:heuristic", "bot:heuristic"])
     host = server.socket(bots["table"], bots["host_token"])
-    assert host.until("state")["over"] is True
+    over = host.until("state")
+    while not over["over"]:
+        over = host.until("state")
     host.send({"type": "rematch"})
     again = host.until("state", match=2)
     while not again["over"]:  # (the bots play in chunks between other tables' moves)

@@ -58,6 +58,7 @@ def serve(host: str, port: int, db: Path | None, durable: bool, open_browser: bo
     nothing, and the tables come back at the same move. The rule books are at /rules/<id>
     and the comparison at /compare. The HTTP API is described in the README.
     """
+    from ..apps.web.server import CannotServe
     from ..apps.web.server import serve as run
 
     path = db or default_db()
@@ -67,4 +68,8 @@ def serve(host: str, port: int, db: Path | None, durable: bool, open_browser: bo
         if open_browser:
             webbrowser.open(url)
 
-    run(path, host=host, port=port, durable=durable, ready=ready)
+    try:
+        run(path, host=host, port=port, durable=durable, ready=ready)
+    except CannotServe as exc:
+        click.echo(f"tysiac serve: {exc}", err=True)
+        sys.exit(1)

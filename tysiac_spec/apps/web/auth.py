@@ -7,9 +7,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-__all__ = ["new_id", "new_token", "origin_allowed", "same_token", "token_hash"]
+__all__ = [
+    "JSON_ONLY",
+    "OTHER_SITE",
+    "new_id",
+    "new_token",
+    "origin_allowed",
+    "refuse_write",
+    "same_token",
+    "token_hash",
+]
 
 
 def new_token() -> str:
@@ -42,3 +52,24 @@ def origin_allowed(origin: str | None, host: str | None) -> bool:
         return False
     parts = urlsplit(origin)
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+JSON_ONLY = "send the body as Content-Type: application/json"
+OTHER_SITE = "a page on another site may not change anything here"
+
+
+def refuse_write(headers: Mapping[str, str], *, body: bool = True) -> tuple[int, str] | None:
+    """Why a request that changes something (a POST, PUT or DELETE of the web table or the
+    web scoresheet) is refused, as ``(HTTP status, message)``; ``None`` when it is taken.
+
+    ``headers``: the request's (lower-case names).  An ``Origin`` that is sent must name the
+    server as reached (:func:`origin_allowed`, else 403); a body (``body``) must be sent as
+    ``application/json`` (else 415): a page on another site may send a "simple" cross-site
+    request (text/plain, form data) without the browser asking first, but not JSON.
+    """
+    if not origin_allowed(headers.get("origin"), headers.get("host")):
+        return 403, OTHER_SITE
+    media = headers.get("content-type", "").partition(";")[0].strip().lower()
+    if body and media != "application/json":
+        return 415, JSON_ONLY
+    return None

@@ -227,6 +227,7 @@ with backoff, and sends ``hello`` with ``since``; it always receives the full st
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -244,6 +245,7 @@ __all__ = [
     "PROTO",
     "BadFrame",
     "clean_name",
+    "finite_float",
     "parse_frame",
 ]
 
@@ -282,6 +284,9 @@ ERRORS: Mapping[str, str] = {
     "bad_options": "an option is unknown or has a value it does not take",
     "bad_seats": "the seats are not one human or bot per player",
     "not_away": "the seat's player is connected or within the grace period",
+    "rules_failed": "the table's rules failed on this action; the table is back at its last stored move",
+    "server": "the server failed; the table is unchanged",
+    "no_upload": "this table plays a shipped ruleset: see /api/rulesets",
 }
 """Every error code, with the default message (a reply may say more, in its own words)."""
 
@@ -337,7 +342,7 @@ def parse_frame(text: str | bytes) -> dict[str, Any]:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
         raise BadFrame(f"frames are at most {MAX_FRAME} bytes", "too_large")
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=finite_float)
     except (ValueError, RecursionError):
         raise BadFrame("a frame is one JSON object") from None
     if not isinstance(data, dict):
@@ -361,6 +366,18 @@ def parse_frame(text: str | bytes) -> dict[str, Any]:
         if not isinstance(value, types):
             raise BadFrame(f"`{kind}.{name}` has the wrong type")
     return data
+
+
+def finite_float(text: str) -> float:
+    """A JSON number with a fraction or exponent as a float (``json.loads(parse_float=…)``).
+
+    Raises:
+        ValueError: it is not finite (``1e400`` is infinity, which JSON cannot write back).
+    """
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
 
 
 def _no_constant(name: str) -> Any:

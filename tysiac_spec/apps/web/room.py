@@ -24,6 +24,7 @@ from ...bots import BUILTIN, Bot, make_bot
 from ...engine.actions import Action
 from ...engine.game import Game
 from ...engine.record import Record
+from ...errors import IllegalActionError, TysiacError
 from ...ruleset import Ruleset
 from . import views
 from .auth import same_token
@@ -36,11 +37,24 @@ __all__ = ["Conn", "Refused", "Room", "new_seed"]
 log = logging.getLogger("tysiac.web")
 
 BOT_CHUNK = 400
-"""Bot moves made in one go; more are scheduled on the event loop."""
+"""Bot moves made in one go at a table with a human player; more are scheduled on the
+event loop."""
 
-BOTS_ONLY_MOST = 20_000
-"""A table of bots only stops after this many actions of a match (random bots may never
-reach the target)."""
+BOTS_ONLY_CHUNK = 24
+"""Bot moves made in one go at a table where no human plays (every seat a bot, or handed to
+one); the next ones follow after :data:`BOT_PACE`, so that people can watch and the other
+tables keep playing."""
+
+BOT_PACE = 0.05
+"""Seconds between two runs of :data:`BOTS_ONLY_CHUNK` bot moves."""
+
+MAX_DEALS = 500
+"""A match that has played this many deals without a winner is abandoned (random bots, or a
+house file whose target cannot be reached): nobody acts any more; a rematch may start."""
+
+MAX_ACTIONS = 20_000
+"""The same for actions (deals abandoned for a redeal score nothing): a match is abandoned
+after this many actions, so a stored table always replays in bounded time."""
 
 REQS_KEPT = 64
 """Request ids remembered per seat (an ``act`` re-sent after a reconnect is applied once)."""
@@ -99,15 +113,26 @@ class Room:
         self._reqs: list[OrderedDict[str, int]] = [OrderedDict() for _ in range(row.players)]
         self.chat: list[tuple[int | None, str, float]] = list(row.chat)
         self.timings: Callable[[float], None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._pending = False
         self._start_match(row.match)
 
     # ------------------------------------------------------------------ building
 
     @classmethod
     def create(cls, row: TableRow, ruleset: Ruleset, store: Store) -> Room:
-        """A new table: stored first, then the bots play up to the first human turn."""
+        """A new table: its first deal dealt, then stored, then the bots play (up to the
+        first human turn, or paced where no human plays).
+
+        Raises:
+            Refused: ``rules_failed`` (422) when the rules fail to deal (a formula out of
+                range); nothing is stored then.
+        """
+        try:
+            room = cls(row, ruleset, store)
+        except Exception as exc:
+            raise _failure(row.id, 0, exc) from None
         store.create_table(row)
-        room = cls(row, ruleset, store)
         room._bots_move()
         return room
 
@@ -123,7 +148,7 @@ class Room:
             None if row.ruleset_text is not None else row.ruleset_ref, row.ruleset_text, row.options
         )
         room = cls(row, ruleset, store)
-        room._bots_move()
+        room._more_bots(0.0)  # the bots play once the server runs (a bounded replay now)
         return room
 
     def _start_match(self, match: MatchRow) -> None:
@@ -171,9 +196,38 @@ class Room:
             return _Who(None, False, True)
         return None
 
+    def admit(self, token: str) -> _Who:
+        """The role of ``token`` at this table, for the websocket's hello and every HTTP
+        route alike.
+
+        Raises:
+            Refused: ``bad_token`` (401: unknown here), ``forbidden`` (403: the watch link
+                while the host allows no watchers).
+        """
+        who = self.who(token)
+        if who is None:
+            raise Refused("bad_token", 401)
+        if who.watcher and not self.row.settings.get("spectators"):
+            raise Refused("forbidden", 403, "the host allows no watchers")
+        return who
+
     @property
     def version(self) -> int:
         return len(self.game.history)
+
+    @property
+    def abandoned(self) -> str | None:
+        """Why the match is abandoned (it passed :data:`MAX_DEALS` deals or
+        :data:`MAX_ACTIONS` actions without a winner), in words; ``None`` while it goes on or
+        once it is won."""
+        game = self.game
+        if game.is_over:
+            return None
+        if len(game.deal_scores) >= MAX_DEALS:
+            return f"the match passed {MAX_DEALS} deals without a winner and is abandoned"
+        if len(game.history) >= MAX_ACTIONS:
+            return f"the match passed {MAX_ACTIONS} actions without a winner and is abandoned"
+        return None
 
     def seats_json(self) -> list[dict[str, Any]]:
         connected = {c.seat for c in self.conns if c.seat is not None and not c.watcher}
@@ -196,8 +250,9 @@ class Room:
         rows: list[dict[str, Any]] | None = None,
         seats: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
-        """The STATE body for ``seat`` (``None``: public)."""
-        return views.state_body(
+        """The STATE body for ``seat`` (``None``: public); an abandoned match (see
+        :attr:`abandoned`) adds ``"abandoned": "<why>"`` and lists no legal action."""
+        body = views.state_body(
             self.game,
             seat=seat,
             match_no=self.match.match_no,
@@ -207,6 +262,12 @@ class Room:
             deal_start=self.deal_start,
             rows=rows,
         )
+        why = self.abandoned
+        if why is not None:
+            body["abandoned"] = why
+            if "legal" in body:
+                body["legal"] = []
+        return body
 
     def welcome(self, conn: Conn, lang: str) -> dict[str, Any]:
         return {
@@ -232,7 +293,8 @@ class Room:
         Raises:
             Refused: ``forbidden`` (no seat), ``over``, ``not_your_turn``, ``stale``
                 (``version`` is not the current one), ``illegal`` (not one of the legal
-                actions' texts).
+                actions' texts), ``rules_failed`` (the engine failed applying the action or a
+                bot's reply: the game is back at the last stored action).
         """
         started = time.perf_counter()
         if seat is None:
@@ -242,6 +304,8 @@ class Room:
         game = self.game
         if game.is_over:
             raise Refused("over", 422)
+        if self.abandoned is not None:
+            raise Refused("over", 422, self.abandoned)
         if self.row.seats[seat].bot is not None:
             raise Refused("forbidden", 403, "a bot plays this seat; open the seat link to take it back")
         if version != self.version:
@@ -250,8 +314,11 @@ class Room:
             raise Refused("not_your_turn", 422)
         action = self._legal_by_text(text)
         start = self.version
-        self._apply(action, seat)
-        self._play_bots()
+        try:
+            self._apply(action, seat)
+            self._play_bots()
+        except Exception as exc:  # the rules failed (a formula out of range): back to the store
+            raise self._rolled_back(exc) from None
         self._commit(start)
         if req is not None:
             reqs = self._reqs[seat]
@@ -265,22 +332,35 @@ class Room:
     def _bots_move(self) -> None:
         """Let the bots play up to a human's turn (or the end), store, send."""
         start = self.version
-        if self._play_bots():
+        try:
+            moved = self._play_bots()
+        except Exception as exc:  # the rules failed on a bot's move: back to the store, stop
+            self._rolled_back(exc)
+            return
+        if moved:
             self._commit(start)
             self._broadcast()
 
+    def _rolled_back(self, exc: Exception) -> Refused:
+        """The game back at the last stored action after the engine failed (``exc``), the
+        bots' next moves cancelled; the refusal to answer (one line logged)."""
+        self.stop()
+        self._start_match(self.match)
+        return _failure(self.id, self.version, exc)
+
     def _play_bots(self) -> bool:
-        """The bots' moves up to a human's turn, at most :data:`BOT_CHUNK` of them now: the
-        rest is scheduled on the event loop, so that a table of bots never holds up the
-        others; a table without a human seat stops after :data:`BOTS_ONLY_MOST` actions."""
+        """The bots' moves up to a human's turn, at most :data:`BOT_CHUNK` of them now
+        (:data:`BOTS_ONLY_CHUNK` where no human plays): the rest is scheduled on the event
+        loop (after :data:`BOT_PACE` where no human plays), so that a table of bots never
+        holds up the others; an abandoned match (:attr:`abandoned`) stops them."""
         game, moved = self.game, False
         humans = any(s.kind == "human" and s.bot is None for s in self.row.seats)
-        for _ in range(BOT_CHUNK):
-            if game.is_over:
+        for _ in range(BOT_CHUNK if humans else BOTS_ONLY_CHUNK):
+            if game.is_over or self.abandoned is not None:
                 break
             seat = game.current_player
             bot = self.bots.get(seat)
-            if bot is None or (not humans and len(game.history) >= BOTS_ONLY_MOST):
+            if bot is None:
                 break
             legal = game.legal_actions()
             try:
@@ -295,16 +375,36 @@ class Room:
             self._apply(choice, seat)
             moved = True
         else:
-            self._more_bots()
+            self._more_bots(0.0 if humans else BOT_PACE)
         return moved
 
-    def _more_bots(self) -> None:
-        """Play the bots' next moves from the event loop (none running: at the next request)."""
+    def _more_bots(self, delay: float) -> None:
+        """Play the bots' next moves from the event loop after ``delay`` seconds (no loop
+        running, as while the server starts: once it runs, see :meth:`resume`)."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
+            self._pending = True
             return
-        loop.call_soon(self._bots_move)
+        if self._timer is not None:
+            return
+        self._timer = loop.call_later(delay, self._bots_timer)
+
+    def _bots_timer(self) -> None:
+        self._timer = None
+        self._bots_move()
+
+    def resume(self) -> None:
+        """Let the bots go on once the event loop runs (a table restored at start)."""
+        if self._pending:
+            self._pending = False
+            self._more_bots(0.0)
+
+    def stop(self) -> None:
+        """Cancel the bots' next moves (the server stops)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _commit(self, start: int) -> None:
         """Store the actions after ``start`` (the human's and the bots'), then the match's end.
@@ -483,9 +583,9 @@ class Room:
         """A new match at the table: the same seats, a new seed.
 
         Raises:
-            Refused: ``bad_request`` while the match goes on.
+            Refused: ``bad_request`` while the match goes on (not won, not abandoned).
         """
-        if not self.game.is_over:
+        if not self.game.is_over and self.abandoned is None:
             raise Refused("bad_request", 400, "a rematch starts when the match is over")
         match = MatchRow(self.match.match_no + 1, new_seed())
         self.store.new_match(self.id, match.match_no, match.seed)
@@ -520,6 +620,19 @@ class Room:
         if self.row.ruleset_text is not None:
             record = replace(record, ruleset_file=f"house-{self.id}.yaml")
         return record
+
+
+def _failure(table: str, version: int, exc: Exception) -> Refused:
+    """``rules_failed`` for an engine error while dealing or applying an action: a
+    :class:`~tysiac_spec.errors.TysiacError`'s first line (``file:line:col: …``), never an
+    illegal-action hint (it may list hands) nor any other exception's text; one log line."""
+    if isinstance(exc, TysiacError) and not isinstance(exc, IllegalActionError):
+        words = str(exc).splitlines()[0][:300]
+    else:
+        words = ERRORS["rules_failed"]
+    kind = type(exc).__name__
+    log.error("table %s: the rules failed after action %d (%s): %s", table, version, kind, words)
+    return Refused("rules_failed", 422, words)
 
 
 def table_row(

@@ -23,12 +23,16 @@ import io
 import json
 import logging
 import os
+import re
 import resource
+import socket
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -40,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...bots import BUILTIN
 from ...errors import OptionError, TysiacError
 from . import views
-from .auth import new_id, new_token, origin_allowed, token_hash
+from .auth import new_id, new_token, origin_allowed, refuse_write, token_hash
 from .protocol import (
     CLOSE,
     ERRORS,
@@ -51,6 +55,7 @@ from .protocol import (
     PROTO,
     BadFrame,
     clean_name,
+    finite_float,
     parse_frame,
 )
 from .room import Refused, Room, new_seed, table_row
@@ -58,7 +63,7 @@ from .rulesets import UPLOAD_FILE, load_table_ruleset, shipped
 from .sheets import sheet_routes
 from .store import SeatRow, Store
 
-__all__ = ["STATIC", "Server", "create_app", "serve"]
+__all__ = ["STATIC", "CannotServe", "Server", "create_app", "serve"]
 
 log = logging.getLogger("tysiac.web")
 
@@ -91,6 +96,15 @@ CSP_BOOK = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
     "frame-ancestors 'none'; base-uri 'none'"
 )
+
+
+_HOST = re.compile(r"[A-Za-z0-9.-]{1,253}:[0-9]{1,5}|\[[0-9A-Fa-f:.]{2,45}\]:[0-9]{1,5}")
+"""A ``Host`` header a link may be built from (a name or address, and a port)."""
+
+
+class CannotServe(Exception):
+    """``tysiac serve`` cannot start: the database is not one, or the port is taken (one
+    line, for the command to print)."""
 
 
 def _error(code: str, status: int, message: str | None = None, **extra: Any) -> JSONResponse:
@@ -189,6 +203,9 @@ class Server:
 
     def __init__(self, store: Store, *, allow_seeds: bool | None = None, base_url: str = "") -> None:
         self.store = store
+        self.base_url = base_url
+        """Where the server listens (``http://host:port``, set by :func:`serve` once bound);
+        the links of a new table are built from it, not from the client's ``Host``."""
         self.rooms: dict[str, Room] = {}
         self.timings = _Timings()
         self.allow_seeds = os.environ.get(SEEDS_ENV) == "1" if allow_seeds is None else allow_seeds
@@ -227,7 +244,30 @@ class Server:
 
     # ------------------------------------------------------------------ HTTP helpers
 
+    def link_base(self, request: Request) -> str:
+        """The start of a new table's links: the configured ``http://host:port``; where the
+        server listens on every address (``0.0.0.0``, ``::``) the ``Host`` the client used
+        when it names the configured port (the address the players reach).  Without
+        :func:`serve` (an application built in a test) the request's own base."""
+        if not self.base_url:
+            return str(request.base_url).rstrip("/")
+        configured = urlsplit(self.base_url)
+        if configured.hostname in ("0.0.0.0", "::"):
+            host = request.headers.get("host", "")
+            if _HOST.fullmatch(host) and host.rpartition(":")[2] == str(configured.port):
+                return f"http://{host}"
+        return self.base_url
+
     async def body(self, request: Request) -> Any:
+        """The JSON body of a request that changes something (every POST reads it).
+
+        Raises:
+            Refused: ``forbidden`` (403: an Origin of another site), ``bad_request`` (415:
+                not ``application/json``; 400: not JSON), ``too_large`` (413).
+        """
+        refused = refuse_write(request.headers)
+        if refused is not None:
+            raise Refused("forbidden" if refused[0] == 403 else "bad_request", refused[0], refused[1])
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
             raise Refused("too_large", 413)
@@ -237,7 +277,7 @@ class Server:
             if len(data) > MAX_BODY:
                 raise Refused("too_large", 413)
         try:
-            return json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
+            return json.loads(data.decode("utf-8"), parse_constant=_refuse_constant, parse_float=finite_float)
         except (ValueError, RecursionError):
             raise Refused("bad_request", 400, "the body is one JSON object") from None
 
@@ -249,9 +289,7 @@ class Server:
         scheme, _, token = auth.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Refused("bad_token", 401)
-        who = room.who(token.strip())
-        if who is None:
-            raise Refused("bad_token", 401)
+        who = room.admit(token.strip())
         return room, who.seat, who.watcher
 
     # ------------------------------------------------------------------ routes
@@ -384,7 +422,7 @@ class Server:
         room = Room.create(row, rules, self.store)
         room.timings = self.timings
         self.rooms[table_id] = room
-        base = str(request.base_url).rstrip("/")
+        base = self.link_base(request)
         page = f"{base}/t/{table_id}"
         return JSONResponse(
             {
@@ -444,7 +482,7 @@ class Server:
     async def ruleset_text(self, request: Request) -> Response:
         room, _, _ = self.room_and_seat(request)
         if room.row.ruleset_text is None:
-            raise Refused("bad_request", 404, "this table plays a shipped ruleset: see /api/rulesets")
+            raise Refused("no_upload", 404)
         return PlainTextResponse(
             room.row.ruleset_text,
             media_type="text/yaml",
@@ -541,16 +579,11 @@ class Server:
             )
             conn.close(CLOSE["bad_token"])
             return
-        who = room.who(hello["token"])
-        if who is None:
-            conn.send(views.dumps({"type": "error", "code": "bad_token", "message": ERRORS["bad_token"]}))
-            conn.close(CLOSE["bad_token"])
-            return
-        if who.watcher and not room.row.settings.get("spectators"):
-            conn.send(
-                views.dumps({"type": "error", "code": "forbidden", "message": "the host allows no watchers"})
-            )
-            conn.close(CLOSE["forbidden"])
+        try:
+            who = room.admit(hello["token"])
+        except Refused as exc:
+            conn.send(views.dumps({"type": "error", "code": exc.code, "message": exc.message}))
+            conn.close(CLOSE[exc.code])
             return
         conn.seat, conn.host, conn.watcher = who.seat, who.host, who.watcher
         lang = hello.get("lang") if hello.get("lang") in LANGS else "en"
@@ -752,7 +785,11 @@ def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        for room in server.rooms.values():
+            room.resume()  # the bots of restored tables go on, paced, on the running loop
         yield
+        for room in server.rooms.values():
+            room.stop()
         await server.close_all()
         store.close()
 
@@ -798,7 +835,13 @@ def serve(
     from .store import SqliteStore
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    app = create_app(SqliteStore(db, durable=durable))
+    if port:
+        _check_port(host, port)
+    try:
+        store = SqliteStore(db, durable=durable)
+    except (sqlite3.Error, OSError) as exc:
+        raise CannotServe(f"{db}: not a database the server can use ({exc})") from None
+    app = create_app(store)
     config = uvicorn.Config(
         app,
         host=host,
@@ -813,13 +856,27 @@ def serve(
         lifespan="on",
     )
     server = uvicorn.Server(config)
-    if ready is not None:
-        original = server.startup
+    original = server.startup
 
-        async def startup(sockets: Any = None) -> None:
-            await original(sockets)
-            bound = server.servers[0].sockets[0].getsockname() if server.servers else (host, port)
+    async def startup(sockets: Any = None) -> None:
+        await original(sockets)
+        bound = server.servers[0].sockets[0].getsockname() if server.servers else (host, port)
+        name = f"[{host}]" if ":" in host else host
+        app.state.server.base_url = f"http://{name}:{bound[1]}"
+        if ready is not None:
             ready(f"http://{host}:{bound[1]}/")
 
-        server.startup = startup  # type: ignore[method-assign]
+    server.startup = startup  # type: ignore[method-assign]
     server.run()
+
+
+def _check_port(host: str, port: int) -> None:
+    """Raise :class:`CannotServe` when ``host:port`` cannot be listened on (taken, or no
+    such address), before the server starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise CannotServe(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -38,7 +38,7 @@ from starlette.routing import Route
 from ...errors import EntryError, LimitError, MatchError, RulesetError, SaveConflictError, TysiacError
 from ...savefile import text_version
 from ...scoresheet.service import ScoresheetService, error_data
-from .auth import new_id, new_token, same_token, token_hash
+from .auth import new_id, new_token, refuse_write, same_token, token_hash
 from .rulesets import load_table_ruleset
 
 __all__ = ["SCHEMA", "SqliteSheetStore", "sheet_routes"]
@@ -202,13 +202,11 @@ class SheetRoutes:
             data += chunk
             if len(data) > MAX_SHEET_BODY:
                 raise _Refused(413, "too_large", f"the body is at most {MAX_SHEET_BODY} bytes")
+        refused = refuse_write(request.headers, body=bool(data.strip()))
+        if refused is not None:
+            raise _Refused(refused[0], "forbidden" if refused[0] == 403 else "bad_request", refused[1])
         if not data.strip():
             return {}
-        # Only a JSON body: a page on another site may send a "simple" cross-site request
-        # (text/plain, form data) without the browser asking first; application/json it may not.
-        media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-        if media != "application/json":
-            raise _Refused(415, "bad_request", "send the body as Content-Type: application/json")
         try:
             body = json.loads(data.decode("utf-8"), parse_constant=_refuse_constant)
         except (ValueError, RecursionError):
