@@ -510,3 +510,68 @@ def test_play_stops_a_match_nobody_can_bid_in(tmp_path: Path) -> None:
         f"record saved to {save}",
     ]
     assert sum(line == "the deal is redealt" for line in lines) == 99
+
+
+# --------------------------------------------------------------------------- 10: a closed terminal
+
+
+def _play_at_a_terminal(tmp_path: Path, answered: int, stdout_file: Path | None) -> tuple[int, Path]:
+    """Run ``tysiac play`` at a pseudo-terminal, answer ``answered`` prompts, then close the
+    terminal (its master side, as ``tmux kill-session`` does); the exit status and the save."""
+    import pty
+    import select
+    import time
+
+    save = tmp_path / "g.json"
+    argv = [sys.executable, "-m", "tysiac_spec", "play", "pl-standard", "--seed", "5", "--save", str(save)]
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT), "TERM": "dumb"}
+    pid, master = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        if stdout_file is not None:
+            fd = os.open(stdout_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(fd, 1)
+        os.execve(sys.executable, argv, env)
+    seen, prompts, deadline = b"", 0, time.monotonic() + HANG_LIMIT
+    prompt = b"P0> "
+    while prompts <= answered and time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 1)
+        if not ready:
+            if stdout_file is not None and stdout_file.read_bytes().count(prompt) > prompts:
+                pass  # (the prompt went to the file)
+            else:
+                continue
+        else:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            seen += chunk
+        total = seen.count(prompt) + (stdout_file.read_bytes().count(prompt) if stdout_file else 0)
+        while prompts < total:
+            prompts += 1
+            if prompts <= answered:
+                os.write(master, b"1\n")
+    assert prompts > answered, seen
+    time.sleep(0.5)  # (the last prompt is waiting for a line)
+    os.close(master)
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status), save
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    raise AssertionError("play did not end when its terminal was closed")
+
+
+@pytest.mark.parametrize("to_file", [False, True], ids=["terminal", "stdout-to-file"])
+def test_play_saves_every_move_when_its_terminal_is_closed(tmp_path: Path, to_file: bool) -> None:
+    """Closing the terminal gives SIGHUP, the end of the input and errors writing to it, in
+    any order: every move so far is saved all the same."""
+    out = tmp_path / "out.txt" if to_file else None
+    status, save = _play_at_a_terminal(tmp_path, 11, out)
+    assert status == 130
+    assert len(Record.from_json(save.read_text(encoding="utf-8")).actions) > 11
+    assert not list(tmp_path.glob(".g.json.*"))
+    if out is not None:
+        assert f"interrupted: game saved to {save}" in out.read_text(encoding="utf-8")

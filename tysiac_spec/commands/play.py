@@ -56,6 +56,7 @@ from ..errors import (
     TysiacError,
 )
 from ..savefile import file_version, write_versioned
+from ..stopping import held_signals
 from ..table import (
     choices_text,
     complete,
@@ -381,7 +382,47 @@ class Table:
         self.say("totals: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
 
     def run(self) -> int:
-        """Play until the match is over or the user stops; returns the exit status."""
+        """Play until the match is over or the user stops; returns the exit status.
+
+        However the play stops (``quit``, the end of the input, Ctrl-C, SIGTERM or SIGHUP, an
+        error writing to the terminal) every move so far is saved first, with the signals held
+        while the file is written, and only then said: a closed terminal (SIGHUP, the end of
+        its input and errors writing to it, in any order) cannot lose the save."""
+        stop: BaseException | None = None
+        where = ""
+        for _attempt in range(4):  # (each stop signal interrupts at most once: stop_signals)
+            try:
+                try:
+                    if stop is None:
+                        return self._play()
+                    with held_signals():
+                        where = self.save()
+                    break
+                except (KeyboardInterrupt, EOFError, OSError) as exc:
+                    # a signal wins over what it interrupted (the end of the input, a write)
+                    if isinstance(exc, KeyboardInterrupt) or not isinstance(stop, KeyboardInterrupt):
+                        stop = exc
+            except KeyboardInterrupt as exc:  # (a signal arriving within the handler above)
+                stop = exc
+        try:
+            if isinstance(stop, KeyboardInterrupt):
+                self.say(f"\ninterrupted: game saved to {where}; resume with: {self.resume_command(where)}")
+                return EXIT_INTERRUPTED
+            if isinstance(stop, EOFError):
+                self.say(f"end of input: game saved to {where}; resume with: {self.resume_command(where)}")
+                return 0
+        except KeyboardInterrupt:  # (the game is saved)
+            return EXIT_INTERRUPTED
+        except OSError:  # the terminal is gone: nothing can be said, the game is saved
+            _discard_output()
+            return EXIT_INTERRUPTED
+        # an error writing the output (nobody reads it, `| head`; a closed terminal): the game
+        # is kept and the error goes on to click, which stops without a traceback (status 1)
+        assert isinstance(stop, OSError)
+        raise stop
+
+    def _play(self) -> int:
+        """The play loop of :meth:`run`, which saves when it stops before the end."""
         game = self.game
         played = len(game.history)
         try:
@@ -409,19 +450,6 @@ class Table:
             where = self.save(played)
             self.say(f"the game stopped on an error; its {played} action(s) before it are saved to {where}")
             raise
-        except EOFError:
-            where = self.save()
-            self.say(f"end of input: game saved to {where}; resume with: {self.resume_command(where)}")
-            return 0
-        except KeyboardInterrupt:
-            where = self.save()
-            self.say(f"\ninterrupted: game saved to {where}; resume with: {self.resume_command(where)}")
-            return EXIT_INTERRUPTED
-        except BrokenPipeError:
-            # Nobody reads the output any more (`| head`): nothing can be said, but the game
-            # is kept.  The error goes on to click, which stops without a traceback (status 1).
-            self.save()
-            raise
         where = self.save()
         if game.match.winner is None:  # stopped by the engine (event all-pass.stopped)
             self.say("match stopped without a winner: " + "  ".join(
@@ -434,6 +462,18 @@ class Table:
         self.say(("winners: " if len(winners) > 1 else "winner: ") + seats_text(winners) + you)
         self.say(f"record saved to {where}")
         return 0
+
+
+def _discard_output() -> None:
+    """Point standard output and error at ``os.devnull`` (a closed terminal), so that what is
+    still buffered for them is dropped at exit instead of failing again."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            fd = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(fd, stream.fileno())
+            os.close(fd)
+        except (OSError, AttributeError, ValueError):
+            pass
 
 
 def _install_completion(game: Game) -> None:  # pragma: no cover - needs a terminal
