@@ -575,3 +575,20 @@ def test_play_saves_every_move_when_its_terminal_is_closed(tmp_path: Path, to_fi
     assert not list(tmp_path.glob(".g.json.*"))
     if out is not None:
         assert f"interrupted: game saved to {save}" in out.read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- 8: a FIFO for -o
+
+
+@pytest.mark.parametrize("args", [
+    ["docs", "pl-standard"], ["schema"], ["dsl-reference"], ["compare", "pl-standard", "ru-classic"],
+    ["compare", "pl-standard", "ru-classic", "--simulate", "2"],
+], ids=["docs", "schema", "dsl-reference", "compare", "compare-simulate"])
+def test_an_output_that_is_a_fifo_is_refused_not_a_hang(tmp_path: Path, args: list[str]) -> None:
+    """Opening a FIFO nobody reads blocks for ever: ``-o`` refuses it as ``--save`` does."""
+    fifo = tmp_path / "ff"
+    os.mkfifo(fifo)
+    r = tysiac(*args, "-o", "ff", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr == "Error: cannot write ff: it is a FIFO (named pipe), not a regular file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ff"]

@@ -32,7 +32,10 @@ from pathlib import Path
 
 from .errors import Diagnostic, SaveConflictError, SaveError
 
-__all__ = ["HASHED_BYTES", "LOCK_WAIT", "check_writable", "file_version", "text_version", "write_versioned"]
+__all__ = [
+    "HASHED_BYTES", "LOCK_WAIT", "check_writable", "file_version", "refuse_special", "text_version",
+    "write_versioned",
+]
 
 LOCK_WAIT = 10.0
 """Seconds a writer waits for another writer's lock on the folder before it gives up (the
@@ -72,6 +75,28 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def refuse_special(path: str | Path) -> os.stat_result | None:
+    """The status of the file a write of ``path`` replaces (a symbolic link followed),
+    ``None`` when there is none: the one check, before any write of a file the user names
+    (a save, an ``-o`` output), that it is a regular file.
+
+    Raises:
+        SaveError: the path is a FIFO (whose writing would block for ever), a device, a
+            socket or a folder (``cannot write ff: it is a FIFO (named pipe), not a regular
+            file``), or its status cannot be read.
+    """
+    path = Path(path)
+    try:
+        st = _target(path).stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _fail(path, exc.strerror or str(exc)) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _fail(path, f"it is {_kind(st.st_mode)}, not a regular file")
+    return st
+
+
 def _check_regular(path: Path, target: Path) -> os.stat_result | None:
     """The file's status, ``None`` when there is none.
 
@@ -79,14 +104,7 @@ def _check_regular(path: Path, target: Path) -> os.stat_result | None:
         SaveError: the path is a FIFO, a device, a socket or a folder; its folder is missing
             or not a folder.
     """
-    try:
-        st = target.stat()
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise _fail(path, exc.strerror or str(exc)) from None
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        raise _fail(path, f"it is {_kind(st.st_mode)}, not a regular file")
+    st = refuse_special(path)
     folder = target.parent
     if not folder.is_dir():
         raise _fail(path, f"the folder {folder} {'is not a folder' if folder.exists() else 'does not exist'}")
