@@ -308,6 +308,34 @@ def test_build_stopped_by_a_signal_removes_its_temporary_folder(tmp_path: Path, 
     assert list(tmp_path.iterdir()) == []  # neither the site nor its temporary folder
 
 
+@pytest.mark.slow  # builds the site twice (seconds)
+def test_a_killed_builds_temporary_folder_is_removed_by_the_next_build(tmp_path: Path) -> None:
+    """SIGKILL (nothing can clean up) leaves ``.site.<pid>.<random>.tmp``; the next build
+    removes it as its process has ended, and keeps one of a build still running."""
+    out = tmp_path / "site"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tysiac_spec", "build", "-o", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)},
+    )
+    temporary = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".site.")]  # noqa: E731
+    _wait_for(lambda: any(any(p.iterdir()) for p in temporary()), "the temporary site", proc)
+    proc.kill()
+    proc.communicate(timeout=HANG_LIMIT)
+    [left] = temporary()
+    assert left.name.startswith(f".site.{proc.pid}.") and left.name.endswith(".tmp")
+    live = tmp_path / f".site.{os.getpid()}.abc.tmp"
+    live.mkdir()
+    r = tysiac("build", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["site", live.name])
+    inside = out / f".tysiac-build.{proc.pid}.xyz.tmp"  # a killed rebuild's, inside the site
+    (inside / "rules").mkdir(parents=True)
+    r = tysiac("build", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert not inside.exists()
+
+
 def test_a_save_interrupted_before_leaves_no_temporary_file(tmp_path: Path) -> None:
     """A save killed between its temporary file and the rename (SIGKILL: nothing can clean up)
     leaves ``.game.json.<pid>.<random>.tmp``; the next save beside it removes it, and keeps a

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 import stat
 import tempfile
 import time
@@ -204,10 +205,11 @@ def _write_temp(path: Path, target: Path, text: str, mode: int) -> str:
 
 
 def remove_stale_temps(target: Path) -> None:
-    """Remove the temporary files that interrupted saves of ``target`` left beside it: a
-    ``.NAME.<pid>.<random>.tmp`` whose writer process has ended, or one without a process id
-    older than :data:`STALE_TEMP`.  Nothing else is touched; one that cannot be removed is
-    left.  The one cleaning rule of every atomic write (sheets, records, ``-o`` outputs)."""
+    """Remove the temporary files and folders that interrupted writes of ``target`` left
+    beside it: a ``.NAME.<pid>.<random>.tmp`` whose writer process has ended, or one without
+    a process id older than :data:`STALE_TEMP`.  Nothing else is touched (a symbolic link is
+    not followed); one that cannot be removed is left.  The one cleaning rule of every
+    atomic write (sheets, records, ``-o`` outputs, the site ``build`` stages in a folder)."""
     prefix = f".{target.name}."
     try:
         names = [n for n in os.listdir(target.parent) if n.startswith(prefix) and n.endswith(".tmp")]
@@ -222,13 +224,18 @@ def remove_stale_temps(target: Path) -> None:
                     continue
             elif time.time() - tmp.stat().st_mtime < STALE_TEMP:
                 continue
-            if tmp.is_file() and not tmp.is_symlink():
+            if tmp.is_symlink():
+                continue
+            if tmp.is_file():
                 tmp.unlink()
+            elif tmp.is_dir():
+                shutil.rmtree(tmp)
 
 
 def temp_prefix(target: Path) -> str:
-    """The name prefix of a temporary file written beside ``target``: ``.NAME.<pid>.``, so
-    that :func:`remove_stale_temps` knows whether its writer still runs."""
+    """The name prefix of a temporary file or folder written beside ``target``:
+    ``.NAME.<pid>.`` (its suffix is ``.tmp``), so that :func:`remove_stale_temps` knows
+    whether its writer still runs."""
     return f".{target.name}.{os.getpid()}."
 
 
