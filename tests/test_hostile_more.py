@@ -222,10 +222,31 @@ def test_yaml_depth_limit_raised_above_what_python_reads() -> None:
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.splitlines() == [
         f"{path}: error[limit.depth]: the nesting of a YAML or JSON document: deeper than this Python "
-        "can read, over the limit of 2,000 levels",
-        "  hint: if the input is meant to be this large, raise the limit: TYSIAC_MAX_DEPTH=N",
+        "can read (10,001 levels)",
+        "1 of 1 ruleset(s) invalid",
+    ]  # no hint to raise the limit: that cannot help
+
+
+def test_a_900_level_yaml_under_a_raised_depth_limit_names_its_depth(tmp_path: Path) -> None:
+    path = tmp_path / "deep.yaml"
+    path.write_text("a:\n" + "".join("  " * i + "b:\n" for i in range(1, 900)) + "  " * 900 + "c: 1\n",
+                    encoding="utf-8")
+    r = tysiac("validate", str(path), env={"TYSIAC_MAX_DEPTH": "2000", "TYSIAC_MAX_RULESET_BYTES": "2000000"})
+    assert r.stderr.splitlines() == [
+        f"{path}: error[limit.depth]: the nesting of a YAML or JSON document: deeper than this Python "
+        "can read (901 levels)",
         "1 of 1 ruleset(s) invalid",
     ]
+
+
+@pytest.mark.parametrize("value", ["abc", "-5", "0", "1.5", ""])
+def test_a_limit_variable_that_is_not_a_positive_number_is_refused(value: str) -> None:
+    r = tysiac("validate", "pl-standard", env={"TYSIAC_MAX_DEPTH": value})
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == (
+        f"tysiac: TYSIAC_MAX_DEPTH={value} is not a positive whole number (it sets the limit on the "
+        "nesting of a YAML or JSON document, 64 levels by default)\n"
+    )
 
 
 # --------------------------------------------------------------------------- 13: one run
