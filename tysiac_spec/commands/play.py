@@ -585,8 +585,9 @@ def _save_record(record: Record, path: Path, version: str | None, console: Conso
                     new = write_versioned(other, record.saved_at(other).to_json(), expected="")
                 except SaveConflictError:  # taken meanwhile: the next one
                     continue
-                note = f"note: {exc.diagnostic.message}; this game is saved to {other} instead"
-                console.print(escape(note))
+                # one sentence on one line (never wrapped by the console's width)
+                note = f"note: {exc.diagnostic.message}, and this game is saved to {other} instead"
+                console.print(escape(note), soft_wrap=True)
                 return other, new
             raise
     except SaveError as exc:
