@@ -325,6 +325,11 @@ def test_a_sheet_goes_on_under_changed_rules_from_its_next_deal(tmp_path: Path) 
     assert result.stderr.startswith(f"error[entry.sheet]: the rules of `my-house` changed (match) since {path} "
                                     "was last saved (ruleset hash ")
     assert path.read_bytes() == before
+    # quit, as at every other question: stops, the sheet unchanged
+    result = CliRunner().invoke(main, ["score", "--sheet", str(path)], input="quit\n")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == question + f"quit\nstopped: {path} is not changed\n"
+    assert path.read_bytes() == before
     # yes: deals 1 and 2 keep their scores, the change is written at once, deal 3 ends the match at 300
     status, out = _score(path, "y", "undo", "2", "100", "", "0 20 100", "")
     assert status == 0, out

@@ -492,14 +492,21 @@ def score(
     def confirm(question: str) -> bool:
         while True:
             try:
-                return parse_yes_no(read_line(f"{question}: "))
+                answer = read_line(f"{question}: ")
+                if answer.strip().lower() in ("quit", "exit", "q"):  # as at every other question
+                    raise _Quit
+                return parse_yes_no(answer)
             except EOFError:
                 return False
             except EntryError as exc:
                 console.print(escape(f"rejected: {exc.diagnostic.message}"))
 
-    rules, form, sheet, changed = open_sheet(
-        ruleset, players, parse_option_args(options), path, name_list, dealer, confirm)
+    try:
+        rules, form, sheet, changed = open_sheet(
+            ruleset, players, parse_option_args(options), path, name_list, dealer, confirm)
+    except _Quit:
+        console.print(escape(f"stopped: {path} is not changed"))
+        sys.exit(0)
     session = Session(rules, form, sheet, path, console, read_line, version=version)
     try:  # can the sheet be written? asked before the first question, not after a deal is typed
         if new_sheet or changed:  # a new sheet, or the change of its rules, written at once
