@@ -395,7 +395,7 @@ def test_replay_prints_a_bad_cuts_penalty_and_its_sums_add_up(tmp_path: Path) ->
         "  bad cut by P2: 9C at the bottom",
         "  bad cut 3 in a row: P2 −120",
         "  other score changes: P2 −120",
-        "  totals: P0 0, P1 0, P2 -120",
+        "  totals: P0 0, P1 0, P2 −120",
     ]
     import re
 
@@ -462,7 +462,7 @@ def test_play_at_a_terminal_wraps_choices_between_cards_and_shows_suit_symbols(t
 def test_play_at_the_end_of_a_deal_shows_the_points_taken(tmp_path: Path) -> None:
     r = tysiac("play", "pl-standard", "--seed", "3", "--save", str(tmp_path / "g.json"), stdin="1\n" * 30)
     lines = r.stdout.splitlines()
-    end = lines.index("deal 1 scores: P0 -110  P1 +110  P2 +30")
+    end = lines.index("deal 1 scores: P0 −110  P1 +110  P2 +30")
     assert lines[end - 2:end] == ["  P0: contract 110 failed", "points taken: P0 37, P1 52 + marriages 60, P2 31"]
 
 

@@ -265,7 +265,7 @@ def test_a_failed_save_keeps_the_deal_and_asks_for_another_file(tmp_path: Path,
             "again; `quit`: stop without saving)") in out
     assert f"{path} exists; give a new file" in out
     assert out.splitlines()[-1] == f"sheet saved to {other}"
-    assert "totals: P0 10  P1 -150  P2 0" in out  # the result is shown once it is saved
+    assert "totals: P0 10  P1 −150  P2 0" in out  # the result is shown once it is saved
     assert json.loads(other.read_text(encoding="utf-8"))["deals"][0]["contract"] == 150
     assert json.loads(path.read_text(encoding="utf-8"))["deals"] == []
     # giving up: the exit status says the sheet is not saved
@@ -334,7 +334,7 @@ def test_a_sheet_goes_on_under_changed_rules_from_its_next_deal(tmp_path: Path) 
     status, out = _score(path, "y", "undo", "2", "100", "", "0 20 100", "")
     assert status == 0, out
     assert "deal 2 was scored under the earlier rules; it cannot be removed now" in out
-    assert "totals: P0 30  P1 -100  P2 220" in out  # not over: 220 < 300
+    assert "totals: P0 30  P1 −100  P2 220" in out  # not over: 220 < 300
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["carried"]["scores"] == [[10, -150, 0], [30, -120, 120]]
     assert data["carried"]["state"]["scores"] == [30, -120, 120] and data["carried"]["state"]["dealer"] == 2

@@ -67,7 +67,7 @@ from ..table import (
     said,
     view_lines,
 )
-from ..text import printable, shorten
+from ..text import printable, shorten, signed
 from ._common import (
     SEED_MAX,
     check_folder,
@@ -377,9 +377,9 @@ class Table:
                 + (f" + marriages {deal.marriages[p]}" if deal.marriages.get(p) else "")
                 for p in sorted(deal.order)))
         self.say(
-            f"deal {number + 1} scores: " + "  ".join(f"P{p} {d:+d}" for p, d in enumerate(row)), "bold"
+            f"deal {number + 1} scores: " + "  ".join(f"P{p} {signed(d)}" for p, d in enumerate(row)), "bold"
         )
-        self.say("totals: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
+        self.say("totals: " + _scores(game.scores), "bold")
 
     def run(self) -> int:
         """Play until the match is over or the user stops; returns the exit status.
@@ -452,16 +452,20 @@ class Table:
             raise
         where = self.save()
         if game.match.winner is None:  # stopped by the engine (event all-pass.stopped)
-            self.say("match stopped without a winner: " + "  ".join(
-                f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
+            self.say("match stopped without a winner: " + _scores(game.scores), "bold")
             self.say(f"record saved to {where}")
             return 0
         winners = list(game.winners) or [p for p, s in enumerate(game.scores) if s == max(game.scores)]
-        self.say("match over: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
+        self.say("match over: " + _scores(game.scores), "bold")
         you = " (you)" if self.seat in winners else ""
         self.say(("winners: " if len(winners) > 1 else "winner: ") + seats_text(winners) + you)
         self.say(f"record saved to {where}")
         return 0
+
+
+def _scores(scores: Sequence[int]) -> str:
+    """``P0 120  P1 −40  P2 0``: the players' scores (:func:`~tysiac_spec.text.signed`)."""
+    return "  ".join(f"P{p} {signed(s, plus=False)}" for p, s in enumerate(scores))
 
 
 def _discard_output() -> None:
