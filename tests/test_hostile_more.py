@@ -641,3 +641,26 @@ def test_an_output_that_is_a_fifo_is_refused_not_a_hang(tmp_path: Path, args: li
     assert r.returncode == 1
     assert r.stderr == "Error: cannot write ff: it is a FIFO (named pipe), not a regular file\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ff"]
+
+
+# --------------------------------------------------------------------------- check --file RULESET
+
+
+def test_check_file_on_a_ruleset_says_it_is_a_ruleset(tmp_path: Path) -> None:
+    """By its top-level keys (a shipped ruleset), or by its ``$schema`` line alone."""
+    r = tysiac("check", "--file", "rulesets/pl-standard.yaml", cwd=ROOT)
+    assert (r.returncode, r.stdout) == (1, "0 of 0 scenario(s) passed; 1 scenario file(s) invalid\n")
+    assert r.stderr == (
+        "rulesets/pl-standard.yaml: error[scenario.is-ruleset]: the file is a ruleset, not a scenario file\n"
+        "  hint: validate it with `tysiac validate rulesets/pl-standard.yaml`; `tysiac check "
+        "rulesets/pl-standard.yaml` runs its scenarios (scenarios/pl-standard.yaml beside it)\n"
+    )
+    odd = tmp_path / "odd.yaml"
+    odd.write_text("# yaml-language-server: $schema=../schemas/ruleset.schema.json\nscoring: {}\n",
+                   encoding="utf-8")
+    r = tysiac("check", "--file", str(odd))
+    assert r.stderr.splitlines()[0] == f"{odd}: error[scenario.is-ruleset]: the file is a ruleset, not a scenario file"
+    bad = tmp_path / "bad.yaml"  # a scenario file with a mistake keeps its schema errors
+    bad.write_text("ruleset: pl-standard\nscenario: []\n", encoding="utf-8")
+    r = tysiac("check", "--file", str(bad))
+    assert "error[schema." in r.stderr and "is-ruleset" not in r.stderr
