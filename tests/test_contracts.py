@@ -305,6 +305,6 @@ def test_the_score_command_asks_the_named_contract(tmp_path: Path) -> None:
     out = result.output
     assert "named contract (misere; empty: none): misere" in out
     assert "bid:" not in out and "contract (empty: the bid)" not in out and "marriages declared" not in out
-    assert "deal 1: P0 +0  P1 +120  P2 +0" in out
+    assert "deal 1: P0 0  P1 +120  P2 0" in out
     [deal] = json.loads(sheet.read_text(encoding="utf-8"))["deals"]
     assert (deal["kind"], deal["bid"], deal["contract"], deal["no_trick"]) == ("misere", 120, 120, [1])

@@ -222,10 +222,31 @@ def test_yaml_depth_limit_raised_above_what_python_reads() -> None:
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.splitlines() == [
         f"{path}: error[limit.depth]: the nesting of a YAML or JSON document: deeper than this Python "
-        "can read, over the limit of 2,000 levels",
-        "  hint: if the input is meant to be this large, raise the limit: TYSIAC_MAX_DEPTH=N",
+        "can read (10,001 levels)",
+        "1 of 1 ruleset(s) invalid",
+    ]  # no hint to raise the limit: that cannot help
+
+
+def test_a_900_level_yaml_under_a_raised_depth_limit_names_its_depth(tmp_path: Path) -> None:
+    path = tmp_path / "deep.yaml"
+    path.write_text("a:\n" + "".join("  " * i + "b:\n" for i in range(1, 900)) + "  " * 900 + "c: 1\n",
+                    encoding="utf-8")
+    r = tysiac("validate", str(path), env={"TYSIAC_MAX_DEPTH": "2000", "TYSIAC_MAX_RULESET_BYTES": "2000000"})
+    assert r.stderr.splitlines() == [
+        f"{path}: error[limit.depth]: the nesting of a YAML or JSON document: deeper than this Python "
+        "can read (901 levels)",
         "1 of 1 ruleset(s) invalid",
     ]
+
+
+@pytest.mark.parametrize("value", ["abc", "-5", "0", "1.5", ""])
+def test_a_limit_variable_that_is_not_a_positive_number_is_refused(value: str) -> None:
+    r = tysiac("validate", "pl-standard", env={"TYSIAC_MAX_DEPTH": value})
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == (
+        f"tysiac: TYSIAC_MAX_DEPTH={value} is not a positive whole number (it sets the limit on the "
+        "nesting of a YAML or JSON document, 64 levels by default)\n"
+    )
 
 
 # --------------------------------------------------------------------------- 13: one run
@@ -308,6 +329,34 @@ def test_build_stopped_by_a_signal_removes_its_temporary_folder(tmp_path: Path, 
     assert list(tmp_path.iterdir()) == []  # neither the site nor its temporary folder
 
 
+@pytest.mark.slow  # builds the site twice (seconds)
+def test_a_killed_builds_temporary_folder_is_removed_by_the_next_build(tmp_path: Path) -> None:
+    """SIGKILL (nothing can clean up) leaves ``.site.<pid>.<random>.tmp``; the next build
+    removes it as its process has ended, and keeps one of a build still running."""
+    out = tmp_path / "site"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tysiac_spec", "build", "-o", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT)},
+    )
+    temporary = lambda: [p for p in tmp_path.iterdir() if p.name.startswith(".site.")]  # noqa: E731
+    _wait_for(lambda: any(any(p.iterdir()) for p in temporary()), "the temporary site", proc)
+    proc.kill()
+    proc.communicate(timeout=HANG_LIMIT)
+    [left] = temporary()
+    assert left.name.startswith(f".site.{proc.pid}.") and left.name.endswith(".tmp")
+    live = tmp_path / f".site.{os.getpid()}.abc.tmp"
+    live.mkdir()
+    r = tysiac("build", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["site", live.name])
+    inside = out / f".tysiac-build.{proc.pid}.xyz.tmp"  # a killed rebuild's, inside the site
+    (inside / "rules").mkdir(parents=True)
+    r = tysiac("build", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert not inside.exists()
+
+
 def test_a_save_interrupted_before_leaves_no_temporary_file(tmp_path: Path) -> None:
     """A save killed between its temporary file and the rename (SIGKILL: nothing can clean up)
     leaves ``.game.json.<pid>.<random>.tmp``; the next save beside it removes it, and keeps a
@@ -346,7 +395,7 @@ def test_replay_prints_a_bad_cuts_penalty_and_its_sums_add_up(tmp_path: Path) ->
         "  bad cut by P2: 9C at the bottom",
         "  bad cut 3 in a row: P2 −120",
         "  other score changes: P2 −120",
-        "  totals: P0 0, P1 0, P2 -120",
+        "  totals: P0 0, P1 0, P2 −120",
     ]
     import re
 
@@ -413,7 +462,7 @@ def test_play_at_a_terminal_wraps_choices_between_cards_and_shows_suit_symbols(t
 def test_play_at_the_end_of_a_deal_shows_the_points_taken(tmp_path: Path) -> None:
     r = tysiac("play", "pl-standard", "--seed", "3", "--save", str(tmp_path / "g.json"), stdin="1\n" * 30)
     lines = r.stdout.splitlines()
-    end = lines.index("deal 1 scores: P0 -110  P1 +110  P2 +30")
+    end = lines.index("deal 1 scores: P0 −110  P1 +110  P2 +30")
     assert lines[end - 2:end] == ["  P0: contract 110 failed", "points taken: P0 37, P1 52 + marriages 60, P2 31"]
 
 
@@ -510,3 +559,108 @@ def test_play_stops_a_match_nobody_can_bid_in(tmp_path: Path) -> None:
         f"record saved to {save}",
     ]
     assert sum(line == "the deal is redealt" for line in lines) == 99
+
+
+# --------------------------------------------------------------------------- 10: a closed terminal
+
+
+def _play_at_a_terminal(tmp_path: Path, answered: int, stdout_file: Path | None) -> tuple[int, Path]:
+    """Run ``tysiac play`` at a pseudo-terminal, answer ``answered`` prompts, then close the
+    terminal (its master side, as ``tmux kill-session`` does); the exit status and the save."""
+    import pty
+    import select
+    import time
+
+    save = tmp_path / "g.json"
+    argv = [sys.executable, "-m", "tysiac_spec", "play", "pl-standard", "--seed", "5", "--save", str(save)]
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(ROOT), "TERM": "dumb"}
+    pid, master = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        if stdout_file is not None:
+            fd = os.open(stdout_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(fd, 1)
+        os.execve(sys.executable, argv, env)
+    seen, prompts, deadline = b"", 0, time.monotonic() + HANG_LIMIT
+    prompt = b"P0> "
+    while prompts <= answered and time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 1)
+        if not ready:
+            if stdout_file is not None and stdout_file.read_bytes().count(prompt) > prompts:
+                pass  # (the prompt went to the file)
+            else:
+                continue
+        else:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            seen += chunk
+        total = seen.count(prompt) + (stdout_file.read_bytes().count(prompt) if stdout_file else 0)
+        while prompts < total:
+            prompts += 1
+            if prompts <= answered:
+                os.write(master, b"1\n")
+    assert prompts > answered, seen
+    time.sleep(0.5)  # (the last prompt is waiting for a line)
+    os.close(master)
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status), save
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    raise AssertionError("play did not end when its terminal was closed")
+
+
+@pytest.mark.parametrize("to_file", [False, True], ids=["terminal", "stdout-to-file"])
+def test_play_saves_every_move_when_its_terminal_is_closed(tmp_path: Path, to_file: bool) -> None:
+    """Closing the terminal gives SIGHUP, the end of the input and errors writing to it, in
+    any order: every move so far is saved all the same."""
+    out = tmp_path / "out.txt" if to_file else None
+    status, save = _play_at_a_terminal(tmp_path, 11, out)
+    assert status == 130
+    assert len(Record.from_json(save.read_text(encoding="utf-8")).actions) > 11
+    assert not list(tmp_path.glob(".g.json.*"))
+    if out is not None:
+        assert f"interrupted: game saved to {save}" in out.read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- 8: a FIFO for -o
+
+
+@pytest.mark.parametrize("args", [
+    ["docs", "pl-standard"], ["schema"], ["dsl-reference"], ["compare", "pl-standard", "ru-classic"],
+    ["compare", "pl-standard", "ru-classic", "--simulate", "2"],
+], ids=["docs", "schema", "dsl-reference", "compare", "compare-simulate"])
+def test_an_output_that_is_a_fifo_is_refused_not_a_hang(tmp_path: Path, args: list[str]) -> None:
+    """Opening a FIFO nobody reads blocks for ever: ``-o`` refuses it as ``--save`` does."""
+    fifo = tmp_path / "ff"
+    os.mkfifo(fifo)
+    r = tysiac(*args, "-o", "ff", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr == "Error: cannot write ff: it is a FIFO (named pipe), not a regular file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ff"]
+
+
+# --------------------------------------------------------------------------- check --file RULESET
+
+
+def test_check_file_on_a_ruleset_says_it_is_a_ruleset(tmp_path: Path) -> None:
+    """By its top-level keys (a shipped ruleset), or by its ``$schema`` line alone."""
+    r = tysiac("check", "--file", "rulesets/pl-standard.yaml", cwd=ROOT)
+    assert (r.returncode, r.stdout) == (1, "0 of 0 scenario(s) passed; 1 scenario file(s) invalid\n")
+    assert r.stderr == (
+        "rulesets/pl-standard.yaml: error[scenario.is-ruleset]: the file is a ruleset, not a scenario file\n"
+        "  hint: validate it with `tysiac validate rulesets/pl-standard.yaml`; `tysiac check "
+        "rulesets/pl-standard.yaml` runs its scenarios (scenarios/pl-standard.yaml beside it)\n"
+    )
+    odd = tmp_path / "odd.yaml"
+    odd.write_text("# yaml-language-server: $schema=../schemas/ruleset.schema.json\nscoring: {}\n",
+                   encoding="utf-8")
+    r = tysiac("check", "--file", str(odd))
+    assert r.stderr.splitlines()[0] == f"{odd}: error[scenario.is-ruleset]: the file is a ruleset, not a scenario file"
+    bad = tmp_path / "bad.yaml"  # a scenario file with a mistake keeps its schema errors
+    bad.write_text("ruleset: pl-standard\nscenario: []\n", encoding="utf-8")
+    r = tysiac("check", "--file", str(bad))
+    assert "error[schema." in r.stderr and "is-ruleset" not in r.stderr

@@ -298,7 +298,7 @@ def _play_cli(tmp_path: Path, *args: str, lines: int = 3000, text: str | None = 
 
 def _final(out: str) -> list[int]:
     [line] = [ln for ln in out.splitlines() if ln.startswith("match over: ")]
-    return [int(v) for v in re.findall(r"P\d+ (-?\d+)", line)]
+    return [int(v.replace("−", "-")) for v in re.findall(r"P\d+ (−?\d+)", line)]
 
 
 @pytest.mark.parametrize(
@@ -328,7 +328,7 @@ def test_whole_match_through_stdin_matches_the_engine(tmp_path: Path, ruleset: s
     rows = re.findall(r"^deal (\d+) scores: (.*)$", out, flags=re.M)
     assert len(rows) == len(game.deal_scores)
     for (_, row), engine_row in zip(rows, game.deal_scores, strict=True):
-        assert [int(v) for v in re.findall(r"P\d+ ([+-]\d+)", row)] == list(engine_row)
+        assert [int(v.replace("−", "-")) for v in re.findall(r"P\d+ ([+−]?\d+)", row)] == list(engine_row)
 
 
 def test_pl_standard_deal_rows_follow_s000(tmp_path: Path) -> None:

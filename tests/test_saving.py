@@ -209,8 +209,9 @@ def test_a_second_resume_that_started_before_the_first_saved_writes_beside_it(tm
     second_out, _ = second.communicate(timeout=HANG)
     assert second.returncode == 0, second_out
     beside = tmp_path / "g-2.json"
-    assert f"{record} was changed by another program since it was read" in second_out
-    assert f"this game is saved to {beside} instead" in second_out
+    assert (f"note: {record} was changed by another program since it was read (another session on "
+            f"the same file?); nothing was written to it, so its data is kept, and this game is saved "
+            f"to {beside} instead\n") in second_out  # one sentence, one line
     mine = json.loads(record.read_text(encoding="utf-8"))["actions"]
     theirs = json.loads(beside.read_text(encoding="utf-8"))["actions"]
     assert len(mine) > saved and len(theirs) > len(mine)  # both sessions' moves are on disk
@@ -264,7 +265,7 @@ def test_a_failed_save_keeps_the_deal_and_asks_for_another_file(tmp_path: Path,
             "again; `quit`: stop without saving)") in out
     assert f"{path} exists; give a new file" in out
     assert out.splitlines()[-1] == f"sheet saved to {other}"
-    assert "totals: P0 10  P1 -150  P2 0" in out  # the result is shown once it is saved
+    assert "totals: P0 10  P1 −150  P2 0" in out  # the result is shown once it is saved
     assert json.loads(other.read_text(encoding="utf-8"))["deals"][0]["contract"] == 150
     assert json.loads(path.read_text(encoding="utf-8"))["deals"] == []
     # giving up: the exit status says the sheet is not saved
@@ -324,11 +325,16 @@ def test_a_sheet_goes_on_under_changed_rules_from_its_next_deal(tmp_path: Path) 
     assert result.stderr.startswith(f"error[entry.sheet]: the rules of `my-house` changed (match) since {path} "
                                     "was last saved (ruleset hash ")
     assert path.read_bytes() == before
+    # quit, as at every other question: stops, the sheet unchanged
+    result = CliRunner().invoke(main, ["score", "--sheet", str(path)], input="quit\n")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == question + f"quit\nstopped: {path} is not changed\n"
+    assert path.read_bytes() == before
     # yes: deals 1 and 2 keep their scores, the change is written at once, deal 3 ends the match at 300
     status, out = _score(path, "y", "undo", "2", "100", "", "0 20 100", "")
     assert status == 0, out
     assert "deal 2 was scored under the earlier rules; it cannot be removed now" in out
-    assert "totals: P0 30  P1 -100  P2 220" in out  # not over: 220 < 300
+    assert "totals: P0 30  P1 −100  P2 220" in out  # not over: 220 < 300
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["carried"]["scores"] == [[10, -150, 0], [30, -120, 120]]
     assert data["carried"]["state"]["scores"] == [30, -120, 120] and data["carried"]["state"]["dealer"] == 2

@@ -156,13 +156,13 @@ def test_pl_standard_sheet(tmp_path: Path) -> None:
     ])
     assert "rejected" not in out
     assert totals(out) == [
-        "totals: P0 10  P1 -150  P2 0",
-        "totals: P0 30  P1 -120  P2 120",
-        "totals: P0 330  P1 -120  P2 120",
-        "totals: P0 630  P1 -120  P2 120",
-        "totals: P0 930  P1 -120  P2 120",
-        "totals: P0 990  P1 -220  P2 130",
-        "totals: P0 1100  P1 -220  P2 130",
+        "totals: P0 10  P1 −150  P2 0",
+        "totals: P0 30  P1 −120  P2 120",
+        "totals: P0 330  P1 −120  P2 120",
+        "totals: P0 630  P1 −120  P2 120",
+        "totals: P0 930  P1 −120  P2 120",
+        "totals: P0 990  P1 −220  P2 130",
+        "totals: P0 1100  P1 −220  P2 130",
     ]
     assert "P0: only the declarer may finish: 1010 → 990" in out
     assert "match over: P0 wins" in out
@@ -180,10 +180,10 @@ def test_house_five_up_sheet(tmp_path: Path) -> None:
     ])
     assert "rejected" not in out
     assert totals(out) == [
-        "totals: P0 30  P1 -100  P2 20",
-        "totals: P0 70  P1 -50  P2 -80",
-        "totals: P0 -50  P1 -20  P2 -50",
-        "totals: P0 -40  P1 80  P2 -30",
+        "totals: P0 30  P1 −100  P2 20",
+        "totals: P0 70  P1 −50  P2 −80",
+        "totals: P0 −50  P1 −20  P2 −50",
+        "totals: P0 −40  P1 80  P2 −30",
         "totals: P0 10  P1 140  P2 70",
     ]
 
@@ -205,9 +205,9 @@ def test_pl_tysiac_hd_sheet(tmp_path: Path) -> None:
         "totals: P0 300  P1 0  P2 0",
         "totals: P0 600  P1 0  P2 0",
         "totals: P0 800  P1 15  P2 5",
-        "totals: P0 800  P1 -105  P2 35",
-        "totals: P0 800  P1 -90  P2 145",
-        "totals: P0 1000  P1 -80  P2 155",
+        "totals: P0 800  P1 −105  P2 35",
+        "totals: P0 800  P1 −90  P2 145",
+        "totals: P0 1000  P1 −80  P2 155",
     ]
     assert "P0: at 800 (the 800 rule): +40 not scored" in out
     assert "match over: P0 wins" in out
@@ -228,9 +228,9 @@ def test_pl_online_sheet(tmp_path: Path) -> None:
         "totals: P0 300  P1 0  P2 0",
         "totals: P0 600  P1 0  P2 0",
         "totals: P0 800  P1 10  P2 0",
-        "totals: P0 840  P1 -110  P2 30",
-        "totals: P0 840  P1 -100  P2 140",
-        "totals: P0 1000  P1 -100  P2 140",
+        "totals: P0 840  P1 −110  P2 30",
+        "totals: P0 840  P1 −100  P2 140",
+        "totals: P0 1000  P1 −100  P2 140",
     ]
     assert "P0: at 840 (the 800 rule): +20 not scored" in out
 
@@ -281,12 +281,12 @@ def test_ru_classic_sheet(tmp_path: Path) -> None:
     assert totals(out) == [
         "totals: P0 60  P1 0  P2 60",
         "totals: P0 120  P1 0  P2 120",
-        "totals: P0 180  P1 -120  P2 180",
-        "totals: P0 180  P1 -120  P2 480",
-        "totals: P0 180  P1 -120  P2 780",
-        "totals: P0 200  P1 -240  P2 880",
-        "totals: P0 320  P1 -235  P2 880",
-        "totals: P0 200  P1 -235  P2 1000",
+        "totals: P0 180  P1 −120  P2 180",
+        "totals: P0 180  P1 −120  P2 480",
+        "totals: P0 180  P1 −120  P2 780",
+        "totals: P0 200  P1 −240  P2 880",
+        "totals: P0 320  P1 −235  P2 880",
+        "totals: P0 200  P1 −235  P2 1000",
     ]
     assert "P2: 900 → 880 (barrel-floor)" in out
     assert "P2: on the barrel at 880" in out
@@ -315,10 +315,10 @@ def test_ru_online_sheet(tmp_path: Path) -> None:
     assert out.count("rejected") == 1
     assert totals(out) == [
         "totals: P0 50  P1 240  P2 30",
-        "totals: P0 130  P1 300  P2 -210",
-        "totals: P0 -110  P1 420  P2 -90",
-        "totals: P0 -70  P1 660  P2 -90",
-        "totals: P0 5  P1 0  P2 -210",
+        "totals: P0 130  P1 300  P2 −210",
+        "totals: P0 −110  P1 420  P2 −90",
+        "totals: P0 −70  P1 660  P2 −90",
+        "totals: P0 5  P1 0  P2 −210",
     ]
     assert "── deal 3 (dealer P2, golden round: deal 3 of 3) ──" in out
     assert "golden deal: points ×2" in out
@@ -361,17 +361,17 @@ PL_DEALS = [
 
 def test_undo_flag_and_command_and_reopen(tmp_path: Path) -> None:
     out, sheet = score(tmp_path, "pl-standard", PL_DEALS)
-    assert totals(out)[-1] == "totals: P0 -70  P1 -80  P2 140"
+    assert totals(out)[-1] == "totals: P0 −70  P1 −80  P2 140"
     assert len(sheet["deals"]) == 3
     # --undo removes the last deal and saves; the sheet is reopened from the file
     out, sheet = score(tmp_path, "pl-standard", [], "--undo")
     assert "removed deal 3" in out
-    assert totals(out) == ["totals: P0 30  P1 -120  P2 120"]
+    assert totals(out) == ["totals: P0 30  P1 −120  P2 120"]
     assert len(sheet["deals"]) == 2
     # the `undo` command at the declarer question, then deal 2 entered again differently
     out, sheet = score(tmp_path, "pl-standard", [["undo"], ["2", "110", "", "24 26 70", ""]])
     assert "removed deal 2" in out
-    assert totals(out) == ["totals: P0 10  P1 -150  P2 0", "totals: P0 30  P1 -120  P2 -110"]
+    assert totals(out) == ["totals: P0 10  P1 −150  P2 0", "totals: P0 30  P1 −120  P2 −110"]
     assert [d["declarer"] for d in sheet["deals"]] == [1, 2]
 
 
@@ -427,7 +427,7 @@ def test_killed_between_deals_loses_nothing(tmp_path: Path) -> None:
     assert [d["declarer"] for d in data["deals"]] == [1, 2]
     out, sheet = score(tmp_path, "pl-standard", [PL_DEALS[2]])
     assert "(2 deals)" in out
-    assert totals(out) == ["totals: P0 -70  P1 -80  P2 140"]
+    assert totals(out) == ["totals: P0 −70  P1 −80  P2 140"]
     assert len(sheet["deals"]) == 3
 
 
@@ -442,7 +442,7 @@ def test_pl_standard_four_players_sitter(tmp_path: Path) -> None:
     assert out.count("rejected: Ela sits out this deal") == 1
     assert out.count("rejected: marriage points given for Ela, who does not play the deal") == 1
     assert totals(out) == [
-        "totals: Ala 150  Ola -100  Ela 40  Iza 20",
+        "totals: Ala 150  Ola −100  Ela 40  Iza 20",
         "totals: Ala 170  Ola 0  Ela 160  Iza 30",
         "totals: Ala 200  Ola 30  Ela 160  Iza 130",
     ]

@@ -15,6 +15,7 @@ from tysiac_spec.errors import EntryError, SaveConflictError
 from tysiac_spec.ruleset import load_ruleset
 from tysiac_spec.scoresheet import Sheet, settle_sheet
 from tysiac_spec.scoresheet.service import FileStore, MemoryStore, ScoresheetService, error_data
+from tysiac_spec.text import signed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,7 +77,7 @@ def test_the_service_and_tysiac_score_give_the_same_sheet(tmp_path: Path, case: 
     totals = []
     for deal in deals:
         view = entered(service, "t1", deal, view["version"])
-        totals.append("totals: " + "  ".join(f"{n} {s}" for n, s in zip(view["names"], view["totals"], strict=True)))
+        totals.append("totals: " + "  ".join(f"{n} {signed(s, plus=False)}" for n, s in zip(view["names"], view["totals"], strict=True)))
     assert totals == [line for line in out.splitlines() if line.startswith("totals:")]
     typed = json.loads(path.read_text(encoding="utf-8"))
     assert view["deals"] == typed["deals"]  # the same entries, field for field
@@ -139,7 +140,7 @@ def test_export_and_import_go_through_tysiac_score(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     path.write_text(service.export_sheet("t")["sheet"], encoding="utf-8")
     result = CliRunner().invoke(main, ["score", "--sheet", str(path)], input="\n".join(PL_DEALS[2]) + "\nquit\n")
-    assert "(2 deals)" in result.output and "totals: P0 -70  P1 -80  P2 140" in result.output
+    assert "(2 deals)" in result.output and "totals: P0 −70  P1 −80  P2 140" in result.output
     back = service.import_sheet("t", path.read_text(encoding="utf-8"), expected=view["version"])
     assert len(back["deals"]) == 3 and back["totals"] == [-70, -80, 140]
     with pytest.raises(EntryError, match="not a scoresheet"):

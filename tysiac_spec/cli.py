@@ -22,8 +22,9 @@ from typing import Any, ClassVar
 
 import click
 
-from . import __version__
+from . import __version__, limits
 from .commands._complete import attach
+from .errors import TysiacError
 from .ruleset import registry
 
 
@@ -149,6 +150,11 @@ def main(ctx: click.Context, rules_dirs: tuple[Path, ...]) -> None:
     number of options are bounded (each error names the TYSIAC_MAX_* variable that raises
     its limit), and a file may only name files in the folders described under --rules-dir.
     """
+    try:  # a TYSIAC_MAX_* set to `abc` or `-5`: one line, before any work
+        limits.check_environment()
+    except TysiacError as exc:
+        click.echo(f"tysiac: {exc.diagnostic.message}", err=True)
+        ctx.exit(1)
     if rules_dirs:
         ctx.with_resource(registry.allowed_folders(rules_dirs))
 

@@ -26,7 +26,9 @@ from .errors import Diagnostic, LimitError
 __all__ = [
     "LIMITS",
     "Limit",
+    "beyond_python",
     "check",
+    "check_environment",
     "exceeded",
     "limit",
     "read_file",
@@ -56,17 +58,26 @@ class Limit:
 
     @property
     def value(self) -> int:
-        """The limit in force: the environment variable's value when it is a positive
-        integer, else :attr:`default`."""
+        """The limit in force: the environment variable's value when it is set, else
+        :attr:`default`.
+
+        Raises:
+            LimitError: ``limit.variable``: the variable is set to something other than a
+                positive whole number (``TYSIAC_MAX_DEPTH=abc``), which is refused rather
+                than silently replaced by the default.
+        """
         raw = os.environ.get(self.variable)
-        if raw is not None:
-            try:
-                number = int(raw.strip())
-            except ValueError:
-                return self.default
-            if number > 0:
-                return number
-        return self.default
+        if raw is None:
+            return self.default
+        text = raw.strip().replace("_", "")
+        if text.isascii() and text.isdigit() and len(text) <= 30 and int(text) > 0:
+            return int(text)
+        shown = raw if len(raw) <= 20 and raw.isprintable() else repr(raw[:20]) + "…"
+        raise LimitError(Diagnostic(
+            "limit.variable",
+            f"{self.variable}={shown} is not a positive whole number (it sets the limit on "
+            f"{self.what}, {self.default:,} {self.unit} by default)",
+        ))
 
 
 LIMITS: dict[str, Limit] = {
@@ -136,6 +147,30 @@ def exceeded(
             hint=f"if the input is meant to be this large, raise the limit: {spec.variable}=N",
         )
     )
+
+
+def beyond_python(name: str, found: str, *, levels: int | None = None, file: str | None = None) -> LimitError:
+    """The error for input within the limit ``name`` (raised by its variable) but beyond
+    what this Python itself can do (``deeper than this Python can read``): no hint to raise
+    the limit, which cannot help.
+
+    Args:
+        found: what Python cannot do, in words.
+        levels: how many of the limit's unit the input has, when known (shown in brackets).
+    """
+    spec = LIMITS[name]
+    counted = f" ({levels:,} {spec.unit})" if levels is not None else ""
+    return LimitError(Diagnostic(f"limit.{name}", f"{spec.what}: {found}{counted}", file=file))
+
+
+def check_environment() -> None:
+    """Check every ``TYSIAC_MAX_*`` variable that is set (:attr:`Limit.value`).
+
+    Raises:
+        LimitError: ``limit.variable``, for the first one that is not a positive whole number.
+    """
+    for spec in LIMITS.values():
+        spec.value  # noqa: B018 - raises for a bad value
 
 
 def check(name: str, found: int, **where: object) -> None:

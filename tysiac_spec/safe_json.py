@@ -120,7 +120,8 @@ def loads(text: str, *, fail: Fail, file: str | None = None, size_limit: str | N
             raise fail("json", f"{exc.msg} (line {exc.lineno}, column {exc.colno})") from None
         raise _located(fail("json", exc.msg), file, exc.lineno, exc.colno) from None
     except RecursionError:  # a depth limit raised above what Python can parse
-        raise limits.exceeded("depth", "deeper than this Python can read", file=file) from None
+        raise limits.beyond_python("depth", "deeper than this Python can read", levels=depth(text),
+                                   file=file) from None
     _check_texts(data, fail, file)
     return data
 

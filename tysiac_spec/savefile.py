@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 import stat
 import tempfile
 import time
@@ -32,7 +33,10 @@ from pathlib import Path
 
 from .errors import Diagnostic, SaveConflictError, SaveError
 
-__all__ = ["HASHED_BYTES", "LOCK_WAIT", "check_writable", "file_version", "text_version", "write_versioned"]
+__all__ = [
+    "HASHED_BYTES", "LOCK_WAIT", "check_writable", "file_version", "refuse_special", "text_version",
+    "write_versioned",
+]
 
 LOCK_WAIT = 10.0
 """Seconds a writer waits for another writer's lock on the folder before it gives up (the
@@ -72,6 +76,28 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def refuse_special(path: str | Path) -> os.stat_result | None:
+    """The status of the file a write of ``path`` replaces (a symbolic link followed),
+    ``None`` when there is none: the one check, before any write of a file the user names
+    (a save, an ``-o`` output), that it is a regular file.
+
+    Raises:
+        SaveError: the path is a FIFO (whose writing would block for ever), a device, a
+            socket or a folder (``cannot write ff: it is a FIFO (named pipe), not a regular
+            file``), or its status cannot be read.
+    """
+    path = Path(path)
+    try:
+        st = _target(path).stat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _fail(path, exc.strerror or str(exc)) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _fail(path, f"it is {_kind(st.st_mode)}, not a regular file")
+    return st
+
+
 def _check_regular(path: Path, target: Path) -> os.stat_result | None:
     """The file's status, ``None`` when there is none.
 
@@ -79,14 +105,7 @@ def _check_regular(path: Path, target: Path) -> os.stat_result | None:
         SaveError: the path is a FIFO, a device, a socket or a folder; its folder is missing
             or not a folder.
     """
-    try:
-        st = target.stat()
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise _fail(path, exc.strerror or str(exc)) from None
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        raise _fail(path, f"it is {_kind(st.st_mode)}, not a regular file")
+    st = refuse_special(path)
     folder = target.parent
     if not folder.is_dir():
         raise _fail(path, f"the folder {folder} {'is not a folder' if folder.exists() else 'does not exist'}")
@@ -186,10 +205,11 @@ def _write_temp(path: Path, target: Path, text: str, mode: int) -> str:
 
 
 def remove_stale_temps(target: Path) -> None:
-    """Remove the temporary files that interrupted saves of ``target`` left beside it: a
-    ``.NAME.<pid>.<random>.tmp`` whose writer process has ended, or one without a process id
-    older than :data:`STALE_TEMP`.  Nothing else is touched; one that cannot be removed is
-    left.  The one cleaning rule of every atomic write (sheets, records, ``-o`` outputs)."""
+    """Remove the temporary files and folders that interrupted writes of ``target`` left
+    beside it: a ``.NAME.<pid>.<random>.tmp`` whose writer process has ended, or one without
+    a process id older than :data:`STALE_TEMP`.  Nothing else is touched (a symbolic link is
+    not followed); one that cannot be removed is left.  The one cleaning rule of every
+    atomic write (sheets, records, ``-o`` outputs, the site ``build`` stages in a folder)."""
     prefix = f".{target.name}."
     try:
         names = [n for n in os.listdir(target.parent) if n.startswith(prefix) and n.endswith(".tmp")]
@@ -204,13 +224,18 @@ def remove_stale_temps(target: Path) -> None:
                     continue
             elif time.time() - tmp.stat().st_mtime < STALE_TEMP:
                 continue
-            if tmp.is_file() and not tmp.is_symlink():
+            if tmp.is_symlink():
+                continue
+            if tmp.is_file():
                 tmp.unlink()
+            elif tmp.is_dir():
+                shutil.rmtree(tmp)
 
 
 def temp_prefix(target: Path) -> str:
-    """The name prefix of a temporary file written beside ``target``: ``.NAME.<pid>.``, so
-    that :func:`remove_stale_temps` knows whether its writer still runs."""
+    """The name prefix of a temporary file or folder written beside ``target``:
+    ``.NAME.<pid>.`` (its suffix is ``.tmp``), so that :func:`remove_stale_temps` knows
+    whether its writer still runs."""
     return f".{target.name}.{os.getpid()}."
 
 

@@ -220,6 +220,24 @@ def _file_id(path: Path) -> object:
     return to_plain(doc.get("id")) if isinstance(doc, Mapping) else None
 
 
+_RULESET_KEYS = frozenset({"id", "kind", "extends"})
+"""Top-level keys of a ruleset that a scenario file never has."""
+
+
+def _is_ruleset(path: str | Path, doc: object) -> bool:
+    """Whether the document at ``path`` is a ruleset rather than a scenario file: its
+    ``$schema`` comment names a ruleset schema, or its top-level keys are a ruleset's."""
+    if isinstance(doc, dict) and "scenarios" not in doc and _RULESET_KEYS & set(doc):
+        return True
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(2000)
+    except OSError:
+        return False
+    return any("$schema" in line and "ruleset" in line.split("$schema", 1)[1]
+               for line in head.splitlines() if line.lstrip().startswith("#"))
+
+
 def load_scenarios(path: str | Path, *, ruleset: Ruleset | None = None) -> ScenarioFile:
     """Load and check a scenario file.
 
@@ -232,7 +250,8 @@ def load_scenarios(path: str | Path, *, ruleset: Ruleset | None = None) -> Scena
             tests ``dir/x.yaml``, as ``tysiac check dir/x.yaml`` finds it), else a shipped id.
 
     Raises:
-        ScenarioError: every problem found (YAML ``yaml.*``, schema ``schema.*``,
+        ScenarioError: every problem found (YAML ``yaml.*``, schema ``schema.*``; a ruleset
+            given as a scenario file: the one ``scenario.is-ruleset``,
             ``scenario.ruleset``, ``scenario.source``, ``scenario.players``,
             ``scenario.duplicate``, ``scenario.option``, ``scenario.card``,
             ``scenario.action``, ``scenario.step``), each with file:line:col.
@@ -245,6 +264,12 @@ def load_scenarios(path: str | Path, *, ruleset: Ruleset | None = None) -> Scena
     if doc is None:
         raise ScenarioError(Diagnostic("scenario.empty", "the scenario file is empty", file=file))
     problems = list(schema_errors(doc, validator=_validator(), root="the scenario file"))
+    if problems and _is_ruleset(path, doc):  # `check --file pl-standard.yaml`: one clear line
+        raise ScenarioError(Diagnostic(
+            "scenario.is-ruleset", "the file is a ruleset, not a scenario file", file=file,
+            hint=f"validate it with `tysiac validate {file}`; `tysiac check {file}` runs its scenarios "
+                 f"(scenarios/{Path(file).name} beside it)",
+        ))
     if problems:
         raise ScenarioError(problems)
     ref = str(doc["ruleset"])

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["STOP_SIGNALS", "stop_signals"]
+__all__ = ["STOP_SIGNALS", "held_signals", "stop_signals"]
 
 STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
     getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
@@ -52,3 +52,21 @@ def stop_signals(received: list[int] | None = None) -> Iterator[None]:
     finally:
         for signum, old in previous.items():
             signal.signal(signum, old)
+
+
+@contextmanager
+def held_signals() -> Iterator[None]:
+    """Within the block, Ctrl-C (SIGINT) and :data:`STOP_SIGNALS` wait: they are delivered
+    (and their handlers run: ``KeyboardInterrupt``) when the block ends, so that what is
+    saved within it is written whole.  Outside the main thread, or where signals cannot be
+    blocked, the block changes nothing."""
+    blockable = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    if not blockable:
+        yield
+        return
+    held = {signal.SIGINT, *STOP_SIGNALS}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

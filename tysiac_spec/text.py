@@ -21,11 +21,13 @@ _SHORT = 60
 """Characters of a value shown in a message before it is cut."""
 
 
-def signed(points: int) -> str:
-    """A change of score as every event and transcript writes it: ``+50``, ``−10`` (a minus
-    sign, U+2212), ``0``."""
+def signed(points: int, *, plus: bool = True) -> str:
+    """Points as every event, transcript and command writes them: a change of score
+    ``+50``, ``−10`` (a minus sign, U+2212), ``0``; with ``plus=False`` a score itself (a
+    total), ``50``, ``−10``, ``0``.  The one text of signed points, so that a page or a
+    transcript uses one minus sign."""
     if points > 0:
-        return f"+{points}"
+        return f"+{points}" if plus else str(points)
     return f"−{-points}" if points < 0 else "0"
 
 

@@ -135,7 +135,7 @@ class _Writer:
         self.out("  deal scores: " + ", ".join(f"P{p} {signed(v)}" for p, v in enumerate(row)))
         # (other changes since, a bad cut of the next deal among them, are written with it)
         self.totals = [t + v for t, v in zip(self.totals, row, strict=True)]
-        self.out("  totals: " + ", ".join(f"P{p} {v}" for p, v in enumerate(self.totals)))
+        self.out("  totals: " + ", ".join(f"P{p} {signed(v, plus=False)}" for p, v in enumerate(self.totals)))
 
     def events(self, deal: int | None = None) -> None:
         """Write the match events not written yet (those of deals up to index ``deal``)."""
@@ -166,7 +166,7 @@ class _Writer:
         self.out(f"  other score changes: {changed}")
         self.totals = scores
         if totals:
-            self.out("  totals: " + ", ".join(f"P{p} {v}" for p, v in enumerate(scores)))
+            self.out("  totals: " + ", ".join(f"P{p} {signed(v, plus=False)}" for p, v in enumerate(scores)))
 
     def run(self) -> str:
         self.header()

@@ -21,6 +21,7 @@ from webserver import ROOT, Served
 
 from tysiac_spec.cli import main
 from tysiac_spec.scoresheet.service import MemoryStore, ScoresheetService
+from tysiac_spec.text import signed
 
 KEYS = ("declarer", "bid", "contract", "points", "marriages")
 """pl-standard's questions for a played deal, in ``tysiac score``'s order."""
@@ -133,7 +134,8 @@ def test_the_same_deals_over_http_and_at_tysiac_score_give_the_same_sheet(server
     cli = json.loads(file.read_text(encoding="utf-8"))
     assert view["deals"] == cli["deals"]
     totals = [line for line in result.output.splitlines() if line.startswith("totals:")]
-    assert [f"totals: P0 {r['scores'][0]}  P1 {r['scores'][1]}  P2 {r['scores'][2]}" for r in view["rows"]] == totals
+    assert ["totals: " + "  ".join(f"P{p} {signed(x, plus=False)}" for p, x in enumerate(r["scores"]))
+            for r in view["rows"]] == totals
     assert view["totals"] == [1100, -220, 130] and view["winner"] == 0
     notes = [n for r in view["rows"] for n in r["notes"]]
     assert "P0: only the declarer may finish: 1010 → 990" in notes
@@ -175,7 +177,8 @@ def test_four_players_the_sitter_and_the_talon_as_at_tysiac_score(server: Served
     assert result.exit_code == 0, result.output
     assert view["deals"] == json.loads(file.read_text(encoding="utf-8"))["deals"]
     totals = [line for line in result.output.splitlines() if line.startswith("totals:")]
-    assert ["totals: " + "  ".join(f"P{p} {x}" for p, x in enumerate(r["scores"])) for r in view["rows"]] == totals
+    assert ["totals: " + "  ".join(f"P{p} {signed(x, plus=False)}" for p, x in enumerate(r["scores"]))
+            for r in view["rows"]] == totals
 
 
 def test_undo_removes_the_last_deal_and_a_stale_undo_is_refused(server: Served) -> None:
@@ -247,7 +250,7 @@ def test_export_is_read_by_tysiac_score_and_import_brings_a_file_back(server: Se
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "200"}, cwd=tmp_path,
     )
     assert run.returncode == 0, run.stderr
-    assert "totals: Ana 630  Bo -120  Cy 120" in run.stdout
+    assert "totals: Ana 630  Bo −120  Cy 120" in run.stdout
     # the file the CLI wrote goes back in: a new sheet, and over the old one (its version)
     text = file.read_text(encoding="utf-8")
     status, imported = server.call("POST", "/api/sheets", {"sheet_text": text})

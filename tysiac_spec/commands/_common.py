@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ..engine.record import SEED_MAX
-from ..errors import Diagnostic, TysiacError
-from ..savefile import remove_stale_temps, temp_prefix
+from ..errors import Diagnostic, SaveError, TysiacError
+from ..savefile import refuse_special, remove_stale_temps, temp_prefix
 from ..stopping import stop_signals
 from ..text import shorten
 
@@ -30,6 +30,7 @@ __all__ = [
     "EXIT_USER_ERROR",
     "SEED_MAX",
     "check_folder",
+    "check_output",
     "emit",
     "line_reader",
     "parse_option_args",
@@ -132,8 +133,9 @@ def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> No
     """Write ``text`` to ``path`` through a temporary file and a rename: never half-written.
 
     ``-`` writes to standard output; a symbolic link is followed (its target is
-    replaced); a special file (a device, a pipe) is written to directly; an existing
-    file keeps its permissions.  A file in a folder that does not exist is refused, and
+    replaced); a special file (a FIFO, a device, a socket) is refused, as a save refuses it
+    (:func:`~tysiac_spec.savefile.refuse_special`: writing a FIFO would block for ever);
+    an existing file keeps its permissions.  A file in a folder that does not exist is refused, and
     nothing is written (:func:`check_folder`), unless ``make_folders`` (an output the user
     names with ``-o``: ``tysiac schema -o my-editor/ruleset.schema.json``).
 
@@ -149,9 +151,7 @@ def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> No
         if target.exists() and not target.is_file():
             if target.is_dir():
                 raise click.ClickException(f"cannot write {path}: it is a directory")
-            with open(target, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            return
+            refuse_special(path)
         mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
         if make_folders:
             _refuse_folder(path, target.parent, missing_ok=True)  # a file where a folder goes
@@ -162,6 +162,8 @@ def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> No
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=temp_prefix(target), suffix=".tmp")
     except OSError as exc:
         raise click.ClickException(f"cannot write {path}: {exc.strerror or exc}") from None
+    except SaveError as exc:
+        raise click.ClickException(exc.diagnostic.message) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -173,6 +175,22 @@ def write_atomically(path: Path, text: str, *, make_folders: bool = False) -> No
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def check_output(path: Path | None) -> None:
+    """Refuse, before a long run, an output path (``-o``) that is a special file (a FIFO, a
+    device, a socket): :func:`~tysiac_spec.savefile.refuse_special`; ``None`` and ``-``
+    (standard output) pass.
+
+    Raises:
+        click.ClickException: ``cannot write ff: it is a FIFO (named pipe), not a regular file``.
+    """
+    if path is None or str(path) == "-":
+        return
+    try:
+        refuse_special(path)
+    except SaveError as exc:
+        raise click.ClickException(exc.diagnostic.message) from None
 
 
 def emit(text: str, output: Path | None) -> None:

@@ -15,7 +15,7 @@ import click
 
 from ..simulate import BACKENDS, DEFAULT_MAX_DEALS, ENGINES
 from ..text import LANGUAGES
-from ._common import SEED_MAX, emit, user_errors, write_atomically
+from ._common import SEED_MAX, check_output, emit, user_errors, write_atomically
 from .simulate import BOTS_HELP, ENGINE_HELP, EXIT_INTERRUPTED, simulation_errors
 
 __all__ = ["compare_cmd"]
@@ -134,7 +134,9 @@ def _study(
     from ..simulate import usable_cpus
     from ..study import PlotsMissing, StatsMissing, render_study, require_stats, run_study
 
-    try:  # refuse before the matches are played, not after
+    for path in (output, data):  # refuse before the matches are played, not after
+        check_output(path)
+    try:
         require_stats()
     except StatsMissing as exc:
         raise click.ClickException(str(exc)) from None

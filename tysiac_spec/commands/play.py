@@ -56,6 +56,7 @@ from ..errors import (
     TysiacError,
 )
 from ..savefile import file_version, write_versioned
+from ..stopping import held_signals
 from ..table import (
     choices_text,
     complete,
@@ -66,7 +67,7 @@ from ..table import (
     said,
     view_lines,
 )
-from ..text import printable, shorten
+from ..text import printable, shorten, signed
 from ._common import (
     SEED_MAX,
     check_folder,
@@ -376,12 +377,52 @@ class Table:
                 + (f" + marriages {deal.marriages[p]}" if deal.marriages.get(p) else "")
                 for p in sorted(deal.order)))
         self.say(
-            f"deal {number + 1} scores: " + "  ".join(f"P{p} {d:+d}" for p, d in enumerate(row)), "bold"
+            f"deal {number + 1} scores: " + "  ".join(f"P{p} {signed(d)}" for p, d in enumerate(row)), "bold"
         )
-        self.say("totals: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
+        self.say("totals: " + _scores(game.scores), "bold")
 
     def run(self) -> int:
-        """Play until the match is over or the user stops; returns the exit status."""
+        """Play until the match is over or the user stops; returns the exit status.
+
+        However the play stops (``quit``, the end of the input, Ctrl-C, SIGTERM or SIGHUP, an
+        error writing to the terminal) every move so far is saved first, with the signals held
+        while the file is written, and only then said: a closed terminal (SIGHUP, the end of
+        its input and errors writing to it, in any order) cannot lose the save."""
+        stop: BaseException | None = None
+        where = ""
+        for _attempt in range(4):  # (each stop signal interrupts at most once: stop_signals)
+            try:
+                try:
+                    if stop is None:
+                        return self._play()
+                    with held_signals():
+                        where = self.save()
+                    break
+                except (KeyboardInterrupt, EOFError, OSError) as exc:
+                    # a signal wins over what it interrupted (the end of the input, a write)
+                    if isinstance(exc, KeyboardInterrupt) or not isinstance(stop, KeyboardInterrupt):
+                        stop = exc
+            except KeyboardInterrupt as exc:  # (a signal arriving within the handler above)
+                stop = exc
+        try:
+            if isinstance(stop, KeyboardInterrupt):
+                self.say(f"\ninterrupted: game saved to {where}; resume with: {self.resume_command(where)}")
+                return EXIT_INTERRUPTED
+            if isinstance(stop, EOFError):
+                self.say(f"end of input: game saved to {where}; resume with: {self.resume_command(where)}")
+                return 0
+        except KeyboardInterrupt:  # (the game is saved)
+            return EXIT_INTERRUPTED
+        except OSError:  # the terminal is gone: nothing can be said, the game is saved
+            _discard_output()
+            return EXIT_INTERRUPTED
+        # an error writing the output (nobody reads it, `| head`; a closed terminal): the game
+        # is kept and the error goes on to click, which stops without a traceback (status 1)
+        assert isinstance(stop, OSError)
+        raise stop
+
+    def _play(self) -> int:
+        """The play loop of :meth:`run`, which saves when it stops before the end."""
         game = self.game
         played = len(game.history)
         try:
@@ -409,31 +450,34 @@ class Table:
             where = self.save(played)
             self.say(f"the game stopped on an error; its {played} action(s) before it are saved to {where}")
             raise
-        except EOFError:
-            where = self.save()
-            self.say(f"end of input: game saved to {where}; resume with: {self.resume_command(where)}")
-            return 0
-        except KeyboardInterrupt:
-            where = self.save()
-            self.say(f"\ninterrupted: game saved to {where}; resume with: {self.resume_command(where)}")
-            return EXIT_INTERRUPTED
-        except BrokenPipeError:
-            # Nobody reads the output any more (`| head`): nothing can be said, but the game
-            # is kept.  The error goes on to click, which stops without a traceback (status 1).
-            self.save()
-            raise
         where = self.save()
         if game.match.winner is None:  # stopped by the engine (event all-pass.stopped)
-            self.say("match stopped without a winner: " + "  ".join(
-                f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
+            self.say("match stopped without a winner: " + _scores(game.scores), "bold")
             self.say(f"record saved to {where}")
             return 0
         winners = list(game.winners) or [p for p, s in enumerate(game.scores) if s == max(game.scores)]
-        self.say("match over: " + "  ".join(f"P{p} {s}" for p, s in enumerate(game.scores)), "bold")
+        self.say("match over: " + _scores(game.scores), "bold")
         you = " (you)" if self.seat in winners else ""
         self.say(("winners: " if len(winners) > 1 else "winner: ") + seats_text(winners) + you)
         self.say(f"record saved to {where}")
         return 0
+
+
+def _scores(scores: Sequence[int]) -> str:
+    """``P0 120  P1 −40  P2 0``: the players' scores (:func:`~tysiac_spec.text.signed`)."""
+    return "  ".join(f"P{p} {signed(s, plus=False)}" for p, s in enumerate(scores))
+
+
+def _discard_output() -> None:
+    """Point standard output and error at ``os.devnull`` (a closed terminal), so that what is
+    still buffered for them is dropped at exit instead of failing again."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            fd = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(fd, stream.fileno())
+            os.close(fd)
+        except (OSError, AttributeError, ValueError):
+            pass
 
 
 def _install_completion(game: Game) -> None:  # pragma: no cover - needs a terminal
@@ -545,8 +589,9 @@ def _save_record(record: Record, path: Path, version: str | None, console: Conso
                     new = write_versioned(other, record.saved_at(other).to_json(), expected="")
                 except SaveConflictError:  # taken meanwhile: the next one
                     continue
-                note = f"note: {exc.diagnostic.message}; this game is saved to {other} instead"
-                console.print(escape(note))
+                # one sentence on one line (never wrapped by the console's width)
+                note = f"note: {exc.diagnostic.message}, and this game is saved to {other} instead"
+                console.print(escape(note), soft_wrap=True)
                 return other, new
             raise
     except SaveError as exc:

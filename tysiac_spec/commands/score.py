@@ -45,7 +45,7 @@ from ..scoresheet import (
     start_state,
 )
 from ..scoresheet.carry import reconcile_rules, rules_fingerprint, totals_of
-from ..text import shorten
+from ..text import shorten, signed
 from ._common import line_reader, parse_option_args
 from ._common import user_errors as _user_errors
 
@@ -89,7 +89,8 @@ def sheet_table(sheet: Sheet, settled: Sequence[Settled], form: Form | None = No
             what += " (forfeit)"
         if entry.mode != "normal":
             what += f" ({entry.mode})"
-        cells = [f"{d:+d} = {s}" for d, s in zip(row.deltas, row.scores, strict=True)]
+        cells = [f"{signed(d)} = {signed(s, plus=False)}"
+                 for d, s in zip(row.deltas, row.scores, strict=True)]
         table.add_row(str(i), escape(what), *cells, escape("; ".join(row.notes)))
     return table
 
@@ -183,7 +184,8 @@ class Session:
 
     def totals(self) -> str:
         scores = self.settled[-1].scores if self.settled else (0,) * self.sheet.players
-        return "totals: " + "  ".join(f"{self.sheet.name(p)} {s}" for p, s in enumerate(scores))
+        name = self.sheet.name
+        return "totals: " + "  ".join(f"{name(p)} {signed(s, plus=False)}" for p, s in enumerate(scores))
 
     def status(self) -> str:
         """Counts that matter for the next deals: bolts, forfeits, who is on the barrel."""
@@ -280,7 +282,8 @@ class Session:
         for note in row.notes:
             self.say(f"  {note}")
         self.say(
-            f"deal {number}: " + "  ".join(f"{self.sheet.name(p)} {d:+d}" for p, d in enumerate(row.deltas))
+            f"deal {number}: "
+            + "  ".join(f"{self.sheet.name(p)} {signed(d)}" for p, d in enumerate(row.deltas))
         )
         self.say(self.totals(), "bold")
         status = self.status()
@@ -492,14 +495,21 @@ def score(
     def confirm(question: str) -> bool:
         while True:
             try:
-                return parse_yes_no(read_line(f"{question}: "))
+                answer = read_line(f"{question}: ")
+                if answer.strip().lower() in ("quit", "exit", "q"):  # as at every other question
+                    raise _Quit
+                return parse_yes_no(answer)
             except EOFError:
                 return False
             except EntryError as exc:
                 console.print(escape(f"rejected: {exc.diagnostic.message}"))
 
-    rules, form, sheet, changed = open_sheet(
-        ruleset, players, parse_option_args(options), path, name_list, dealer, confirm)
+    try:
+        rules, form, sheet, changed = open_sheet(
+            ruleset, players, parse_option_args(options), path, name_list, dealer, confirm)
+    except _Quit:
+        console.print(escape(f"stopped: {path} is not changed"))
+        sys.exit(0)
     session = Session(rules, form, sheet, path, console, read_line, version=version)
     try:  # can the sheet be written? asked before the first question, not after a deal is typed
         if new_sheet or changed:  # a new sheet, or the change of its rules, written at once

@@ -32,6 +32,7 @@ from .._paths import STUDIES_DIR
 from ..errors import SiteError
 from ..ruleset import load_ruleset, registry
 from ..ruleset.model import Ruleset
+from ..savefile import remove_stale_temps, temp_prefix
 from . import terms
 from .book import build_book, render_book
 from .compare import by_kind, compare, render_comparison
@@ -47,7 +48,7 @@ MARKER = ".tysiac-site"
 """The file that marked a site built before the manifest existed: such a directory is
 rebuilt only if every file in it is one the new build writes."""
 
-_TMP_PREFIX = ".tysiac-build."
+_TMP_NAME = "tysiac-build"
 """Name prefix of the temporary directory a build into an existing directory writes in it."""
 
 _SHOWN = 5
@@ -96,15 +97,21 @@ def build_site(out: Path, *, extra: Sequence[str | Path] = ()) -> list[Path]:
     """
     if out.exists() and not out.is_dir():
         raise SiteError(f"{out} exists and is not a directory; choose another directory")
+    remove_stale_temps(out)  # the temporary folders of builds killed before their end
+    if out.is_dir():
+        remove_stale_temps(out / _TMP_NAME)
     if out.is_dir() and _manifest(out) is None and not (out / MARKER).exists() and any(out.iterdir()):
         raise _foreign(out, sorted(_files_in(out)))  # before the work of building
     entries = _rulesets(extra)
     try:
+        # named with the process id (savefile.temp_prefix), so that the next build removes
+        # one a killed build left (remove_stale_temps)
         if out.exists():  # inside: the same file system, and writable where the site goes
-            tmp = Path(tempfile.mkdtemp(dir=out, prefix=_TMP_PREFIX))
+            stage = out / _TMP_NAME
         else:
             out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+            stage = out
+        tmp = Path(tempfile.mkdtemp(dir=stage.parent, prefix=temp_prefix(stage), suffix=".tmp"))
     except OSError as exc:
         raise SiteError(f"cannot write the site to {out}: {exc.strerror or exc}") from None
     try:

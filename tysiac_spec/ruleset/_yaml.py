@@ -156,7 +156,25 @@ def load_yaml(text: str, *, file: str | None = None) -> Any:
     except _Stop as stop:
         raise RulesetError(stop.diagnostic) from None
     except RecursionError:  # a depth limit raised above what Python can read
-        raise limits.exceeded("depth", "deeper than this Python can read", file=file) from None
+        raise limits.beyond_python("depth", "deeper than this Python can read", levels=_depth(text),
+                                   file=file) from None
+
+
+def _depth(text: str) -> int | None:
+    """The nesting depth of the YAML document ``text`` (mappings and lists; the top-level
+    one is depth 1), counted from the parser's events without recursion; ``None`` when it
+    does not parse."""
+    deepest = level = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):  # (libyaml stops at 1,000 levels)
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                level += 1
+                deepest = max(deepest, level)
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                level -= 1
+    except (yaml.YAMLError, RecursionError):
+        return None
+    return deepest
 
 
 def load_yaml_file(path: str | Path) -> Any:
