@@ -5,7 +5,8 @@ validators by keyword: :data:`CHECKS` maps every code of :data:`SEMANTIC_CODES` 
 function that reports it, and :func:`semantic_errors` runs them in registration order.  A
 check's scope says what it receives:
 
-- ``document``: the merged document, once (sources, the deck, the options);
+- ``document``: a :class:`Document` (the merged document), once (sources, the deck,
+  the options);
 - ``form``: a :class:`Form`, once for each player count in ``players`` (the common sections
   merged with that count's overrides);
 - ``compiled``: a compiled form (:func:`.auction.never_played`), run by the loader after
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache, cached_property
 from pathlib import Path as Path_
 from typing import Any, Literal, TypeVar
 
@@ -131,19 +133,33 @@ def diag(
     return diagnostic_at(code, message, doc, path, hint, key=key)
 
 
+_PLAIN = (str, int, float, list, type(None))
+"""Values that are never annotated (``unwrap`` returns them as they are)."""
+
+
 def get(doc: Any, *path: str | int, default: Any = None) -> Any:
-    """The plain value at ``path`` in ``doc`` (annotated values unwrapped), or ``default``."""
+    """The plain value at ``path`` in ``doc`` (annotated values unwrapped), or ``default``.
+    (:func:`.._convert.unwrap` at each step, asked only of a mapping with a ``value`` key:
+    the checks ask it thousands of times per document.)"""
     node = doc
     for p in path:
-        if is_mapping(node) and p in node:
-            node = unwrap(node[p])
+        if is_mapping(node):
+            if p not in node:
+                return default
+            node = node[p]
         elif isinstance(node, list) and isinstance(p, int) and p < len(node):
-            node = unwrap(node[p])
+            node = node[p]
         else:
             return default
+        if isinstance(node, dict):
+            if "value" in node:
+                node = unwrap(node)
+        elif not isinstance(node, _PLAIN):
+            node = unwrap(node)
     return node
 
 
+@cache
 def defaults(cls_name: str, field: str) -> Any:
     """The default of ``field`` of the model dataclass ``cls_name`` (:mod:`..model`)."""
     from .. import model
@@ -181,6 +197,32 @@ def deck_size(doc: Any) -> int:
     )
 
 
+class Document:
+    """The merged document, what the ``document`` checks read, with what several checks
+    read worked out once: ``doc``; ``leaf`` (the file being loaded); the deck's ``size``,
+    ``ranks`` and ``suits`` (ids); the ``options`` (name, document, path)."""
+
+    def __init__(self, doc: Any, leaf: str | None) -> None:
+        self.doc, self.leaf = doc, leaf
+        self.size = deck_size(doc)
+
+    @cached_property
+    def ranks(self) -> list[str]:
+        """The ids of the deck's ranks, in order."""
+        return [str(get(r, "id")) for r in get(self.doc, "deck", "ranks", default=[]) or []]
+
+    @cached_property
+    def suits(self) -> list[str]:
+        """The ids of the deck's suits, in order."""
+        return [str(get(s, "id")) for s in get(self.doc, "deck", "suits", default=[]) or []]
+
+    @cached_property
+    def options(self) -> list[tuple[str, Any, Path]]:
+        """Every option: its name, its document and its path."""
+        options = get(self.doc, "options", default={}) or {}
+        return [(name, opt, ("options", name)) for name, opt in options.items()]
+
+
 class Form:
     """One player count of a document, what the ``form`` checks read: ``doc``; ``n`` (the
     ``players`` key); ``leaf`` (the file being loaded); the table (``entry``, the
@@ -189,12 +231,15 @@ class Form:
     pack); ``sections`` (:func:`form_sections`)."""
 
     __slots__ = (
-        "active", "base", "counted", "doc", "entry", "hand", "leaf", "n", "partnerships",
-        "prefix", "seated", "sections", "stock", "talons",
+        "_memo", "_where", "active", "base", "counted", "doc", "document", "entry", "hand", "leaf", "n",
+        "partnerships", "prefix", "seated", "sections", "stock", "talons",
     )
 
-    def __init__(self, doc: Any, n: str, leaf: str | None) -> None:
-        self.doc, self.n, self.leaf = doc, n, leaf
+    def __init__(self, whole: Document, n: str) -> None:
+        self.document, self.doc, self.n, self.leaf = whole, whole.doc, n, whole.leaf
+        doc = whole.doc
+        self._where: dict[tuple[str, ...], Path] = {}
+        self._memo: dict[Any, Any] = {}
         self.base: Path = ("players", n)
         self.entry = entry = get(doc, "players", n, default={}) or {}
         self.seated = int(n)
@@ -203,7 +248,7 @@ class Form:
         self.talons: list[Any] = get(entry, "talons") or []
         self.partnerships = get(entry, "partnerships")
         self.stock: int = get(entry, "stock") or 0
-        self.counted = self.used() == deck_size(doc) if self.numbers() else False
+        self.counted = self.used() == whole.size if self.numbers() else False
         self.sections = form_sections(doc, n)
         self.prefix: Path = (*self.base,) if n else ()
 
@@ -216,18 +261,32 @@ class Form:
         deck has cards (the count can be checked)."""
         return bool(
             isinstance(self.hand, int) and isinstance(self.left_out(), int)
-            and all(isinstance(t, int) for t in self.talons) and deck_size(self.doc)
+            and all(isinstance(t, int) for t in self.talons) and self.document.size
         )
 
     def used(self) -> int:
         """The cards the table uses: hands, talons, stock and cards left out."""
         return int(self.active * self.hand + sum(self.talons) + self.stock + self.left_out())
 
+    def rule(self, section: str, *field: str) -> Any:
+        """``section.field`` for this player count (:func:`get` on :attr:`sections`), worked
+        out once per form."""
+        key = (section, *field)
+        if key in self._memo:
+            return self._memo[key]
+        value = self._memo[key] = get(self.sections, section, *field)
+        return value
+
     def where(self, section: str, *field: str) -> Path:
         """The path of ``section.field``: the ``players.<n>`` override if it sets it, else the
         common section."""
-        over = get(self.entry, section, *field)
-        return (*self.prefix, section, *field) if over is not None else (section, *field)
+        key = (section, *field)
+        found = self._where.get(key)
+        if found is None:
+            over = get(self.entry, section, *field)
+            found = (*self.prefix, section, *field) if over is not None else key
+            self._where[key] = found
+        return found
 
     def count(self, path: Path) -> str:
         """`` (<n> players)`` for a path under ``players``, else nothing."""
@@ -254,19 +313,16 @@ def semantic_errors(doc: Any, *, leaf: str | None = None) -> Iterator[Diagnostic
     """
     seen: set[tuple[str, str, Path]] = set()
     players = get(doc, "players", default={}) or {}
-    forms = [Form(doc, str(n), leaf) for n in players]
+    whole = Document(doc, leaf)
+    forms = [Form(whole, str(n)) for n in players]
+    targets: dict[Scope, tuple[Any, ...]] = {"document": (whole,), "form": tuple(forms), "compiled": ()}
     for entry in CHECKS.values():
-        if entry.scope == "document":
-            found: Iterator[Diagnostic] = entry.run(doc)
-        elif entry.scope == "form":
-            found = (d for form in forms for d in entry.run(form))
-        else:
-            continue
-        for diagnostic in found:
-            key = (diagnostic.code, diagnostic.message, diagnostic.path)
-            if key not in seen:
-                seen.add(key)
-                yield diagnostic
+        for target in targets[entry.scope]:
+            for diagnostic in entry.run(target):
+                key = (diagnostic.code, diagnostic.message, diagnostic.path)
+                if key not in seen:
+                    seen.add(key)
+                    yield diagnostic
 
 
 from . import document, table, deck, auction, contract, play, match  # noqa: E402,F401,I001  (registers)

@@ -20,12 +20,12 @@ def _auction(form: Form) -> Any:
 
 def _step(form: Form) -> Any:
     """The bid step (``auction.step``, or its default)."""
-    return get(_auction(form), "step") or defaults("Auction", "step")
+    return form.rule("auction", "step") or defaults("Auction", "step")
 
 
 def _all_pass(form: Form) -> Any:
     """``auction.all_pass``, or its default."""
-    return get(_auction(form), "all_pass") or defaults("Auction", "all_pass")
+    return form.rule("auction", "all_pass") or defaults("Auction", "all_pass")
 
 
 @check("auction.step")

@@ -25,7 +25,7 @@ _GOAL_DECIDED = frozenset({"tricks", "others_tricks", "contract", "players"})
 
 def _kinds(form: Form) -> Iterator[tuple[int, Any, Path]]:
     """Every named contract: its index, its document and its path."""
-    items = get(form.sections, "contract", "kinds", default=[]) or []
+    items = form.rule("contract", "kinds") or []
     for i, item in enumerate(items):
         yield i, item, (*form.where("contract", "kinds"), i)
 

@@ -4,17 +4,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from ...errors import Diagnostic
 from .._convert import unwrap
 from ..schema_errors import did_you_mean
-from . import Form, check, defaults, diag, get
+from . import Document, Form, check, defaults, diag, get
 
 
 @check("deck.duplicate", "document")
-def duplicate_card(doc: Any) -> Iterator[Diagnostic]:
+def duplicate_card(document: Document) -> Iterator[Diagnostic]:
     """Two suits or two ranks sharing an id or a letter (letters compared in upper case)."""
+    doc = document.doc
     deck = get(doc, "deck")
     if not isinstance(deck, Mapping):
         return
@@ -39,8 +39,9 @@ def duplicate_card(doc: Any) -> Iterator[Diagnostic]:
 
 
 @check("deck.points-total", "document")
-def points_total(doc: Any) -> Iterator[Diagnostic]:
+def points_total(document: Document) -> Iterator[Diagnostic]:
     """``deck.total_points`` other than the ranks' card points times the suits."""
+    doc = document.doc
     deck = get(doc, "deck")
     if not isinstance(deck, Mapping):
         return
@@ -59,15 +60,11 @@ def points_total(doc: Any) -> Iterator[Diagnostic]:
         )
 
 
-def _rank_ids(doc: Any) -> list[str]:
-    return [str(get(r, "id")) for r in get(doc, "deck", "ranks", default=[]) or []]
-
-
 @check("marriages.unknown-suit")
 def marriage_suit(form: Form) -> Iterator[Diagnostic]:
     """``marriages.values`` keyed by a suit the deck does not have."""
     doc = form.doc
-    suits = {str(get(s, "id")) for s in get(doc, "deck", "suits", default=[]) or []}
+    suits = set(form.document.suits)
     values = get(form.sections, "marriages", "values", default={}) or {}
     for suit in values:
         if suit not in suits:
@@ -85,7 +82,7 @@ def marriage_suit(form: Form) -> Iterator[Diagnostic]:
 @check("marriages.ranks")
 def marriage_ranks(form: Form) -> Iterator[Diagnostic]:
     """``marriages.ranks`` naming the same rank twice, or one the deck does not have."""
-    ranks = _rank_ids(form.doc)
+    ranks = form.document.ranks
     pair = [str(unwrap(r)) for r in get(form.sections, "marriages", "ranks", default=[]) or []]
     unknown = [r for r in pair if r not in ranks]
     if len(pair) == 2 and (pair[0] == pair[1] or unknown):
@@ -103,7 +100,7 @@ def marriage_ranks(form: Form) -> Iterator[Diagnostic]:
 def unknown_rank(form: Form) -> Iterator[Diagnostic]:
     """``deal.first_dealer_rank`` or ``marriages.ace_marriage.rank`` naming a rank the deck
     does not have, written or by default while its mechanism is on."""
-    ranks = _rank_ids(form.doc)
+    ranks = form.document.ranks
     sections = form.sections
     for section, rank_path, default, on in (
         ("deal", ("first_dealer_rank",), defaults("DealRules", "first_dealer_rank"),
@@ -128,7 +125,7 @@ def unknown_rank(form: Form) -> Iterator[Diagnostic]:
 @check("deal.cut")
 def cut_rank(form: Form) -> Iterator[Diagnostic]:
     """``deal.cut.bad_ranks`` naming a rank the deck does not have."""
-    ranks = _rank_ids(form.doc)
+    ranks = form.document.ranks
     for k, rank in enumerate(get(form.sections, "deal", "cut", "bad_ranks", default=[]) or []):
         if str(unwrap(rank)) not in ranks:
             yield diag(

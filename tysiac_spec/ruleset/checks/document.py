@@ -12,7 +12,7 @@ from .._convert import built_once, is_annotated, kept
 from .._yaml import is_mapping, mark_at
 from ..model import int_option_range
 from ..schema_errors import Path, describe
-from . import check, diag, get
+from . import Document, check, diag, get
 
 
 def _source_ids(doc: Any) -> Iterator[tuple[int, str]]:
@@ -24,8 +24,9 @@ def _source_ids(doc: Any) -> Iterator[tuple[int, str]]:
 
 
 @check("source.duplicate", "document")
-def duplicate_source(doc: Any) -> Iterator[Diagnostic]:
+def duplicate_source(document: Document) -> Iterator[Diagnostic]:
     """Two sources share an id: the second is reported, with the first's line."""
+    doc = document.doc
     ids: dict[str, int] = {}
     for i, sid in _source_ids(doc):
         if sid in ids:
@@ -41,8 +42,9 @@ def duplicate_source(doc: Any) -> Iterator[Diagnostic]:
 
 
 @check("source.unknown", "document")
-def unknown_source(doc: Any) -> Iterator[Diagnostic]:
+def unknown_source(document: Document) -> Iterator[Diagnostic]:
     """A ``source:`` citation anywhere in the document naming no source of ``sources``."""
+    doc = document.doc
     ids = {sid for _, sid in _source_ids(doc)}
     known = sorted(ids)
     for path, sid in _all_cited(doc):
@@ -91,17 +93,11 @@ def _cited(node: Any, path: Path) -> Iterator[tuple[Path, str]]:
             yield from _cited(item, (*path, i))
 
 
-def _options(doc: Any) -> Iterator[tuple[str, Any, Path]]:
-    """Every option: its name, its document and its path."""
-    options = get(doc, "options", default={}) or {}
-    for name, opt in options.items():
-        yield name, opt, ("options", name)
-
-
 @check("option.choices", "document")
-def option_choices(doc: Any) -> Iterator[Diagnostic]:
+def option_choices(document: Document) -> Iterator[Diagnostic]:
     """A choice option without ``choices``, or ``choices`` on a bool or int option."""
-    for name, opt, base in _options(doc):
+    doc = document.doc
+    for name, opt, base in document.options:
         kind = get(opt, "type")
         choices = get(opt, "choices", default=[]) or []
         if kind == "choice" and not choices:
@@ -122,10 +118,11 @@ def option_choices(doc: Any) -> Iterator[Diagnostic]:
 
 
 @check("option.default", "document")
-def option_default(doc: Any) -> Iterator[Diagnostic]:
+def option_default(document: Document) -> Iterator[Diagnostic]:
     """An option's default that is not one of its values (a choice, a bool, an int in its
     range)."""
-    for name, opt, base in _options(doc):
+    doc = document.doc
+    for name, opt, base in document.options:
         kind = get(opt, "type")
         default = get(opt, "default")
         choices = get(opt, "choices", default=[]) or []
@@ -148,9 +145,10 @@ def option_default(doc: Any) -> Iterator[Diagnostic]:
 
 
 @check("option.set-shape", "document")
-def option_set_shape(doc: Any) -> Iterator[Diagnostic]:
+def option_set_shape(document: Document) -> Iterator[Diagnostic]:
     """An option's patch written as an annotated value (``value:``) instead of rules."""
-    for name, opt, base in _options(doc):
+    doc = document.doc
+    for name, opt, base in document.options:
         patches = get(opt, "set", default={}) or {}
         for key in patches:
             if is_annotated(patches[key]):
@@ -165,10 +163,11 @@ def option_set_shape(doc: Any) -> Iterator[Diagnostic]:
 
 
 @check("option.set-key", "document")
-def option_set_key(doc: Any) -> Iterator[Diagnostic]:
+def option_set_key(document: Document) -> Iterator[Diagnostic]:
     """An option's patch keyed by a value the option cannot take (an int option patches
     nothing)."""
-    for name, opt, base in _options(doc):
+    doc = document.doc
+    for name, opt, base in document.options:
         kind = get(opt, "type")
         if kind == "choice":
             valid_keys = [str(c) for c in get(opt, "choices", default=[]) or []]

@@ -14,7 +14,7 @@ from . import Form, check, defaults, diag, get
 
 def _target(form: Form) -> Any:
     """``match.target``, or its default."""
-    return get(form.sections.get("match") or {}, "target") or defaults("MatchRules", "target")
+    return form.rule("match", "target") or defaults("MatchRules", "target")
 
 
 @check("match.threshold")
@@ -106,7 +106,7 @@ def duplicate_id(form: Form) -> Iterator[Diagnostic]:
 def _incidents(form: Form) -> Iterator[tuple[int, Any, Any]]:
     """Every table incident rule (``deal.incidents``, :meth:`...engine.game.Game.incident`):
     its index, its document and its path."""
-    for i, item in enumerate(get(form.sections, "deal", "incidents", default=[]) or []):
+    for i, item in enumerate(form.rule("deal", "incidents") or []):
         yield i, item, (*form.where("deal", "incidents"), i)
 
 

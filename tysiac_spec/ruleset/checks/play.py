@@ -66,7 +66,7 @@ def inert_duty(form: Form) -> Iterator[Diagnostic]:
 def revoke_penalty(form: Form) -> Iterator[Diagnostic]:
     """A revoke played and punished (``play.revoke.handling: penalise``,
     :meth:`...engine.game.Game.playable_actions`) needs a penalty."""
-    revoke = get(form.sections, "play", "revoke")
+    revoke = form.rule("play", "revoke")
     if not is_mapping(revoke):
         return
     if get(revoke, "handling") == "penalise" and get(revoke, "penalty") is None:
@@ -82,7 +82,7 @@ def revoke_penalty(form: Form) -> Iterator[Diagnostic]:
 def inert_revoke(form: Form) -> Iterator[Diagnostic]:
     """With revokes refused, ``play.revoke``'s other fields change nothing, nor does a ``to``
     without a penalty."""
-    revoke = get(form.sections, "play", "revoke")
+    revoke = form.rule("play", "revoke")
     if not is_mapping(revoke):
         return
     path = form.where("play", "revoke")

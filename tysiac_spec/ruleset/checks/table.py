@@ -114,7 +114,7 @@ def card_count(form: Form) -> Iterator[Diagnostic]:
 
 def _talon(form: Form, name: str) -> Any:
     """``talon.<name>`` for this form, or its default."""
-    written = get(form.sections.get("talon") or {}, name)
+    written = form.rule("talon", name)
     return written if written is not None else defaults("Talon", name)
 
 
