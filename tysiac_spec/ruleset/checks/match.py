@@ -1,0 +1,152 @@
+"""The match's checks (``match.threshold``, ``match.loss``), the special rules'
+(``special.golden-dark``), and those of the lists of rules with ids or kinds
+(``rule.duplicate-id``, ``deal.incident-twice``, ``deal.incident-inert``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...errors import Diagnostic, format_path
+from .._yaml import is_mapping
+from . import Form, check, defaults, diag, get
+
+
+def _target(form: Form) -> Any:
+    """``match.target``, or its default."""
+    return form.rule("match", "target") or defaults("MatchRules", "target")
+
+
+@check("match.threshold")
+def threshold(form: Form) -> Iterator[Diagnostic]:
+    """A threshold that is on (``match.threshold``, ``special.barrel``) at or above the
+    target."""
+    match = form.sections.get("match") or {}
+    special = form.sections.get("special") or {}
+    target = _target(form)
+    for path, value in (
+        (("match", "threshold", "score"), get(match, "threshold", "score")),
+        (("special", "barrel", "threshold"), get(special, "barrel", "threshold")),
+    ):
+        enabled = get(form.sections, path[0], path[1], "enabled")
+        if enabled and isinstance(value, int) and value >= target:
+            yield diag(
+                "match.threshold",
+                f"`{format_path(path)}` is {value}, not below the target {target}",
+                form.doc,
+                form.where(*(str(p) for p in path)),
+            )
+
+
+@check("special.golden-dark")
+def golden_dark(form: Form) -> Iterator[Diagnostic]:
+    """``special.golden_round.dark_allowed`` with no golden round or no dark game, here or
+    switched on by an option."""
+    special = form.sections.get("special") or {}
+
+    def may_be_on(part: str) -> bool:
+        """Whether ``special.<part>.enabled`` is on here or an option may switch it on."""
+        if get(special, part, "enabled"):
+            return True
+        options = get(form.doc, "options") or {}
+        return is_mapping(options) and any(
+            get(patch, "special", part, "enabled")
+            for option in options.values()
+            for patch in ((get(option, "set") or {}).values() if is_mapping(get(option, "set")) else ())
+        )
+
+    if get(special, "golden_round", "dark_allowed") and not (may_be_on("golden_round") and may_be_on("dark")):
+        yield diag(
+            "special.golden-dark",
+            "`special.golden_round.dark_allowed` changes nothing: "
+            + ("there is no golden round" if not may_be_on("golden_round") else "there is no dark game")
+            + " (`special.golden_round.enabled`, `special.dark.enabled`, here or by an option)",
+            form.doc,
+            form.where("special", "golden_round", "dark_allowed"),
+            "switch on both the golden round and the dark game, or drop the field",
+        )
+
+
+@check("match.loss")
+def loss(form: Form) -> Iterator[Diagnostic]:
+    """``match.finishing.loss`` at or above the target (every winner would also lose)."""
+    target = _target(form)
+    value = get(form.sections.get("match") or {}, "finishing", "loss")
+    if isinstance(value, int) and not isinstance(value, bool) and value >= target:
+        yield diag(
+            "match.loss",
+            f"`match.finishing.loss` is {value}, not below the target {target}: every winner would "
+            "also lose",
+            form.doc,
+            form.where("match", "finishing", "loss"),
+            "write the losing score below the target, usually minus the target (-1000)",
+        )
+
+
+@check("rule.duplicate-id")
+def duplicate_id(form: Form) -> Iterator[Diagnostic]:
+    """Two counters, match rules, redeal conditions or named contracts sharing an id."""
+    for section, fld in (
+        ("match", "counters"), ("match", "rules"), ("deal", "redeals"), ("contract", "kinds")
+    ):
+        items = get(form.sections, section, fld, default=[]) or []
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            ident = get(item, "id")
+            if ident in seen:
+                yield diag(
+                    "rule.duplicate-id",
+                    f"`{section}.{fld}` has two entries with id `{ident}`",
+                    form.doc,
+                    (*form.where(section, fld), i, "id"),
+                )
+            seen.add(ident)
+
+
+def _incidents(form: Form) -> Iterator[tuple[int, Any, Any]]:
+    """Every table incident rule (``deal.incidents``, :meth:`...engine.game.Game.incident`):
+    its index, its document and its path."""
+    for i, item in enumerate(form.rule("deal", "incidents") or []):
+        yield i, item, (*form.where("deal", "incidents"), i)
+
+
+@check("deal.incident-twice")
+def incident_twice(form: Form) -> Iterator[Diagnostic]:
+    """Two rules for one kind of table incident."""
+    kinds: dict[str, int] = {}
+    for i, item, path in _incidents(form):
+        kind = get(item, "kind")
+        if kind in kinds:
+            yield diag(
+                "deal.incident-twice",
+                f"`deal.incidents` has two rules for the incident `{kind}` "
+                f"(entries {kinds[kind]} and {i}, counted from 0)",
+                form.doc,
+                (*path, "kind"),
+            )
+        kinds.setdefault(kind, i)
+
+
+@check("deal.incident-inert")
+def incident_inert(form: Form) -> Iterator[Diagnostic]:
+    """A table incident's field that changes nothing: a ``dealer`` for an incident that is
+    played on, a ``to`` with no ``penalty``."""
+    for i, item, path in _incidents(form):
+        kind = get(item, "kind")
+        effect = get(item, "effect") or "redeal"
+        if get(item, "dealer") is not None and effect == "play_on":
+            yield diag(
+                "deal.incident-inert",
+                f"`deal.incidents[{i}].dealer` is set, but the incident `{kind}` is played on "
+                "(`effect: play_on`): nobody deals again",
+                form.doc,
+                (*path, "dealer"),
+            )
+        if (get(item, "to") or "none") != "none" and get(item, "penalty") is None:
+            yield diag(
+                "deal.incident-inert",
+                f"`deal.incidents[{i}].to` hands the penalty on, but the incident `{kind}` has no "
+                "`penalty`",
+                form.doc,
+                (*path, "to"),
+            )
