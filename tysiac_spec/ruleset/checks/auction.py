@@ -11,7 +11,7 @@ from ...errors import Diagnostic
 from ...text import printable
 from .._yaml import is_mapping
 from ..model import sitter_steps
-from . import Form, check, defaults, diag, get
+from .base import Form, check, defaults, diag, get
 
 
 def _auction(form: Form) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 from ...errors import Diagnostic
 from ...text import printable
 from ..schema_errors import Path
-from . import Form, check, diag, get
+from .base import Form, check, diag, get
 
 _KIND_ID = re.compile(r"[a-z][a-z0-9_-]*")
 

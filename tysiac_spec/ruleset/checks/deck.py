@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from ...errors import Diagnostic
 from .._convert import unwrap
 from ..schema_errors import did_you_mean
-from . import Document, Form, check, defaults, diag, get
+from .base import Document, Form, check, defaults, diag, get
 
 
 @check("deck.duplicate", "document")

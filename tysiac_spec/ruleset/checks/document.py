@@ -12,7 +12,7 @@ from .._convert import built_once, is_annotated, kept
 from .._yaml import is_mapping, mark_at
 from ..model import int_option_range
 from ..schema_errors import Path, describe
-from . import Document, check, diag, get
+from .base import Document, check, diag, get
 
 
 def _source_ids(doc: Any) -> Iterator[tuple[int, str]]:

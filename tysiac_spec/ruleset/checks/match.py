@@ -9,7 +9,7 @@ from typing import Any
 
 from ...errors import Diagnostic, format_path
 from .._yaml import is_mapping
-from . import Form, check, defaults, diag, get
+from .base import Form, check, defaults, diag, get
 
 
 def _target(form: Form) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...errors import Diagnostic
 from .._yaml import is_mapping
-from . import Form, check, defaults, diag, get
+from .base import Form, check, defaults, diag, get
 
 
 @check("play.inert-duty")

@@ -10,7 +10,7 @@ from typing import Any
 from ...errors import Diagnostic
 from .._yaml import mark_at
 from ..schema_errors import Path
-from . import Form, check, deck_size, defaults, diag, form_sections, get
+from .base import Form, check, deck_size, defaults, diag, form_sections, get
 
 
 @check("table.active")
