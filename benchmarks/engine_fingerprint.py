@@ -131,7 +131,9 @@ def games_fingerprint(rules: Ruleset, players: int, deals: int, seed: int = 1, f
             deal_scores, events, state = result.deal_scores, result.events, result.state
         else:
             game = Game(rules, players=players, seed=game_seed)
-            while not game.is_over and len(game.deal_scores) < deals - played:
+            # (deals everyone passed and that were dealt again count against the most deals,
+            # as the fast path and simulate count them: Game.passed_out)
+            while not game.is_over and len(game.deal_scores) + game.passed_out < deals - played:
                 legal = game.legal_actions()
                 player = game.current_player
                 action = bot.choose(game.view(player), legal)
