@@ -54,15 +54,52 @@ def grammar_text() -> str:
     return files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
 
 
+_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "start": list(_STARTS),
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+}
+"""lark's options for the formula parser (part of :func:`grammar_key`)."""
+
+
+def grammar_key() -> str:
+    """SHA-256 of the grammar, the parser's options and lark's version: the parse table in
+    :mod:`._table` is used only while its key is this one."""
+    import hashlib
+
+    import lark
+
+    text = f"{grammar_text()}\n{sorted(_OPTIONS.items())!r}\n{lark.__version__}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def build_parser() -> Lark:
+    """The formula parser built from the grammar (lark's LALR(1) analysis: about 0.1 s)."""
+    return Lark(grammar_text(), **_OPTIONS)
+
+
+def parse_table(parser: Lark) -> dict[str, Any]:
+    """``parser``'s LALR(1) table as plain data (dicts, lists, tuples, strings, numbers),
+    the form :mod:`._table` keeps and lark's ``Lark._load`` reads."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    data, memo = parser.memo_serialize([TerminalDef, Rule])
+    return {"data": data, "memo": memo}
+
+
 @cache
 def _parser() -> Lark:
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        start=list(_STARTS),
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
+    """The formula parser: from the checked-in table when its key matches (a few
+    milliseconds), else built from the grammar (``tests/test_dsl_table.py`` fails until the
+    table is written again: ``python -m tysiac_spec.dsl._table``)."""
+    from . import _table
+
+    if _table.KEY == grammar_key():
+        parser: Lark = Lark.__new__(Lark)._load(_table.TABLE)
+        return parser
+    return build_parser()
 
 
 def parse_expression(text: str, origin: Origin | None = None) -> Expr:
@@ -358,3 +395,30 @@ class _ToAst(Transformer[Token, Any]):
             else:
                 args.append(item)
         return Call(str(name), tuple(args), tuple(keywords), span=_span(meta))
+
+
+def write_table() -> str:
+    """Write :mod:`._table` from the grammar; returns its path.  (The table's state numbers
+    differ from one build to the next: ``tests/test_dsl_table.py`` compares what the two
+    parsers do, not their tables.)"""
+    import pprint
+    from pathlib import Path
+
+    path = Path(__file__).with_name("_table.py")
+    body = pprint.pformat(parse_table(build_parser()), width=108, compact=True)
+    text = (
+        '"""The formula parser\'s LALR(1) table, generated from ``grammar.lark`` by\n'
+        "``python -m tysiac_spec.dsl._table``: do not edit.  :func:`.parse._parser` uses it\n"
+        'while :data:`KEY` is the grammar\'s key, and builds the parser otherwise."""\n\n'
+        "# ruff: noqa\n"
+        "from typing import Any\n\n"
+        f"KEY = {grammar_key()!r}\n\n"
+        f"TABLE: dict[str, Any] = {body}\n\n"
+        'if __name__ == "__main__":  # write it again from the grammar\n'
+        "    from tysiac_spec.dsl.parse import write_table\n\n"
+        "    print(write_table())\n"
+    )
+    temp = path.with_suffix(".tmp")
+    temp.write_text(text, encoding="utf-8")
+    temp.replace(path)
+    return str(path)
