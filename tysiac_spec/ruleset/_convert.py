@@ -34,6 +34,17 @@ def is_annotated(value: Any) -> bool:
     )
 
 
+def _has_value_rule(tp: Any) -> bool:
+    """Whether ``tp`` is a section with a rule of its own named ``value`` (``{value: 201}``
+    written there is that rule, not an annotated value)."""
+    return (
+        tp is not Formula
+        and isinstance(tp, type)
+        and dataclasses.is_dataclass(tp)
+        and "value" in {f.name for f in dataclasses.fields(tp)}
+    )
+
+
 def unwrap(value: Any) -> Any:
     """The plain rule value of a possibly annotated value."""
     return value["value"] if is_annotated(value) else value
@@ -196,6 +207,8 @@ class Converter:
     ) -> Any:
         raw_value = unwrap(raw)
         inner = _strip_optional(tp)
+        if raw_value is not raw and not is_mapping(raw_value) and _has_value_rule(inner):
+            raw_value = raw  # a section whose own rule is named `value` (`ace_marriage: {value: 201}`)
         if raw_value is None:
             return None
         if inner is Formula:
