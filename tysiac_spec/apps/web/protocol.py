@@ -287,6 +287,7 @@ ERRORS: Mapping[str, str] = {
     "rules_failed": "the table's rules failed on this action; the table is back at its last stored move",
     "server": "the server failed; the table is unchanged",
     "no_upload": "this table plays a shipped ruleset: see /api/rulesets",
+    "no_house": "there is no saved house-rule file with this id",
 }
 """Every error code, with the default message (a reply may say more, in its own words)."""
 
