@@ -85,6 +85,7 @@ function controlInput(c) {
     input = h("input", { type: "checkbox", id });
   } else if (c.kind === "int") {
     input = h("input", { type: "number", id, step: "1", min: c.min ?? undefined, max: c.max ?? undefined, inputmode: "numeric" });
+    if (c.nullable) input.placeholder = w("none");
   } else if (c.kind === "choice") {
     input = h("select", { id });
     if (c.nullable) input.append(h("option", { value: "", text: w("none") }));
@@ -252,11 +253,14 @@ async function refreshViews(text) {
 
 function showBook(html) {
   // the server's rule book (templates escape every text of the file); nothing active kept
-  const doc = new DOMParser().parseFromString(html, "text/html");
+  // (the page's CSP allows no inline style: the book's own styles go before parsing; the
+  // templates escape every quote inside an attribute, so a file's text cannot match these)
+  const bare = html.replace(/<style[\s\S]*?<\/style>/gi, "").replace(/\sstyle="[^"]*"/gi, "");
+  const doc = new DOMParser().parseFromString(bare, "text/html");
   for (const el of doc.querySelectorAll("script, style, link, iframe, object, embed, form, meta, nav")) el.remove();
   for (const el of doc.querySelectorAll("*")) {
     for (const a of Array.from(el.attributes)) {
-      if (a.name.startsWith("on") || (/^(href|src|action)$/.test(a.name) && /^\s*javascript:/i.test(a.value))) el.removeAttribute(a.name);
+      if (a.name.startsWith("on") || a.name === "style" || (/^(href|src|action)$/.test(a.name) && /^\s*javascript:/i.test(a.value))) el.removeAttribute(a.name);
     }
   }
   const main = doc.querySelector("main") || doc.body;
