@@ -179,3 +179,24 @@ def test_play_it_starts_a_table_with_bots_on_the_house_file(server: Server, chro
     seats = page.evaluate("window.tysiacTable.S.st.seats.map(s => s.kind)")
     assert seats == ["human", "bot", "bot"]
     assert page.errors() == []
+
+
+def test_study_it_shows_progress_then_the_figures(server: Server, chromium: Chromium) -> None:
+    page = chromium.page(DESKTOP)
+    _open(page, server.url + "/w", "en")
+    page.click('[data-path="special.barrel.enabled"]')
+    page.wait("document.querySelector('#yaml').value.includes('enabled: true')"
+              " && document.querySelector('#status.ok')", "the changed file, checked")
+    page.evaluate("document.querySelector('#study-matches').value = '2'")
+    page.click("#study")
+    page.wait("!document.querySelector('#study-progress').hidden", "the progress bar")
+    page.wait("document.querySelector('#study-table')", "the study's figures")
+    heads = page.evaluate("Array.from(document.querySelectorAll('#study-table thead th')).map(t => t.textContent)")
+    assert heads == ["Figure", "pl-standard", "my-house", "p"]
+    assert page.evaluate("document.querySelector('#study-progress').value") == 4
+    assert _text(page, "#study-status") == "Done: 2 matches each"
+    link = page.evaluate("document.querySelector('#study-link').href")
+    assert link.startswith(server.url + "/studies/")
+    page.evaluate("document.querySelector('#study-result').scrollIntoView()")
+    page.screenshot("workbench-1280-study.png")
+    assert page.errors() == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from webserver import ROOT, Served
 
 from tysiac_spec.apps.web import workbench
 from tysiac_spec.apps.web.store import SqliteStore
+from tysiac_spec.apps.web.studies import StudyQueue, StudyRefused
 
 HOUSE = """\
 id: our-table
@@ -215,3 +217,39 @@ def test_the_store_keeps_saved_files_across_a_restart(tmp_path: Path) -> None:
     again = SqliteStore(tmp_path / "w.sqlite3")
     assert again.house("abc") == HOUSE and again.house("nope") is None
     again.close()
+
+
+def test_a_study_over_its_bounds_is_refused_naming_the_bound(server: Served) -> None:
+    status, answer = server.call("POST", "/api/studies", {"text": HOUSE, "matches": 1000})
+    assert status == 400 and answer["error"]["message"] == "a study plays 1 to 200 matches per ruleset (asked 1000)"
+    status, answer = server.call("POST", "/api/studies", {"text": HOUSE, "matches": 5, "seconds": 999})
+    assert status == 400 and answer["error"]["message"] == "a study plays at most 60 seconds (asked 999)"
+    status, answer = server.call("POST", "/api/studies", {"text": HOUSE.replace("step: 20\ncontract", "step: 15\ncontract")})
+    assert status == 422 and answer["ok"] is False
+    full = StudyQueue(max_waiting=0)
+    with pytest.raises(StudyRefused, match="0 studies are waiting already") as refused:
+        full.submit(HOUSE, "pl-standard", 3, 5, 10)
+    assert refused.value.status == 429
+    status, answer = server.call("GET", "/api/studies/nosuch")
+    assert status == 404 and answer["error"]["code"] == "no_study"
+
+
+@pytest.mark.slow
+def test_a_small_study_runs_queued_with_progress_and_its_page(server: Served) -> None:
+    status, job = server.call("POST", "/api/studies", {"text": HOUSE, "matches": 2, "seconds": 60})
+    assert status == 202 and job["state"] in ("queued", "running") and job["matches"] == 2
+    deadline = time.monotonic() + 180
+    seen = []
+    while time.monotonic() < deadline:
+        status, job = server.call("GET", f"/api/studies/{job['study']}")
+        seen.append((job["state"], job["done"]))
+        if job["state"] in ("done", "failed"):
+            break
+        time.sleep(0.5)
+    assert job["state"] == "done", (job["error"], seen)
+    result = job["result"]
+    assert result["rulesets"] == ["pl-standard", "our-table"] and result["matches"] == [2, 2]
+    assert job["done"] == job["total"] == 4
+    assert {r["key"] for r in result["rows"]} >= {"deals", "contracts_made"}
+    status, page = server.call("GET", f"/studies/{job['study']}")
+    assert status == 200 and "<svg" in page and "our-table" in page

@@ -288,6 +288,7 @@ ERRORS: Mapping[str, str] = {
     "server": "the server failed; the table is unchanged",
     "no_upload": "this table plays a shipped ruleset: see /api/rulesets",
     "no_house": "there is no saved house-rule file with this id",
+    "no_study": "there is no such study (finished studies are kept for a while only)",
 }
 """Every error code, with the default message (a reply may say more, in its own words)."""
 

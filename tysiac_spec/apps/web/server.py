@@ -44,7 +44,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...bots import BUILTIN
 from ...errors import OptionError, TysiacError
-from . import views, workbench
+from . import studies, views, workbench
 from .auth import new_id, new_token, origin_allowed, refuse_write, token_hash
 from .protocol import (
     CLOSE,
@@ -213,6 +213,7 @@ class Server:
         self.conns: set[_WsConn] = set()
         self._made: dict[str, list[float]] = {}
         self.workbench_calls = workbench.RateBook()
+        self.studies = studies.StudyQueue()
 
     def count(self, request: Request) -> None:
         """Count a table made or a file checked for the client's address.
@@ -608,6 +609,42 @@ class Server:
             )
         return JSONResponse({"house": house_id, "text": text})
 
+    async def study_start(self, request: Request) -> Response:
+        body = await self.workbench_json(request)
+        text, matches = body.get("text"), body.get("matches", studies.DEFAULT_MATCHES)
+        seconds = body.get("seconds", studies.MAX_SECONDS)
+        if not isinstance(text, str) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in (matches, seconds)
+        ):
+            raise Refused("bad_request", 400, 'send {"text": "<yaml>", "matches": 40, "seconds": 60}')
+        checked = await _off_loop(workbench.check, text)
+        if not checked["ok"]:
+            return JSONResponse(checked, status_code=422)
+        parts = await _off_loop(workbench.house_parts, text)
+        if parts["base"] is None:
+            raise Refused("bad_request", 400, "a study compares a file extending one shipped ruleset with it")
+        counts = workbench.controls(parts["base"], "en")["counts"]
+        players = body.get("players", 3 if 3 in counts else counts[0])
+        if players not in counts:
+            raise Refused("bad_request", 400, f"`players` is one of {', '.join(map(str, counts))}")
+        try:
+            job = self.studies.submit(text, parts["base"], players, matches, seconds)
+        except studies.StudyRefused as exc:
+            raise Refused("bad_request" if exc.status == 400 else "rate", exc.status, str(exc)) from None
+        found = self.studies.get(job.id)
+        return JSONResponse(job.as_json(found[1] if found else None), status_code=202)
+
+    async def study_state(self, request: Request) -> Response:
+        found = self.studies.get(request.path_params["study"])
+        if found is None:
+            raise Refused("no_study", 404)
+        job, position = found
+        if request.url.path.startswith("/studies/"):
+            if job.html is None:
+                return PlainTextResponse("the study has no page (yet)", status_code=404)
+            return HTMLResponse(job.html, headers={"Content-Security-Policy": CSP_BOOK})
+        return JSONResponse(job.as_json(position))
+
     async def page(self, request: Request) -> Response:
         name = "table.html" if "table" in request.path_params else "index.html"
         if request.url.path == "/w" or request.url.path.startswith("/w/"):
@@ -890,6 +927,7 @@ def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
         yield
         for room in server.rooms.values():
             room.stop()
+        server.studies.stop()
         await server.close_all()
         store.close()
 
@@ -911,6 +949,9 @@ def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
         Route("/api/houses", w(server.wb_save), methods=["POST"]),
         Route("/api/houses/{house}.yaml", w(server.wb_saved)),
         Route("/api/houses/{house}", w(server.wb_saved)),
+        Route("/api/studies", w(server.study_start), methods=["POST"]),
+        Route("/api/studies/{study}", w(server.study_state)),
+        Route("/studies/{study}", w(server.study_state)),
         Route("/api/tables", w(server.create), methods=["POST"]),
         Route("/api/tables/{table}/state", w(server.state)),
         Route("/api/tables/{table}/actions", w(server.act), methods=["POST"]),

@@ -38,6 +38,13 @@ const WORDS = {
   yes: ["yes", "tak", "да", "ano"],
   not_in_form: ["Written in the YAML only: {p}", "Tylko w YAML: {p}", "Только в YAML: {p}", "Jen v YAML: {p}"],
   fix_first: ["Fix the errors first.", "Najpierw popraw błędy.", "Сначала исправьте ошибки.", "Nejdřív opravte chyby."],
+  study: ["Study it (bots play both)", "Zbadaj (boty grają obie)", "Исследовать (боты играют оба)", "Prozkoumat (boti hrají obojí)"],
+  matches: ["Matches per ruleset", "Partii na zestaw zasad", "Партий на правила", "Partií na pravidla"],
+  study_queued: ["Waiting: {n} ahead", "Czeka: {n} przed", "Ожидание: впереди {n}", "Čeká: před ní {n}"],
+  study_running: ["Playing: {done} of {total} matches", "Gra: {done} z {total} partii", "Игра: {done} из {total} партий", "Hraje se: {done} z {total} partií"],
+  study_done: ["Done: {n} matches each", "Gotowe: po {n} partii", "Готово: по {n} партий", "Hotovo: po {n} partiích"],
+  study_page: ["The study page, with its plots", "Strona badania z wykresami", "Страница исследования с графиками", "Stránka studie s grafy"],
+  figure: ["Figure", "Wielkość", "Показатель", "Ukazatel"],
   not_found: ["No saved file with this link.", "Brak zapisanego pliku pod tym linkiem.", "Файл по ссылке не найден.", "Pod tímto odkazem nic není."],
 };
 
@@ -333,6 +340,64 @@ async function play() {
   else $("#saved").textContent = status === 422 ? w("fix_first") : data?.error?.message || String(status);
 }
 
+// ------------------------------------------------------------------ study it
+
+let studyTimer = null;
+async function study() {
+  clearTimeout(studyTimer);
+  const matches = Number($("#study-matches").value) || 40;
+  const { status, data } = await api("POST", "/api/studies", { text: $("#yaml").value, matches });
+  const out = $("#study-status");
+  if (status !== 202) {
+    out.textContent = status === 422 ? w("fix_first") : data?.error?.message || String(status);
+    return;
+  }
+  $("#study-progress").hidden = false;
+  pollStudy(data.study);
+}
+
+async function pollStudy(id) {
+  const { status, data } = await api("GET", `/api/studies/${id}`);
+  const out = $("#study-status");
+  const bar = $("#study-progress");
+  if (status !== 200) { out.textContent = data?.error?.message || String(status); return; }
+  bar.max = Math.max(1, data.total);
+  bar.value = data.done;
+  if (data.state === "queued") out.textContent = w("study_queued", { n: (data.position || 1) - 1 });
+  else if (data.state === "running") out.textContent = w("study_running", { done: data.done, total: data.total });
+  else if (data.state === "failed") { out.textContent = data.error; return; }
+  if (data.state === "done") {
+    out.textContent = w("study_done", { n: data.result.matches[0] });
+    showStudy(id, data.result);
+    return;
+  }
+  studyTimer = setTimeout(() => pollStudy(id), 1000);
+}
+
+function shown(e, kind) {
+  if (!e || e.value === null || e.value === undefined) return "—";
+  const f = kind === "proportion" ? (x) => `${(100 * x).toFixed(1)} %` : (x) => x.toFixed(1);
+  return e.low === null || e.low === undefined ? f(e.value) : `${f(e.value)} [${f(e.low)}–${f(e.high)}]`;
+}
+
+function showStudy(id, result) {
+  const box = $("#study-result");
+  const table = h("table", { id: "study-table", class: "wb-study" },
+    h("thead", {}, h("tr", {}, h("th", { text: w("figure") }),
+      result.rulesets.map((r) => h("th", { text: r })), h("th", { text: "p" }))));
+  const body = h("tbody");
+  for (const row of result.rows) {
+    const p = row.p_adjusted?.[0];
+    const sig = row.significant?.[0];
+    body.append(h("tr", { class: sig ? "sig" : undefined, dataset: { key: row.key } },
+      h("th", { scope: "row", text: row.label + (row.unit && row.unit !== "%" ? ` (${row.unit})` : "") }),
+      row.estimates.map((e) => h("td", { text: shown(e, row.kind) })),
+      h("td", { text: p === null || p === undefined ? "—" : `${p < 0.001 ? "< 0.001" : p.toFixed(3)}${sig ? " *" : ""}` })));
+  }
+  table.append(body);
+  fill(box, table, h("p", {}, h("a", { href: `/studies/${id}`, target: "_blank", rel: "noopener", id: "study-link", text: w("study_page") })));
+}
+
 // ------------------------------------------------------------------ the page
 
 function build() {
@@ -386,6 +451,13 @@ function build() {
           h("button", { type: "button", id: "download", onclick: download, text: w("download") }),
           h("label", { class: "btn", for: "upload" }, w("upload"), fileIn)),
         h("p", { id: "saved" }),
+        h("div", { class: "wb-actions" },
+          h("label", { for: "study-matches" }, w("matches"), " ",
+            h("input", { type: "number", id: "study-matches", value: "40", min: "1", max: "200", step: "1" })),
+          h("button", { type: "button", id: "study", onclick: study, text: w("study") })),
+        h("progress", { id: "study-progress", hidden: true, value: "0", max: "1" }),
+        h("p", { id: "study-status", role: "status" }),
+        h("div", { id: "study-result" }),
         h("h2", { text: w("diff") }),
         h("table", { id: "diff" }),
         h("h2", { text: w("book") }),
