@@ -200,3 +200,26 @@ def test_study_it_shows_progress_then_the_figures(server: Server, chromium: Chro
     page.evaluate("document.querySelector('#study-result').scrollIntoView()")
     page.screenshot("workbench-1280-study.png")
     assert page.errors() == []
+
+
+def test_an_uploaded_file_fills_the_form_and_keeps_its_extras(server: Server, chromium: Chromium,
+                                                              tmp_path: Path) -> None:
+    text = (ROOT / "rulesets" / "house-five-up.yaml").read_text(encoding="utf-8")
+    upload = tmp_path / "house-five-up.yaml"
+    upload.write_text(text, encoding="utf-8")
+    page = chromium.page(DESKTOP)
+    _open(page, server.url + "/w", "en")
+    root = page.call("DOM.getDocument")["root"]["nodeId"]
+    node = page.call("DOM.querySelector", nodeId=root, selector="#upload")["nodeId"]
+    page.call("DOM.setFileInputFiles", nodeId=node, files=[str(upload)])
+    page.wait(f"document.querySelector('#yaml').value === {json.dumps(text)}", "the uploaded file")
+    page.wait("document.querySelector('[data-path=\"options.graduated_auction\"]').checked"
+              " && document.querySelector('[data-path=\"options.five_rounds\"]').value === 'up'"
+              " && document.querySelector('#house-id').value === 'house-five-up'", "the form from the file")
+    page.wait("document.querySelector('#status.ok')", "the file checked")
+    page.click('[data-path="special.barrel.enabled"]')
+    page.wait("document.querySelector('#yaml').value.includes('barrel:')", "the form's change in the YAML")
+    written = _yaml(page)
+    assert "description:\n  en: " in written and "five_rounds:\n    reason: " in written  # kept
+    assert "graduated_auction:\n    reason: " in written and "    default: true" in written
+    assert page.errors() == []

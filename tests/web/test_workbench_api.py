@@ -75,6 +75,56 @@ def test_the_form_writes_only_what_differs_from_the_base() -> None:
     )
 
 
+def test_the_form_keeps_what_the_file_writes_beyond_its_rules() -> None:
+    previous = """\
+id: our-table
+kind: house
+extends: pl-standard
+name:
+  en: Old name
+  pl: Nasz stół
+description:
+  en: "Ours: since 1998."
+players:
+  3:
+    talons: [3]
+match:
+  target: 500
+options:
+  five_rounds:
+    default: up
+    reason: We like it.
+"""
+    # the target goes back to the base's (not written), five_rounds to "down" keeps its reason
+    text = workbench.house_text(
+        "pl-standard", {"options.five_rounds": "down", "auction.step": 20, "contract.step": 20},
+        ident="our-table", name="Our table", previous=previous,
+    )
+    assert text == """\
+id: our-table
+kind: house
+extends: pl-standard
+name:
+  en: Our table
+  pl: Nasz stół
+description:
+  en: "Ours: since 1998."
+players:
+  3:
+    talons: [3]
+options:
+  five_rounds:
+    reason: We like it.
+auction:
+  step: 20
+contract:
+  step: 20
+"""
+    assert workbench.house_parts(text)["other"] == ["players.3.talons", "options.five_rounds"]
+    with pytest.raises(workbench.WorkbenchError, match="the YAML has errors"):
+        workbench.house_text("pl-standard", {}, previous="id: [unclosed\n")
+
+
 def test_the_form_refuses_unknown_rules_and_wrong_values() -> None:
     with pytest.raises(workbench.WorkbenchError, match=r"no rule `auction\.nosuch`"):
         workbench.house_text("pl-standard", {"auction.nosuch": 1})

@@ -565,6 +565,7 @@ class Server:
                 functools.partial(
                     workbench.house_text, base, changes,
                     ident=body.get("id", "my-house"), name=body.get("name", "My house rules"),
+                    previous=body["previous"] if isinstance(body.get("previous"), str) else None,
                 )
             )
         except workbench.WorkbenchError as exc:

@@ -408,24 +408,101 @@ def _scalar(value: Any) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _emit(tree: Mapping[str, Any], indent: int, out: list[str]) -> None:
+def _key(key: Any) -> str:
+    if isinstance(key, int) and not isinstance(key, bool):
+        return str(key)
+    text = str(key)
+    plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*|[1-9][0-9]{0,5}", text) and text.lower() not in _YAML_WORDS
+    return text if plain else json.dumps(text)
+
+
+def _emit(tree: Mapping[Any, Any], indent: int, out: list[str]) -> None:
+    pad = " " * indent
     for key, value in tree.items():
-        if isinstance(value, Mapping):
-            out.append(f"{' ' * indent}{key}:")
+        if isinstance(value, Mapping) and value:
+            out.append(f"{pad}{_key(key)}:")
             _emit(value, indent + 2, out)
+        elif isinstance(value, list) and any(isinstance(v, Mapping | list) for v in value):
+            out.append(f"{pad}{_key(key)}:")
+            _emit_list(value, indent + 2, out)
         else:
-            out.append(f"{' ' * indent}{key}: {_scalar(value)}")
+            out.append(f"{pad}{_key(key)}: {_flow(value)}")
+
+
+def _emit_list(items: list[Any], indent: int, out: list[str]) -> None:
+    pad = " " * indent
+    for item in items:
+        if isinstance(item, Mapping) and item:
+            inner: list[str] = []
+            _emit(item, indent + 2, inner)
+            out.append(f"{pad}- {inner[0].lstrip()}")
+            out.extend(inner[1:])
+        elif isinstance(item, list) and any(isinstance(v, Mapping | list) for v in item):
+            out.append(f"{pad}-")
+            _emit_list(item, indent + 2, out)
+        else:
+            out.append(f"{pad}- {_flow(item)}")
+
+
+def _flow(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_key(k)}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return _scalar(value)
+
+
+def _drop(doc: dict[Any, Any], parts: list[str]) -> None:
+    """Remove ``parts`` from ``doc`` (an annotated value goes whole), and the mappings it leaves empty."""
+    node: Any = doc
+    trail: list[tuple[dict[Any, Any], Any]] = []
+    for part in parts[:-1]:
+        key = next((k for k in node if str(k) == part), None) if isinstance(node, dict) else None
+        if key is None:
+            return
+        trail.append((node, key))
+        node = node[key]
+    if not isinstance(node, dict):
+        return
+    last = next((k for k in node if str(k) == parts[-1]), None)
+    if last is None:
+        return
+    del node[last]
+    for parent, key in reversed(trail):
+        if parent[key] == {}:
+            del parent[key]
+
+
+def _merge(into: dict[Any, Any], tree: Mapping[Any, Any]) -> None:
+    for key, value in tree.items():
+        same = next((k for k in into if str(k) == str(key)), key)
+        if isinstance(value, Mapping) and isinstance(into.get(same), dict):
+            _merge(into[same], value)
+        else:
+            into[same] = value
+
+
+_HEAD = ("id", "kind", "extends", "name")
 
 
 def house_text(
-    base: str, changes: Mapping[str, Any], *, ident: str = "my-house", name: str = "My house rules"
+    base: str,
+    changes: Mapping[str, Any],
+    *,
+    ident: str = "my-house",
+    name: str = "My house rules",
+    previous: str | None = None,
 ) -> str:
     """The house file extending ``base`` with ``changes`` (document path -> value, the
     paths of :func:`controls`): only the values that differ from the base are written, in
-    the form's order; a table option's value is written as its ``default``.
+    the form's order; a table option's value is written as its ``default``.  With
+    ``previous`` (the file as it stands), what it writes beyond the form's rules -- other
+    languages' names, a description, lists, per-count sections -- is kept, in its order (its
+    comments are not).
 
     Raises:
-        WorkbenchError: an unknown base or path, a value of the wrong kind, a bad id or name.
+        WorkbenchError: an unknown base or path, a value of the wrong kind, a bad id or name,
+            a ``previous`` that is not a YAML mapping within the limits.
     """
     known = _by_path(base)
     if not ID_RE.fullmatch(ident):
@@ -438,6 +515,26 @@ def house_text(
             raise WorkbenchError(f"no rule `{path[:80]}` in the workbench's form for {base}")
         if not _valid(control, value):
             raise WorkbenchError(f"`{path}`: not a value of this rule")
+    kept: dict[Any, Any] = {}
+    names: dict[Any, Any] = {}
+    if previous is not None and previous.strip():
+        from ... import limits
+
+        try:
+            limits.check("ruleset_bytes", len(previous.encode("utf-8", "surrogatepass")), file=UPLOAD_FILE)
+            doc = to_plain(load_yaml(previous, file=UPLOAD_FILE))
+        except TysiacError:
+            raise WorkbenchError("the YAML has errors: fix them before using the form") from None
+        if isinstance(doc, dict):
+            names = dict(doc["name"]) if isinstance(doc.get("name"), dict) else {}
+            kept = {k: v for k, v in doc.items() if k not in _HEAD}
+            for path in known:
+                parts = path.split(".")
+                _drop(kept, [*parts, "default"] if parts[0] == "options" else parts)
+                if parts[0] == "options" and parts[1] in kept.get("options", {}) and path not in changes:
+                    left = kept["options"][parts[1]]
+                    if isinstance(left, dict) and set(left) <= META:  # only its words were left
+                        _drop(kept, parts)
     tree: dict[str, Any] = {}
     for path, control in known.items():
         if path not in changes or changes[path] == control["value"]:
@@ -449,8 +546,11 @@ def house_text(
         for part in parts[:-1]:
             node = node.setdefault(part, {})
         node[parts[-1]] = changes[path]
-    out = [f"id: {ident}", "kind: house", f"extends: {base}", "name:", f"  en: {_scalar(name.strip())}"]
-    _emit(tree, 0, out)
+    _merge(kept, tree)
+    names = {"en": name.strip(), **{k: v for k, v in names.items() if k != "en"}}
+    out = [f"id: {ident}", "kind: house", f"extends: {base}", "name:"]
+    _emit(names, 2, out)
+    _emit(kept, 0, out)
     return "\n".join(out) + "\n"
 
 

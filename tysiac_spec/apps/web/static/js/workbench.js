@@ -169,10 +169,12 @@ async function loadControls() {
 
 // ------------------------------------------------------------------ YAML <-> form
 
-async function writeYaml() {
+async function writeYaml(keep = true) {
+  // the file as it stands goes along: what it writes beyond the form's rules is kept
   const seq = ++state.seq;
-  const { status, data } = await api("POST", "/api/rulesets/house",
-    { base: state.base, changes: state.changes, id: state.id, name: state.name });
+  const body = { base: state.base, changes: state.changes, id: state.id, name: state.name };
+  if (keep) body.previous = $("#yaml").value;
+  const { status, data } = await api("POST", "/api/rulesets/house", body);
   if (seq !== state.seq) return;
   if (status === 200) {
     $("#yaml").value = data.text;
@@ -415,7 +417,7 @@ function build() {
     state.base = baseSel.value;
     state.changes = {};
     await loadControls();
-    writeYaml();
+    writeYaml(false);
   });
   const idIn = h("input", { id: "house-id", value: state.id, pattern: "[a-z0-9][a-z0-9-]{0,63}", spellcheck: "false" });
   idIn.addEventListener("change", () => { state.id = idIn.value.trim(); writeYaml(); });
@@ -484,7 +486,7 @@ async function start() {
     check(text);
   } else {
     await loadControls();
-    writeYaml();
+    writeYaml(false);
   }
   document.body.dataset.ready = "1";
 }
