@@ -303,3 +303,32 @@ def test_a_small_study_runs_queued_with_progress_and_its_page(server: Served) ->
     assert {r["key"] for r in result["rows"]} >= {"deals", "contracts_made"}
     status, page = server.call("GET", f"/studies/{job['study']}")
     assert status == 200 and "<svg" in page and "our-table" in page
+
+
+def test_a_file_may_extend_a_saved_file_by_its_id_across_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "web.sqlite3"
+    served = Served(db)
+    try:
+        status, saved = served.call("POST", "/api/houses", {"text": HOUSE})
+        assert status == 201
+        child = f"id: next-table\nkind: house\nextends: {saved['house']}\nname:\n  en: Next\nmatch:\n  target: 700\n"
+        status, answer = served.call("POST", "/api/rulesets/check", {"text": child})
+        assert (status, answer) == (200, {"ok": True, "errors": [], "id": "next-table"})
+        status, form = served.call("GET", f"/api/rulesets/controls?base={saved['house']}&lang=en")
+        by_path = {c["path"]: c["value"] for s in form["sections"] for c in s["controls"]}
+        assert status == 200 and by_path["auction.step"] == 20 and by_path["options.five_rounds"] == "up"
+        status, answer = served.call("POST", "/api/rulesets/house", {"text": child})
+        assert answer["base"] == saved["house"] and answer["changes"] == {"match.target": 700}
+        table = served.create(ruleset_text=child, players=3, seats=["human", "bot:heuristic", "bot:heuristic"])
+    finally:
+        served.stop()
+    again = Served(db)  # the saved file and the table playing the file that extends it come back
+    try:
+        status, state = again.call("GET", f"/api/tables/{table['table']}/state", token=table["seats"][0]["token"])
+        assert status == 200 and state["view"]["phase"]
+        status, answer = again.call("POST", "/api/rulesets/check", {"text": child})
+        assert answer["ok"] is True
+        status, answer = again.call("POST", "/api/rulesets/check", {"text": child.replace(saved["house"], "nosuchid12")})
+        assert [e["code"] for e in answer["errors"]] == ["merge.unknown-parent"]
+    finally:
+        again.stop()

@@ -26,8 +26,10 @@ import logging
 import os
 import re
 import resource
+import shutil
 import socket
 import sqlite3
+import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import lru_cache
@@ -44,6 +46,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...bots import BUILTIN
 from ...errors import OptionError, TysiacError
+from ...ruleset import registry
 from . import studies, views, workbench
 from .auth import new_id, new_token, origin_allowed, refuse_write, token_hash
 from .protocol import (
@@ -214,6 +217,11 @@ class Server:
         self._made: dict[str, list[float]] = {}
         self.workbench_calls = workbench.RateBook()
         self.studies = studies.StudyQueue()
+        # the saved house files, as files an upload may `extends` by id (rebuilt at each start)
+        self.house_files = workbench.HouseFiles(tempfile.mkdtemp(prefix="tysiac-houses-"))
+        for house_id, text in store.houses():
+            self.house_files.write(house_id, text)
+        self.forget_houses = registry.add_finder(self.house_files.find)
 
     def count(self, request: Request) -> None:
         """Count a table made or a file checked for the client's address.
@@ -592,6 +600,7 @@ class Server:
         parts = await _off_loop(workbench.house_parts, text)
         house_id = new_id()
         self.store.save_house(house_id, text, parts["base"])
+        self.house_files.write(house_id, text)
         return JSONResponse(
             {"house": house_id, "url": f"{self.link_base(request)}/w/{house_id}", "id": checked["id"]},
             status_code=201,
@@ -623,13 +632,15 @@ class Server:
             return JSONResponse(checked, status_code=422)
         parts = await _off_loop(workbench.house_parts, text)
         if parts["base"] is None:
-            raise Refused("bad_request", 400, "a study compares a file extending one shipped ruleset with it")
-        counts = workbench.controls(parts["base"], "en")["counts"]
+            raise Refused("bad_request", 400, "a study compares a file with the one ruleset it extends")
+        counts = (await _off_loop(workbench.controls, parts["base"], "en"))["counts"]
         players = body.get("players", 3 if 3 in counts else counts[0])
         if players not in counts:
             raise Refused("bad_request", 400, f"`players` is one of {', '.join(map(str, counts))}")
         try:
-            job = self.studies.submit(text, parts["base"], players, matches, seconds)
+            job = self.studies.submit(
+                text, parts["base"], players, matches, seconds, houses=str(self.house_files.folder)
+            )
         except studies.StudyRefused as exc:
             raise Refused("bad_request" if exc.status == 400 else "rate", exc.status, str(exc)) from None
         found = self.studies.get(job.id)
@@ -929,6 +940,8 @@ def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
         for room in server.rooms.values():
             room.stop()
         server.studies.stop()
+        server.forget_houses()
+        shutil.rmtree(server.house_files.folder, ignore_errors=True)
         await server.close_all()
         store.close()
 

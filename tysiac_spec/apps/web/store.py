@@ -111,6 +111,9 @@ class Store(Protocol):
     def house(self, house_id: str) -> str | None:
         """The text of a saved house-rule file (``None``: no such id)."""
 
+    def houses(self) -> Iterator[tuple[str, str]]:
+        """Every saved house-rule file: ``(id, text)``, oldest first."""
+
     def close(self) -> None:
         """Close the database."""
 
@@ -392,6 +395,10 @@ class SqliteStore:
     def house(self, house_id: str) -> str | None:
         row = self._db.execute("SELECT text FROM houses WHERE id = ?", (house_id,)).fetchone()
         return None if row is None else str(row[0])
+
+    def houses(self) -> Iterator[tuple[str, str]]:
+        rows = self._db.execute("SELECT id, text FROM houses ORDER BY created_at").fetchall()
+        yield from ((str(i), str(t)) for i, t in rows)
 
     def close(self) -> None:
         self._db.close()

@@ -70,6 +70,7 @@ class StudyJob:
     players: int
     matches: int
     seconds: int
+    houses: str | None = None
     state: str = "queued"
     done: int = 0
     total: int = 0
@@ -108,8 +109,12 @@ class StudyQueue:
         self.thread: threading.Thread | None = None
         self.stopping = False
 
-    def submit(self, text: str, base: str, players: int, matches: int, seconds: int) -> StudyJob:
-        """Queue a study of the (checked) house file ``text`` against ``base``.
+    def submit(
+        self, text: str, base: str, players: int, matches: int, seconds: int, *, houses: str | None = None
+    ) -> StudyJob:
+        """Queue a study of the (checked) house file ``text`` against ``base``; ``houses``
+        the folder of the server's saved house files (:class:`.workbench.HouseFiles`), which
+        the file or its base may extend.
 
         Raises:
             StudyRefused: ``matches`` or ``seconds`` out of bounds, or the queue full.
@@ -124,7 +129,8 @@ class StudyQueue:
                     f"{self.max_waiting} studies are waiting already (one runs at a time); try again later",
                     429,
                 )
-            job = StudyJob(secrets.token_urlsafe(9), text, base, players, matches, seconds, total=2 * matches)
+            job = StudyJob(secrets.token_urlsafe(9), text, base, players, matches, seconds, houses=houses)
+            job.total = 2 * matches
             self.jobs[job.id] = job
             self.waiting.append(job)
             finished = [j for j in self.jobs.values() if j.state in ("done", "failed")]
@@ -170,7 +176,7 @@ class StudyQueue:
         parent, child = context.Pipe(duplex=False)
         process = context.Process(
             target=_child,
-            args=(child, job.text, job.base, job.players, job.matches, job.seconds),
+            args=(child, job.text, job.base, job.players, job.matches, job.seconds, job.houses),
             daemon=True,
         )
         process.start()
@@ -210,15 +216,22 @@ class StudyQueue:
             parent.close()
 
 
-def _child(conn: Any, text: str, base: str, players: int, matches: int, seconds: int) -> None:
+def _child(conn: Any, text: str, base: str, players: int, matches: int, seconds: int,
+           houses: str | None = None) -> None:
     """The study in its own process: the base, then the house file (written to a private
-    folder: its ``extends`` names a shipped id, checked before), each in half the seconds."""
+    folder: its ``extends`` names a shipped id or a saved house, checked before), each in
+    half the seconds."""
     try:
         os.nice(10)
     except OSError:
         pass
     try:
         from ...errors import TysiacError
+        from ...ruleset import registry
+        from .workbench import HouseFiles
+
+        if houses is not None:
+            registry.add_finder(HouseFiles(houses).find)
         from ...simulate import simulate
         from ...study import PlotsMissing, Study, render_study
 

@@ -31,13 +31,14 @@ import re
 import time
 from collections.abc import Mapping
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from ..._paths import SCHEMAS_DIR
 from ...docs import terms
 from ...docs.fields import form_nodes, value_at
 from ...errors import TysiacError
-from ...ruleset import Ruleset, check_every_option, load_ruleset
+from ...ruleset import Ruleset, check_every_option, load_ruleset, registry
 from ...ruleset._yaml import YMap, load_yaml, to_plain
 from ...ruleset.model import Formula
 from . import views
@@ -45,6 +46,7 @@ from .rulesets import UPLOAD_FILE, load_table_ruleset, shipped
 
 __all__ = [
     "CALLS_PER_MINUTE",
+    "HouseFiles",
     "RateBook",
     "WorkbenchError",
     "book_html",
@@ -53,6 +55,7 @@ __all__ = [
     "controls",
     "house_parts",
     "house_text",
+    "is_base",
 ]
 
 META = frozenset({"source", "status", "reason", "doc"})
@@ -86,6 +89,43 @@ class RateBook:
         recent.append(now)
         self._seen[who] = recent
         return True
+
+
+HOUSE_ID_RE = re.compile(r"[A-Za-z0-9_-]{1,40}")
+"""The id of a saved house file (its link ``/w/<id>``)."""
+
+
+class HouseFiles:
+    """The house files saved on the server, as files in the server's own folder, so that an
+    upload may ``extends`` one by its id (:meth:`find`, given to
+    :func:`tysiac_spec.ruleset.registry.add_finder`); the store keeps the texts, this folder
+    is rebuilt from it at every start."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def write(self, house_id: str, text: str) -> None:
+        """Keep ``text`` as the file of ``house_id`` (written whole, then renamed)."""
+        if not HOUSE_ID_RE.fullmatch(house_id):
+            raise WorkbenchError("not a house id")
+        target = self.folder / f"{house_id}.yaml"
+        tmp = target.with_suffix(".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
+
+    def find(self, ref: str) -> Path | None:
+        """The file of the saved house ``ref``; ``None`` for any other name."""
+        if not HOUSE_ID_RE.fullmatch(ref):
+            return None
+        path = self.folder / f"{ref}.yaml"
+        return path if path.is_file() else None
+
+
+def is_base(ref: str) -> bool:
+    """Whether ``ref`` names a ruleset a house file may extend here: a shipped id with a
+    player count, or a saved house file."""
+    return ref in _shipped_ids() or registry.found_elsewhere(ref) is not None
 
 
 class WorkbenchError(ValueError):
@@ -150,7 +190,7 @@ def compare_json(text: str, lang: str) -> dict[str, Any]:
 
     rules = load_table_ruleset(None, text, None)
     parents = rules.parents
-    if len(parents) != 1 or parents[0] not in _shipped_ids():
+    if len(parents) != 1 or not is_base(parents[0]):
         raise WorkbenchError("the file extends one shipped ruleset (`extends: pl-standard`)")
     return to_json(compare([load_ruleset(parents[0]), rules], lang=lang))
 
@@ -251,8 +291,8 @@ def _shipped_ids() -> tuple[str, ...]:
 
 
 def _base(base: str) -> Ruleset:
-    if base not in _shipped_ids():
-        raise WorkbenchError(f"`base` is one of {', '.join(_shipped_ids())}")
+    if not is_base(base):
+        raise WorkbenchError(f"`base` is one of {', '.join(_shipped_ids())}, or the id of a saved house file")
     return load_ruleset(base)
 
 
@@ -570,7 +610,7 @@ def house_parts(text: str) -> dict[str, Any]:
     if not isinstance(doc, dict):
         return {"base": None, "id": None, "name": None, "changes": {}, "other": []}
     base = doc.get("extends")
-    base = base if isinstance(base, str) and base in _shipped_ids() else None
+    base = base if isinstance(base, str) and is_base(base) else None
     name = doc.get("name")
     name = name.get("en") if isinstance(name, dict) else None
     known = _by_path(base) if base else {}

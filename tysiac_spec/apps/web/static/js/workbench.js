@@ -192,7 +192,9 @@ async function readYaml(text) {
   if (data.name) { state.name = data.name; $("#house-name").value = data.name; }
   if (data.base && data.base !== state.base) {
     state.base = data.base;
-    $("#base").value = data.base;
+    const sel = $("#base");
+    if (!Array.from(sel.options).some((o) => o.value === data.base)) sel.append(h("option", { value: data.base, text: data.base }));
+    sel.value = data.base;
     state.changes = data.changes;
     await loadControls();
   } else {
