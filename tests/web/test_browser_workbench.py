@@ -127,6 +127,8 @@ def test_three_controls_write_the_yaml_and_change_the_book(server: Server, chrom
     first = _text(page, "#errors li")
     assert first.startswith(f"house.yaml:{line}:9: error[auction.step]: `auction.step` is 15, but `auction.min_bid`"), first
     page.wait("document.querySelector('[data-path=\"auction.step\"]').value === '15'", "the form following the YAML")
+    page.evaluate("document.querySelector('#yaml').scrollIntoView()")
+    page.screenshot("workbench-1280-error.png")
     assert "house.yaml" in _text(page, '[data-row="auction.step"] .wb-err') or _text(page, "#status.bad")
 
     # the mistake undone: download the file, tysiac validate accepts it unchanged
@@ -162,6 +164,8 @@ def test_three_controls_write_the_yaml_and_change_the_book(server: Server, chrom
                             " #app textarea, #app button')).map(e => e.getBoundingClientRect().right))")
     assert widest <= PHONE[0]  # every control on the screen, none cut off at the right
     phone.screenshot("workbench-390.png")
+    phone.evaluate("document.querySelector('#yaml').scrollIntoView()")
+    phone.screenshot("workbench-390-yaml.png")
     assert page.errors() == [] and phone.errors() == []
 
 
