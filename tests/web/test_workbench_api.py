@@ -125,6 +125,14 @@ contract:
         workbench.house_text("pl-standard", {}, previous="id: [unclosed\n")
 
 
+def test_a_rule_named_value_alone_in_its_group_is_written_so_it_reads_as_a_rule() -> None:
+    # `ace_marriage: {value: 250}` alone would read as the group annotated ({value: …, source: …})
+    text = workbench.house_text("pl-standard", {"marriages.ace_marriage.value": 250})
+    assert text.endswith("marriages:\n  ace_marriage:\n    enabled: false\n    value: 250\n")
+    assert workbench.check(text) == {"ok": True, "errors": [], "id": "my-house"}
+    assert workbench.house_parts(text)["changes"] == {"marriages.ace_marriage.value": 250}
+
+
 def test_the_form_refuses_unknown_rules_and_wrong_values() -> None:
     with pytest.raises(workbench.WorkbenchError, match=r"no rule `auction\.nosuch`"):
         workbench.house_text("pl-standard", {"auction.nosuch": 1})
