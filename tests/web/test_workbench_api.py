@@ -340,3 +340,38 @@ def test_a_file_may_extend_a_saved_file_by_its_id_across_a_restart(tmp_path: Pat
         assert [e["code"] for e in answer["errors"]] == ["merge.unknown-parent"]
     finally:
         again.stop()
+
+
+def _other_value(control: dict[str, object]) -> object:
+    kind, value = control["kind"], control["value"]
+    if kind == "bool":
+        return not value
+    if kind == "int":
+        low, high = control.get("min"), control.get("max")
+        new = (value if isinstance(value, int) else low if isinstance(low, int) else 0) + 1
+        if isinstance(high, int) and new > high:
+            new = (value if isinstance(value, int) else 0) - 1
+        return max(new, low) if isinstance(low, int) else new
+    if kind == "choice":
+        return next((c["value"] for c in control["choices"] if c["value"] != value), value)  # type: ignore[attr-defined]
+    return f"{value or 'points'} + 0"
+
+
+@pytest.mark.slow
+def test_every_control_of_pl_standard_writes_a_file_that_reads_back_and_loads() -> None:
+    """Each rule changed alone: the YAML reads back as that one change, and validation
+    answers with diagnostics (a value may break another rule), never a schema or YAML error
+    of the form's own making, never an exception."""
+    form = workbench.controls("pl-standard", "en")
+    tried = 0
+    for section in form["sections"]:
+        for control in section["controls"]:
+            value = _other_value(control)
+            if value == control["value"] or control.get("set_by"):
+                continue
+            text = workbench.house_text("pl-standard", {control["path"]: value})
+            assert workbench.house_parts(text)["changes"] == {control["path"]: value}, text
+            answer = workbench.check(text)
+            assert not [e for e in answer["errors"] if e["code"].startswith(("schema.", "yaml."))], text
+            tried += 1
+    assert tried > 150
