@@ -127,6 +127,10 @@ def test_three_controls_write_the_yaml_and_change_the_book(server: Server, chrom
     first = _text(page, "#errors li")
     assert first.startswith(f"house.yaml:{line}:9: error[auction.step]: `auction.step` is 15, but `auction.min_bid`"), first
     page.wait("document.querySelector('[data-path=\"auction.step\"]').value === '15'", "the form following the YAML")
+    page.click("#errors li")  # the error's line selected in the file
+    selected = page.evaluate("(() => { const t = document.querySelector('#yaml');"
+                             " return t.value.slice(t.selectionStart, t.selectionEnd); })()")
+    assert selected == "  step: 15"
     page.evaluate("document.querySelector('#yaml').scrollIntoView()")
     page.screenshot("workbench-1280-error.png")
     assert "house.yaml" in _text(page, '[data-row="auction.step"] .wb-err') or _text(page, "#status.bad")

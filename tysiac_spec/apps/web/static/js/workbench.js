@@ -45,6 +45,7 @@ const WORDS = {
   study_done: ["Done: {n} matches each", "Gotowe: po {n} partii", "Готово: по {n} партий", "Hotovo: po {n} partiích"],
   study_page: ["The study page, with its plots", "Strona badania z wykresami", "Страница исследования с графиками", "Stránka studie s grafy"],
   figure: ["Figure", "Wielkość", "Показатель", "Ukazatel"],
+  go_line: ["Go to line", "Przejdź do wiersza", "Перейти к строке", "Přejít na řádek"],
   not_found: ["No saved file with this link.", "Brak zapisanego pliku pod tym linkiem.", "Файл по ссылке не найден.", "Pod tímto odkazem nic není."],
 };
 
@@ -243,10 +244,29 @@ async function check(text) {
   $("#status").className = "bad";
   for (const e of data.errors) {
     const where = e.line ? `${e.line}:${e.column}` : "";
-    list.append(h("li", { dataset: { line: e.line ?? "" }, text: e.text || `${where} ${e.code}: ${e.message}` }));
+    const li = h("li", { dataset: { line: e.line ?? "" }, text: e.text || `${where} ${e.code}: ${e.message}` });
+    if (e.line) {
+      // a click (or Enter) on an error selects its line in the file
+      li.tabIndex = 0;
+      li.title = `${w("go_line")} ${e.line}`;
+      const go = () => selectLine(e.line);
+      li.addEventListener("click", go);
+      li.addEventListener("keydown", (ev) => { if (ev.key === "Enter") go(); });
+    }
+    list.append(li);
     const at = e.path && document.querySelector(`[data-row="${CSS.escape(e.path)}"] .wb-err`);
     if (at) { at.hidden = false; at.textContent = `${where} ${e.message}`; }
   }
+}
+
+function selectLine(line) {
+  const t = $("#yaml");
+  const lines = t.value.split("\n");
+  const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+  t.focus();
+  t.setSelectionRange(start, start + (lines[line - 1] || "").length);
+  const lh = parseFloat(getComputedStyle(t).lineHeight) || 20;
+  t.scrollTop = Math.max(0, (line - 3) * lh);
 }
 
 let viewSeq = 0;
