@@ -148,7 +148,7 @@ def test_an_unknown_option_or_seat_is_refused(server: Served) -> None:
 def test_the_store_migrates_from_empty_and_round_trips(tmp_path: Path) -> None:
     db = tmp_path / "s.sqlite3"
     store = SqliteStore(db)
-    assert store.version == 1
+    assert store.version == 2
     row = TableRow("t1", "pl-standard", None, "h", {"five_rounds": "up"}, 3, {"chat": True}, "hh", None, 0,
                    [SeatRow(0, "human", None, "Ala", "x"), SeatRow(1, "bot", "random", "random", None),
                     SeatRow(2, "human", None, "Ola", "y")], MatchRow(1, 77))

@@ -497,9 +497,10 @@ def _file_of(ref: str | Path) -> tuple[str, int]:
     return str(path), mtime
 
 
-def check_every_option(ruleset: model.Ruleset) -> None:
-    """Check that ``ruleset`` (loaded from its file) is also valid with each other value of
-    each choice and yes/no option, one option changed at a time.
+def check_every_option(ruleset: model.Ruleset, *, text: str | None = None) -> None:
+    """Check that ``ruleset`` (loaded from its file, or from ``text`` as
+    ``load_ruleset(ruleset.file, text=text)`` loaded it) is also valid with each other value
+    of each choice and yes/no option, one option changed at a time.
 
     The document is resolved and checked once; each value costs its patches, the schema of
     the sections they change, the semantic checks and the forms -- what
@@ -512,19 +513,28 @@ def check_every_option(ruleset: model.Ruleset) -> None:
         RulesetError: the first option value that makes the ruleset invalid, with its problems.
         OptionError: as :func:`load_ruleset`.
     """
+    if text is not None:
+        file = str(ruleset.file or ruleset.id)
+        raw = load_yaml(text, file=file)
+        with _causes_noted(raw, file):
+            _every_option(ruleset, _checked(file, raw))
+        return
     file, mtime = _file_of(ruleset.file or ruleset.id)
     with _causes_noted(None, file):
-        checked = _checked_file(file, mtime, registry.extra_folders())
-        for name, option in ruleset.options.items():
-            if option.type == "choice":
-                values: list[Any] = list(option.choices)
-            elif option.type == "bool":
-                values = [True, False]
-            else:
-                values = []
-            for value in values:
-                if value != option.default:
-                    _forms(_chosen(checked, {name: value})[0])
+        _every_option(ruleset, _checked_file(file, mtime, registry.extra_folders()))
+
+
+def _every_option(ruleset: model.Ruleset, checked: _Checked) -> None:
+    for name, option in ruleset.options.items():
+        if option.type == "choice":
+            values: list[Any] = list(option.choices)
+        elif option.type == "bool":
+            values = [True, False]
+        else:
+            values = []
+        for value in values:
+            if value != option.default:
+                _forms(_chosen(checked, {name: value})[0])
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 import errno
 import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -31,9 +31,45 @@ from ..errors import Diagnostic, RulesetError
 from ..text import shorten
 from ._yaml import load_yaml_file
 
-__all__ = ["Entry", "allowed_folders", "entries", "extra_folders", "find", "looks_like_path"]
+__all__ = [
+    "Entry",
+    "add_finder",
+    "allowed_folders",
+    "entries",
+    "extra_folders",
+    "find",
+    "found_elsewhere",
+    "looks_like_path",
+]
 
 _EXTRA: ContextVar[tuple[Path, ...]] = ContextVar("tysiac_extra_folders", default=())
+
+_FINDERS: list[Callable[[str], Path | None]] = []
+
+
+def add_finder(finder: Callable[[str], Path | None]) -> Callable[[], None]:
+    """Let :func:`find` also know the ids ``finder`` knows (``finder(id)`` -> its file, or
+    ``None``), process-wide, after the shipped ids: the house files a web server keeps
+    (``tysiac serve``'s workbench), which an upload may ``extends`` by id.  Returns the
+    function that takes the finder away again."""
+    _FINDERS.append(finder)
+
+    def remove() -> None:
+        if finder in _FINDERS:
+            _FINDERS.remove(finder)
+
+    return remove
+
+
+def found_elsewhere(ref: str) -> Path | None:
+    """The file of ``ref`` from the finders of :func:`add_finder` (``None``: none knows it)."""
+    if looks_like_path(ref):
+        return None
+    for finder in list(_FINDERS):
+        path = finder(ref)
+        if path is not None:
+            return path
+    return None
 
 
 @contextmanager
@@ -157,6 +193,9 @@ def find(
     for entry in entries():
         if ref == entry.id or ref in entry.aliases:
             return entry.path
+    elsewhere = found_elsewhere(ref)
+    if elsewhere is not None:
+        return elsewhere
     known = [e.id for e in entries()]
     close = difflib.get_close_matches(ref, known + [a for e in entries() for a in e.aliases], n=1)
     raise RulesetError(

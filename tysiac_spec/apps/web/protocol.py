@@ -23,6 +23,26 @@ HTTP routes
 ``GET /compare?lang=en``                   the comparison of the shipped variants, HTML
 ``GET /api/rulesets``                      the shipped rulesets (below)
 ``POST /api/rulesets/check``               validate a house-rule file (below)
+``GET /w``, ``GET /w/<house>``             the house-rule workbench (``static/workbench.html``):
+                                           a new house file; a saved one
+``POST /api/rulesets/book``                ``{"text", "lang"}`` → the file's rule book, HTML;
+                                           422 with the ``check`` answer when it has errors
+``POST /api/rulesets/compare``             ``{"text", "lang"}`` → what differs from the one
+                                           ruleset it extends (``docs.compare.to_json``)
+``GET /api/rulesets/controls``             ``?base=<id>&lang=`` → the workbench's form: one
+                                           control per rule (:func:`.workbench.controls`)
+``POST /api/rulesets/house``               ``{"base", "changes", "id", "name",
+                                           "previous"?}`` → ``{"text"}`` (the house YAML);
+                                           ``{"text"}`` → ``{"base", "id", "name",
+                                           "changes", "other"}``
+``POST /api/houses``                       ``{"text"}`` (a valid file) → 201 ``{"house",
+                                           "url", "id"}``: kept under ``/w/<house>``
+``GET /api/houses/<house>[.yaml]``         ``{"house", "text"}``; ``.yaml``: the file
+``POST /api/studies``                      ``{"text", "matches"?, "seconds"?, "players"?}`` →
+                                           202, the study queued (:mod:`.studies`); over a
+                                           bound 400, the queue full 429, naming the bound
+``GET /api/studies/<id>``                  ``{"state", "position", "done", "total",
+                                           "result"?, "error"?}``; ``GET /studies/<id>``: its page
 ``POST /api/tables``                       create a table (below), 201
 ``GET /api/tables/<t>/state``              the caller's state (Bearer token), 200
 ``POST /api/tables/<t>/actions``           act (Bearer token), 200 with the new state
@@ -73,7 +93,10 @@ HTTP routes
 ``type`` is ``bool``, ``choice`` or ``int`` (as in the ruleset file; ``choices`` empty
 unless ``choice``).  ``doc`` holds the languages the ruleset writes (fall back to ``en``).
 
-``POST /api/rulesets/check`` with ``{"ruleset_text": "<yaml>", "options": {…}?}`` → 200
+``POST /api/rulesets/check`` with ``{"text": "<yaml>"}`` (the workbench) → 200 ``{"ok": bool,
+"errors": [D, …], "id": "<the file's id>" | null}``, checked as ``tysiac validate`` checks a
+file, every value of every table option included.  With ``{"ruleset_text": "<yaml>",
+"options": {…}?}`` (a table's file with its options) → 200
 ``{"ok": true, "ruleset": R}`` (``R`` as above, with ``"id"`` the file's own id), or 200
 ``{"ok": false, "diagnostics": [D, …]}`` with each ``D``::
 
@@ -81,7 +104,8 @@ unless ``choice``).  ``doc`` holds the languages the ruleset writes (fall back t
      "text": "house.yaml:3:9: error[schema.enum]: …\\n  3 | …\\n    |   ^"}
 
 ``text`` is exactly what ``tysiac validate`` prints for the same file saved as
-``house.yaml``.  An uploaded file may ``extends`` shipped ruleset ids only; a path
+``house.yaml``.  An uploaded file may ``extends`` shipped ruleset ids, and the ids of
+house files saved on the server (``/w/<house>``), only; a path
 (``extends: ../x.yaml``, ``/etc/passwd``) is refused with the diagnostic
 ``upload.extends-path`` and never opened.  The text is bounded by the project's limits
 (``limit.*`` diagnostics).
@@ -287,6 +311,8 @@ ERRORS: Mapping[str, str] = {
     "rules_failed": "the table's rules failed on this action; the table is back at its last stored move",
     "server": "the server failed; the table is unchanged",
     "no_upload": "this table plays a shipped ruleset: see /api/rulesets",
+    "no_house": "there is no saved house-rule file with this id",
+    "no_study": "there is no such study (finished studies are kept for a while only)",
 }
 """Every error code, with the default message (a reply may say more, in its own words)."""
 

@@ -1,7 +1,8 @@
 """The rulesets a web table may be played with: a shipped id, or a house-rule file a client
 uploaded or pasted, loaded as the CLI loads it, within the same limits, and contained:
-an uploaded file may ``extends`` shipped ruleset ids only, so no path a client writes is ever
-opened."""
+an uploaded file may ``extends`` shipped ruleset ids only, and the ids of the house files
+saved on the server (the workbench's links: :class:`.workbench.HouseFiles`, found through
+:func:`tysiac_spec.ruleset.registry.add_finder`), so no path a client writes is ever opened."""
 
 from __future__ import annotations
 
@@ -50,8 +51,8 @@ def _check_extends(text: str) -> None:
             raise RulesetError(
                 Diagnostic(
                     "upload.extends-path",
-                    "an uploaded ruleset may extend shipped rulesets only (by id, e.g. `pl-standard`), "
-                    "not a file",
+                    "an uploaded ruleset may extend shipped rulesets only (by id, e.g. `pl-standard`) "
+                    "and house files saved on this server (by the id of their link), not a file",
                     file=UPLOAD_FILE,
                     line=mark.line if mark else None,
                     column=mark.column if mark else None,

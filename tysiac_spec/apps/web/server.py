@@ -19,14 +19,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import json
 import logging
 import os
 import re
 import resource
+import shutil
 import socket
 import sqlite3
+import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import lru_cache
@@ -43,7 +46,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...bots import BUILTIN
 from ...errors import OptionError, TysiacError
-from . import views
+from ...ruleset import registry
+from . import studies, views, workbench
 from .auth import new_id, new_token, origin_allowed, refuse_write, token_hash
 from .protocol import (
     CLOSE,
@@ -211,6 +215,13 @@ class Server:
         self.allow_seeds = os.environ.get(SEEDS_ENV) == "1" if allow_seeds is None else allow_seeds
         self.conns: set[_WsConn] = set()
         self._made: dict[str, list[float]] = {}
+        self.workbench_calls = workbench.RateBook()
+        self.studies = studies.StudyQueue()
+        # the saved house files, as files an upload may `extends` by id (rebuilt at each start)
+        self.house_files = workbench.HouseFiles(tempfile.mkdtemp(prefix="tysiac-houses-"))
+        for house_id, text in store.houses():
+            self.house_files.write(house_id, text)
+        self.forget_houses = registry.add_finder(self.house_files.find)
 
     def count(self, request: Request) -> None:
         """Count a table made or a file checked for the client's address.
@@ -298,10 +309,13 @@ class Server:
         return JSONResponse(_rulesets_json())
 
     async def check(self, request: Request) -> Response:
-        self.count(request)
         body = await self.body(request)
+        if isinstance(body, dict) and isinstance(body.get("text"), str):  # the workbench's form
+            self.workbench_rate(request)
+            return JSONResponse(await _off_loop(workbench.check, body["text"]))
+        self.count(request)
         if not isinstance(body, dict) or not isinstance(body.get("ruleset_text"), str):
-            raise Refused("bad_request", 400, 'send {"ruleset_text": "<yaml>"}')
+            raise Refused("bad_request", 400, 'send {"text": "<yaml>"} or {"ruleset_text": "<yaml>"}')
         options = body.get("options") or {}
         if not isinstance(options, dict):
             raise Refused("bad_request", 400, "`options` is an object")
@@ -510,8 +524,143 @@ class Server:
             raise Refused("forbidden", 403)
         return JSONResponse({**self.timings.summary(), "tables": len(self.rooms), "sockets": len(self.conns)})
 
+    # ------------------------------------------------------------------ the workbench (/w)
+
+    def workbench_rate(self, request: Request) -> None:
+        host = request.client.host if request.client else "?"
+        if host not in ("127.0.0.1", "::1") and not self.workbench_calls.take(host):
+            raise Refused("rate", 429, f"at most {workbench.CALLS_PER_MINUTE} workbench requests a minute")
+
+    async def workbench_json(self, request: Request) -> dict[str, Any]:
+        self.workbench_rate(request)
+        body = await self.body(request)
+        if not isinstance(body, dict):
+            raise Refused("bad_request", 400, "the body is one JSON object")
+        return body
+
+    async def wb_book(self, request: Request) -> Response:
+        body = await self.workbench_json(request)
+        text, lang = body.get("text"), body.get("lang", "en")
+        if not isinstance(text, str) or lang not in LANGS:
+            raise Refused("bad_request", 400, f'send {{"text": "<yaml>", "lang": one of {", ".join(LANGS)}}}')
+        try:
+            html = await _off_loop(workbench.book_html, text, lang)
+        except TysiacError:
+            return JSONResponse(await _off_loop(workbench.check, text), status_code=422)
+        return HTMLResponse(html, headers={"Content-Security-Policy": CSP_BOOK})
+
+    async def wb_compare(self, request: Request) -> Response:
+        body = await self.workbench_json(request)
+        text, lang = body.get("text"), body.get("lang", "en")
+        if not isinstance(text, str) or lang not in LANGS:
+            raise Refused("bad_request", 400, 'send {"text": "<yaml>", "lang": "en"}')
+        try:
+            return JSONResponse(await _off_loop(workbench.compare_json, text, lang))
+        except TysiacError:
+            return JSONResponse(await _off_loop(workbench.check, text), status_code=422)
+        except workbench.WorkbenchError as exc:
+            raise Refused("bad_request", 400, str(exc)) from None
+
+    async def wb_house(self, request: Request) -> Response:
+        body = await self.workbench_json(request)
+        try:
+            if isinstance(body.get("text"), str):
+                return JSONResponse(await _off_loop(workbench.house_parts, body["text"]))
+            base, changes = body.get("base"), body.get("changes", {})
+            if not isinstance(base, str) or not isinstance(changes, dict):
+                raise Refused("bad_request", 400, 'send {"base": "<id>", "changes": {}}, or {"text": "…"}')
+            text = await _off_loop(
+                functools.partial(
+                    workbench.house_text, base, changes,
+                    ident=body.get("id", "my-house"), name=body.get("name", "My house rules"),
+                    previous=body["previous"] if isinstance(body.get("previous"), str) else None,
+                )
+            )
+        except workbench.WorkbenchError as exc:
+            raise Refused("bad_request", 400, str(exc)) from None
+        except TysiacError as exc:
+            return _error("ruleset_invalid", 422, _one_line(exc))
+        return JSONResponse({"text": text})
+
+    async def wb_controls(self, request: Request) -> Response:
+        try:
+            base = request.query_params.get("base", "pl-standard")
+            return JSONResponse(await _off_loop(workbench.controls, base, _lang(request)))
+        except workbench.WorkbenchError as exc:
+            raise Refused("bad_request", 400, str(exc)) from None
+
+    async def wb_save(self, request: Request) -> Response:
+        body = await self.workbench_json(request)
+        text = body.get("text")
+        if not isinstance(text, str):
+            raise Refused("bad_request", 400, 'send {"text": "<yaml>"}')
+        checked = await _off_loop(workbench.check, text)
+        if not checked["ok"]:
+            return JSONResponse(checked, status_code=422)
+        parts = await _off_loop(workbench.house_parts, text)
+        house_id = new_id()
+        self.store.save_house(house_id, text, parts["base"])
+        self.house_files.write(house_id, text)
+        return JSONResponse(
+            {"house": house_id, "url": f"{self.link_base(request)}/w/{house_id}", "id": checked["id"]},
+            status_code=201,
+        )
+
+    async def wb_saved(self, request: Request) -> Response:
+        house_id = request.path_params["house"]
+        text = self.store.house(house_id) if re.fullmatch(r"[A-Za-z0-9_-]{1,40}", house_id) else None
+        if text is None:
+            raise Refused("no_house", 404)
+        if request.url.path.endswith(".yaml"):
+            return PlainTextResponse(
+                text,
+                media_type="text/yaml",
+                headers={"Content-Disposition": f'attachment; filename="house-{house_id}.yaml"'},
+            )
+        return JSONResponse({"house": house_id, "text": text})
+
+    async def study_start(self, request: Request) -> Response:
+        body = await self.workbench_json(request)
+        text, matches = body.get("text"), body.get("matches", studies.DEFAULT_MATCHES)
+        seconds = body.get("seconds", studies.MAX_SECONDS)
+        if not isinstance(text, str) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in (matches, seconds)
+        ):
+            raise Refused("bad_request", 400, 'send {"text": "<yaml>", "matches": 40, "seconds": 60}')
+        checked = await _off_loop(workbench.check, text)
+        if not checked["ok"]:
+            return JSONResponse(checked, status_code=422)
+        parts = await _off_loop(workbench.house_parts, text)
+        if parts["base"] is None:
+            raise Refused("bad_request", 400, "a study compares a file with the one ruleset it extends")
+        counts = (await _off_loop(workbench.controls, parts["base"], "en"))["counts"]
+        players = body.get("players", 3 if 3 in counts else counts[0])
+        if players not in counts:
+            raise Refused("bad_request", 400, f"`players` is one of {', '.join(map(str, counts))}")
+        try:
+            job = self.studies.submit(
+                text, parts["base"], players, matches, seconds, houses=str(self.house_files.folder)
+            )
+        except studies.StudyRefused as exc:
+            raise Refused("bad_request" if exc.status == 400 else "rate", exc.status, str(exc)) from None
+        found = self.studies.get(job.id)
+        return JSONResponse(job.as_json(found[1] if found else None), status_code=202)
+
+    async def study_state(self, request: Request) -> Response:
+        found = self.studies.get(request.path_params["study"])
+        if found is None:
+            raise Refused("no_study", 404)
+        job, position = found
+        if request.url.path.startswith("/studies/"):
+            if job.html is None:
+                return PlainTextResponse("the study has no page (yet)", status_code=404)
+            return HTMLResponse(job.html, headers={"Content-Security-Policy": CSP_BOOK})
+        return JSONResponse(job.as_json(position))
+
     async def page(self, request: Request) -> Response:
         name = "table.html" if "table" in request.path_params else "index.html"
+        if request.url.path == "/w" or request.url.path.startswith("/w/"):
+            name = "workbench.html"
         path = STATIC / name
         if not path.is_file():
             return PlainTextResponse("the page is not installed", status_code=404)
@@ -790,6 +939,9 @@ def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
         yield
         for room in server.rooms.values():
             room.stop()
+        server.studies.stop()
+        server.forget_houses()
+        shutil.rmtree(server.house_files.folder, ignore_errors=True)
         await server.close_all()
         store.close()
 
@@ -801,6 +953,19 @@ def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
         Route("/compare", w(server.compare_page)),
         Route("/api/rulesets", w(server.rulesets)),
         Route("/api/rulesets/check", w(server.check), methods=["POST"]),
+        # the house-rule workbench (workbench.py)
+        Route("/w", w(server.page)),
+        Route("/w/{house}", w(server.page)),
+        Route("/api/rulesets/book", w(server.wb_book), methods=["POST"]),
+        Route("/api/rulesets/compare", w(server.wb_compare), methods=["POST"]),
+        Route("/api/rulesets/house", w(server.wb_house), methods=["POST"]),
+        Route("/api/rulesets/controls", w(server.wb_controls)),
+        Route("/api/houses", w(server.wb_save), methods=["POST"]),
+        Route("/api/houses/{house}.yaml", w(server.wb_saved)),
+        Route("/api/houses/{house}", w(server.wb_saved)),
+        Route("/api/studies", w(server.study_start), methods=["POST"]),
+        Route("/api/studies/{study}", w(server.study_state)),
+        Route("/studies/{study}", w(server.study_state)),
         Route("/api/tables", w(server.create), methods=["POST"]),
         Route("/api/tables/{table}/state", w(server.state)),
         Route("/api/tables/{table}/actions", w(server.act), methods=["POST"]),

@@ -104,6 +104,16 @@ class Store(Protocol):
     def match(self, table_id: str, match_no: int) -> MatchRow | None:
         """A match of a table with its actions (``None``: no such match)."""
 
+    def save_house(self, house_id: str, text: str, base: str | None) -> None:
+        """Store a house-rule file saved from the workbench under ``house_id`` (never changed
+        afterwards: a new save is a new id)."""
+
+    def house(self, house_id: str) -> str | None:
+        """The text of a saved house-rule file (``None``: no such id)."""
+
+    def houses(self) -> Iterator[tuple[str, str]]:
+        """Every saved house-rule file: ``(id, text)``, oldest first."""
+
     def close(self) -> None:
         """Close the database."""
 
@@ -144,6 +154,15 @@ _MIGRATIONS: tuple[str, ...] = (
       table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
       n INTEGER NOT NULL, seat INTEGER, text TEXT NOT NULL, at REAL NOT NULL,
       PRIMARY KEY (table_id, n)
+    );
+    """,
+    # 2: house-rule files saved from the workbench (/w/<id>)
+    """
+    CREATE TABLE houses (
+      id TEXT PRIMARY KEY,
+      created_at REAL NOT NULL,
+      base TEXT,
+      text TEXT NOT NULL
     );
     """,
 )
@@ -362,6 +381,24 @@ class SqliteStore:
                 match,
                 [(s, t, a) for s, t, a in reversed(chat)],
             )
+
+    def save_house(self, house_id: str, text: str, base: str | None) -> None:
+        self._tx(
+            [
+                (
+                    "INSERT INTO houses (id, created_at, base, text) VALUES (?, ?, ?, ?)",
+                    (house_id, time.time(), base, text),
+                )
+            ]
+        )
+
+    def house(self, house_id: str) -> str | None:
+        row = self._db.execute("SELECT text FROM houses WHERE id = ?", (house_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def houses(self) -> Iterator[tuple[str, str]]:
+        rows = self._db.execute("SELECT id, text FROM houses ORDER BY created_at").fetchall()
+        yield from ((str(i), str(t)) for i, t in rows)
 
     def close(self) -> None:
         self._db.close()
