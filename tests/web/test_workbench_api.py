@@ -125,10 +125,10 @@ contract:
         workbench.house_text("pl-standard", {}, previous="id: [unclosed\n")
 
 
-def test_a_rule_named_value_alone_in_its_group_is_written_so_it_reads_as_a_rule() -> None:
-    # `ace_marriage: {value: 250}` alone would read as the group annotated ({value: …, source: …})
+def test_a_rule_named_value_alone_in_its_group_is_written_alone() -> None:
+    # `ace_marriage: {value: 250}` is the group's rule `value` (the loader reads it so)
     text = workbench.house_text("pl-standard", {"marriages.ace_marriage.value": 250})
-    assert text.endswith("marriages:\n  ace_marriage:\n    enabled: false\n    value: 250\n")
+    assert text.endswith("marriages:\n  ace_marriage:\n    value: 250\n")
     assert workbench.check(text) == {"ok": True, "errors": [], "id": "my-house"}
     assert workbench.house_parts(text)["changes"] == {"marriages.ace_marriage.value": 250}
 

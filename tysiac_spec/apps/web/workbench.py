@@ -525,29 +525,6 @@ def _merge(into: dict[Any, Any], tree: Mapping[Any, Any]) -> None:
 _HEAD = ("id", "kind", "extends", "name")
 
 
-def _unambiguous(
-    node: dict[Any, Any], parts: tuple[str, ...], known: Mapping[str, Mapping[str, Any]]
-) -> None:
-    """A group of rules written with its rule ``value`` alone (``ace_marriage: {value: 250}``)
-    reads as that group annotated (``{value: …, source: …}``): such a group also gets its
-    first other rule, at the base's value, so that it reads as a group."""
-    for key, value in list(node.items()):
-        if not isinstance(value, dict):
-            continue
-        here = (*parts, str(key))
-        prefix = ".".join(here)
-        if set(value) - META == {"value"} and f"{prefix}.value" in known:
-            sibling = next(
-                (p for p in known if p.startswith(prefix + ".") and p.count(".") == prefix.count(".") + 1
-                 and not p.endswith(".value")),
-                None,
-            )
-            if sibling is not None:
-                node[key] = {sibling.rsplit(".", 1)[1]: known[sibling]["value"], **value}
-            continue
-        _unambiguous(value, here, known)
-
-
 def house_text(
     base: str,
     changes: Mapping[str, Any],
@@ -610,7 +587,6 @@ def house_text(
             node = node.setdefault(part, {})
         node[parts[-1]] = changes[path]
     _merge(kept, tree)
-    _unambiguous(kept, (), known)
     names = {"en": name.strip(), **{k: v for k, v in names.items() if k != "en"}}
     out = [f"id: {ident}", "kind: house", f"extends: {base}", "name:"]
     _emit(names, 2, out)
@@ -671,7 +647,7 @@ def house_parts(text: str) -> dict[str, Any]:
                     other.append(path)
             continue
         walk(value, (str(key),))
-    # a rule written at the base's value is no change (``_unambiguous`` writes such lines)
+    # a rule written at the base's value is no change
     changes = {p: v for p, v in changes.items() if not (p in known and known[p]["value"] == v)}
     return {
         "base": base,
