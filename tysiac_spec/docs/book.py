@@ -60,8 +60,12 @@ class Rule:
     doc: str | None = None
     doc_lang: str | None = None
     assumed_for: str | None = None
-    options: list[str] = field(default_factory=list)
-    """Table options whose value in force sets this rule (``graduated_auction=true``)."""
+    options: list[tuple[str, str]] = field(default_factory=list)
+    """Table options whose value in force sets this rule: ``(name, words)``
+    (``("graduated_auction", "Graduated auction (raises of 10 only): yes")``)."""
+    changed: str | None = None
+    """For a house file's book: the rule's value in its base ruleset, in words, when the
+    house file changes it (``None`` when it does not, or the ruleset has no base)."""
 
 
 @dataclass(slots=True)
@@ -145,14 +149,17 @@ def _patched_paths(node: Any, path: str) -> list[str]:
     return [path]
 
 
-def _option_sources(ruleset: Ruleset, players: int | None = None) -> dict[str, list[str]]:
-    """Field path -> the options (``name=value``) whose value in force patches that field.
+def _option_sources(
+    ruleset: Ruleset, players: int | None = None, lang: str = "en"
+) -> dict[str, list[tuple[str, str]]]:
+    """Field path -> the options ``(name, words)`` (:func:`terms.option_setting`) whose value
+    in force patches that field.
 
     A patch under ``players.N`` names the section's path (``talon.leftover.to``) or, for the
     table plan, ``players.N.<field>``; with ``players``, patches for other counts are left out.
     """
     table = set(TablePlan.__dataclass_fields__)
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[tuple[str, str]]] = {}
     for name, opt in ruleset.options.items():
         value = ruleset.selected.get(name, opt.default)
         key = ("true" if value else "false") if isinstance(value, bool) else str(value)
@@ -164,7 +171,7 @@ def _option_sources(ruleset: Ruleset, players: int | None = None) -> dict[str, l
             if parts[0] == "players" and len(parts) > 2:
                 path = ".".join(parts[2:]) if parts[2] not in table else "players.N." + ".".join(parts[2:])
             tags = out.setdefault(path, [])
-            tag = f"{name}={terms.option_text(value)}"
+            tag = (name, terms.option_setting(name, value, lang))
             if tag not in tags:
                 tags.append(tag)
     return out
@@ -226,7 +233,7 @@ def _rule(
     counts: Sequence[int],
     lang: str,
     seen: set[str],
-    by_option: Mapping[str, list[str]],
+    by_option: Mapping[str, list[tuple[str, str]]],
     changed: Sequence[str] = (),
 ) -> Rule:
     """One merged rule; a reason already given earlier in the book (in ``seen``) is not repeated."""
@@ -336,21 +343,21 @@ def _options(ruleset: Ruleset, lang: str, number: int, names: Sequence[str]) -> 
         current = ruleset.selected.get(name, opt.default)
         if opt.type == "choice":
             in_force = terms.ui("in_force", lang)
-            shown = [f"**{c}** ({in_force})" if c == current else f"`{c}`" for c in opt.choices]
-            value = ", ".join(shown)
+            words = [terms.option_value(name, c, lang) for c in opt.choices]
+            shown = [f"**{w}** ({in_force})" if c == current else w
+                     for c, w in zip(opt.choices, words, strict=True)]
+            value = "; ".join(shown)
         elif opt.type == "bool":
             value = f"**{terms.ui('yes' if current else 'no', lang)}** ({terms.ui('in_force', lang)})"
         else:
             ranged = opt.minimum is not None or opt.maximum is not None
             bounds = f" ({opt.minimum}…{opt.maximum})" if ranged else ""
             value = f"**{current}** ({terms.ui('in_force', lang)}){bounds}"
-        default = opt.default
-        if isinstance(default, bool):
-            default = terms.ui("yes" if default else "no", lang)
-        value += f"; {terms.ui('default', lang)}: `{default}`" if current != opt.default else ""
+        if current != opt.default:
+            value += f"; {terms.ui('default', lang)}: {terms.option_value(name, opt.default, lang)}"
         doc, doc_lang = _doc_in(opt.doc, lang)
         sec.rules.append(Rule(
-            f"options.{name}", f"{terms.ui('option', lang)} `{name}`", "leaf", 0,
+            f"options.{name}", terms.option_name(name, lang), "leaf", 0,
             [Cell(None, value, None)], list(opt.source), opt.status == "assumed",
             opt.reason.strip() if opt.reason else None, doc, doc_lang,
         ))
@@ -385,7 +392,7 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     in_force = {k: v for k, v in ruleset.selected.items() if k not in ruleset.options or k in applicable}
     if in_force:
         meta.append((terms.ui("options_in_force", lang),
-                     ", ".join(f"`{k}={terms.option_text(v)}`" for k, v in in_force.items())))
+                     "; ".join(terms.option_setting(k, v, lang) for k, v in in_force.items())))
     meta.append((terms.ui("fingerprint", lang), f"`{ruleset.content_hash}`"))
     description = ruleset.description.get(lang) or ruleset.description.get("en")
 
@@ -393,7 +400,7 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     merged = _merge_forms(ruleset, counts, lang) if counts else []
     disabled = _disabled(merged)
     seen: set[str] = set()
-    by_option = _option_sources(ruleset, players)
+    by_option = _option_sources(ruleset, players, lang)
     changed = _changed_by_options(ruleset)
     for key, parts in SECTION_ORDER:
         intro = terms.pick(terms.SECTION_INTROS[key], lang)

@@ -359,8 +359,8 @@ def _example(ruleset: Ruleset, sc: Any, lang: str) -> Example:
         setup += "; " + _w("x.dealer", lang, who=_player(sc.deal["dealer"], lang))
     ex.setup.append(setup)
     if sc.options:
-        ex.setup.append(_w("x.options", lang, list=", ".join(
-            f"`{k}={terms.option_text(v)}`" for k, v in sc.options.items())))
+        ex.setup.append(_w("x.options", lang, list="; ".join(
+            terms.option_setting(k, v, lang) for k, v in sc.options.items())))
     if sc.match:
         for key, value in sc.match.items():
             if key == "scores":
