@@ -15,8 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ruleset.model import Form, Marriages, Ruleset, TablePlan
-from . import terms
+from markupsafe import Markup
+
+from ..ruleset.model import DeckSpec, Form, Marriages, Ruleset, TablePlan
+from . import cards, terms
 from .examples import Example, scenario_file
 from .examples import examples as _examples
 from .fields import (
@@ -108,6 +110,8 @@ class Book:
     meta: list[tuple[str, str]]
     sections: list[Section]
     generated: str
+    deck: DeckSpec | None = None
+    """The pack, for the card pictures of the HTML book (none: no pictures)."""
 
 
 def _doc_in(doc: Mapping[str, str] | None, lang: str) -> tuple[str | None, str | None]:
@@ -453,7 +457,8 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     about = description.strip() if description else None
     if not counts:  # said once, at the top
         about = "\n\n".join(t for t in (about, terms.ui("no_forms", lang)) if t)
-    return Book(ruleset.id, lang, ruleset.title(lang), about, meta, sections, terms.ui("generated", lang))
+    return Book(ruleset.id, lang, ruleset.title(lang), about, meta, sections, terms.ui("generated", lang),
+                ruleset.deck_spec)
 
 
 _META = frozenset(("source", "status", "reason", "doc"))
@@ -496,8 +501,17 @@ def render_book(book: Book, fmt: str = "md", *, links: Mapping[str, Any] | None 
     """
     if fmt not in ("md", "html"):
         raise ValueError(f"unknown format {fmt!r}; choose md or html")
+    extra: dict[str, Any] = {}
+    if fmt == "html":
+        deck = book.deck
+        shown = [[c for c in row if deck is not None and cards.card_code(deck, c)]
+                 for sec in book.sections for ex in sec.examples for row in ex.hand_cards]
+        codes = {cards.card_code(deck, c) or c for row in shown for c in row} if deck is not None else set()
+        extra["sprite"] = Markup(cards.sprite(deck, codes)) if deck is not None else ""
+        extra["card_pictures"] = (lambda row: Markup("".join(cards.card_use(deck, c, book.lang) for c in row))
+                                  if deck is not None else "")
     return render_template(f"book.{fmt}.j2", book=book, links=links or {}, ui=_ui(book.lang),
-                           then_label=terms.pick(terms.EXAMPLE_WORDS["then"], book.lang))
+                           then_label=terms.pick(terms.EXAMPLE_WORDS["then"], book.lang), **extra)
 
 
 def _ui(lang: str) -> dict[str, str]:

@@ -7,6 +7,7 @@ Layout of the output directory::
     rules/<id>.<lang>.html     rule books (and .md beside them), lang in en, pl, ru, cs
     compare.html               the variants' differences; compare-full.html: every rule
     dsl.html                   the formula language reference (docs/dsl.md)
+    cards.svg                  the card faces as an SVG sprite (docs/cards.py), ``#card-QH``
     studies/<name>.html        the committed study pages (docs/studies/, written by
                                ``tysiac compare --simulate N --format html --site-page``), copied
                                as they are: building the site needs no plotting library
@@ -33,7 +34,7 @@ from ..errors import SiteError
 from ..ruleset import load_ruleset, registry
 from ..ruleset.model import Ruleset
 from ..savefile import remove_stale_temps, temp_prefix
-from . import terms
+from . import cards, terms
 from .book import build_book, render_book
 from .compare import by_kind, compare, render_comparison
 from .render import render_template
@@ -293,6 +294,8 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
         for e in entries
     ]
     studies = _copy_studies(root, written)
+    if entries:  # the card faces as one sprite file, for pages (and the table) that link to it
+        _write(root, "cards.svg", cards.sprite_file(entries[0].ruleset.deck_spec), written)
     ui = {key: terms.pick(texts, "en") for key, texts in terms.UI.items()}
     kinds = ("variant", "house", "base")  # what a player looks for first; others (none yet) last
     groups = [(ui[f"heading.{kind}"], [r for r in rows if r["kind"] == kind]) for kind in kinds]

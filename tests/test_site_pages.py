@@ -1,0 +1,39 @@
+"""The site's pages for players (issue 27, item 4): card pictures, the printable rule sheet
+and scoresheet, the index's picker, the search index, house rules marked in their books.
+Plain checks of the built HTML; the browser checks (print to PDF, screenshots at 390 and
+1280 px) are in ``tests/web/test_browser_site.py``."""
+
+from __future__ import annotations
+
+import re
+
+from tysiac_spec import load_ruleset
+from tysiac_spec.docs import cards
+from tysiac_spec.docs.book import build_book, render_book
+
+
+def test_card_pictures_in_the_worked_examples() -> None:
+    html = render_book(build_book(load_ruleset("pl-standard"), lang="pl"), "html")
+    # the page carries each card it shows once, as a symbol, and refers to it per card
+    symbols = re.findall(r'<symbol id="card-(\w+)"', html)
+    assert len(symbols) == len(set(symbols)) == 24  # the examples deal the whole pack
+    uses = re.findall(r'<svg class="card" viewBox="0 0 100 140" role="img" aria-label="([^"]+)">'
+                      r'<use href="#card-(\w+)"/></svg>', html)
+    assert ("dama kier", "QH") in uses and ("dziesiątka pik", "TS") in uses
+    assert {code for _, code in uses} == set(symbols)
+    assert "<script" not in html.split("<h1>")[0]  # pictures need no script
+
+
+def test_card_faces_are_drawn_from_the_pack() -> None:
+    deck = load_ruleset("pl-standard").deck_spec
+    assert cards.card_code(deck, "10♥") == "TH" and cards.card_code(deck, "QS") == "QS"
+    assert cards.card_code(deck, "ZZ") is None
+    assert cards.card_use(deck, "ZZ", "en") == "ZZ"
+    one = cards.sprite(deck, ["TH"])
+    assert one.count("<symbol") == 1
+    # the ten prints "10" (its digit alias), red, with the hearts shape
+    assert 'fill="#c0152f">10</text>' in one and cards.SHAPES["hearts"] in one
+    court = cards.sprite(deck, ["KC"])
+    assert 'fill="#16181d">K</text>' in court and court.count(cards.SHAPES["clubs"]) == 2
+    assert cards.sprite(deck, []) == ""
+    assert cards.sprite_file(deck).count("<symbol") == 24
