@@ -37,3 +37,16 @@ def test_card_faces_are_drawn_from_the_pack() -> None:
     assert 'fill="#16181d">K</text>' in court and court.count(cards.SHAPES["clubs"]) == 2
     assert cards.sprite(deck, []) == ""
     assert cards.sprite_file(deck).count("<symbol") == 24
+
+
+def test_rule_sheet_lines_are_the_books_rules_in_words() -> None:
+    from tysiac_spec.docs.sheet import render_scoresheet, sheet_lines
+
+    book = build_book(load_ruleset("pl-standard"), lang="pl")
+    lines = sheet_lines(book)
+    assert lines[0].level == 0 and lines[0].label == "2. Gracze i rozdanie"
+    assert any(ln.level == 2 and ln.label == "Wartość meldunku" and ln.text == "kier 100, karo 80, trefl 60, pik 40"
+               for ln in lines), [ln for ln in lines if "meld" in ln.label.lower()]
+    assert not any(ln.label.startswith("options.") or "Źródła" in ln.label for ln in lines)
+    sheet = render_scoresheet("ru")
+    assert sheet.count("<td></td>") == 32 * 5 and sheet.count(">Имя:</th>") == 4

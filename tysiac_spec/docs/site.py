@@ -5,8 +5,11 @@ Layout of the output directory::
 
     index.html                 the rulesets, with links to everything below
     rules/<id>.<lang>.html     rule books (and .md beside them), lang in en, pl, ru, cs
+    rules/<id>.sheet.<lang>.html  the rule sheet to print (A4, one or two pages)
+    scoresheet.<lang>.html     a blank scoresheet to print (A4)
     compare.html               the variants' differences; compare-full.html: every rule
     dsl.html                   the formula language reference (docs/dsl.md)
+    site.js                    the one script: sticky comparison headers, the index's picker, search
     cards.svg                  the card faces as an SVG sprite (docs/cards.py), ``#card-QH``
     studies/<name>.html        the committed study pages (docs/studies/, written by
                                ``tysiac compare --simulate N --format html --site-page``), copied
@@ -37,7 +40,8 @@ from ..savefile import remove_stale_temps, temp_prefix
 from . import cards, terms
 from .book import build_book, render_book
 from .compare import by_kind, compare, render_comparison
-from .render import render_template
+from .render import TEMPLATES, render_template
+from .sheet import render_rule_sheet, render_scoresheet
 
 __all__ = ["MANIFEST", "MARKER", "SiteError", "build_site"]
 
@@ -258,21 +262,31 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
                 "home": "../index.html",
                 "langs": {code: f"{rid}.{code}.html" for code in terms.LANGS},
                 "markdown": f"{rid}.{lang}.md",
+                "script": "../site.js",
             }
+            links["sheet"] = f"{rid}.sheet.{lang}.html"
             _write(root, f"rules/{html_name}", render_book(book, "html", links=links), written)
             _write(root, f"rules/{rid}.{lang}.md", render_book(book, "md"), written)
+            _write(root, f"rules/{rid}.sheet.{lang}.html", render_rule_sheet(book, links={
+                "home": "../index.html", "book": html_name, "scoresheet": f"../scoresheet.{lang}.html",
+            }), written)
             books[rid][lang] = f"rules/{html_name}"
+    for lang in terms.LANGS:
+        _write(root, f"scoresheet.{lang}.html", render_scoresheet(lang, links={
+            "home": "index.html", "langs": {code: f"scoresheet.{code}.html" for code in terms.LANGS},
+        }), written)
 
     playable = by_kind([e.ruleset for e in entries if e.ruleset.player_counts])
     if len(playable) >= 2:
         comp = compare(playable)
         book_links = {r.id: books[r.id]["en"] for r in playable}
         _write(root, "compare.html", render_comparison(comp, "html", links={
-            "home": "index.html", "full": "compare-full.html", "full_label": "all rules", "books": book_links,
+            "home": "index.html", "script": "site.js", "full": "compare-full.html", "full_label": "all rules",
+            "books": book_links,
         }), written)
         _write(root, "compare-full.html", render_comparison(comp, "html", full=True, links={
-            "home": "index.html", "full": "compare.html", "full_label": "differences only",
-            "books": book_links,
+            "home": "index.html", "script": "site.js", "full": "compare.html",
+            "full_label": "differences only", "books": book_links,
         }), written)
     from ..dsl.reference import render_reference
 
@@ -294,6 +308,7 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
         for e in entries
     ]
     studies = _copy_studies(root, written)
+    _write(root, "site.js", (TEMPLATES / "site.js").read_text(encoding="utf-8"), written)
     if entries:  # the card faces as one sprite file, for pages (and the table) that link to it
         _write(root, "cards.svg", cards.sprite_file(entries[0].ruleset.deck_spec), written)
     ui = {key: terms.pick(texts, "en") for key, texts in terms.UI.items()}

@@ -1437,3 +1437,25 @@ def option_value(name: str, value: object, lang: str) -> str:
 def option_setting(name: str, value: object, lang: str) -> str:
     """``“Barrel at 880”: no``: an option with its value in force, in words."""
     return f"“{option_name(name, lang)}”: {option_value(name, value, lang)}"
+
+
+# --------------------------------------------------------------------------- site pages (site)
+# Added by helper "site": words of the printable pages, the index's picker, the search box
+# and the house-rule marks; merged into UI (one lookup for every template).
+
+SITE_UI: dict[str, T4] = {
+    "rule_sheet": ("Rule sheet", "Ściąga z zasad", "Памятка по правилам", "Přehled pravidel"),
+    "scoresheet": ("Scoresheet", "Tabela wyników", "Запись партии", "Zapisovací arch"),
+    "print": ("Print", "Drukuj", "Печать", "Tisk"),
+    "print_note": ("Made to be printed on A4 (one or two pages).", "Do wydruku na A4 (jedna lub dwie strony).",
+                   "Для печати на A4 (одна или две страницы).", "K tisku na A4 (jedna nebo dvě strany)."),
+    "deal_no": ("Deal", "Rozdanie", "Раздача", "Rozdání"),
+    "declarer_contract": ("Declarer, contract", "Grający, kontrakt", "Играющий, заказ", "Hrající, závazek"),
+    "points": ("deal", "rozd.", "очки", "body"),
+    "total": ("total", "suma", "итог", "celkem"),
+    "name": ("Name", "Imię", "Имя", "Jméno"),
+    "date": ("Date", "Data", "Дата", "Datum"),
+    "rules_played": ("Rules played", "Zasady", "Правила", "Pravidla"),
+}
+
+UI.update(SITE_UI)
