@@ -122,3 +122,35 @@ def test_rule_sheets_print_on_one_or_two_a4_pages(browser: Chromium, site: Path)
     assert page.evaluate("getComputedStyle(document.querySelector('header.top')).display") == "none"
     assert page.evaluate("getComputedStyle(document.querySelector('.sheet-cols')).columnCount") == "2"
     page.screenshot("site-sheet-print-a4.png", full=True)
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_index_picker_filters_the_variants(browser: Chromium, site: Path, size: tuple[int, int]) -> None:
+    page = _open(browser, size, site / "index.pl.html")
+    assert page.evaluate("document.querySelector('form.picker').hidden") is False  # site.js showed it
+    shown = "[...document.querySelectorAll('section.variant')].filter(s => !s.hidden).map(s => s.id).join(' ')"
+
+    def choose(selector: str, value: str) -> None:
+        page.evaluate(f"(s => {{ s.value = {value!r}; s.dispatchEvent(new Event('change', {{bubbles: true}})); }})"
+                      f"(document.querySelector({selector!r}))")
+
+    choose("select[name=country]", "pl")  # the Polish variants and the house files based on them
+    assert page.evaluate(shown) == "pl-online pl-standard pl-tysiac-hd house-five-up my-table"
+    choose("select[name=country]", "")
+    choose("select[data-rule='special.barrel']", "yes")
+    choose("select[name=players]", "4")
+    assert page.evaluate(shown) == "ru-classic ru-online"
+    assert page.evaluate("document.querySelector('[data-template]').textContent") == "pokazano 2 z 11"
+    assert page.errors() == []
+    page.screenshot(f"site-index-picker-{size[0]}.png")
+
+
+def test_search_box_finds_rules_in_the_books(browser: Chromium, site: Path) -> None:
+    page = _open(browser, PHONE, site / "rules" / "pl-standard.pl.html")
+    page.click("form.search input")
+    page.call("Input.insertText", text="meldunku wartość")
+    hits = page.wait("[...document.querySelectorAll('ol.hits a')].map(a => a.getAttribute('href'))", "hits")
+    assert "../rules/pl-standard.pl.html#marriages-values" in hits
+    page.click("ol.hits a[href='../rules/pl-standard.pl.html#marriages-values']")
+    page.wait("location.hash === '#marriages-values'", "the rule in view")
+    assert page.errors() == []

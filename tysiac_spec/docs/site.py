@@ -3,7 +3,9 @@ and the formula language reference, as plain HTML files that work offline.
 
 Layout of the output directory::
 
-    index.html                 the rulesets, with links to everything below
+    index.html                 the rulesets, with links to everything below, and a picker;
+                               index.<lang>.html: the same in pl, ru, cs
+    search.<lang>.js           the search index of the rule books in that language
     rules/<id>.<lang>.html     rule books (and .md beside them), lang in en, pl, ru, cs
     rules/<id>.sheet.<lang>.html  the rule sheet to print (A4, one or two pages)
     scoresheet.<lang>.html     a blank scoresheet to print (A4)
@@ -38,10 +40,11 @@ from ..ruleset import load_ruleset, registry
 from ..ruleset.model import Ruleset
 from ..savefile import remove_stale_temps, temp_prefix
 from . import cards, terms
-from .book import build_book, render_book
+from .book import Book, build_book, render_book
 from .compare import by_kind, compare, render_comparison
 from .render import TEMPLATES, render_template
 from .sheet import render_rule_sheet, render_scoresheet
+from .site_index import render_index, search_script
 
 __all__ = ["MANIFEST", "MARKER", "SiteError", "build_site"]
 
@@ -252,9 +255,11 @@ def _write(root: Path, rel: str, text: str, written: list[Path]) -> None:
 def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
     written: list[Path] = []
     books: dict[str, dict[str, str]] = {}
+    sheets: dict[str, dict[str, str]] = {}
+    built: list[Book] = []
     for entry in entries:
         rid = entry.ruleset.id
-        books[rid] = {}
+        books[rid], sheets[rid] = {}, {}
         for lang in terms.LANGS:
             book = build_book(entry.ruleset, lang=lang)
             html_name = f"{rid}.{lang}.html"
@@ -263,6 +268,7 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
                 "langs": {code: f"{rid}.{code}.html" for code in terms.LANGS},
                 "markdown": f"{rid}.{lang}.md",
                 "script": "../site.js",
+                "search": f"search.{lang}.js",
             }
             links["sheet"] = f"{rid}.sheet.{lang}.html"
             _write(root, f"rules/{html_name}", render_book(book, "html", links=links), written)
@@ -271,6 +277,8 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
                 "home": "../index.html", "book": html_name, "scoresheet": f"../scoresheet.{lang}.html",
             }), written)
             books[rid][lang] = f"rules/{html_name}"
+            sheets[rid][lang] = f"rules/{rid}.sheet.{lang}.html"
+            built.append(book)
     for lang in terms.LANGS:
         _write(root, f"scoresheet.{lang}.html", render_scoresheet(lang, links={
             "home": "index.html", "langs": {code: f"scoresheet.{code}.html" for code in terms.LANGS},
@@ -293,33 +301,17 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
     body = MarkdownIt("commonmark").enable("table").render(render_reference())
     _write(root, "dsl.html", render_template("page.html.j2", lang="en", title="The rules DSL", body=body,
                                              home="index.html"), written)
-    rows = [
-        {
-            "id": e.ruleset.id,
-            "kind": e.ruleset.kind,
-            "title": e.ruleset.title("en"),
-            "names": {lang: e.ruleset.title(lang) for lang in terms.LANGS},
-            "description": e.ruleset.description.get("en", ""),
-            "players": ", ".join(str(n) for n in e.ruleset.player_counts) or "—",
-            "extends": ", ".join(e.ruleset.parents),
-            "origin": e.origin,
-            "books": books[e.ruleset.id],
-        }
-        for e in entries
-    ]
     studies = _copy_studies(root, written)
     _write(root, "site.js", (TEMPLATES / "site.js").read_text(encoding="utf-8"), written)
     if entries:  # the card faces as one sprite file, for pages (and the table) that link to it
         _write(root, "cards.svg", cards.sprite_file(entries[0].ruleset.deck_spec), written)
-    ui = {key: terms.pick(texts, "en") for key, texts in terms.UI.items()}
-    kinds = ("variant", "house", "base")  # what a player looks for first; others (none yet) last
-    groups = [(ui[f"heading.{kind}"], [r for r in rows if r["kind"] == kind]) for kind in kinds]
-    groups.append((ui["heading.other"], [r for r in rows if r["kind"] not in kinds]))
-    _write(root, "index.html", render_template(
-        "index.html.j2", groups=[g for g in groups if g[1]], langs=terms.LANGS, lang_names=terms.LANG_NAMES,
-        ui=ui,
-        has_compare=len(playable) >= 2, lang="en", title=ui["index_title"], studies=studies,
-    ), written)
+    pairs = [(e.ruleset, e.origin) for e in entries]
+    for lang in terms.LANGS:
+        _write(root, "index.html" if lang == "en" else f"index.{lang}.html", render_index(
+            lang, pairs, books=books, sheets=sheets, has_compare=len(playable) >= 2, studies=studies,
+        ), written)
+        _write(root, f"search.{lang}.js", search_script(lang, [
+            (book, books[book.id][lang]) for book in built if book.lang == lang]), written)
     return written
 
 

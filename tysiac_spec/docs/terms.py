@@ -1458,4 +1458,47 @@ SITE_UI: dict[str, T4] = {
     "rules_played": ("Rules played", "Zasady", "Правила", "Pravidla"),
 }
 
+SITE_UI.update({
+    "index_intro": (
+        "Rule books of the card game Tysiąc / Тысяча / Tisíc (1000) and its variants, generated from the "
+        "rulesets' data; the differences between the variants; sheets to print; and the formula language "
+        "the rulesets are written in.",
+        "Zasady gry w Tysiąca (1000) i jego odmiany, wygenerowane z danych zestawów zasad; różnice między "
+        "wariantami; ściągi do wydruku; oraz język wzorów, w którym zapisano zasady.",
+        "Правила карточной игры Тысяча (1000) и её вариантов, созданные из данных наборов правил; различия "
+        "между вариантами; памятки для печати; и язык формул, на котором записаны правила.",
+        "Pravidla karetní hry Tisíc (1000) a jejích variant, vytvořená z dat sad pravidel; rozdíly mezi "
+        "variantami; přehledy k tisku; a jazyk vzorců, kterým jsou pravidla zapsána.",
+    ),
+    "pick_heading": ("Find a variant", "Znajdź wariant", "Найти вариант", "Najít variantu"),
+    "country": ("Country", "Kraj", "Страна", "Země"),
+    "any": ("any", "dowolny", "любая", "jakákoli"),
+    "any_count": ("any number", "dowolna liczba", "любое число", "jakýkoli počet"),
+    "shown_count": ("{n} of {total} shown", "pokazano {n} z {total}", "показано {n} из {total}",
+                    "zobrazeno {n} z {total}"),
+    "with": ("with", "z", "с", "s"),
+    "without": ("without", "bez", "без", "bez"),
+    "study_line": ("what the rules do, over {deals} simulated deals", "co robią zasady: {deals} symulowanych rozdań",
+                   "что дают правила: {deals} смоделированных раздач", "co pravidla dělají: {deals} simulovaných rozdání"),
+    "from_file": ("from", "z pliku", "из файла", "ze souboru"),
+    "search": ("Search the rule books", "Szukaj w zasadach", "Поиск по правилам", "Hledat v pravidlech"),
+    "search_none": ("nothing found", "nic nie znaleziono", "ничего не найдено", "nic nenalezeno"),
+    "changed_by_house": ("changed by this house file; in {base}:", "zmienione w tych zasadach domowych; w {base}:",
+                         "изменено этими домашними правилами; в {base}:", "změněno těmito domácími pravidly; v {base}:"),
+    "changed_legend": ("Rules this house file changes from its base are marked",
+                       "Zasady zmienione względem zestawu bazowego są oznaczone",
+                       "Правила, изменённые по сравнению с базовым набором, отмечены",
+                       "Pravidla změněná oproti základní sadě jsou označena"),
+    "changed_mark": ("changed", "zmiana", "изменено", "změna"),
+})
+
+COUNTRIES: dict[str, T4] = {
+    "pl": ("Poland", "Polska", "Польша", "Polsko"),
+    "ru": ("Russia", "Rosja", "Россия", "Rusko"),
+    "cz": ("Czechia", "Czechy", "Чехия", "Česko"),
+    "ua": ("Ukraine", "Ukraina", "Украина", "Ukrajina"),
+}
+"""Countries a ruleset id may begin with (``pl-standard``): the index's picker groups the
+variants by them (a ruleset whose id names none takes its base's)."""
+
 UI.update(SITE_UI)

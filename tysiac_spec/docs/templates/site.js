@@ -20,3 +20,78 @@
   addEventListener("resize", place);
   place();
 })();
+
+// The index's picker: show the variants of a country, for a number of players, with or without
+// some key rules. Without this script the form stays hidden and every ruleset is listed.
+(() => {
+  const form = document.querySelector("form.picker");
+  if (!form) return;
+  const rows = [...document.querySelectorAll("section.variant")];
+  const count = form.querySelector("[data-template]");
+  function apply() {
+    const country = form.elements.country.value, players = form.elements.players.value;
+    const rules = [...form.querySelectorAll("select[data-rule]")].filter((s) => s.value);
+    let shown = 0;
+    for (const row of rows) {
+      const played = row.dataset.rules.split(" ");
+      const ok = (!country || row.dataset.country === country)
+        && (!players || row.dataset.players.split(" ").includes(players))
+        && rules.every((s) => played.includes(s.dataset.rule) === (s.value === "yes"));
+      row.hidden = !ok;
+      if (ok) shown += 1;
+    }
+    for (const h2 of document.querySelectorAll("main > h2")) {  // a heading with nothing under it
+      let el = h2.nextElementSibling, any = false;
+      while (el && el.tagName !== "H2") { if (el.matches("section.variant") && !el.hidden) any = true; el = el.nextElementSibling; }
+      if (!h2.closest("form")) h2.hidden = !any && h2.nextElementSibling?.matches("section.variant");
+    }
+    count.textContent = count.dataset.template.replace("{n}", shown).replace("{total}", rows.length);
+  }
+  form.addEventListener("change", apply);
+  form.addEventListener("submit", (e) => e.preventDefault());
+  form.hidden = false;
+  apply();
+})();
+
+// The search box: the rule books' rules of this language (search.<lang>.js, loaded on first
+// use as a script, which a page opened from disk may load), matched word by word.
+(() => {
+  const form = document.querySelector("form.search");
+  if (!form) return;
+  const input = form.elements.q, list = form.querySelector("ol.hits");
+  let entries = null;
+  function load() {
+    if (entries !== null) return Promise.resolve(entries);
+    return new Promise((resolve) => {
+      const tag = document.createElement("script");
+      tag.src = form.dataset.root + form.dataset.index;
+      tag.onload = () => { entries = window.TYSIAC_SEARCH || []; resolve(entries); };
+      tag.onerror = () => { entries = []; resolve(entries); };
+      document.head.append(tag);
+    });
+  }
+  const fold = (s) => s.toLocaleLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+  async function run() {
+    const words = fold(input.value).split(/\s+/).filter(Boolean);
+    list.replaceChildren();
+    list.hidden = words.length === 0;
+    if (!words.length) return;
+    const found = (await load()).filter(([, , text]) => words.every((w) => fold(text).includes(w))).slice(0, 12);
+    for (const [title, href] of found) {
+      const a = document.createElement("a");
+      a.href = form.dataset.root + href;
+      a.textContent = title;
+      const li = document.createElement("li");
+      li.append(a);
+      list.append(li);
+    }
+    if (!found.length) {
+      const li = document.createElement("li");
+      li.textContent = form.dataset.none;
+      list.append(li);
+    }
+  }
+  input.addEventListener("input", run);
+  form.addEventListener("submit", (e) => { e.preventDefault(); const first = list.querySelector("a"); if (first) first.click(); });
+  form.hidden = false;
+})();
