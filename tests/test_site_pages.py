@@ -50,3 +50,28 @@ def test_rule_sheet_lines_are_the_books_rules_in_words() -> None:
     assert not any(ln.label.startswith("options.") or "Źródła" in ln.label for ln in lines)
     sheet = render_scoresheet("ru")
     assert sheet.count("<td></td>") == 32 * 5 and sheet.count(">Имя:</th>") == 4
+
+
+def test_house_book_marks_the_rules_it_changes_from_its_base(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    book = build_book(load_ruleset("house-five-up"), lang="pl")
+    marked = {r.path: r.changed for s in book.sections for r in s.rules if r.changed is not None}
+    assert book.base == "pl-standard" and book.changed == 3
+    assert marked == {
+        "auction.raise_by": "o dowolną wielokrotność kroku (skoki dozwolone)",  # the option's effect, at the rule
+        "options.five_rounds": "w dół (25 → 20)",
+        "options.graduated_auction": "nie",
+    }
+    html = render_book(book, "html")
+    assert html.count('class="rule leaf depth-0 changed"') == 3
+    assert "zmienione w tych zasadach domowych; w pl-standard: o dowolną wielokrotność kroku" in html
+    # the option that changes the rule is named at the rule
+    rule = html[html.index('id="auction-raise_by"'):]
+    rule = rule[:rule.index("<div class=\"rule ", 10)]
+    assert "ustawia opcja stołu <a href=\"#options-graduated_auction\">“Licytacja stopniowana (tylko o 10)”: tak</a>" in rule
+    # a variant's book marks nothing; a user's house file its own change
+    assert build_book(load_ruleset("pl-standard")).changed == 0
+    house = tmp_path / "mine.yaml"
+    house.write_text("id: mine\nkind: house\nextends: pl-standard\nname: {en: Mine}\nauction: {min_bid: 110}\n",
+                     encoding="utf-8")
+    mine = build_book(load_ruleset(house))
+    assert [(r.path, r.changed) for s in mine.sections for r in s.rules if r.changed] == [("auction.min_bid", "100")]

@@ -17,6 +17,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..errors import TysiacError
+from ..ruleset import load_ruleset
 from ..ruleset.model import DeckSpec, Form, Marriages, Ruleset, TablePlan
 from . import cards, terms
 from .examples import Example, scenario_file
@@ -112,6 +114,11 @@ class Book:
     generated: str
     deck: DeckSpec | None = None
     """The pack, for the card pictures of the HTML book (none: no pictures)."""
+    base: str | None = None
+    """For a house file: the id of the ruleset it extends, against which its changed rules
+    are marked (:attr:`Rule.changed`)."""
+    changed: int = 0
+    """How many rules the house file changes from its base."""
 
 
 def _doc_in(doc: Mapping[str, str] | None, lang: str) -> tuple[str | None, str | None]:
@@ -454,11 +461,73 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
                 text += f". {src.note}"
             sec.items.append((src.id, text))
         sections.append(sec)
+    base = _base_of(ruleset)
+    changed_count = _mark_changes(sections, ruleset, base, merged, counts, lang) if base is not None else 0
     about = description.strip() if description else None
     if not counts:  # said once, at the top
         about = "\n\n".join(t for t in (about, terms.ui("no_forms", lang)) if t)
     return Book(ruleset.id, lang, ruleset.title(lang), about, meta, sections, terms.ui("generated", lang),
-                ruleset.deck_spec)
+                ruleset.deck_spec, base.id if base is not None else None, changed_count)
+
+
+def _base_of(ruleset: Ruleset) -> Ruleset | None:
+    """The ruleset a house file extends (its only parent, with that one's defaults), or ``None``
+    for another kind, several parents, or a parent that does not load from here (a path
+    relative to another directory)."""
+    if ruleset.kind != "house" or len(ruleset.parents) != 1:
+        return None
+    try:
+        return load_ruleset(ruleset.parents[0])
+    except (TysiacError, OSError):
+        return None
+
+
+def _mark_changes(sections: Sequence[Section], ruleset: Ruleset, base: Ruleset,
+                  merged: list[tuple[Node, dict[int, Node]]], counts: Sequence[int], lang: str) -> int:
+    """Set :attr:`Rule.changed` on every rule of ``sections`` whose value differs from
+    ``base``'s (for some player count of the book), and on every table option whose value in
+    force differs; return how many rules are marked."""
+    mine = {first.path: nodes for first, nodes in merged}
+    shared = [n for n in counts if n in base.forms]
+    theirs = {first.path: nodes for first, nodes in _merge_forms(base, shared, lang)}
+    off = terms.ui("not_played_short", lang)
+    marked = 0
+    for section in sections:
+        for rule in section.rules:
+            if rule.path.startswith("options."):
+                name = rule.path.split(".", 1)[1]
+                if name not in base.options:
+                    continue
+                old = base.selected.get(name, base.options[name].default)
+                if old != ruleset.selected.get(name, ruleset.options[name].default):
+                    rule.changed = terms.option_value(name, old, lang)
+            elif rule.kind == "leaf" and rule.path in mine:
+                nodes, before = mine[rule.path], theirs.get(rule.path, {})
+                differ = [n for n, node in nodes.items() if n not in before or _key(before[n]) != _key(node)]
+                words: dict[str, list[int]] = {}
+                for n in differ:
+                    text = _words_in(before[n], theirs, n, off) if n in before else off
+                    words.setdefault(text, []).append(n)
+                whole = len(differ) == len(nodes) and len(words) == 1
+                if words:
+                    rule.changed = "; ".join(text if whole else f"{_players_label(ns, lang)}: {text}"
+                                             for text, ns in words.items())
+            marked += rule.changed is not None
+    return marked
+
+
+def _words_in(node: Node, nodes: Mapping[str, Mapping[int, Node]], n: int, off: str) -> str:
+    """The value of ``node`` in words; for a group (a list of entries where the other
+    ruleset has none), the labels of its entries."""
+    if node.value is not None:
+        return node.value.words
+    inner = [m[n].label for path, m in nodes.items()
+             if path.startswith(node.path + "[") and n in m and m[n].depth == node.depth + 1]
+    return ", ".join(inner) or off
+
+
+def _key(node: Node) -> Any:
+    return None if node.value is None else (node.value.key, node.value.formula)
 
 
 _META = frozenset(("source", "status", "reason", "doc"))
