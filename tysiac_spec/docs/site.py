@@ -15,7 +15,8 @@ Layout of the output directory::
     cards.svg                  the card faces as an SVG sprite (docs/cards.py), ``#card-QH``
     studies/<name>.html        the committed study pages (docs/studies/, written by
                                ``tysiac compare --simulate N --format html --site-page``), copied
-                               as they are: building the site needs no plotting library
+                               with the finding in words put first (``study.for_players``):
+                               building the site needs no plotting library
     .tysiac-build.json         the manifest: the files this build wrote
 
 The output directory may hold files of the user's beside the site: a later build removes
@@ -39,6 +40,7 @@ from ..errors import SiteError
 from ..ruleset import load_ruleset, registry
 from ..ruleset.model import Ruleset
 from ..savefile import remove_stale_temps, temp_prefix
+from ..study import for_players
 from . import cards, terms
 from .book import Book, build_book, render_book
 from .compare import by_kind, compare, render_comparison
@@ -322,12 +324,14 @@ def _copy_studies(root: Path, written: list[Path]) -> list[dict[str, str]]:
     out = []
     for page in sorted(STUDIES_DIR.glob("*.html")) if STUDIES_DIR.is_dir() else []:
         rel = f"studies/{page.name}"
-        _write(root, rel, page.read_text(encoding="utf-8"), written)
+        text = page.read_text(encoding="utf-8")
         title, deals = page.stem, "many"
         data = page.with_suffix(".json")
         if data.is_file():
             facts = json.loads(data.read_text(encoding="utf-8"))
+            text = for_players(text, facts)  # the finding in words first, then figures, then method
             title = "Study: " + " against ".join(facts["rulesets"]) + f", {facts['players']} players"
             deals = f"{sum(facts['deals']):,}"
+        _write(root, rel, text, written)
         out.append({"href": rel, "title": title, "deals": deals})
     return out
