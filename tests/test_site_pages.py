@@ -75,3 +75,9 @@ def test_house_book_marks_the_rules_it_changes_from_its_base(tmp_path) -> None: 
                      encoding="utf-8")
     mine = build_book(load_ruleset(house))
     assert [(r.path, r.changed) for s in mine.sections for r in s.rules if r.changed] == [("auction.min_bid", "100")]
+
+
+def test_formulas_name_options_in_words() -> None:
+    text = render_book(build_book(load_ruleset("pl-standard"), lang="pl"), "md")
+    assert "(połówki według: opcja “Zaokrąglanie wyniku obrońcy kończącego się na 5”)" in text
+    assert "five_rounds`)" not in text
