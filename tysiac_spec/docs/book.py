@@ -99,6 +99,8 @@ class Section:
     examples: list[Example] = field(default_factory=list)
     items: list[tuple[str, str]] = field(default_factory=list)
     note: str | None = None
+    pictures: list[str] = field(default_factory=list)
+    """Cards shown as pictures under the tables (``AH``, ``TH``…: the ranks of the first suit)."""
 
 
 @dataclass(slots=True)
@@ -322,6 +324,8 @@ def _cards(ruleset: Ruleset, lang: str, number: int) -> Section:
           str(r.points)] for r in spec.ranks],
     ))
     sec.items.append((f"{terms.ui('total_points', lang)} (`deck.total_points`)", str(spec.total_points)))
+    if spec.suits:  # the ranks, strongest first, as cards of the first suit
+        sec.pictures = [f"{r.letter}{spec.suits[0].letter}" for r in spec.ranks]
     return sec
 
 
@@ -575,6 +579,7 @@ def render_book(book: Book, fmt: str = "md", *, links: Mapping[str, Any] | None 
         deck = book.deck
         shown = [[c for c in row if deck is not None and cards.card_code(deck, c)]
                  for sec in book.sections for ex in sec.examples for row in ex.hand_cards]
+        shown += [sec.pictures for sec in book.sections]
         codes = {cards.card_code(deck, c) or c for row in shown for c in row} if deck is not None else set()
         extra["sprite"] = Markup(cards.sprite(deck, codes)) if deck is not None else ""
         extra["card_pictures"] = (lambda row: Markup("".join(cards.card_use(deck, c, book.lang) for c in row))
