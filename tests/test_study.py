@@ -463,7 +463,8 @@ def test_site_copies_the_committed_study_pages(tmp_path: Path, monkeypatch: pyte
     out = tmp_path / "site"
     entries = site._copy_studies(out, written)
     assert entries == [{"href": "studies/a-vs-b.html",
-                        "title": "Study: pl-standard against ru-classic, 3 players", "deals": "568"}]
+                        "title": "Study: pl-standard against ru-classic, 3 players", "deals": "568",
+                        "names": "pl-standard / ru-classic", "players": "3"}]
     assert written == [Path("studies/a-vs-b.html")]
     assert (out / "studies/a-vs-b.html").read_text(encoding="utf-8").count("<svg") == 3
 

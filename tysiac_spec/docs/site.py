@@ -325,13 +325,14 @@ def _copy_studies(root: Path, written: list[Path]) -> list[dict[str, str]]:
     for page in sorted(STUDIES_DIR.glob("*.html")) if STUDIES_DIR.is_dir() else []:
         rel = f"studies/{page.name}"
         text = page.read_text(encoding="utf-8")
-        title, deals = page.stem, "many"
+        title, deals, names, players = page.stem, "many", "", ""
         data = page.with_suffix(".json")
         if data.is_file():
             facts = json.loads(data.read_text(encoding="utf-8"))
             text = for_players(text, facts)  # the finding in words first, then figures, then method
             title = "Study: " + " against ".join(facts["rulesets"]) + f", {facts['players']} players"
             deals = f"{sum(facts['deals']):,}"
+            names, players = " / ".join(facts["rulesets"]), str(facts["players"])
         _write(root, rel, text, written)
-        out.append({"href": rel, "title": title, "deals": deals})
+        out.append({"href": rel, "title": title, "deals": deals, "names": names, "players": players})
     return out
