@@ -98,7 +98,7 @@ def test_pages_fit_the_screen_and_screenshots(browser: Chromium, site: Path, siz
         assert page.errors() == [], rel
         if rel.startswith("rules/pl-standard.pl"):  # card pictures drawn, at their size
             page.evaluate("document.querySelector('.example table.hands').scrollIntoView()")
-            width = page.evaluate("document.querySelector('svg.card').getBoundingClientRect().width")
+            width = page.evaluate("document.querySelector('.example svg.card').getBoundingClientRect().width")
             assert 25 < width < 50
         shot = page.screenshot(f"site-{name}-{size[0]}.png")
         assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 5000

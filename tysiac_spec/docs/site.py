@@ -9,7 +9,8 @@ Layout of the output directory::
     rules/<id>.<lang>.html     rule books (and .md beside them), lang in en, pl, ru, cs
     rules/<id>.sheet.<lang>.html  the rule sheet to print (A4, one or two pages)
     scoresheet.<lang>.html     a blank scoresheet to print (A4)
-    compare.html               the variants' differences; compare-full.html: every rule
+    compare.html               the variants' differences; compare-full.html: every rule;
+                               compare.<lang>.html, compare-full.<lang>.html in pl, ru, cs
     dsl.html                   the formula language reference (docs/dsl.md)
     site.js                    the one script: sticky comparison headers, the index's picker, search
     cards.svg                  the card faces as an SVG sprite (docs/cards.py), ``#card-QH``
@@ -287,17 +288,18 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
         }), written)
 
     playable = by_kind([e.ruleset for e in entries if e.ruleset.player_counts])
-    if len(playable) >= 2:
-        comp = compare(playable)
-        book_links = {r.id: books[r.id]["en"] for r in playable}
-        _write(root, "compare.html", render_comparison(comp, "html", links={
-            "home": "index.html", "script": "site.js", "full": "compare-full.html", "full_label": "all rules",
-            "books": book_links,
-        }), written)
-        _write(root, "compare-full.html", render_comparison(comp, "html", full=True, links={
-            "home": "index.html", "script": "site.js", "full": "compare.html",
-            "full_label": "differences only", "books": book_links,
-        }), written)
+    if len(playable) >= 2:  # compare.html (English), compare.<lang>.html; -full: every rule
+        for lang in terms.LANGS:
+            comp = compare(playable, lang=lang)
+            tail = _tail(lang)
+            common = {"home": f"index{tail}.html", "script": "site.js",
+                      "books": {r.id: books[r.id][lang] for r in playable}}
+            for full, name, other in ((False, "compare", "compare-full"), (True, "compare-full", "compare")):
+                _write(root, f"{name}{tail}.html", render_comparison(comp, "html", full=full, links={
+                    **common, "full": f"{other}{tail}.html",
+                    "full_label": terms.ui("differences_only" if full else "all_rules_link", lang),
+                    "langs": {code: f"{name}{_tail(code)}.html" for code in terms.LANGS},
+                }), written)
     from ..dsl.reference import render_reference
 
     body = MarkdownIt("commonmark").enable("table").render(render_reference())
@@ -315,6 +317,12 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
         _write(root, f"search.{lang}.js", search_script(lang, [
             (book, books[book.id][lang]) for book in built if book.lang == lang]), written)
     return written
+
+
+def _tail(lang: str) -> str:
+    """What a page's name ends with before ``.html`` in ``lang``: nothing for English (the
+    default pages: ``index.html``), ``.pl`` for Polish (``index.pl.html``)."""
+    return "" if lang == "en" else f".{lang}"
 
 
 def _copy_studies(root: Path, written: list[Path]) -> list[dict[str, str]]:
