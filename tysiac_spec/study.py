@@ -682,11 +682,12 @@ def for_players(page: str, data: Mapping[str, Any]) -> str:
     method in ``<p>`` lines under the title) laid out as :func:`render_study` lays out new
     ones: the title, the finding in words from ``data`` (the page's JSON), the figures, then
     the method; code spans as ``<code>``, never literal backticks.  A page already laid out
-    so (it has the finding) comes back as it is."""
+    so (it has the finding), or without a study's title, table and note, comes back as it is."""
     from .docs.render import inline
 
-    if '<section class="finding">' in page:
-        return page
+    if '<section class="finding">' in page or "</h1>" not in page or '<div class="scroll"><table class="study">' not in page \
+            or '<p class="muted">' not in page:
+        return page  # laid out so already, or not a study page of ours: as it is
     start = page.index("</h1>") + len("</h1>")
     table = page.index('<div class="scroll"><table class="study">')
     method = [m for m in _P_LINE.findall(page[start:table]) if not m.startswith("Rule books: ")]
