@@ -685,8 +685,8 @@ def for_players(page: str, data: Mapping[str, Any]) -> str:
     so (it has the finding), or without a study's title, table and note, comes back as it is."""
     from .docs.render import inline
 
-    if '<section class="finding">' in page or "</h1>" not in page or '<div class="scroll"><table class="study">' not in page \
-            or '<p class="muted">' not in page:
+    parts = ("</h1>", '<div class="scroll"><table class="study">', '<p class="muted">')
+    if '<section class="finding">' in page or not all(p in page for p in parts):
         return page  # laid out so already, or not a study page of ours: as it is
     start = page.index("</h1>") + len("</h1>")
     table = page.index('<div class="scroll"><table class="study">')
