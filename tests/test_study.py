@@ -242,6 +242,7 @@ def test_study_page_tells_the_finding_first_then_figures_then_method() -> None:
     assert "`" not in page and "<code>heuristic</code>" in page
     assert page.count("<svg") == 3
     assert for_players(page, data) == page  # a page laid out so already stays as it is
+    assert for_players("<p>not a study</p>", data) == "<p>not a study</p>"
     # a small difference is told with its p-value as players read it
     row = {"key": "deals", "label": "deals per match", "kind": "mean", "unit": "deals", "p": [0.03],
            "p_adjusted": [0.04], "significant": [True], "estimates": [{"value": 40.0}, {"value": 53.2}]}
