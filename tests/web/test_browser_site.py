@@ -151,6 +151,7 @@ def test_search_box_finds_rules_in_the_books(browser: Chromium, site: Path) -> N
     page.call("Input.insertText", text="meldunku wartość")
     hits = page.wait("[...document.querySelectorAll('ol.hits a')].map(a => a.getAttribute('href'))", "hits")
     assert "../rules/pl-standard.pl.html#marriages-values" in hits
+    assert hits[0] == "../rules/pl-standard.pl.html#marriages-values"  # this book's hits first
     page.click("ol.hits a[href='../rules/pl-standard.pl.html#marriages-values']")
     page.wait("location.hash === '#marriages-values'", "the rule in view")
     assert page.errors() == []

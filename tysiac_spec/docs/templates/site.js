@@ -76,7 +76,11 @@
     list.replaceChildren();
     list.hidden = words.length === 0;
     if (!words.length) return;
-    const found = (await load()).filter(([, , text]) => words.every((w) => fold(text).includes(w))).slice(0, 12);
+    const here = decodeURIComponent(location.pathname.split("/").pop());  // this book's hits first
+    const mine = ([, href]) => (href.split("#")[0].split("/").pop() === here ? 0 : 1);
+    const found = (await load()).filter(([, , text]) => words.every((w) => fold(text).includes(w)))
+      .map((hit, i) => [mine(hit), i, hit]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2])
+      .slice(0, 12);
     for (const [title, href] of found) {
       const a = document.createElement("a");
       a.href = form.dataset.root + href;
