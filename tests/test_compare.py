@@ -130,7 +130,8 @@ def test_house_rule_difference_is_only_what_it_changes() -> None:
     assert [r.path for r in comp.differing] == ["auction.raise_by", "options"]
     assert [r.path for r in comp.glance] == ["auction.raise_by"]
     options = next(r for r in comp.rows if r.path == "options")
-    assert options.cells["house-five-up"].startswith("`five_rounds=up`, `graduated_auction=true`")
+    assert options.cells["house-five-up"].startswith(
+        "“Rounding a defender's score ending in 5”: up (25 → 30); “Graduated auction (raises of 10 only)”: yes")
 
 
 def test_json_format() -> None:

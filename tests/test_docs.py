@@ -209,20 +209,25 @@ def test_book_for_n_players_lists_only_the_options_for_n_players() -> None:
     assert result.exit_code == 0, result.output
     four = result.output
     assert "two_player_exchange" not in four
-    assert "- Table options in force: `rospis=unlimited`, `dark_game=true`, `golden_round=true`, " \
-        "`samosval=true`, `bolts=true`, `barrel=true`, `barrel_bidding=false`, `barrel_collision=false`, " \
-        "`ace_marriage=false`, `bidding_in_minus=false`, `jump_bids=false`\n" in four
+    assert "- Table options in force: “Rospis (giving up the contract)”: any number, each costs the " \
+        "contract; “Dark game (bidding blind)”: yes; “Golden round at the start”: yes; “Dump truck " \
+        "(exactly 555 drops to 0)”: yes; “Bolts (third deal without a trick costs 120)”: yes; “Barrel " \
+        "at 880”: yes; “Player on the barrel may be outbid”: no; “Two on the barrel both fall off”: no; " \
+        "“Four aces as a marriage of 200”: no; “No bidding with a negative score”: no; “Jump bids " \
+        "(raise by any multiple of 5)”: no\n" in four
     assert "- **The exchange**: the declarer gives cards to each opponent · `talon.exchange` · Sources: S002" in four
-    assert "- **Option `jump_bids`**" in four  # an option of every form stays
+    assert "- **Jump bids (raise by any multiple of 5)**: **no** (in force) · `options.jump_bids`" in four  # an option of every form stays
     two = render_book(build_book(rules, lang="en", players=2), "md")
-    assert "- **Option `two_player_exchange`**: **discard_two** (in force), `give_one`" in two
-    assert "`talon.exchange` · set by table option `two_player_exchange=discard_two`" in two
+    assert "- **The declarer's exchange (2 players)**: **discards two cards face down** (in force); gives one " \
+        "card to the opponent" in two
+    assert "`talon.exchange` · set by table option “The declarer's exchange (2 players)”: discards two cards " \
+        "face down" in two
     every = render_book(build_book(rules, lang="en"), "md")
-    assert "- **Option `two_player_exchange`**: **discard_two** (in force), `give_one`" in every
+    assert "- **The declarer's exchange (2 players)**: **discards two cards face down** (in force)" in every
     # pl-standard: the 2-player and 4-player options are left out of the 3-player book only
     three = render_book(build_book(load_ruleset("pl-standard"), lang="en", players=3), "md")
     assert "leftover_two_player" not in three and "four_player_sitter" not in three
-    assert "- **Option `five_rounds`**" in three  # read by a formula, set by no patch: every form
+    assert "- **Rounding a defender's score ending in 5**: " in three  # read by a formula, set by no patch: every form
 
 
 SCENARIO = """ruleset: my-table
@@ -328,7 +333,8 @@ def test_docs_command_writes_a_file(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     html = out.read_text(encoding="utf-8")
     assert "<h1>Tysiąc — zasady standardowe</h1>" in html
-    assert "<code>five_rounds=up</code>" in html
+    assert "<li>Obowiązujące opcje stołu: “Zaokrąglanie wyniku obrońcy kończącego się na 5”: w górę (25 → 30)" in html
+    assert "five_rounds=" not in html  # option names in words, never as ids
 
 
 def test_docs_command_reports_user_errors() -> None:
@@ -347,10 +353,12 @@ def test_docs_command_reports_user_errors() -> None:
 
 def test_rules_set_by_a_table_option_say_so() -> None:
     text = render_book(build_book(load_ruleset("house-five-up"), lang="en"), "md")
-    assert "- **Raising a bid**: by exactly one step · `auction.raise_by` · set by table option `graduated_auction=true`" in text
+    assert "- **Raising a bid**: by exactly one step · `auction.raise_by` · set by table option " \
+        "“Graduated auction (raises of 10 only)”: yes" in text
     # the same rule without the option in force
     text = render_book(build_book(load_ruleset("house-five-up", options={"graduated_auction": "false"}), lang="en"), "md")
-    assert "by any multiple of the step (jumps allowed) · `auction.raise_by` · set by table option `graduated_auction=false`" in text
+    assert "by any multiple of the step (jumps allowed) · `auction.raise_by` · set by table option " \
+        "“Graduated auction (raises of 10 only)”: no" in text
 
 
 def test_marriage_ranks_in_the_rule_book(tmp_path: Path) -> None:
@@ -504,7 +512,8 @@ def test_an_option_off_its_default_drops_the_prose_and_examples_of_the_default()
     assert "The dealer's bid is a compulsory 100" not in text
     assert "#### The dealer holds the 100" not in text
     assert "MEKU's reading (option `dealer_bolt: if_all_pass`)" in text
-    assert "nobody is obliged to open · `auction.forced_seat` · set by table option `dealer_bolt=if_all_pass`" in text
+    assert "nobody is obliged to open · `auction.forced_seat` · set by table option " \
+        "“The dealer's compulsory 100”: only if all pass" in text
 
 
 @pytest.mark.parametrize(("lang", "group", "enabled"), [
@@ -547,3 +556,20 @@ def test_transcript_names_the_ace_marriage_of_another_rank(tmp_path: Path) -> No
     writer.step("play JH aces")
     assert writer.trick == ["P1 JH (ace marriage: 4 × jack, 50)"]
     assert game.deal.marriages[1] == 50 and game.deal.declared == [(1, "jack")]
+
+
+def test_every_shipped_option_and_choice_has_words_in_every_language() -> None:
+    # the rule books show options by name in words (issue 27: the Polish book showed raw ids)
+    missing = []
+    for entry in registry.entries():
+        for name, opt in load_ruleset(entry.id).options.items():
+            if name not in terms.OPTION_NAMES:
+                missing.append(name)
+            missing += [f"{name}={c}" for c in opt.choices if f"{name}={c}" not in terms.OPTION_CHOICES]
+    assert missing == []
+    assert all(all(t.strip() for t in texts) for texts in terms.OPTION_NAMES.values())
+    assert terms.option_setting("barrel_variant", "lviv", "pl") == "“Beczka”: lwowska: na 900, bez limitu"
+    assert terms.option_setting("samosval", True, "ru") == "“Самосвал (ровно 555 сбрасывается в 0)”: да"
+    assert terms.option_name("my_own_rule", "cs") == "my own rule"  # a user's option: its name
+    pl = render_book(build_book(load_ruleset("pl-standard"), lang="pl"), "html")
+    assert re.findall(r"\b[a-z]+_[a-z_]+=", pl) == []

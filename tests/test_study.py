@@ -26,6 +26,8 @@ from tysiac_spec.study import (
     StatsMissing,
     Study,
     figures,
+    findings,
+    for_players,
     holm,
     mean_interval,
     render_study,
@@ -161,6 +163,9 @@ def test_html_page_has_three_inline_svg_plots_and_no_script(study: Study) -> Non
     assert "deals per match" in page and "matches won (%)" in page
     assert render_study(study, "html") == render_study(study, "html")  # no date, fixed ids
     assert '<a href="../index.html">All rulesets</a>' in page
+    # for players first: the finding in words, then the figures, then the method; no backticks
+    assert page.index("What we found") < page.index("<figure") < page.index("How it was measured")
+    assert "`" not in page
 
 
 @pytest.mark.slow  # draws the plots
@@ -216,7 +221,33 @@ def test_build_needs_neither_scipy_nor_matplotlib(tmp_path: Path) -> None:
                           text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
     assert done.returncode == 0, done.stderr
     copied = (tmp_path / "site/studies/pl-standard-vs-ru-classic.html").read_text(encoding="utf-8")
-    assert copied == (STUDIES_DIR / "pl-standard-vs-ru-classic.html").read_text(encoding="utf-8")
+    committed = (STUDIES_DIR / "pl-standard-vs-ru-classic.html").read_text(encoding="utf-8")
+    data = json.loads((STUDIES_DIR / "pl-standard-vs-ru-classic.json").read_text(encoding="utf-8"))
+    assert copied == for_players(committed, data)
+
+
+def test_study_page_tells_the_finding_first_then_figures_then_method() -> None:
+    data = json.loads((STUDIES_DIR / "pl-standard-vs-ru-classic.json").read_text(encoding="utf-8"))
+    said = findings(data)
+    assert said[0] == ("With ru-classic, matches are 6.7 deals longer than with pl-standard "
+                       "(33.9 against 27.3 deals, p < 0.001).")
+    assert "Contracts made: 65.9 % with ru-classic against 47.6 % with pl-standard (+18.4 points, p < 0.001)." in said
+    assert said[-1] == ("No clear difference (p ≥ 0.05 after Holm's adjustment) in: wins, seat 0; wins, seat 1; "
+                        "wins, seat 2.")
+    page = for_players((STUDIES_DIR / "pl-standard-vs-ru-classic.html").read_text(encoding="utf-8"), data)
+    order = [page.index(mark) for mark in ("<h1>", "What we found", "<h2>The figures</h2>", '<figure class="plot">',
+                                           '<table class="study">', "<h2>How it was measured</h2>",
+                                           "<p>3 players, bots heuristic")]
+    assert order == sorted(order)
+    assert "`" not in page and "<code>heuristic</code>" in page
+    assert page.count("<svg") == 3
+    assert for_players(page, data) == page  # a page laid out so already stays as it is
+    assert for_players("<p>not a study</p>", data) == "<p>not a study</p>"
+    # a small difference is told with its p-value as players read it
+    row = {"key": "deals", "label": "deals per match", "kind": "mean", "unit": "deals", "p": [0.03],
+           "p_adjusted": [0.04], "significant": [True], "estimates": [{"value": 40.0}, {"value": 53.2}]}
+    assert findings({"rulesets": ["a", "b"], "rows": [row]}) == [
+        "With b, matches are 13.2 deals longer than with a (53.2 against 40.0 deals, p = 0.04)."]
 
 
 @needs_scipy
@@ -433,7 +464,8 @@ def test_site_copies_the_committed_study_pages(tmp_path: Path, monkeypatch: pyte
     out = tmp_path / "site"
     entries = site._copy_studies(out, written)
     assert entries == [{"href": "studies/a-vs-b.html",
-                        "title": "Study: pl-standard against ru-classic, 3 players", "deals": "568"}]
+                        "title": "Study: pl-standard against ru-classic, 3 players", "deals": "568",
+                        "names": "pl-standard / ru-classic", "players": "3"}]
     assert written == [Path("studies/a-vs-b.html")]
     assert (out / "studies/a-vs-b.html").read_text(encoding="utf-8").count("<svg") == 3
 

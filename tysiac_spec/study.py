@@ -36,6 +36,7 @@ import html
 import io
 import json
 import math
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -595,17 +596,66 @@ _CAPTIONS = {
 }
 
 
+def _p_text(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.2f}" if p >= 0.01 else f"p = {p:.3f}"
+
+
+def findings(data: Mapping[str, Any]) -> list[str]:
+    """What a study found, in plain words, for players: one sentence per figure that differs
+    significantly from the first ruleset (match length first), then one naming the figures
+    that do not differ clearly.  ``data`` is :meth:`Study.as_dict` (or the committed JSON of a
+    study page): ``["With ru-classic, matches are 6.7 deals longer than with pl-standard
+    (33.9 against 27.3 deals, p < 0.001).", …]``."""
+    names = list(data["rulesets"])
+    rows = sorted(data["rows"], key=lambda r: r["unit"] != "deals")
+    out: list[str] = []
+    unclear: list[str] = []
+    for j, other in enumerate(names[1:]):
+        for row in rows:
+            a, b = row["estimates"][0]["value"], row["estimates"][j + 1]["value"]
+            p = row["p_adjusted"][j]
+            if p is None or not row["significant"][j]:
+                unclear.append(row["label"])
+                continue
+            more = b > a
+            if row["unit"] == "deals":
+                longer = "longer" if more else "shorter"
+                out.append(f"With {other}, matches are {abs(b - a):.1f} deals {longer} "
+                           f"than with {names[0]} ({b:.1f} against {a:.1f} deals, {_p_text(p)}).")
+            elif row["unit"] == "%":
+                out.append(f"{row['label'].capitalize()}: {100 * b:.1f} % with {other} against "
+                           f"{100 * a:.1f} % with {names[0]} ({100 * (b - a):+.1f} points, {_p_text(p)}).")
+            else:
+                unit = "" if row["unit"] == "per match" else f" {row['unit']}"
+                per = " per match" if row["unit"] == "per match" else " on average"
+                out.append(f"{row['label'].capitalize()}: {b:.2f}{unit}{per} with {other} against "
+                           f"{a:.2f}{unit} with {names[0]} ({_p_text(p)}).")
+    if unclear:
+        out.append("No clear difference (p ≥ 0.05 after Holm's adjustment) in: "
+                   + "; ".join(dict.fromkeys(unclear)) + ".")
+    return out
+
+
 def _html_body(study: Study, plots: Mapping[str, str], links: Mapping[str, str]) -> str:
+    from .docs.render import inline
+
     e = html.escape
     head, body = _cells(study)
     names = [s.ruleset for s in study.runs]
-    parts = [f"<h1>Study: {e(' against '.join(names))}</h1>"]
-    parts += [f"<p>{e(line)}</p>" for line in _header(study)]
+    parts = [f"<h1>Study: {e(' against '.join(names))}</h1>", _finding_html(findings(study.as_dict()))]
     books = links.get("books_prefix")
     if books is not None:
         parts.append("<p>Rule books: " + ", ".join(
             f'<a href="{e(books)}{e(n)}.en.html">{e(n)}</a>' for n in names) + "; the rules that differ: "
             f'<a href="{e(links.get("compare", "compare.html"))}">the comparison</a>.</p>')
+    figures_html = []
+    for key, svg in plots.items():
+        caption = _CAPTIONS[key]
+        if key == "seats" and any(m.key.startswith("wins_side_") for m in study.metrics):
+            caption = caption.replace("Win rate by seat", "Win rate by side").replace("no seat", "no side")
+        figures_html.append(f'<figure class="plot">{svg}<figcaption>{e(caption)}</figcaption></figure>')
+    parts.append("<h2>The figures</h2>")
+    parts += figures_html
     parts.append('<div class="scroll"><table class="study"><thead><tr>')
     parts += [f"<th>{e(c)}</th>" for c in head]
     parts.append("</tr></thead><tbody>")
@@ -616,16 +666,50 @@ def _html_body(study: Study, plots: Mapping[str, str], links: Mapping[str, str])
     parts.append("</tbody></table></div>")
     parts.append("<p class=\"muted\">Intervals in brackets; per-deal figures (bid, contract, contracts made, "
                  "forfeits) treat deals as independent, so their intervals may be a little narrow.</p>")
-    for key, svg in plots.items():
-        caption = _CAPTIONS[key]
-        if key == "seats" and any(m.key.startswith("wins_side_") for m in study.metrics):
-            caption = caption.replace("Win rate by seat", "Win rate by side").replace("no seat", "no side")
-        parts.append(f'<figure class="plot">{svg}<figcaption>{e(caption)}</figcaption></figure>')
+    parts.append("<h2>How it was measured</h2>")
+    parts += [f"<p>{inline(line)}</p>" for line in _header(study)]
     return "\n".join(parts)
 
 
+def _finding_html(sentences: Sequence[str]) -> str:
+    """The finding of a study page: its sentences (:func:`findings`) as a list under a heading."""
+    items = "".join(f"<li>{html.escape(t)}</li>" for t in sentences)
+    return f'<section class="finding"><h2>What we found</h2><ul>{items}</ul></section>'
+
+
+def for_players(page: str, data: Mapping[str, Any]) -> str:
+    """A study page committed before the finding came first (the figures' table, then the
+    method in ``<p>`` lines under the title) laid out as :func:`render_study` lays out new
+    ones: the title, the finding in words from ``data`` (the page's JSON), the figures, then
+    the method; code spans as ``<code>``, never literal backticks.  A page already laid out
+    so (it has the finding), or without a study's title, table and note, comes back as it is."""
+    from .docs.render import inline
+
+    parts = ("</h1>", '<div class="scroll"><table class="study">', '<p class="muted">')
+    if '<section class="finding">' in page or not all(p in page for p in parts):
+        return page  # laid out so already, or not a study page of ours: as it is
+    start = page.index("</h1>") + len("</h1>")
+    table = page.index('<div class="scroll"><table class="study">')
+    method = [m for m in _P_LINE.findall(page[start:table]) if not m.startswith("Rule books: ")]
+    links = [m for m in _P_LINE.findall(page[start:table]) if m.startswith("Rule books: ")]
+    end_table = page.index("</p>", page.index('<p class="muted">', table)) + len("</p>")
+    figures_start = page.find('<figure class="plot">', end_table)
+    figures_end = page.rindex("</figure>") + len("</figure>") if figures_start >= 0 else end_table
+    rest = page[figures_end:]
+    method_html = "\n".join(f"<p>{inline(html.unescape(m))}</p>" for m in method)
+    return "\n".join([
+        page[:start], _finding_html(findings(data)), *(f"<p>{m}</p>" for m in links), "<h2>The figures</h2>",
+        page[figures_start:figures_end] if figures_start >= 0 else "", page[table:end_table],
+        "<h2>How it was measured</h2>", method_html,
+    ]) + rest
+
+
+_P_LINE = re.compile(r"<p>(.*?)</p>", re.S)
+
+
 _STYLE = ("<style>figure.plot svg { max-width: 100%; height: auto; } td.sig { font-weight: 600; } "
-          "table.study td { white-space: nowrap; }</style>")
+          "table.study td { white-space: nowrap; } "
+          "section.finding li { font-size: 1.08rem; margin: .3rem 0; }</style>")
 
 
 def render_study(study: Study, fmt: str, *, links: Mapping[str, str] | None = None) -> str:

@@ -15,8 +15,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ruleset.model import Form, Marriages, Ruleset, TablePlan
-from . import terms
+from markupsafe import Markup
+
+from ..errors import TysiacError
+from ..ruleset import load_ruleset
+from ..ruleset.model import DeckSpec, Form, Marriages, Ruleset, TablePlan
+from . import cards, terms
 from .examples import Example, scenario_file
 from .examples import examples as _examples
 from .fields import (
@@ -60,8 +64,12 @@ class Rule:
     doc: str | None = None
     doc_lang: str | None = None
     assumed_for: str | None = None
-    options: list[str] = field(default_factory=list)
-    """Table options whose value in force sets this rule (``graduated_auction=true``)."""
+    options: list[tuple[str, str]] = field(default_factory=list)
+    """Table options whose value in force sets this rule: ``(name, words)``
+    (``("graduated_auction", "Graduated auction (raises of 10 only): yes")``)."""
+    changed: str | None = None
+    """For a house file's book: the rule's value in its base ruleset, in words, when the
+    house file changes it (``None`` when it does not, or the ruleset has no base)."""
 
 
 @dataclass(slots=True)
@@ -91,6 +99,8 @@ class Section:
     examples: list[Example] = field(default_factory=list)
     items: list[tuple[str, str]] = field(default_factory=list)
     note: str | None = None
+    pictures: list[str] = field(default_factory=list)
+    """Cards shown as pictures under the tables (``AH``, ``TH``…: the ranks of the first suit)."""
 
 
 @dataclass(slots=True)
@@ -104,6 +114,13 @@ class Book:
     meta: list[tuple[str, str]]
     sections: list[Section]
     generated: str
+    deck: DeckSpec | None = None
+    """The pack, for the card pictures of the HTML book (none: no pictures)."""
+    base: str | None = None
+    """For a house file: the id of the ruleset it extends, against which its changed rules
+    are marked (:attr:`Rule.changed`)."""
+    changed: int = 0
+    """How many rules the house file changes from its base."""
 
 
 def _doc_in(doc: Mapping[str, str] | None, lang: str) -> tuple[str | None, str | None]:
@@ -145,14 +162,17 @@ def _patched_paths(node: Any, path: str) -> list[str]:
     return [path]
 
 
-def _option_sources(ruleset: Ruleset, players: int | None = None) -> dict[str, list[str]]:
-    """Field path -> the options (``name=value``) whose value in force patches that field.
+def _option_sources(
+    ruleset: Ruleset, players: int | None = None, lang: str = "en"
+) -> dict[str, list[tuple[str, str]]]:
+    """Field path -> the options ``(name, words)`` (:func:`terms.option_setting`) whose value
+    in force patches that field.
 
     A patch under ``players.N`` names the section's path (``talon.leftover.to``) or, for the
     table plan, ``players.N.<field>``; with ``players``, patches for other counts are left out.
     """
     table = set(TablePlan.__dataclass_fields__)
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[tuple[str, str]]] = {}
     for name, opt in ruleset.options.items():
         value = ruleset.selected.get(name, opt.default)
         key = ("true" if value else "false") if isinstance(value, bool) else str(value)
@@ -164,7 +184,7 @@ def _option_sources(ruleset: Ruleset, players: int | None = None) -> dict[str, l
             if parts[0] == "players" and len(parts) > 2:
                 path = ".".join(parts[2:]) if parts[2] not in table else "players.N." + ".".join(parts[2:])
             tags = out.setdefault(path, [])
-            tag = f"{name}={terms.option_text(value)}"
+            tag = (name, terms.option_setting(name, value, lang))
             if tag not in tags:
                 tags.append(tag)
     return out
@@ -226,7 +246,7 @@ def _rule(
     counts: Sequence[int],
     lang: str,
     seen: set[str],
-    by_option: Mapping[str, list[str]],
+    by_option: Mapping[str, list[tuple[str, str]]],
     changed: Sequence[str] = (),
 ) -> Rule:
     """One merged rule; a reason already given earlier in the book (in ``seen``) is not repeated."""
@@ -304,6 +324,8 @@ def _cards(ruleset: Ruleset, lang: str, number: int) -> Section:
           str(r.points)] for r in spec.ranks],
     ))
     sec.items.append((f"{terms.ui('total_points', lang)} (`deck.total_points`)", str(spec.total_points)))
+    if spec.suits:  # the ranks, strongest first, as cards of the first suit
+        sec.pictures = [f"{r.letter}{spec.suits[0].letter}" for r in spec.ranks]
     return sec
 
 
@@ -336,21 +358,21 @@ def _options(ruleset: Ruleset, lang: str, number: int, names: Sequence[str]) -> 
         current = ruleset.selected.get(name, opt.default)
         if opt.type == "choice":
             in_force = terms.ui("in_force", lang)
-            shown = [f"**{c}** ({in_force})" if c == current else f"`{c}`" for c in opt.choices]
-            value = ", ".join(shown)
+            words = [terms.option_value(name, c, lang) for c in opt.choices]
+            shown = [f"**{w}** ({in_force})" if c == current else w
+                     for c, w in zip(opt.choices, words, strict=True)]
+            value = "; ".join(shown)
         elif opt.type == "bool":
             value = f"**{terms.ui('yes' if current else 'no', lang)}** ({terms.ui('in_force', lang)})"
         else:
             ranged = opt.minimum is not None or opt.maximum is not None
             bounds = f" ({opt.minimum}…{opt.maximum})" if ranged else ""
             value = f"**{current}** ({terms.ui('in_force', lang)}){bounds}"
-        default = opt.default
-        if isinstance(default, bool):
-            default = terms.ui("yes" if default else "no", lang)
-        value += f"; {terms.ui('default', lang)}: `{default}`" if current != opt.default else ""
+        if current != opt.default:
+            value += f"; {terms.ui('default', lang)}: {terms.option_value(name, opt.default, lang)}"
         doc, doc_lang = _doc_in(opt.doc, lang)
         sec.rules.append(Rule(
-            f"options.{name}", f"{terms.ui('option', lang)} `{name}`", "leaf", 0,
+            f"options.{name}", terms.option_name(name, lang), "leaf", 0,
             [Cell(None, value, None)], list(opt.source), opt.status == "assumed",
             opt.reason.strip() if opt.reason else None, doc, doc_lang,
         ))
@@ -385,7 +407,7 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     in_force = {k: v for k, v in ruleset.selected.items() if k not in ruleset.options or k in applicable}
     if in_force:
         meta.append((terms.ui("options_in_force", lang),
-                     ", ".join(f"`{k}={terms.option_text(v)}`" for k, v in in_force.items())))
+                     "; ".join(terms.option_setting(k, v, lang) for k, v in in_force.items())))
     meta.append((terms.ui("fingerprint", lang), f"`{ruleset.content_hash}`"))
     description = ruleset.description.get(lang) or ruleset.description.get("en")
 
@@ -393,7 +415,7 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     merged = _merge_forms(ruleset, counts, lang) if counts else []
     disabled = _disabled(merged)
     seen: set[str] = set()
-    by_option = _option_sources(ruleset, players)
+    by_option = _option_sources(ruleset, players, lang)
     changed = _changed_by_options(ruleset)
     for key, parts in SECTION_ORDER:
         intro = terms.pick(terms.SECTION_INTROS[key], lang)
@@ -443,10 +465,73 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
                 text += f". {src.note}"
             sec.items.append((src.id, text))
         sections.append(sec)
+    base = _base_of(ruleset)
+    changed_count = _mark_changes(sections, ruleset, base, merged, counts, lang) if base is not None else 0
     about = description.strip() if description else None
     if not counts:  # said once, at the top
         about = "\n\n".join(t for t in (about, terms.ui("no_forms", lang)) if t)
-    return Book(ruleset.id, lang, ruleset.title(lang), about, meta, sections, terms.ui("generated", lang))
+    return Book(ruleset.id, lang, ruleset.title(lang), about, meta, sections, terms.ui("generated", lang),
+                ruleset.deck_spec, base.id if base is not None else None, changed_count)
+
+
+def _base_of(ruleset: Ruleset) -> Ruleset | None:
+    """The ruleset a house file extends (its only parent, with that one's defaults), or ``None``
+    for another kind, several parents, or a parent that does not load from here (a path
+    relative to another directory)."""
+    if ruleset.kind != "house" or len(ruleset.parents) != 1:
+        return None
+    try:
+        return load_ruleset(ruleset.parents[0])
+    except (TysiacError, OSError):
+        return None
+
+
+def _mark_changes(sections: Sequence[Section], ruleset: Ruleset, base: Ruleset,
+                  merged: list[tuple[Node, dict[int, Node]]], counts: Sequence[int], lang: str) -> int:
+    """Set :attr:`Rule.changed` on every rule of ``sections`` whose value differs from
+    ``base``'s (for some player count of the book), and on every table option whose value in
+    force differs; return how many rules are marked."""
+    mine = {first.path: nodes for first, nodes in merged}
+    shared = [n for n in counts if n in base.forms]
+    theirs = {first.path: nodes for first, nodes in _merge_forms(base, shared, lang)}
+    off = terms.ui("not_played_short", lang)
+    marked = 0
+    for section in sections:
+        for rule in section.rules:
+            if rule.path.startswith("options."):
+                name = rule.path.split(".", 1)[1]
+                if name not in base.options:
+                    continue
+                old = base.selected.get(name, base.options[name].default)
+                if old != ruleset.selected.get(name, ruleset.options[name].default):
+                    rule.changed = terms.option_value(name, old, lang)
+            elif rule.kind == "leaf" and rule.path in mine:
+                nodes, before = mine[rule.path], theirs.get(rule.path, {})
+                differ = [n for n, node in nodes.items() if n not in before or _key(before[n]) != _key(node)]
+                words: dict[str, list[int]] = {}
+                for n in differ:
+                    text = _words_in(before[n], theirs, n, off) if n in before else off
+                    words.setdefault(text, []).append(n)
+                whole = len(differ) == len(nodes) and len(words) == 1
+                if words:
+                    rule.changed = "; ".join(text if whole else f"{_players_label(ns, lang)}: {text}"
+                                             for text, ns in words.items())
+            marked += rule.changed is not None
+    return marked
+
+
+def _words_in(node: Node, nodes: Mapping[str, Mapping[int, Node]], n: int, off: str) -> str:
+    """The value of ``node`` in words; for a group (a list of entries where the other
+    ruleset has none), the labels of its entries."""
+    if node.value is not None:
+        return node.value.words
+    inner = [m[n].label for path, m in nodes.items()
+             if path.startswith(node.path + "[") and n in m and m[n].depth == node.depth + 1]
+    return ", ".join(inner) or off
+
+
+def _key(node: Node) -> Any:
+    return None if node.value is None else (node.value.key, node.value.formula)
 
 
 _META = frozenset(("source", "status", "reason", "doc"))
@@ -489,8 +574,18 @@ def render_book(book: Book, fmt: str = "md", *, links: Mapping[str, Any] | None 
     """
     if fmt not in ("md", "html"):
         raise ValueError(f"unknown format {fmt!r}; choose md or html")
+    extra: dict[str, Any] = {}
+    if fmt == "html":
+        deck = book.deck
+        shown = [[c for c in row if deck is not None and cards.card_code(deck, c)]
+                 for sec in book.sections for ex in sec.examples for row in ex.hand_cards]
+        shown += [sec.pictures for sec in book.sections]
+        codes = {cards.card_code(deck, c) or c for row in shown for c in row} if deck is not None else set()
+        extra["sprite"] = Markup(cards.sprite(deck, codes)) if deck is not None else ""
+        extra["card_pictures"] = (lambda row: Markup("".join(cards.card_use(deck, c, book.lang) for c in row))
+                                  if deck is not None else "")
     return render_template(f"book.{fmt}.j2", book=book, links=links or {}, ui=_ui(book.lang),
-                           then_label=terms.pick(terms.EXAMPLE_WORDS["then"], book.lang))
+                           then_label=terms.pick(terms.EXAMPLE_WORDS["then"], book.lang), **extra)
 
 
 def _ui(lang: str) -> dict[str, str]:

@@ -183,8 +183,10 @@ def _extra_rows(ruleset: Ruleset, lang: str) -> list[tuple[str, str, str, FieldV
     # one row lists them with the value in force
     in_force = [(name, terms.option_text(ruleset.selected.get(name, opt.default)))
                 for name, opt in ruleset.options.items()]
+    words = "; ".join(terms.option_setting(name, ruleset.selected.get(name, opt.default), lang)
+                      for name, opt in ruleset.options.items())
     rows.append(("options", "options", terms.ui("options_in_force", lang),
-                 FieldValue(", ".join(f"`{k}={v}`" for k, v in in_force) or terms.ui("none", lang), None,
+                 FieldValue(words or terms.ui("none", lang), None,
                             tuple(sorted(in_force)))))
     return rows
 

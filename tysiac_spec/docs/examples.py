@@ -49,6 +49,8 @@ class Example:
     players: int
     setup: list[str] = field(default_factory=list)
     hands: list[tuple[str, str]] = field(default_factory=list)
+    hand_cards: list[list[str]] = field(default_factory=list)
+    """The cards of each row of ``hands``, as written in the scenario (``QH``), for pictures."""
     steps: list[tuple[str, str]] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
 
@@ -359,8 +361,8 @@ def _example(ruleset: Ruleset, sc: Any, lang: str) -> Example:
         setup += "; " + _w("x.dealer", lang, who=_player(sc.deal["dealer"], lang))
     ex.setup.append(setup)
     if sc.options:
-        ex.setup.append(_w("x.options", lang, list=", ".join(
-            f"`{k}={terms.option_text(v)}`" for k, v in sc.options.items())))
+        ex.setup.append(_w("x.options", lang, list="; ".join(
+            terms.option_setting(k, v, lang) for k, v in sc.options.items())))
     if sc.match:
         for key, value in sc.match.items():
             if key == "scores":
@@ -386,12 +388,15 @@ def _example(ruleset: Ruleset, sc: Any, lang: str) -> Example:
             if p == sc.deal["dealer"]:
                 who += f" ({_w('dealer', lang)})"
             ex.hands.append((who, cards.hand(hand)))
+            ex.hand_cards.append(str(hand).split())
         talons = sc.deal["talons"]
         for i, talon in enumerate(talons):
             label = _w("talon", lang) + (f" {i}" if len(talons) > 1 else "")
             ex.hands.append((label, cards.hand(talon)))
+            ex.hand_cards.append(str(talon).split())
         if sc.deal.get("stock"):
             ex.hands.append((_w("stock", lang), cards.hand(sc.deal["stock"])))
+            ex.hand_cards.append(str(sc.deal["stock"]).split())
     ex.steps = _steps(ruleset, sc, lang, cards)
     return ex
 

@@ -233,7 +233,8 @@ def words(ruleset: Ruleset, model: str, value: Any, lang: str) -> FieldValue:
     """
     key = value_key(value)
     if isinstance(value, Formula):
-        return FieldValue(value.render(lang), value.text, key)
+        names = {name: terms.option_name(name, lang) for name in ruleset.options}
+        return FieldValue(value.render(lang, option_names=names), value.text, key)
     if value is None:
         return FieldValue(terms.none_words(model, lang), None, key)
     if isinstance(value, bool):

@@ -3,13 +3,21 @@ and the formula language reference, as plain HTML files that work offline.
 
 Layout of the output directory::
 
-    index.html                 the rulesets, with links to everything below
+    index.html                 the rulesets, with links to everything below, and a picker;
+                               index.<lang>.html: the same in pl, ru, cs
+    search.<lang>.js           the search index of the rule books in that language
     rules/<id>.<lang>.html     rule books (and .md beside them), lang in en, pl, ru, cs
-    compare.html               the variants' differences; compare-full.html: every rule
+    rules/<id>.sheet.<lang>.html  the rule sheet to print (A4, one or two pages)
+    scoresheet.<lang>.html     a blank scoresheet to print (A4)
+    compare.html               the variants' differences; compare-full.html: every rule;
+                               compare.<lang>.html, compare-full.<lang>.html in pl, ru, cs
     dsl.html                   the formula language reference (docs/dsl.md)
+    site.js                    the one script: sticky comparison headers, the index's picker, search
+    cards.svg                  the card faces as an SVG sprite (docs/cards.py), ``#card-QH``
     studies/<name>.html        the committed study pages (docs/studies/, written by
                                ``tysiac compare --simulate N --format html --site-page``), copied
-                               as they are: building the site needs no plotting library
+                               with the finding in words put first (``study.for_players``):
+                               building the site needs no plotting library
     .tysiac-build.json         the manifest: the files this build wrote
 
 The output directory may hold files of the user's beside the site: a later build removes
@@ -33,10 +41,13 @@ from ..errors import SiteError
 from ..ruleset import load_ruleset, registry
 from ..ruleset.model import Ruleset
 from ..savefile import remove_stale_temps, temp_prefix
-from . import terms
-from .book import build_book, render_book
+from ..study import for_players
+from . import cards, terms
+from .book import Book, build_book, render_book
 from .compare import by_kind, compare, render_comparison
-from .render import render_template
+from .render import TEMPLATES, render_template
+from .sheet import render_rule_sheet, render_scoresheet
+from .site_index import render_index, search_script
 
 __all__ = ["MANIFEST", "MARKER", "SiteError", "build_site"]
 
@@ -247,9 +258,11 @@ def _write(root: Path, rel: str, text: str, written: list[Path]) -> None:
 def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
     written: list[Path] = []
     books: dict[str, dict[str, str]] = {}
+    sheets: dict[str, dict[str, str]] = {}
+    built: list[Book] = []
     for entry in entries:
         rid = entry.ruleset.id
-        books[rid] = {}
+        books[rid], sheets[rid] = {}, {}
         for lang in terms.LANGS:
             book = build_book(entry.ruleset, lang=lang)
             html_name = f"{rid}.{lang}.html"
@@ -257,52 +270,59 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
                 "home": "../index.html",
                 "langs": {code: f"{rid}.{code}.html" for code in terms.LANGS},
                 "markdown": f"{rid}.{lang}.md",
+                "script": "../site.js",
+                "search": f"search.{lang}.js",
             }
+            links["sheet"] = f"{rid}.sheet.{lang}.html"
             _write(root, f"rules/{html_name}", render_book(book, "html", links=links), written)
             _write(root, f"rules/{rid}.{lang}.md", render_book(book, "md"), written)
+            _write(root, f"rules/{rid}.sheet.{lang}.html", render_rule_sheet(book, links={
+                "home": "../index.html", "book": html_name, "scoresheet": f"../scoresheet.{lang}.html",
+            }), written)
             books[rid][lang] = f"rules/{html_name}"
+            sheets[rid][lang] = f"rules/{rid}.sheet.{lang}.html"
+            built.append(book)
+    for lang in terms.LANGS:
+        _write(root, f"scoresheet.{lang}.html", render_scoresheet(lang, links={
+            "home": "index.html", "langs": {code: f"scoresheet.{code}.html" for code in terms.LANGS},
+        }), written)
 
     playable = by_kind([e.ruleset for e in entries if e.ruleset.player_counts])
-    if len(playable) >= 2:
-        comp = compare(playable)
-        book_links = {r.id: books[r.id]["en"] for r in playable}
-        _write(root, "compare.html", render_comparison(comp, "html", links={
-            "home": "index.html", "full": "compare-full.html", "full_label": "all rules", "books": book_links,
-        }), written)
-        _write(root, "compare-full.html", render_comparison(comp, "html", full=True, links={
-            "home": "index.html", "full": "compare.html", "full_label": "differences only",
-            "books": book_links,
-        }), written)
+    if len(playable) >= 2:  # compare.html (English), compare.<lang>.html; -full: every rule
+        for lang in terms.LANGS:
+            comp = compare(playable, lang=lang)
+            tail = _tail(lang)
+            common = {"home": f"index{tail}.html", "script": "site.js",
+                      "books": {r.id: books[r.id][lang] for r in playable}}
+            for full, name, other in ((False, "compare", "compare-full"), (True, "compare-full", "compare")):
+                _write(root, f"{name}{tail}.html", render_comparison(comp, "html", full=full, links={
+                    **common, "full": f"{other}{tail}.html",
+                    "full_label": terms.ui("differences_only" if full else "all_rules_link", lang),
+                    "langs": {code: f"{name}{_tail(code)}.html" for code in terms.LANGS},
+                }), written)
     from ..dsl.reference import render_reference
 
     body = MarkdownIt("commonmark").enable("table").render(render_reference())
     _write(root, "dsl.html", render_template("page.html.j2", lang="en", title="The rules DSL", body=body,
                                              home="index.html"), written)
-    rows = [
-        {
-            "id": e.ruleset.id,
-            "kind": e.ruleset.kind,
-            "title": e.ruleset.title("en"),
-            "names": {lang: e.ruleset.title(lang) for lang in terms.LANGS},
-            "description": e.ruleset.description.get("en", ""),
-            "players": ", ".join(str(n) for n in e.ruleset.player_counts) or "—",
-            "extends": ", ".join(e.ruleset.parents),
-            "origin": e.origin,
-            "books": books[e.ruleset.id],
-        }
-        for e in entries
-    ]
     studies = _copy_studies(root, written)
-    ui = {key: terms.pick(texts, "en") for key, texts in terms.UI.items()}
-    kinds = ("variant", "house", "base")  # what a player looks for first; others (none yet) last
-    groups = [(ui[f"heading.{kind}"], [r for r in rows if r["kind"] == kind]) for kind in kinds]
-    groups.append((ui["heading.other"], [r for r in rows if r["kind"] not in kinds]))
-    _write(root, "index.html", render_template(
-        "index.html.j2", groups=[g for g in groups if g[1]], langs=terms.LANGS, lang_names=terms.LANG_NAMES,
-        ui=ui,
-        has_compare=len(playable) >= 2, lang="en", title=ui["index_title"], studies=studies,
-    ), written)
+    _write(root, "site.js", (TEMPLATES / "site.js").read_text(encoding="utf-8"), written)
+    if entries:  # the card faces as one sprite file, for pages (and the table) that link to it
+        _write(root, "cards.svg", cards.sprite_file(entries[0].ruleset.deck_spec), written)
+    pairs = [(e.ruleset, e.origin) for e in entries]
+    for lang in terms.LANGS:
+        _write(root, "index.html" if lang == "en" else f"index.{lang}.html", render_index(
+            lang, pairs, books=books, sheets=sheets, has_compare=len(playable) >= 2, studies=studies,
+        ), written)
+        _write(root, f"search.{lang}.js", search_script(lang, [
+            (book, books[book.id][lang]) for book in built if book.lang == lang]), written)
     return written
+
+
+def _tail(lang: str) -> str:
+    """What a page's name ends with before ``.html`` in ``lang``: nothing for English (the
+    default pages: ``index.html``), ``.pl`` for Polish (``index.pl.html``)."""
+    return "" if lang == "en" else f".{lang}"
 
 
 def _copy_studies(root: Path, written: list[Path]) -> list[dict[str, str]]:
@@ -312,12 +332,15 @@ def _copy_studies(root: Path, written: list[Path]) -> list[dict[str, str]]:
     out = []
     for page in sorted(STUDIES_DIR.glob("*.html")) if STUDIES_DIR.is_dir() else []:
         rel = f"studies/{page.name}"
-        _write(root, rel, page.read_text(encoding="utf-8"), written)
-        title, deals = page.stem, "many"
+        text = page.read_text(encoding="utf-8")
+        title, deals, names, players = page.stem, "many", "", ""
         data = page.with_suffix(".json")
         if data.is_file():
             facts = json.loads(data.read_text(encoding="utf-8"))
+            text = for_players(text, facts)  # the finding in words first, then figures, then method
             title = "Study: " + " against ".join(facts["rulesets"]) + f", {facts['players']} players"
             deals = f"{sum(facts['deals']):,}"
-        out.append({"href": rel, "title": title, "deals": deals})
+            names, players = " / ".join(facts["rulesets"]), str(facts["players"])
+        _write(root, rel, text, written)
+        out.append({"href": rel, "title": title, "deals": deals, "names": names, "players": players})
     return out

@@ -1278,3 +1278,230 @@ EXAMPLE_WORDS: dict[str, T4] = {
     "event.match.lost": ("a player loses the match", "gracz przegrywa partię", "игрок проигрывает партию",
                          "hráč prohrává partii"),
 }
+
+
+# --------------------------------------------------------------------------- table options (site)
+# Added for the rule books and the site (helper "site"): the name of each shipped table
+# option and of each of its choices, so no book shows a raw option id.  Keys: the option's
+# name (``graduated_auction``) and ``name=value`` for a choice (``five_rounds=up``); yes/no
+# options need no value words.  A test checks every shipped option has its words here.
+
+OPTION_NAMES: dict[str, T4] = {
+    "first_lead_marriage": ("Marriage on the declarer's first lead", "Meldunek przy pierwszym wyjściu",
+                            "Марьяж с первого хода", "Hláška při prvním výnosu"),
+    "first_trick_marriage": ("Marriage on the declarer's first lead", "Meldunek przy pierwszym wyjściu",
+                             "Марьяж с первого хода", "Hláška při prvním výnosu"),
+    "five_rounds": ("Rounding a defender's score ending in 5", "Zaokrąglanie wyniku obrońcy kończącego się na 5",
+                    "Округление очков вистующего, оканчивающихся на 5", "Zaokrouhlení bodů obránce končících pětkou"),
+    "graduated_auction": ("Graduated auction (raises of 10 only)", "Licytacja stopniowana (tylko o 10)",
+                          "Торговля с шагом 10 без прыжков", "Postupné licitování (jen o 10)"),
+    "bid_limit": ("Bids limited to 120 plus marriages held", "Licytacja do 120 plus meldunki na ręce",
+                  "Заказ не выше 120 плюс марьяжи на руке", "Licitace jen do 120 plus hlášky v ruce"),
+    "leftover_two_player": ("Who scores the cards set aside (2 players)",
+                            "Kto liczy odłożone karty (2 graczy)", "Кому очки отложенных карт (2 игрока)",
+                            "Kdo počítá odložené karty (2 hráči)"),
+    "finish_others": ("A defender who would pass 1000", "Obrońca, który przekroczyłby 1000",
+                      "Вистующий, переходящий за 1000", "Obránce, který by přešel 1000"),
+    "four_player_sitter": ("Who sits out (4 players)", "Kto pauzuje (4 graczy)", "Кто пропускает (4 игрока)",
+                           "Kdo vynechává (4 hráči)"),
+    "sitter_score": ("What the sitter scores (4 players)", "Co zapisuje pauzujący (4 graczy)",
+                     "Что записывает пропускающий (4 игрока)", "Co si píše vynechávající (4 hráči)"),
+    "rospis": ("Rospis (giving up the contract)", "Rospis (oddanie kontraktu)", "Роспись",
+               "Rospis (vzdání závazku)"),
+    "dark_game": ("Dark game (bidding blind)", "Gra w ciemno", "Тёмная", "Hra naslepo"),
+    "golden_round": ("Golden round at the start", "Złota runda na początek", "Золотой кон в начале",
+                     "Zlaté kolo na začátku"),
+    "gold_set": ("Golden round at the start", "Złota runda na początek", "Золотой кон в начале",
+                 "Zlaté kolo na začátku"),
+    "samosval": ("Dump truck (exactly 555 drops to 0)", "Wywrotka (dokładnie 555 spada do 0)",
+                 "Самосвал (ровно 555 сбрасывается в 0)", "Sklápěčka (přesně 555 padá na 0)"),
+    "bolts": ("Bolts (third deal without a trick costs 120)", "Bolty (trzecie rozdanie bez lewy kosztuje 120)",
+              "Болты (третий раз без взятки — минус 120)", "Bolty (třetí rozdání bez zdvihu stojí 120)"),
+    "barrel": ("Barrel at 880", "Beczka na 880", "Бочка на 880", "Sud na 880"),
+    "barrel_variant": ("The barrel", "Beczka", "Бочка", "Sud"),
+    "barrel_bidding": ("Player on the barrel may be outbid", "Gracza na beczce można przelicytować",
+                       "Сидящего на бочке можно перебить", "Hráče na sudu lze přelicitovat"),
+    "barrel_collision": ("Two on the barrel both fall off", "Dwóch na beczce — obaj spadają",
+                         "Двое на бочке — оба слетают", "Dva na sudu — oba padají"),
+    "barrel_deals": ("Deals allowed on the barrel", "Rozdania na beczce", "Раздач на бочке",
+                     "Rozdání na sudu"),
+    "ace_marriage": ("Four aces as a marriage of 200", "Meldunek czterech asów za 200",
+                     "Тузовый марьяж (четыре туза) 200", "Hláška čtyř es za 200"),
+    "bidding_in_minus": ("No bidding with a negative score", "Z wynikiem ujemnym się nie licytuje",
+                         "С минусом не торгуются", "Se záporným skóre se nelicituje"),
+    "jump_bids": ("Jump bids (raise by any multiple of 5)", "Skoki w licytacji (o dowolną wielokrotność 5)",
+                  "Прыжки в торговле (на любое кратное 5)", "Skoky v licitaci (o libovolný násobek 5)"),
+    "two_player_exchange": ("The declarer's exchange (2 players)", "Wymiana rozgrywającego (2 graczy)",
+                            "Снос играющего (2 игрока)", "Výměna hrajícího (2 hráči)"),
+    "give_order": ("Who gets which card (3 players)", "Kto dostaje którą kartę (3 graczy)",
+                   "Кому какая карта (3 игрока)", "Kdo dostane kterou kartu (3 hráči)"),
+    "four_nines": ("Redeal for four nines", "Ponowne rozdanie za cztery dziewiątki", "Пересдача при четырёх девятках",
+                   "Nové rozdání při čtyřech devítkách"),
+    "bid_without_marriage": ("Bids above 120 without a marriage", "Licytacja ponad 120 bez meldunku",
+                             "Заказ выше 120 без марьяжа", "Licitace nad 120 bez hlášky"),
+    "exchange_face_up": ("Cards passed face up", "Karty oddawane odkryte", "Карты отдаются в открытую",
+                         "Karty se předávají lícem nahoru"),
+    "dealer_bolt": ("The dealer's compulsory 100", "Obowiązkowe 100 rozdającego", "Обязательные 100 сдающего",
+                    "Povinných 100 rozdávajícího"),
+    "trump_when_void": ("Must trump when void", "Obowiązek przebicia atutem", "Обязательно бить козырем",
+                        "Povinnost přebít trumfem"),
+    "spades_marriage_60": ("Spades marriage worth 60", "Meldunek pikowy za 60", "Пиковый марьяж 60",
+                           "Piková hláška za 60"),
+}
+
+OPTION_CHOICES: dict[str, T4] = {
+    "five_rounds=down": ("down (25 → 20)", "w dół (25 → 20)", "вниз (25 → 20)", "dolů (25 → 20)"),
+    "five_rounds=up": ("up (25 → 30)", "w górę (25 → 30)", "вверх (25 → 30)", "nahoru (25 → 30)"),
+    "leftover_two_player=last_trick": ("the winner of the last trick", "zdobywca ostatniej lewy",
+                                       "взявший последнюю взятку", "kdo vzal poslední zdvih"),
+    "leftover_two_player=nobody": ("nobody", "nikt", "никто", "nikdo"),
+    "finish_others=cap": ("stops at 990", "zatrzymuje się na 990", "останавливается на 990",
+                          "zůstane na 990"),
+    "finish_others=no_score": ("scores nothing for the deal", "nic nie zapisuje za rozdanie",
+                               "ничего не записывает за раздачу", "za rozdání nic nepíše"),
+    "four_player_sitter=dealer": ("the dealer", "rozdający", "сдающий", "rozdávající"),
+    "four_player_sitter=last_bidder": ("the last to bid", "ostatni licytujący", "последний торгующийся",
+                                       "poslední licitující"),
+    "sitter_score=aces_and_marriage": ("aces and a marriage in the talon", "asy i meldunek z musiku",
+                                       "тузы и марьяж в прикупе", "esa a hláška v talonu"),
+    "sitter_score=card_points": ("the talon's card points", "punkty kart z musiku", "очки карт прикупа",
+                                 "body karet v talonu"),
+    "rospis=unlimited": ("any number, each costs the contract", "bez limitu, każdy kosztuje kontrakt",
+                         "без ограничений, каждая стоит заказа", "bez omezení, každý stojí závazek"),
+    "rospis=penalty_after_3": ("penalised after the third", "kara po trzecim", "штраф после третьей",
+                               "trest po třetím"),
+    "rospis=only_3": ("three at most", "najwyżej trzy", "не больше трёх", "nejvýše tři"),
+    "rospis=three_with_penalty": ("three, with a penalty", "trzy, z karą", "три, со штрафом", "tři, s trestem"),
+    "two_player_exchange=discard_two": ("discards two cards face down", "odkłada dwie karty zakryte",
+                                        "сносит две карты рубашкой вверх", "odloží dvě karty rubem nahoru"),
+    "two_player_exchange=give_one": ("gives one card to the opponent", "daje jedną kartę przeciwnikowi",
+                                     "отдаёт одну карту противнику", "dá jednu kartu soupeři"),
+    "give_order=declarer_choice": ("the declarer chooses", "wybiera rozgrywający", "выбирает играющий",
+                                   "vybírá hrající"),
+    "give_order=clockwise": ("in turn, clockwise", "po kolei, zgodnie z ruchem wskazówek zegara",
+                             "по очереди, по часовой стрелке", "popořadě, po směru hodinových ručiček"),
+    "four_nines=after_exchange": ("in the hand after the exchange", "na ręce po wymianie",
+                                  "на руке после сноса", "v ruce po výměně"),
+    "four_nines=dealt_hand": ("only if all four were dealt", "tylko gdy wszystkie cztery rozdano",
+                              "только если все четыре пришли в сдаче", "jen když byly všechny čtyři rozdány"),
+    "four_nines=never": ("never", "nigdy", "никогда", "nikdy"),
+    "barrel_variant=standard": ("at 880, three attempts", "na 880, trzy próby", "на 880, три попытки",
+                                "na 880, tři pokusy"),
+    "barrel_variant=lviv": ("Lviv: at 900, no limit", "lwowska: na 900, bez limitu", "львовская: на 900, без ограничений",
+                            "lvovská: na 900, bez omezení"),
+    "barrel_variant=none": ("no barrel", "bez beczki", "без бочки", "bez sudu"),
+    "dealer_bolt=standing_bid": ("stands as the first bid", "jest pierwszą licytacją", "считается первой ставкой",
+                                 "platí jako první licitace"),
+    "dealer_bolt=if_all_pass": ("only if all pass", "tylko gdy wszyscy spasują", "только если все пасуют",
+                                "jen když všichni pasují"),
+    "four_player_sitter=dealer_right": ("the player right of the dealer", "gracz po prawej rozdającego",
+                                        "игрок справа от сдающего", "hráč vpravo od rozdávajícího"),
+    "four_player_sitter=opposite_dealer": ("the player opposite the dealer", "gracz naprzeciw rozdającego",
+                                           "игрок напротив сдающего", "hráč naproti rozdávajícímu"),
+    "barrel_collision=last_stays": ("the later one stays, the other falls to 760",
+                                    "zostaje późniejszy, drugi spada na 760",
+                                    "остаётся пришедший позже, другой падает на 760",
+                                    "zůstane pozdější, druhý padá na 760"),
+    "barrel_collision=both_fall": ("both fall to 760", "obaj spadają na 760", "оба падают на 760",
+                                   "oba padají na 760"),
+    "golden_round=none": ("none", "bez złotej rundy", "без золотого кона", "bez zlatého kola"),
+    "golden_round=doubled": ("120 each, all doubled", "po 120, wszystko podwójnie", "по 120, всё вдвойне",
+                             "po 120, vše dvojnásobně"),
+    "golden_round=doubled_bolts": ("120 each, doubled, a bolt counts two", "po 120, podwójnie, bolt liczy się za dwa",
+                                   "по 120, вдвойне, болт за два", "po 120, dvojnásobně, bolt se počítá dvakrát"),
+    "golden_round=gold_set": ("gold set: at least 120 each, nothing doubled",
+                              "złoty zestaw: każdy co najmniej 120, bez podwajania",
+                              "золотой кон: каждый не меньше 120, без удвоения",
+                              "zlatá sada: každý aspoň 120, nic dvojnásobně"),
+    "barrel_deals=two": ("two", "dwa", "две", "dvě"),
+    "barrel_deals=three": ("three", "trzy", "три", "tři"),
+}
+
+
+def option_name(name: str, lang: str) -> str:
+    """The name of the table option ``name`` in ``lang`` (:data:`OPTION_NAMES`); an option
+    of a user's file without words here is shown by its name, underscores as spaces."""
+    texts = OPTION_NAMES.get(name)
+    return pick(texts, lang) if texts else name.replace("_", " ")
+
+
+def option_value(name: str, value: object, lang: str) -> str:
+    """A value of the option ``name`` in words: yes/no for a switch, the choice's phrase
+    (:data:`OPTION_CHOICES`), else the value as written (``3``, ``up``)."""
+    if isinstance(value, bool):
+        return ui("yes" if value else "no", lang)
+    texts = OPTION_CHOICES.get(f"{name}={value}")
+    return pick(texts, lang) if texts else option_text(value)
+
+
+def option_setting(name: str, value: object, lang: str) -> str:
+    """``“Barrel at 880”: no``: an option with its value in force, in words."""
+    return f"“{option_name(name, lang)}”: {option_value(name, value, lang)}"
+
+
+# --------------------------------------------------------------------------- site pages (site)
+# Added by helper "site": words of the printable pages, the index's picker, the search box
+# and the house-rule marks; merged into UI (one lookup for every template).
+
+SITE_UI: dict[str, T4] = {
+    "rule_sheet": ("Rule sheet", "Ściąga z zasad", "Памятка по правилам", "Přehled pravidel"),
+    "scoresheet": ("Scoresheet", "Tabela wyników", "Запись партии", "Zapisovací arch"),
+    "print": ("Print", "Drukuj", "Печать", "Tisk"),
+    "print_note": ("Made to be printed on A4 (one or two pages).", "Do wydruku na A4 (jedna lub dwie strony).",
+                   "Для печати на A4 (одна или две страницы).", "K tisku na A4 (jedna nebo dvě strany)."),
+    "deal_no": ("Deal", "Rozdanie", "Раздача", "Rozdání"),
+    "declarer_contract": ("Declarer, contract", "Grający, kontrakt", "Играющий, заказ", "Hrající, závazek"),
+    "points": ("deal", "rozd.", "очки", "body"),
+    "total": ("total", "suma", "итог", "celkem"),
+    "name": ("Name", "Imię", "Имя", "Jméno"),
+    "date": ("Date", "Data", "Дата", "Datum"),
+    "rules_played": ("Rules played", "Zasady", "Правила", "Pravidla"),
+}
+
+SITE_UI.update({
+    "index_intro": (
+        "Rule books of the card game Tysiąc / Тысяча / Tisíc (1000) and its variants, generated from the "
+        "rulesets' data; the differences between the variants; sheets to print; and the formula language "
+        "the rulesets are written in.",
+        "Zasady gry w Tysiąca (1000) i jego odmiany, wygenerowane z danych zestawów zasad; różnice między "
+        "wariantami; ściągi do wydruku; oraz język wzorów, w którym zapisano zasady.",
+        "Правила карточной игры Тысяча (1000) и её вариантов, созданные из данных наборов правил; различия "
+        "между вариантами; памятки для печати; и язык формул, на котором записаны правила.",
+        "Pravidla karetní hry Tisíc (1000) a jejích variant, vytvořená z dat sad pravidel; rozdíly mezi "
+        "variantami; přehledy k tisku; a jazyk vzorců, kterým jsou pravidla zapsána.",
+    ),
+    "pick_heading": ("Find a variant", "Znajdź wariant", "Найти вариант", "Najít variantu"),
+    "country": ("Country", "Kraj", "Страна", "Země"),
+    "any": ("any", "dowolny", "любая", "jakákoli"),
+    "any_count": ("any number", "dowolna liczba", "любое число", "jakýkoli počet"),
+    "shown_count": ("{n} of {total} shown", "pokazano {n} z {total}", "показано {n} из {total}",
+                    "zobrazeno {n} z {total}"),
+    "with": ("with", "z", "с", "s"),
+    "without": ("without", "bez", "без", "bez"),
+    "study_line": ("what the rules do, over {deals} simulated deals", "co robią zasady: {deals} symulowanych rozdań",
+                   "что дают правила: {deals} смоделированных раздач", "co pravidla dělají: {deals} simulovaných rozdání"),
+    "from_file": ("from", "z pliku", "из файла", "ze souboru"),
+    "study_title": ("Study: {names}, {players} players", "Badanie: {names}, {players} graczy (po angielsku)",
+                    "Исследование: {names}, {players} игрока (на английском)",
+                    "Studie: {names}, {players} hráči (anglicky)"),
+    "search": ("Search the rule books", "Szukaj w zasadach", "Поиск по правилам", "Hledat v pravidlech"),
+    "search_none": ("nothing found", "nic nie znaleziono", "ничего не найдено", "nic nenalezeno"),
+    "changed_by_house": ("changed by this house file; in {base}:", "zmienione w tych zasadach domowych; w {base}:",
+                         "изменено этими домашними правилами; в {base}:", "změněno těmito domácími pravidly; v {base}:"),
+    "changed_legend": ("Rules this house file changes from its base are marked",
+                       "Zasady zmienione względem zestawu bazowego są oznaczone",
+                       "Правила, изменённые по сравнению с базовым набором, отмечены",
+                       "Pravidla změněná oproti základní sadě jsou označena"),
+    "changed_mark": ("changed", "zmiana", "изменено", "změna"),
+})
+
+COUNTRIES: dict[str, T4] = {
+    "pl": ("Poland", "Polska", "Польша", "Polsko"),
+    "ru": ("Russia", "Rosja", "Россия", "Rusko"),
+    "cz": ("Czechia", "Czechy", "Чехия", "Česko"),
+    "ua": ("Ukraine", "Ukraina", "Украина", "Ukrajina"),
+}
+"""Countries a ruleset id may begin with (``pl-standard``): the index's picker groups the
+variants by them (a ruleset whose id names none takes its base's)."""
+
+UI.update(SITE_UI)

@@ -496,11 +496,12 @@ class CompiledFormula:
 
         return to_text(self.ast)
 
-    def render(self, lang: str = "en") -> str:
-        """The formula in words, in ``lang`` (``en``, ``pl``, ``ru`` or ``cs``)."""
+    def render(self, lang: str = "en", *, option_names: Mapping[str, str] | None = None) -> str:
+        """The formula in words, in ``lang`` (``en``, ``pl``, ``ru`` or ``cs``); ``option_names``:
+        table options' names in words, said instead of their ids (:func:`~.render.to_words`)."""
         from .render import to_words
 
-        return to_words(self.ast, lang)
+        return to_words(self.ast, lang, option_names=option_names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,11 +571,11 @@ class CompiledEffects:
 
         return effects_to_text(self.statements)
 
-    def render(self, lang: str = "en") -> str:
-        """The statements in words, in ``lang``."""
+    def render(self, lang: str = "en", *, option_names: Mapping[str, str] | None = None) -> str:
+        """The statements in words, in ``lang`` (``option_names``: as :meth:`Formula.render`)."""
         from .render import effects_to_words
 
-        return effects_to_words(self.statements, lang)
+        return effects_to_words(self.statements, lang, option_names=option_names)
 
 
 def compile_formula(

@@ -8,7 +8,7 @@ using the field's standard terms (meldunek, марьяж, hláška for a marriag
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..text import LANGUAGES
 from .nodes import (
@@ -542,22 +542,26 @@ _FUNCS: dict[str, dict[str, str]] = {
 }
 
 
-def to_words(node: Expr, lang: str = "en") -> str:
-    """``node`` read aloud in ``lang`` (``en``, ``pl``, ``ru``, ``cs``).
+def to_words(node: Expr, lang: str = "en", *, option_names: Mapping[str, str] | None = None) -> str:
+    """``node`` read aloud in ``lang`` (``en``, ``pl``, ``ru``, ``cs``); ``option_names`` gives
+    table options' names in words (``{"five_rounds": "Rounding …"}``), said in quotes instead
+    of the option's id.
 
     Raises:
         ValueError: for a language not in :data:`LANGUAGES`.
     """
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
-    return _Words(lang).expr(node, 0)
+    return _Words(lang, option_names).expr(node, 0)
 
 
-def effects_to_words(stmts: Sequence[Stmt], lang: str = "en") -> str:
-    """Effects read aloud in ``lang``, one clause per statement, joined by ``; ``."""
+def effects_to_words(stmts: Sequence[Stmt], lang: str = "en", *,
+                     option_names: Mapping[str, str] | None = None) -> str:
+    """Effects read aloud in ``lang``, one clause per statement, joined by ``; ``
+    (``option_names``: as :func:`to_words`)."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
-    words = _Words(lang)
+    words = _Words(lang, option_names)
     out = []
     for stmt in stmts:
         assert isinstance(stmt, Assign)
@@ -569,8 +573,9 @@ def effects_to_words(stmts: Sequence[Stmt], lang: str = "en") -> str:
 
 
 class _Words:
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, option_names: Mapping[str, str] | None = None) -> None:
         self.lang = lang
+        self.option_names = option_names or {}
         self.ops = _OPS[lang]
         self.names = _NAMES[lang]
         self.funcs = _FUNCS[lang]
@@ -587,6 +592,8 @@ class _Words:
         if name == "player":
             return self.ops["player_field"].format(f=field)
         if name == "options":
+            if field in self.option_names:
+                return self.ops["option"].replace("`{f}`", "“{f}”").format(f=self.option_names[field])
             return self.ops["option"].format(f=field)
         return self.ops["field"].format(f=field, a=self.dotted(name, None))
 

@@ -171,9 +171,10 @@ class Formula:
         reads: frozenset[str] = getattr(self.compiled, "reads", frozenset())
         return reads
 
-    def render(self, lang: str = "en") -> str:
-        """The formula in words, in ``lang`` (``en``, ``pl``, ``ru``, ``cs``)."""
-        return str(self.compiled.render(lang))
+    def render(self, lang: str = "en", *, option_names: Mapping[str, str] | None = None) -> str:
+        """The formula in words, in ``lang`` (``en``, ``pl``, ``ru``, ``cs``); ``option_names``:
+        table options' names in words, said instead of their ids."""
+        return str(self.compiled.render(lang, option_names=option_names))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
