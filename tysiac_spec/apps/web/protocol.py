@@ -100,7 +100,8 @@ unless ``choice``).  ``doc`` holds the languages the ruleset writes (fall back t
 
 A table of bots only is played by the server from when it is made (the host watches it;
 the bots move in chunks of 400 actions between other work, each chunk broadcast as a
-``state``; such a match stops after 20,000 actions if no bot has reached the target).
+``state``; such a match stops after 20,000 actions, or 500 deals, if no bot has reached
+the target: ``TYSIAC_MAX_WEB_ACTIONS``, ``TYSIAC_MAX_WEB_DEALS``).
 Bots reply to a human within the same answer.
 
 → 201::
