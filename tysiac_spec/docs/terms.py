@@ -8,6 +8,8 @@ A test checks that every field of the model has a label in every language.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..text import LANGUAGES
 
 LANGS = LANGUAGES
@@ -1278,3 +1280,338 @@ EXAMPLE_WORDS: dict[str, T4] = {
     "event.match.lost": ("a player loses the match", "gracz przegrywa partię", "игрок проигрывает партию",
                          "hráč prohrává partii"),
 }
+
+
+# --------------------------------------------------------------------------- the web table's words
+# (tysiac_spec/apps/web: sent to the table page in the player's language; the page keeps only
+# its interface words. Keys are the page's: ``act.*`` an action offered, ``said.*`` what a
+# player did, ``phase.*`` the phase of a deal, and the game words the page shows.)
+
+TABLE_WORDS: dict[str, T4] = {
+    "dealer": ("dealer", "rozdaje", "сдаёт", "rozdává"),
+    "sits_out": ("sits out", "pauzuje", "пропускает", "nehraje"),
+    "declarer": ("declarer", "grający", "разыгрывающий", "hráč"),
+    "contract": ("Contract", "Kontrakt", "Заказ", "Závazek"),
+    "trump": ("Trump", "Atut", "Козырь", "Trumfy"),
+    "no_trump": ("no trump", "bez atutu", "без козыря", "bez trumfů"),
+    "talon": ("Talon", "Musik", "Прикуп", "Talon"),
+    "trick": ("Trick", "Lewa", "Взятка", "Zdvih"),
+    "tricks": ("tricks", "lewy", "взятки", "zdvihy"),
+    "bids": ("Auction", "Licytacja", "Торговля", "Licitování"),
+    "marriage": ("marriage", "meldunek", "марьяж", "hláška"),
+    "took_trick": ("{name} takes the trick", "{name} bierze lewę", "{name} берёт взятку", "{name} bere zdvih"),
+    "act.bid": ("Bid {n}", "Licytuj {n}", "Ставка {n}", "Licitovat {n}"),
+    "act.pass": ("Pass", "Pas", "Пас", "Pas"),
+    "act.talon": ("Take talon {n}", "Weź musik {n}", "Взять прикуп {n}", "Vzít talon {n}"),
+    "act.take_talon": ("Take the talon", "Weź musik", "Взять прикуп", "Vzít talon"),
+    "act.give": ("Give {card} to {name}", "Daj {card} graczowi {name}", "Отдать {card}: {name}", "Dát {card}: {name}"),
+    "act.give_to": ("Give to {name}", "Daj: {name}", "Отдать: {name}", "Dát: {name}"),
+    "act.discard": ("Discard {card}", "Odłóż {card}", "Снести {card}", "Odložit {card}"),
+    "act.contract": ("Play for {n}", "Gram za {n}", "Заказываю {n}", "Hraji za {n}"),
+    "act.play": ("Play {card}", "Zagraj {card}", "Сыграть {card}", "Zahrát {card}"),
+    "act.play_marriage": ("Play {card} and declare the marriage", "Zagraj {card} i melduj",
+                          "Сыграть {card} с марьяжем", "Zahrát {card} a hlásit"),
+    "act.play_aces": ("Play {card} and declare the four aces", "Zagraj {card} i melduj cztery asy",
+                      "Сыграть {card} с тузовым марьяжем", "Zahrát {card} a hlásit čtyři esa"),
+    "act.marriage": ("Declare the marriage in {suit}", "Melduj: {suit}", "Объявить марьяж: {suit}",
+                     "Hlásit hlášku: {suit}"),
+    "act.forfeit": ("Give up the deal", "Rzuć bombę", "Расписать", "Hodit bombu"),
+    "act.dark": ("Play dark", "Gram w ciemno", "Играть втёмную", "Hrát naslepo"),
+    "act.cancel dark": ("Cancel the dark game", "Anuluj grę w ciemno", "Отменить тёмную", "Zrušit hru naslepo"),
+    "act.claim": ("Claim the rest", "Reszta moja", "Остальное моё", "Zbytek je můj"),
+    "act.redeal": ("Ask for a redeal", "Żądaj ponownego rozdania", "Требовать пересдачи", "Žádat nové rozdání"),
+    "act.contra": ("Contra", "Kontra", "Контра", "Kontra"),
+    "act.redouble": ("Redouble", "Rekontra", "Реконтра", "Rekontra"),
+    "act.buy": ("Buy the contract", "Odkup kontrakt", "Выкупить заказ", "Koupit závazek"),
+    "act.named": ("Bid {kind}", "Licytuj: {kind}", "Заказать: {kind}", "Licitovat: {kind}"),
+    "act.more_bids": ("Other bid…", "Inna oferta…", "Другая ставка…", "Jiná sázka…"),
+    "said.bid": ("{name} bids {n}", "{name}: {n}", "{name}: {n}", "{name}: {n}"),
+    "said.pass": ("{name} passes", "{name}: pas", "{name}: пас", "{name}: pas"),
+    "said.play": ("{name} plays {card}", "{name} dokłada {card}", "{name} кладёт {card}", "{name} přidává {card}"),
+    "said.play_marriage": ("{name} plays {card} and declares the marriage", "{name} dokłada {card} i melduje",
+                           "{name} кладёт {card} с марьяжем", "{name} přidává {card} a hlásí hlášku"),
+    "said.hidden": ("{name} gives a card to {to}", "{name} daje kartę graczowi {to}", "{name} отдаёт карту: {to}",
+                    "{name} dává kartu: {to}"),
+    "said.give": ("{name} gives {card} to {to}", "{name} daje {card} graczowi {to}", "{name} отдаёт {card}: {to}",
+                  "{name} dává {card}: {to}"),
+    "said.other": ("{name}: {text}", "{name}: {text}", "{name}: {text}", "{name}: {text}"),
+    "said.discard_hidden": ("{name} discards a card", "{name} odkłada kartę", "{name} сносит карту",
+                            "{name} odkládá kartu"),
+    "phase.auction": ("Auction", "Licytacja", "Торговля", "Licitování"),
+    "phase.talon": ("Talon", "Musik", "Прикуп", "Talon"),
+    "phase.exchange": ("Exchange", "Wymiana", "Снос", "Výměna"),
+    "phase.contract": ("Setting the contract", "Ustalanie kontraktu", "Заказ", "Stanovení závazku"),
+    "phase.play": ("Play", "Rozgrywka", "Розыгрыш", "Hra"),
+    "phase.contra": ("Contra", "Kontra", "Контра", "Kontra"),
+    "phase.rebuy": ("Buying the contract", "Odkupienie kontraktu", "Выкуп заказа", "Koupě závazku"),
+    "phase.marriages": ("Marriages", "Meldunki", "Марьяжи", "Hlášky"),
+    "phase.dark": ("Declaring the dark game", "Zgłaszanie gry w ciemno", "Объявление тёмной", "Hlášení hry naslepo"),
+    "phase.redeal": ("Calling a redeal", "Żądanie ponownego rozdania", "Требование пересдачи",
+                     "Žádost o nové rozdání"),
+    "phase.over": ("Match over", "Koniec partii", "Партия окончена", "Konec partie"),
+}
+"""The game words of the web table page, by the page's key (``{name}``, ``{card}``, ``{n}``,
+``{suit}``, ``{kind}``, ``{to}`` are filled by the page)."""
+
+TABLE_EVENTS: dict[str, T4] = {
+    # match events (engine/events.py MatchEvent.kind) as a player at the table is told them, after
+    # the player's name; {value} is the event's value, {signed} the same with its sign
+    "contract.made": ("made the contract {value}", "ugrał kontrakt {value}", "выполнил заказ {value}",
+                      "splnil závazek {value}"),
+    "contract.failed": ("failed the contract {value}", "nie ugrał kontraktu {value}", "не выполнил заказ {value}",
+                        "nesplnil závazek {value}"),
+    "forfeit": ("gives up the deal {signed}", "rzuca bombę {signed}", "расписывает {signed}", "hází bombu {signed}"),
+    "multiplier": ("points ×{value}", "punkty ×{value}", "очки ×{value}", "body ×{value}"),
+    "multiplier.contra": ("contra: points ×{value}", "kontra: punkty ×{value}", "контра: очки ×{value}",
+                          "kontra: body ×{value}"),
+    "contra": ("contra ×{value}", "kontra ×{value}", "контра ×{value}", "kontra ×{value}"),
+    "rebuy": ("buys the contract at {value}", "odkupuje kontrakt za {value}", "выкупает заказ за {value}",
+              "kupuje závazek za {value}"),
+    "threshold.frozen": ("{signed} not scored above the threshold", "{signed} nie liczy się powyżej progu",
+                         "{signed} не записано выше порога", "{signed} se nad prahem nepočítá"),
+    "barrel.enter": ("gets on the barrel at {value}", "wchodzi na beczkę z {value}", "садится на бочку с {value}",
+                     "je na sudu s {value}"),
+    "barrel.leave": ("leaves the barrel at {value}", "schodzi z beczki z {value}", "уходит с бочки с {value}",
+                     "opouští sud s {value}"),
+    "barrel.made": ("on the barrel: made {value}", "na beczce: ugrał {value}", "на бочке: набрал {value}",
+                    "na sudu: uhrál {value}"),
+    "barrel.attempt": ("a failed attempt on the barrel", "nieudana próba na beczce", "неудачная попытка на бочке",
+                       "nezdařený pokus na sudu"),
+    "barrel.fall": ("falls off the barrel {signed}", "spada z beczki {signed}", "падает с бочки {signed}",
+                    "padá ze sudu {signed}"),
+    "barrel.reset": ("falls off the barrel once too often: score 0", "spada z beczki o raz za dużo: wynik 0",
+                     "слишком часто падал с бочки: счёт 0", "padl ze sudu jednou příliš: skóre 0"),
+    "barrel.collision": ("falls off the barrel in a collision {signed}", "spada z beczki przy zderzeniu {signed}",
+                         "слетает с бочки при столкновении {signed}", "padá ze sudu při srážce {signed}"),
+    "barrel.sitter": ("on the barrel and sitting out: {signed} not scored", "na beczce i pauzuje: {signed} nie liczy się",
+                      "на бочке и пропускает: {signed} не записано", "na sudu a nehraje: {signed} se nepočítá"),
+    "barrel.frozen": ("on the barrel: {signed} not scored", "na beczce: {signed} nie liczy się",
+                      "на бочке: {signed} не записано", "na sudu: {signed} se nepočítá"),
+    "finish.capped": ("stops short of the target at {value}", "zatrzymuje się przed metą na {value}",
+                      "останавливается перед финишем на {value}", "zastavuje se před cílem na {value}"),
+    "finish.no_score": ("{signed} not scored: only the declarer may finish", "{signed} nie liczy się: kończy tylko grający",
+                        "{signed} не записано: закончить может только разыгрывающий",
+                        "{signed} se nepočítá: dohrát smí jen hráč"),
+    "bolt": ("a bolt ({value} in all)", "bolt (razem {value})", "болт (всего {value})", "bolt (celkem {value})"),
+    "bolt.penalty": ("bolt penalty {signed}", "kara za bolty {signed}", "штраф за болты {signed}",
+                     "trest za bolty {signed}"),
+    "golden.end": ("the golden round is over", "koniec złotej rundy", "золотой круг окончен", "zlaté kolo skončilo"),
+    "golden.reset": ("nobody made the golden round: scores back to 0", "nikt nie ugrał złotej rundy: wyniki zerowane",
+                     "никто не сыграл золотой круг: счёт обнулён", "zlaté kolo nikdo neuhrál: skóre vynulováno"),
+    "match.target": ("a tie at the target: play goes on to {value}", "remis na mecie: gra toczy się do {value}",
+                     "ничья на финише: игра идёт до {value}", "remíza v cíli: hraje se do {value}"),
+    "match.lost": ("loses the match at {value}", "przegrywa partię z {value}", "проигрывает партию с {value}",
+                   "prohrává partii s {value}"),
+    "match.won": ("wins the match with {value}", "wygrywa partię z {value}", "выигрывает партию с {value}",
+                  "vyhrává partii s {value}"),
+    "all_pass": ("everyone passed: the deal is played out", "wszyscy spasowali: rozgrywka bez licytacji",
+                 "все спасовали: распасы", "všichni pasovali: rozehrávka bez licitace"),
+    "all-pass.stopped": ("too many deals passed out in a row: the match stops",
+                         "zbyt wiele rozdań z rzędu bez licytacji: partia przerwana",
+                         "слишком много пересдач подряд: партия остановлена",
+                         "příliš mnoho rozdání za sebou bez licitace: partie zastavena"),
+    "cut.bad": ("a bad cut", "złe przełożenie", "плохой съём", "špatné sejmutí"),
+    "cut.penalty": ("bad cut penalty {signed}", "kara za złe przełożenie {signed}", "штраф за плохой съём {signed}",
+                    "trest za špatné sejmutí {signed}"),
+    "redeal": ("the cards are dealt again {signed}", "karty rozdane ponownie {signed}", "пересдача {signed}",
+               "karty se rozdávají znovu {signed}"),
+    "redeal.play_on": ("plays on instead of a redeal {signed}", "gra dalej zamiast ponownego rozdania {signed}",
+                       "играет дальше вместо пересдачи {signed}", "hraje dál místo nového rozdání {signed}"),
+    "revoke": ("a revoke, {signed} at the deal's end", "renons, {signed} na koniec rozdania",
+               "ренонс, {signed} в конце раздачи", "renonc, {signed} na konci rozdání"),
+    "revoke.penalty": ("revoke penalty {signed}", "kara za renons {signed}", "штраф за ренонс {signed}",
+                       "trest za renonc {signed}"),
+    "revoke.gain": ("gains for a revoke {signed}", "zysk za renons {signed}", "получает за ренонс {signed}",
+                    "zisk za renonc {signed}"),
+    "incident": ("a table incident {signed}", "błąd przy stole {signed}", "нарушение за столом {signed}",
+                 "chyba u stolu {signed}"),
+    "incident.gain": ("gains for a table incident {signed}", "zysk za błąd przy stole {signed}",
+                      "получает за нарушение за столом {signed}", "zisk za chybu u stolu {signed}"),
+    "rule.samosval": ("555: the score drops to 0", "555: wynik spada do 0", "самосвал: счёт 555 сгорает до 0",
+                      "555: skóre padá na 0"),
+    "rule": ("house rule {id}: score {value}", "zasada {id}: wynik {value}", "правило {id}: счёт {value}",
+             "pravidlo {id}: skóre {value}"),
+}
+"""Match events told at the table, by :attr:`~tysiac_spec.engine.events.MatchEvent.kind`
+(``rule`` for a match rule ``rule.<id>`` without its own words, ``incident`` for any
+``incident.<kind>``); see :func:`table_event`."""
+
+OPTION_NAMES: dict[str, T4] = {
+    # the table options of the shipped rulesets, by option name
+    "first_lead_marriage": ("Marriage on the first lead", "Meldunek przy pierwszym wyjściu",
+                            "Марьяж при первом ходе", "Hláška při prvním výnosu"),
+    "first_trick_marriage": ("Marriage on the declarer's first lead", "Meldunek przy pierwszym wyjściu grającego",
+                             "Марьяж при первом ходе разыгрывающего", "Hláška při prvním výnosu hráče"),
+    "five_rounds": ("A defender's score ending in 5", "Wynik obrońcy kończący się na 5",
+                    "Очки вистующего, оканчивающиеся на 5", "Skóre soupeře končící pětkou"),
+    "graduated_auction": ("Graduated auction (raises of 10 only)", "Licytacja stopniowana (podbicie tylko o 10)",
+                          "Торговля по 10 (без прыжков)", "Postupné licitování (jen po 10)"),
+    "bid_limit": ("No bid above 120 without marriages in hand", "Bez meldunku nie więcej niż 120",
+                  "Без марьяжа не больше 120", "Bez hlášky nejvýš 120"),
+    "leftover_two_player": ("2 players: the cards set aside", "2 graczy: odłożone karty",
+                            "2 игрока: отложенные карты", "2 hráči: odložené karty"),
+    "finish_others": ("A defender who would pass 1000", "Obrońca, który przekroczyłby 1000",
+                      "Вистующий, который перешёл бы 1000", "Soupeř, který by přešel 1000"),
+    "four_player_sitter": ("4 players: who sits out", "4 graczy: kto pauzuje", "4 игрока: кто на прикупе",
+                           "4 hráči: kdo nehraje"),
+    "rospis": ("Forfeits (rospis)", "Rozpisanie (bomby)", "Роспись", "Bomby (vzdání rozdání)"),
+    "dark_game": ("Dark game", "Gra w ciemno", "Тёмная", "Hra naslepo"),
+    "golden_round": ("Golden round", "Złota runda", "Золотой круг", "Zlaté kolo"),
+    "samosval": ("555 drops to 0 (samosval)", "555 spada do 0", "Самосвал (555 → 0)", "555 padá na 0"),
+    "bolts": ("Bolts (deals without a trick)", "Bolty (rozdania bez lewy)", "Болты (раздачи без взятки)",
+              "Bolty (rozdání bez zdvihu)"),
+    "barrel": ("The barrel", "Beczka", "Бочка", "Sud"),
+    "barrel_bidding": ("The player on the barrel bids", "Gracz na beczce licytuje", "Игрок на бочке торгуется",
+                       "Hráč na sudu licituje"),
+    "barrel_collision": ("Two players on the barrel at once", "Dwóch graczy naraz na beczce",
+                         "Двое на бочке одновременно", "Dva hráči na sudu naráz"),
+    "ace_marriage": ("Four aces are a marriage", "Cztery asy to meldunek", "Тузовый марьяж", "Čtyři esa jsou hláška"),
+    "bidding_in_minus": ("No bidding with a score below zero", "Bez licytacji na minusie", "Без торговли в минусе",
+                         "Bez licitování v minusu"),
+    "jump_bids": ("Jump bids", "Podbicie o więcej niż krok", "Торговля прыжками", "Skokové sázky"),
+    "two_player_exchange": ("2 players: the exchange", "2 graczy: wymiana", "2 игрока: снос", "2 hráči: výměna"),
+    "give_order": ("Giving the two cards", "Oddawanie dwóch kart", "Раздача двух карт соперникам",
+                   "Dávání dvou karet"),
+    "sitter_score": ("4 players: what the sitter scores", "4 graczy: co zapisuje pauzujący",
+                     "4 игрока: что записывает сидящий на прикупе", "4 hráči: co si zapíše nehrající"),
+    "four_nines": ("Four nines: a redeal", "Cztery dziewiątki: ponowne rozdanie", "Четыре девятки: пересдача",
+                   "Čtyři devítky: nové rozdání"),
+    "bid_without_marriage": ("Bids above 120 without a marriage", "Licytacja ponad 120 bez meldunku",
+                             "Ставка выше 120 без марьяжа", "Sázka nad 120 bez hlášky"),
+    "exchange_face_up": ("The two cards given face up", "Oddawane karty odkryte", "Отдаваемые карты открыты",
+                         "Dávané karty lícem nahoru"),
+    "barrel_variant": ("The barrel", "Beczka", "Бочка", "Sud"),
+    "gold_set": ("The gold set (a deal each at the start)", "Złoty set (po rozdaniu każdemu na start)",
+                 "Золотой кон (по раздаче каждому в начале)", "Zlatá sada (na začátku rozdání pro každého)"),
+    "dealer_bolt": ("The dealer's 100", "Setka rozdającego", "Сотня сдающего", "Stovka rozdávajícího"),
+    "barrel_deals": ("Deals on the barrel", "Rozdania na beczce", "Раздач на бочке", "Rozdání na sudu"),
+    "trump_when_void": ("Trump when void in the suit led", "Przebicie atutem przy braku koloru",
+                        "Бить козырем при отсутствии масти", "Trumfovat, když chybí barva"),
+    "spades_marriage_60": ("Spades marriage worth 60", "Meldunek pikowy za 60", "Пиковый марьяж 60",
+                           "Pikova hláška za 60"),
+}
+"""The names of the shipped rulesets' table options, by option name (an option a house file
+adds and this table lacks is named by the first sentence of its ``doc``)."""
+
+OPTION_VALUES: dict[str, T4] = {
+    "five_rounds=down": ("rounded down (25 → 20)", "w dół (25 → 20)", "вниз (25 → 20)", "dolů (25 → 20)"),
+    "five_rounds=up": ("rounded up (25 → 30)", "w górę (25 → 30)", "вверх (25 → 30)", "nahoru (25 → 30)"),
+    "leftover_two_player=last_trick": ("to the last trick's winner", "dla biorącego ostatnią lewę",
+                                       "взявшему последнюю взятку", "tomu, kdo vzal poslední zdvih"),
+    "leftover_two_player=nobody": ("nobody scores them", "nikt ich nie liczy", "никому", "nikdo je nepočítá"),
+    "finish_others=cap": ("is written 990", "zapisuje 990", "записывает 990", "zapíše si 990"),
+    "finish_others=no_score": ("scores nothing for the deal", "nic nie zapisuje za rozdanie",
+                               "ничего не записывает за раздачу", "za rozdání nic nezapíše"),
+    "four_player_sitter=dealer": ("the dealer", "rozdający", "сдающий", "rozdávající"),
+    "four_player_sitter=last_bidder": ("the last to bid", "ostatni licytujący", "последний в торговле",
+                                       "poslední licitující"),
+    "four_player_sitter=dealer_right": ("the player right of the dealer", "gracz po prawej rozdającego",
+                                        "игрок справа от сдающего", "hráč vpravo od rozdávajícího"),
+    "four_player_sitter=opposite_dealer": ("the player opposite the dealer", "gracz naprzeciw rozdającego",
+                                           "игрок напротив сдающего", "hráč naproti rozdávajícímu"),
+    "rospis=unlimited": ("unlimited, each costs the contract", "bez limitu, każda kosztuje kontrakt",
+                         "без ограничений, каждая стоит заказ", "bez omezení, každá stojí závazek"),
+    "rospis=penalty_after_3": ("three free, then each costs 120", "trzy darmowe, potem każda 120",
+                               "три бесплатно, далее каждая 120", "tři zdarma, pak každá 120"),
+    "rospis=only_3": ("at most three, free", "najwyżej trzy, darmowe", "не больше трёх, бесплатно",
+                      "nejvýš tři, zdarma"),
+    "rospis=three_with_penalty": ("at most three, each costs the contract", "najwyżej trzy, każda kosztuje kontrakt",
+                                  "не больше трёх, каждая стоит заказ", "nejvýš tři, každá stojí závazek"),
+    "barrel_collision=last_stays": ("the last to arrive stays", "zostaje ostatni", "остаётся последний",
+                                    "zůstává poslední"),
+    "barrel_collision=both_fall": ("both fall off", "obaj spadają", "оба падают", "oba padají"),
+    "two_player_exchange=discard_two": ("the declarer discards two cards", "grający odkłada dwie karty",
+                                        "разыгрывающий сносит две карты", "hráč odloží dvě karty"),
+    "two_player_exchange=give_one": ("the declarer gives one card", "grający oddaje jedną kartę",
+                                     "разыгрывающий отдаёт одну карту", "hráč dá jednu kartu"),
+    "give_order=declarer_choice": ("as the declarer chooses", "jak wybierze grający", "как выберет разыгрывающий",
+                                   "jak zvolí hráč"),
+    "give_order=clockwise": ("in turn from his left", "po kolei od lewej", "по очереди слева", "popořadě zleva"),
+    "sitter_score=aces_and_marriage": ("aces and a marriage in the talon", "asy i meldunek w musiku",
+                                       "тузы и марьяж в прикупе", "esa a hláška v talonu"),
+    "sitter_score=card_points": ("the talon's card points", "punkty kart musiku", "очки карт прикупа",
+                                 "body karet talonu"),
+    "four_nines=after_exchange": ("in the hand after the exchange", "w ręce po wymianie", "на руке после сноса",
+                                  "v ruce po výměně"),
+    "four_nines=dealt_hand": ("only in the hand as dealt", "tylko w ręce z rozdania", "только на руке при сдаче",
+                              "jen v ruce z rozdání"),
+    "four_nines=never": ("never", "nigdy", "никогда", "nikdy"),
+    "barrel_variant=standard": ("at 880, three attempts", "od 880, trzy próby", "с 880, три попытки",
+                                "od 880, tři pokusy"),
+    "barrel_variant=lviv": ("Lviv: at 900, no limit", "lwowska: od 900, bez limitu", "львовская: с 900, без ограничения",
+                            "lvovský: od 900, bez omezení"),
+    "barrel_variant=none": ("no barrel", "bez beczki", "без бочки", "bez sudu"),
+    "dealer_bolt=standing_bid": ("stands as the first bid", "jest pierwszą ofertą", "стоит первой ставкой",
+                                 "platí jako první sázka"),
+    "dealer_bolt=if_all_pass": ("played only if everyone passes", "grana tylko, gdy wszyscy pasują",
+                                "играется, только если все спасовали", "hraje se, jen když všichni pasují"),
+    "barrel_deals=two": ("two", "dwa", "два", "dvě"),
+    "barrel_deals=three": ("three", "trzy", "три", "tři"),
+    "golden_round=none": ("none", "bez złotej rundy", "без золотого круга", "bez zlatého kola"),
+    "golden_round=doubled": ("doubled points", "punkty podwojone", "очки удваиваются", "body dvojnásob"),
+    "golden_round=doubled_bolts": ("doubled points and bolts", "podwojone punkty i bolty", "удвоенные очки и болты",
+                                   "dvojnásobné body a bolty"),
+    "golden_round=gold_set": ("the gold set", "złoty set", "золотой кон", "zlatá sada"),
+}
+"""The words of the shipped rulesets' choice options' values (``name=value``); a yes/no
+option's values are ``UI["yes"]``/``UI["no"]``, a number is written as it is."""
+
+CONTRACT_KINDS: dict[str, T4] = {
+    "misere": ("Misère", "Mizer", "Мизер", "Mizér"),
+    "slam": ("Slam", "Szlem", "Шлем", "Slam"),
+    "open": ("Open hand", "Gra w otwarte karty", "Игра в открытую", "Hra s odkrytými kartami"),
+}
+"""Words for the usual named contracts (``contract.kinds``) by id, where a ruleset's
+``name`` lacks a language."""
+
+
+def table_event(kind: str, value: int | None, lang: str) -> str | None:
+    """The words of the match event ``kind`` (:data:`TABLE_EVENTS`) in ``lang`` with its
+    ``value`` (``{signed}``: ``+20``, ``−120``); ``None`` for a kind it has no words for."""
+    texts = TABLE_EVENTS.get(kind)
+    fill: dict[str, object] = {}
+    if texts is None and kind.startswith("rule."):
+        texts, fill = TABLE_EVENTS["rule"], {"id": kind[5:]}
+    elif texts is None and kind.startswith("incident."):
+        texts = TABLE_EVENTS["incident"]
+    if texts is None:
+        return None
+    signed = "" if value is None else f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+    text = pick(texts, lang).format(value="" if value is None else value, signed=signed, **fill)
+    return " ".join(text.split())
+
+
+def option_name(name: str, doc: object, lang: str) -> str:
+    """The name of the table option ``name`` in ``lang``: :data:`OPTION_NAMES`, else the first
+    sentence of its ``doc`` (``{lang: text}``, English when it lacks ``lang``), else ``name``
+    with spaces for ``_``."""
+    texts = OPTION_NAMES.get(name)
+    if texts is not None:
+        return pick(texts, lang)
+    if isinstance(doc, Mapping):
+        words = doc.get(lang) or doc.get("en")
+        if isinstance(words, str) and words.strip():
+            first = words.strip().split(". ")[0].rstrip(".")
+            return first if len(first) <= 80 else first[:79] + "…"
+    return name.replace("_", " ")
+
+
+def option_value(name: str, value: object, lang: str) -> str:
+    """The words of the value ``value`` of the table option ``name`` in ``lang``
+    (:data:`OPTION_VALUES`; yes/no; a number as it is; else the value with spaces for ``_``)."""
+    if isinstance(value, bool):
+        return ui("yes" if value else "no", lang)
+    texts = OPTION_VALUES.get(f"{name}={value}")
+    return pick(texts, lang) if texts else str(value).replace("_", " ")
+
+
+def kind_name(kind: str, names: object, lang: str) -> str:
+    """The name of the named contract ``kind`` in ``lang``: the ruleset's ``name``
+    (``{lang: text}``) in that language, else :data:`CONTRACT_KINDS`, else its English name,
+    else the id."""
+    own = names if isinstance(names, Mapping) else {}
+    if isinstance(own.get(lang), str):
+        return str(own[lang])
+    if kind in CONTRACT_KINDS:
+        return pick(CONTRACT_KINDS[kind], lang)
+    return str(own.get("en") or kind)

@@ -114,6 +114,7 @@ class Room:
         self.timings: Callable[[float], None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._pending = False
+        self.words = views.table_words(ruleset, row.players)
         self.max_deals = limit("web_deals")
         self.max_actions = limit("web_actions")
         self._start_match(row.match)
@@ -283,6 +284,8 @@ class Room:
             "deck": views.deck_json(self.ruleset),
             "settings": dict(self.row.settings),
             "lang": lang,
+            "options": views.table_options(self.ruleset, self.row.players),
+            "words": self.words,
         }
 
     # ------------------------------------------------------------------ acting
