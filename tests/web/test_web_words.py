@@ -102,3 +102,34 @@ def test_a_forfeit_is_told_in_each_seats_language(server: Served) -> None:
     finally:
         pl.close()
         ru.close()
+
+
+def test_the_scoresheets_questions_are_asked_in_the_pages_language(server: Served) -> None:
+    status, made = server.call("POST", "/api/sheets", {"ruleset": "pl-standard", "players": 3,
+                                                       "names": ["Ala", "Ola", "Ela"]})
+    assert status == 201
+    path = f"/api/sheets/{made['sheet']}/next"
+    answers: dict[str, str] = {}
+    asked = []
+    for typed in ("Ala", "100", "", "100 10 10", None):
+        status, q = server.call("POST", path, {"answers": answers, "lang": "pl"})
+        assert status == 200 and q["error"] is None
+        asked.append((q["key"], q["prompt"], q["label"]))
+        if typed is not None:
+            answers[q["key"]] = typed
+    assert asked == [
+        ("declarer", "grający (imię lub miejsce od 0 do 2, liczone od 0)", "Kto grał?"),
+        ("bid", "licytacja", "Licytacja"),
+        ("contract", "kontrakt (puste: jak w licytacji)", "Kontrakt grany"),
+        ("points", "punkty z kart: Ala Ola Ela", "Punkty z kart"),
+        ("marriages", "meldunki jako miejsce:kolor, miejsca liczone od 0 (np. 1:H 2:D = P1 kier, P2 karo; "
+                      "puste: brak)", "Meldunki"),
+    ]
+    assert q["labels"]["no_trick"] == "Kto nie wziął lewy?"
+    # English without a language (and for one the sheet does not know), as `tysiac score` asks
+    for body in ({"answers": {}}, {"answers": {}, "lang": "xx"}):
+        status, q = server.call("POST", path, body)
+        assert (q["prompt"], q["label"]) == ("declarer (a name, or seat 0 to 2, counting from 0)", "Who declared?")
+    # the answers keep their notation, and a rejected one is refused with tysiac score's words
+    status, q = server.call("POST", path, {"answers": {"declarer": "Ala", "bid": "105"}, "lang": "ru"})
+    assert (q["key"], q["prompt"]) == ("bid", "ставка") and q["error"]["code"].startswith("entry.")

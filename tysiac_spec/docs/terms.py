@@ -1615,3 +1615,79 @@ def kind_name(kind: str, names: object, lang: str) -> str:
     if kind in CONTRACT_KINDS:
         return pick(CONTRACT_KINDS[kind], lang)
     return str(own.get("en") or kind)
+
+
+# --------------------------------------------------------------------------- the scoresheet's questions
+# (tysiac_spec/scoresheet/questions.py: ``tysiac score`` asks in English; the web sheet in the
+# page's language. Answers keep their notation in every language: y/n, seats from 0, `-`,
+# card letters and the named contracts' ids.)
+
+SHEET_PROMPTS: dict[str, T4] = {
+    "declarer": ("declarer ({names}{seats}{nobody})", "grający ({names}{seats}{nobody})",
+                 "разыгрывающий ({names}{seats}{nobody})", "hráč, který vyhrál licitaci ({names}{seats}{nobody})"),
+    "declarer.names": ("a name, or ", "imię lub ", "имя или ", "jméno nebo "),
+    "declarer.seats": ("seat 0 to {last}, counting from 0", "miejsce od 0 do {last}, liczone od 0",
+                       "место от 0 до {last}, считая с 0", "místo 0 až {last}, počítáno od 0"),
+    "declarer.nobody": ("; `-`: everyone passed", "; `-`: wszyscy spasowali", "; `-`: все спасовали",
+                        "; `-`: všichni pasovali"),
+    "golden": ("golden-round deal? (y/n, empty: y)", "rozdanie złotej rundy? (y/n, puste: y)",
+               "раздача золотого круга? (y/n, пусто: y)", "rozdání zlatého kola? (y/n, prázdné: y)"),
+    "dark": ("dark game? (y/n, empty: n)", "gra w ciemno? (y/n, puste: n)", "тёмная? (y/n, пусто: n)",
+             "hra naslepo? (y/n, prázdné: n)"),
+    "kind": ("named contract ({kinds}; empty: none)", "kontrakt nazwany ({kinds}; puste: brak)",
+             "особый заказ ({kinds}; пусто: нет)", "pojmenovaný závazek ({kinds}; prázdné: žádný)"),
+    "bid": ("bid", "licytacja", "ставка", "sázka"),
+    "bid.rebuy": ("bid (the price, if the contract was bought)", "licytacja (cena, jeśli kontrakt odkupiono)",
+                  "ставка (цена, если заказ выкуплен)", "sázka (cena, pokud byl závazek koupen)"),
+    "sold": ("contract bought from the auction's winner? (y/n, empty: n)",
+             "kontrakt odkupiony od wygrywającego licytację? (y/n, puste: n)",
+             "заказ выкуплен у выигравшего торговлю? (y/n, пусто: n)",
+             "závazek koupen od vítěze licitace? (y/n, prázdné: n)"),
+    "contra": ("contra factor ({factors}; empty: 1)", "mnożnik kontry ({factors}; puste: 1)",
+               "множитель контры ({factors}; пусто: 1)", "násobek kontry ({factors}; prázdné: 1)"),
+    "forfeit.bomb": ("bomb? (y/n, empty: n)", "bomba? (y/n, puste: n)", "бомба? (y/n, пусто: n)",
+                     "bomba? (y/n, prázdné: n)"),
+    "forfeit.rospis": ("rospis? (y/n, empty: n)", "bomba (rozpisanie)? (y/n, puste: n)", "роспись? (y/n, пусто: n)",
+                       "bomba (vzdání)? (y/n, prázdné: n)"),
+    "contract": ("contract (empty: the bid)", "kontrakt (puste: jak w licytacji)", "заказ (пусто: как ставка)",
+                 "závazek (prázdné: jako sázka)"),
+    "points": ("card points of {order}", "punkty z kart: {order}", "очки в картах: {order}",
+               "body v kartách: {order}"),
+    "marriages": ("marriages declared as seat:suit, seats counting from 0 (e.g. {example}; empty: none)",
+                  "meldunki jako miejsce:kolor, miejsca liczone od 0 (np. {example}; puste: brak)",
+                  "марьяжи как место:масть, места считая с 0 (напр. {example}; пусто: нет)",
+                  "hlášky jako místo:barva, místa počítána od 0 (např. {example}; prázdné: žádné)"),
+    "no_trick": ("players who took no trick ({names}seats counting from 0; empty: none)",
+                 "gracze bez lewy ({names}miejsca liczone od 0; puste: brak)",
+                 "игроки без взятки ({names}места считая с 0; пусто: нет)",
+                 "hráči bez zdvihu ({names}místa počítána od 0; prázdné: nikdo)"),
+    "no_trick.names": ("names, or ", "imiona lub ", "имена или ", "jména nebo "),
+    "talon": ("talon as dealt (for the sitter's score)", "musik z rozdania (do zapisu pauzującego)",
+              "прикуп при сдаче (для записи пропускающего)", "talon z rozdání (pro zápis nehrajícího)"),
+}
+"""The scoresheet's questions (``tysiac score``'s prompts, English exactly as the terminal
+asks them), by question key; ``declarer.*``, ``bid.rebuy``, ``forfeit.*`` and
+``no_trick.names`` are parts and variants (:func:`sheet_prompt`)."""
+
+SHEET_LABELS: dict[str, T4] = {
+    "declarer": ("Who declared?", "Kto grał?", "Кто разыгрывал?", "Kdo hrál?"),
+    "golden": ("Golden-round deal?", "Rozdanie złotej rundy?", "Раздача золотого круга?", "Rozdání zlatého kola?"),
+    "dark": ("Dark game?", "Gra w ciemno?", "Тёмная?", "Hra naslepo?"),
+    "kind": ("Named contract", "Kontrakt nazwany", "Особый заказ", "Pojmenovaný závazek"),
+    "bid": ("Bid", "Licytacja", "Ставка", "Sázka"),
+    "sold": ("Contract bought?", "Kontrakt odkupiony?", "Заказ выкуплен?", "Závazek koupen?"),
+    "contra": ("Contra factor", "Mnożnik kontry", "Множитель контры", "Násobek kontry"),
+    "forfeit": ("Given up?", "Bomba?", "Роспись?", "Bomba?"),
+    "contract": ("Contract played", "Kontrakt grany", "Сыгранный заказ", "Hraný závazek"),
+    "points": ("Card points", "Punkty z kart", "Очки в картах", "Body v kartách"),
+    "marriages": ("Marriages declared", "Meldunki", "Объявленные марьяжи", "Hlášky"),
+    "no_trick": ("Who took no trick?", "Kto nie wziął lewy?", "Кто не взял ни одной взятки?", "Kdo nevzal zdvih?"),
+    "talon": ("Talon as dealt", "Musik z rozdania", "Прикуп при сдаче", "Talon z rozdání"),
+}
+"""The scoresheet's questions named short (the web sheet's labels), by question key."""
+
+
+def sheet_prompt(key: str, lang: str, **kwargs: object) -> str:
+    """The scoresheet's prompt ``key`` (:data:`SHEET_PROMPTS`) in ``lang``, its ``{name}``
+    placeholders filled from ``kwargs``."""
+    return pick(SHEET_PROMPTS[key], lang).format(**kwargs)
