@@ -185,7 +185,22 @@ def table_words(ruleset: Ruleset, players: int) -> dict[str, dict[str, str]]:
     rule book's terms (:mod:`tysiac_spec.docs.terms`): the page's game words
     (:data:`~tysiac_spec.docs.terms.TABLE_WORDS`), ``opt.<name>`` and ``opt.<name>=<value>``
     for the table options (:func:`table_options`), and ``kind.<id>`` for the named
-    contracts of the table's form."""
+    contracts of the table's form.  The same object for every table of the same rules (kept
+    for the last :data:`WORDS_KEPT` rules: 500 tables hold one copy, not 500)."""
+    key = (ruleset.id, ruleset.content_hash, players, repr(sorted(ruleset.selected.items())))
+    found = _WORDS.get(key)
+    if found is None:
+        found = _WORDS[key] = _table_words(ruleset, players)
+        while len(_WORDS) > WORDS_KEPT:
+            del _WORDS[next(iter(_WORDS))]
+    return found
+
+
+WORDS_KEPT = 64
+_WORDS: dict[tuple[str, str, int, str], dict[str, dict[str, str]]] = {}
+
+
+def _table_words(ruleset: Ruleset, players: int) -> dict[str, dict[str, str]]:
     kinds = ruleset.form(players).contract.kinds if players in ruleset.player_counts else ()
     out: dict[str, dict[str, str]] = {}
     for lang in LANGS:
