@@ -565,7 +565,7 @@ def test_every_shipped_option_and_choice_has_words_in_every_language() -> None:
         for name, opt in load_ruleset(entry.id).options.items():
             if name not in terms.OPTION_NAMES:
                 missing.append(name)
-            missing += [f"{name}={c}" for c in opt.choices if f"{name}={c}" not in terms.OPTION_CHOICES]
+            missing += [f"{name}={c}" for c in opt.choices if f"{name}={c}" not in terms.OPTION_VALUES]
     assert missing == []
     assert all(all(t.strip() for t in texts) for texts in terms.OPTION_NAMES.values())
     assert terms.option_setting("barrel_variant", "lviv", "pl") == "“Beczka”: lwowska: na 900, bez limitu"

@@ -95,8 +95,10 @@ def test_a_rejected_answer_reads_as_at_the_terminal(tmp_path: Path) -> None:
     service = ScoresheetService(MemoryStore())
     service.create("t", ruleset="pl-standard")
     reply = service.next_question("t", {"declarer": "1", "bid": "105"})
-    assert reply == {"done": False, "key": "bid", "prompt": "bid", "error": {
+    labels = reply.pop("labels")
+    assert reply == {"done": False, "key": "bid", "prompt": "bid", "label": "Bid", "error": {
         "code": "entry.bid", "message": "bids are multiples of 10 (got 105)", "hint": None}}
+    assert labels["declarer"] == "Who declared?" and set(labels) >= {"declarer", "bid", "points"}
     result = CliRunner().invoke(main, ["score", "pl-standard", "--sheet", str(tmp_path / "s.json")],
                                 input="1\n105\nquit\n")
     assert f"rejected: {reply['error']['message']}" in result.output

@@ -1,33 +1,27 @@
 """The static site (`tysiac build`): every page present, every local link resolves, no
 external resources, and the pages load in a real headless browser without console errors.
 
-The browser test drives Debian's chromium through the DevTools protocol (websocket-client)
-and saves screenshots of the index and of one rule book under build/screenshots/ (the
+The browser test drives Debian's chromium through the harness of tests/web/browser.py
+(the DevTools protocol over websocket-client) and saves screenshots of the index and of one rule book under build/screenshots/ (the
 paths are printed).  It is skipped only when chromium is not installed; .ci/run installs it.
 """
 
 from __future__ import annotations
 
-import base64
-import json
 import shutil
-import subprocess
-import time
-import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
 from click.testing import CliRunner
+from web.browser import CHROMIUM, PHONE, Chromium, Page  # tests/web/browser.py
 
 from tysiac_spec.cli import main
 from tysiac_spec.docs.terms import LANGS
 from tysiac_spec.ruleset import registry
 
 ROOT = Path(__file__).resolve().parents[1]
-SCREENSHOTS = ROOT / "build" / "screenshots"
 HOUSE = (
     "id: my-table\nkind: house\nextends: pl-standard\nname: {en: Our table}\n"
     "options:\n  graduated_auction: {default: true}\n"
@@ -145,122 +139,43 @@ def test_build_into_a_place_it_cannot_write_is_a_clean_error(tmp_path: Path) -> 
 
 
 # --------------------------------------------------------------------------- browser
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--remote-debugging-port=0", "--remote-allow-origins=*",
-]
+# (the one Chromium harness of the tests: tests/web/browser.py)
 
 
-class Browser:
-    """A headless chromium driven through the DevTools protocol: load pages, collect console
-    errors, take screenshots."""
-
-    def __init__(self, profile: Path) -> None:
-        import websocket  # the `test` extra: websocket-client
-
-        self.proc = subprocess.Popen(
-            [str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        port_file = profile / "DevToolsActivePort"
-        deadline = time.monotonic() + 60
-        while not (port_file.exists() and port_file.read_text().strip()):
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.close()
-                raise RuntimeError("chromium did not start")
-            time.sleep(0.1)
-        port = int(port_file.read_text().split()[0])
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=30) as resp:
-            targets = json.load(resp)
-        url = next(t["webSocketDebuggerUrl"] for t in targets if t["type"] == "page")
-        self.ws = websocket.create_connection(url, timeout=60, suppress_origin=True)
-        self.next_id = 0
-        self.events: list[dict[str, Any]] = []
-        for method in ("Page.enable", "Runtime.enable", "Log.enable"):
-            self.call(method)
-        # a phone-sized screen
-        self.call("Emulation.setDeviceMetricsOverride", width=390, height=844, deviceScaleFactor=1, mobile=True)
-
-    def call(self, method: str, **params: Any) -> dict[str, Any]:
-        self.next_id += 1
-        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
-        while True:
-            msg = json.loads(self.ws.recv())
-            if msg.get("id") == self.next_id:
-                if "error" in msg:
-                    raise RuntimeError(f"{method}: {msg['error']}")
-                return dict(msg.get("result", {}))
-            self.events.append(msg)
-
-    def wait_for(self, method: str) -> None:
-        while not any(e.get("method") == method for e in self.events):
-            self.events.append(json.loads(self.ws.recv()))
-
-    def load(self, path: Path) -> list[str]:
-        """Open a page; return its console errors, uncaught exceptions and failed loads."""
-        self.events = []
-        self.call("Page.navigate", url=path.as_uri())
-        self.wait_for("Page.loadEventFired")
-        self.call("Runtime.evaluate", expression="1")  # let pending console events arrive
-        errors = []
-        for e in self.events:
-            method, params = e.get("method"), e.get("params", {})
-            if method == "Runtime.exceptionThrown":
-                errors.append(str(params["exceptionDetails"].get("text")))
-            elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-                errors.append(json.dumps(params.get("args"), ensure_ascii=False))
-            elif method == "Log.entryAdded" and params["entry"].get("level") == "error":
-                errors.append(str(params["entry"].get("text")))
-        return errors
-
-    def evaluate(self, expression: str) -> Any:
-        return self.call("Runtime.evaluate", expression=expression, returnByValue=True)["result"].get("value")
-
-    def screenshot(self, target: Path) -> Path:
-        data = self.call("Page.captureScreenshot", format="png")["data"]
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(base64.b64decode(data))
-        return target
-
-    def close(self) -> None:
-        if getattr(self, "ws", None) is not None:
-            self.ws.close()
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+def _load(page: Page, path: Path) -> list[str]:
+    """Open a page of the site; its console errors, uncaught exceptions and failed loads."""
+    page.browser.events[page.session] = []  # this page's own errors only
+    page.goto(path.as_uri())
+    page.evaluate("1")  # let pending console events arrive
+    return page.errors()
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it: apt-get install chromium)")
 def test_site_in_a_headless_browser(site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    browser = Browser(tmp_path / "profile")
+    browser = Chromium(tmp_path / "profile")
     try:
+        page = browser.page(PHONE)
         pages = [p for p in sorted(site.rglob("*.html"))]
         failures: dict[str, list[str]] = {}
         too_wide: list[str] = []
-        for page in pages:
-            if errs := browser.load(page):
-                failures[str(page.relative_to(site))] = errs
+        for path in pages:
+            if errs := _load(page, path):
+                failures[str(path.relative_to(site))] = errs
             # readable on a phone: no page wider than the screen (wide tables scroll in their box)
-            if not browser.evaluate("document.documentElement.scrollWidth <= screen.width + 1"):
-                too_wide.append(str(page.relative_to(site)))
+            if page.overflows():
+                too_wide.append(str(path.relative_to(site)))
         assert failures == {}
         assert too_wide == []
         shots = []
-        for page, name in ((site / "index.html", "index.png"), (site / "rules" / "pl-standard.pl.html",
+        for path, name in ((site / "index.html", "index.png"), (site / "rules" / "pl-standard.pl.html",
                                                                 "pl-standard.pl.png")):
-            assert browser.load(page) == []
-            title = browser.evaluate("document.querySelector('h1').textContent")
+            assert _load(page, path) == []
+            title = page.evaluate("document.querySelector('h1').textContent")
             assert title in ("Thousand — rule books", "Tysiąc — zasady standardowe")
             # readable on a phone: nothing wider than the screen
-            assert browser.evaluate("document.documentElement.scrollWidth <= screen.width + 1") is True
-            shot = browser.screenshot(SCREENSHOTS / name)
+            assert not page.overflows()
+            shot = page.screenshot(name)
             assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 5000
             shots.append(shot)
     finally:

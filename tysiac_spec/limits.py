@@ -6,6 +6,9 @@ parsed, a document's nodes, depth, integers and texts while it is built, and the
 ``extends`` and of table options before anything is merged.  Each limit has a name, a
 value, the unit it counts, and an environment variable that raises it for a user who
 really needs more (``TYSIAC_MAX_RULESET_BYTES=4000000 tysiac validate big.yaml``).
+Three limits bound play rather than input: ``passed_out`` (deals everyone passes in a row,
+read by :mod:`tysiac_spec.engine.auction` when it is imported), ``web_deals`` and
+``web_actions`` (a match at a web table, read when a table is opened).
 
 A limit that is exceeded raises :class:`~tysiac_spec.errors.LimitError` with the code
 ``limit.<name>``; the message names the limit, its value and the variable that raises it.
@@ -100,6 +103,12 @@ LIMITS: dict[str, Limit] = {
         Limit("extends_depth", 16, "levels", "an `extends` chain"),
         Limit("extends_parents", 16, "parents", "the `extends` list of one ruleset"),
         Limit("extends_files", 64, "files", "the distinct files an `extends` tree reads"),
+        # bounds on play, not on a file: how long a match may run without a winner
+        Limit("passed_out", 100, "deals", "the deals in a row everyone passes and that are dealt "
+              "again (`auction.all_pass: redeal`) before a match stops without a winner"),
+        Limit("web_deals", 500, "deals", "a match at a web table without a winner (then abandoned)"),
+        Limit("web_actions", 20_000, "actions", "a match at a web table without a winner (then "
+              "abandoned)"),
     )
 }
 """Every limit, by name."""

@@ -217,7 +217,10 @@ def test_a_stale_phone_is_told_and_reloaded(server: Server, chromium: Chromium) 
     second.evaluate("(() => { const s = document.querySelector('#lang'); s.value = 'pl';"
                     " s.dispatchEvent(new Event('change')); })()")
     assert second.evaluate("document.querySelector('#entry h2').textContent") == "Rozdanie 3"
-    assert second.evaluate("document.querySelector('#entry label').textContent") == "Kto grał?"
+    # the question comes again from the server, in the page's new language (terms.py's words)
+    second.wait("document.querySelector('#entry label').textContent === 'Kto grał?'", "the question in Polish")
+    assert second.evaluate("document.querySelector('#prompt').textContent") == (
+        "grający (imię lub miejsce od 0 do 2, liczone od 0)")
     assert second.evaluate("document.querySelector('#notice').textContent") == "Dodano rozdanie 2."
     assert not second.overflows()
     second.screenshot("sheet-pl-390.png", full=True)

@@ -8,6 +8,8 @@ import json
 import re
 from pathlib import Path
 
+from tysiac_spec.docs.terms import TABLE_EVENTS, TABLE_WORDS
+
 STATIC = Path(__file__).resolve().parents[2] / "tysiac_spec" / "apps" / "web" / "static"
 
 
@@ -57,8 +59,24 @@ def test_every_word_is_in_four_languages() -> None:
 
 
 def test_every_word_the_page_asks_for_exists() -> None:
+    # the interface words in the page's one dictionary (i18n.js); the game words from the
+    # server, the rule book's terms (TABLE_WORDS, sent in the welcome frame)
     words = _words()
     asked = {m.group(1) for p in STATIC.rglob("*.js") if p.name != "i18n.js"
              for m in re.finditer(r'\bt\("([\w.:]+)"', p.read_text())}
     assert len(asked) > 60  # the scan finds the calls
-    assert asked - set(words) == set()
+    assert asked - set(words) - set(TABLE_WORDS) == set()
+
+
+def test_the_game_words_have_one_home() -> None:
+    """No game word is kept in the page's dictionary (they come from terms.py), no page file
+    but i18n.js keeps a dictionary, and the placeholders of terms.py's table words agree
+    between languages."""
+    words = _words()
+    assert set(words) & set(TABLE_WORDS) == set()
+    assert not [k for k in words if k.startswith(("act.", "said.", "phase.", "ev.", "q."))]
+    tables = [p.name for p in STATIC.rglob("*.js") if p.name != "i18n.js" and "const WORDS" in p.read_text()]
+    assert tables == []
+    for table in (TABLE_WORDS, TABLE_EVENTS):
+        differ = {k: v for k, v in table.items() if len({tuple(sorted(re.findall(r"\{\w+\}", x))) for x in v}) != 1}
+        assert differ == {}

@@ -1,6 +1,6 @@
-"""The start page at a phone's 390x844: a table option's name (an identifier such as
-``leftover_two_player``) wraps between its words, never inside one, and still reads as
-the name (the label's text is the option's id, as ``-O NAME=VALUE`` on the command line)."""
+"""The start page at a phone's 390x844: a table option is named in the rule book's words
+(tysiac_spec/docs/terms.py), and its id (an identifier such as ``leftover_two_player``, as
+``-O NAME=VALUE`` writes it on the command line) wraps between its words, never inside one."""
 
 from __future__ import annotations
 
@@ -16,15 +16,17 @@ pytestmark = [
 
 _PIECES = """(() => {
   const label = document.querySelector('label[for="opt-leftover_two_player"]');
-  const pieces = [...label.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => {
+  const id = label.querySelector('code.opt-id');
+  const pieces = [...id.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => {
     const range = document.createRange();
     range.selectNodeContents(n);
     const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
     return [n.textContent, tops.size];
   });
-  return [label.textContent, pieces];
+  return [label.firstChild.textContent, id.textContent, pieces];
 })()"""
-"""The label's text, and each of its words with the number of lines it is drawn on."""
+"""The label's words, the option's id, and each word of the id with the number of lines it is
+drawn on."""
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +47,8 @@ def test_option_names_wrap_between_words(server: Server, chromium: Chromium) -> 
     page = chromium.page(PHONE)
     page.goto(server.url + "/")
     page.wait("document.querySelector('label[for=\"opt-leftover_two_player\"]') !== null", "pl-standard's options")
-    text, pieces = page.evaluate(_PIECES)
+    words, text, pieces = page.evaluate(_PIECES)
+    assert words == "2 players: the cards set aside"  # (the page's language: the browser's, English)
     assert text == "leftover_two_player"
     assert pieces == [["leftover_", 1], ["two_", 1], ["player", 1]]
     assert not page.overflows()

@@ -61,7 +61,7 @@ def test_a_table_of_bots_answers_and_the_server_keeps_answering(tmp_path: Path) 
 
 
 def test_a_match_past_the_cap_is_abandoned_in_words(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(room_module, "MAX_DEALS", 2)
+    monkeypatch.setenv("TYSIAC_MAX_WEB_DEALS", "2")  # tysiac_spec/limits.py, read when a room opens
     rules = load_ruleset("pl-standard")
     store = SqliteStore(tmp_path / "web.sqlite3")
     row = table_row(

@@ -8,6 +8,8 @@ A test checks that every field of the model has a label in every language.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..text import LANGUAGES
 
 LANGS = LANGUAGES
@@ -1287,151 +1289,376 @@ EXAMPLE_WORDS: dict[str, T4] = {
 # options need no value words.  A test checks every shipped option has its words here.
 
 OPTION_NAMES: dict[str, T4] = {
-    "first_lead_marriage": ("Marriage on the declarer's first lead", "Meldunek przy pierwszym wyjściu",
-                            "Марьяж с первого хода", "Hláška při prvním výnosu"),
-    "first_trick_marriage": ("Marriage on the declarer's first lead", "Meldunek przy pierwszym wyjściu",
-                             "Марьяж с первого хода", "Hláška při prvním výnosu"),
-    "five_rounds": ("Rounding a defender's score ending in 5", "Zaokrąglanie wyniku obrońcy kończącego się na 5",
-                    "Округление очков вистующего, оканчивающихся на 5", "Zaokrouhlení bodů obránce končících pětkou"),
-    "graduated_auction": ("Graduated auction (raises of 10 only)", "Licytacja stopniowana (tylko o 10)",
-                          "Торговля с шагом 10 без прыжков", "Postupné licitování (jen o 10)"),
-    "bid_limit": ("Bids limited to 120 plus marriages held", "Licytacja do 120 plus meldunki na ręce",
-                  "Заказ не выше 120 плюс марьяжи на руке", "Licitace jen do 120 plus hlášky v ruce"),
-    "leftover_two_player": ("Who scores the cards set aside (2 players)",
-                            "Kto liczy odłożone karty (2 graczy)", "Кому очки отложенных карт (2 игрока)",
-                            "Kdo počítá odložené karty (2 hráči)"),
-    "finish_others": ("A defender who would pass 1000", "Obrońca, który przekroczyłby 1000",
-                      "Вистующий, переходящий за 1000", "Obránce, který by přešel 1000"),
-    "four_player_sitter": ("Who sits out (4 players)", "Kto pauzuje (4 graczy)", "Кто пропускает (4 игрока)",
-                           "Kdo vynechává (4 hráči)"),
-    "sitter_score": ("What the sitter scores (4 players)", "Co zapisuje pauzujący (4 graczy)",
-                     "Что записывает пропускающий (4 игрока)", "Co si píše vynechávající (4 hráči)"),
-    "rospis": ("Rospis (giving up the contract)", "Rospis (oddanie kontraktu)", "Роспись",
-               "Rospis (vzdání závazku)"),
+    "first_lead_marriage": (
+        "Marriage on the declarer's first lead",
+        "Meldunek przy pierwszym wyjściu",
+        "Марьяж с первого хода",
+        "Hláška při prvním výnosu",
+    ),
+    "first_trick_marriage": (
+        "Marriage on the declarer's first lead",
+        "Meldunek przy pierwszym wyjściu",
+        "Марьяж с первого хода",
+        "Hláška při prvním výnosu",
+    ),
+    "five_rounds": (
+        "Rounding a defender's score ending in 5",
+        "Zaokrąglanie wyniku obrońcy kończącego się na 5",
+        "Округление очков вистующего, оканчивающихся на 5",
+        "Zaokrouhlení bodů obránce končících pětkou",
+    ),
+    "graduated_auction": (
+        "Graduated auction (raises of 10 only)",
+        "Licytacja stopniowana (tylko o 10)",
+        "Торговля с шагом 10 без прыжков",
+        "Postupné licitování (jen o 10)",
+    ),
+    "bid_limit": (
+        "Bids limited to 120 plus marriages held",
+        "Licytacja do 120 plus meldunki na ręce",
+        "Заказ не выше 120 плюс марьяжи на руке",
+        "Licitace jen do 120 plus hlášky v ruce",
+    ),
+    "leftover_two_player": (
+        "Who scores the cards set aside (2 players)",
+        "Kto liczy odłożone karty (2 graczy)",
+        "Кому очки отложенных карт (2 игрока)",
+        "Kdo počítá odložené karty (2 hráči)",
+    ),
+    "finish_others": (
+        "A defender who would pass 1000",
+        "Obrońca, który przekroczyłby 1000",
+        "Вистующий, переходящий за 1000",
+        "Obránce, který by přešel 1000",
+    ),
+    "four_player_sitter": (
+        "Who sits out (4 players)",
+        "Kto pauzuje (4 graczy)",
+        "Кто пропускает (4 игрока)",
+        "Kdo vynechává (4 hráči)",
+    ),
+    "sitter_score": (
+        "What the sitter scores (4 players)",
+        "Co zapisuje pauzujący (4 graczy)",
+        "Что записывает пропускающий (4 игрока)",
+        "Co si píše vynechávající (4 hráči)",
+    ),
+    "rospis": (
+        "Rospis (giving up the contract)",
+        "Rospis (oddanie kontraktu)",
+        "Роспись",
+        "Rospis (vzdání závazku)",
+    ),
     "dark_game": ("Dark game (bidding blind)", "Gra w ciemno", "Тёмная", "Hra naslepo"),
-    "golden_round": ("Golden round at the start", "Złota runda na początek", "Золотой кон в начале",
-                     "Zlaté kolo na začátku"),
-    "gold_set": ("Golden round at the start", "Złota runda na początek", "Золотой кон в начале",
-                 "Zlaté kolo na začátku"),
-    "samosval": ("Dump truck (exactly 555 drops to 0)", "Wywrotka (dokładnie 555 spada do 0)",
-                 "Самосвал (ровно 555 сбрасывается в 0)", "Sklápěčka (přesně 555 padá na 0)"),
-    "bolts": ("Bolts (third deal without a trick costs 120)", "Bolty (trzecie rozdanie bez lewy kosztuje 120)",
-              "Болты (третий раз без взятки — минус 120)", "Bolty (třetí rozdání bez zdvihu stojí 120)"),
+    "golden_round": (
+        "Golden round at the start",
+        "Złota runda na początek",
+        "Золотой кон в начале",
+        "Zlaté kolo na začátku",
+    ),
+    "gold_set": (
+        "The gold set (a deal each at the start)",
+        "Złoty set (po rozdaniu każdemu na start)",
+        "Золотой кон (по раздаче каждому в начале)",
+        "Zlatá sada (na začátku rozdání pro každého)",
+    ),
+    "samosval": (
+        "Dump truck (exactly 555 drops to 0)",
+        "Wywrotka (dokładnie 555 spada do 0)",
+        "Самосвал (ровно 555 сбрасывается в 0)",
+        "Sklápěčka (přesně 555 padá na 0)",
+    ),
+    "bolts": (
+        "Bolts (third deal without a trick costs 120)",
+        "Bolty (trzecie rozdanie bez lewy kosztuje 120)",
+        "Болты (третий раз без взятки — минус 120)",
+        "Bolty (třetí rozdání bez zdvihu stojí 120)",
+    ),
     "barrel": ("Barrel at 880", "Beczka na 880", "Бочка на 880", "Sud na 880"),
     "barrel_variant": ("The barrel", "Beczka", "Бочка", "Sud"),
-    "barrel_bidding": ("Player on the barrel may be outbid", "Gracza na beczce można przelicytować",
-                       "Сидящего на бочке можно перебить", "Hráče na sudu lze přelicitovat"),
-    "barrel_collision": ("Two on the barrel both fall off", "Dwóch na beczce — obaj spadają",
-                         "Двое на бочке — оба слетают", "Dva na sudu — oba padají"),
-    "barrel_deals": ("Deals allowed on the barrel", "Rozdania na beczce", "Раздач на бочке",
-                     "Rozdání na sudu"),
-    "ace_marriage": ("Four aces as a marriage of 200", "Meldunek czterech asów za 200",
-                     "Тузовый марьяж (четыре туза) 200", "Hláška čtyř es za 200"),
-    "bidding_in_minus": ("No bidding with a negative score", "Z wynikiem ujemnym się nie licytuje",
-                         "С минусом не торгуются", "Se záporným skóre se nelicituje"),
-    "jump_bids": ("Jump bids (raise by any multiple of 5)", "Skoki w licytacji (o dowolną wielokrotność 5)",
-                  "Прыжки в торговле (на любое кратное 5)", "Skoky v licitaci (o libovolný násobek 5)"),
-    "two_player_exchange": ("The declarer's exchange (2 players)", "Wymiana rozgrywającego (2 graczy)",
-                            "Снос играющего (2 игрока)", "Výměna hrajícího (2 hráči)"),
-    "give_order": ("Who gets which card (3 players)", "Kto dostaje którą kartę (3 graczy)",
-                   "Кому какая карта (3 игрока)", "Kdo dostane kterou kartu (3 hráči)"),
-    "four_nines": ("Redeal for four nines", "Ponowne rozdanie za cztery dziewiątki", "Пересдача при четырёх девятках",
-                   "Nové rozdání při čtyřech devítkách"),
-    "bid_without_marriage": ("Bids above 120 without a marriage", "Licytacja ponad 120 bez meldunku",
-                             "Заказ выше 120 без марьяжа", "Licitace nad 120 bez hlášky"),
-    "exchange_face_up": ("Cards passed face up", "Karty oddawane odkryte", "Карты отдаются в открытую",
-                         "Karty se předávají lícem nahoru"),
-    "dealer_bolt": ("The dealer's compulsory 100", "Obowiązkowe 100 rozdającego", "Обязательные 100 сдающего",
-                    "Povinných 100 rozdávajícího"),
-    "trump_when_void": ("Must trump when void", "Obowiązek przebicia atutem", "Обязательно бить козырем",
-                        "Povinnost přebít trumfem"),
-    "spades_marriage_60": ("Spades marriage worth 60", "Meldunek pikowy za 60", "Пиковый марьяж 60",
-                           "Piková hláška za 60"),
+    "barrel_bidding": (
+        "Player on the barrel may be outbid",
+        "Gracza na beczce można przelicytować",
+        "Сидящего на бочке можно перебить",
+        "Hráče na sudu lze přelicitovat",
+    ),
+    "barrel_collision": (
+        "Two on the barrel both fall off",
+        "Dwóch na beczce — obaj spadają",
+        "Двое на бочке — оба слетают",
+        "Dva na sudu — oba padají",
+    ),
+    "barrel_deals": (
+        "Deals allowed on the barrel",
+        "Rozdania na beczce",
+        "Раздач на бочке",
+        "Rozdání na sudu",
+    ),
+    "ace_marriage": (
+        "Four aces as a marriage of 200",
+        "Meldunek czterech asów za 200",
+        "Тузовый марьяж (четыре туза) 200",
+        "Hláška čtyř es za 200",
+    ),
+    "bidding_in_minus": (
+        "No bidding with a negative score",
+        "Z wynikiem ujemnym się nie licytuje",
+        "С минусом не торгуются",
+        "Se záporným skóre se nelicituje",
+    ),
+    "jump_bids": (
+        "Jump bids (raise by any multiple of 5)",
+        "Skoki w licytacji (o dowolną wielokrotność 5)",
+        "Прыжки в торговле (на любое кратное 5)",
+        "Skoky v licitaci (o libovolný násobek 5)",
+    ),
+    "two_player_exchange": (
+        "The declarer's exchange (2 players)",
+        "Wymiana rozgrywającego (2 graczy)",
+        "Снос играющего (2 игрока)",
+        "Výměna hrajícího (2 hráči)",
+    ),
+    "give_order": (
+        "Who gets which card (3 players)",
+        "Kto dostaje którą kartę (3 graczy)",
+        "Кому какая карта (3 игрока)",
+        "Kdo dostane kterou kartu (3 hráči)",
+    ),
+    "four_nines": (
+        "Redeal for four nines",
+        "Ponowne rozdanie za cztery dziewiątki",
+        "Пересдача при четырёх девятках",
+        "Nové rozdání při čtyřech devítkách",
+    ),
+    "bid_without_marriage": (
+        "Bids above 120 without a marriage",
+        "Licytacja ponad 120 bez meldunku",
+        "Заказ выше 120 без марьяжа",
+        "Licitace nad 120 bez hlášky",
+    ),
+    "exchange_face_up": (
+        "Cards passed face up",
+        "Karty oddawane odkryte",
+        "Карты отдаются в открытую",
+        "Karty se předávají lícem nahoru",
+    ),
+    "dealer_bolt": (
+        "The dealer's compulsory 100",
+        "Obowiązkowe 100 rozdającego",
+        "Обязательные 100 сдающего",
+        "Povinných 100 rozdávajícího",
+    ),
+    "trump_when_void": (
+        "Must trump when void",
+        "Obowiązek przebicia atutem",
+        "Обязательно бить козырем",
+        "Povinnost přebít trumfem",
+    ),
+    "spades_marriage_60": (
+        "Spades marriage worth 60",
+        "Meldunek pikowy za 60",
+        "Пиковый марьяж 60",
+        "Piková hláška za 60",
+    ),
 }
+"""The names of the table options, by option name: every shipped option (a test checks it); an
+option a house file adds and this table lacks is named by the first sentence of its ``doc``."""
 
-OPTION_CHOICES: dict[str, T4] = {
+OPTION_VALUES: dict[str, T4] = {
     "five_rounds=down": ("down (25 → 20)", "w dół (25 → 20)", "вниз (25 → 20)", "dolů (25 → 20)"),
     "five_rounds=up": ("up (25 → 30)", "w górę (25 → 30)", "вверх (25 → 30)", "nahoru (25 → 30)"),
-    "leftover_two_player=last_trick": ("the winner of the last trick", "zdobywca ostatniej lewy",
-                                       "взявший последнюю взятку", "kdo vzal poslední zdvih"),
+    "leftover_two_player=last_trick": (
+        "the winner of the last trick",
+        "zdobywca ostatniej lewy",
+        "взявший последнюю взятку",
+        "kdo vzal poslední zdvih",
+    ),
     "leftover_two_player=nobody": ("nobody", "nikt", "никто", "nikdo"),
-    "finish_others=cap": ("stops at 990", "zatrzymuje się na 990", "останавливается на 990",
-                          "zůstane na 990"),
-    "finish_others=no_score": ("scores nothing for the deal", "nic nie zapisuje za rozdanie",
-                               "ничего не записывает за раздачу", "za rozdání nic nepíše"),
+    "finish_others=cap": (
+        "stops at 990",
+        "zatrzymuje się na 990",
+        "останавливается на 990",
+        "zůstane na 990",
+    ),
+    "finish_others=no_score": (
+        "scores nothing for the deal",
+        "nic nie zapisuje za rozdanie",
+        "ничего не записывает за раздачу",
+        "za rozdání nic nepíše",
+    ),
     "four_player_sitter=dealer": ("the dealer", "rozdający", "сдающий", "rozdávající"),
-    "four_player_sitter=last_bidder": ("the last to bid", "ostatni licytujący", "последний торгующийся",
-                                       "poslední licitující"),
-    "sitter_score=aces_and_marriage": ("aces and a marriage in the talon", "asy i meldunek z musiku",
-                                       "тузы и марьяж в прикупе", "esa a hláška v talonu"),
-    "sitter_score=card_points": ("the talon's card points", "punkty kart z musiku", "очки карт прикупа",
-                                 "body karet v talonu"),
-    "rospis=unlimited": ("any number, each costs the contract", "bez limitu, każdy kosztuje kontrakt",
-                         "без ограничений, каждая стоит заказа", "bez omezení, každý stojí závazek"),
-    "rospis=penalty_after_3": ("penalised after the third", "kara po trzecim", "штраф после третьей",
-                               "trest po třetím"),
+    "four_player_sitter=last_bidder": (
+        "the last to bid",
+        "ostatni licytujący",
+        "последний торгующийся",
+        "poslední licitující",
+    ),
+    "sitter_score=aces_and_marriage": (
+        "aces and a marriage in the talon",
+        "asy i meldunek z musiku",
+        "тузы и марьяж в прикупе",
+        "esa a hláška v talonu",
+    ),
+    "sitter_score=card_points": (
+        "the talon's card points",
+        "punkty kart z musiku",
+        "очки карт прикупа",
+        "body karet v talonu",
+    ),
+    "rospis=unlimited": (
+        "any number, each costs the contract",
+        "bez limitu, każdy kosztuje kontrakt",
+        "без ограничений, каждая стоит заказа",
+        "bez omezení, každý stojí závazek",
+    ),
+    "rospis=penalty_after_3": (
+        "penalised after the third",
+        "kara po trzecim",
+        "штраф после третьей",
+        "trest po třetím",
+    ),
     "rospis=only_3": ("three at most", "najwyżej trzy", "не больше трёх", "nejvýše tři"),
-    "rospis=three_with_penalty": ("three, with a penalty", "trzy, z karą", "три, со штрафом", "tři, s trestem"),
-    "two_player_exchange=discard_two": ("discards two cards face down", "odkłada dwie karty zakryte",
-                                        "сносит две карты рубашкой вверх", "odloží dvě karty rubem nahoru"),
-    "two_player_exchange=give_one": ("gives one card to the opponent", "daje jedną kartę przeciwnikowi",
-                                     "отдаёт одну карту противнику", "dá jednu kartu soupeři"),
-    "give_order=declarer_choice": ("the declarer chooses", "wybiera rozgrywający", "выбирает играющий",
-                                   "vybírá hrající"),
-    "give_order=clockwise": ("in turn, clockwise", "po kolei, zgodnie z ruchem wskazówek zegara",
-                             "по очереди, по часовой стрелке", "popořadě, po směru hodinových ručiček"),
-    "four_nines=after_exchange": ("in the hand after the exchange", "na ręce po wymianie",
-                                  "на руке после сноса", "v ruce po výměně"),
-    "four_nines=dealt_hand": ("only if all four were dealt", "tylko gdy wszystkie cztery rozdano",
-                              "только если все четыре пришли в сдаче", "jen když byly všechny čtyři rozdány"),
+    "rospis=three_with_penalty": (
+        "three, with a penalty",
+        "trzy, z karą",
+        "три, со штрафом",
+        "tři, s trestem",
+    ),
+    "two_player_exchange=discard_two": (
+        "discards two cards face down",
+        "odkłada dwie karty zakryte",
+        "сносит две карты рубашкой вверх",
+        "odloží dvě karty rubem nahoru",
+    ),
+    "two_player_exchange=give_one": (
+        "gives one card to the opponent",
+        "daje jedną kartę przeciwnikowi",
+        "отдаёт одну карту противнику",
+        "dá jednu kartu soupeři",
+    ),
+    "give_order=declarer_choice": (
+        "the declarer chooses",
+        "wybiera rozgrywający",
+        "выбирает играющий",
+        "vybírá hrající",
+    ),
+    "give_order=clockwise": (
+        "in turn, clockwise",
+        "po kolei, zgodnie z ruchem wskazówek zegara",
+        "по очереди, по часовой стрелке",
+        "popořadě, po směru hodinových ručiček",
+    ),
+    "four_nines=after_exchange": (
+        "in the hand after the exchange",
+        "na ręce po wymianie",
+        "на руке после сноса",
+        "v ruce po výměně",
+    ),
+    "four_nines=dealt_hand": (
+        "only if all four were dealt",
+        "tylko gdy wszystkie cztery rozdano",
+        "только если все четыре пришли в сдаче",
+        "jen když byly všechny čtyři rozdány",
+    ),
     "four_nines=never": ("never", "nigdy", "никогда", "nikdy"),
-    "barrel_variant=standard": ("at 880, three attempts", "na 880, trzy próby", "на 880, три попытки",
-                                "na 880, tři pokusy"),
-    "barrel_variant=lviv": ("Lviv: at 900, no limit", "lwowska: na 900, bez limitu", "львовская: на 900, без ограничений",
-                            "lvovská: na 900, bez omezení"),
+    "barrel_variant=standard": (
+        "at 880, three attempts",
+        "na 880, trzy próby",
+        "на 880, три попытки",
+        "na 880, tři pokusy",
+    ),
+    "barrel_variant=lviv": (
+        "Lviv: at 900, no limit",
+        "lwowska: na 900, bez limitu",
+        "львовская: на 900, без ограничений",
+        "lvovská: na 900, bez omezení",
+    ),
     "barrel_variant=none": ("no barrel", "bez beczki", "без бочки", "bez sudu"),
-    "dealer_bolt=standing_bid": ("stands as the first bid", "jest pierwszą licytacją", "считается первой ставкой",
-                                 "platí jako první licitace"),
-    "dealer_bolt=if_all_pass": ("only if all pass", "tylko gdy wszyscy spasują", "только если все пасуют",
-                                "jen když všichni pasují"),
-    "four_player_sitter=dealer_right": ("the player right of the dealer", "gracz po prawej rozdającego",
-                                        "игрок справа от сдающего", "hráč vpravo od rozdávajícího"),
-    "four_player_sitter=opposite_dealer": ("the player opposite the dealer", "gracz naprzeciw rozdającego",
-                                           "игрок напротив сдающего", "hráč naproti rozdávajícímu"),
-    "barrel_collision=last_stays": ("the later one stays, the other falls to 760",
-                                    "zostaje późniejszy, drugi spada na 760",
-                                    "остаётся пришедший позже, другой падает на 760",
-                                    "zůstane pozdější, druhý padá na 760"),
-    "barrel_collision=both_fall": ("both fall to 760", "obaj spadają na 760", "оба падают на 760",
-                                   "oba padají na 760"),
+    "dealer_bolt=standing_bid": (
+        "stands as the first bid",
+        "jest pierwszą licytacją",
+        "считается первой ставкой",
+        "platí jako první licitace",
+    ),
+    "dealer_bolt=if_all_pass": (
+        "only if all pass",
+        "tylko gdy wszyscy spasują",
+        "только если все пасуют",
+        "jen když všichni pasují",
+    ),
+    "four_player_sitter=dealer_right": (
+        "the player right of the dealer",
+        "gracz po prawej rozdającego",
+        "игрок справа от сдающего",
+        "hráč vpravo od rozdávajícího",
+    ),
+    "four_player_sitter=opposite_dealer": (
+        "the player opposite the dealer",
+        "gracz naprzeciw rozdającego",
+        "игрок напротив сдающего",
+        "hráč naproti rozdávajícímu",
+    ),
+    "barrel_collision=last_stays": (
+        "the later one stays, the other falls to 760",
+        "zostaje późniejszy, drugi spada na 760",
+        "остаётся пришедший позже, другой падает на 760",
+        "zůstane pozdější, druhý padá na 760",
+    ),
+    "barrel_collision=both_fall": (
+        "both fall to 760",
+        "obaj spadają na 760",
+        "оба падают на 760",
+        "oba padají na 760",
+    ),
     "golden_round=none": ("none", "bez złotej rundy", "без золотого кона", "bez zlatého kola"),
-    "golden_round=doubled": ("120 each, all doubled", "po 120, wszystko podwójnie", "по 120, всё вдвойне",
-                             "po 120, vše dvojnásobně"),
-    "golden_round=doubled_bolts": ("120 each, doubled, a bolt counts two", "po 120, podwójnie, bolt liczy się za dwa",
-                                   "по 120, вдвойне, болт за два", "po 120, dvojnásobně, bolt se počítá dvakrát"),
-    "golden_round=gold_set": ("gold set: at least 120 each, nothing doubled",
-                              "złoty zestaw: każdy co najmniej 120, bez podwajania",
-                              "золотой кон: каждый не меньше 120, без удвоения",
-                              "zlatá sada: každý aspoň 120, nic dvojnásobně"),
+    "golden_round=doubled": (
+        "120 each, all doubled",
+        "po 120, wszystko podwójnie",
+        "по 120, всё вдвойне",
+        "po 120, vše dvojnásobně",
+    ),
+    "golden_round=doubled_bolts": (
+        "120 each, doubled, a bolt counts two",
+        "po 120, podwójnie, bolt liczy się za dwa",
+        "по 120, вдвойне, болт за два",
+        "po 120, dvojnásobně, bolt se počítá dvakrát",
+    ),
+    "golden_round=gold_set": (
+        "gold set: at least 120 each, nothing doubled",
+        "złoty zestaw: każdy co najmniej 120, bez podwajania",
+        "золотой кон: каждый не меньше 120, без удвоения",
+        "zlatá sada: každý aspoň 120, nic dvojnásobně",
+    ),
     "barrel_deals=two": ("two", "dwa", "две", "dvě"),
     "barrel_deals=three": ("three", "trzy", "три", "tři"),
 }
+"""The words of an option's values, by ``name=value`` (``five_rounds=up``); a yes/no option's
+values are ``UI["yes"]``/``UI["no"]``, a number is written as it is."""
 
 
-def option_name(name: str, lang: str) -> str:
-    """The name of the table option ``name`` in ``lang`` (:data:`OPTION_NAMES`); an option
-    of a user's file without words here is shown by its name, underscores as spaces."""
+def option_name(name: str, lang: str, doc: object = None) -> str:
+    """The name of the table option ``name`` in ``lang``: :data:`OPTION_NAMES`, else the first
+    sentence of its ``doc`` (``{lang: text}``, English when it lacks ``lang``; a house file's
+    own option), else ``name`` with spaces for ``_``."""
     texts = OPTION_NAMES.get(name)
-    return pick(texts, lang) if texts else name.replace("_", " ")
+    if texts is not None:
+        return pick(texts, lang)
+    if isinstance(doc, Mapping):
+        words = doc.get(lang) or doc.get("en")
+        if isinstance(words, str) and words.strip():
+            first = words.strip().split(". ")[0].rstrip(".")
+            return first if len(first) <= 80 else first[:79] + "…"
+    return name.replace("_", " ")
 
 
 def option_value(name: str, value: object, lang: str) -> str:
-    """A value of the option ``name`` in words: yes/no for a switch, the choice's phrase
-    (:data:`OPTION_CHOICES`), else the value as written (``3``, ``up``)."""
+    """The words of the value ``value`` of the table option ``name`` in ``lang``: yes/no for a
+    switch, the choice's phrase (:data:`OPTION_VALUES`), else the value as written (``3``,
+    ``up``)."""
     if isinstance(value, bool):
         return ui("yes" if value else "no", lang)
-    texts = OPTION_CHOICES.get(f"{name}={value}")
-    return pick(texts, lang) if texts else option_text(value)
+    texts = OPTION_VALUES.get(f"{name}={value}")
+    return pick(texts, lang) if texts else option_text(value).replace("_", " ")
 
 
 def option_setting(name: str, value: object, lang: str) -> str:
@@ -1505,3 +1732,272 @@ COUNTRIES: dict[str, T4] = {
 variants by them (a ruleset whose id names none takes its base's)."""
 
 UI.update(SITE_UI)
+
+
+# --------------------------------------------------------------------------- the web table's words
+# (tysiac_spec/apps/web: sent to the table page in the player's language; the page keeps only
+# its interface words. Keys are the page's: ``act.*`` an action offered, ``said.*`` what a
+# player did, ``phase.*`` the phase of a deal, and the game words the page shows.)
+
+TABLE_WORDS: dict[str, T4] = {
+    "dealer": ("dealer", "rozdaje", "сдаёт", "rozdává"),
+    "sits_out": ("sits out", "pauzuje", "пропускает", "nehraje"),
+    "declarer": ("declarer", "grający", "разыгрывающий", "hráč"),
+    "contract": ("Contract", "Kontrakt", "Заказ", "Závazek"),
+    "trump": ("Trump", "Atut", "Козырь", "Trumfy"),
+    "no_trump": ("no trump", "bez atutu", "без козыря", "bez trumfů"),
+    "talon": ("Talon", "Musik", "Прикуп", "Talon"),
+    "trick": ("Trick", "Lewa", "Взятка", "Zdvih"),
+    "tricks": ("tricks", "lewy", "взятки", "zdvihy"),
+    "bids": ("Auction", "Licytacja", "Торговля", "Licitování"),
+    "marriage": ("marriage", "meldunek", "марьяж", "hláška"),
+    "took_trick": ("{name} takes the trick", "{name} bierze lewę", "{name} берёт взятку", "{name} bere zdvih"),
+    "act.bid": ("Bid {n}", "Licytuj {n}", "Ставка {n}", "Licitovat {n}"),
+    "act.pass": ("Pass", "Pas", "Пас", "Pas"),
+    "act.talon": ("Take talon {n}", "Weź musik {n}", "Взять прикуп {n}", "Vzít talon {n}"),
+    "act.take_talon": ("Take the talon", "Weź musik", "Взять прикуп", "Vzít talon"),
+    "act.give": ("Give {card} to {name}", "Daj {card} graczowi {name}", "Отдать {card}: {name}", "Dát {card}: {name}"),
+    "act.give_to": ("Give to {name}", "Daj: {name}", "Отдать: {name}", "Dát: {name}"),
+    "act.discard": ("Discard {card}", "Odłóż {card}", "Снести {card}", "Odložit {card}"),
+    "act.contract": ("Play for {n}", "Gram za {n}", "Заказываю {n}", "Hraji za {n}"),
+    "act.play": ("Play {card}", "Zagraj {card}", "Сыграть {card}", "Zahrát {card}"),
+    "act.play_marriage": ("Play {card} and declare the marriage", "Zagraj {card} i melduj",
+                          "Сыграть {card} с марьяжем", "Zahrát {card} a hlásit"),
+    "act.play_aces": ("Play {card} and declare the four aces", "Zagraj {card} i melduj cztery asy",
+                      "Сыграть {card} с тузовым марьяжем", "Zahrát {card} a hlásit čtyři esa"),
+    "act.marriage": ("Declare the marriage in {suit}", "Melduj: {suit}", "Объявить марьяж: {suit}",
+                     "Hlásit hlášku: {suit}"),
+    "act.forfeit": ("Give up the deal", "Rzuć bombę", "Расписать", "Hodit bombu"),
+    "act.dark": ("Play dark", "Gram w ciemno", "Играть втёмную", "Hrát naslepo"),
+    "act.cancel dark": ("Cancel the dark game", "Anuluj grę w ciemno", "Отменить тёмную", "Zrušit hru naslepo"),
+    "act.claim": ("Claim the rest", "Reszta moja", "Остальное моё", "Zbytek je můj"),
+    "act.redeal": ("Ask for a redeal", "Żądaj ponownego rozdania", "Требовать пересдачи", "Žádat nové rozdání"),
+    "act.contra": ("Contra", "Kontra", "Контра", "Kontra"),
+    "act.redouble": ("Redouble", "Rekontra", "Реконтра", "Rekontra"),
+    "act.buy": ("Buy the contract", "Odkup kontrakt", "Выкупить заказ", "Koupit závazek"),
+    "act.named": ("Bid {kind}", "Licytuj: {kind}", "Заказать: {kind}", "Licitovat: {kind}"),
+    "act.more_bids": ("Other bid…", "Inna oferta…", "Другая ставка…", "Jiná sázka…"),
+    "said.bid": ("{name} bids {n}", "{name}: {n}", "{name}: {n}", "{name}: {n}"),
+    "said.pass": ("{name} passes", "{name}: pas", "{name}: пас", "{name}: pas"),
+    "said.play": ("{name} plays {card}", "{name} dokłada {card}", "{name} кладёт {card}", "{name} přidává {card}"),
+    "said.play_marriage": ("{name} plays {card} and declares the marriage", "{name} dokłada {card} i melduje",
+                           "{name} кладёт {card} с марьяжем", "{name} přidává {card} a hlásí hlášku"),
+    "said.hidden": ("{name} gives a card to {to}", "{name} daje kartę graczowi {to}", "{name} отдаёт карту: {to}",
+                    "{name} dává kartu: {to}"),
+    "said.give": ("{name} gives {card} to {to}", "{name} daje {card} graczowi {to}", "{name} отдаёт {card}: {to}",
+                  "{name} dává {card}: {to}"),
+    "said.other": ("{name}: {text}", "{name}: {text}", "{name}: {text}", "{name}: {text}"),
+    "said.discard_hidden": ("{name} discards a card", "{name} odkłada kartę", "{name} сносит карту",
+                            "{name} odkládá kartu"),
+    "phase.auction": ("Auction", "Licytacja", "Торговля", "Licitování"),
+    "phase.talon": ("Talon", "Musik", "Прикуп", "Talon"),
+    "phase.exchange": ("Exchange", "Wymiana", "Снос", "Výměna"),
+    "phase.contract": ("Setting the contract", "Ustalanie kontraktu", "Заказ", "Stanovení závazku"),
+    "phase.play": ("Play", "Rozgrywka", "Розыгрыш", "Hra"),
+    "phase.contra": ("Contra", "Kontra", "Контра", "Kontra"),
+    "phase.rebuy": ("Buying the contract", "Odkupienie kontraktu", "Выкуп заказа", "Koupě závazku"),
+    "phase.marriages": ("Marriages", "Meldunki", "Марьяжи", "Hlášky"),
+    "phase.dark": ("Declaring the dark game", "Zgłaszanie gry w ciemno", "Объявление тёмной", "Hlášení hry naslepo"),
+    "phase.redeal": ("Calling a redeal", "Żądanie ponownego rozdania", "Требование пересдачи",
+                     "Žádost o nové rozdání"),
+    "phase.over": ("Match over", "Koniec partii", "Партия окончена", "Konec partie"),
+}
+"""The game words of the web table page, by the page's key (``{name}``, ``{card}``, ``{n}``,
+``{suit}``, ``{kind}``, ``{to}`` are filled by the page)."""
+
+TABLE_EVENTS: dict[str, T4] = {
+    # match events (engine/events.py MatchEvent.kind) as a player at the table is told them, after
+    # the player's name; {value} is the event's value, {signed} the same with its sign
+    "contract.made": ("made the contract {value}", "ugrał kontrakt {value}", "выполнил заказ {value}",
+                      "splnil závazek {value}"),
+    "contract.failed": ("failed the contract {value}", "nie ugrał kontraktu {value}", "не выполнил заказ {value}",
+                        "nesplnil závazek {value}"),
+    "forfeit": ("gives up the deal {signed}", "rzuca bombę {signed}", "расписывает {signed}", "hází bombu {signed}"),
+    "multiplier": ("points ×{value}", "punkty ×{value}", "очки ×{value}", "body ×{value}"),
+    "multiplier.contra": ("contra: points ×{value}", "kontra: punkty ×{value}", "контра: очки ×{value}",
+                          "kontra: body ×{value}"),
+    "contra": ("contra ×{value}", "kontra ×{value}", "контра ×{value}", "kontra ×{value}"),
+    "rebuy": ("buys the contract at {value}", "odkupuje kontrakt za {value}", "выкупает заказ за {value}",
+              "kupuje závazek za {value}"),
+    "threshold.frozen": ("{signed} not scored above the threshold", "{signed} nie liczy się powyżej progu",
+                         "{signed} не записано выше порога", "{signed} se nad prahem nepočítá"),
+    "barrel.enter": ("gets on the barrel at {value}", "wchodzi na beczkę z {value}", "садится на бочку с {value}",
+                     "je na sudu s {value}"),
+    "barrel.leave": ("leaves the barrel at {value}", "schodzi z beczki z {value}", "уходит с бочки с {value}",
+                     "opouští sud s {value}"),
+    "barrel.made": ("on the barrel: made {value}", "na beczce: ugrał {value}", "на бочке: набрал {value}",
+                    "na sudu: uhrál {value}"),
+    "barrel.attempt": ("a failed attempt on the barrel", "nieudana próba na beczce", "неудачная попытка на бочке",
+                       "nezdařený pokus na sudu"),
+    "barrel.fall": ("falls off the barrel {signed}", "spada z beczki {signed}", "падает с бочки {signed}",
+                    "padá ze sudu {signed}"),
+    "barrel.reset": ("falls off the barrel once too often: score 0", "spada z beczki o raz za dużo: wynik 0",
+                     "слишком часто падал с бочки: счёт 0", "padl ze sudu jednou příliš: skóre 0"),
+    "barrel.collision": ("falls off the barrel in a collision {signed}", "spada z beczki przy zderzeniu {signed}",
+                         "слетает с бочки при столкновении {signed}", "padá ze sudu při srážce {signed}"),
+    "barrel.sitter": ("on the barrel and sitting out: {signed} not scored", "na beczce i pauzuje: {signed} nie liczy się",
+                      "на бочке и пропускает: {signed} не записано", "na sudu a nehraje: {signed} se nepočítá"),
+    "barrel.frozen": ("on the barrel: {signed} not scored", "na beczce: {signed} nie liczy się",
+                      "на бочке: {signed} не записано", "na sudu: {signed} se nepočítá"),
+    "finish.capped": ("stops short of the target at {value}", "zatrzymuje się przed metą na {value}",
+                      "останавливается перед финишем на {value}", "zastavuje se před cílem na {value}"),
+    "finish.no_score": ("{signed} not scored: only the declarer may finish", "{signed} nie liczy się: kończy tylko grający",
+                        "{signed} не записано: закончить может только разыгрывающий",
+                        "{signed} se nepočítá: dohrát smí jen hráč"),
+    "bolt": ("a bolt ({value} in all)", "bolt (razem {value})", "болт (всего {value})", "bolt (celkem {value})"),
+    "bolt.penalty": ("bolt penalty {signed}", "kara za bolty {signed}", "штраф за болты {signed}",
+                     "trest za bolty {signed}"),
+    "golden.end": ("the golden round is over", "koniec złotej rundy", "золотой круг окончен", "zlaté kolo skončilo"),
+    "golden.reset": ("nobody made the golden round: scores back to 0", "nikt nie ugrał złotej rundy: wyniki zerowane",
+                     "никто не сыграл золотой круг: счёт обнулён", "zlaté kolo nikdo neuhrál: skóre vynulováno"),
+    "match.target": ("a tie at the target: play goes on to {value}", "remis na mecie: gra toczy się do {value}",
+                     "ничья на финише: игра идёт до {value}", "remíza v cíli: hraje se do {value}"),
+    "match.lost": ("loses the match at {value}", "przegrywa partię z {value}", "проигрывает партию с {value}",
+                   "prohrává partii s {value}"),
+    "match.won": ("wins the match with {value}", "wygrywa partię z {value}", "выигрывает партию с {value}",
+                  "vyhrává partii s {value}"),
+    "all_pass": ("everyone passed: the deal is played out", "wszyscy spasowali: rozgrywka bez licytacji",
+                 "все спасовали: распасы", "všichni pasovali: rozehrávka bez licitace"),
+    "all-pass.stopped": ("too many deals passed out in a row: the match stops",
+                         "zbyt wiele rozdań z rzędu bez licytacji: partia przerwana",
+                         "слишком много пересдач подряд: партия остановлена",
+                         "příliš mnoho rozdání za sebou bez licitace: partie zastavena"),
+    "cut.bad": ("a bad cut", "złe przełożenie", "плохой съём", "špatné sejmutí"),
+    "cut.penalty": ("bad cut penalty {signed}", "kara za złe przełożenie {signed}", "штраф за плохой съём {signed}",
+                    "trest za špatné sejmutí {signed}"),
+    "redeal": ("the cards are dealt again {signed}", "karty rozdane ponownie {signed}", "пересдача {signed}",
+               "karty se rozdávají znovu {signed}"),
+    "redeal.play_on": ("plays on instead of a redeal {signed}", "gra dalej zamiast ponownego rozdania {signed}",
+                       "играет дальше вместо пересдачи {signed}", "hraje dál místo nového rozdání {signed}"),
+    "revoke": ("a revoke, {signed} at the deal's end", "renons, {signed} na koniec rozdania",
+               "ренонс, {signed} в конце раздачи", "renonc, {signed} na konci rozdání"),
+    "revoke.penalty": ("revoke penalty {signed}", "kara za renons {signed}", "штраф за ренонс {signed}",
+                       "trest za renonc {signed}"),
+    "revoke.gain": ("gains for a revoke {signed}", "zysk za renons {signed}", "получает за ренонс {signed}",
+                    "zisk za renonc {signed}"),
+    "incident": ("a table incident {signed}", "błąd przy stole {signed}", "нарушение за столом {signed}",
+                 "chyba u stolu {signed}"),
+    "incident.gain": ("gains for a table incident {signed}", "zysk za błąd przy stole {signed}",
+                      "получает за нарушение за столом {signed}", "zisk za chybu u stolu {signed}"),
+    "rule.samosval": ("555: the score drops to 0", "555: wynik spada do 0", "самосвал: счёт 555 сгорает до 0",
+                      "555: skóre padá na 0"),
+    "rule": ("house rule {id}: score {value}", "zasada {id}: wynik {value}", "правило {id}: счёт {value}",
+             "pravidlo {id}: skóre {value}"),
+}
+"""Match events told at the table, by :attr:`~tysiac_spec.engine.events.MatchEvent.kind`
+(``rule`` for a match rule ``rule.<id>`` without its own words, ``incident`` for any
+``incident.<kind>``); see :func:`table_event`."""
+
+
+
+CONTRACT_KINDS: dict[str, T4] = {
+    "misere": ("Misère", "Mizer", "Мизер", "Mizér"),
+    "slam": ("Slam", "Szlem", "Шлем", "Slam"),
+    "open": ("Open hand", "Gra w otwarte karty", "Игра в открытую", "Hra s odkrytými kartami"),
+}
+"""Words for the usual named contracts (``contract.kinds``) by id, where a ruleset's
+``name`` lacks a language."""
+
+
+def table_event(kind: str, value: int | None, lang: str) -> str | None:
+    """The words of the match event ``kind`` (:data:`TABLE_EVENTS`) in ``lang`` with its
+    ``value`` (``{signed}``: ``+20``, ``−120``); ``None`` for a kind it has no words for."""
+    texts = TABLE_EVENTS.get(kind)
+    fill: dict[str, object] = {}
+    if texts is None and kind.startswith("rule."):
+        texts, fill = TABLE_EVENTS["rule"], {"id": kind[5:]}
+    elif texts is None and kind.startswith("incident."):
+        texts = TABLE_EVENTS["incident"]
+    if texts is None:
+        return None
+    signed = "" if value is None else f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+    text = pick(texts, lang).format(value="" if value is None else value, signed=signed, **fill)
+    return " ".join(text.split())
+
+
+def kind_name(kind: str, names: object, lang: str) -> str:
+    """The name of the named contract ``kind`` in ``lang``: the ruleset's ``name``
+    (``{lang: text}``) in that language, else :data:`CONTRACT_KINDS`, else its English name,
+    else the id."""
+    own = names if isinstance(names, Mapping) else {}
+    if isinstance(own.get(lang), str):
+        return str(own[lang])
+    if kind in CONTRACT_KINDS:
+        return pick(CONTRACT_KINDS[kind], lang)
+    return str(own.get("en") or kind)
+
+
+# --------------------------------------------------------------------------- the scoresheet's questions
+# (tysiac_spec/scoresheet/questions.py: ``tysiac score`` asks in English; the web sheet in the
+# page's language. Answers keep their notation in every language: y/n, seats from 0, `-`,
+# card letters and the named contracts' ids.)
+
+SHEET_PROMPTS: dict[str, T4] = {
+    "declarer": ("declarer ({names}{seats}{nobody})", "grający ({names}{seats}{nobody})",
+                 "разыгрывающий ({names}{seats}{nobody})", "hráč, který vyhrál licitaci ({names}{seats}{nobody})"),
+    "declarer.names": ("a name, or ", "imię lub ", "имя или ", "jméno nebo "),
+    "declarer.seats": ("seat 0 to {last}, counting from 0", "miejsce od 0 do {last}, liczone od 0",
+                       "место от 0 до {last}, считая с 0", "místo 0 až {last}, počítáno od 0"),
+    "declarer.nobody": ("; `-`: everyone passed", "; `-`: wszyscy spasowali", "; `-`: все спасовали",
+                        "; `-`: všichni pasovali"),
+    "golden": ("golden-round deal? (y/n, empty: y)", "rozdanie złotej rundy? (y/n, puste: y)",
+               "раздача золотого круга? (y/n, пусто: y)", "rozdání zlatého kola? (y/n, prázdné: y)"),
+    "dark": ("dark game? (y/n, empty: n)", "gra w ciemno? (y/n, puste: n)", "тёмная? (y/n, пусто: n)",
+             "hra naslepo? (y/n, prázdné: n)"),
+    "kind": ("named contract ({kinds}; empty: none)", "kontrakt nazwany ({kinds}; puste: brak)",
+             "особый заказ ({kinds}; пусто: нет)", "pojmenovaný závazek ({kinds}; prázdné: žádný)"),
+    "bid": ("bid", "licytacja", "ставка", "sázka"),
+    "bid.rebuy": ("bid (the price, if the contract was bought)", "licytacja (cena, jeśli kontrakt odkupiono)",
+                  "ставка (цена, если заказ выкуплен)", "sázka (cena, pokud byl závazek koupen)"),
+    "sold": ("contract bought from the auction's winner? (y/n, empty: n)",
+             "kontrakt odkupiony od wygrywającego licytację? (y/n, puste: n)",
+             "заказ выкуплен у выигравшего торговлю? (y/n, пусто: n)",
+             "závazek koupen od vítěze licitace? (y/n, prázdné: n)"),
+    "contra": ("contra factor ({factors}; empty: 1)", "mnożnik kontry ({factors}; puste: 1)",
+               "множитель контры ({factors}; пусто: 1)", "násobek kontry ({factors}; prázdné: 1)"),
+    "forfeit.bomb": ("bomb? (y/n, empty: n)", "bomba? (y/n, puste: n)", "бомба? (y/n, пусто: n)",
+                     "bomba? (y/n, prázdné: n)"),
+    "forfeit.rospis": ("rospis? (y/n, empty: n)", "bomba (rozpisanie)? (y/n, puste: n)", "роспись? (y/n, пусто: n)",
+                       "bomba (vzdání)? (y/n, prázdné: n)"),
+    "contract": ("contract (empty: the bid)", "kontrakt (puste: jak w licytacji)", "заказ (пусто: как ставка)",
+                 "závazek (prázdné: jako sázka)"),
+    "points": ("card points of {order}", "punkty z kart: {order}", "очки в картах: {order}",
+               "body v kartách: {order}"),
+    "marriages": ("marriages declared as seat:suit, seats counting from 0 (e.g. {example}; empty: none)",
+                  "meldunki jako miejsce:kolor, miejsca liczone od 0 (np. {example}; puste: brak)",
+                  "марьяжи как место:масть, места считая с 0 (напр. {example}; пусто: нет)",
+                  "hlášky jako místo:barva, místa počítána od 0 (např. {example}; prázdné: žádné)"),
+    "no_trick": ("players who took no trick ({names}seats counting from 0; empty: none)",
+                 "gracze bez lewy ({names}miejsca liczone od 0; puste: brak)",
+                 "игроки без взятки ({names}места считая с 0; пусто: нет)",
+                 "hráči bez zdvihu ({names}místa počítána od 0; prázdné: nikdo)"),
+    "no_trick.names": ("names, or ", "imiona lub ", "имена или ", "jména nebo "),
+    "talon": ("talon as dealt (for the sitter's score)", "musik z rozdania (do zapisu pauzującego)",
+              "прикуп при сдаче (для записи пропускающего)", "talon z rozdání (pro zápis nehrajícího)"),
+}
+"""The scoresheet's questions (``tysiac score``'s prompts, English exactly as the terminal
+asks them), by question key; ``declarer.*``, ``bid.rebuy``, ``forfeit.*`` and
+``no_trick.names`` are parts and variants (:func:`sheet_prompt`)."""
+
+SHEET_LABELS: dict[str, T4] = {
+    "declarer": ("Who declared?", "Kto grał?", "Кто разыгрывал?", "Kdo hrál?"),
+    "golden": ("Golden-round deal?", "Rozdanie złotej rundy?", "Раздача золотого круга?", "Rozdání zlatého kola?"),
+    "dark": ("Dark game?", "Gra w ciemno?", "Тёмная?", "Hra naslepo?"),
+    "kind": ("Named contract", "Kontrakt nazwany", "Особый заказ", "Pojmenovaný závazek"),
+    "bid": ("Bid", "Licytacja", "Ставка", "Sázka"),
+    "sold": ("Contract bought?", "Kontrakt odkupiony?", "Заказ выкуплен?", "Závazek koupen?"),
+    "contra": ("Contra factor", "Mnożnik kontry", "Множитель контры", "Násobek kontry"),
+    "forfeit": ("Given up?", "Bomba?", "Роспись?", "Bomba?"),
+    "contract": ("Contract played", "Kontrakt grany", "Сыгранный заказ", "Hraný závazek"),
+    "points": ("Card points", "Punkty z kart", "Очки в картах", "Body v kartách"),
+    "marriages": ("Marriages declared", "Meldunki", "Объявленные марьяжи", "Hlášky"),
+    "no_trick": ("Who took no trick?", "Kto nie wziął lewy?", "Кто не взял ни одной взятки?", "Kdo nevzal zdvih?"),
+    "talon": ("Talon as dealt", "Musik z rozdania", "Прикуп при сдаче", "Talon z rozdání"),
+}
+"""The scoresheet's questions named short (the web sheet's labels), by question key."""
+
+
+def sheet_prompt(key: str, lang: str, **kwargs: object) -> str:
+    """The scoresheet's prompt ``key`` (:data:`SHEET_PROMPTS`) in ``lang``, its ``{name}``
+    placeholders filled from ``kwargs``."""
+    return pick(SHEET_PROMPTS[key], lang).format(**kwargs)

@@ -113,10 +113,11 @@ class BidSteps(NamedTuple):
         return contract == bid or round_up(contract, self.contract_step) == contract
 
 
-PASSED_OUT_MAX = 100
+PASSED_OUT_MAX = limits.limit("passed_out")
 """Deals everyone passes and that are dealt again (``all_pass: redeal``), in a row, after
 which a match stops without a winner: nobody may be able to bid (``may_bid``), and the
-auction would otherwise go on for ever."""
+auction would otherwise go on for ever.  The limit ``passed_out`` of :mod:`tysiac_spec.limits`
+(100; ``TYSIAC_MAX_PASSED_OUT``), read once when the engine is imported."""
 
 
 def passed_out_text(run: int) -> str:

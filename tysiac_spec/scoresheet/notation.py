@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from ..cards import Deck
+from ..cards import Deck, Suit
+from ..docs.terms import sheet_prompt
 from ..errors import EntryError, MatchError, NotationError
 from ..ruleset.model import Form
 from ..text import printable, shorten
@@ -38,19 +39,24 @@ _MAX_DIGITS = 18
 _NUMBER = re.compile(r"[+-]?([0-9]+)")
 
 def seats_text(players: int) -> str:
-    """How a seat is written in an answer: ``seat 0 to 2, counting from 0``."""
-    return f"seat 0 to {players - 1}, counting from 0"
+    """How a seat is written in an answer: ``seat 0 to 2, counting from 0`` (the words of
+    the declarer question, :data:`~tysiac_spec.docs.terms.SHEET_PROMPTS`)."""
+    return sheet_prompt("declarer.seats", "en", last=players - 1)
 
 
-def marriage_example(form: Form, deck: Deck) -> str:
+def marriage_example(form: Form, deck: Deck, lang: str = "en") -> str:
     """An example answer to the marriages question for ``form`` and what it means:
     ``1:H 2:D = P1 hearts, P2 diamonds`` (the last two seats, the first two suits with a
-    marriage value)."""
+    marriage value; in another ``lang`` than ``en``, the suits' names in it from the pack)."""
     seats = range(max(form.players - 2, 0), form.players)
     ids = list(form.marriages.values)[:2] or [s.id for s in deck.suits[:2]]
     suits = [deck.suit(s) for s in ids]
     pairs = list(zip(seats, suits, strict=False))
-    return " ".join(f"{p}:{s.letter}" for p, s in pairs) + " = " + ", ".join(f"P{p} {s.id}" for p, s in pairs)
+    def named(s: Suit) -> str:
+        return s.id if lang == "en" else str(s.names.get(lang) or s.id)
+
+    meaning = ", ".join(f"P{p} {named(s)}" for p, s in pairs)
+    return " ".join(f"{p}:{s.letter}" for p, s in pairs) + " = " + meaning
 
 
 def parse_player(text: str, players: int, names: Sequence[str] = ()) -> int:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..docs.terms import sheet_prompt
 from ..engine import outcome as rules_of
 from ..engine.all_pass import AllPassOutcome
 from ..engine.match import MatchState
@@ -26,7 +27,6 @@ from .notation import (
     parse_player,
     parse_players_list,
     parse_yes_no,
-    seats_text,
 )
 from .sheetfile import DealEntry, Sheet, _err
 
@@ -44,8 +44,12 @@ class Question:
     parse: Callable[[str, dict[str, Any]], Any]
 
 
-def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: MatchState) -> list[Question]:
-    """The questions for one deal under ``form``, in order; each parser checks its answer
+def questions(
+    rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: MatchState, lang: str = "en"
+) -> list[Question]:
+    """The questions for one deal under ``form``, in order, their prompts in ``lang`` (the
+    rule book's words, :data:`~tysiac_spec.docs.terms.SHEET_PROMPTS`; ``tysiac score`` asks
+    in English; the answers' notation is the same in every language); each parser checks its answer
     against the ruleset and the earlier answers with the engine's own statement of a valid
     outcome (:mod:`tysiac_spec.engine.outcome`: a contract below the bid, points not adding up
     to the deck total, a bid off the step are rejected with the reason, players named as on
@@ -227,42 +231,46 @@ def questions(rules: Ruleset, form: Form, sheet: Sheet, dealer: int, state: Matc
             form, mode_of(ans))
 
     order = " ".join(sheet.name(p) for p in active)
-    nobody = "; `-`: everyone passed" if all_pass else ""
+
+    def say(key: str, **kwargs: object) -> str:
+        return sheet_prompt(key, lang, **kwargs)
+
+    named = say("declarer.names") if any(names) else ""
+    nobody = say("declarer.nobody") if all_pass else ""
+    seats = say("declarer.seats", last=n - 1)
     return [
-        Question("declarer", f"declarer ({'a name, or ' if any(names) else ''}{seats_text(n)}{nobody})",
+        Question("declarer", say("declarer", names=named, seats=seats, nobody=nobody),
                  lambda ans: True, declarer),
-        Question("golden", "golden-round deal? (y/n, empty: y)",
+        Question("golden", say("golden"),
                  lambda ans: declared(ans) and rules_of.golden_round_on(form, state), golden),
-        Question("dark", "dark game? (y/n, empty: n)", asks_dark, dark),
+        Question("dark", say("dark"), asks_dark, dark),
         Question(
-            "kind", f"named contract ({', '.join(k.id for k in form.contract.kinds)}; empty: none)",
+            "kind", say("kind", kinds=", ".join(k.id for k in form.contract.kinds)),
             lambda ans: declared(ans) and bool(form.contract.kinds) and mode_of(ans) == "normal", kind,
         ),
-        Question("bid", "bid (the price, if the contract was bought)" if form.talon.rebuy.enabled else "bid",
+        Question("bid", say("bid.rebuy") if form.talon.rebuy.enabled else say("bid"),
                  lambda ans: declared(ans) and rules_of.fixed_bid(form, mode_of(ans)) is None
                  and not ans.get("kind"), bid),
-        Question("sold", "contract bought from the auction's winner? (y/n, empty: n)",
+        Question("sold", say("sold"),
                  lambda ans: declared(ans) and rules_of.may_sell(form, mode_of(ans)), sold),
-        Question("contra", f"contra factor ({', '.join(map(str, rules_of.contra_factors(form)))}; empty: 1)",
+        Question("contra", say("contra", factors=", ".join(map(str, rules_of.contra_factors(form)))),
                  lambda ans: declared(ans) and mode_of(ans) == "normal"
                  and rules_of.contra_factors(form) != (1,), contra),
-        Question("forfeit", f"{forfeit_word}? (y/n, empty: n)", asks_forfeit, forfeited),
-        Question("contract", "contract (empty: the bid)", asks_contract, contract),
-        Question("points", f"card points of {order}", played, points),
+        Question("forfeit", say(f"forfeit.{forfeit_word}"), asks_forfeit, forfeited),
+        Question("contract", say("contract"), asks_contract, contract),
+        Question("points", say("points", order=order), played, points),
         Question(
-            "marriages", f"marriages declared as seat:suit, seats counting from 0 "
-            f"(e.g. {marriage_example(form, deck)}; empty: none)",
+            "marriages", say("marriages", example=marriage_example(form, deck, lang)),
             lambda ans: played_declared(ans) and rules_of.marriages_possible(form) and kind_marries(ans),
             marriages,
         ),
         Question(
-            "no_trick", f"players who took no trick ({'names, or ' if any(names) else ''}seats counting "
-            "from 0; empty: none)",
+            "no_trick", say("no_trick", names=say("no_trick.names") if any(names) else ""),
             lambda ans: played_declared(ans) and (rules_of.tricks_needed(form) or bool(ans.get("kind"))),
             no_trick,
         ),
         Question(
-            "talon", "talon as dealt (for the sitter's score)",
+            "talon", say("talon"),
             lambda ans: declared(ans) and rules_of.sitter_talon_needed(form, sitter), talon,
         ),
     ]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..docs.terms import LANGS, SHEET_LABELS, pick
 from ..engine.match import MatchState
 from ..engine.seating import sitter_of
 from ..errors import Diagnostic, EntryError, SaveConflictError, TysiacError
@@ -218,12 +219,16 @@ class ScoresheetService:
 
     # ----------------------------------------------------------------------- questions
 
-    def next_question(self, key: str, answers: Mapping[str, str]) -> dict[str, Any]:
+    def next_question(self, key: str, answers: Mapping[str, str], lang: str = "en") -> dict[str, Any]:
         """The next question of the next deal given the answers so far (each as typed, by the
-        question's ``key``), in ``tysiac score``'s order with its parsers.
+        question's ``key``), in ``tysiac score``'s order with its parsers; the prompt and the
+        questions' short labels in ``lang`` (``en``, ``pl``, ``ru``, ``cs``: the rule book's
+        words, :data:`~tysiac_spec.docs.terms.SHEET_PROMPTS`; an unknown one is English), the
+        messages of a rejected answer in English (``tysiac score``'s).
 
         Returns:
-            ``{"done": false, "key": "bid", "prompt": "bid", "error": null}`` — ask ``key``;
+            ``{"done": false, "key": "bid", "prompt": "bid", "label": "Bid", "error": null,
+            "labels": {key: label}}`` — ask ``key`` (``labels``: every question of the deal);
             ``error`` (``{"code", "message", "hint"}``) when the answer given for ``key`` was
             rejected, with ``tysiac score``'s message; or ``{"done": true, "entry": {…}}``
             when every question that applies is answered (the deal as the sheet will hold
@@ -233,15 +238,25 @@ class ScoresheetService:
             EntryError: ``entry.answer`` — an answer to a question that was not asked (it
                 does not apply given the earlier answers, or is unknown).
         """
-        return self._walk(self._open(key), answers)[0]
+        lang = lang if lang in LANGS else "en"
+        opened = self._open(key)
+        reply = self._walk(opened, answers, lang)[0]
+        listed = questions(opened.rules, opened.form, opened.sheet, opened.state.dealer, opened.state, lang)
+        labels = {q.key: pick(SHEET_LABELS[q.key], lang) for q in listed if q.key in SHEET_LABELS}
+        if not reply["done"]:
+            reply["label"] = labels.get(reply["key"], reply["key"])
+        reply["labels"] = labels
+        return reply
 
-    def _walk(self, opened: _Open, answers: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Parse ``answers`` in the questions' order: the answer of :meth:`next_question`, and
-        the parsed values."""
+    def _walk(
+        self, opened: _Open, answers: Mapping[str, str], lang: str = "en"
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Parse ``answers`` in the questions' order: the answer of :meth:`next_question`
+        (prompts in ``lang``), and the parsed values."""
         dealer = opened.state.dealer
         parsed: dict[str, Any] = {}
         asked: set[str] = set()
-        listed = questions(opened.rules, opened.form, opened.sheet, dealer, opened.state)
+        listed = questions(opened.rules, opened.form, opened.sheet, dealer, opened.state, lang)
         unknown = sorted(set(answers) - {q.key for q in listed})
         if unknown:
             raise _err("entry.answer", f"`{unknown[0][:40]}` is not a question of the scoresheet (its "

@@ -68,8 +68,10 @@ HTTP routes
                                            (the read-only link) and the sheet's view
 ``GET /api/sheets/<s>``                    the sheet: ``version``, ``names``, ``rows``,
                                            ``totals``, ``winner``, ``next`` (no token needed)
-``POST /api/sheets/<s>/next``              ``{"answers": {key: text}}`` → the next question
-                                           of ``tysiac score`` or ``{"done": true}``
+``POST /api/sheets/<s>/next``              ``{"answers": {key: text}, "lang"?}`` → the next
+                                           question of ``tysiac score`` (its ``prompt``,
+                                           ``label`` and every question's ``labels`` in
+                                           ``lang``: en, pl, ru, cs) or ``{"done": true}``
 ``POST /api/sheets/<s>/deals``             ``{"version", "answers"}`` → 201, the sheet
 ``DELETE /api/sheets/<s>/deals/last``      undo (``?version=`` or a body), → the sheet
 ``GET /api/sheets/<s>/export``             ``{"sheet": <tysiac score --sheet file text>,
@@ -124,7 +126,8 @@ house files saved on the server (``/w/<house>``), only; a path
 
 A table of bots only is played by the server from when it is made (the host watches it;
 the bots move in chunks of 400 actions between other work, each chunk broadcast as a
-``state``; such a match stops after 20,000 actions if no bot has reached the target).
+``state``; such a match stops after 20,000 actions, or 500 deals, if no bot has reached
+the target: ``TYSIAC_MAX_WEB_ACTIONS``, ``TYSIAC_MAX_WEB_DEALS``).
 Bots reply to a human within the same answer.
 
 → 201::
@@ -184,7 +187,13 @@ Server → client:
   (int or null), ``host`` (bool: the host's rights), ``ruleset`` (``{"id", "names"}``),
   ``players``, ``deck`` (``{"suits": [{"id": "hearts", "letter": "H", "symbol": "♥",
   "names": {…}}], "ranks": [{"id": "ace", "letter": "A", "points": 11, "names": {…}}]}``,
-  strongest rank first), ``settings`` (``{"chat", "spectators", "grace"}``), ``lang``.
+  strongest rank first), ``settings`` (``{"chat", "spectators", "grace"}``), ``lang``,
+  ``options`` (the table options in force: ``[{"name": "gold_set", "value": true}, …]``) and
+  ``words`` (``{"en": {key: text}, "pl": …, "ru": …, "cs": …}``: the game's words from the
+  rule book's terms, ``tysiac_spec/docs/terms.py``: the actions (``act.*``), what a player
+  did (``said.*``), the phases (``phase.*``), ``opt.<name>`` and ``opt.<name>=<value>`` for
+  the options, ``kind.<id>`` for the named contracts; the page keeps only its interface
+  words).
 - ``state``: the STATE body below with ``"type": "state"``; sent after every change to
   every socket of the table, each its own view.
 - ``deal_over``: ``deal`` (0-based number), ``row`` (the deal's row of the score table,
@@ -239,8 +248,9 @@ The STATE body (one serializer, :mod:`.views`)::
 A ROW: ``{"deal": 0, "changes": [120, -100, 0], "scores": [120, -100, 0], "events":
 [EV, …]}`` and an ``EV``: ``{"kind": "contract.made", "seat": 1 | null, "value": 120 |
 null, "text": "<the engine's words, English>", "words": {"en": "…", "pl": "…", "ru": "…",
-"cs": "…"} | null}`` (``words``: the rule book's phrase for the event kind where it has
-one; else show ``text``).
+"cs": "…"} | null}`` (``words``: the rule book's phrase for the event, with its value,
+told after the seat's name: ``rzuca bombę −120``; ``null`` for a kind it has no words
+for: then show ``text``).
 
 Error codes (``error.code``, HTTP and websocket): :data:`ERRORS`.  Close codes:
 :data:`CLOSE` (when the server stops, uvicorn may close with 1012 "service restart" instead

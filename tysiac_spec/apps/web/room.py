@@ -25,6 +25,7 @@ from ...engine.actions import Action
 from ...engine.game import Game
 from ...engine.record import Record
 from ...errors import IllegalActionError, TysiacError
+from ...limits import limit
 from ...ruleset import Ruleset
 from . import views
 from .auth import same_token
@@ -48,13 +49,11 @@ tables keep playing."""
 BOT_PACE = 0.05
 """Seconds between two runs of :data:`BOTS_ONLY_CHUNK` bot moves."""
 
-MAX_DEALS = 500
-"""A match that has played this many deals without a winner is abandoned (random bots, or a
-house file whose target cannot be reached): nobody acts any more; a rematch may start."""
-
-MAX_ACTIONS = 20_000
-"""The same for actions (deals abandoned for a redeal score nothing): a match is abandoned
-after this many actions, so a stored table always replays in bounded time."""
+# A match that has played ``limit("web_deals")`` deals (500, TYSIAC_MAX_WEB_DEALS) without a
+# winner is abandoned (random bots, or a house file whose target cannot be reached): nobody
+# acts any more; a rematch may start.  The same after ``limit("web_actions")`` actions (20,000,
+# TYSIAC_MAX_WEB_ACTIONS; deals abandoned for a redeal score nothing), so a stored table
+# always replays in bounded time.  Both are read when a room is opened (tysiac_spec/limits.py).
 
 REQS_KEPT = 64
 """Request ids remembered per seat (an ``act`` re-sent after a reconnect is applied once)."""
@@ -115,6 +114,9 @@ class Room:
         self.timings: Callable[[float], None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._pending = False
+        self.words = views.table_words(ruleset, row.players)
+        self.max_deals = limit("web_deals")
+        self.max_actions = limit("web_actions")
         self._start_match(row.match)
 
     # ------------------------------------------------------------------ building
@@ -217,16 +219,16 @@ class Room:
 
     @property
     def abandoned(self) -> str | None:
-        """Why the match is abandoned (it passed :data:`MAX_DEALS` deals or
-        :data:`MAX_ACTIONS` actions without a winner), in words; ``None`` while it goes on or
+        """Why the match is abandoned (it passed :attr:`max_deals` deals or
+        :attr:`max_actions` actions without a winner), in words; ``None`` while it goes on or
         once it is won."""
         game = self.game
         if game.is_over:
             return None
-        if len(game.deal_scores) >= MAX_DEALS:
-            return f"the match passed {MAX_DEALS} deals without a winner and is abandoned"
-        if len(game.history) >= MAX_ACTIONS:
-            return f"the match passed {MAX_ACTIONS} actions without a winner and is abandoned"
+        if len(game.deal_scores) >= self.max_deals:
+            return f"the match passed {self.max_deals} deals without a winner and is abandoned"
+        if len(game.history) >= self.max_actions:
+            return f"the match passed {self.max_actions} actions without a winner and is abandoned"
         return None
 
     def seats_json(self) -> list[dict[str, Any]]:
@@ -282,6 +284,8 @@ class Room:
             "deck": views.deck_json(self.ruleset),
             "settings": dict(self.row.settings),
             "lang": lang,
+            "options": views.table_options(self.ruleset, self.row.players),
+            "words": self.words,
         }
 
     # ------------------------------------------------------------------ acting

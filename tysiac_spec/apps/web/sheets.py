@@ -303,8 +303,11 @@ class SheetRoutes:
 
     async def next_question(self, request: Request) -> Response:
         sheet_id = self._sheet(request)
-        answers = self._answers(await self._body(request))
-        return JSONResponse(await self._run(self.service.next_question, sheet_id, answers))
+        body = await self._body(request)
+        answers, lang = self._answers(body), body.get("lang", "en")
+        if not isinstance(lang, str):
+            raise _Refused(400, "bad_request", "`lang` is en, pl, ru or cs")
+        return JSONResponse(await self._run(self.service.next_question, sheet_id, answers, lang))
 
     async def add_deal(self, request: Request) -> Response:
         sheet_id = self._editor(request)

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..._paths import RULESETS_DIR
-from ...docs.terms import EXAMPLE_WORDS, LANGS
+from ...docs import terms
+from ...docs.terms import LANGS
 from ...engine.game import Game, View
 from ...errors import Diagnostic, format_path
 from ...ruleset.model import Ruleset
@@ -31,6 +32,8 @@ __all__ = [
     "public_actions",
     "ruleset_json",
     "state_body",
+    "table_options",
+    "table_words",
     "view_json",
 ]
 
@@ -97,15 +100,16 @@ def public_actions(
     return out
 
 
-def _event_words(kind: str) -> dict[str, str] | None:
-    texts = EXAMPLE_WORDS.get(f"event.{kind}")
-    return None if texts is None else dict(zip(LANGS, texts, strict=True))
+def _event_words(kind: str, value: int | None) -> dict[str, str] | None:
+    words = {lang: terms.table_event(kind, value, lang) for lang in LANGS}
+    return None if words["en"] is None else {lang: str(text) for lang, text in words.items()}
 
 
 def deal_rows(game: Game) -> list[dict[str, Any]]:
     """The match score table: one row per finished deal, with the score changes, the scores
     after it and the deal's events (kind, seat, value, the engine's English text and the
-    rule book's words in every language where it has them)."""
+    rule book's words in every language, :func:`~tysiac_spec.docs.terms.table_event`, where
+    it has them)."""
     by_deal: dict[int, list[dict[str, Any]]] = {}
     for e in game.events:
         by_deal.setdefault(e.deal, []).append(
@@ -114,7 +118,7 @@ def deal_rows(game: Game) -> list[dict[str, Any]]:
                 "seat": e.player,
                 "value": e.value,
                 "text": e.text,
-                "words": _event_words(e.kind),
+                "words": _event_words(e.kind, e.value),
             }
         )
     rows: list[dict[str, Any]] = []
@@ -166,6 +170,51 @@ def state_body(
     }
 
 
+def table_options(ruleset: Ruleset, players: int) -> list[dict[str, Any]]:
+    """The table options in force that have a say at ``players`` players, as the table page
+    lists them: ``[{"name", "value"}]`` (their words are in :func:`table_words`)."""
+    return [
+        {"name": name, "value": ruleset.selected.get(name, o.default)}
+        for name, o in ruleset.options.items()
+        if o.applies_to(players)
+    ]
+
+
+def table_words(ruleset: Ruleset, players: int) -> dict[str, dict[str, str]]:
+    """The game words of a table in every language (``{lang: {key: text}}``), all from the
+    rule book's terms (:mod:`tysiac_spec.docs.terms`): the page's game words
+    (:data:`~tysiac_spec.docs.terms.TABLE_WORDS`), ``opt.<name>`` and ``opt.<name>=<value>``
+    for the table options (:func:`table_options`), and ``kind.<id>`` for the named
+    contracts of the table's form.  The same object for every table of the same rules (kept
+    for the last :data:`WORDS_KEPT` rules: 500 tables hold one copy, not 500)."""
+    key = (ruleset.id, ruleset.content_hash, players, repr(sorted(ruleset.selected.items())))
+    found = _WORDS.get(key)
+    if found is None:
+        found = _WORDS[key] = _table_words(ruleset, players)
+        while len(_WORDS) > WORDS_KEPT:
+            del _WORDS[next(iter(_WORDS))]
+    return found
+
+
+WORDS_KEPT = 64
+_WORDS: dict[tuple[str, str, int, str], dict[str, dict[str, str]]] = {}
+
+
+def _table_words(ruleset: Ruleset, players: int) -> dict[str, dict[str, str]]:
+    kinds = ruleset.form(players).contract.kinds if players in ruleset.player_counts else ()
+    out: dict[str, dict[str, str]] = {}
+    for lang in LANGS:
+        words = {key: terms.pick(texts, lang) for key, texts in terms.TABLE_WORDS.items()}
+        for o in table_options(ruleset, players):
+            name, value = o["name"], o["value"]
+            words[f"opt.{name}"] = terms.option_name(name, lang, ruleset.options[name].doc)
+            words[f"opt.{name}={terms.option_text(value)}"] = terms.option_value(name, value, lang)
+        for k in kinds:
+            words[f"kind.{k.id}"] = terms.kind_name(k.id, k.name, lang)
+        out[lang] = words
+    return out
+
+
 def deck_json(ruleset: Ruleset) -> dict[str, Any]:
     """The deck's suits and ranks (strongest rank first) with their letters, symbols, points
     and names."""
@@ -182,9 +231,12 @@ def deck_json(ruleset: Ruleset) -> dict[str, Any]:
 
 
 def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
-    """A ruleset as the start page lists it: id, kind, names, player counts and options."""
+    """A ruleset as the start page lists it: id, kind, names, player counts and options (each
+    with its ``label`` and its values' words, ``values``, in every language: the rule book's
+    terms)."""
     options = []
     for name, o in ruleset.options.items():
+        values = list(o.choices or ()) if o.type == "choice" else [True, False] if o.type == "bool" else []
         options.append(
             {
                 "name": name,
@@ -194,6 +246,11 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
                 "minimum": o.minimum,
                 "maximum": o.maximum,
                 "doc": dict(o.doc or {}),
+                "label": {lang: terms.option_name(name, lang, o.doc) for lang in LANGS},
+                "values": {
+                    terms.option_text(v): {lang: terms.option_value(name, v, lang) for lang in LANGS}
+                    for v in values
+                },
             }
         )
     return {

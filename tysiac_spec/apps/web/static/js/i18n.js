@@ -1,5 +1,8 @@
-// The page's words in English, Polish, Russian and Czech. The server may send its own words
-// (the rule book's terms); those win over this small dictionary. t("key", {n: 3}) fills {n}.
+// The pages' interface words in English, Polish, Russian and Czech: the one dictionary of the
+// start, table and scoresheet pages (buttons, "your turn"). Game words (actions, phases,
+// events, option names, contract kinds) are not here: the server sends them from the rule
+// book's terms (tysiac_spec/docs/terms.py) in the welcome frame, setServerWords(), and
+// they win over this dictionary. t("key", {n: 3}) fills {n}.
 
 export const LANGS = ["en", "pl", "ru", "cs"];
 export const LANG_NAMES = { en: "English", pl: "Polski", ru: "Русский", cs: "Čeština" };
@@ -62,19 +65,9 @@ const WORDS = {
   waiting_for: ["Waiting for {name}", "Czekamy na: {name}", "Ждём: {name}", "Čeká se na: {name}"],
   connected: ["connected", "połączony", "в сети", "připojen"],
   disconnected: ["disconnected", "rozłączony", "не в сети", "odpojen"],
-  dealer: ["dealer", "rozdaje", "сдаёт", "rozdává"],
   received: ["given to you", "otrzymana", "получена", "dostaná"],
-  sits_out: ["sits out", "pauzuje", "на прикупе", "nehraje"],
-  declarer: ["declarer", "rozgrywający", "разыгрывающий", "hráč"],
-  contract: ["Contract", "Kontrakt", "Контракт", "Závazek"],
-  trump: ["Trump", "Atut", "Козырь", "Trumf"],
-  no_trump: ["no trump", "bez atutu", "без козыря", "bez trumfu"],
-  talon: ["Talon", "Musik", "Прикуп", "Talon"],
-  trick: ["Trick", "Lewa", "Взятка", "Štych"],
-  tricks: ["tricks", "lewy", "взятки", "štychy"],
   hand: ["Your hand", "Twoje karty", "Ваши карты", "Vaše karty"],
   cards_n: ["{n} cards", "kart: {n}", "карт: {n}", "karet: {n}"],
-  bids: ["Bids", "Licytacja", "Торговля", "Dražba"],
   score: ["Score", "Wynik", "Счёт", "Skóre"],
   scores: ["Scores", "Wyniki", "Очки", "Body"],
   deal_n: ["Deal {n}", "Rozdanie {n}", "Раздача {n}", "Rozdání {n}"],
@@ -117,81 +110,81 @@ const WORDS = {
   save: ["Save", "Zapisz", "Сохранить", "Uložit"],
   record: ["Download the record", "Pobierz zapis", "Скачать запись", "Stáhnout záznam"],
   cancel: ["Cancel", "Anuluj", "Отмена", "Zrušit"],
-  // actions
-  "act.bid": ["Bid {n}", "Licytuj {n}", "Заказать {n}", "Dražit {n}"],
-  "act.pass": ["Pass", "Pas", "Пас", "Pas"],
-  "act.talon": ["Take talon {n}", "Weź musik {n}", "Взять прикуп {n}", "Vzít talon {n}"],
-  "act.take_talon": ["Take the talon", "Weź musik", "Взять прикуп", "Vzít talon"],
-  "act.give": ["Give {card} to {name}", "Daj {card} graczowi {name}", "Отдать {card}: {name}", "Dát {card}: {name}"],
-  "act.give_to": ["Give to {name}", "Daj: {name}", "Отдать: {name}", "Dát: {name}"],
-  "act.discard": ["Discard {card}", "Odłóż {card}", "Сбросить {card}", "Odhodit {card}"],
-  "act.contract": ["Play for {n}", "Gram za {n}", "Играю {n}", "Hraji za {n}"],
-  "act.play": ["Play {card}", "Zagraj {card}", "Сыграть {card}", "Zahrát {card}"],
-  "act.play_marriage": ["Play {card} and declare the marriage", "Zagraj {card} i melduj",
-    "Сыграть {card} с марьяжем", "Zahrát {card} a hlásit"],
-  "act.play_aces": ["Play {card}, the aces' marriage", "Zagraj {card}, meldunek asów",
-    "Сыграть {card}, тузовый марьяж", "Zahrát {card}, hláška es"],
-  "act.marriage": ["Declare the marriage in {suit}", "Melduj {suit}", "Объявить марьяж: {suit}",
-    "Hlásit: {suit}"],
-  "act.forfeit": ["Give up the deal", "Poddaj rozdanie", "Расписать", "Vzdát rozdání"],
-  "act.dark": ["Play dark", "Gram w ciemno", "Играть втёмную", "Hrát naslepo"],
-  "act.cancel dark": ["Cancel the dark game", "Anuluj grę w ciemno", "Отменить тёмную", "Zrušit hru naslepo"],
-  "act.claim": ["Claim the rest", "Reszta moja", "Остальное моё", "Zbytek je můj"],
-  "act.redeal": ["Ask for a redeal", "Żądaj ponownego rozdania", "Требовать пересдачи", "Žádat nové rozdání"],
-  "act.contra": ["Contra", "Kontra", "Контра", "Kontra"],
-  "act.redouble": ["Redouble", "Rekontra", "Реконтра", "Rekontra"],
-  "act.buy": ["Buy the contract", "Odkup kontrakt", "Выкупить", "Koupit závazek"],
-  "act.named": ["Bid {kind}", "Licytuj {kind}", "Заказать {kind}", "Dražit {kind}"],
-  "act.more_bids": ["Other bid…", "Inna stawka…", "Другая ставка…", "Jiná dražba…"],
   choose_card: ["Choose a card in your hand", "Wybierz kartę z ręki", "Выберите карту из руки",
     "Vyberte kartu z ruky"],
-  // what others did (live region, history)
-  "said.bid": ["{name} bids {n}", "{name}: {n}", "{name}: {n}", "{name}: {n}"],
-  "said.pass": ["{name} passes", "{name}: pas", "{name}: пас", "{name}: pas"],
-  "said.play": ["{name} plays {card}", "{name} zagrywa {card}", "{name} ходит: {card}", "{name} hraje {card}"],
-  "said.play_marriage": ["{name} plays {card} and declares the marriage", "{name} zagrywa {card} z meldunkiem",
-    "{name} ходит: {card}, марьяж", "{name} hraje {card} a hlásí"],
-  "said.other": ["{name}: {text}", "{name}: {text}", "{name}: {text}", "{name}: {text}"],
-  "said.hidden": ["{name} gives a card to {to}", "{name} daje kartę graczowi {to}", "{name} отдаёт карту: {to}",
-    "{name} dává kartu: {to}"],
-  "said.give": ["{name} gives {card} to {to}", "{name} daje {card} graczowi {to}", "{name} отдаёт {card}: {to}",
-    "{name} dává {card}: {to}"],
-  "said.discard_hidden": ["{name} discards a card", "{name} odkłada kartę", "{name} сбрасывает карту",
-    "{name} odhazuje kartu"],
   tap_twice: ["Tap a card twice to play it", "Zagrywaj kartę dwoma dotknięciami", "Ходить картой двойным касанием",
     "Hrát kartu dvojím klepnutím"],
   settings: ["Settings", "Ustawienia", "Настройки", "Nastavení"],
-  took_trick: ["{name} takes the trick", "{name} bierze lewę", "{name} берёт взятку", "{name} bere štych"],
-  // phases
-  "phase.auction": ["Auction", "Licytacja", "Торговля", "Dražba"],
-  "phase.talon": ["Talon", "Musik", "Прикуп", "Talon"],
-  "phase.exchange": ["Giving cards", "Rozdawanie kart", "Раздача карт", "Rozdávání karet"],
-  "phase.contract": ["Declaring the contract", "Ustalanie kontraktu", "Объявление контракта", "Určení závazku"],
-  "phase.play": ["Play", "Rozgrywka", "Розыгрыш", "Hra"],
-  "phase.contra": ["Contra", "Kontra", "Контра", "Kontra"],
-  "phase.rebuy": ["Buying the contract", "Odkupienie", "Выкуп", "Výkup"],
-  "phase.marriages": ["Marriages", "Meldunki", "Марьяжи", "Hlášky"],
-  "phase.over": ["Match over", "Koniec partii", "Партия окончена", "Konec partie"],
-  // events
-  "ev.contract.made": ["{name} made the contract ({value})", "{name} ugrał kontrakt ({value})",
-    "{name} сыграл контракт ({value})", "{name} splnil závazek ({value})"],
-  "ev.contract.failed": ["{name} failed the contract ({value})", "{name} nie ugrał kontraktu ({value})",
-    "{name} не сыграл контракт ({value})", "{name} nesplnil závazek ({value})"],
-  "ev.forfeit": ["{name} gave up the deal ({value})", "{name} poddał rozdanie ({value})",
-    "{name} расписал раздачу ({value})", "{name} vzdal rozdání ({value})"],
-  "ev.barrel.enter": ["{name} is on the barrel", "{name} wchodzi na beczkę", "{name} на бочке", "{name} je na sudu"],
-  "ev.barrel.fall": ["{name} fell off the barrel", "{name} spada z beczki", "{name} слетел с бочки",
-    "{name} spadl ze sudu"],
-  "ev.barrel.leave": ["{name} leaves the barrel", "{name} schodzi z beczki", "{name} уходит с бочки",
-    "{name} opouští sud"],
-  "ev.bolt": ["{name} gets a bolt ({value})", "{name} dostaje kreskę ({value})", "{name} получает болт ({value})",
-    "{name} dostává čárku ({value})"],
-  "ev.bolt.penalty": ["{name}: bolt penalty ({value})", "{name}: kara za kreski ({value})",
-    "{name}: штраф за болты ({value})", "{name}: trest za čárky ({value})"],
-  "ev.match.won": ["{name} wins the match ({value})", "{name} wygrywa partię ({value})",
-    "{name} выигрывает партию ({value})", "{name} vyhrává partii ({value})"],
-  "ev.redeal": ["The cards are dealt again", "Karty rozdane ponownie", "Пересдача", "Karty se rozdávají znovu"],
-  "ev.golden.end": ["The golden round is over", "Koniec złotej rundy", "Золотой круг окончен", "Zlaté kolo skončilo"],
+  // the scoresheet page (sheet.js)
+  "sheet.title": ["Scoresheet", "Zapis gry", "Запись игры", "Zápis hry"],
+  "sheet.new_sheet": ["New scoresheet", "Nowy zapis", "Новая запись", "Nový zápis"],
+  "sheet.intro": ["Keep the score of a game played with real cards: the deals are settled by the rules you choose.",
+    "Zapisuj wyniki gry prawdziwymi kartami: rozdania rozlicza wybrany zestaw zasad.",
+    "Ведите счёт игры настоящими картами: раздачи считаются по выбранным правилам.",
+    "Zapisujte skóre hry skutečnými kartami: rozdání vyúčtují zvolená pravidla."],
+  "sheet.ruleset": ["Rules", "Zasady", "Правила", "Pravidla"],
+  "sheet.players": ["Players", "Gracze", "Игроки", "Hráči"],
+  "sheet.names": ["Names", "Imiona", "Имена", "Jména"],
+  "sheet.player_n": ["Player {n}", "Gracz {n}", "Игрок {n}", "Hráč {n}"],
+  "sheet.first_dealer": ["First dealer", "Pierwszy rozdający", "Первый сдающий", "První rozdává"],
+  "sheet.start": ["Start the sheet", "Zacznij zapis", "Начать запись", "Začít zápis"],
+  "sheet.house_file": ["Or your own house-rule file (YAML)", "Lub własny plik zasad domowych (YAML)",
+    "Или свой файл домашних правил (YAML)", "Nebo vlastní soubor domácích pravidel (YAML)"],
+  "sheet.clear": ["Use the shipped rules", "Użyj gotowych zasad", "Взять готовые правила", "Použít hotová pravidla"],
+  "sheet.open_file": ["Or open a sheet file (tysiac score --sheet)", "Lub otwórz plik zapisu (tysiac score --sheet)",
+    "Или откройте файл записи (tysiac score --sheet)", "Nebo otevřete soubor zápisu (tysiac score --sheet)"],
+  "sheet.deal_n": ["Deal {n}", "Rozdanie {n}", "Раздача {n}", "Rozdání {n}"],
+  "sheet.deals": ["Deals", "Rozdania", "Раздачи", "Rozdání"],
+  "sheet.deals_by": ["{name} deals", "Rozdaje {name}", "Сдаёт {name}", "Rozdává {name}"],
+  "sheet.sits_out": ["{name} sits out", "{name} pauzuje", "{name} пропускает", "{name} stojí"],
+  "sheet.next": ["Next", "Dalej", "Далее", "Dál"],
+  "sheet.yes": ["Yes", "Tak", "Да", "Ano"],
+  "sheet.no": ["No", "Nie", "Нет", "Ne"],
+  "sheet.nobody": ["nobody (all passed)", "nikt (wszyscy pas)", "никто (все пас)", "nikdo (všichni pas)"],
+  "sheet.none": ["none", "brak", "нет", "žádné"],
+  "sheet.as_bid": ["as bid", "jak licytacja", "как заказ", "jako licitace"],
+  "sheet.empty": ["(empty)", "(puste)", "(пусто)", "(prázdné)"],
+  "sheet.add_deal": ["Add deal {n}", "Dodaj rozdanie {n}", "Добавить раздачу {n}", "Přidat rozdání {n}"],
+  "sheet.restart_deal": ["Start the deal over", "Od nowa", "Заново", "Znovu"],
+  "sheet.all_answered": ["Every question is answered. Check and add the deal:",
+    "Wszystko podane. Sprawdź i dodaj rozdanie:", "Все ответы даны. Проверьте и добавьте раздачу:",
+    "Vše zadáno. Zkontrolujte a přidejte rozdání:"],
+  "sheet.undo": ["Remove the last deal", "Usuń ostatnie rozdanie", "Удалить последнюю раздачу", "Odebrat poslední rozdání"],
+  "sheet.undo_confirm": ["Tap again to remove deal {n}", "Dotknij ponownie, by usunąć rozdanie {n}",
+    "Нажмите ещё раз, чтобы удалить раздачу {n}", "Klepněte znovu pro odebrání rozdání {n}"],
+  "sheet.export": ["Save the sheet file", "Zapisz plik zapisu", "Сохранить файл записи", "Uložit soubor zápisu"],
+  "sheet.import": ["Replace by a sheet file", "Zastąp plikiem zapisu", "Заменить файлом записи", "Nahradit souborem zápisu"],
+  "sheet.share": ["Read-only link for the other players", "Link tylko do odczytu dla innych graczy",
+    "Ссылка только для просмотра для других игроков", "Odkaz jen pro čtení pro ostatní hráče"],
+  "sheet.copy": ["Copy", "Kopiuj", "Копировать", "Kopírovat"],
+  "sheet.copied": ["Copied", "Skopiowano", "Скопировано", "Zkopírováno"],
+  "sheet.keep_link": ["This page's address is the edit link: keep it, and share only the read-only link.",
+    "Adres tej strony to link do edycji: zachowaj go, udostępniaj tylko link do odczytu.",
+    "Адрес этой страницы — ссылка для записи: сохраните её, делитесь только ссылкой для просмотра.",
+    "Adresa této stránky je odkaz pro úpravy: uschovejte ji a sdílejte jen odkaz pro čtení."],
+  "sheet.read_only": ["Read-only: the scorekeeper's phone enters the deals; this page follows the sheet.",
+    "Tylko odczyt: rozdania wpisuje telefon zapisującego; ta strona śledzi zapis.",
+    "Только просмотр: раздачи вводит телефон ведущего; эта страница следит за записью.",
+    "Jen pro čtení: rozdání zadává telefon zapisovatele; tato stránka zápis sleduje."],
+  "sheet.stale": ["Deal not added: the sheet was changed on another phone meanwhile. It has been reloaded; enter deal {n} again.",
+    "Nie dodano rozdania: zapis zmieniono w międzyczasie na innym telefonie. Wczytano go ponownie; wpisz rozdanie {n} jeszcze raz.",
+    "Раздача не добавлена: запись тем временем изменили на другом телефоне. Она загружена заново; введите раздачу {n} ещё раз.",
+    "Rozdání nepřidáno: zápis byl mezitím změněn na jiném telefonu. Byl znovu načten; zadejte rozdání {n} znovu."],
+  "sheet.new_rules": ["Go on under the new rules from the next deal", "Graj dalej według nowych zasad od następnego rozdania",
+    "Продолжить по новым правилам со следующей раздачи", "Pokračovat podle nových pravidel od dalšího rozdání"],
+  "sheet.went_on": ["The sheet goes on under the new rules; the deals so far keep their scores.",
+    "Zapis toczy się dalej według nowych zasad; dotychczasowe rozdania zachowują wyniki.",
+    "Запись продолжается по новым правилам; прежние раздачи сохраняют свои очки.",
+    "Zápis pokračuje podle nových pravidel; dosavadní rozdání si ponechávají skóre."],
+  "sheet.added": ["Deal {n} added.", "Dodano rozdanie {n}.", "Раздача {n} добавлена.", "Rozdání {n} přidáno."],
+  "sheet.removed": ["Deal {n} removed.", "Usunięto rozdanie {n}.", "Раздача {n} удалена.", "Rozdání {n} odebráno."],
+  "sheet.imported": ["The sheet file was read.", "Wczytano plik zapisu.", "Файл записи прочитан.", "Soubor zápisu načten."],
+  "sheet.wins": ["{name} wins the match.", "{name} wygrywa partię.", "{name} выигрывает партию.", "{name} vyhrává partii."],
+  "sheet.no_deals": ["No deals yet.", "Jeszcze nie ma rozdań.", "Раздач пока нет.", "Zatím žádná rozdání."],
+  "sheet.total": ["Total", "Suma", "Итого", "Celkem"],
+  "sheet.offline": ["The server could not be reached; try again.", "Brak połączenia z serwerem; spróbuj ponownie.",
+    "Сервер недоступен; попробуйте ещё раз.", "Server není dostupný; zkuste to znovu."],
+  "sheet.tables": ["Play at a table", "Zagraj przy stole", "Играть за столом", "Hrát u stolu"],
 };
 
 let lang = pickLang();
@@ -222,17 +215,23 @@ export function setLang(l) {
   document.documentElement.lang = l;
 }
 
-/** Words from the server for the current language ({key: text}); they win over ours. */
+/** Words from the server in every language ({lang: {key: text}}); they win over ours. */
 export function setServerWords(words) {
   server = words && typeof words === "object" ? words : {};
 }
 
+function serverWord(key) {
+  const mine = server[lang]?.[key];
+  return typeof mine === "string" ? mine : server.en?.[key];
+}
+
 export function has(key) {
-  return typeof server[key] === "string" || key in WORDS;
+  return typeof serverWord(key) === "string" || key in WORDS;
 }
 
 export function t(key, vars = {}) {
-  let text = typeof server[key] === "string" ? server[key] : WORDS[key]?.[LANGS.indexOf(lang)] ?? WORDS[key]?.[0];
+  const said = serverWord(key);
+  let text = typeof said === "string" ? said : WORDS[key]?.[LANGS.indexOf(lang)] ?? WORDS[key]?.[0];
   if (text === undefined) return key;
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
@@ -256,4 +255,16 @@ export function langSelect(onChange) {
     onChange(sel.value);
   });
   return sel;
+}
+
+/** A table option's name in the page's language, as /api/rulesets gives it (`label`: the
+ * rule book's words); its id only when the server sent none. */
+export function optionLabel(o) {
+  return o.label?.[lang] || o.label?.en || o.name;
+}
+
+/** The words of a value of a table option (`values`: {"true" | "up" | …: {lang: text}}). */
+export function valueLabel(o, value) {
+  const words = o.values?.[String(value)];
+  return words?.[lang] || words?.en || String(value);
 }

@@ -6,104 +6,13 @@
 // sent in a URL; without it the page is read-only and follows the sheet.
 
 import { h, fill, $ } from "./dom.js";
-import { t, getLang, langSelect } from "./i18n.js";
+import { t, getLang, langSelect, optionLabel, valueLabel } from "./i18n.js";
 
-// key: [en, pl, ru, cs]
-const WORDS = {
-  title: ["Scoresheet", "Zapis gry", "Запись игры", "Zápis hry"],
-  new_sheet: ["New scoresheet", "Nowy zapis", "Новая запись", "Nový zápis"],
-  intro: ["Keep the score of a game played with real cards: the deals are settled by the rules you choose.",
-    "Zapisuj wyniki gry prawdziwymi kartami: rozdania rozlicza wybrany zestaw zasad.",
-    "Ведите счёт игры настоящими картами: раздачи считаются по выбранным правилам.",
-    "Zapisujte skóre hry skutečnými kartami: rozdání vyúčtují zvolená pravidla."],
-  ruleset: ["Rules", "Zasady", "Правила", "Pravidla"],
-  players: ["Players", "Gracze", "Игроки", "Hráči"],
-  names: ["Names", "Imiona", "Имена", "Jména"],
-  player_n: ["Player {n}", "Gracz {n}", "Игрок {n}", "Hráč {n}"],
-  first_dealer: ["First dealer", "Pierwszy rozdający", "Первый сдающий", "První rozdává"],
-  start: ["Start the sheet", "Zacznij zapis", "Начать запись", "Začít zápis"],
-  house_file: ["Or your own house-rule file (YAML)", "Lub własny plik zasad domowych (YAML)",
-    "Или свой файл домашних правил (YAML)", "Nebo vlastní soubor domácích pravidel (YAML)"],
-  clear: ["Use the shipped rules", "Użyj gotowych zasad", "Взять готовые правила", "Použít hotová pravidla"],
-  open_file: ["Or open a sheet file (tysiac score --sheet)", "Lub otwórz plik zapisu (tysiac score --sheet)",
-    "Или откройте файл записи (tysiac score --sheet)", "Nebo otevřete soubor zápisu (tysiac score --sheet)"],
-  deal_n: ["Deal {n}", "Rozdanie {n}", "Раздача {n}", "Rozdání {n}"],
-  deals: ["Deals", "Rozdania", "Раздачи", "Rozdání"],
-  deals_by: ["{name} deals", "Rozdaje {name}", "Сдаёт {name}", "Rozdává {name}"],
-  sits_out: ["{name} sits out", "{name} pauzuje", "{name} пропускает", "{name} stojí"],
-  next: ["Next", "Dalej", "Далее", "Dál"],
-  yes: ["Yes", "Tak", "Да", "Ano"],
-  no: ["No", "Nie", "Нет", "Ne"],
-  nobody: ["nobody (all passed)", "nikt (wszyscy pas)", "никто (все пас)", "nikdo (všichni pas)"],
-  none: ["none", "brak", "нет", "žádné"],
-  as_bid: ["as bid", "jak licytacja", "как заказ", "jako licitace"],
-  empty: ["(empty)", "(puste)", "(пусто)", "(prázdné)"],
-  add_deal: ["Add deal {n}", "Dodaj rozdanie {n}", "Добавить раздачу {n}", "Přidat rozdání {n}"],
-  restart_deal: ["Start the deal over", "Od nowa", "Заново", "Znovu"],
-  all_answered: ["Every question is answered. Check and add the deal:",
-    "Wszystko podane. Sprawdź i dodaj rozdanie:", "Все ответы даны. Проверьте и добавьте раздачу:",
-    "Vše zadáno. Zkontrolujte a přidejte rozdání:"],
-  undo: ["Remove the last deal", "Usuń ostatnie rozdanie", "Удалить последнюю раздачу", "Odebrat poslední rozdání"],
-  undo_confirm: ["Tap again to remove deal {n}", "Dotknij ponownie, by usunąć rozdanie {n}",
-    "Нажмите ещё раз, чтобы удалить раздачу {n}", "Klepněte znovu pro odebrání rozdání {n}"],
-  export: ["Save the sheet file", "Zapisz plik zapisu", "Сохранить файл записи", "Uložit soubor zápisu"],
-  import: ["Replace by a sheet file", "Zastąp plikiem zapisu", "Заменить файлом записи", "Nahradit souborem zápisu"],
-  share: ["Read-only link for the other players", "Link tylko do odczytu dla innych graczy",
-    "Ссылка только для просмотра для других игроков", "Odkaz jen pro čtení pro ostatní hráče"],
-  copy: ["Copy", "Kopiuj", "Копировать", "Kopírovat"],
-  copied: ["Copied", "Skopiowano", "Скопировано", "Zkopírováno"],
-  keep_link: ["This page's address is the edit link: keep it, and share only the read-only link.",
-    "Adres tej strony to link do edycji: zachowaj go, udostępniaj tylko link do odczytu.",
-    "Адрес этой страницы — ссылка для записи: сохраните её, делитесь только ссылкой для просмотра.",
-    "Adresa této stránky je odkaz pro úpravy: uschovejte ji a sdílejte jen odkaz pro čtení."],
-  read_only: ["Read-only: the scorekeeper's phone enters the deals; this page follows the sheet.",
-    "Tylko odczyt: rozdania wpisuje telefon zapisującego; ta strona śledzi zapis.",
-    "Только просмотр: раздачи вводит телефон ведущего; эта страница следит за записью.",
-    "Jen pro čtení: rozdání zadává telefon zapisovatele; tato stránka zápis sleduje."],
-  stale: ["Deal not added: the sheet was changed on another phone meanwhile. It has been reloaded; enter deal {n} again.",
-    "Nie dodano rozdania: zapis zmieniono w międzyczasie na innym telefonie. Wczytano go ponownie; wpisz rozdanie {n} jeszcze raz.",
-    "Раздача не добавлена: запись тем временем изменили на другом телефоне. Она загружена заново; введите раздачу {n} ещё раз.",
-    "Rozdání nepřidáno: zápis byl mezitím změněn na jiném telefonu. Byl znovu načten; zadejte rozdání {n} znovu."],
-  new_rules: ["Go on under the new rules from the next deal", "Graj dalej według nowych zasad od następnego rozdania",
-    "Продолжить по новым правилам со следующей раздачи", "Pokračovat podle nových pravidel od dalšího rozdání"],
-  went_on: ["The sheet goes on under the new rules; the deals so far keep their scores.",
-    "Zapis toczy się dalej według nowych zasad; dotychczasowe rozdania zachowują wyniki.",
-    "Запись продолжается по новым правилам; прежние раздачи сохраняют свои очки.",
-    "Zápis pokračuje podle nových pravidel; dosavadní rozdání si ponechávají skóre."],
-  added: ["Deal {n} added.", "Dodano rozdanie {n}.", "Раздача {n} добавлена.", "Rozdání {n} přidáno."],
-  removed: ["Deal {n} removed.", "Usunięto rozdanie {n}.", "Раздача {n} удалена.", "Rozdání {n} odebráno."],
-  imported: ["The sheet file was read.", "Wczytano plik zapisu.", "Файл записи прочитан.", "Soubor zápisu načten."],
-  wins: ["{name} wins the match.", "{name} wygrywa partię.", "{name} выигрывает партию.", "{name} vyhrává partii."],
-  no_deals: ["No deals yet.", "Jeszcze nie ma rozdań.", "Раздач пока нет.", "Zatím žádná rozdání."],
-  total: ["Total", "Suma", "Итого", "Celkem"],
-  offline: ["The server could not be reached; try again.", "Brak połączenia z serwerem; spróbuj ponownie.",
-    "Сервер недоступен; попробуйте ещё раз.", "Server není dostupný; zkuste to znovu."],
-  tables: ["Play at a table", "Zagraj przy stole", "Играть за столом", "Hrát u stolu"],
-  "q.declarer": ["Who declared?", "Kto grał?", "Кто играл?", "Kdo hrál?"],
-  "q.golden": ["Golden-round deal?", "Rozdanie złotej rundy?", "Раздача золотого круга?", "Rozdání zlatého kola?"],
-  "q.dark": ["Dark game?", "Gra w ciemno?", "Игра втёмную?", "Hra naslepo?"],
-  "q.kind": ["Named contract", "Kontrakt nazwany", "Именной контракт", "Pojmenovaný závazek"],
-  "q.bid": ["Bid", "Licytacja", "Заказ", "Licitace"],
-  "q.sold": ["Contract bought?", "Kontrakt odkupiony?", "Контракт выкуплен?", "Závazek koupen?"],
-  "q.contra": ["Contra factor", "Mnożnik kontry", "Множитель контры", "Násobek kontry"],
-  "q.forfeit": ["Given up?", "Rozpisał?", "Роспись?", "Vzdáno?"],
-  "q.contract": ["Contract played", "Kontrakt grany", "Сыгранный контракт", "Hraný závazek"],
-  "q.points": ["Card points", "Punkty z kart", "Очки в картах", "Body v kartách"],
-  "q.marriages": ["Marriages declared", "Meldunki", "Объявленные марьяжи", "Hlášky"],
-  "q.no_trick": ["Who took no trick?", "Kto nie wziął lewy?", "Кто не взял ни одной взятки?", "Kdo nebral štych?"],
-  "q.talon": ["Talon as dealt", "Musik z rozdania", "Прикуп при сдаче", "Talon z rozdání"],
-};
 
 const YES_NO = new Set(["golden", "dark", "sold", "forfeit"]);
 const NUMERIC = new Set(["bid", "contract", "contra"]);
 const EMPTY_WORD = { contract: "as_bid", marriages: "none", kind: "none", no_trick: "none" };
 
-function w(key, vars = {}) {
-  const row = WORDS[key];
-  if (!row) return key;
-  const text = row[["en", "pl", "ru", "cs"].indexOf(getLang())] ?? row[0];
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
-}
 
 const app = $("#app");
 const sheetId = (location.pathname.match(/^\/s\/([A-Za-z0-9_-]+)$/) || [])[1] || null;
@@ -113,6 +22,7 @@ const S = {
   view: null, // GET /api/sheets/<s>
   answers: {}, // key -> text, in the order asked
   q: null, // the question being asked (POST …/next)
+  labels: {}, // question key -> its short label, as the server last gave it
   entry: null, // every question answered
   draft: "",
   error: null, // the last rejected answer's message
@@ -137,14 +47,14 @@ async function api(method, path, body, auth = false) {
     try { data = await resp.json(); } catch { data = null; }
     return { status: resp.status, data };
   } catch {
-    return { status: 0, data: { error: { message: w("offline") } } };
+    return { status: 0, data: { error: { message: t("sheet.offline") } } };
   }
 }
 
 function noticeText() {
   const n = S.notice;
   if (!n) return "";
-  return n.words ? n.words.map(([key, vars]) => w(key, vars)).join(" ") : n.text;
+  return n.words ? n.words.map(([key, vars]) => t(`sheet.${key}`, vars)).join(" ") : n.text;
 }
 
 const nameOf = (p) => (S.view && S.view.names[p]) || `P${p}`;
@@ -154,7 +64,7 @@ const nameOf = (p) => (S.view && S.view.names[p]) || `P${p}`;
 async function load() {
   const { status, data } = await api("GET", `/api/sheets/${sheetId}`);
   if (status !== 200) {
-    S.notice = { text: data?.error?.message || w("offline"), kind: "warn" };
+    S.notice = { text: data?.error?.message || t("sheet.offline"), kind: "warn" };
     S.rulesChanged = data?.rules_changed ? data.version : null;
     render();
     return;
@@ -176,7 +86,7 @@ async function goOnUnderNewRules() {
     await load();
     return;
   }
-  S.notice = { text: data?.error?.message || w("offline"), kind: "warn" };
+  S.notice = { text: data?.error?.message || t("sheet.offline"), kind: "warn" };
   render();
 }
 
@@ -190,11 +100,12 @@ function resetDeal() {
 }
 
 async function ask() {
-  const { status, data } = await api("POST", `/api/sheets/${sheetId}/next`, { answers: S.answers });
+  const { status, data } = await api("POST", `/api/sheets/${sheetId}/next`, { answers: S.answers, lang: getLang() });
   if (status !== 200) {
-    S.error = data?.error?.message || w("offline");
+    S.error = data?.error?.message || t("sheet.offline");
     return;
   }
+  Object.assign(S.labels, data.labels || {});
   if (data.done) {
     S.q = null;
     S.entry = data.entry;
@@ -241,7 +152,7 @@ async function stale(data) {
   resetDeal();
   // the page's own words (the server's, in English, say the same: nothing was written)
   S.notice = data?.error?.code === "stale" ? { words: [["stale", { n: S.view.next.number }]], kind: "warn" }
-    : { text: data?.error?.message || w("offline"), kind: "warn" };
+    : { text: data?.error?.message || t("sheet.offline"), kind: "warn" };
   if (S.view.winner === null) await ask();
 }
 
@@ -259,7 +170,7 @@ async function write(method, path, body, done) {
   } else if (status === 409) {
     await stale(data);
   } else {
-    S.notice = { text: data?.error?.message || w("offline"), kind: "warn" };
+    S.notice = { text: data?.error?.message || t("sheet.offline"), kind: "warn" };
   }
   S.busy = false;
   S.confirmUndo = false;
@@ -316,20 +227,27 @@ function sheetTable() {
       body.push(h("tr", { class: "notes" }, h("td", { colspan: String(n + 1), text: row.notes.join("; ") })));
     }
   });
-  const foot = h("tr", { id: "totals" }, h("td", { text: w("total") }),
+  const foot = h("tr", { id: "totals" }, h("td", { text: t("sheet.total") }),
     v.totals.map((score, p) => h("td", { class: v.winner === p ? "winner" : null, text: String(score) })));
   return h("div", { class: "sheet-wrap" },
-    h("table", { class: "sheet", "aria-label": w("title") },
+    h("table", { class: "sheet", "aria-label": t("sheet.title") },
       h("thead", {}, head), h("tbody", {}, body), h("tfoot", {}, foot)),
-    v.rows.length ? null : h("p", { class: "sheet-empty", text: w("no_deals") }));
+    v.rows.length ? null : h("p", { class: "sheet-empty", text: t("sheet.no_deals") }));
 }
 
 function shownAnswer(key, text) {
-  if (text === "") return EMPTY_WORD[key] ? w(EMPTY_WORD[key]) : w("empty");
+  if (text === "") return EMPTY_WORD[key] ? t(`sheet.${EMPTY_WORD[key]}`) : t("sheet.empty");
   if (key === "declarer" && /^\d+$/.test(text)) return nameOf(Number(text));
-  if (YES_NO.has(key)) return /^y/i.test(text) ? w("yes") : /^n/i.test(text) ? w("no") : text;
+  if (YES_NO.has(key)) return /^y/i.test(text) ? t("sheet.yes") : /^n/i.test(text) ? t("sheet.no") : text;
   if (key === "no_trick" && /^[\d ]+$/.test(text)) return text.split(/\s+/).map((p) => nameOf(Number(p))).join(", ");
   return text;
+}
+
+/** A question's short label as the server gave it (the rule book's words, in the page's
+ * language), with a colon unless it asks. */
+function labelOf(key) {
+  const label = S.labels[key] || key;
+  return /[?？]$/.test(label) ? label : `${label}:`;
 }
 
 function givenList() {
@@ -337,7 +255,7 @@ function givenList() {
   if (!keys.length) return null;
   return h("ul", { class: "given", "aria-label": "answers" }, keys.map((k) => h("li", {},
     h("button", { type: "button", class: "small", id: `given-${k}`, onclick: () => backTo(k) },
-      h("span", { class: "k", text: /[?？]$/.test(w(`q.${k}`)) ? w(`q.${k}`) : `${w(`q.${k}`)}:` }),
+      h("span", { class: "k", text: labelOf(k) }),
       shownAnswer(k, S.answers[k])))));
 }
 
@@ -355,10 +273,10 @@ function questionForm() {
     for (const p of players) {
       if (p !== sitter) quick.push(h("button", { type: "button", id: `pick-${p}`, onclick: () => answer(String(p)) }, nameOf(p)));
     }
-    if (q.prompt.includes("`-`")) quick.push(h("button", { type: "button", id: "pick-nobody", onclick: () => answer("-") }, w("nobody")));
+    if (q.prompt.includes("`-`")) quick.push(h("button", { type: "button", id: "pick-nobody", onclick: () => answer("-") }, t("sheet.nobody")));
   } else if (YES_NO.has(q.key)) {
-    quick.push(h("button", { type: "button", id: "pick-yes", onclick: () => answer("y") }, w("yes")));
-    quick.push(h("button", { type: "button", id: "pick-no", onclick: () => answer("n") }, w("no")));
+    quick.push(h("button", { type: "button", id: "pick-yes", onclick: () => answer("y") }, t("sheet.yes")));
+    quick.push(h("button", { type: "button", id: "pick-no", onclick: () => answer("n") }, t("sheet.no")));
   } else if (q.key === "no_trick") {
     for (const p of players) {
       quick.push(h("button", {
@@ -372,15 +290,15 @@ function questionForm() {
     }
   }
   if (EMPTY_WORD[q.key] && q.key !== "no_trick") {
-    quick.push(h("button", { type: "button", id: "pick-empty", onclick: () => answer("") }, w(EMPTY_WORD[q.key])));
+    quick.push(h("button", { type: "button", id: "pick-empty", onclick: () => answer("") }, t(`sheet.${EMPTY_WORD[q.key]}`)));
   }
   const form = h("form", {
     class: "question", id: "question",
     onsubmit: (e) => { e.preventDefault(); S.typed = true; answer(input.value.trim()); },
   },
-  h("label", { for: "answer", text: w(`q.${q.key}`) }),
+  h("label", { for: "answer", text: q.label || q.key }),
   h("p", { class: `prompt${q.prompt === q.key ? " visually-hidden" : ""}`, id: "prompt", text: q.prompt }),
-  h("div", { class: "answer-row" }, input, h("button", { type: "submit", class: "primary", id: "next", disabled: S.busy }, w("next"))),
+  h("div", { class: "answer-row" }, input, h("button", { type: "submit", class: "primary", id: "next", disabled: S.busy }, t("sheet.next"))),
   S.error ? h("p", { class: "answer-error", id: "answer-error", role: "alert", text: S.error }) : null,
   quick.length ? h("div", { class: "quick" }, quick) : null);
   return form;
@@ -392,58 +310,58 @@ function entryPanel() {
   const sitter = v.next.sitter;
   return h("section", { class: "panel", id: "entry", "aria-live": "polite" },
     h("div", { class: "deal-head" },
-      h("h2", { text: w("deal_n", { n: v.next.number }) }),
-      h("span", { class: "who", text: [w("deals_by", { name: nameOf(v.next.dealer) }),
-        sitter === null ? null : w("sits_out", { name: nameOf(sitter) })].filter(Boolean).join(" · ") })),
+      h("h2", { text: t("sheet.deal_n", { n: v.next.number }) }),
+      h("span", { class: "who", text: [t("sheet.deals_by", { name: nameOf(v.next.dealer) }),
+        sitter === null ? null : t("sheet.sits_out", { name: nameOf(sitter) })].filter(Boolean).join(" · ") })),
     givenList(),
     S.q ? questionForm() : null,
     S.entry ? h("div", { class: "done" },
-      h("p", { class: "done-summary", text: w("all_answered") }),
+      h("p", { class: "done-summary", text: t("sheet.all_answered") }),
       h("div", { class: "row-buttons" },
         h("button", { type: "button", class: "primary", id: "add-deal", disabled: S.busy, onclick: addDeal },
-          w("add_deal", { n: v.next.number })))) : null,
+          t("sheet.add_deal", { n: v.next.number })))) : null,
     !S.q && !S.entry && S.error ? h("p", { class: "answer-error", role: "alert", text: S.error }) : null,
     Object.keys(S.answers).length ? h("div", { class: "row-buttons" },
       h("button", { type: "button", id: "restart-deal", class: "small",
-        onclick: () => backTo(Object.keys(S.answers)[0]) }, w("restart_deal"))) : null);
+        onclick: () => backTo(Object.keys(S.answers)[0]) }, t("sheet.restart_deal"))) : null);
 }
 
 function toolsPanel() {
   const v = S.view;
   const viewUrl = `${location.origin}/s/${sheetId}`;
-  const copy = h("button", { type: "button", class: "small", id: "copy-view" }, w("copy"));
+  const copy = h("button", { type: "button", class: "small", id: "copy-view" }, t("sheet.copy"));
   copy.addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText(viewUrl); copy.textContent = w("copied"); } catch { /* no clipboard */ }
+    try { await navigator.clipboard.writeText(viewUrl); copy.textContent = t("sheet.copied"); } catch { /* no clipboard */ }
   });
   const file = h("input", { type: "file", id: "import-file", accept: ".json,application/json" });
   file.addEventListener("change", () => { if (file.files[0]) importFile(file.files[0]); });
   return h("section", { class: "panel tools", id: "tools" },
     token && v.deals.length > v.carried ? h("button", { type: "button", id: "undo", disabled: S.busy, onclick: undo },
-      S.confirmUndo ? w("undo_confirm", { n: v.deals.length }) : w("undo")) : null,
+      S.confirmUndo ? t("sheet.undo_confirm", { n: v.deals.length }) : t("sheet.undo")) : null,
     h("a", { class: "btn", id: "export", href: `/api/sheets/${sheetId}/export?download=1`, download: `sheet-${sheetId}.json` },
-      w("export")),
-    token ? h("label", { class: "file" }, h("span", { text: w("import") }), file) : null,
+      t("sheet.export")),
+    token ? h("label", { class: "file" }, h("span", { text: t("sheet.import") }), file) : null,
     token ? h("div", { id: "share" },
-      h("strong", { text: w("share") }),
+      h("strong", { text: t("sheet.share") }),
       h("p", { class: "share-url", id: "view-url", text: viewUrl }),
       copy,
-      h("p", { class: "sub-title", text: w("keep_link") })) : null);
+      h("p", { class: "sub-title", text: t("sheet.keep_link") })) : null);
 }
 
 function renderSheet() {
   const v = S.view;
   const parts = [];
-  if (!token) parts.push(h("p", { class: "notice readonly", id: "read-only", text: w("read_only") }));
+  if (!token) parts.push(h("p", { class: "notice readonly", id: "read-only", text: t("sheet.read_only") }));
   parts.push(h("p", { class: `notice ${S.notice?.kind || ""}${S.notice ? "" : " hidden"}`, id: "notice",
     role: "status", "aria-live": "polite", text: noticeText() }));
   if (!v && S.rulesChanged && token) {
     parts.push(h("button", { type: "button", class: "primary", id: "new-rules", onclick: goOnUnderNewRules },
-      w("new_rules")));
+      t("sheet.new_rules")));
   }
   if (!v) return parts;
-  if (v.winner !== null) parts.push(h("p", { class: "notice", id: "winner", text: w("wins", { name: nameOf(v.winner) }) }));
+  if (v.winner !== null) parts.push(h("p", { class: "notice", id: "winner", text: t("sheet.wins", { name: nameOf(v.winner) }) }));
   parts.push(entryPanel());
-  parts.push(h("section", { class: "panel", id: "sheet" }, h("h2", { text: w("deals") }), sheetTable()));
+  parts.push(h("section", { class: "panel", id: "sheet" }, h("h2", { text: t("sheet.deals") }), sheetTable()));
   parts.push(toolsPanel());
   return parts;
 }
@@ -467,7 +385,7 @@ async function chooseHouse(file) {
   S.form.options = {};
   if (status === 200 && data.ok) S.form.house = { text, name: file.name, rules: data.ruleset, error: null };
   else {
-    const error = data?.diagnostics?.map((d) => d.text).join("\n") || data?.error?.message || w("offline");
+    const error = data?.diagnostics?.map((d) => d.text).join("\n") || data?.error?.message || t("sheet.offline");
     S.form.house = { text: null, name: file.name, rules: null, error };
   }
   render();
@@ -487,7 +405,7 @@ function optionsField(rules) {
       control.addEventListener("change", () => { f.options[o.name] = control.checked; });
     } else if (o.type === "choice") {
       control = h("select", { id }, (o.choices || []).map((c) => h("option", { value: c, selected: c === value,
-        text: c === o.default ? `${c} (${t("default")})` : c })));
+        text: c === o.default ? `${valueLabel(o, c)} (${t("default")})` : valueLabel(o, c) })));
       control.addEventListener("change", () => { f.options[o.name] = control.value; });
     } else {
       control = h("input", { type: "number", id, value: value ?? "", min: o.minimum ?? undefined,
@@ -498,7 +416,7 @@ function optionsField(rules) {
       });
     }
     const doc = o.doc?.[getLang()] || o.doc?.en || "";
-    body.append(h("div", { class: "option-row" }, h("label", { class: "name", for: id, text: o.name }), control,
+    body.append(h("div", { class: "option-row" }, h("label", { class: "name", for: id, text: optionLabel(o) }), control,
       doc ? h("div", { class: "doc", text: doc }) : null));
   }
   const changed = Object.keys(f.options).length > 0;
@@ -516,7 +434,7 @@ async function create(body) {
     location.assign(data.edit);
     return;
   }
-  S.notice = { text: data?.error?.message || w("offline"), kind: "warn" };
+  S.notice = { text: data?.error?.message || t("sheet.offline"), kind: "warn" };
   render();
 }
 
@@ -541,7 +459,7 @@ function renderCreate() {
       const option = $(`#sheet-dealer option[value="${p}"]`);
       if (option) option.textContent = input.value.trim() || `P${p}`;
     });
-    return [h("label", { for: `sheet-name-${p}`, text: w("player_n", { n: p + 1 }) }), input];
+    return [h("label", { for: `sheet-name-${p}`, text: t("sheet.player_n", { n: p + 1 }) }), input];
   });
   const dealer = h("select", { id: "sheet-dealer" }, [...Array(f.players).keys()].map((p) =>
     h("option", { value: String(p), selected: p === f.dealer }, f.names[p]?.trim() || `P${p}`)));
@@ -559,41 +477,41 @@ function renderCreate() {
   return [
     h("p", { class: `notice warn${S.notice ? "" : " hidden"}`, id: "notice", role: "status", text: noticeText() }),
     h("section", { class: "panel" },
-      h("h2", { text: w("new_sheet") }),
-      h("p", { class: "sub-title", text: w("intro") }),
-      h("div", { class: "field" }, h("label", { for: "sheet-ruleset", text: w("ruleset") }),
+      h("h2", { text: t("sheet.new_sheet") }),
+      h("p", { class: "sub-title", text: t("sheet.intro") }),
+      h("div", { class: "field" }, h("label", { for: "sheet-ruleset", text: t("sheet.ruleset") }),
         f.house ? h("p", { class: f.house.error ? "err" : "ok", id: "house-name",
           text: f.house.rules ? `${f.house.name}: ${f.house.rules.id}` : f.house.name }) : rsSel,
         f.house?.error ? h("pre", { class: "diagnostics", id: "house-error", text: f.house.error }) : null,
         f.house ? h("button", { type: "button", class: "small", id: "house-clear",
-          onclick: () => { f.house = null; f.options = {}; render(); } }, w("clear"))
-          : h("label", { class: "file" }, h("span", { class: "doc", text: w("house_file") }), house)),
-      h("div", { class: "field" }, h("label", { for: "sheet-players", text: w("players") }), plSel),
-      h("fieldset", { class: "field" }, h("legend", { text: w("names") }), h("div", { class: "names-grid" }, names)),
-      h("div", { class: "field" }, h("label", { for: "sheet-dealer", text: w("first_dealer") }), dealer),
+          onclick: () => { f.house = null; f.options = {}; render(); } }, t("sheet.clear"))
+          : h("label", { class: "file" }, h("span", { class: "doc", text: t("sheet.house_file") }), house)),
+      h("div", { class: "field" }, h("label", { for: "sheet-players", text: t("sheet.players") }), plSel),
+      h("fieldset", { class: "field" }, h("legend", { text: t("sheet.names") }), h("div", { class: "names-grid" }, names)),
+      h("div", { class: "field" }, h("label", { for: "sheet-dealer", text: t("sheet.first_dealer") }), dealer),
       optionsField(rules),
       h("div", { class: "row-buttons" },
         h("button", { type: "button", class: "primary", id: "start-sheet",
           disabled: S.busy || !S.catalog || (f.house && !f.house.rules), onclick: start },
-          w("start")))),
+          t("sheet.start")))),
     h("section", { class: "panel tools" },
-      h("label", { class: "file" }, h("span", { text: w("open_file") }), file)),
+      h("label", { class: "file" }, h("span", { text: t("sheet.open_file") }), file)),
   ];
 }
 
 // ------------------------------------------------------------------ render
 
 function render(focusAnswer = false) {
-  document.title = `${w("title")}${S.view ? ` — ${S.view.ruleset}` : ""}`;
+  document.title = `${t("sheet.title")}${S.view ? ` — ${S.view.ruleset}` : ""}`;
   document.documentElement.lang = getLang();
-  const sub = S.view ? `${S.view.ruleset} · ${w("players")}: ${S.view.names.join(", ")}` : "";
+  const sub = S.view ? `${S.view.ruleset} · ${t("sheet.players")}: ${S.view.names.join(", ")}` : "";
   fill(app,
     h("header", { class: "topbar" },
-      h("div", { class: "brand" }, h("div", {}, h("h1", { text: w("title") }),
+      h("div", { class: "brand" }, h("div", {}, h("h1", { text: t("sheet.title") }),
         sub ? h("p", { class: "sub-title", id: "sheet-sub", text: sub }) : null)),
-      langSelect(() => render())),
+      langSelect(() => { render(); if (token && S.view && S.view.winner === null) ask().then(() => render()); })),
     sheetId ? renderSheet() : renderCreate(),
-    h("p", { class: "footer" }, h("a", { href: "/" }, w("tables")), " · ", h("a", { href: "/s" }, w("new_sheet"))));
+    h("p", { class: "footer" }, h("a", { href: "/" }, t("sheet.tables")), " · ", h("a", { href: "/s" }, t("sheet.new_sheet"))));
   const input = $("#answer");
   // after an answer typed (or a question with nothing to tap) the next one takes the keys
   if (focusAnswer && input && (S.typed || !$(".quick"))) input.focus();

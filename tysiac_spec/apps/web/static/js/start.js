@@ -3,7 +3,7 @@
 // QR code, the host link and the watch link. Protocol: tysiac_spec/apps/web/protocol.py.
 
 import { h, fill, $ } from "./dom.js";
-import { t, getLang, setLang, langSelect } from "./i18n.js";
+import { t, getLang, setLang, langSelect, optionLabel, valueLabel } from "./i18n.js";
 import { cardSvg } from "./cards.js";
 
 const state = {
@@ -232,7 +232,7 @@ function renderOptions() {
       control = h("select", { id });
       for (const c of o.choices || []) {
         control.append(h("option", { value: c, selected: c === value,
-          text: c === o.default ? `${c} (${t("default")})` : c }));
+          text: c === o.default ? `${valueLabel(o, c)} (${t("default")})` : valueLabel(o, c) }));
       }
       control.addEventListener("change", () => { state.options[o.name] = control.value; });
     } else {
@@ -245,7 +245,9 @@ function renderOptions() {
       });
     }
     body.append(h("div", { class: "option-row" },
-      h("label", { class: "name", for: id }, breakable(o.name)), control,
+      // the rule book's name of the option, and its id as `-O NAME=VALUE` writes it
+      h("label", { class: "name", for: id }, optionLabel(o), " ", h("code", { class: "opt-id" }, breakable(o.name))),
+      control,
       docOf(o.doc) ? h("div", { class: "doc", text: docOf(o.doc) }) : null));
   }
   return h("fieldset", { class: "field" }, h("legend", { text: t("options") }), body);

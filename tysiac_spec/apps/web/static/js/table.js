@@ -4,7 +4,7 @@
 // table, chat, rematch, and a banner while the socket reconnects. Protocol: protocol.py.
 
 import { h, fill, $ } from "./dom.js";
-import { t, getLang, setLang, langSelect } from "./i18n.js";
+import { t, getLang, setLang, langSelect, setServerWords } from "./i18n.js";
 import { cardSvg, backSvg, cardName, shortName, parseCard, setDeck, suitIcon, suitName, suitOf } from "./cards.js";
 import { classify, resolveCommand } from "./actions.js";
 import { actionLabel as label, completedTrick as lastTrick, eventText as evText, saidText as said, scoreTable as table } from "./view.js";
@@ -185,6 +185,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       S.welcome = msg;
+      setServerWords(msg.words);  // the game's words, from the rule book's terms
       setDeck(msg.deck);
       renderAll();
       break;
@@ -373,7 +374,7 @@ function renderInfo() {
   const parts = [];
   if (v.phase) parts.push(h("span", { class: "pill", id: "phase", text: t(`phase.${v.phase}`) === `phase.${v.phase}` ? v.phase : t(`phase.${v.phase}`) }));
   if (v.declarer !== null && v.declarer !== undefined) {
-    const c = [v.kind ? v.kind : null, v.contract ? String(v.contract) : null, v.contra > 1 ? `×${v.contra}` : null]
+    const c = [v.kind ? t(`kind.${v.kind}`) : null, v.contract ? String(v.contract) : null, v.contra > 1 ? `×${v.contra}` : null]
       .filter(Boolean).join(" ");
     parts.push(h("span", { class: "pill", id: "contract" },
       c ? `${t("contract")}: ${plainName(v.declarer)} · ${c}` : `${cap(t("declarer"))}: ${plainName(v.declarer)}`));
@@ -801,6 +802,12 @@ function renderTools() {
       items.push(h("button", { type: "button", class: "small", onclick: () => sock.send({ type: "seat_bot", seat: seat.seat, bot: "heuristic" }) },
         `${t("seat_to_bot")}: ${plainName(seat.seat)}`));
     }
+  }
+  // the table options in force, in the rule book's words (welcome.options, welcome.words)
+  const opts = S.welcome?.options || [];
+  if (opts.length) {
+    items.push(h("dl", { class: "table-options", id: "table-options", "aria-label": t("options") },
+      opts.flatMap((o) => [h("dt", { text: t(`opt.${o.name}`) }), h("dd", { text: t(`opt.${o.name}=${o.value}`) })])));
   }
   if (st?.over) items.push(recordButton());
   ui.toolsBox.classList.toggle("hidden", !items.length);

@@ -28,7 +28,7 @@ export function actionLabel(text, name, { speak = false } = {}) {
   const card = (c) => (speak ? cardName(c, getLang()) : shortName(c));
   let m;
   if ((m = /^bid (\d+)$/.exec(text))) return t("act.bid", { n: m[1] });
-  if ((m = /^bid (\S.*)$/.exec(text))) return t("act.named", { kind: m[1] });
+  if ((m = /^bid (\S.*)$/.exec(text))) return t("act.named", { kind: t(`kind.${m[1]}`) });
   if ((m = /^contract (\d+)$/.exec(text))) return t("act.contract", { n: m[1] });
   if ((m = /^talon (\d+)$/.exec(text))) return t("act.talon", { n: +m[1] + 1 });
   if ((m = /^give (\S+) to (\d+)$/.exec(text))) return t("act.give", { card: card(m[1]), name: name(+m[2]) });
