@@ -22,9 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-from click.shell_completion import CompletionItem
+from click.shell_completion import CompletionItem, FishComplete, add_completion_class
 
-__all__ = ["attach", "bots", "options", "players", "rulesets", "scenarios"]
+__all__ = ["FishCommaComplete", "attach", "bots", "options", "players", "rulesets", "scenarios"]
 
 Complete = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
 
@@ -168,3 +168,19 @@ def _takes_value(command: click.Command, word: str) -> bool:
         if isinstance(param, click.Option) and word in (*param.opts, *param.secondary_opts):
             return not param.is_flag and not param.count
     return False
+
+
+_FISH_SPLIT = 'string split "," $completion'
+
+
+class FishCommaComplete(FishComplete):
+    """Click's fish completion, keeping a value that holds a comma whole: click's script
+    splits each answer ``type,value`` at every comma, so ``plain,heuristic,random`` (a seat
+    list, ``-O`` pairs) came out as ``heuristic``; here it splits at the first comma only.
+    Registered for ``fish`` when this module is imported (``cli.py`` does)."""
+
+    source_template = FishComplete.source_template.replace(
+        _FISH_SPLIT, 'string split --max 1 "," $completion')
+
+
+add_completion_class(FishCommaComplete, "fish")
