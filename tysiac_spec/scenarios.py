@@ -653,12 +653,9 @@ def _normal(key: str, value: Any) -> Any:
 
 
 def deal_text(game: Any) -> str:
-    """The current deal of ``game`` in deal notation, as dealt (call it before the deal's
-    first card is played: the hands are read as they are)."""
-    from .engine.deal_notation import Deal
-
-    d = game.deal
-    return str(Deal.of(d.dealer, {p: d.hands[p] for p in d.order}, d.talons, d.stock, players=game.players))
+    """The current deal of ``game`` in deal notation, as dealt (:meth:`Game.dealt
+    <tysiac_spec.engine.game.Game.dealt>`)."""
+    return str(game.dealt())
 
 
 def start_game(scenario: Scenario, ruleset: Ruleset) -> Any:
