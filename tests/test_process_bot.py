@@ -61,7 +61,7 @@ def test_garbage_is_skipped_and_an_illegal_answer_is_named(tmp_path: Path) -> No
         "        print('\\x00\\xff not json {', flush=True)\n"
         "        print('[\"a list\"]', flush=True)\n"
         "        print(json.dumps({'action': 'bid 5000'}), flush=True)\n"))
-    code, out, err = run("simulate", "pl-standard", "--games", "1", "--bots", f"{bot},random,random")
+    code, _out, err = run("simulate", "pl-standard", "--games", "1", "--bots", f"{bot},random,random")
     assert code == 1
     assert err.splitlines()[0].startswith(
         f"error[bot.illegal]: bot `{bot}` in seat 0 returned {{'action': 'bid 5000'}} (a dict), "
@@ -70,14 +70,14 @@ def test_garbage_is_skipped_and_an_illegal_answer_is_named(tmp_path: Path) -> No
 
 def test_a_bot_that_ends_is_named_with_its_exit_status(tmp_path: Path) -> None:
     bot = _bot(tmp_path, "quits", "sys.stdin.readline()\nsys.exit(3)\n")
-    code, out, err = run("simulate", "pl-standard", "--games", "1", "--bots", f"{bot},random,random")
+    code, _out, err = run("simulate", "pl-standard", "--games", "1", "--bots", f"{bot},random,random")
     assert code == 1
     assert f"raised BotProcessError: the bot's process `{bot[4:]}` ended (exit status 3)" in err
     assert "Traceback" not in err
 
 
 def test_a_command_that_cannot_start_is_a_bad_bots_value(tmp_path: Path) -> None:
-    code, out, err = run("simulate", "pl-standard", "--games", "1", "--bots",
+    code, _out, err = run("simulate", "pl-standard", "--games", "1", "--bots",
                          f"cmd:{tmp_path / 'missing'},random,random")
     assert code == 2
     assert f"Invalid value for --bots: bot `cmd:{tmp_path / 'missing'}`: cannot start" in err
