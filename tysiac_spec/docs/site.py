@@ -7,6 +7,8 @@ Layout of the output directory::
     rules/<id>.<lang>.html     rule books (and .md beside them), lang in en, pl, ru, cs
     compare.html               the variants' differences; compare-full.html: every rule
     dsl.html                   the formula language reference (docs/dsl.md)
+    api/                       the Python API reference, from the docstrings by pdoc (the docs
+                               extra; left out, with a note on standard error, without it)
     studies/<name>.html        the committed study pages (docs/studies/, written by
                                ``tysiac compare --simulate N --format html --site-page``), copied
                                as they are: building the site needs no plotting library
@@ -278,6 +280,8 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
     body = MarkdownIt("commonmark").enable("table").render(render_reference())
     _write(root, "dsl.html", render_template("page.html.j2", lang="en", title="The rules DSL", body=body,
                                              home="index.html"), written)
+    api = _api_reference(root)
+    written.extend(api)
     rows = [
         {
             "id": e.ruleset.id,
@@ -300,9 +304,24 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
     _write(root, "index.html", render_template(
         "index.html.j2", groups=[g for g in groups if g[1]], langs=terms.LANGS, lang_names=terms.LANG_NAMES,
         ui=ui,
-        has_compare=len(playable) >= 2, lang="en", title=ui["index_title"], studies=studies,
+        has_compare=len(playable) >= 2, has_api=bool(api), lang="en", title=ui["index_title"],
+        studies=studies,
     ), written)
     return written
+
+
+def _api_reference(root: Path) -> list[Path]:
+    """The Python API reference under ``api/`` (:func:`tysiac_spec.docs.api.write_api`); none,
+    with a note on standard error, when pdoc is not installed."""
+    from .api import ApiMissing, write_api
+
+    try:
+        return write_api(root)
+    except ApiMissing as exc:
+        import sys
+
+        print(f"note: {exc}; the site has no API reference", file=sys.stderr)
+        return []
 
 
 def _copy_studies(root: Path, written: list[Path]) -> list[dict[str, str]]:
