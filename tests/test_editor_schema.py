@@ -142,8 +142,9 @@ def test_schema_is_valid_for_both_drafts(name: str, draft: str) -> None:
 def _refs_with_siblings(node: Any) -> list[Any]:
     """Subschemas holding ``$ref`` beside a keyword that is no annotation (draft-07 ignores
     every sibling of ``$ref``, so such a keyword would check nothing there)."""
-    notes = {"$ref", "description", "default", "examples", "title", "x-formula",
-             "markdownDescription", "defaultSnippets"}
+    from tysiac_spec.docs.editor_schema import EDITOR_KEYWORDS
+
+    notes = {"$ref", "description", "default", "examples", "title", "x-formula"} | EDITOR_KEYWORDS
     found = []
     if isinstance(node, dict):
         if "$ref" in node and set(node) - notes:

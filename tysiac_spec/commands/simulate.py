@@ -35,7 +35,10 @@ __all__ = ["BOTS_HELP", "ENGINE_HELP", "EXIT_INTERRUPTED", "simulate_cmd", "simu
 BOTS_HELP = (
     "The bots: one for every seat, or one per seat separated by commas (heuristic,random,heuristic); "
     "a shipped bot (heuristic, random) or a class of yours following the Bot protocol, as "
-    "MODULE:NAME (on PYTHONPATH) or path/to/bots.py:NAME, called as NAME(seed, form). A bot that "
+    "MODULE:NAME (on PYTHONPATH) or path/to/bots.py:NAME, called as NAME(seed, form), or "
+    "cmd:COMMAND, a program in any language speaking JSON lines on its standard input and output "
+    "(tysiac_spec/bots/process.py; examples/bots/json_bot.py; TYSIAC_BOT_TIMEOUT seconds per "
+    "answer, default 10). A bot that "
     "raises stops the run with one line (error[bot.raised]: the bot, its seat, the exception, its "
     "file:line); TYSIAC_BOT_TRACEBACK=1 adds the Python traceback."
 )
