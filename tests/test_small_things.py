@@ -138,3 +138,32 @@ def test_the_local_cluster_serves_http_on_a_free_port(monkeypatch: pytest.Monkey
     assert made[0]["dashboard_address"] == "127.0.0.1:0" == sim.LOCAL_DASHBOARD
     assert made[0]["scheduler_kwargs"] == {"dashboard": False}
     assert ports and ports[0] not in (0, 8787)
+
+
+def test_option_completion_read_from_the_files_says_what_the_loaded_ruleset_says() -> None:
+    """``-O <TAB>`` reads the options as the files write them (no ruleset loaded): for every
+    shipped ruleset the pairs are those of the loaded ruleset's options."""
+    from click.shell_completion import ShellComplete
+
+    from tysiac_spec.ruleset import load_ruleset, registry
+
+    shell = ShellComplete(main, {}, "tysiac", "_TYSIAC_COMPLETE")
+    checked = 0
+    for entry in registry.entries():
+        rules = load_ruleset(entry.id)
+        expected = []
+        for name, option in rules.options.items():
+            if option.type == "bool":
+                values = ["true", "false"]
+            elif option.type == "choice":
+                values = list(option.choices)
+            else:
+                values = [str(option.default)]
+            expected += [f"{name}={v}" for v in values]
+        got = [c.value for c in shell.get_completions(["show", entry.id, "-O"], "")]
+        ints = {n for n, o in rules.options.items() if o.type == "int"}
+        assert [g for g in got if g.split("=")[0] not in ints] == [
+            e for e in expected if e.split("=")[0] not in ints], entry.id
+        assert {g.split("=")[0] for g in got} == set(rules.options), entry.id
+        checked += bool(rules.options)
+    assert checked >= 8
