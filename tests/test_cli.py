@@ -221,12 +221,12 @@ def test_a_base_ruleset_is_not_played(command: str) -> None:
 
 def test_ctrl_c_before_a_command_handles_it_is_one_line_and_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
     # t8: Ctrl-C while a ruleset loads printed click's "Aborted!" with status 1
-    import tysiac_spec.commands.show as show
+    import tysiac_spec.ruleset as ruleset  # `show` imports load_ruleset from it when it runs
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(show, "load_ruleset", interrupted)
+    monkeypatch.setattr(ruleset, "load_ruleset", interrupted)
     code, out, err = run("show", "pl-standard")
     assert (code, out, err) == (130, "", "interrupted\n")
 

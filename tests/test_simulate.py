@@ -241,7 +241,7 @@ def test_ctrl_c_stops_worker_processes_at_once() -> None:
 
 def test_workers_above_the_cpu_count_are_lowered_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
     # `--workers 64` on two cores used to start 64 worker processes (2 GB).
-    import tysiac_spec.commands.simulate as command
+    import tysiac_spec.simulate as command  # the command imports usable_cpus when it runs
 
     monkeypatch.setattr(command, "usable_cpus", lambda: 2)
     code, out, err = run("simulate", "pl-standard", "--games", "3", "--seed", "5", "--workers", "64", "--json")

@@ -19,27 +19,31 @@ from .errors import (
     RulesetError,
     TysiacError,
 )
-from .ruleset import Form, Ruleset, load_ruleset
 
 if TYPE_CHECKING:
     from .engine import Game
     from .engine.deal_notation import Deal
+    from .ruleset import Form, Ruleset, load_ruleset
 
 __version__ = "0.1.0"
 
+_LAZY = {
+    "Form": "ruleset", "Ruleset": "ruleset", "load_ruleset": "ruleset",
+    "Game": "engine", "Deal": "engine.deal_notation",
+}
+"""Names imported when first asked for (their module, under this package): a command that
+only completes a word on the command line loads no ruleset code, one that only reads
+rulesets (``tysiac validate``) does not load the engine."""
+
 
 def __getattr__(name: str) -> Any:
-    """``Game`` and ``Deal`` (a deal in deal notation, for ``Game.start_deal``) are imported
-    when first asked for: a command that only reads rulesets (``tysiac validate``) does not
-    load the engine."""
-    if name == "Game":
-        from .engine import Game
+    """The names of :data:`_LAZY`, imported on first use."""
+    if name in _LAZY:
+        import importlib
 
-        return Game
-    if name == "Deal":
-        from .engine.deal_notation import Deal
-
-        return Deal
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [

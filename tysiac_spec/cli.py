@@ -21,11 +21,31 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import click
+from click.shell_completion import CompletionItem
 
 from . import __version__, limits
 from .commands._complete import attach
 from .errors import TysiacError
-from .ruleset import registry
+
+_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "build": ("build", "build", "Build the documentation site: an index of..."),
+    "check": ("check", "check", "Run the scenarios (executable examples..."),
+    "compare": ("compare", "compare_cmd", "Compare rulesets (shipped ids or YAML..."),
+    "docs": ("docs", "docs", "Print the rule book of a ruleset (a..."),
+    "dsl-reference": ("dsl_reference", "dsl_reference", "Print the reference of the formula..."),
+    "list": ("list", "list_cmd", "List the shipped rulesets: id, kind,..."),
+    "play": ("play", "play", "Play a match at the terminal against bots."),
+    "replay": ("replay", "replay_cmd", "Print a recorded game (`tysiac play..."),
+    "schema": ("schema", "schema", "Print a JSON Schema (draft 2020-12): of a..."),
+    "score": ("score", "score", "Keep the scoresheet of a game played with..."),
+    "serve": ("serve", "serve", "Serve the web table: create a table for..."),
+    "show": ("show", "show", "Print a resolved ruleset: `extends` merged..."),
+    "simulate": ("simulate", "simulate_cmd", "Play whole matches between bots and print..."),
+    "validate": ("validate", "validate", "Validate rulesets (all shipped ones by..."),
+}
+"""Each command: its module in :mod:`tysiac_spec.commands`, the module's attribute, and its
+short help as ``--help`` shows it (the docstring's first words; a test keeps them equal), for
+completing a command name without importing every command."""
 
 
 class _Commands(click.Group):
@@ -35,21 +55,17 @@ class _Commands(click.Group):
     its module and the module's attribute."""
 
     lazy: ClassVar[dict[str, tuple[str, str]]] = {
-        "build": ("build", "build"),
-        "check": ("check", "check"),
-        "compare": ("compare", "compare_cmd"),
-        "docs": ("docs", "docs"),
-        "dsl-reference": ("dsl_reference", "dsl_reference"),
-        "list": ("list", "list_cmd"),
-        "play": ("play", "play"),
-        "replay": ("replay", "replay_cmd"),
-        "schema": ("schema", "schema"),
-        "score": ("score", "score"),
-        "serve": ("serve", "serve"),
-        "show": ("show", "show"),
-        "simulate": ("simulate", "simulate_cmd"),
-        "validate": ("validate", "validate"),
+        name: (module, attribute) for name, (module, attribute, _) in _COMMANDS.items()
     }
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[CompletionItem]:
+        """The command names starting with ``incomplete``, with their short help from
+        :data:`_COMMANDS` (no command module is imported: a TAB answers fast), then the
+        group's options."""
+        items = [CompletionItem(name, help=entry[2]) for name, entry in _COMMANDS.items()
+                 if name.startswith(incomplete)]
+        items.extend(click.Command.shell_complete(self, ctx, incomplete))
+        return items
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         # A console that cannot show a character (cp1250 and ♥, a Windows console) shows a
@@ -156,6 +172,8 @@ def main(ctx: click.Context, rules_dirs: tuple[Path, ...]) -> None:
         click.echo(f"tysiac: {exc.diagnostic.message}", err=True)
         ctx.exit(1)
     if rules_dirs:
+        from .ruleset import registry
+
         ctx.with_resource(registry.allowed_folders(rules_dirs))
 
 

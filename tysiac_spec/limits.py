@@ -26,6 +26,13 @@ from pathlib import Path
 
 from .errors import Diagnostic, LimitError
 
+SEED_MAX = 10**18 - 1
+"""The largest seed of a game (``0..SEED_MAX``): a record keeps it, and a file's integers
+have at most 18 digits (limit ``int_digits``).  The one home of the bound: ``play --seed``,
+``simulate --seed`` and a record's ``seed`` and ``table.bot_seed``
+(:func:`tysiac_spec.engine.record.check_seed`); here, so that the commands' options read it
+without loading the engine."""
+
 __all__ = [
     "LIMITS",
     "Limit",

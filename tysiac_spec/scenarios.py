@@ -49,9 +49,11 @@ __all__ = [
     "ScenarioFile",
     "Step",
     "load_scenarios",
+    "names_scenario_schema",
     "run_file",
     "run_scenario",
     "scenario_file_for",
+    "scenario_schema",
     "shipped_scenario_files",
 ]
 
@@ -177,8 +179,17 @@ class Result:
 
 
 @cache
+def scenario_schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario file (draft 2020-12): ``schemas/scenario.schema.json``,
+    its one home (``tysiac schema --scenario`` prints it).  Cached; do not mutate."""
+    loaded: dict[str, Any] = json.loads(
+        (SCHEMAS_DIR / "scenario.schema.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+@cache
 def _validator() -> Any:
-    schema = json.loads((SCHEMAS_DIR / "scenario.schema.json").read_text(encoding="utf-8"))
+    schema = scenario_schema()
     cls = jsonschema.validators.validator_for(schema)
     return cls(schema)
 
@@ -224,18 +235,34 @@ _RULESET_KEYS = frozenset({"id", "kind", "extends"})
 """Top-level keys of a ruleset that a scenario file never has."""
 
 
+def _schema_comment(path: str | Path) -> str | None:
+    """What the ``$schema`` comment at the head of the file names (the editor's modeline
+    ``# yaml-language-server: $schema=../schemas/scenario.schema.json``), or ``None``."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(2000)
+    except OSError:
+        return None
+    for line in head.splitlines():
+        if line.lstrip().startswith("#") and "$schema" in line:
+            return line.split("$schema", 1)[1].lstrip("=: ").strip()
+    return None
+
+
+def names_scenario_schema(path: str | Path) -> bool:
+    """Whether the file's ``$schema`` comment names the scenario schema
+    (``scenario.schema.json``): ``tysiac validate`` checks such a file as a scenario file."""
+    named = _schema_comment(path)
+    return named is not None and named.rsplit("/", 1)[-1] == "scenario.schema.json"
+
+
 def _is_ruleset(path: str | Path, doc: object) -> bool:
     """Whether the document at ``path`` is a ruleset rather than a scenario file: its
     ``$schema`` comment names a ruleset schema, or its top-level keys are a ruleset's."""
     if isinstance(doc, dict) and "scenarios" not in doc and _RULESET_KEYS & set(doc):
         return True
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            head = fh.read(2000)
-    except OSError:
-        return False
-    return any("$schema" in line and "ruleset" in line.split("$schema", 1)[1]
-               for line in head.splitlines() if line.lstrip().startswith("#"))
+    named = _schema_comment(path)
+    return named is not None and "ruleset" in named
 
 
 def load_scenarios(path: str | Path, *, ruleset: Ruleset | None = None) -> ScenarioFile:
@@ -626,12 +653,9 @@ def _normal(key: str, value: Any) -> Any:
 
 
 def deal_text(game: Any) -> str:
-    """The current deal of ``game`` in deal notation, as dealt (call it before the deal's
-    first card is played: the hands are read as they are)."""
-    from .engine.deal_notation import Deal
-
-    d = game.deal
-    return str(Deal.of(d.dealer, {p: d.hands[p] for p in d.order}, d.talons, d.stock, players=game.players))
+    """The current deal of ``game`` in deal notation, as dealt (:meth:`Game.dealt
+    <tysiac_spec.engine.game.Game.dealt>`)."""
+    return str(game.dealt())
 
 
 def start_game(scenario: Scenario, ruleset: Ruleset) -> Any:

@@ -61,6 +61,7 @@ from .errors import IllegalActionError
 from .fast import FastRunner, Policy, random_policy
 from .fast import compile as compile_fast
 from .ruleset import Ruleset, load_ruleset
+from .run_choices import BACKENDS, DEFAULT_MAX_DEALS, ENGINES
 from .stopping import STOP_SIGNALS, stop_signals
 from .text import printable
 
@@ -88,24 +89,11 @@ BOTS = tuple(BUILTIN)
 """Names of the shipped bots; a seat list (``heuristic,random,heuristic``) and a user's bot
 (``mymodule:MyBot``, ``path/to/bots.py:MyBot``) are described in :mod:`tysiac_spec.bots`."""
 
-BACKENDS = ("local", "dask")
-"""Where the matches run: ``local`` (this process, or a pool of ``workers`` processes) or
-``dask`` (a Dask distributed cluster: a new local one of ``workers`` processes, or the
-scheduler at an address; needs the ``distributed`` extra)."""
-
-ENGINES = ("auto", "fast", "generic")
-"""How the matches are played: ``fast`` on the fast path (:mod:`tysiac_spec.fast`), ``generic``
-on the generic engine, ``auto`` on the fast path where it can play the run, else on the engine.
-The results do not depend on it."""
-
 FAST_BOTS: Mapping[str, Callable[[int], Policy]] = {"random": random_policy}
 """The bots the fast path plays, by name: the policy making, from the seat's seed, the choices
 the bot makes (:func:`tysiac_spec.fast.random_policy` draws as
 :class:`~tysiac_spec.bots.RandomBot` does).  A bot that reads the player's view (the heuristic
 bot, a user's bot) is played on the engine."""
-
-DEFAULT_MAX_DEALS = 1000
-"""Deals after which a match is stopped and counted as unfinished."""
 
 
 def usable_cpus() -> int:
@@ -610,9 +598,12 @@ def _run_on_dask(
     progress: Callable[[int], None] | None,
 ) -> None:
     """Run the chunks on a Dask distributed cluster: the scheduler at ``scheduler``, or a new
-    local cluster of ``workers`` processes (one thread each, no dashboard) that is closed at
-    the end.  At most two chunks per worker are in flight; the results are merged by match
-    index (:meth:`Statistics.as_dict` sorts them), so the figures are those of a local run.
+    local cluster of ``workers`` processes (one thread each, no dashboard; the scheduler's
+    HTTP server on a free port of 127.0.0.1, never the shared 8787) that is closed at the
+    end.  With a scheduler, ``stats.workers`` becomes the cluster's worker count (what ran
+    the matches; ``workers`` is not used).  At most two chunks per worker are in flight; the
+    results are merged by match index (:meth:`Statistics.as_dict` sorts them), so the
+    figures are those of a local run.
 
     Raises:
         DistributedMissing: the ``distributed`` package is not installed.
@@ -627,7 +618,8 @@ def _run_on_dask(
     with ExitStack() as stack:
         if scheduler is None:
             cluster = stack.enter_context(LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                n_workers=workers, threads_per_worker=1, processes=True,
+                dashboard_address=LOCAL_DASHBOARD, scheduler_kwargs={"dashboard": False},
             ))
             client = stack.enter_context(Client(cluster))
         else:
@@ -637,6 +629,7 @@ def _run_on_dask(
             except (OSError, ValueError, TypeError) as exc:
                 raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
             workers = max(1, len(client.scheduler_info().get("workers", {})))
+            stats.workers = workers
         futures = [client.submit(run_chunk, chunk, pure=False)
                    for chunk in itertools.islice(chunks, 2 * workers)]
         flow = as_completed(futures)
@@ -648,6 +641,11 @@ def _run_on_dask(
             client.cancel(list(flow.futures))
             raise
 
+
+LOCAL_DASHBOARD = "127.0.0.1:0"
+"""Where the local Dask cluster's scheduler serves HTTP (``dashboard_address``): port 0, a
+free port chosen by the system (``None`` would bind the default 8787, which a second run or
+another program may hold), on the loopback interface; the dashboard itself is off."""
 
 SCHEDULER_TIMEOUT = 10
 """Seconds to wait for a Dask scheduler named by address before giving up: to connect and

@@ -43,7 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .simulate import DEFAULT_MAX_DEALS, MatchResult, Statistics, simulate
+from .run_choices import DEFAULT_MAX_DEALS
+from .simulate import MatchResult, Statistics, simulate
 
 __all__ = [
     "ALPHA",

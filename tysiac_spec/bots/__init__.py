@@ -5,7 +5,9 @@ A bot is named by a word or by ``MODULE:NAME``:
 
 - ``random``: :class:`RandomBot`; ``heuristic``: :class:`HeuristicBot`;
 - ``mymodule:MyBot``: ``MyBot`` in a module importable from Python's path (``PYTHONPATH``);
-- ``path/to/bots.py:MyBot``: ``MyBot`` in that file (a path ending in ``.py``).
+- ``path/to/bots.py:MyBot``: ``MyBot`` in that file (a path ending in ``.py``);
+- ``cmd:./mybot``: a program in any language, played through JSON lines on its standard
+  input and output (:mod:`tysiac_spec.bots.process`: the protocol, timeouts, bad answers).
 
 ``MyBot`` is a class (or any callable) called as ``MyBot(seed, form)`` once per seat and
 match, with the seat's own seed (an ``int``) and the :class:`~tysiac_spec.ruleset.model.Form`
@@ -41,6 +43,7 @@ from ..errors import Diagnostic, TysiacError
 from ..ruleset.model import Form
 from ..text import shorten
 from .heuristic import HeuristicBot
+from .process import PREFIX, process_factory
 from .random_bot import Bot, RandomBot
 
 __all__ = ["BUILTIN", "TRACEBACK_ENV", "Bot", "BotActionError", "BotError", "BotFactory", "BotRaisedError",
@@ -235,6 +238,11 @@ def bot_factory(name: str) -> BotFactory:
     """
     if name in BUILTIN:
         return BUILTIN[name]
+    if name.startswith(PREFIX):
+        if not name[len(PREFIX):].strip():
+            raise BotError(f"bot `{name}`: the command after `{PREFIX}` is empty")
+        made: BotFactory = process_factory(name)
+        return made
     if ":" not in name:
         raise BotError(
             f"unknown bot `{name}`; expected {', '.join(BUILTIN)}, or MODULE:NAME / path/to/bots.py:NAME"
@@ -263,6 +271,8 @@ def make_bot(name: str, seed: int, form: Form) -> Bot:
     except Exception as exc:
         if name in BUILTIN:
             raise
+        if name.startswith(PREFIX):
+            raise BotError(f"bot `{name}`: {exc}") from None
         raise BotError(f"bot `{name}`: {name.rsplit(':', 1)[1]}(seed, form) failed: "
                        f"{type(exc).__name__}: {exc}") from None
     if not callable(getattr(bot, "choose", None)):
@@ -289,7 +299,9 @@ def seat_bots(spec: str, players: int) -> tuple[str, ...]:
     out = []
     for n in names:
         where, _, attr = n.rpartition(":")
-        if where.endswith(".py"):
+        if n.startswith(PREFIX):
+            pass  # a command: started as it is written, from this folder
+        elif where.endswith(".py"):
             n = f"{Path(where).resolve()}:{attr}"
         bot_factory(n)
         out.append(n)

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..engine.record import SEED_MAX
 from ..errors import Diagnostic, SaveError, TysiacError
+from ..limits import SEED_MAX
 from ..savefile import refuse_special, remove_stale_temps, temp_prefix
 from ..stopping import stop_signals
 from ..text import shorten

@@ -22,9 +22,10 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-from click.shell_completion import CompletionItem
+from click.shell_completion import CompletionItem, FishComplete, add_completion_class
 
-__all__ = ["attach", "bots", "options", "players", "rulesets", "scenarios"]
+__all__ = ["FishCommaComplete", "attach", "bots", "options", "players", "rulesets", "scenarios",
+           "written_options"]
 
 Complete = Callable[[click.Context, click.Parameter, str], list[CompletionItem]]
 
@@ -63,23 +64,70 @@ def _ruleset(ctx: click.Context) -> Any:
         return None
 
 
+def _ref(ctx: click.Context) -> str | None:
+    ref = ctx.params.get("ruleset")
+    if ref is None:
+        refs = ctx.params.get("rulesets") or ()
+        ref = refs[0] if refs else None
+    return ref if isinstance(ref, str) else None
+
+
+def written_options(ref: str) -> dict[str, Any] | None:
+    """The table options of the ruleset ``ref`` as its files write them, ``extends`` merged
+    (:func:`tysiac_spec.ruleset._merge.resolve_extends`, parents found by
+    :func:`tysiac_spec.ruleset.registry.find` as the loader finds them): nothing compiled nor
+    checked, so a TAB answers without loading the ruleset (the DSL, the model).  ``None`` when
+    the file cannot be read or merged."""
+    from ..errors import TysiacError
+    from ..ruleset import registry
+    from ..ruleset._merge import resolve_extends
+    from ..ruleset._yaml import YMap, load_yaml_file, to_plain
+
+    try:
+        path = registry.find(ref)
+        doc = load_yaml_file(str(path))
+        if not isinstance(doc, YMap):
+            return None
+        root = str(path.parent)
+
+        def lookup(parent: str, from_file: str | None) -> tuple[YMap, str | None]:
+            found = registry.find(parent, relative_to=from_file or "<input>", root=root)
+            return load_yaml_file(str(found)), str(found)
+
+        options = to_plain(resolve_extends(doc, file=str(path), lookup=lookup).get("options"))
+    except (TysiacError, OSError, RecursionError):
+        return None
+    return options if isinstance(options, dict) else None
+
+
+def _value(written: Any) -> Any:
+    """A written value, or the ``value`` of its annotated form (``{value: …, source: …}``)."""
+    return written.get("value") if isinstance(written, dict) else written
+
+
 def options(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """``NAME=VALUE`` pairs of the named ruleset's table options starting with ``incomplete``:
-    every value of a choice or true/false option, the default (and the bounds) of an integer
-    one; the option's English description as help."""
-    rules = _ruleset(ctx)
-    if rules is None:
+    every value of a choice or true/false option, the default (and the bounds, where written)
+    of an integer one; the option's English description as help.  Read from the files
+    (:func:`written_options`), not the loaded ruleset."""
+    ref = _ref(ctx)
+    written = written_options(ref) if ref is not None else None
+    if written is None:
         return []
     items = []
-    for name, option in rules.options.items():
-        if option.type == "bool":
+    for name, spec in written.items():
+        if not isinstance(spec, dict):
+            continue
+        kind, default = _value(spec.get("type")), _value(spec.get("default"))
+        if kind == "bool":
             values = ["true", "false"]
-        elif option.type == "choice":
-            values = list(option.choices)
+        elif kind == "choice":
+            values = [str(c) for c in _value(spec.get("choices")) or ()]
         else:
-            values = [str(v) for v in dict.fromkeys((option.default, option.minimum, option.maximum))
-                      if v is not None]
-        text = str((option.doc or {}).get("en", "")).split("\n")[0][:80]
+            bounds = (default, _value(spec.get("minimum")), _value(spec.get("maximum")))
+            values = [str(v) for v in dict.fromkeys(bounds) if v is not None]
+        doc = spec.get("doc")
+        text = str((doc or {}).get("en", "") if isinstance(doc, dict) else "").split("\n")[0][:80]
         for value in values:
             pair = f"{name}={value}"
             if pair.startswith(incomplete):
@@ -145,8 +193,9 @@ def attach(command: click.Command) -> click.Command:
     for param in command.params:
         complete = _BY_NAME.get(param.name or "")
         # click keeps a parameter's shell_complete= function here (click 8.0 to 8.x)
-        if complete is None or isinstance(param.type, click.Choice):
-            continue
+        own = type(param.type).shell_complete is not click.ParamType.shell_complete
+        if complete is None or isinstance(param.type, click.Choice) or own:
+            continue  # (a fixed choice, or a type that completes itself: play's --bots)
         if getattr(param, "_custom_shell_complete", None) is None:
             param._custom_shell_complete = complete
     if not getattr(command, "_completes_dangling", False):
@@ -168,3 +217,19 @@ def _takes_value(command: click.Command, word: str) -> bool:
         if isinstance(param, click.Option) and word in (*param.opts, *param.secondary_opts):
             return not param.is_flag and not param.count
     return False
+
+
+_FISH_SPLIT = 'string split "," $completion'
+
+
+class FishCommaComplete(FishComplete):
+    """Click's fish completion, keeping a value that holds a comma whole: click's script
+    splits each answer ``type,value`` at every comma, so ``plain,heuristic,random`` (a seat
+    list, ``-O`` pairs) came out as ``heuristic``; here it splits at the first comma only.
+    Registered for ``fish`` when this module is imported (``cli.py`` does)."""
+
+    source_template = FishComplete.source_template.replace(
+        _FISH_SPLIT, 'string split --max 1 "," $completion')
+
+
+add_completion_class(FishCommaComplete, "fish")

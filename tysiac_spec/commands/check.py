@@ -7,22 +7,17 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
 from rich.markup import escape
 
 from ..errors import TysiacError
-from ..scenarios import (
-    Result,
-    ScenarioFile,
-    load_scenarios,
-    run_file,
-    scenario_file_for,
-    shipped_scenario_files,
-)
 from ._common import print_diagnostics, user_errors
+
+if TYPE_CHECKING:  # the scenarios (and the engine) are imported when the command runs,
+    # not when the shell completes its arguments
+    from ..scenarios import Result, ScenarioFile
 
 __all__ = ["check", "render_result"]
 
@@ -69,6 +64,7 @@ def render_result(result: Result) -> list[str]:
 def _files_for(refs: tuple[str, ...], files: tuple[Path, ...]) -> list[tuple[str, Path, Any]]:
     """``(label, scenario file, ruleset or None)`` for each thing to run."""
     from ..ruleset import load_ruleset, registry
+    from ..scenarios import scenario_file_for, shipped_scenario_files
 
     out: list[tuple[str, Path, Any]] = [(str(f), f, None) for f in files]
     if not refs and not files:
@@ -117,6 +113,10 @@ def check(rulesets: tuple[str, ...], files: tuple[Path, ...], names: tuple[str, 
     """
     @user_errors
     def run() -> int:
+        from rich.console import Console
+
+        from ..scenarios import load_scenarios, run_file
+
         console = Console(highlight=False, soft_wrap=True)
         counts = {"passed": 0, "failed": 0, "error": 0}
         broken = 0

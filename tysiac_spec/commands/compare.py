@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ..simulate import BACKENDS, DEFAULT_MAX_DEALS, ENGINES
+from ..run_choices import BACKENDS, DEFAULT_MAX_DEALS, ENGINES
 from ..text import LANGUAGES
 from ._common import SEED_MAX, check_output, emit, user_errors, write_atomically
 from .simulate import BOTS_HELP, ENGINE_HELP, EXIT_INTERRUPTED, simulation_errors

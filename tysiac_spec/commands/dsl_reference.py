@@ -7,7 +7,6 @@ from pathlib import Path
 
 import click
 
-from ..dsl.reference import render_reference
 from ._common import emit
 
 __all__ = ["dsl_reference"]
@@ -21,5 +20,7 @@ __all__ = ["dsl_reference"]
 def dsl_reference(output: Path | None) -> None:
     """Print the reference of the formula language (Markdown): every context, name,
     type, unit and function, with examples."""
+    from ..dsl.reference import render_reference  # (not at import: completion)
+
     text = render_reference()
     emit(text, output)

@@ -6,11 +6,9 @@ import json
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from ..errors import TysiacError
-from ..ruleset import load_ruleset, registry
+from ..ruleset import registry
 from ._common import user_errors
 
 __all__ = ["list_cmd"]
@@ -21,6 +19,8 @@ __all__ = ["list_cmd"]
 @user_errors
 def list_cmd(as_json: bool) -> None:
     """List the shipped rulesets: id, kind, player counts, name and parent."""
+    from ..ruleset import load_ruleset  # (not at import: completion)
+
     rows: list[dict[str, Any]] = []
     for entry in registry.entries():
         try:
@@ -45,6 +45,9 @@ def list_cmd(as_json: bool) -> None:
             row["players"] = [int(n) for n in str(row["players"]).split(",") if n.isdigit()]
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title="Shipped rulesets")
     table.add_column("id", no_wrap=True)
     table.add_column("kind", no_wrap=True)

@@ -82,7 +82,31 @@ __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_mat
 
 EXIT_INTERRUPTED = 130
 BOT_KINDS = ("heuristic", "random")
-"""The kinds of bots (``--bots``, the record's ``table.bots``)."""
+"""The kinds of bots (``--bots``, the record's ``table.bots``); also ``cmd:COMMAND``, a bot in
+another process (:mod:`tysiac_spec.bots.process`), started for each seat."""
+
+CMD = "cmd:"
+"""The prefix of a bot that is a command (:data:`tysiac_spec.bots.process.PREFIX`)."""
+
+
+class _BotKind(click.ParamType[str]):
+    """``--bots``: one of :data:`BOT_KINDS`, or ``cmd:COMMAND``; completes the kinds."""
+
+    name = "bots"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[" + "|".join(BOT_KINDS) + "|cmd:COMMAND]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        if text in BOT_KINDS or (text.startswith(CMD) and text[len(CMD):].strip()):
+            return text
+        self.fail(f"{text!r} is not one of {', '.join(map(repr, BOT_KINDS))}, nor cmd:COMMAND", param, ctx)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(k) for k in BOT_KINDS if k.startswith(incomplete)]
 SUIT_STYLES = ("red", "blue", "green", "")
 """Display colours by the suit's position in the deck (a four-colour pack)."""
 
@@ -107,7 +131,7 @@ class _Chooser:
     decision (a heuristic bot is told the marriage values of the game's form)."""
 
     def __init__(self, kind: str, seed: int) -> None:
-        if kind not in BOT_KINDS:
+        if kind not in BOT_KINDS and not kind.startswith(CMD):
             raise RecordError(Diagnostic(
                 "record.table", f"unknown kind of bots `{kind}` (known: {', '.join(BOT_KINDS)})"))
         self.kind, self.seed = kind, seed
@@ -117,12 +141,27 @@ class _Chooser:
         if self.bot is None:
             from ..bots import HeuristicBot, RandomBot
 
-            if self.kind == "heuristic":
+            if self.kind.startswith(CMD):
+                from ..bots import make_bot
+
+                self.bot = make_bot(self.kind, self.seed, game.form)
+            elif self.kind == "heuristic":
                 self.bot = HeuristicBot(self.seed, game.form)
             else:
                 self.bot = RandomBot(self.seed)
-        action: Action = self.bot.choose(game.view(player), game.legal_actions())
-        return action
+        legal = game.legal_actions()
+        if not self.kind.startswith(CMD):
+            action: Action = self.bot.choose(game.view(player), legal)
+            return action
+        from ..bots import illegal_action, raised_by, short_repr
+
+        try:
+            chosen = self.bot.choose(game.view(player), legal)
+        except Exception as exc:  # a process bot that cannot answer: one line, never a traceback
+            raise raised_by(self.bot, player, self.kind, exc) from None
+        if chosen not in legal:
+            raise illegal_action(player, self.kind, short_repr(chosen), type(chosen).__name__, len(legal))
+        return chosen  # type: ignore[no-any-return]
 
 
 def make_bots(kind: str, seed: int, players: int, seat: int) -> dict[int, _Chooser]:
@@ -636,8 +675,10 @@ def _set_deal(game: Game, text: str) -> None:
     help="Set a table option of the ruleset (repeatable), e.g. -O five_rounds=up.",
 )
 @click.option(
-    "--bots", type=click.Choice(BOT_KINDS),
-    help="Which bots take the other seats (default: heuristic, or the resumed record's bots).",
+    "--bots", type=_BotKind(),
+    help="Which bots take the other seats (default: heuristic, or the resumed record's bots); "
+    "cmd:COMMAND starts COMMAND for each seat, a bot in any language speaking JSON lines "
+    "(tysiac_spec/bots/process.py, examples/bots/json_bot.py).",
 )
 @click.option(
     "--seed", type=click.IntRange(0, SEED_MAX), metavar="N",

@@ -8,10 +8,7 @@ from typing import Any
 import click
 import yaml
 
-from ..docs.terms import option_text
-from ..ruleset import load_ruleset
 from ..ruleset._yaml import to_plain
-from ..ruleset.validate import form_sections
 from ..text import printable
 from ._common import parse_option_args, user_errors
 
@@ -37,6 +34,9 @@ def show(ruleset: str, options: tuple[str, ...], players: int | None, fmt: str) 
     `tysiac schema`). With --players, the ruleset for that many players only:
     every section merged with that player count's overrides (also a valid ruleset).
     """
+    from ..docs.terms import option_text
+    from ..ruleset import load_ruleset  # (not at import: completion)
+
     rules = load_ruleset(ruleset, options=parse_option_args(options))
     doc: dict[str, Any] = dict(rules.document)
     # the values in force are written as the options' defaults, so the output loads again
@@ -64,6 +64,8 @@ def _for_players(doc: dict[str, Any], players: int) -> dict[str, Any]:
     from ..ruleset.model import SECTIONS
 
     key = str(players)
+    from ..ruleset.validate import form_sections
+
     merged = to_plain(form_sections(doc, key))
     entry = to_plain(doc["players"][key]) or {}
     table = {k: v for k, v in entry.items() if k not in SECTIONS}

@@ -19,32 +19,26 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from ..bots import BotError
-from ..simulate import (
-    BACKENDS,
-    DEFAULT_MAX_DEALS,
-    ENGINES,
-    ClusterError,
-    DistributedMissing,
-    EngineUnavailable,
-    simulate,
-    usable_cpus,
-)
+from ..run_choices import BACKENDS, DEFAULT_MAX_DEALS, ENGINES
 from ._common import SEED_MAX, parse_option_args, user_errors
+
+if TYPE_CHECKING:  # rich, the bots and the engine are imported when the command runs, not
+    # when the shell completes its arguments
+    from rich.table import Table
 
 __all__ = ["BOTS_HELP", "ENGINE_HELP", "EXIT_INTERRUPTED", "simulate_cmd", "simulation_errors"]
 
 BOTS_HELP = (
     "The bots: one for every seat, or one per seat separated by commas (heuristic,random,heuristic); "
     "a shipped bot (heuristic, random) or a class of yours following the Bot protocol, as "
-    "MODULE:NAME (on PYTHONPATH) or path/to/bots.py:NAME, called as NAME(seed, form). A bot that "
+    "MODULE:NAME (on PYTHONPATH) or path/to/bots.py:NAME, called as NAME(seed, form), or "
+    "cmd:COMMAND, a program in any language speaking JSON lines on its standard input and output "
+    "(tysiac_spec/bots/process.py; examples/bots/json_bot.py; TYSIAC_BOT_TIMEOUT seconds per "
+    "answer, default 10). A bot that "
     "raises stops the run with one line (error[bot.raised]: the bot, its seat, the exception, its "
     "file:line); TYSIAC_BOT_TRACEBACK=1 adds the Python traceback."
 )
@@ -64,6 +58,9 @@ still printed)."""
 def simulation_errors() -> Iterator[None]:
     """A bad ``--bots`` or ``--engine`` raised by a run as click's error naming the option; a
     missing ``distributed`` package or an unreachable scheduler as a one-line error."""
+    from ..bots import BotError
+    from ..simulate import ClusterError, DistributedMissing, EngineUnavailable
+
     try:
         yield
     except BotError as exc:
@@ -75,6 +72,8 @@ def simulation_errors() -> Iterator[None]:
 
 
 def _tables(data: dict[str, Any], engine: str) -> list[Table]:
+    from rich.table import Table
+
     summary = Table(title=f"{data['ruleset']}, {data['players']} players, {data['bots']} bots",
                     caption=f"played by the {engine}")
     summary.add_column("statistic")
@@ -175,7 +174,17 @@ def simulate_cmd(
     statistics of the matches finished so far are printed, and the exit status is 130."""
     @user_errors
     def run() -> bool:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         from ..ruleset import load_ruleset
+        from ..simulate import simulate, usable_cpus
 
         opts = parse_option_args(options)
         rules = load_ruleset(ruleset, options=opts)

@@ -14,6 +14,8 @@ Layout of the output directory::
     dsl.html                   the formula language reference (docs/dsl.md)
     site.js                    the one script: sticky comparison headers, the index's picker, search
     cards.svg                  the card faces as an SVG sprite (docs/cards.py), ``#card-QH``
+    api/                       the Python API reference, from the docstrings by pdoc (the docs
+                               extra; left out, with a note on standard error, without it)
     studies/<name>.html        the committed study pages (docs/studies/, written by
                                ``tysiac compare --simulate N --format html --site-page``), copied
                                with the finding in words put first (``study.for_players``):
@@ -306,6 +308,8 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
     _write(root, "dsl.html", render_template("page.html.j2", lang="en", title="The rules DSL", body=body,
                                              home="index.html"), written)
     studies = _copy_studies(root, written)
+    api = _api_reference(root)
+    written.extend(api)
     _write(root, "site.js", (TEMPLATES / "site.js").read_text(encoding="utf-8"), written)
     if entries:  # the card faces as one sprite file, for pages (and the table) that link to it
         _write(root, "cards.svg", cards.sprite_file(entries[0].ruleset.deck_spec), written)
@@ -313,6 +317,7 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
     for lang in terms.LANGS:
         _write(root, "index.html" if lang == "en" else f"index.{lang}.html", render_index(
             lang, pairs, books=books, sheets=sheets, has_compare=len(playable) >= 2, studies=studies,
+            has_api=bool(api),
         ), written)
         _write(root, f"search.{lang}.js", search_script(lang, [
             (book, books[book.id][lang]) for book in built if book.lang == lang]), written)
@@ -323,6 +328,20 @@ def _tail(lang: str) -> str:
     """What a page's name ends with before ``.html`` in ``lang``: nothing for English (the
     default pages: ``index.html``), ``.pl`` for Polish (``index.pl.html``)."""
     return "" if lang == "en" else f".{lang}"
+
+
+def _api_reference(root: Path) -> list[Path]:
+    """The Python API reference under ``api/`` (:func:`tysiac_spec.docs.api.write_api`); none,
+    with a note on standard error, when pdoc is not installed."""
+    from .api import ApiMissing, write_api
+
+    try:
+        return write_api(root)
+    except ApiMissing as exc:
+        import sys
+
+        print(f"note: {exc}; the site has no API reference", file=sys.stderr)
+        return []
 
 
 def _copy_studies(root: Path, written: list[Path]) -> list[dict[str, str]]:

@@ -57,9 +57,10 @@ def played_rules(ruleset: Ruleset) -> list[str]:
 
 def render_index(lang: str, entries: Sequence[tuple[Ruleset, str]], *, books: Mapping[str, Mapping[str, str]],
                  sheets: Mapping[str, Mapping[str, str]], has_compare: bool,
-                 studies: Sequence[Mapping[str, str]]) -> str:
+                 studies: Sequence[Mapping[str, str]], has_api: bool = False) -> str:
     """The index page in ``lang``: ``entries`` are ``(ruleset, origin)`` ("shipped" or the file
-    given), ``books`` and ``sheets`` the pages of each ruleset by language."""
+    given), ``books`` and ``sheets`` the pages of each ruleset by language; ``has_api``: the site
+    has the Python API reference (``api/``)."""
     ui = {key: terms.pick(texts, lang) for key, texts in terms.UI.items()}
     by_id = {r.id: r for r, _ in entries}
     rows: list[dict[str, Any]] = []
@@ -86,7 +87,8 @@ def render_index(lang: str, entries: Sequence[tuple[Ruleset, str]], *, books: Ma
     page = "index.html" if lang == "en" else f"index.{lang}.html"
     return render_template(
         "index.html.j2", groups=[g for g in groups if g[1]], langs=terms.LANGS, lang_names=terms.LANG_NAMES,
-        ui=ui, has_compare=has_compare, lang=lang, title=ui["index_title"], studies=studies, picker=picker,
+        ui=ui, has_compare=has_compare, has_api=has_api, lang=lang, title=ui["index_title"], studies=studies,
+        picker=picker,
         index_links={code: ("index.html" if code == "en" else f"index.{code}.html") for code in terms.LANGS},
         page=page, script="site.js", search_data=f"search.{lang}.js", root="",
         countries={code: terms.pick(names, lang) for code, names in terms.COUNTRIES.items()},

@@ -138,6 +138,8 @@ UI: dict[str, T4] = {
     "index_title": ("Thousand — rule books", "Tysiąc — zasady gry", "Тысяча — правила игры", "Tisíc — pravidla"),
     "comparison": ("Comparison of the variants", "Porównanie wariantów", "Сравнение вариантов",
                    "Srovnání variant"),
+    "api_reference": ("Python API reference", "Dokumentacja API dla Pythona", "Справочник API для Python",
+                      "Reference API pro Python"),
     "dsl_reference": ("Formula language reference", "Opis języka wzorów", "Справочник языка формул",
                       "Popis jazyka vzorců"),
     "generated": (

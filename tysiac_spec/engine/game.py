@@ -273,6 +273,20 @@ class Game:
     def scores(self, values: Sequence[int]) -> None:
         self.set_match_state(scores=values)
 
+    def dealt(self) -> Deal:
+        """The current deal as it was dealt, in deal notation (``str()`` of it is the one line
+        ``1:9S TS … / … | QC KC AC``), whatever has been played since: the hands before the
+        talon was taken, the talons, the stock; a golden-round or barrel deal (whose talon is
+        taken at once) too.  ``Game.start_deal(game.dealt())`` deals it again.  Shape:
+        :class:`~tysiac_spec.engine.deal_notation.Deal`."""
+        hands, talons, stock = self.deal.dealt
+        return Deal(
+            dealer=self.deal.dealer,
+            hands=tuple([tuple([str(c) for c in h]) for h in hands]),
+            talons=tuple([tuple([str(c) for c in t]) for t in talons]),
+            stock=tuple([str(c) for c in stock]),
+        )
+
     @property
     def golden_deal(self) -> bool:
         """Whether the next deal (or the current one, before it is settled) belongs to the
@@ -394,6 +408,9 @@ class Game:
             aces=on.aces,
             talon_public=on.talon_from_deal,
         )
+        held = deal.hands
+        deal.dealt = (tuple([tuple(held[p]) if p in held else () for p in range(self.players)]),
+                      tuple([tuple(t) for t in talons]), tuple(stock))
         if on.around:  # (contract.kinds, contract.contra, talon.rebuy)
             deal.around = Around()
         if stock:

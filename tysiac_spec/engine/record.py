@@ -55,6 +55,7 @@ from typing import Any, Protocol
 from .. import safe_json
 from .._paths import RULESETS_DIR
 from ..errors import Diagnostic, NotationError, RecordError, TysiacError
+from ..limits import SEED_MAX
 from ..ruleset import load_ruleset, registry
 from ..ruleset.model import INCIDENT_KINDS, Ruleset
 from ..text import shorten
@@ -136,10 +137,6 @@ def _check_type(name: str, value: Any, kind: str) -> None:
         raise record_error("type", f"`{name}` must be {article} {kind} (got {_kind(value)})")
 
 
-SEED_MAX = 10**18 - 1
-"""The largest seed of a game (``0..SEED_MAX``): a record keeps it, and a file's integers
-have at most 18 digits (limit ``int_digits``).  The one home of the bound: ``play --seed``,
-``simulate --seed`` and a record's ``seed`` and ``table.bot_seed`` (:func:`check_seed`)."""
 
 
 def check_seed(key: str, seed: int) -> None:

@@ -15,10 +15,11 @@ from collections.abc import Callable
 from ..errors import RecordError, TysiacError
 from ..text import shorten
 from .actions import Action, parse_action
+from .deal_notation import Deal
 from .game import Game
 from .record import Record, loading_error, record_error, ruleset_of
 
-__all__ = ["action_error", "replay", "set_deals", "start"]
+__all__ = ["action_error", "deals_as_dealt", "replay", "set_deals", "start"]
 
 
 def start(record: Record) -> Game:
@@ -99,3 +100,25 @@ def replay(record: Record, *, before: Callable[[Game, Action], None] | None = No
     if record.actions and record.deals:
         set_deals(game, record, len(record.actions))
     return game
+
+
+def deals_as_dealt(record: Record) -> list[Deal]:
+    """Every deal of ``record`` as it was dealt, in order, in deal notation
+    (:meth:`Game.dealt <tysiac_spec.engine.game.Game.dealt>`; ``str()`` of each is its one
+    line): the deal before the first action, and each deal begun since (a redeal, the next
+    deal of the match), a golden-round deal with its talon as dealt.
+
+    Raises:
+        RecordError: as :func:`replay`.
+    """
+    out: list[Deal] = []
+    seen: list[object] = []
+
+    def note(game: Game, _action: Action | None = None) -> None:
+        if not seen or game.deal is not seen[-1]:
+            seen.append(game.deal)
+            out.append(game.dealt())
+
+    game = replay(record, before=note)
+    note(game)
+    return out

@@ -94,6 +94,10 @@ class DealState:
     talons: list[list[Card]]
     dealt_talon: tuple[Card, ...]
     deck_points: int
+    dealt: tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...], tuple[Card, ...]] = ((), (), ())
+    """The deal as dealt, before any card moved: the hands by seat (seat 0 first; empty for a
+    seat dealt none), the talons in order, the stock (what :meth:`Game.dealt
+    <tysiac_spec.engine.game.Game.dealt>` writes in deal notation)."""
     aces: int = 4
     """Aces in the pack (all of them make the ace marriage)."""
     phase: str = "auction"

@@ -17,7 +17,7 @@ text (``play QH marriage``), from the engine's own action objects.  A seeded
 
 The generated module is made once per form content (:func:`.generate.source_key`) and kept in
 memory; its source is also written under :func:`cache_dir` (``TYSIAC_FAST_CACHE``, else
-``~/.cache/tysiac-spec/fast``), where ``python -m tysiac_spec.fast.build`` compiles it with
+the platform's cache folder), where ``python -m tysiac_spec.fast.build`` compiles it with
 mypyc when the ``[fast]`` extra is installed; a compiled module found there is used.
 
 It plays exactly the games of the engine (same legal actions in the same order, scores,
@@ -125,10 +125,17 @@ class MatchResult:
 
 
 def cache_dir() -> Path:
-    """Where generated modules are written: ``$TYSIAC_FAST_CACHE``, else
-    ``~/.cache/tysiac-spec/fast``."""
+    """Where generated modules are written: ``$TYSIAC_FAST_CACHE``, else ``fast`` in the
+    platform's cache folder for ``tysiac-spec`` (:func:`platformdirs.user_cache_dir`:
+    ``~/.cache/tysiac-spec/fast`` or ``$XDG_CACHE_HOME/tysiac-spec/fast`` on Linux,
+    ``~/Library/Caches/tysiac-spec/fast`` on macOS, ``%LOCALAPPDATA%\\tysiac-spec\\Cache\\fast``
+    on Windows)."""
     env = os.environ.get("TYSIAC_FAST_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "tysiac-spec" / "fast"
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("tysiac-spec", appauthor=False)) / "fast"
 
 
 def _suits(pack: Sequence[Card]) -> list[str]:
