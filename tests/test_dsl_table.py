@@ -49,7 +49,7 @@ def _formulas() -> list[tuple[str, str]]:
 def test_the_checked_in_table_is_the_grammars() -> None:
     assert _table.KEY == parse.grammar_key(), (
         "grammar.lark, the parser's options or lark changed: write the table again with "
-        "`python -m tysiac_spec.dsl._table`"
+        "`python -c 'from tysiac_spec.dsl.parse import write_table; write_table()'`"
     )
 
 

@@ -57,7 +57,7 @@ from .bots import (
 from .engine.events import MatchEvent
 from .engine.game import Game
 from .engine.seating import sides as seat_sides
-from .errors import IllegalActionError
+from .errors import ClusterError, DistributedMissing, EngineUnavailable, IllegalActionError
 from .fast import FastRunner, Policy, random_policy
 from .fast import compile as compile_fast
 from .ruleset import Ruleset, load_ruleset
@@ -134,9 +134,6 @@ def make_bots(kind: str, rules: Ruleset, players: int, seed: int) -> list[Bot]:
     return [make_bot(name, s, form) for name, s in zip(seat_bots(kind, players), seeds, strict=True)]
 
 
-class EngineUnavailable(ValueError):
-    """``engine="fast"`` for a run the fast path cannot play; the message says why (a seat's
-    bot, or the rule of the form the generator does not cover)."""
 
 
 _RUNNERS: dict[tuple[int, int], tuple[Ruleset, FastRunner | str]] = {}
@@ -722,17 +719,8 @@ def _probe_scheduler(scheduler: str) -> None:
         )
 
 
-class ClusterError(RuntimeError):
-    """The Dask scheduler named by address cannot be used; the message says why."""
 
 
-class DistributedMissing(ImportError):
-    """The ``dask`` backend was asked for without the ``distributed`` package."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "the dask backend needs the distributed package: pip install 'tysiac-spec[distributed]'"
-        )
 
 
 def simulate(

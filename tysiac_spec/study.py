@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import PlotsMissing, StatsMissing
 from .run_choices import DEFAULT_MAX_DEALS
 from .simulate import MatchResult, Statistics, simulate
 
@@ -72,11 +73,6 @@ ALPHA = 0.05
 # --- the formulas -------------------------------------------------------------------------
 
 
-class StatsMissing(ImportError):
-    """A study was asked for without SciPy (the ``study`` extra)."""
-
-    def __init__(self) -> None:
-        super().__init__("a study's statistics need SciPy: pip install 'tysiac-spec[study]'")
 
 
 def _stats() -> Any:
@@ -506,11 +502,6 @@ def _markdown(study: Study) -> str:
     return "\n".join(out) + "\n"
 
 
-class PlotsMissing(ImportError):
-    """The HTML page of a study was asked for without matplotlib."""
-
-    def __init__(self) -> None:
-        super().__init__("the study's figures need matplotlib: pip install 'tysiac-spec[study]'")
 
 
 _COLOURS = ("#8a1538", "#1f5f8b", "#3a7d44", "#b8860b", "#6a4c93", "#555555")

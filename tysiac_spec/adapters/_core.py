@@ -46,7 +46,7 @@ from ..engine.actions import (
 from ..engine.auction import bid_steps, ceiling, round_up
 from ..engine.game import Game
 from ..engine.state import PHASES, DealState
-from ..errors import Diagnostic, TysiacError
+from ..errors import AdapterError, Diagnostic, TysiacError
 from ..ruleset import Form, Ruleset, load_ruleset, registry
 
 __all__ = [
@@ -71,8 +71,6 @@ EPISODES = ("deal", "match")
 settled or abandoned for a redeal) or ``match`` (until a player wins)."""
 
 
-class AdapterError(TysiacError):
-    """An adapter's argument or state problem (codes ``adapter.*``)."""
 
 
 def adapter_error(code: str, message: str) -> AdapterError:

@@ -39,9 +39,15 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import Diagnostic, TysiacError
+from ..errors import (
+    TRACEBACK_ENV,
+    BotActionError,
+    BotError,
+    BotRaisedError,
+    bot_raised,
+    illegal_action,
+)
 from ..ruleset.model import Form
-from ..text import shorten
 from .heuristic import HeuristicBot
 from .process import PREFIX, process_factory
 from .random_bot import Bot, RandomBot
@@ -54,93 +60,9 @@ BotFactory = Callable[[int, Form], Bot]
 """What makes a seat's bot: called as ``factory(seed, form)``."""
 
 
-class BotError(ValueError):
-    """A bot name that cannot be used; the message names it and says why."""
-
-
-class BotActionError(TysiacError, ValueError):
-    """A bot's ``choose(view, legal)`` returned something that is not an element of ``legal``
-    (code ``bot.illegal``); one line naming the bot, its seat, and what it returned (repr and
-    type).  ``seat`` (0-based), ``name``, ``returned`` (a short repr), ``type_name`` and
-    ``choices`` (how many legal actions it was given) are kept for :meth:`named`."""
-
-    default_code = "bot.illegal"
-    seat: int = -1
-    name: str = ""
-    returned: str = ""
-    type_name: str = ""
-    choices: int = 0
-
-    def named(self, name: str) -> BotActionError:
-        """The same error naming the bot ``name`` (e.g. as the user spelled it on the command
-        line, not the absolute path the worker processes load)."""
-        return illegal_action(self.seat, name, self.returned, self.type_name, self.choices)
-
-
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = 60
 _SHORT.maxother = 60
-
-
-def illegal_action(seat: int, name: str, returned: str, type_name: str, choices: int) -> BotActionError:
-    """The :class:`BotActionError` for the bot ``name`` in ``seat`` (0-based) that returned a
-    value of repr ``returned`` and type ``type_name`` instead of one of its ``choices`` legal
-    actions."""
-    error = BotActionError(Diagnostic(
-        "bot.illegal",
-        f"bot `{name}` in seat {seat} returned {returned} (a {type_name}), which is not one of the "
-        f"{choices} legal action{'s' if choices != 1 else ''} it was given: choose(view, legal) must "
-        "return an element of legal",
-    ))
-    error.seat, error.name, error.returned, error.type_name, error.choices = (
-        seat, name, returned, type_name, choices)
-    return error
-
-
-TRACEBACK_ENV = "TYSIAC_BOT_TRACEBACK"
-"""The environment variable that, set to ``1``, adds the Python traceback of a bot's exception
-to the ``bot.raised`` error (as ``note:`` lines)."""
-
-
-class BotRaisedError(TysiacError, RuntimeError):
-    """A bot's ``choose(view, legal)`` raised an exception (code ``bot.raised``); one line
-    naming the bot, its seat, the exception's type and message, and the line of the bot's file
-    it was raised at.  ``seat`` (0-based), ``name``, ``type_name``, ``text`` (the exception's
-    message), ``where`` (``mybots.py:12``) and ``frames`` (the traceback's lines, shown only
-    when :data:`TRACEBACK_ENV` is ``1``) are kept for :meth:`named`; they pickle, so the error
-    crosses from a worker process."""
-
-    default_code = "bot.raised"
-    seat: int = -1
-    name: str = ""
-    type_name: str = ""
-    text: str = ""
-    where: str = ""
-    frames: tuple[str, ...] = ()
-
-    def named(self, name: str) -> BotRaisedError:
-        """The same error naming the bot ``name`` (as the user spelled it)."""
-        return bot_raised(self.seat, name, self.type_name, self.text, self.where, self.frames)
-
-
-def bot_raised(seat: int, name: str, type_name: str, text: str, where: str,
-               frames: tuple[str, ...] = ()) -> BotRaisedError:
-    """The :class:`BotRaisedError` for the bot ``name`` in ``seat`` (0-based) whose ``choose``
-    raised ``type_name`` with message ``text`` at ``where`` (``file:line``): ``bot
-    `mybots.py:Crash` in seat 1 raised ZeroDivisionError: division by zero (at mybots.py:8)``.
-    ``frames`` (the traceback's lines) become ``note:`` lines when :data:`TRACEBACK_ENV` is
-    ``1``; else the hint says how to see them."""
-    shown = os.environ.get(TRACEBACK_ENV) == "1"
-    said = f"{type_name}: {shorten(text, 200)}" if text else type_name
-    error = BotRaisedError(Diagnostic(
-        "bot.raised",
-        f"bot `{name}` in seat {seat} raised {said}" + (f" (at {where})" if where else ""),
-        hint=None if shown else f"for the Python traceback run again with {TRACEBACK_ENV}=1",
-        notes=frames if shown else (),
-    ))
-    error.seat, error.name, error.type_name, error.text, error.where, error.frames = (
-        seat, name, type_name, text, where, frames)
-    return error
 
 
 def raised_by(bot: object, seat: int, name: str, exc: BaseException) -> BotRaisedError:

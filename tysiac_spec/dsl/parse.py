@@ -93,7 +93,7 @@ def parse_table(parser: Lark) -> dict[str, Any]:
 def _parser() -> Lark:
     """The formula parser: from the checked-in table when its key matches (a few
     milliseconds), else built from the grammar (``tests/test_dsl_table.py`` fails until the
-    table is written again: ``python -m tysiac_spec.dsl._table``)."""
+    table is written again: ``python -c 'from tysiac_spec.dsl.parse import write_table; write_table()'``)."""
     from . import _table
 
     if _table.KEY == grammar_key():
@@ -408,15 +408,12 @@ def write_table() -> str:
     body = pprint.pformat(parse_table(build_parser()), width=108, compact=True)
     text = (
         '"""The formula parser\'s LALR(1) table, generated from ``grammar.lark`` by\n'
-        "``python -m tysiac_spec.dsl._table``: do not edit.  :func:`.parse._parser` uses it\n"
+        "``tysiac_spec.dsl.parse.write_table()``: do not edit.  :func:`.parse._parser` uses it\n"
         'while :data:`KEY` is the grammar\'s key, and builds the parser otherwise."""\n\n'
         "# ruff: noqa\n"
         "from typing import Any\n\n"
         f"KEY = {grammar_key()!r}\n\n"
-        f"TABLE: dict[str, Any] = {body}\n\n"
-        'if __name__ == "__main__":  # write it again from the grammar\n'
-        "    from tysiac_spec.dsl.parse import write_table\n\n"
-        "    print(write_table())\n"
+        f"TABLE: dict[str, Any] = {body}\n"
     )
     temp = path.with_suffix(".tmp")
     temp.write_text(text, encoding="utf-8")

@@ -45,7 +45,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...bots import BUILTIN
-from ...errors import OptionError, TysiacError
+from ...errors import CannotServe, OptionError, TysiacError
 from ...ruleset import registry
 from . import studies, views, workbench
 from .auth import new_id, new_token, origin_allowed, refuse_write, token_hash
@@ -106,9 +106,6 @@ _HOST = re.compile(r"[A-Za-z0-9.-]{1,253}:[0-9]{1,5}|\[[0-9A-Fa-f:.]{2,45}\]:[0-
 """A ``Host`` header a link may be built from (a name or address, and a port)."""
 
 
-class CannotServe(Exception):
-    """``tysiac serve`` cannot start: the database is not one, or the port is taken (one
-    line, for the command to print)."""
 
 
 def _error(code: str, status: int, message: str | None = None, **extra: Any) -> JSONResponse:
