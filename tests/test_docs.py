@@ -178,7 +178,7 @@ def test_numbers_sources_and_assumptions_come_from_the_data() -> None:
     text = render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md")
     # the 360 cap is only for 3 and 4 players (S000); 2 players: 400, assumed with the reason
     assert "- **Absolute ceiling on a bid** · `auction.cap` · Sources: S000 · _assumed_ (2, 4 players): S000's ceiling of 360" in text
-    assert "  - 2 players: 400\n  - 3, 4 players: 360" in text
+    assert "  - 2 players: no ceiling\n  - 3, 4 players: 360" in text
     # contract.max is assumed, with the ruleset's reason
     assert re.search(r"`contract\.max` · Sources: S000 · _assumed_: No source caps the raise", text)
     # marriage values from the common core
@@ -195,7 +195,7 @@ def test_disabled_mechanism_shows_only_that_it_is_off() -> None:
 def test_players_option_limits_the_book_to_one_form() -> None:
     text = render_book(build_book(load_ruleset("pl-standard"), lang="en", players=2), "md")
     assert "- Number of players: 2\n" in text
-    assert "**Absolute ceiling on a bid**: 400 · `auction.cap`" in text
+    assert "**Absolute ceiling on a bid**: no ceiling · `auction.cap`" in text
     assert "3, 4 players" not in text
 
 
@@ -211,7 +211,7 @@ def test_book_for_n_players_lists_only_the_options_for_n_players() -> None:
     assert "two_player_exchange" not in four
     assert "- Table options in force: `rospis=unlimited`, `dark_game=true`, `golden_round=true`, " \
         "`samosval=true`, `bolts=true`, `barrel=true`, `barrel_bidding=false`, `barrel_collision=false`, " \
-        "`ace_marriage=false`, `bidding_in_minus=false`, `jump_bids=false`\n" in four
+        "`ace_marriage=false`, `bidding_in_minus=false`, `barrel_min_bid=false`, `jump_bids=false`\n" in four
     assert "- **The exchange**: the declarer gives cards to each opponent · `talon.exchange` · Sources: S002" in four
     assert "- **Option `jump_bids`**" in four  # an option of every form stays
     two = render_book(build_book(rules, lang="en", players=2), "md")
