@@ -261,11 +261,13 @@ def test_a_price_above_the_bid_by_formula_and_the_first_defender_only(tmp_path: 
     assert (g.phase, g.deal.declarer) == ("exchange", 1)
 
 
-def test_a_price_not_above_the_bid_is_not_offered(tmp_path: Path) -> None:
-    rules = house(tmp_path, "rebuy-low", "talon: {rebuy: {price: '100'}}\n", REBUY)
-    g = game(rules, PL_HANDS, PL_TALON)
-    play(g, "pass", "pass", "pass")
-    assert (g.phase, g.deal.declarer, g.deal.high_bid) == ("exchange", 1, 100)
+def test_a_price_never_above_the_bid_is_refused(tmp_path: Path) -> None:
+    # the contract is offered only above the winning bid: a price of 100, the lowest bid,
+    # never is (issue 26, item 16: refused when the ruleset is loaded, not left unplayed)
+    with pytest.raises(RulesetError) as err:
+        house(tmp_path, "rebuy-low", "talon: {rebuy: {price: '100'}}\n", REBUY)
+    assert "error[talon.rebuy-price]" in str(err.value)
+    assert "the price is never above the winning bid (bids 100 to 420)" in str(err.value)
 
 
 @pytest.mark.parametrize(

@@ -188,7 +188,7 @@ def test_a_house_file_game_pickles_by_path_and_a_changed_file_is_refused(tmp_pat
     loaded = pickle.loads(data)
     assert loaded.snapshot() == game.snapshot() and loaded.ruleset is game.ruleset
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("threshold: {value: 900", "threshold: {value: 850"), encoding="utf-8")
+    path.write_text(text.replace("threshold: {value: 900", "threshold: {value: 880"), encoding="utf-8")
     stat = path.stat()
     os.utime(path, (stat.st_atime + 5, stat.st_mtime + 5))
     with pytest.raises(RecordError) as info:

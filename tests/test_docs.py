@@ -176,8 +176,8 @@ def test_languages_use_their_own_game_terms() -> None:
 
 def test_numbers_sources_and_assumptions_come_from_the_data() -> None:
     text = render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md")
-    # the 360 cap is only for 3 and 4 players (S000)
-    assert "- **Absolute ceiling on a bid** · `auction.cap` · Sources: S000" in text
+    # the 360 cap is only for 3 and 4 players (S000); 2 players: 400, assumed with the reason
+    assert "- **Absolute ceiling on a bid** · `auction.cap` · Sources: S000 · _assumed_ (2, 4 players): S000's ceiling of 360" in text
     assert "  - 2 players: no ceiling\n  - 3, 4 players: 360" in text
     # contract.max is assumed, with the ruleset's reason
     assert re.search(r"`contract\.max` · Sources: S000 · _assumed_: No source caps the raise", text)
@@ -213,7 +213,8 @@ def test_book_for_n_players_lists_only_the_options_for_n_players() -> None:
         "contract; “Dark game (bidding blind)”: yes; “Golden round at the start”: yes; “Dump truck " \
         "(exactly 555 drops to 0)”: yes; “Bolts (third deal without a trick costs 120)”: yes; “Barrel " \
         "at 880”: yes; “Player on the barrel may be outbid”: no; “Two on the barrel both fall off”: no; " \
-        "“Four aces as a marriage of 200”: no; “No bidding with a negative score”: no; “Jump bids " \
+        "“Four aces as a marriage of 200”: no; “No bidding with a negative score”: no; “A minimum bid on the " \
+        "barrel”: no; “Jump bids " \
         "(raise by any multiple of 5)”: no\n" in four
     assert "- **The exchange**: the declarer gives cards to each opponent · `talon.exchange` · Sources: S002" in four
     assert "- **Jump bids (raise by any multiple of 5)**: **no** (in force) · `options.jump_bids`" in four  # an option of every form stays

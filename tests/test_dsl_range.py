@@ -16,14 +16,16 @@ from tysiac_spec.errors import DslError
 
 RANGE = "(-1,000,000,000,000 to 1,000,000,000,000)"
 
-#: Every defender scores 3 * 10**12 at the end of the first played deal (3 players).
+#: Every defender scores 3 * 10**12 at the end of the first played deal (3 players).  The
+#: score has no bound the ruleset states, so validation (the range analysis,
+#: tests/test_range_checks.py) lets it through and the engine stops it in play.
 HUGE_DEFENDER = """\
 id: house-huge-defender
 kind: house
 extends: pl-online
 name: {en: Defenders score too much}
 scoring:
-  defender: "players * 1000000 * 1000000"
+  defender: "(player.score + 3000000) * 1000000"
 """
 
 #: Scores square every deal: without the range they grow without end (the match never ends).
@@ -45,7 +47,7 @@ extends: pl-online
 name: {en: A bid cap out of range}
 auction:
   max_bid: >-
-    120 + players * 1000000 * 1000000
+    120 + (player.score + 3000000) * 1000000
 """
 
 
@@ -73,7 +75,7 @@ def test_settling_a_deal_with_a_defender_score_out_of_range(tmp_path: Path) -> N
     assert (diag.code, diag.file, diag.line, diag.column) == ("dsl.runtime", str(path), 6, 14)
     assert diag.path == ("scoring", "defender")
     assert str(error) == (
-        f"{path}:6:14: error[dsl.runtime]: `players * 1000000 * 1000000` gave "
+        f"{path}:6:14: error[dsl.runtime]: `(player.score + 3000000) * 1000000` gave "
         f"3,000,000,000,000, outside the range of formula numbers {RANGE}"
     )
 
@@ -89,9 +91,9 @@ def test_scores_that_grow_each_deal_stop_at_the_range(tmp_path: Path) -> None:
 
 def _expected_cli_text(path: Path) -> str:
     return (
-        f"{path}:7:11: error[dsl.runtime]: `players * 1000000 * 1000000` gave "
+        f"{path}:7:11: error[dsl.runtime]: `(player.score + 3000000) * 1000000` gave "
         f"3,000,000,000,000, outside the range of formula numbers {RANGE}\n"
-        "      120 + players * 1000000 * 1000000\n"
+        "      120 + (player.score + 3000000) * 1000000\n"
         "            ^\n"
         "  at: auction.max_bid\n"
     )

@@ -494,13 +494,14 @@ def test_raised_target_moves_the_cap_and_the_barrel() -> None:
 
 def test_barrel_three_attempts_then_fall() -> None:
     # S002 ("Бочка"): at 880 a player is on the barrel and must make 121; the first two
-    # failures cost nothing; the third throws him off and costs 121.
-    kw: dict[str, Any] = {"contract": 125, "card_points": {1: 70, 2: 40, 0: 10}, "tricks": {1: 4, 2: 3, 0: 1}}
+    # failures cost nothing; the third throws him off and costs 121.  (No auction on the
+    # barrel: the deal is his, at 121.)
+    kw: dict[str, Any] = {"contract": 121, "card_points": {1: 70, 2: 40, 0: 10}, "tricks": {1: 4, 2: 3, 0: 1}}
     first, _, texts = settle("ru-online", state={"scores": [0, 880, 0], "barrel": [False, True, False]}, **kw)
     assert first.scores[1] == 880 and first.barrel[1].on and first.barrel[1].attempts == 1
-    assert "on the barrel: attempt 1 of 3 failed (−125 not scored)" in texts
+    assert "on the barrel: attempt 1 of 3 failed (−121 not scored)" in texts
     second, _, texts = settle("ru-online", state={"scores": [0, 880, 0], "barrel": [False, 1, False]}, **kw)
-    assert second.scores[1] == 880 and "on the barrel: attempt 2 of 3 failed (−125 not scored)" in texts
+    assert second.scores[1] == 880 and "on the barrel: attempt 2 of 3 failed (−121 not scored)" in texts
     third, _kinds, texts = settle(
         "ru-online", state={"scores": [0, 880, 0], "barrel": [False, 2, False]}, **kw
     )
@@ -513,10 +514,10 @@ def test_barrel_made_wins() -> None:
     new, _kinds, texts = settle(
         "ru-online",
         state={"scores": [0, 880, 0], "barrel": [False, True, False]},
-        contract=125,
+        contract=121,
         marriages={1: 60},
     )
-    assert new.scores[1] == 1005 and new.winner == 1 and "on the barrel: made 125 of 121" in texts
+    assert new.scores[1] == 1001 and new.winner == 1 and "on the barrel: made 121 of 121" in texts
 
 
 def test_barrel_defender_scores_nothing() -> None:
@@ -592,7 +593,7 @@ def test_house_barrel_at_900_two_attempts() -> None:
     # house-barrel-900: the second failure is the last (fall −121); under ru-online it is free.
     kw: dict[str, Any] = {
         "state": {"scores": [0, 900, 0], "barrel": [False, 1, False]},
-        "contract": 125,
+        "contract": 121,
         "card_points": {1: 70, 2: 40, 0: 10},
         "tricks": {1: 4, 2: 3, 0: 1},
     }
@@ -799,11 +800,11 @@ def test_forfeit_on_the_barrel_falls() -> None:
     # 1XG: a forfeit on the barrel throws the player off (`barrel.forfeit_falls`).
     form, state = _setup("ru-online")
     start = state.with_values(form, scores=[0, 880, 0], barrel=[False, True, False], golden=0)
-    outcome = DealOutcome(declarer=1, bid=120, contract=120, forfeited=True, players=(0, 1, 2))
+    outcome = DealOutcome(declarer=1, bid=121, contract=121, forfeited=True, players=(0, 1, 2))
     stays = settle_deal(form, start, outcome)[0]
     assert stays.scores == (60, 880, 60) and stays.barrel[1] == start.barrel[1].__class__(True, 1)
     falls = settle_deal(_with(form, "special", "barrel", forfeit_falls=True), start, outcome)[0]
-    assert falls.scores == (60, 760, 60) and not falls.barrel[1].on
+    assert falls.scores == (60, 759, 60) and not falls.barrel[1].on
 
 
 @pytest.mark.parametrize(
@@ -824,7 +825,8 @@ def test_barrel_collision_modes(collision: str, expected: tuple[int, ...]) -> No
     outcome = DealOutcome(
         declarer=2, bid=100, contract=100, card_points={2: 100, 1: 20, 0: 0}, tricks={2: 5, 1: 3, 0: 0}
     )
-    new = settle_deal(_with(form, "special", "barrel", collision=collision), start, outcome)[0]
+    # (the barrel bid for: player 2 may declare while player 1 sits on it)
+    new = settle_deal(_with(form, "special", "barrel", collision=collision, bidding="allowed"), start, outcome)[0]
     assert new.scores == expected
 
 
@@ -833,7 +835,7 @@ def test_every_third_fall_resets_the_score() -> None:
     # counted over the match; the third sets the score to 0 and the count starts again.
     form, state = _setup(_house("barrel-falls"))
     failed = DealOutcome(
-        declarer=1, bid=120, contract=125, card_points={1: 6, 2: 49, 0: 65},
+        declarer=1, bid=121, contract=121, card_points={1: 6, 2: 49, 0: 65},
         marriages={1: 40, 2: 80}, tricks={1: 1, 2: 3, 0: 4},
     )
     start = state.with_values(form, scores=[0, 900, 0], barrel=[False, 2, False], golden=0)
@@ -848,7 +850,8 @@ def test_every_third_fall_resets_the_score() -> None:
     # A collision counts as a fall too: player 2's third fall is a reset, player 1's first
     # costs the collision penalty.
     meet = start.with_values(form, scores=[0, 880, 800], barrel=[False, True, False], falls=[0, 0, 2])
-    both, events = settle_deal(form, meet, DealOutcome(
+    bid_for = _with(form, "special", "barrel", bidding="allowed")  # (player 2 declares)
+    both, events = settle_deal(bid_for, meet, DealOutcome(
         declarer=2, bid=100, contract=100, card_points={2: 100, 1: 20, 0: 0}, tricks={2: 5, 1: 3, 0: 0}
     ))
     assert both.scores == (0, 760, 0) and both.falls == (0, 1, 0)

@@ -99,6 +99,7 @@ name: {{en: A short match}}
 description: {{en: The target lowered so that matches end (fast path tests).}}
 match:
   target: {{value: 300, reason: test}}
+  finishing: {{cap: {{value: 290, reason: "test: below the target"}}}}
 """
 
 
@@ -224,7 +225,7 @@ match:
 special:
   barrel:
     threshold: {value: 250, reason: test}
-    goal: {value: 103, reason: test}
+    goal: {value: 151, reason: test}
     penalty: {value: 100, reason: test}
 """
 
@@ -244,7 +245,7 @@ def test_openings_golden_barrel_dark_are_the_engines(tmp_path: Path) -> None:
             result = fast.compile(rules, 3).play_match(seed, fast.random_policies(seed, 3), max_deals=60)
             kinds |= {e.kind for e in result.events}
             modes |= {o.mode for o in result.outcomes}
-            barrel_deals += sum(1 for o in result.outcomes if o.bid == 103)  # (no bid is 103: a step of 5)
+            barrel_deals += sum(1 for o in result.outcomes if o.bid == 151)  # (no bid is 151: a step of 5)
     assert {"golden.end", "barrel.enter", "multiplier"} <= kinds
     assert barrel_deals
     assert {"normal", "dark", "golden"} <= modes

@@ -874,9 +874,11 @@ def test_reverse_barrel(tmp_path: Path, score: int, reverse: int, contract: int,
 def test_two_players_on_the_barrel_coexist() -> None:
     # peer field barrel.collision_rule: coexist, HR52 (ru-online's collision: coexist): player 1 is
     # on the barrel, player 2 gets on with 800 + 100; both stay, each with his own attempts
+    # (with the barrel bid for, so that player 2 may declare while player 1 is on it)
     scores, _, state = _settle(
         "ru-online", declarer=2, contract=100, card_points={2: 100, 1: 20, 0: 0}, tricks={2: 5, 1: 3, 0: 0},
-        state={"scores": [0, 880, 800], "barrel": [False, True, False]}, options={"golden_round": False},
+        state={"scores": [0, 880, 800], "barrel": [False, True, False]},
+        options={"golden_round": False, "barrel_bidding": True},
     )
     assert scores == (0, 880, 900)
     assert [(seat.on, seat.attempts) for seat in state.barrel] == [(False, 0), (True, 1), (True, 0)]

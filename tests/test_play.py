@@ -674,7 +674,7 @@ def test_a_runtime_error_keeps_the_actions_played_before_it(tmp_path: Path) -> N
     save = tmp_path / "g.json"
     code, out = _play_cli(tmp_path, str(rules), "--seed", "1", "--save", str(save), lines=300)
     assert code == 1
-    assert "error[dsl.runtime]: `players * 1000000 * 1000000` gave 3,000,000,000,000" in out
+    assert "error[dsl.runtime]: `(player.score + 3000000) * 1000000` gave 3,000,000,000,000" in out
     record = Record.read(save)
     assert len(record.actions) == 30  # the auction, the exchange, the first 23 cards of 24
     assert f"the game stopped on an error; its 30 action(s) before it are saved to {save}" in out

@@ -112,7 +112,7 @@ def test_a_ruleset_file_is_recorded_and_replayed(tmp_path: Path) -> None:
     assert record.ruleset == "mine" and record.ruleset_file == str(path)
     assert replay(record).state_text() == game.state_text()
     # the file changes: the record no longer matches it
-    path.write_text(path.read_text(encoding="utf-8") + "match: {target: 500}\n", encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8") + "match: {target: 500, finishing: {cap: 490}}\n", encoding="utf-8")
     changed = load_ruleset(path).content_hash
     with pytest.raises(RecordError) as info:
         replay(record)
@@ -319,7 +319,7 @@ def test_transcript_shows_the_deal_and_the_play() -> None:
 def test_transcript_names_the_winner(tmp_path: Path) -> None:
     path = tmp_path / "short.yaml"
     path.write_text(
-        "id: short\nkind: house\nextends: pl-standard\nname: {en: Short}\nmatch: {target: 150}\n",
+        "id: short\nkind: house\nextends: pl-standard\nname: {en: Short}\nmatch: {target: 150, finishing: {cap: 140}}\n",
         encoding="utf-8",
     )
     game = Game(load_ruleset(path), players=2, seed=3)

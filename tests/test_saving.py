@@ -315,7 +315,7 @@ def test_a_sheet_goes_on_under_changed_rules_from_its_next_deal(tmp_path: Path) 
     status, out = _score(path, "quit")
     assert status == 0 and "(2 deals)" in out and out.splitlines()[-1] == f"no change; the sheet is in {path}"
     # the target lowered to 300: asked; no keeps the sheet as it is
-    house.write_text(HOUSE + "match:\n  target: {value: 300, reason: House.}\n", encoding="utf-8")
+    house.write_text(HOUSE + "match:\n  target: {value: 300, reason: House.}\n  finishing: {cap: 290}\n", encoding="utf-8")
     before = path.read_bytes()
     question = (f"the rules of `my-house` changed (match) since {path} was last saved; go on under the new "
                 "rules from deal 3, the 2 deal(s) scored so far keeping their scores? (y/n, empty: n): ")
@@ -352,7 +352,7 @@ def test_a_sheet_written_before_totals_were_kept_cannot_be_carried_over(tmp_path
     data = json.loads(path.read_text(encoding="utf-8"))
     del data["settled"], data["rules_hash"]  # as an older tysiac wrote it
     path.write_text(json.dumps(data), encoding="utf-8")
-    house.write_text(HOUSE + "match:\n  target: {value: 300, reason: House.}\n", encoding="utf-8")
+    house.write_text(HOUSE + "match:\n  target: {value: 300, reason: House.}\n  finishing: {cap: 290}\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["score", "--sheet", str(path)], input="y\n")
     assert result.exit_code == 1
     assert (f"since {path} was last saved (ruleset hash {data['content_hash'][:12]} on the sheet" in result.stderr)

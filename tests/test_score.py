@@ -327,6 +327,25 @@ def test_ru_online_sheet(tmp_path: Path) -> None:
     assert "P2: third bolt −120" in out
 
 
+def test_ru_online_barrel_deal_at_121_is_accepted(tmp_path: Path) -> None:
+    # S002: at 880 or more a player is on the barrel; no auction for him, he must make 121
+    # in one deal (bids otherwise in fives). The sheet takes the engine's deal: the player
+    # on the barrel declares, at the goal 121, not raised (issue 26, item 8).
+    out, _ = score(tmp_path, "ru-online", [
+        ["1", "300", "n", "", "0 120 0", "1:H 1:D"],
+        ["1", "300", "n", "", "0 120 0", "1:H 1:D"],
+        ["1", "300", "n", "", "0 120 0", "1:H 1:D"],  # P1 900: on the barrel
+        ["0", "1", "125", "120", "121", "n", "0 120 0", "1:H"],  # P1's barrel deal at 121
+    ], "-O", "golden_round=false", "-O", "dark_game=false", "-O", "bolts=false")
+    assert "rejected: P1 is on the barrel and takes this deal without an auction, not P0" in out
+    assert ("rejected: a deal on the barrel is played at the barrel's goal, 121, without an "
+            "auction (got 125)") in out
+    assert "(got 120)" in out and out.count("rejected") == 3
+    assert "contract (empty: the bid)" not in out.split("deal 4 (")[1]
+    assert totals(out)[-1] == "totals: P0 0  P1 1021  P2 0"
+    assert "P1: on the barrel: made 121 of 121" in out
+
+
 def test_house_ru_no_barrel_sheet(tmp_path: Path) -> None:
     # house rules on S002: the ace marriage (200), no barrel at 880, no samosval at 555
     out, _ = score(tmp_path, "house-ru-no-barrel", [

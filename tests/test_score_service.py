@@ -163,7 +163,7 @@ def test_a_sheet_goes_on_under_changed_rules_only_when_asked(tmp_path: Path) -> 
         view = entered(service, "t", deal, view["version"])
     store.texts["t.ruleset"] = house.replace("My house", "Our house")  # a new name: nothing scores
     assert service.view("t")["totals"] == [30, -120, 120]
-    store.texts["t.ruleset"] = house + "match:\n  target: {value: 300, reason: House.}\n"
+    store.texts["t.ruleset"] = house + "match:\n  target: {value: 300, reason: House.}\n  finishing: {cap: 290}\n"
     with pytest.raises(EntryError) as info:
         service.view("t")
     assert info.value.diagnostic.message.startswith("the rules of `my-house` changed (match) since t was last saved")

@@ -31,6 +31,7 @@ name: {en: A short match}
 description: {en: The target lowered so that matches of random bots end (fast path tests).}
 match:
   target: {value: 300, reason: test}
+  finishing: {who: {value: anyone, reason: test (the 990 cap does not follow a target of 300)}}
 """
 
 

@@ -1,8 +1,8 @@
 """A bot's reply that the rules fail on (a house formula out of range, reached only in the
 position the bot plays into) is rolled back like a human's action: the human's move that the
 bot answered is refused with ``rules_failed`` in an error frame (the formula's file:line:col),
-the table goes back to its last stored move and goes on, and the server logs one line, no
-traceback."""
+the table goes back to its last stored move and still answers (the move may be tried again),
+and the server logs one line, no traceback."""
 
 from __future__ import annotations
 
@@ -12,13 +12,15 @@ from pathlib import Path
 from webserver import ROOT, Served
 
 HOUSE = (ROOT / "examples/house/first-marriage-double.yaml").read_text()
-# the first marriage of a deal is worth 10^11 times its value: out of the formulas' range
-TEXT = HOUSE.replace('"if first then value * 2 else value"', '"if first then value * 100000000000 else value"')
+# the defenders' score reads the player's score, which no bound the ruleset states limits: it
+# validates (the range analysis, tests/test_range_checks.py, leaves it to the run-time check)
+# and goes out of the formulas' range when the first deal is scored (line 28, column 13)
+TEXT = HOUSE + 'scoring:\n  defender: "(player.score + 3000000) * 1000000"\n'
 SEED = 5
 """With this seed and two random bots, the human playing the first legal action without a
-marriage each turn reaches version 28, where the bot of seat 2 answers ``play 9S`` with a
-card the formula fails on (found by playing the table; the human's own move is legal and
-scores)."""
+marriage each turn reaches version 28, where it leads the deal's last trick with ``play 9S``
+(a legal move the rules take): the bots of seats 1 and 2 answer it, and seat 2's card ends
+the deal, whose scoring the formula fails on (found by playing the table)."""
 
 
 def _stored(db: Path, table: str) -> int:
@@ -32,7 +34,7 @@ def _stored(db: Path, table: str) -> int:
 def test_a_bots_reply_the_rules_fail_on_is_rolled_back(tmp_path: Path) -> None:
     server = Served(tmp_path / "web.sqlite3")
     try:
-        assert HOUSE != TEXT
+        assert TEXT.startswith(HOUSE) and TEXT.splitlines()[27] == '  defender: "(player.score + 3000000) * 1000000"'
         table = server.create(ruleset_text=TEXT, players=3, seats=["human", "bot:random", "bot:random"], seed=SEED)
         tid, token = table["table"], table["seats"][0]["token"]
         sock = server.socket(tid, token)
@@ -52,8 +54,9 @@ def test_a_bots_reply_the_rules_fail_on_is_rolled_back(tmp_path: Path) -> None:
             state = frame
         # the human's own move was legal; the bot of seat 2 answering it failed the rules
         assert (state["version"], action) == (28, "play 9S")
+        assert state["view"]["trick"] == [] and state["view"]["turn"] == 0  # the human leads: bots end it
         assert frame["code"] == "rules_failed" and frame["req"] == "r28"
-        assert frame["message"].startswith("house.yaml:13:26: error[dsl.runtime]: `value * 100000000000` gave ")
+        assert frame["message"].startswith("house.yaml:28:13: error[dsl.runtime]: `(player.score + 3000000) * 1000000` gave ")
         assert "Traceback" not in frame["message"] and "hand" not in frame["message"]
         # the table is intact, at the last stored move, and the socket stays open
         status, after = server.call("GET", f"/api/tables/{tid}/state", token=token)
@@ -61,17 +64,18 @@ def test_a_bots_reply_the_rules_fail_on_is_rolled_back(tmp_path: Path) -> None:
         assert after["legal"] == state["legal"] and after["view"]["hand"] == state["view"]["hand"]
         sock.send({"type": "ping", "t": 1})
         assert sock.until("pong")["t"] == 1
-        # the move may be made again from there (the bots, made anew at the stored move, may
-        # reply otherwise): stored with their replies, or refused the same way
+        # the move may be made again from there: the bots, made anew at the stored move, hold one
+        # card each and must end the deal the same way, so it is refused the same way, nothing stored
         status, answer = server.call("POST", f"/api/tables/{tid}/actions", {"version": 28, "action": "play 9S"},
                                      token=token)
-        if status == 200:
-            assert answer["version"] > 28 and answer["version"] == _stored(server.db, tid)
-        else:  # that reply fails too: still refused in words, still at the stored move
-            assert answer["error"]["code"] == "rules_failed" and _stored(server.db, tid) == 28
+        assert status == 422 and answer["error"]["code"] == "rules_failed"
+        assert answer["error"]["message"].startswith("house.yaml:28:13: error[dsl.runtime]")
+        status, again = server.call("GET", f"/api/tables/{tid}/state", token=token)
+        assert status == 200 and again["version"] == 28 == _stored(server.db, tid)
+        assert again["legal"] == state["legal"] == ["play 9S"]
         sock.close()
     finally:
         server.stop()
-    assert any(f"table {tid}: the rules failed after action 28 (DslError): house.yaml:13:26" in line
+    assert any(f"table {tid}: the rules failed after action 28 (DslError): house.yaml:28:13" in line
                for line in server.log)
     assert not any("Traceback" in line for line in server.log)

@@ -25,6 +25,7 @@ kind: house
 extends: pl-standard
 match:
   target: 500
+  finishing: {cap: 490}
 """
 
 BAD = """\

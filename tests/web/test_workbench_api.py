@@ -319,14 +319,14 @@ def test_a_file_may_extend_a_saved_file_by_its_id_across_a_restart(tmp_path: Pat
     try:
         status, saved = served.call("POST", "/api/houses", {"text": HOUSE})
         assert status == 201
-        child = f"id: next-table\nkind: house\nextends: {saved['house']}\nname:\n  en: Next\nmatch:\n  target: 700\n"
+        child = f"id: next-table\nkind: house\nextends: {saved['house']}\nname:\n  en: Next\nmatch:\n  target: 700\n  finishing:\n    cap: 690\n"
         status, answer = served.call("POST", "/api/rulesets/check", {"text": child})
         assert (status, answer) == (200, {"ok": True, "errors": [], "id": "next-table"})
         status, form = served.call("GET", f"/api/rulesets/controls?base={saved['house']}&lang=en")
         by_path = {c["path"]: c["value"] for s in form["sections"] for c in s["controls"]}
         assert status == 200 and by_path["auction.step"] == 20 and by_path["options.five_rounds"] == "up"
         status, answer = served.call("POST", "/api/rulesets/house", {"text": child})
-        assert answer["base"] == saved["house"] and answer["changes"] == {"match.target": 700}
+        assert answer["base"] == saved["house"] and answer["changes"] == {"match.target": 700, "match.finishing.cap": 690}
         table = served.create(ruleset_text=child, players=3, seats=["human", "bot:heuristic", "bot:heuristic"])
     finally:
         served.stop()

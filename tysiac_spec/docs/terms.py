@@ -1408,6 +1408,8 @@ OPTION_NAMES: dict[str, T4] = {
         "С минусом не торгуются",
         "Se záporným skóre se nelicituje",
     ),
+    "barrel_min_bid": ("A minimum bid on the barrel", "Minimalna licytacja na beczce",
+                       "Минимальный заказ на бочке", "Minimální licitace na sudu"),
     "jump_bids": (
         "Jump bids (raise by any multiple of 5)",
         "Skoki w licytacji (o dowolną wielokrotność 5)",

@@ -28,6 +28,7 @@ __all__ = [
     "BidSteps",
     "apply",
     "apply_dark",
+    "barrel_taker",
     "bid_steps",
     "ceiling",
     "compile_amounts",
@@ -527,6 +528,20 @@ def start_golden(form: Form, deal: DealState) -> None:
     p = deal.order[0]
     deal.mode, deal.multiplier = "golden", g.multiplier
     _declare_without_auction(deal, p, g.contract)
+
+
+def barrel_taker(form: Form, on_barrel: Sequence[bool], order: Sequence[int]) -> int | None:
+    """The player who takes a deal on the barrel without an auction: with the barrel played
+    without bidding (``special.barrel.enabled``, ``bidding: none``), the first player of
+    ``order`` (the deal's active players in bidding order) who is on the barrel
+    (``on_barrel``, by player); ``None`` when the barrel is bid for as usual or no active
+    player is on it.  A golden-round deal comes before it (the caller's check).  The one
+    statement of the rule for the game (:meth:`~.game.Game`'s opening of a deal) and the
+    check of an outcome (:func:`~.outcome.barrel_deal_taker`)."""
+    b = form.special.barrel
+    if not (b.enabled and b.bidding == "none"):
+        return None
+    return next((p for p in order if p < len(on_barrel) and on_barrel[p]), None)
 
 
 def start_barrel(form: Form, deal: DealState, player: int) -> None:

@@ -432,14 +432,8 @@ class Game:
             auction.start_golden(form, deal)
             if form.special.golden_round.dark_allowed and auction.start_dark(form, deal, self._env):
                 return
-        elif form.special.barrel.enabled and form.special.barrel.bidding == "none" and any(
-            s.on for s in barrel
-        ):
-            on = [p for p in deal.order if barrel[p].on]
-            if not on:
-                auction.start_dark(form, deal, self._env)
-                return
-            auction.start_barrel(form, deal, on[0])
+        elif (taker := auction.barrel_taker(form, [s.on for s in barrel], deal.order)) is not None:
+            auction.start_barrel(form, deal, taker)
         else:
             auction.start_dark(form, deal, self._env)
             return

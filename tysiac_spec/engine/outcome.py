@@ -22,9 +22,14 @@ from typing import Protocol
 
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
-from .auction import bid_steps
+from .auction import barrel_taker, bid_steps
 from .scoring import AllPassOutcome, DealOutcome
-from .seating import first_hand
+from .seating import bidding_order, first_hand
+
+
+class _BarrelSeat(Protocol):
+    @property
+    def on(self) -> bool: ...
 
 
 class Standing(Protocol):
@@ -46,9 +51,12 @@ class Standing(Protocol):
     def deck_points(self) -> int: ...
     @property
     def players(self) -> int: ...
+    @property
+    def barrel(self) -> Sequence[_BarrelSeat]: ...
 
 __all__ = [
     "all_pass_played",
+    "barrel_deal_taker",
     "can_forfeit",
     "contra_factors",
     "discards_to",
@@ -145,6 +153,17 @@ def may_declare(form: Form, state: Standing, mode: str, *, declarer: int, dealer
     player's standing in the match (a negative score, ``dark.forbidden_when_negative``),
     which is for the answer to explain."""
     return not any(iter_mode_errors(form, state, mode=mode, declarer=declarer, dealer=dealer, standing=False))
+
+
+def barrel_deal_taker(form: Form, state: Standing, *, mode: str) -> int | None:
+    """The player who takes the deal dealt by ``state.dealer`` on the barrel, without an
+    auction, at the barrel's ``goal`` (:func:`~.auction.barrel_taker`: the barrel played
+    without bidding and an active player on it); ``None`` for a dark or golden deal, in a
+    golden round (which comes first), or when no deal on the barrel is due."""
+    if mode != "normal" or golden_round_on(form, state):
+        return None
+    on = [s.on for s in state.barrel]
+    return barrel_taker(form, on, bidding_order(form, state.dealer)) if any(on) else None
 
 
 def fixed_bid(form: Form, mode: str) -> int | None:
@@ -248,6 +267,11 @@ def iter_mode_errors(
         negative = 0 <= declarer < state.players and state.scores[declarer] < 0
         if standing and sp.dark.forbidden_when_negative and negative:
             yield _problem(("mode",), f"player {declarer} has a negative score: no dark game")
+        taker = barrel_deal_taker(form, state, mode="normal")
+        if taker is not None:
+            yield _problem(
+                ("mode",), f"player {taker} is on the barrel and takes the deal: no dark game"
+            )
     elif mode == "golden":
         if not sp.golden_round.enabled:
             yield _problem(
@@ -264,16 +288,26 @@ def iter_mode_errors(
             )
 
 
-def iter_bid_errors(form: Form, *, mode: str, bid: int) -> Problems:
+def iter_bid_errors(form: Form, *, mode: str, bid: int, barrel: bool = False) -> Problems:
     """A winning bid (points) the auction allows (:func:`~.auction.bid_steps`): not negative;
     in a normal deal at least the lowest bid (``auction.min_bid``, or the ``forced_bid`` when
     it is lower and a seat is forced), in a golden deal at least the golden round's contract;
     a multiple of ``auction.step``; at most ``auction.cap``.  A dark game's bid is its fixed
-    contract and is not checked here."""
+    contract and is not checked here.  A deal on the barrel without an auction (``barrel``,
+    :func:`barrel_deal_taker`) is played at ``special.barrel.goal``, whatever the step (S002's
+    121 with bids in fives)."""
     if bid < 0:
         yield _problem(("bid",), f"the bid must not be negative (got {bid})")
         return
     if mode == "dark":
+        return
+    if barrel:
+        goal = form.special.barrel.goal
+        if bid != goal:
+            yield _problem(
+                ("bid",), f"a deal on the barrel is played at the barrel's goal, {goal}, "
+                f"without an auction (got {bid})"
+            )
         return
     steps = bid_steps(form)
     low = form.special.golden_round.contract if mode == "golden" else steps.lowest
@@ -285,15 +319,19 @@ def iter_bid_errors(form: Form, *, mode: str, bid: int) -> Problems:
         yield _problem(("bid",), f"no bid above {steps.cap} in this game (got {bid})")
 
 
-def iter_contract_errors(form: Form, *, bid: int, contract: int, mode: str = "normal") -> Problems:
+def iter_contract_errors(
+    form: Form, *, bid: int, contract: int, mode: str = "normal", barrel: bool = False
+) -> Problems:
     """A contract (points) after the exchange: not below the bid; above it only when a
-    ``mode`` deal may be raised (:func:`may_raise`), and then a multiple of
+    ``mode`` deal may be raised (:func:`may_raise`) and it is not a deal on the barrel
+    without an auction (``barrel``: the game offers no raise there), and then a multiple of
     ``contract.step`` (:func:`~.auction.bid_steps`)."""
     steps = bid_steps(form)
     if contract < bid:
         yield _problem(("contract",), f"the contract {contract} is below the bid {bid}")
-    elif contract > bid and not may_raise(form, mode):
-        what = "the contract" if mode == "normal" else f"a {mode} deal's contract"
+    elif contract > bid and (barrel or not may_raise(form, mode)):
+        what = ("the contract on the barrel" if barrel else
+                "the contract" if mode == "normal" else f"a {mode} deal's contract")
         yield _problem(("contract",), f"{what} may not be raised above the bid {bid} (got {contract})")
     elif not steps.contract_on_step(bid, contract):
         yield _problem(
@@ -435,10 +473,17 @@ def iter_outcome_errors(form: Form, state: Standing, outcome: DealOutcome) -> Pr
             form, kind=o.kind, bid=o.bid, contract=o.contract, mode=o.mode, marriages=o.marriages
         )
     else:
-        yield from iter_bid_errors(form, mode=o.mode, bid=o.bid)
+        taker = barrel_deal_taker(form, state, mode=o.mode)
+        if taker is not None and o.declarer != taker:
+            yield _problem(
+                ("declarer",), f"player {taker} is on the barrel and takes the deal without an "
+                f"auction, not player {o.declarer}"
+            )
+        on_barrel = taker is not None
+        yield from iter_bid_errors(form, mode=o.mode, bid=o.bid, barrel=on_barrel)
         if o.contract < 0:
             yield _problem(("contract",), f"the contract must not be negative (got {o.contract})")
-        yield from iter_contract_errors(form, bid=o.bid, contract=o.contract, mode=o.mode)
+        yield from iter_contract_errors(form, bid=o.bid, contract=o.contract, mode=o.mode, barrel=on_barrel)
     if o.multiplier is not None and o.multiplier < 1:
         yield _problem(("multiplier",), f"the multiplier must be 1 or more (got {o.multiplier})")
     yield from iter_mode_errors(form, state, mode=o.mode, declarer=o.declarer, dealer=state.dealer)

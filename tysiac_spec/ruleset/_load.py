@@ -49,6 +49,7 @@ from ._merge import (
 from ._yaml import Mark, YamlProblems, YList, YMap, is_mapping, load_yaml, load_yaml_file, mark_at, to_plain
 from .validate import (
     changed_schema_errors,
+    compiled_errors,
     form_sections,
     never_played,
     semantic_errors,
@@ -831,6 +832,11 @@ def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
         problems.extend(p for p in compiler.problems if p not in problems)
         if not compiler.problems and (stuck := never_played(forms[int(n)])) and stuck not in problems:
             problems.append(stuck)
+        if not compiler.problems:
+            problems.extend(
+                p for p in compiled_errors(forms[int(n)], deck.total_points, len(deck.cards))
+                if p not in problems
+            )
     if problems:
         raise RulesetError(sorted_diagnostics(problems))
     return deck_spec, deck, forms

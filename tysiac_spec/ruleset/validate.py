@@ -14,21 +14,35 @@ diagnostics) and :mod:`.checks` (one registered function per semantic code).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import Diagnostic
 from .checks import SEMANTIC_CODES, form_sections, semantic_errors
 from .checks.auction import never_played
+from .checks.ranges import ceiling_errors, range_errors, rebuy_errors
 from .schema_errors import changed_schema_errors, schema_errors
 
 __all__ = [
     "SEMANTIC_CODES",
     "changed_schema_errors",
+    "compiled_errors",
     "form_sections",
     "never_played",
     "schema_errors",
     "semantic_errors",
     "sorted_diagnostics",
 ]
+
+
+def compiled_errors(form: Any, deck_points: int, pack: int) -> list[Diagnostic]:
+    """The range checks of a compiled form (:mod:`.checks.ranges`: ``formula.range``,
+    ``marriages.ceiling``, ``talon.rebuy-price``), with the pack's card points and its number
+    of cards."""
+    return [
+        *range_errors(form, deck_points, pack),
+        *ceiling_errors(form, deck_points, pack),
+        *rebuy_errors(form, deck_points, pack),
+    ]
 
 
 def sorted_diagnostics(items: Sequence[Diagnostic]) -> list[Diagnostic]:

@@ -89,6 +89,11 @@ def questions(
         p = parse_player(text, n, names)
         if p not in active:
             raise _err("player", f"{sheet.name(p)} sits out this deal")
+        # (a golden round comes first, and no dark game is offered on the barrel)
+        taker = rules_of.barrel_deal_taker(form, state, mode="normal")
+        if taker is not None and p != taker:
+            raise _err("declarer", f"{sheet.name(taker)} is on the barrel and takes this deal "
+                       f"without an auction, not {sheet.name(p)}")
         return p
 
     def first(errors: Iterator[MatchError], mode: str = "", hint: str = "") -> None:
@@ -137,16 +142,21 @@ def questions(
         """Whether the deal's named contract (if any) lets marriages be declared."""
         return all(k.marriages for k in form.contract.kinds if k.id == ans.get("kind"))
 
+    def on_barrel(ans: dict[str, Any]) -> bool:
+        """A deal on the barrel without an auction (the engine's ``barrel_deal_taker``)."""
+        return rules_of.barrel_deal_taker(form, state, mode=mode_of(ans)) is not None
+
     def bid(text: str, ans: dict[str, Any]) -> int:
         v = parse_amount(text, "the bid")
-        first(rules_of.iter_bid_errors(form, mode=mode_of(ans), bid=v))
+        first(rules_of.iter_bid_errors(form, mode=mode_of(ans), bid=v, barrel=on_barrel(ans)))
         return v
 
     def contract(text: str, ans: dict[str, Any]) -> int:
         if not text.strip():
             return bid_of(ans)
         v = parse_amount(text, "the contract")
-        first(rules_of.iter_contract_errors(form, bid=bid_of(ans), contract=v, mode=mode_of(ans)))
+        first(rules_of.iter_contract_errors(form, bid=bid_of(ans), contract=v, mode=mode_of(ans),
+                                            barrel=on_barrel(ans)))
         return v
 
     def points(text: str, ans: dict[str, Any]) -> tuple[int, ...]:
@@ -228,7 +238,7 @@ def questions(
 
     def asks_contract(ans: dict[str, Any]) -> bool:
         return declared(ans) and not ans.get("forfeit") and not ans.get("kind") and rules_of.may_raise(
-            form, mode_of(ans))
+            form, mode_of(ans)) and not on_barrel(ans)
 
     order = " ".join(sheet.name(p) for p in active)
 

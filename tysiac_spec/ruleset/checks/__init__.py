@@ -9,8 +9,9 @@ check's scope says what it receives:
   the options);
 - ``form``: a :class:`Form`, once for each player count in ``players`` (the common sections
   merged with that count's overrides);
-- ``compiled``: a compiled form (:func:`.auction.never_played`), run by the loader after
-  compiling, not by :func:`semantic_errors`.
+- ``compiled``: a compiled form (:func:`.auction.never_played`; the range checks of
+  :mod:`.ranges`, which also receive the pack's card points and size), run by the loader
+  after compiling, not by :func:`semantic_errors`.
 
 The sections' checks live in this package's modules (:mod:`.document`, :mod:`.table`,
 :mod:`.deck`, :mod:`.auction`, :mod:`.contract`, :mod:`.play`, :mod:`.match`); a new check
@@ -35,7 +36,7 @@ from .base import (
 
 # the sections register their checks on import, in this order (the order they run in)
 # isort: off
-from . import document, table, deck, auction, contract, play, match
+from . import document, table, deck, auction, contract, play, match, ranges
 # isort: on
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "get",
     "match",
     "play",
+    "ranges",
     "semantic_errors",
     "table",
 ]

@@ -70,6 +70,17 @@ SEMANTIC_CODES: dict[str, str] = {
     "deal.cut": "`deal.cut.bad_ranks` names a rank the deck does not have",
     "talon.rebuy": "the contract may be bought (`talon.rebuy.enabled`) but no `price` is set, "
     "or a price is set while it may not",
+    "talon.rebuy-price": "a re-buy price that is never above the winning bid, so the contract is "
+    "never offered for sale",
+    "marriages.before-play": "marriages declared only before the first trick "
+    "(`declared_by: before_play`) while they need a won trick (`requires_won_trick`): none "
+    "could ever be declared",
+    "match.target-tied": "a rule tied to the target that does not follow it: a non-declarer's "
+    "`finishing.cap` at or above the target, or a barrel whose goal does not reach it",
+    "formula.range": "a formula that can divide by 0 or leave the range of numbers in play, "
+    "by the bounds its context's names keep",
+    "marriages.ceiling": "a marriage value formula worth more than `marriages.values` while "
+    "bids stop at the engine's ceiling (no `auction.cap` nor `auction.max_bid`)",
 }
 
 """Every semantic code with what it means (the codes :func:`semantic_errors` and

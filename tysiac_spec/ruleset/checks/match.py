@@ -1,4 +1,4 @@
-"""The match's checks (``match.threshold``, ``match.loss``), the special rules'
+"""The match's checks (``match.threshold``, ``match.loss``, ``match.target-tied``), the special rules'
 (``special.golden-dark``), and those of the lists of rules with ids or kinds
 (``rule.duplicate-id``, ``deal.incident-twice``, ``deal.incident-inert``)."""
 
@@ -149,4 +149,49 @@ def incident_inert(form: Form) -> Iterator[Diagnostic]:
                 "`penalty`",
                 form.doc,
                 (*path, "to"),
+            )
+
+
+@check("match.target-tied")
+def target_tied(form: Form) -> Iterator[Diagnostic]:
+    """Rules tied to the target that do not follow it (issue 26, item 19): a non-declarer's
+    score stopping at ``match.finishing.cap`` (``who: declarer``, ``others: cap``) at or
+    above the target, where he would then reach it; a barrel (``special.barrel``) whose
+    ``threshold`` plus ``goal`` falls short of the target, where making the goal would not
+    finish the match."""
+    match = form.sections.get("match") or {}
+    special = form.sections.get("special") or {}
+    target = _target(form)
+
+    def value(section: Any, cls: str, *path: str) -> Any:
+        got = get(section, *path)
+        return defaults(cls, path[-1]) if got is None else got
+
+    who = value(match, "Finishing", "finishing", "who")
+    others = value(match, "Finishing", "finishing", "others")
+    cap = value(match, "Finishing", "finishing", "cap")
+    if who == "declarer" and others == "cap" and isinstance(cap, int) and cap >= target:
+        yield diag(
+            "match.target-tied",
+            f"`match.finishing.cap` is {cap}, not below the target {target}: a non-declarer "
+            "stopped there would reach the target",
+            form.doc,
+            form.where("match", "finishing", "cap") if get(match, "finishing", "cap") is not None
+            else form.where("match", "target"),
+            f"set `match.finishing.cap` below {target} (e.g. {target - 10})",
+        )
+    if get(special, "barrel", "enabled"):
+        threshold = value(special, "Barrel", "barrel", "threshold")
+        goal = value(special, "Barrel", "barrel", "goal")
+        unlimited = get(special, "barrel", "attempts_unlimited")
+        if isinstance(threshold, int) and isinstance(goal, int) and threshold < target \
+                and threshold + goal < target and not unlimited:
+            yield diag(
+                "match.target-tied",
+                f"`special.barrel.goal` is {goal}: from the barrel at {threshold} it reaches "
+                f"{threshold + goal}, short of the target {target}",
+                form.doc,
+                form.where("special", "barrel", "goal") if get(special, "barrel", "goal") is not None
+                else form.where("special", "barrel", "enabled"),
+                f"set the goal to {target - threshold}, or move the barrel with the target",
             )

@@ -105,3 +105,36 @@ def inert_revoke(form: Form) -> Iterator[Diagnostic]:
             form.doc,
             (*path, "to"),
         )
+
+
+@check("marriages.before-play")
+def before_play_trick(form: Form) -> Iterator[Diagnostic]:
+    """Marriages declared only before the first trick (``marriages.declared_by:
+    before_play``) that need a won trick first (``requires_won_trick``, or the ace
+    marriage's): nobody has won a trick then, so none could ever be declared."""
+    marriages = form.sections.get("marriages") or {}
+    if get(marriages, "declared_by") != "before_play":
+        return
+    needs = get(marriages, "requires_won_trick")
+    if needs is None:
+        needs = defaults("Marriages", "requires_won_trick")
+    if needs:
+        yield diag(
+            "marriages.before-play",
+            "`marriages.declared_by` is `before_play`, but `marriages.requires_won_trick` is on: "
+            "before the first trick nobody has won one, so no marriage could ever be declared",
+            form.doc,
+            form.where("marriages", "declared_by"),
+            "set `marriages.requires_won_trick: false`, or declare marriages by a lead",
+        )
+    ace = get(marriages, "ace_marriage") or {}
+    if is_mapping(ace) and get(ace, "enabled") and get(ace, "requires_won_trick") is not False and (
+        get(ace, "requires_won_trick") or defaults("AceMarriage", "requires_won_trick")
+    ):
+        yield diag(
+            "marriages.before-play",
+            "`marriages.declared_by` is `before_play`, but `marriages.ace_marriage.requires_won_trick` "
+            "is on: the ace marriage could never be declared",
+            form.doc,
+            form.where("marriages", "ace_marriage", "enabled"),
+        )
