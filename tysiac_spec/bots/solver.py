@@ -67,7 +67,9 @@ __all__ = [
     "position_of",
     "solve_deal",
     "solver_for",
+    "solver_of",
     "unsupported",
+    "unsupported_form",
 ]
 
 TABLE_ENTRIES = 200_000
@@ -147,15 +149,21 @@ def unsupported(form: Form, deal: DealState) -> str:
         return "a deal without a declarer (all-pass play)"
     if deal.stock:
         return "a stock still to draw (table.stock)"
+    return unsupported_form(form, deal.kind)
+
+
+def unsupported_form(form: Form, kind: str | None) -> str:
+    """Why the solver cannot solve a deal of ``kind`` (``None``: the numeric contract) played
+    under ``form``, whatever its cards, or ``""``."""
     m = form.marriages
     if m.declared_by == "hand":
         return "marriages declared from the hand (marriages.declared_by: hand)"
     if m.ace_marriage.enabled:
         return "the ace marriage (marriages.ace_marriage)"
-    if deal.kind is not None:
-        kind = contracts.kind_of(form, deal.kind)
-        if kind.ends_when_decided:
-            return f"the kind `{kind.id}` stops once decided (ends_when_decided)"
+    if kind is not None and form.contract.kinds:
+        k = contracts.kind_of(form, kind)
+        if k.ends_when_decided:
+            return f"the kind `{k.id}` stops once decided (ends_when_decided)"
     return ""
 
 
@@ -609,17 +617,25 @@ def _indices(bits: int) -> list[int]:
 _SOLVERS: dict[tuple[int, str | None, int], Solver] = {}
 
 
-def solver_for(form: Form, deal: DealState, pack: Sequence[Card]) -> Solver:
-    """The :class:`Solver` of ``deal``'s play under ``form`` (the ruleset's form; the deal's
-    named kind picks the played form and the objective), made once per form, kind and pack
-    and kept (a small cache, cleared past 64 solvers)."""
-    key = (id(form), deal.kind, id(pack))
+def solver_of(form: Form, kind: str | None, pack: Sequence[Card]) -> Solver:
+    """The :class:`Solver` of a deal of ``kind`` (``None``: the numeric contract) under
+    ``form`` (the ruleset's form; the kind picks the played form and the objective), made
+    once per form, kind and pack and kept (a small cache, cleared past 64 solvers)."""
+    key = (id(form), kind, id(pack))
     got = _SOLVERS.get(key)
     if got is None or got.pack[0] is not pack[0]:
         if len(_SOLVERS) > 64:
             _SOLVERS.clear()
-        got = _SOLVERS[key] = Solver(played_form(form, deal), pack, objective_of(form, deal.kind))
+        played = form
+        if kind is not None and form.contract.kinds:
+            played = contracts.played_form(form, contracts.kind_of(form, kind))
+        got = _SOLVERS[key] = Solver(played, pack, objective_of(form, kind))
     return got
+
+
+def solver_for(form: Form, deal: DealState, pack: Sequence[Card]) -> Solver:
+    """:func:`solver_of` the deal's kind."""
+    return solver_of(form, deal.kind, pack)
 
 
 def solve_deal(form: Form, deal: DealState, pack: Sequence[Card], *, every_move: bool = False) -> tuple[
