@@ -484,7 +484,7 @@ class Solver:
                     return hi
                 if beta <= 0:
                     return 0
-                key = (tuple(hands), cur, trump_, pending,
+                key = (tuple(hands), cur, side, last_bonus, trump_, pending,
                        lead_rule and mtrick is not None and mtrick == tn - 1,
                        won if bar_reads else 0, declared if formula else 0)
                 got = table.get(key)

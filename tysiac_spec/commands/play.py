@@ -81,7 +81,7 @@ from .replay import in_file
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
 
 EXIT_INTERRUPTED = 130
-BOT_KINDS = ("heuristic", "random")
+BOT_KINDS = ("heuristic", "random", "strong")
 """The kinds of bots (``--bots``, the record's ``table.bots``)."""
 SUIT_STYLES = ("red", "blue", "green", "")
 """Display colours by the suit's position in the deck (a four-colour pack)."""
@@ -115,10 +115,12 @@ class _Chooser:
 
     def choose(self, game: Game, player: int) -> Action:
         if self.bot is None:
-            from ..bots import HeuristicBot, RandomBot
+            from ..bots import HeuristicBot, RandomBot, StrongBot
 
             if self.kind == "heuristic":
                 self.bot = HeuristicBot(self.seed, game.form)
+            elif self.kind == "strong":
+                self.bot = StrongBot(self.seed, game.form)
             else:
                 self.bot = RandomBot(self.seed)
         action: Action = self.bot.choose(game.view(player), game.legal_actions())
