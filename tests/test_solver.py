@@ -240,3 +240,50 @@ def test_strong_plays_every_shipped_form_legally(ruleset: str, players: int) -> 
         assert action in legal
         game.apply(action)
     assert len(game.deal_scores) >= 3 or game.is_over
+
+
+# ---------------------------------------------------------------------------- the advisor
+
+
+def test_advisor_refuses_a_bad_hand_in_deal_notation_terms() -> None:
+    from tysiac_spec.bots.advisor import advise
+    from tysiac_spec.errors import IllegalActionError, NotationError
+
+    rules = load_ruleset("pl-standard")
+    with pytest.raises(NotationError):
+        advise(rules, 3, "AS TS KS QS AH TH XX")
+    with pytest.raises(IllegalActionError, match="stacked deal: TH is dealt twice in player 1's hand"):
+        advise(rules, 3, "AS TS KS QS AH TH TH")
+    with pytest.raises(IllegalActionError, match=r"each hand must hold 7 cards \(got 6\)"):
+        advise(rules, 3, "AS TS KS QS AH TH")
+    with pytest.raises(LimitError, match="5,000 samples, more than the limit of 1,000"):
+        advise(rules, 3, "AS TS KS QS AH TH KH", samples=5000)
+
+
+def test_advisor_on_a_strong_hand() -> None:
+    """Two aces, two tens and the spade marriage: 100 is made in every
+    sampled deal, scored +100 (the contract) by the engine's settlement."""
+    from tysiac_spec.bots.advisor import advise, wilson
+
+    advice = advise(load_ruleset("pl-standard"), 3, "AS TS KS QS AH TH KH", samples=4)
+    first = advice.levels[0]
+    assert (first.bid, first.made, first.deals, first.expected) == (100, 4, 4, 100.0)
+    assert (first.low, first.high) == wilson(4, 4)
+    assert advice.recommended is not None and advice.recommended >= 100
+    assert advice.as_json()["levels"][0]["interval"] == [round(first.low, 3), 1.0]  # type: ignore[index]
+
+
+def test_advise_command_prints_json(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from tysiac_spec.commands.advise import advise_cmd
+
+    result = CliRunner().invoke(advise_cmd, ["pl-standard", "-p", "3", "--hand", "AS TS KS QS AH TH KH",
+                                             "--samples", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["levels"][0]["bid"] == 100 and data["deals"] == 2
+    bad = CliRunner().invoke(advise_cmd, ["pl-standard", "-p", "3", "--hand", "AS AS"])
+    assert bad.exit_code == 1

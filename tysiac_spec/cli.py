@@ -35,6 +35,7 @@ class _Commands(click.Group):
     its module and the module's attribute."""
 
     lazy: ClassVar[dict[str, tuple[str, str]]] = {
+        "advise": ("advise", "advise_cmd"),
         "build": ("build", "build"),
         "check": ("check", "check"),
         "compare": ("compare", "compare_cmd"),
