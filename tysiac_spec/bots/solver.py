@@ -477,8 +477,26 @@ class Solver:
             self.nodes += 1
             key: tuple[object, ...] | None = None
             if only is None and not trick:
-                if not hands[cur]:
+                h = hands[cur]
+                if not h:
                     return 0
+                if not h & (h - 1):  # the last trick: one card each, no choice, no marriage
+                    t = trump_
+                    p = cur
+                    wp, wc = cur, pack[h.bit_length() - 1]
+                    tbits = wc.suit_bits if t is not None and wc.suit_id == t else 0
+                    total = wc.points
+                    for _ in range(len(order) - 1):
+                        p = nxt[p]
+                        c = pack[hands[p].bit_length() - 1]
+                        total += c.points
+                        if not tbits and t is not None and c.suit_id == t:
+                            tbits = c.suit_bits
+                        if takes(c.index, c.bit, wc.index, wc.suit_bits, tbits):
+                            wp, wc = p, c
+                    if not side >> wp & 1:
+                        return 0
+                    return 1 if tricks else total + last_bonus
                 hi = upper(left)
                 if hi <= alpha:
                     return hi
