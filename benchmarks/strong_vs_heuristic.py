@@ -7,7 +7,7 @@ score change is one sample; every seat takes its turn (seat rotation).  The figu
 mean difference per deal, with a 95 % interval from the per-seed means (normal
 approximation); also the mean score per deal of each side and how often the strong seat
 did better, the same or worse.  Runs until ``--deals`` seeds or ``--cpu-seconds`` are
-spent.  Prints one JSON line.
+spent.  Prints one JSON line (and one every ``--progress`` seeds).
 
     nice -n 10 python benchmarks/strong_vs_heuristic.py --ruleset pl-standard --players 3 --cpu-seconds 500
 """
@@ -48,6 +48,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH)
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--progress", type=int, default=0, help="print the figures so far every N seeds")
     args = parser.parse_args()
     rules = load_ruleset(args.ruleset)
     start = time.process_time()
@@ -67,10 +68,17 @@ def main() -> None:
         diffs += row
         per_seed.append(sum(row) / len(row))
         seed += 1
+        if args.progress and len(per_seed) % args.progress == 0:
+            _report(args, per_seed, diffs, strong_scores, base_scores, time.process_time() - start)
+    _report(args, per_seed, diffs, strong_scores, base_scores, time.process_time() - start)
+
+
+def _report(args: argparse.Namespace, per_seed: list[float], diffs: list[int], strong_scores: list[int],
+            base_scores: list[int], cpu: float) -> None:
+    """Print the figures so far as one JSON line."""
     n = len(per_seed)
     mean = statistics.fmean(per_seed) if n else 0.0
     half = 1.96 * statistics.stdev(per_seed) / math.sqrt(n) if n > 1 else float("nan")
-    cpu = time.process_time() - start
     print(json.dumps({
         "ruleset": args.ruleset, "players": args.players, "samples": args.samples, "depth": args.depth,
         "seeds": n, "deals_played_by_strong": len(diffs),
@@ -80,7 +88,7 @@ def main() -> None:
         "better": sum(d > 0 for d in diffs), "same": sum(d == 0 for d in diffs),
         "worse": sum(d < 0 for d in diffs),
         "cpu_seconds": round(cpu, 1), "cpu_seconds_per_strong_deal": round(cpu / max(len(diffs), 1), 3),
-    }))
+    }), flush=True)
 
 
 if __name__ == "__main__":

@@ -43,8 +43,8 @@ __all__ = ["BOTS_HELP", "ENGINE_HELP", "EXIT_INTERRUPTED", "simulate_cmd", "simu
 
 BOTS_HELP = (
     "The bots: one for every seat, or one per seat separated by commas (heuristic,random,heuristic); "
-    "a shipped bot (heuristic, random, strong: the determinized double-dummy bot, about 0.4 s "
-    "a deal of pl-standard) or a class of yours following the Bot protocol, as "
+    "a shipped bot (heuristic, random, strong: the determinized double-dummy bot, about 0.1 s "
+    "of CPU a deal of pl-standard) or a class of yours following the Bot protocol, as "
     "MODULE:NAME (on PYTHONPATH) or path/to/bots.py:NAME, called as NAME(seed, form). A bot that "
     "raises stops the run with one line (error[bot.raised]: the bot, its seat, the exception, its "
     "file:line); TYSIAC_BOT_TRACEBACK=1 adds the Python traceback."
