@@ -9,8 +9,9 @@ declared by a lead).  :meth:`Memory.draw` deals the cards he has not seen to the
 players, as many as each holds, respecting those facts; the cards left over are the ones
 out of play for him (played out of his sight, in a hidden talon, discarded).
 
-The view does not show the finished tricks, only the trick on the table when the player
-acts, so a card played after his turn in a trick stays unseen: it may be drawn into a hand.
+The view shows the trick on the table and the last finished one
+(:attr:`~tysiac_spec.engine.view.View.last_trick`), so a player who acts in every trick sees
+every card played.
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ class Memory:
         self.marriage_trick: int | None = None
         """The trick (from 0) in which the last marriage was seen declared."""
         self._declared = 0
+        self.points: dict[int, int] = {}
+        """Card points each player has taken, counted from the finished tricks seen (the last
+        trick's winner is the player whose trick count grew since the last view)."""
+        self._tricks: dict[int, int] = {}
+        self._counted: tuple[tuple[int, Card], ...] = ()
 
     def observe(self, view: View) -> None:
         """Take in ``view`` (the player's, at his turn); a new deal is detected by the dealer,
@@ -82,16 +88,24 @@ class Memory:
         for c in view.talon:
             self.held |= c.bit if view.declarer == view.player else 0
         trick = view.trick
-        for _, c in trick:
-            self.played |= c.bit
-        if trick:
-            led = trick[0][1].suit_id
-            for p, c in trick[1:]:
-                if c.suit_id != led and self._shows_void:
-                    self.voids.setdefault(p, set()).add(led)
-                    trump = view.trump
-                    if self._shows_trump_void and trump is not None and trump != led and c.suit_id != trump:
-                        self.voids[p].add(trump)
+        tricks = dict(view.tricks)
+        if view.last_trick and view.last_trick != self._counted:
+            grew = [p for p, n in tricks.items() if n > self._tricks.get(p, 0)]
+            if len(grew) == 1:
+                self.points[grew[0]] = self.points.get(grew[0], 0) + sum(c.points for _, c in view.last_trick)
+            self._counted = view.last_trick
+        self._tricks = tricks
+        for seen in (view.last_trick, trick):  # (the last trick: the cards after his own too)
+            for _, c in seen:
+                self.played |= c.bit
+            if seen:
+                led = seen[0][1].suit_id
+                for p, c in seen[1:]:
+                    if c.suit_id != led and self._shows_void:
+                        self.voids.setdefault(p, set()).add(led)
+                        trump = view.trump  # (the trump now: read only on the trick on the table)
+                        if seen is trick and self._shows_trump_void and trump not in (None, led, c.suit_id):
+                            self.voids[p].add(trump)
         for to, c in view.given:
             if to != view.player:
                 self.placed[to] = self.placed.get(to, 0) | c.bit

@@ -7,7 +7,9 @@ cards held and seen, cards given, voids shown, marriages declared, a hand played
 solves each with the double-dummy solver (:mod:`.solver`: every legal play's exact value of
 what the contract depends on), and plays the legal card with the best mean — the highest for
 the declarer's side, the lowest for the defenders (the other way round in a kind won by
-taking no trick).  Ties go to the first in the engine's order.
+taking no trick), the number of worlds in which the contract is made deciding first (the
+declarer's side still needing the contract less the points it was seen to take).  Ties go
+to the first in the engine's order.
 
 Everything else — the auction, the talon, the exchange, the contract, contra, rebuy,
 forfeits, a deal without a declarer (all-pass play), a position the solver does not solve
@@ -124,6 +126,8 @@ class StrongBot:
         pending = self._pending_trump(view, solver.form)
         totals: dict[tuple[int, bool], int] = {}
         counts: dict[tuple[int, bool], int] = {}
+        makes: dict[tuple[int, bool], int] = {}
+        need = self._need(view, solver.objective.tricks)
         start = time.perf_counter()
         drawn = 0
         while drawn < self._samples:
@@ -138,6 +142,7 @@ class StrongBot:
                 if isinstance(move, tuple):
                     totals[move] = totals.get(move, 0) + value
                     counts[move] = counts.get(move, 0) + 1
+                    makes[move] = makes.get(move, 0) + (need is not None and value >= need)
             drawn += 1
             self.solved += 1
             if self._ms is not None and (time.perf_counter() - start) * 1000 >= self._ms:
@@ -145,17 +150,30 @@ class StrongBot:
         side = view.player in side_of(form, view.declarer)
         maximise = side != solver.objective.fewest
         best: Action | None = None
-        best_value = 0.0
+        best_score = (0, 0.0)
         for action in legal:
             if type(action) is not PlayCard or action.aces:
                 continue
             key = (action.card.index, action.marriage)
             if counts.get(key) != drawn:
                 continue
-            mean = totals[key] / drawn
-            if best is None or (mean > best_value if maximise else mean < best_value):
-                best, best_value = action, mean
+            score = (makes[key], totals[key] / drawn)  # the contract made first, then the points
+            if best is None or (score > best_score if maximise else score < best_score):
+                best, best_score = action, score
         return best
+
+    def _need(self, view: View, tricks: bool) -> int | None:
+        """What the declarer's side must still take to make the contract (points: the
+        contract less the card points seen taken and the marriages declared), or ``None``
+        when it is not known (no contract yet, a kind scored by tricks)."""
+        memory = self._memory
+        if tricks or not view.contract or memory is None or view.declarer is None:
+            return None
+        side = side_of(self._form, view.declarer)
+        values = self._form.marriages.values
+        taken = sum(memory.points.get(p, 0) for p in side)
+        taken += sum(values.get(s, 0) for p, s in view.declared if p in side)
+        return view.contract - taken
 
     @staticmethod
     def _pending_trump(view: View, form: Form) -> str | None:
