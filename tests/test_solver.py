@@ -287,3 +287,20 @@ def test_advise_command_prints_json(tmp_path: Path) -> None:
     assert data["levels"][0]["bid"] == 100 and data["deals"] == 2
     bad = CliRunner().invoke(advise_cmd, ["pl-standard", "-p", "3", "--hand", "AS AS"])
     assert bad.exit_code == 1
+
+
+def test_view_shows_the_last_finished_trick() -> None:
+    game = Game(load_ruleset("pl-standard"), players=3, seed=2)
+    bots = [HeuristicBot(p, game.form) for p in range(3)]
+    while game.deal.phase != "play":
+        p = game.current_player
+        game.apply(bots[p].choose(game.view(p), game.legal_actions()))
+    assert game.view(0).last_trick == ()
+    played = []
+    for _ in range(3):
+        p = game.current_player
+        action = game.legal_actions()[0]
+        played.append((p, action.card))  # type: ignore[attr-defined]
+        game.apply(action)
+    assert all(game.view(q).last_trick == tuple(played) for q in range(3))
+    assert game.view(0).trick == ()
