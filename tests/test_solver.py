@@ -304,3 +304,16 @@ def test_view_shows_the_last_finished_trick() -> None:
         game.apply(action)
     assert all(game.view(q).last_trick == tuple(played) for q in range(3))
     assert game.view(0).trick == ()
+
+
+def test_play_hint_names_a_legal_action(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from tysiac_spec.cli import main
+
+    result = CliRunner().invoke(main, ["play", "pl-standard", "--seed", "1", "--save", str(tmp_path / "g.json")],
+                                input="hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    [line] = [ln for ln in result.output.splitlines() if ln.startswith("hint: ")]
+    assert line.endswith("(the strong bot's choice)")
+    assert line.split(": ", 1)[1].split(" (")[0].split(" ")[0] in ("bid", "pass", "play", "talon")

@@ -91,6 +91,15 @@ class StrongBot:
         self.solved = 0
         """Worlds solved so far (for the cost figures)."""
 
+    def observe(self, view: View) -> None:
+        """Take in ``view`` without choosing (a hint giver that watches every turn of its
+        player, ``tysiac play``'s ``hint``): its memory of the deal stays whole."""
+        if view.hand:
+            pack = view.hand[0].pack
+            if self._memory is None or self._memory.pack[0] is not pack[0]:
+                self._memory = Memory(self._form, pack)
+            self._memory.observe(view)
+
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """One element of ``legal`` (never empty): the solver's choice at a play it solves,
         else the heuristic's."""
