@@ -518,12 +518,13 @@ class Solver:
             a0, b0 = alpha, beta
             if only is None:
                 mv = moves_of(hands, cur, declarer, trick, trump_, tn, mtrick, won)
-                live = 0
-                for h in hands:
-                    live |= h
-                for _, c in trick:
-                    live |= c.bit
-                mv = ordered(merged(mv, cur, live), cur, trump_)
+                if len(mv) > 1:
+                    live = 0
+                    for h in hands:
+                        live |= h
+                    for _, c in trick:
+                        live |= c.bit
+                    mv = ordered(merged(mv, cur, live), cur, trump_)
             else:
                 mv = [only]
             maximise = bool(side >> cur & 1) != fewest
