@@ -53,15 +53,16 @@ def test_no_ruleset_or_an_unknown_one_completes_no_option() -> None:
 
 
 def test_fixed_choices_complete_as_click_does() -> None:
-    assert values(["play", "--bots"], "") == ["heuristic", "random"]
+    assert values(["play", "--bots"], "") == ["heuristic", "random", "strong"]
     assert values(["play", "--bots"], "heuristic,") == []  # play takes one kind, not a seat list
 
 
 @pytest.mark.parametrize("command", [["simulate", "pl-standard"], ["compare", "pl-standard", "ru-classic"]])
 def test_a_seat_list_of_bots_completes_the_seat_after_the_last_comma(command: list[str]) -> None:
-    assert values([*command, "--bots"], "") == ["heuristic", "random"]
+    assert values([*command, "--bots"], "") == ["heuristic", "random", "strong"]
     assert values([*command, "--bots"], "h") == ["heuristic"]
-    assert values([*command, "--bots"], "heuristic,") == ["heuristic,heuristic", "heuristic,random"]
+    assert values([*command, "--bots"], "heuristic,") == [
+        "heuristic,heuristic", "heuristic,random", "heuristic,strong"]
     assert values([*command, "--bots"], "heuristic,random,r") == ["heuristic,random,random"]
     assert values([*command, "--bots"], "mybots.py:B") == []
 

@@ -584,7 +584,7 @@ def test_resume_with_other_bots_than_recorded_says_so(tmp_path: Path) -> None:
     save.write_text(json.dumps(data), encoding="utf-8")
     code, out = _play_cli(tmp_path, "--resume", str(save), text="")
     assert code == 1
-    assert "unknown kind of bots `minimax` (known: heuristic, random)" in out
+    assert "unknown kind of bots `minimax` (known: heuristic, random, strong)" in out
 
 
 def test_an_unwritable_save_path_is_reported_before_any_play(tmp_path: Path) -> None:

@@ -105,7 +105,7 @@ def test_unknown_option_and_player_count_and_bot() -> None:
     assert code == 1
     assert "ruleset `pl-standard` has no 7-player form; it defines 2, 3, 4" in err
     code, _, err = run("simulate", "pl-standard", "--bots", "clever")
-    assert code == 2 and "unknown bot `clever`; expected random, heuristic, or MODULE:NAME" in err
+    assert code == 2 and "unknown bot `clever`; expected random, heuristic, strong, or MODULE:NAME" in err
     code, _, err = run("simulate", "pl-standard", "--games", "0")
     assert code == 2 and "--games" in err
     code, _, err = run("simulate", "pl-standard", "-O", "five_rounds")

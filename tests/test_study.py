@@ -322,7 +322,7 @@ def test_a_users_bot_by_path_and_by_module(tmp_path: Path, monkeypatch: pytest.M
     ("{dir}/mybots.py:NotABot", "`NotABot` is not a class or function"),
     ("{dir}/mybots.py:Silent", "has no method choose(view, legal) (the Bot protocol)"),
     ("{dir}/broken.py:Bot", "loading {dir}/broken.py failed: SyntaxError"),
-    ("clever", "unknown bot `clever`; expected random, heuristic, or MODULE:NAME"),
+    ("clever", "unknown bot `clever`; expected random, heuristic, strong, or MODULE:NAME"),
     ("heuristic,random", "bots `heuristic,random`: 2 names for 3 seats (give one, or one per seat)"),
     ("heuristic,,random", "an empty name in the list"),
 ])

@@ -28,6 +28,7 @@ from .commands._complete import attach
 from .errors import TysiacError
 
 _COMMANDS: dict[str, tuple[str, str, str]] = {
+    "advise": ("advise", "advise_cmd", "For each bid level: the chance of making..."),
     "build": ("build", "build", "Build the documentation site: an index of..."),
     "check": ("check", "check", "Run the scenarios (executable examples..."),
     "compare": ("compare", "compare_cmd", "Compare rulesets (shipped ids or YAML..."),

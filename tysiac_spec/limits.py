@@ -107,6 +107,8 @@ LIMITS: dict[str, Limit] = {
         Limit("deck_ranks", 13, "ranks", "the ranks of a pack"),
         Limit("deck_suits", 8, "suits", "the suits of a pack"),
         Limit("bids", 1_000, "amounts", "the bids or contracts offered at one turn"),
+        Limit("bot_samples", 1_000, "samples", "the worlds a bot draws per decision"),
+        Limit("bot_ms", 60_000, "milliseconds", "the time a bot thinks per decision"),
         Limit("extends_depth", 16, "levels", "an `extends` chain"),
         Limit("extends_parents", 16, "parents", "the `extends` list of one ruleset"),
         Limit("extends_files", 64, "files", "the distinct files an `extends` tree reads"),

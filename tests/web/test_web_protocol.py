@@ -288,7 +288,7 @@ def test_rulesets_check_qr_pages_and_headers(server: Served) -> None:
     assert pl["players"] == list(rules.player_counts)
     assert {o["name"] for o in pl["options"]} == set(rules.options)
     assert "core" not in {r["id"] for r in listing["rulesets"]}  # (no player count: not playable)
-    assert listing["bots"] == ["heuristic", "random"]
+    assert listing["bots"] == ["heuristic", "random", "strong"]
     status, svg = server.call("POST", "/api/qr", {"text": "http://127.0.0.1/t/x#seat=y"})
     assert status == 200 and svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and "<title>QR code" in svg
     headers = server.headers("/")

@@ -3,7 +3,8 @@ seat list (``--bots heuristic,random,heuristic``), shipped or loaded from a user
 
 A bot is named by a word or by ``MODULE:NAME``:
 
-- ``random``: :class:`RandomBot`; ``heuristic``: :class:`HeuristicBot`;
+- ``random``: :class:`RandomBot`; ``heuristic``: :class:`HeuristicBot`; ``strong``:
+  :class:`StrongBot` (determinized double-dummy play, :mod:`.strong`; its default budget);
 - ``mymodule:MyBot``: ``MyBot`` in a module importable from Python's path (``PYTHONPATH``);
 - ``path/to/bots.py:MyBot``: ``MyBot`` in that file (a path ending in ``.py``);
 - ``cmd:./mybot``: a program in any language, played through JSON lines on its standard
@@ -51,10 +52,11 @@ from ..ruleset.model import Form
 from .heuristic import HeuristicBot
 from .process import PREFIX, process_factory
 from .random_bot import Bot, RandomBot
+from .strong import StrongBot
 
 __all__ = ["BUILTIN", "TRACEBACK_ENV", "Bot", "BotActionError", "BotError", "BotFactory", "BotRaisedError",
-           "HeuristicBot", "RandomBot", "bot_factory", "bot_raised", "illegal_action", "make_bot",
-           "raised_by", "seat_bots", "short_repr", "user_seat_names"]
+           "HeuristicBot", "RandomBot", "StrongBot", "bot_factory", "bot_raised", "illegal_action",
+           "make_bot", "raised_by", "seat_bots", "short_repr", "user_seat_names"]
 
 BotFactory = Callable[[int, Form], Bot]
 """What makes a seat's bot: called as ``factory(seed, form)``."""
@@ -111,7 +113,11 @@ def _heuristic(seed: int, form: Form) -> Bot:
     return HeuristicBot(seed, form)
 
 
-BUILTIN: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic}
+def _strong(seed: int, form: Form) -> Bot:
+    return StrongBot(seed, form)
+
+
+BUILTIN: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic, "strong": _strong}
 """The shipped bots by name."""
 
 

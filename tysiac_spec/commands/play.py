@@ -81,7 +81,7 @@ from .replay import in_file
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
 
 EXIT_INTERRUPTED = 130
-BOT_KINDS = ("heuristic", "random")
+BOT_KINDS = ("heuristic", "random", "strong")
 """The kinds of bots (``--bots``, the record's ``table.bots``); also ``cmd:COMMAND``, a bot in
 another process (:mod:`tysiac_spec.bots.process`), started for each seat."""
 
@@ -139,7 +139,7 @@ class _Chooser:
 
     def choose(self, game: Game, player: int) -> Action:
         if self.bot is None:
-            from ..bots import HeuristicBot, RandomBot
+            from ..bots import HeuristicBot, RandomBot, StrongBot
 
             if self.kind.startswith(CMD):
                 from ..bots import make_bot
@@ -147,6 +147,8 @@ class _Chooser:
                 self.bot = make_bot(self.kind, self.seed, game.form)
             elif self.kind == "heuristic":
                 self.bot = HeuristicBot(self.seed, game.form)
+            elif self.kind == "strong":
+                self.bot = StrongBot(self.seed, game.form)
             else:
                 self.bot = RandomBot(self.seed)
         legal = game.legal_actions()
@@ -255,6 +257,9 @@ class Table:
         self.console, self.read_line, self.save = console, read_line, save
         self.colour = console.is_terminal and not console.no_color
         self.symbols = console.is_terminal and _shows(console, game)  # Q♥, where it can
+        self._hinter: Any = None
+        """The ``strong`` bot of the user's seat that answers ``hint`` (made at the first
+        turn; it watches every turn of the seat so that its memory of the deal stays whole)."""
 
     def resume_command(self, where: str) -> str:
         """The command that resumes the game saved to ``where``: ``tysiac play --resume
@@ -289,6 +294,12 @@ class Table:
         """One action of the user, or None for `quit`."""
         game = self.game
         legal = game.legal_actions()
+        if self._hinter is None:
+            from ..bots import StrongBot
+
+            self._hinter = StrongBot(self.seat, game.form)
+        view = game.view(self.seat)
+        self._hinter.observe(view)
         while True:
             text = self.read_line(f"P{self.seat}> ").strip()
             low = text.lower()
@@ -296,8 +307,11 @@ class Table:
                 return None
             if low in ("?", "help", "h"):
                 self.say("legal actions: " + self._choices(legal))
-                self.say("type a number, an action (`bid 120`, `play QH`), `show`, "
-                         "or `quit` to save and stop")
+                self.say("type a number, an action (`bid 120`, `play QH`), `show`, `hint` "
+                         "(what the strong bot would do), or `quit` to save and stop")
+                continue
+            if low == "hint":
+                self.say(f"hint: {self._hinter.choose(view, legal)} (the strong bot's choice)")
                 continue
             if low in ("show", "table", "hand", ""):
                 self.show()

@@ -755,6 +755,7 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
             won += map(_CARD, trick)
         tricks = deal.tricks
         tricks[winner] = tricks.get(winner, 0) + 1
+        deal.last_trick = trick  # (the closed trick's list, no longer the deal's trick)
         deal.trick = []
         deal.trick_number += 1
         deal.last_trick_winner = winner

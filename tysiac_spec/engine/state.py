@@ -6,7 +6,7 @@ from the dealer in the direction of play (0 the dealer, 1 the next player).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..cards import Card
@@ -153,6 +153,10 @@ class DealState:
     """The number of the trick (from 0) in which the last marriage or ace marriage was
     declared; ``None`` before any (read by ``play.lead_after_marriage``)."""
     last_trick_winner: int | None = None
+    last_trick: Sequence[tuple[int, Card]] = ()
+    """The last finished trick of the deal as ``(player, card)`` in the order played (empty
+    before the first): on the table for everyone to see until the next trick is led, as
+    :attr:`View.last_trick <tysiac_spec.engine.view.View.last_trick>` shows it."""
     # redeals offered: (player, redeal index) still to answer, and where play resumes
     redeal_offers: list[tuple[int, int]] = field(default_factory=list)
     resume_phase: str = ""

@@ -62,6 +62,10 @@ class View:
     to everyone."""
     price: int = field(default=0, repr=False)
     """In the phase ``rebuy``, the contract the player to act may buy (``talon.rebuy``)."""
+    last_trick: tuple[tuple[int, Card], ...] = field(default=(), repr=False)
+    """The last finished trick of the deal as ``(player, card)`` pairs in the order played,
+    seen by everyone (empty before the first trick ends): a player who watched the table saw
+    every card of it, also those played after his own."""
 
 
 def view_of(form: Form, deal: DealState, scores: Sequence[int], player: int, *, over: bool = False) -> View:
@@ -91,6 +95,7 @@ def view_of(form: Form, deal: DealState, scores: Sequence[int], player: int, *, 
         tricks=tuple([(p, tricks.get(p, 0)) for p in order]),
         declared=tuple(d.declared),
         scores=tuple(scores),
+        last_trick=tuple(d.last_trick),
     )
     if d.stock:  # (table.stock) the stock's size and its face-up bottom card
         view = replace(view, stock=len(d.stock), stock_card=d.stock[-1])

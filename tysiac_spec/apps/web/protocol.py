@@ -83,7 +83,7 @@ HTTP routes
                                            with the current ``version``; 422 ``entry.*``)
 =========================================  ==================================================
 
-``GET /api/rulesets`` → ``{"rulesets": [R, …], "bots": ["heuristic", "random"],
+``GET /api/rulesets`` → ``{"rulesets": [R, …], "bots": ["heuristic", "random", "strong"],
 "languages": ["en", "pl", "ru", "cs"]}``, with each ``R``::
 
     {"id": "pl-standard", "kind": "variant", "names": {"en": "…", "pl": "…", …},

@@ -1,0 +1,71 @@
+"""Speed of the double-dummy solver (``tysiac_spec.bots.solver``): a whole deal from the first
+lead, every hand known, solved for its optimum and a move reaching it.
+
+The deals are the first deals of seeded matches of ``--ruleset`` with ``--players``, bid and
+exchanged by the heuristic bot; the clock (CPU time) covers only the solve.  Prints one JSON
+line: the median and largest CPU milliseconds per deal, the median positions searched, and
+the same with the value of every first move (``every_move``, what the ``strong`` bot asks per
+world) at ``--cards`` cards in hand.
+
+    python benchmarks/solver_speed.py --deals 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from tysiac_spec import Game, load_ruleset
+from tysiac_spec.bots import HeuristicBot
+from tysiac_spec.bots.solver import played_form, solve_deal, unsupported
+
+
+def _at_play(rules: object, players: int, seed: int, cards: int | None) -> Game | None:
+    game = Game(rules, players=players, seed=seed)  # type: ignore[arg-type]
+    bots = [HeuristicBot(seed + p, game.form) for p in range(players)]
+    rng = random.Random(seed)
+    while not game.is_over and len(game.deal_scores) < 3:
+        d = game.deal
+        if d.phase == "play" and d.declarer is not None:
+            if cards is None or (not d.trick and len(d.hands[d.current]) == cards):
+                return None if unsupported(played_form(game.form, d), d) else game
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            continue
+        p = game.current_player
+        game.apply(bots[p].choose(game.view(p), game.legal_actions()))
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ruleset", default="pl-standard")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--cards", type=int, default=5, help="cards in hand for the every-move figure")
+    args = parser.parse_args()
+    rules = load_ruleset(args.ruleset)
+    out: dict[str, object] = {"ruleset": args.ruleset, "players": args.players}
+    runs = (("whole_deal", None, False), (f"every_move_at_{args.cards}_cards", args.cards, True))
+    for label, cards, every in runs:
+        times, nodes = [], []
+        seed = 0
+        while len(times) < args.deals and seed < args.deals * 5:
+            game = _at_play(rules, args.players, seed, cards)
+            seed += 1
+            if game is None:
+                continue
+            start = time.process_time()
+            solution, _ = solve_deal(game.form, game.deal, rules.deck.cards, every_move=every)
+            times.append((time.process_time() - start) * 1000)
+            nodes.append(solution.nodes)
+        out[label] = {"deals": len(times), "median_ms": round(statistics.median(times), 1),
+                      "max_ms": round(max(times), 1), "median_nodes": statistics.median(nodes)}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
