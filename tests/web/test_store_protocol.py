@@ -31,6 +31,7 @@ class DictStore:
     def __init__(self) -> None:
         self.rows: dict[str, TableRow] = {}
         self.matches: dict[tuple[str, int], MatchRow] = {}
+        self.saved: dict[str, str] = {}
         self.closed = 0
 
     def create_table(self, table: TableRow) -> None:
@@ -66,6 +67,16 @@ class DictStore:
     def match(self, table_id: str, match_no: int) -> MatchRow | None:
         found = self.matches.get((table_id, match_no))
         return None if found is None else copy.deepcopy(found)
+
+    def save_house(self, house_id: str, text: str, base: str | None) -> None:
+        assert house_id not in self.saved, "a saved house file is never changed"
+        self.saved[house_id] = text
+
+    def house(self, house_id: str) -> str | None:
+        return self.saved.get(house_id)
+
+    def houses(self) -> Iterator[tuple[str, str]]:
+        yield from list(self.saved.items())
 
     def close(self) -> None:
         self.closed += 1
