@@ -4,7 +4,7 @@
 
 import { h, fill, $ } from "./dom.js";
 import { t, getLang, setLang, langSelect, optionLabel, valueLabel } from "./i18n.js";
-import { cardSvg } from "./cards.js";
+import { cardSvg, setSprite } from "./cards.js";
 
 const state = {
   catalog: null, // GET /api/rulesets
@@ -468,6 +468,7 @@ async function main() {
     state.catalog = data;
     const playable = data.rulesets.filter((r) => (r.players || []).length);
     state.rulesetId = (playable.find((r) => r.id === "pl-standard") || playable[0])?.id ?? null;
+    setSprite(playable.find((r) => r.id === state.rulesetId)?.sprite);  // the brand's card
     recall();
     fitPlayers();
   } catch (e) {
