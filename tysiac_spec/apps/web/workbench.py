@@ -307,8 +307,11 @@ def controls(base: str, lang: str) -> dict[str, Any]:
         ``{"base", "counts": [2, 3, 4], "sections": [{"id", "title", "controls": [{"path",
         "label", "kind" ("bool" | "int" | "choice" | "formula" | "text"), "nullable",
         "value" (the base's), "choices"?: [{"value", "label"}], "min"?, "max"?, "site"?,
-        "doc"?}]}]}``; ``path`` is the dotted document path (``auction.step``,
-        ``players.3.hand_size``, ``options.five_rounds``).
+        "doc"?, "set_by"?, "set_by_label"?}]}]}``; ``path`` is the dotted document path
+        (``auction.step``, ``players.3.hand_size``, ``options.five_rounds``); a table option's
+        ``label`` and its choices' are its words (:func:`tysiac_spec.docs.terms.option_name`,
+        :func:`~tysiac_spec.docs.terms.option_value`); ``set_by`` names the table option that
+        sets the rule, ``set_by_label`` in words.
 
     Raises:
         WorkbenchError: ``base`` is no shipped ruleset with a player count.
@@ -365,19 +368,24 @@ def controls(base: str, lang: str) -> dict[str, Any]:
     for section in sections.values():
         for control in section["controls"]:
             if control["path"] in set_by:
-                control["set_by"] = set_by[control["path"]]
+                name = set_by[control["path"]]
+                control["set_by"] = name
+                control["set_by_label"] = terms.option_name(name, lang, rules.options[name].doc)
     options = []
     for name, opt in rules.options.items():
         doc = (opt.doc or {}).get(lang) or (opt.doc or {}).get("en")
         control = {
             "path": f"options.{name}",
-            "label": f"{terms.ui('option', lang)} {name}",
+            "label": terms.option_name(name, lang, opt.doc),
             "nullable": False,
             "value": opt.default,
             "doc": doc,
         }
         if opt.type == "choice":
-            control |= {"kind": "choice", "choices": [{"value": c, "label": c} for c in opt.choices]}
+            control |= {
+                "kind": "choice",
+                "choices": [{"value": c, "label": terms.option_value(name, c, lang)} for c in opt.choices],
+            }
         elif opt.type == "bool":
             control |= {"kind": "bool"}
         else:

@@ -106,7 +106,7 @@ function controlInput(c) {
   if (c.set_by) input.disabled = true;
   const row = h("div", { class: "wb-row", dataset: { row: c.path } },
     h("label", { for: id, text: c.label, title: c.path }), input);
-  if (c.set_by) row.append(h("p", { class: "wb-note", text: w("set_by", { o: c.set_by }) }));
+  if (c.set_by) row.append(h("p", { class: "wb-note", text: w("set_by", { o: `“${c.set_by_label || c.set_by}”` }) }));
   if (c.doc) row.append(h("p", { class: "wb-doc", text: c.doc }));
   row.append(h("p", { class: "wb-err", hidden: true }));
   const onChange = () => {
