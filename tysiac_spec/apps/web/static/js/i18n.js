@@ -1,5 +1,5 @@
 // The pages' interface words in English, Polish, Russian and Czech: the one dictionary of the
-// start, table and scoresheet pages (buttons, "your turn"). Game words (actions, phases,
+// start, table, scoresheet and workbench pages (buttons, "your turn"). Game words (actions, phases,
 // events, option names, contract kinds) are not here: the server sends them from the rule
 // book's terms (tysiac_spec/docs/terms.py) in the welcome frame, setServerWords(), and
 // they win over this dictionary. t("key", {n: 3}) fills {n}.
@@ -185,6 +185,50 @@ const WORDS = {
   "sheet.offline": ["The server could not be reached; try again.", "Brak połączenia z serwerem; spróbuj ponownie.",
     "Сервер недоступен; попробуйте ещё раз.", "Server není dostupný; zkuste to znovu."],
   "sheet.tables": ["Play at a table", "Zagraj przy stole", "Играть за столом", "Hrát u stolu"],
+  // the house-rule workbench (workbench.js, as w("key"))
+  "wb.title": ["House-rule workbench", "Warsztat zasad domowych", "Мастерская домашних правил", "Dílna domácích pravidel"],
+  "wb.base": ["Base rules", "Zasady bazowe", "Базовые правила", "Základní pravidla"],
+  "wb.id": ["File id", "Identyfikator pliku", "Идентификатор файла", "Identifikátor souboru"],
+  "wb.name": ["Name", "Nazwa", "Название", "Název"],
+  "wb.lang": ["Language", "Język", "Язык", "Jazyk"],
+  "wb.only_changed": ["Show only what I changed", "Pokaż tylko zmienione", "Показать только изменённое", "Jen změněné"],
+  "wb.yaml": ["House file (YAML)", "Plik zasad (YAML)", "Файл правил (YAML)", "Soubor pravidel (YAML)"],
+  "wb.checking": ["Checking…", "Sprawdzanie…", "Проверка…", "Kontrola…"],
+  "wb.ok": ["No errors: tysiac validate accepts this file.", "Bez błędów: tysiac validate przyjmuje ten plik.",
+    "Ошибок нет: tysiac validate принимает файл.", "Bez chyb: tysiac validate soubor přijímá."],
+  "wb.bad": ["{n} error(s)", "Błędy: {n}", "Ошибок: {n}", "Chyby: {n}"],
+  "wb.download": ["Download YAML", "Pobierz YAML", "Скачать YAML", "Stáhnout YAML"],
+  "wb.upload": ["Upload a file", "Wczytaj plik", "Загрузить файл", "Nahrát soubor"],
+  "wb.save": ["Save under a link", "Zapisz pod linkiem", "Сохранить по ссылке", "Uložit pod odkazem"],
+  "wb.saved": ["Saved: ", "Zapisano: ", "Сохранено: ", "Uloženo: "],
+  "wb.play": ["Play it (with bots)", "Zagraj (z botami)", "Сыграть (с ботами)", "Hrát (s boty)"],
+  "wb.book": ["Rule book", "Zasady", "Правила", "Pravidla"],
+  "wb.diff": ["What differs from the base", "Czym różni się od bazy", "Отличия от базы", "Rozdíly oproti základu"],
+  "wb.no_diff": ["Nothing differs from the base yet.", "Na razie nic się nie różni.", "Пока отличий нет.", "Zatím žádné rozdíly."],
+  "wb.rule": ["Rule", "Zasada", "Правило", "Pravidlo"],
+  "wb.set_by": ["set by table option {o}", "ustawia opcja stołu {o}", "задаётся настройкой стола {o}", "nastavuje volba stolu {o}"],
+  "wb.none": ["— none —", "— brak —", "— нет —", "— žádné —"],
+  "wb.yes": ["yes", "tak", "да", "ano"],
+  "wb.not_in_form": ["Written in the YAML only: {p}", "Tylko w YAML: {p}", "Только в YAML: {p}", "Jen v YAML: {p}"],
+  "wb.fix_first": ["Fix the errors first.", "Najpierw popraw błędy.", "Сначала исправьте ошибки.", "Nejdřív opravte chyby."],
+  "wb.study": ["Study it (bots play both)", "Zbadaj (boty grają obie)", "Исследовать (боты играют оба)", "Prozkoumat (boti hrají obojí)"],
+  "wb.matches": ["Matches per ruleset", "Partii na zestaw zasad", "Партий на правила", "Partií na pravidla"],
+  "wb.study_queued": ["Waiting: {n} ahead", "Czeka: {n} przed", "Ожидание: впереди {n}", "Čeká: před ní {n}"],
+  "wb.study_running": ["Playing: {done} of {total} matches", "Gra: {done} z {total} partii", "Игра: {done} из {total} партий", "Hraje se: {done} z {total} partií"],
+  "wb.study_done": ["Done: {n} matches each", "Gotowe: po {n} partii", "Готово: по {n} партий", "Hotovo: po {n} partiích"],
+  "wb.study_page": ["The study page, with its plots", "Strona badania z wykresami", "Страница исследования с графиками", "Stránka studie s grafy"],
+  "wb.figure": ["Figure", "Wielkość", "Показатель", "Ukazatel"],
+  "wb.go_line": ["Go to line", "Przejdź do wiersza", "Перейти к строке", "Přejít na řádek"],
+  "wb.not_found": ["No saved file with this link.", "Brak zapisanego pliku pod tym linkiem.", "Файл по ссылке не найден.", "Pod tímto odkazem nic není."],
+  // the start page's footer links
+  sheet_link: ["Keep the score of a game played with real cards: the scoresheet",
+    "Zapisuj wyniki gry prawdziwymi kartami: zapis gry",
+    "Ведите счёт игры настоящими картами: запись игры",
+    "Zapisujte skóre hry skutečnými kartami: zápis hry"],
+  workbench_link: ["Write your table's own rules, without code: the house-rule workbench",
+    "Napisz własne zasady stołu, bez programowania: warsztat zasad domowych",
+    "Напишите свои правила стола без программирования: мастерская домашних правил",
+    "Napište si vlastní pravidla stolu bez programování: dílna domácích pravidel"],
 };
 
 let lang = pickLang();

@@ -68,6 +68,11 @@ function fitPlayers() {
 
 function render() {
   document.title = `${t("title")} — ${t("new_table")}`;
+  // the footer's links are in the page's HTML (they work without script), in English there
+  for (const [sel, key] of [["#sheet-link", "sheet_link"], ["#workbench-link", "workbench_link"]]) {
+    const link = $(sel);
+    if (link) link.textContent = t(key);
+  }
   fill(app,
     h("header", { class: "topbar" },
       h("div", { class: "brand" }, cardSvg("AH", { label: "" }), h("h1", { text: t("title") })),
