@@ -91,6 +91,9 @@ def test_three_controls_write_the_yaml_and_change_the_book(server: Server, chrom
     assert page.evaluate("Array.from(document.querySelector('[data-path=\"options.five_rounds\"]').options)"
                          ".map(o => o.textContent)") == ["w dół (25 → 20) (down)", "w górę (25 → 30) (up)"]
     assert "ustawia opcja stołu “Licytacja stopniowana (tylko o 10)”" in _text(page, "#form")
+    assert _text(page, '[data-row="auction.cap"] .wb-per-count') == (
+        "3 graczy: 360 · 4 graczy: 360 (baza ustala to osobno dla liczby graczy; ta kontrolka tego nie zmienia:"
+        " wpisz players.3.auction.cap w YAML)")
     assert "Cel gry" not in _text(page, "#diff")
     book_before = _text(page, "#book")
 

@@ -181,6 +181,11 @@ def test_the_table_options_read_in_the_pages_language(server: Served) -> None:
         {"value": "dealer", "label": "rozdający"}, {"value": "last_bidder", "label": "ostatni licytujący"}]
     raise_by = by_path["auction.raise_by"]
     assert (raise_by["set_by"], raise_by["set_by_label"]) == ("graduated_auction", "Licytacja stopniowana (tylko o 10)")
+    # a rule the base sets again per player count: its values, read-only, beside the control
+    assert by_path["auction.cap"]["value"] is None
+    assert by_path["auction.cap"]["per_count"] == [
+        {"n": 3, "value": 360, "path": "players.3.auction.cap"}, {"n": 4, "value": 360, "path": "players.4.auction.cap"}]
+    assert "per_count" not in by_path["auction.step"]
     status, form = server.call("GET", "/api/rulesets/controls?base=pl-standard&lang=en")
     by_path = {c["path"]: c for s in form["sections"] for c in s["controls"]}
     assert not [c["label"] for c in by_path.values() if c["path"].startswith("options.") and "_" in c["label"]]

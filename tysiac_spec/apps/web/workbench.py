@@ -307,11 +307,13 @@ def controls(base: str, lang: str) -> dict[str, Any]:
         ``{"base", "counts": [2, 3, 4], "sections": [{"id", "title", "controls": [{"path",
         "label", "kind" ("bool" | "int" | "choice" | "formula" | "text"), "nullable",
         "value" (the base's), "choices"?: [{"value", "label"}], "min"?, "max"?, "site"?,
-        "doc"?, "set_by"?, "set_by_label"?}]}]}``; ``path`` is the dotted document path
-        (``auction.step``, ``players.3.hand_size``, ``options.five_rounds``); a table option's
+        "doc"?, "set_by"?, "set_by_label"?, "per_count"?: [{"n", "value", "path"}]}]}]}``;
+        ``path`` is the dotted document path (``auction.step``, ``players.3.hand_size``,
+        ``options.five_rounds``); a table option's
         ``label`` and its choices' are its words (:func:`tysiac_spec.docs.terms.option_name`,
         :func:`~tysiac_spec.docs.terms.option_value`); ``set_by`` names the table option that
-        sets the rule, ``set_by_label`` in words.
+        sets the rule, ``set_by_label`` in words; ``per_count`` lists the base's values of the
+        rule for a player count (``players.3.auction.cap``), which the form does not change.
 
     Raises:
         WorkbenchError: ``base`` is no shipped ruleset with a player count.
@@ -350,6 +352,17 @@ def controls(base: str, lang: str) -> dict[str, Any]:
             if n is not None:
                 label += f" ({terms.ui('n_players', lang, n=n)})"
             control = {"path": ".".join(parts), "label": label, "nullable": found[1], "value": value, **kind}
+            if n is None:
+                # a base may set this rule again per player count (players.3.auction.cap):
+                # shown beside the control, read-only (the form writes the top-level rule)
+                per_count = []
+                for count in counts:
+                    at = ("players", str(count), *parts)
+                    over, v = _doc_value(rules.document, at)
+                    if over and not isinstance(v, (list, dict, tuple)):
+                        per_count.append({"n": count, "value": v, "path": ".".join(at)})
+                if per_count:
+                    control["per_count"] = per_count
             if kind["kind"] == "choice":
                 control["choices"] = [
                     {"value": c, "label": terms.choice(node.model, str(c), lang) or str(c)}

@@ -70,6 +70,12 @@ function controlInput(c) {
   const row = h("div", { class: "wb-row", dataset: { row: c.path } },
     h("label", { for: id, text: c.label, title: c.path }), input);
   if (c.set_by) row.append(h("p", { class: "wb-note", text: w("set_by", { o: `“${c.set_by_label || c.set_by}”` }) }));
+  if (c.per_count) {
+    // the base sets this rule again per player count: shown, not changed by this control
+    row.append(h("p", { class: "wb-note wb-per-count" },
+      c.per_count.map((o) => w("per_count", { n: o.n, v: shownValue(c, o.value) })).join(" · "),
+      " ", w("per_count_note", { p: c.per_count[0].path })));
+  }
   if (c.doc) row.append(h("p", { class: "wb-doc", text: c.doc }));
   row.append(h("p", { class: "wb-err", hidden: true }));
   const onChange = () => {
@@ -86,6 +92,14 @@ function controlInput(c) {
     input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(onChange, 350); });
   }
   return row;
+}
+
+/** A value of control `c` as the form shows it (a choice's words, yes/no, the formula). */
+function shownValue(c, value) {
+  if (value === null || value === undefined) return w("none");
+  if (c.kind === "bool") return value ? w("yes") : w("no");
+  const ch = c.kind === "choice" && c.choices.find((x) => String(x.value) === String(value));
+  return ch ? ch.label : String(value);
 }
 
 function readInput(c, input) {
