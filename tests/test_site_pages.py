@@ -36,7 +36,7 @@ def test_card_faces_are_drawn_from_the_pack() -> None:
     court = cards.sprite(deck, ["KC"])
     assert 'fill="#16181d">K</text>' in court and court.count(cards.SHAPES["clubs"]) == 2
     assert cards.sprite(deck, []) == ""
-    assert cards.sprite_file(deck).count("<symbol") == 24
+    assert cards.sprite_file(deck).count("<symbol id=\"card-") == 24 + 1  # and the back
 
 
 def test_rule_sheet_lines_are_the_books_rules_in_words() -> None:

@@ -38,6 +38,29 @@ def _in(page: Page, lang: str) -> None:
                   " s.dispatchEvent(new Event('change')); })()")
 
 
+@pytest.mark.parametrize(("lang", "workbench", "sheet"), [
+    ("en", "Write your table's own rules, without code: the house-rule workbench",
+     "Keep the score of a game played with real cards: the scoresheet"),
+    ("pl", "Napisz własne zasady stołu, bez programowania: warsztat zasad domowych",
+     "Zapisuj wyniki gry prawdziwymi kartami: zapis gry"),
+    ("ru", "Напишите свои правила стола без программирования: мастерская домашних правил",
+     "Ведите счёт игры настоящими картами: запись игры"),
+    ("cs", "Napište si vlastní pravidla stolu bez programování: dílna domácích pravidel",
+     "Zapisujte skóre hry skutečnými kartami: zápis hry"),
+])
+def test_the_start_pages_links_read_in_its_language(
+    lang: str, workbench: str, sheet: str, server: Server, chromium: Chromium
+) -> None:
+    page = chromium.page(PHONE)
+    page.goto(server.url + "/")
+    page.wait("document.querySelector('#lang') && document.querySelector('.brand use')", "the start page")
+    _in(page, lang)
+    assert page.evaluate("document.querySelector('#workbench-link').textContent") == workbench
+    assert page.evaluate("document.querySelector('#sheet-link').textContent") == sheet
+    assert page.evaluate("document.querySelector('#workbench-link').getAttribute('href')") == "/w"
+    assert page.errors() == []
+
+
 def test_the_table_options_read_in_words(server: Server, chromium: Chromium) -> None:
     status, table = server.request("POST", "/api/tables", {
         "ruleset": "ru-classic", "players": 3, "seats": ["human", "bot:random", "bot:random"], "seed": 3,

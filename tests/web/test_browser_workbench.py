@@ -86,6 +86,14 @@ def test_three_controls_write_the_yaml_and_change_the_book(server: Server, chrom
     _open(page, server.url + "/w", "pl")
     assert _text(page, "h1") == "Warsztat zasad domowych"
     assert _text(page, "legend") == "Gracze i rozdanie"  # the rule book's sections, in its words
+    # the table options in terms.py's words, not their ids
+    assert _text(page, 'label[title="options.five_rounds"]') == "Zaokrąglanie wyniku obrońcy kończącego się na 5"
+    assert page.evaluate("Array.from(document.querySelector('[data-path=\"options.five_rounds\"]').options)"
+                         ".map(o => o.textContent)") == ["w dół (25 → 20) (down)", "w górę (25 → 30) (up)"]
+    assert "ustawia opcja stołu “Licytacja stopniowana (tylko o 10)”" in _text(page, "#form")
+    assert _text(page, '[data-row="auction.cap"] .wb-per-count') == (
+        "3 graczy: 360 · 4 graczy: 360 (baza ustala to osobno dla liczby graczy; ta kontrolka tego nie zmienia:"
+        " wpisz players.3.auction.cap w YAML)")
     assert "Cel gry" not in _text(page, "#diff")
     book_before = _text(page, "#book")
 
@@ -112,7 +120,8 @@ def test_three_controls_write_the_yaml_and_change_the_book(server: Server, chrom
     page.wait("document.querySelector('#book').textContent.includes('Beczka')"
               f" && document.querySelector('#book').textContent !== {json.dumps(book_before)}", "the new rule book")
     book = _text(page, "#book")
-    assert "five_rounds=up" in book and "500" in book
+    # the option in force, in words (terms.option_setting), since the "words" merge
+    assert "“Zaokrąglanie wyniku obrońcy kończącego się na 5”: w górę (25 → 30)" in book and "500" in book
     assert page.evaluate("document.querySelectorAll('.wb-row.changed').length") == 3
     page.screenshot("workbench-1280.png")
     page.evaluate("document.querySelector('#book').scrollIntoView()")

@@ -167,6 +167,30 @@ def test_the_controls_come_from_the_schema_and_the_options_in_book_order() -> No
     assert (five["kind"], five["value"], [c["value"] for c in five["choices"]]) == ("choice", "down", ["down", "up"])
 
 
+def test_the_table_options_read_in_the_pages_language(server: Served) -> None:
+    """The options' labels and values are terms.py's words (not ``Option five_rounds``), as
+    GET /api/rulesets/controls gives them to the page."""
+    status, form = server.call("GET", "/api/rulesets/controls?base=pl-standard&lang=pl")
+    assert status == 200
+    by_path = {c["path"]: c for s in form["sections"] for c in s["controls"]}
+    five = by_path["options.five_rounds"]
+    assert five["label"] == "Zaokrąglanie wyniku obrońcy kończącego się na 5"
+    assert five["choices"] == [{"value": "down", "label": "w dół (25 → 20)"},
+                               {"value": "up", "label": "w górę (25 → 30)"}]
+    assert by_path["options.four_player_sitter"]["choices"] == [
+        {"value": "dealer", "label": "rozdający"}, {"value": "last_bidder", "label": "ostatni licytujący"}]
+    raise_by = by_path["auction.raise_by"]
+    assert (raise_by["set_by"], raise_by["set_by_label"]) == ("graduated_auction", "Licytacja stopniowana (tylko o 10)")
+    # a rule the base sets again per player count: its values, read-only, beside the control
+    assert by_path["auction.cap"]["value"] is None
+    assert by_path["auction.cap"]["per_count"] == [
+        {"n": 3, "value": 360, "path": "players.3.auction.cap"}, {"n": 4, "value": 360, "path": "players.4.auction.cap"}]
+    assert "per_count" not in by_path["auction.step"]
+    status, form = server.call("GET", "/api/rulesets/controls?base=pl-standard&lang=en")
+    by_path = {c["path"]: c for s in form["sections"] for c in s["controls"]}
+    assert not [c["label"] for c in by_path.values() if c["path"].startswith("options.") and "_" in c["label"]]
+
+
 def test_check_answers_validates_messages_and_the_cli_agrees(server: Served, tmp_path: Path) -> None:
     status, answer = server.call("POST", "/api/rulesets/check", {"text": HOUSE})
     assert (status, answer) == (200, {"ok": True, "errors": [], "id": "our-table"})

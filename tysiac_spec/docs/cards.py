@@ -1,10 +1,13 @@
-"""Card pictures for the static site, as SVG drawn from the pack's data, with no script.
+"""Card pictures, as SVG drawn from the pack's data, with no script: the one drawing of the
+cards, for the static site and the web table alike.
 
-The same faces as the web table's (``apps/web/static/js/cards.js``: a 100 x 140 card,
-the rank and suit index top left, a big pip or a framed court letter): the site has no
-JavaScript to run that code, so the drawing is written here once for the site, and
-:func:`sprite_file` writes it as an SVG sprite (``cards.svg``, one ``<symbol id="card-QH">``
-per card) that any page, the table's included, can show with ``<use href="cards.svg#card-QH">``.
+A face is a 100 x 140 card: the rank and suit index top left, a big pip or a framed court
+letter.  :func:`sprite_file` writes the whole pack as an SVG sprite (``cards.svg``: one
+``<symbol id="card-QH">`` per card, ``card-back`` for a card face down, ``suit-H`` per suit
+in a 100 x 100 box) that any page can show with ``<use href="cards.svg#card-QH">``; the web
+table's server serves it per deck (``/cards/<key>.svg``, :func:`tysiac_spec.apps.web.views.sprite_url`)
+and ``apps/web/static/js/cards.js`` only refers to its symbols and adds the table's marks
+(trump, marriage).
 
 A page shows cards with :func:`card_use` (a small ``<svg>`` that refers to a symbol) and
 carries the symbols it refers to once, in :func:`sprite` (an inline, hidden ``<svg>``), so
@@ -92,6 +95,36 @@ def _symbol(suit: SuitSpec, rank: RankSpec) -> str:
     return f'<symbol id="card-{rank.letter}{suit.letter}" viewBox="0 0 100 140">{"".join(parts)}</symbol>'
 
 
+def _back() -> str:
+    """The card face down as ``<symbol id="card-back">``: a blue lattice in a frame, "1000" in
+    a ring.  The lattice's lines are cut to the frame here (no ``clipPath``, whose id a page
+    using the symbol from another file could not reach)."""
+    x0, y0, x1, y1 = 8, 8, 92, 132
+    lines = []
+    for i in range(-124, 84, 14):
+        for ax, dx in ((x0 + i, 1), (x0 + i + 124, -1)):  # the line from (ax, y0) going down at 45°
+            # the part of x = ax + dx * (y - y0) inside the frame (x0 <= x <= x1)
+            lo = max(y0, y0 + (x0 - ax if dx > 0 else ax - x1))
+            hi = min(y1, y0 + (x1 - ax if dx > 0 else ax - x0))
+            if hi - lo > 0.01:
+                lines.append(f"M{ax + dx * (lo - y0):g} {lo:g}L{ax + dx * (hi - y0):g} {hi:g}")
+    return (
+        '<symbol id="card-back" viewBox="0 0 100 140">'
+        '<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fffdf8" stroke="#8a8f98" '
+        'stroke-width="2"/><rect x="8" y="8" width="84" height="124" rx="5" fill="#24478f"/>'
+        f'<path d="{"".join(lines)}" stroke="#5b7fc7" stroke-width="2.5" fill="none"/>'
+        '<circle cx="50" cy="70" r="22" fill="#24478f" stroke="#fffdf8" stroke-width="3"/>'
+        f'<text x="50" y="76" font-size="16" font-weight="700" text-anchor="middle" font-family="{_SANS}" '
+        'fill="#fffdf8">1000</text></symbol>'
+    )
+
+
+def _suit_symbol(suit: SuitSpec) -> str:
+    """A suit's shape in its colour as ``<symbol id="suit-H">`` (viewBox 100 x 100), for text."""
+    colour = RED if suit.id in _RED_SUITS else DARK
+    return f'<symbol id="suit-{suit.letter}" viewBox="0 0 100 100">{_shape(suit, 0, 0, 100, colour)}</symbol>'
+
+
 def _parse(deck: DeckSpec, code: str) -> tuple[SuitSpec, RankSpec] | None:
     suit = next((s for s in deck.suits if code[-1:] in (s.letter, s.symbol)), None)
     rank = next((r for r in deck.ranks if code[:-1] in (r.letter, *r.aliases)), None)
@@ -130,7 +163,9 @@ def sprite(deck: DeckSpec, codes: Iterable[str]) -> str:
 
 
 def sprite_file(deck: DeckSpec) -> str:
-    """Every card of ``deck`` as a standalone SVG sprite file (``cards.svg``)."""
+    """Every card of ``deck`` as a standalone SVG sprite file (``cards.svg``): a symbol
+    ``card-QH`` per card, ``card-back``, and ``suit-H`` per suit."""
     body = "".join(_symbol(s, r) for s in deck.suits for r in deck.ranks)
+    body += _back() + "".join(_suit_symbol(s) for s in deck.suits)
     return f'<svg xmlns="http://www.w3.org/2000/svg">{body}</svg>\n'
 

@@ -19,6 +19,9 @@ HTTP routes
                                            is in the URL fragment: ``#seat=<token>``,
                                            ``#host=<token>`` or ``#watch=<token>``
 ``GET /static/<path>``                     the page's files (CSS, ES modules)
+``GET /cards/<key>.svg``                   a deck's card pictures, an SVG sprite
+                                           (``docs/cards.py``): ``#card-QH``, ``#card-back``,
+                                           ``#suit-H``; ``key`` from a ``sprite`` field below
 ``GET /rules/<id>?lang=en``                a shipped ruleset's rule book, HTML
 ``GET /compare?lang=en``                   the comparison of the shipped variants, HTML
 ``GET /api/rulesets``                      the shipped rulesets (below)
@@ -87,7 +90,7 @@ HTTP routes
 "languages": ["en", "pl", "ru", "cs"]}``, with each ``R``::
 
     {"id": "pl-standard", "kind": "variant", "names": {"en": "…", "pl": "…", …},
-     "players": [2, 3, 4],
+     "sprite": "/cards/<key>.svg", "players": [2, 3, 4],
      "options": [{"name": "five_rounds", "type": "choice", "default": "down",
                   "choices": ["down", "up"], "minimum": null, "maximum": null,
                   "doc": {"en": "…", "pl": "…"}}]}
@@ -187,7 +190,8 @@ Server → client:
   (int or null), ``host`` (bool: the host's rights), ``ruleset`` (``{"id", "names"}``),
   ``players``, ``deck`` (``{"suits": [{"id": "hearts", "letter": "H", "symbol": "♥",
   "names": {…}}], "ranks": [{"id": "ace", "letter": "A", "points": 11, "names": {…}}]}``,
-  strongest rank first), ``settings`` (``{"chat", "spectators", "grace"}``), ``lang``,
+  strongest rank first; ``"sprite": "/cards/<key>.svg"``, its pictures), ``settings``
+  (``{"chat", "spectators", "grace"}``), ``lang``,
   ``options`` (the table options in force: ``[{"name": "gold_set", "value": true}, …]``) and
   ``words`` (``{"en": {key: text}, "pl": …, "ru": …, "cs": …}``: the game's words from the
   rule book's terms, ``tysiac_spec/docs/terms.py``: the actions (``act.*``), what a player

@@ -305,6 +305,21 @@ class Server:
     async def rulesets(self, request: Request) -> Response:
         return JSONResponse(_rulesets_json())
 
+    async def cards(self, request: Request) -> Response:
+        """``GET /cards/<key>.svg``: the card sprite a ``sprite`` URL names
+        (:func:`.views.sprite_url`); the shipped decks' are made again after a restart."""
+        key = request.path_params["key"]
+        text = views.sprite_text(key)
+        if text is None:
+            for r in shipped():
+                views.sprite_url(r.deck_spec)
+            text = views.sprite_text(key)
+        if text is None:
+            return PlainTextResponse("no such card pictures", status_code=404)
+        # the key is the drawing's hash: a URL always names the same file
+        return Response(text, media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=31536000, immutable"})
+
     async def check(self, request: Request) -> Response:
         body = await self.body(request)
         if isinstance(body, dict) and isinstance(body.get("text"), str):  # the workbench's form
@@ -949,6 +964,7 @@ def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
         Route("/rules/{rid}", w(server.rules_page)),
         Route("/compare", w(server.compare_page)),
         Route("/api/rulesets", w(server.rulesets)),
+        Route("/cards/{key:str}.svg", w(server.cards)),
         Route("/api/rulesets/check", w(server.check), methods=["POST"]),
         # the house-rule workbench (workbench.py)
         Route("/w", w(server.page)),

@@ -1,5 +1,6 @@
 """The one serializer of game state for clients: a seat's or a watcher's STATE body
-(:mod:`.protocol`), the deck, the match score table, rulesets and diagnostics as JSON.
+(:mod:`.protocol`), the deck (and the URL of its card pictures), the match score table,
+rulesets and diagnostics as JSON.
 
 Nothing else in the web layer turns a :class:`~tysiac_spec.engine.game.Game` into data for a
 client.  What a seat sees is what :meth:`Game.view` gives (a watcher: :meth:`Game.public_view`);
@@ -11,17 +12,19 @@ every hand).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..._paths import RULESETS_DIR
-from ...docs import terms
+from ...docs import cards, terms
 from ...docs.terms import LANGS
 from ...engine.game import Game, View
 from ...errors import Diagnostic, format_path
-from ...ruleset.model import Ruleset
+from ...ruleset.model import DeckSpec, Ruleset
 
 __all__ = [
     "LAST_ACTIONS",
@@ -31,6 +34,8 @@ __all__ = [
     "dumps",
     "public_actions",
     "ruleset_json",
+    "sprite_text",
+    "sprite_url",
     "state_body",
     "table_options",
     "table_words",
@@ -215,11 +220,41 @@ def _table_words(ruleset: Ruleset, players: int) -> dict[str, dict[str, str]]:
     return out
 
 
+SPRITES_KEPT = 64
+"""Card sprites the server keeps to serve (the newest; a deck's is made again when a client
+is sent its URL)."""
+
+_sprites: dict[str, str] = {}
+_sprites_lock = threading.Lock()
+
+
+def sprite_url(deck: DeckSpec) -> str:
+    """The path of ``deck``'s card pictures, ``/cards/<key>.svg`` (``key``: 16 hex digits of
+    the SHA-256 of the sprite, so a URL names one drawing), the sprite
+    :func:`tysiac_spec.docs.cards.sprite_file` draws, kept for :func:`sprite_text`."""
+    text = cards.sprite_file(deck)
+    key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    with _sprites_lock:
+        _sprites.pop(key, None)
+        _sprites[key] = text
+        while len(_sprites) > SPRITES_KEPT:
+            del _sprites[next(iter(_sprites))]
+    return f"/cards/{key}.svg"
+
+
+def sprite_text(key: str) -> str | None:
+    """The sprite (SVG text) named ``key`` by :func:`sprite_url`, or ``None`` when this server
+    has not given that URL (or no longer keeps it)."""
+    with _sprites_lock:
+        return _sprites.get(key)
+
+
 def deck_json(ruleset: Ruleset) -> dict[str, Any]:
     """The deck's suits and ranks (strongest rank first) with their letters, symbols, points
-    and names."""
+    and names, and ``sprite``: the URL of its card pictures (:func:`sprite_url`)."""
     deck = ruleset.deck
     return {
+        "sprite": sprite_url(ruleset.deck_spec),
         "suits": [
             {"id": s.id, "letter": s.letter, "symbol": s.symbol, "names": dict(s.names)} for s in deck.suits
         ],
@@ -231,7 +266,8 @@ def deck_json(ruleset: Ruleset) -> dict[str, Any]:
 
 
 def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
-    """A ruleset as the start page lists it: id, kind, names, player counts and options (each
+    """A ruleset as the start page lists it: id, kind, names, ``sprite`` (its cards' pictures,
+    :func:`sprite_url`), player counts and options (each
     with its ``label`` and its values' words, ``values``, in every language: the rule book's
     terms)."""
     options = []
@@ -257,6 +293,7 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
         "id": ruleset.id,
         "kind": ruleset.kind,
         "names": {lang: ruleset.title(lang) for lang in LANGS},
+        "sprite": sprite_url(ruleset.deck_spec),
         "players": list(ruleset.player_counts),
         "options": options,
     }

@@ -307,8 +307,13 @@ def controls(base: str, lang: str) -> dict[str, Any]:
         ``{"base", "counts": [2, 3, 4], "sections": [{"id", "title", "controls": [{"path",
         "label", "kind" ("bool" | "int" | "choice" | "formula" | "text"), "nullable",
         "value" (the base's), "choices"?: [{"value", "label"}], "min"?, "max"?, "site"?,
-        "doc"?}]}]}``; ``path`` is the dotted document path (``auction.step``,
-        ``players.3.hand_size``, ``options.five_rounds``).
+        "doc"?, "set_by"?, "set_by_label"?, "per_count"?: [{"n", "value", "path"}]}]}]}``;
+        ``path`` is the dotted document path (``auction.step``, ``players.3.hand_size``,
+        ``options.five_rounds``); a table option's
+        ``label`` and its choices' are its words (:func:`tysiac_spec.docs.terms.option_name`,
+        :func:`~tysiac_spec.docs.terms.option_value`); ``set_by`` names the table option that
+        sets the rule, ``set_by_label`` in words; ``per_count`` lists the base's values of the
+        rule for a player count (``players.3.auction.cap``), which the form does not change.
 
     Raises:
         WorkbenchError: ``base`` is no shipped ruleset with a player count.
@@ -347,6 +352,17 @@ def controls(base: str, lang: str) -> dict[str, Any]:
             if n is not None:
                 label += f" ({terms.ui('n_players', lang, n=n)})"
             control = {"path": ".".join(parts), "label": label, "nullable": found[1], "value": value, **kind}
+            if n is None:
+                # a base may set this rule again per player count (players.3.auction.cap):
+                # shown beside the control, read-only (the form writes the top-level rule)
+                per_count = []
+                for count in counts:
+                    at = ("players", str(count), *parts)
+                    over, v = _doc_value(rules.document, at)
+                    if over and not isinstance(v, (list, dict, tuple)):
+                        per_count.append({"n": count, "value": v, "path": ".".join(at)})
+                if per_count:
+                    control["per_count"] = per_count
             if kind["kind"] == "choice":
                 control["choices"] = [
                     {"value": c, "label": terms.choice(node.model, str(c), lang) or str(c)}
@@ -365,19 +381,24 @@ def controls(base: str, lang: str) -> dict[str, Any]:
     for section in sections.values():
         for control in section["controls"]:
             if control["path"] in set_by:
-                control["set_by"] = set_by[control["path"]]
+                name = set_by[control["path"]]
+                control["set_by"] = name
+                control["set_by_label"] = terms.option_name(name, lang, rules.options[name].doc)
     options = []
     for name, opt in rules.options.items():
         doc = (opt.doc or {}).get(lang) or (opt.doc or {}).get("en")
         control = {
             "path": f"options.{name}",
-            "label": f"{terms.ui('option', lang)} {name}",
+            "label": terms.option_name(name, lang, opt.doc),
             "nullable": False,
             "value": opt.default,
             "doc": doc,
         }
         if opt.type == "choice":
-            control |= {"kind": "choice", "choices": [{"value": c, "label": c} for c in opt.choices]}
+            control |= {
+                "kind": "choice",
+                "choices": [{"value": c, "label": terms.option_value(name, c, lang)} for c in opt.choices],
+            }
         elif opt.type == "bool":
             control |= {"kind": "bool"}
         else:

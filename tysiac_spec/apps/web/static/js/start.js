@@ -4,7 +4,7 @@
 
 import { h, fill, $ } from "./dom.js";
 import { t, getLang, setLang, langSelect, optionLabel, valueLabel } from "./i18n.js";
-import { cardSvg } from "./cards.js";
+import { cardSvg, setSprite } from "./cards.js";
 
 const state = {
   catalog: null, // GET /api/rulesets
@@ -68,6 +68,11 @@ function fitPlayers() {
 
 function render() {
   document.title = `${t("title")} — ${t("new_table")}`;
+  // the footer's links are in the page's HTML (they work without script), in English there
+  for (const [sel, key] of [["#sheet-link", "sheet_link"], ["#workbench-link", "workbench_link"]]) {
+    const link = $(sel);
+    if (link) link.textContent = t(key);
+  }
   fill(app,
     h("header", { class: "topbar" },
       h("div", { class: "brand" }, cardSvg("AH", { label: "" }), h("h1", { text: t("title") })),
@@ -468,6 +473,7 @@ async function main() {
     state.catalog = data;
     const playable = data.rulesets.filter((r) => (r.players || []).length);
     state.rulesetId = (playable.find((r) => r.id === "pl-standard") || playable[0])?.id ?? null;
+    setSprite(playable.find((r) => r.id === state.rulesetId)?.sprite);  // the brand's card
     recall();
     fitPlayers();
   } catch (e) {

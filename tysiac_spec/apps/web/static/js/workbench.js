@@ -10,49 +10,12 @@
 // event attributes dropped.
 
 import { h, fill, $ } from "./dom.js";
-import { LANGS, getLang, setLang } from "./i18n.js";
+import { LANGS, getLang, setLang, t } from "./i18n.js";
 
-const WORDS = {
-  title: ["House-rule workbench", "Warsztat zasad domowych", "Мастерская домашних правил", "Dílna domácích pravidel"],
-  base: ["Base rules", "Zasady bazowe", "Базовые правила", "Základní pravidla"],
-  id: ["File id", "Identyfikator pliku", "Идентификатор файла", "Identifikátor souboru"],
-  name: ["Name", "Nazwa", "Название", "Název"],
-  lang: ["Language", "Język", "Язык", "Jazyk"],
-  only_changed: ["Show only what I changed", "Pokaż tylko zmienione", "Показать только изменённое", "Jen změněné"],
-  yaml: ["House file (YAML)", "Plik zasad (YAML)", "Файл правил (YAML)", "Soubor pravidel (YAML)"],
-  checking: ["Checking…", "Sprawdzanie…", "Проверка…", "Kontrola…"],
-  ok: ["No errors: tysiac validate accepts this file.", "Bez błędów: tysiac validate przyjmuje ten plik.",
-    "Ошибок нет: tysiac validate принимает файл.", "Bez chyb: tysiac validate soubor přijímá."],
-  bad: ["{n} error(s)", "Błędy: {n}", "Ошибок: {n}", "Chyby: {n}"],
-  download: ["Download YAML", "Pobierz YAML", "Скачать YAML", "Stáhnout YAML"],
-  upload: ["Upload a file", "Wczytaj plik", "Загрузить файл", "Nahrát soubor"],
-  save: ["Save under a link", "Zapisz pod linkiem", "Сохранить по ссылке", "Uložit pod odkazem"],
-  saved: ["Saved: ", "Zapisano: ", "Сохранено: ", "Uloženo: "],
-  play: ["Play it (with bots)", "Zagraj (z botami)", "Сыграть (с ботами)", "Hrát (s boty)"],
-  book: ["Rule book", "Zasady", "Правила", "Pravidla"],
-  diff: ["What differs from the base", "Czym różni się od bazy", "Отличия от базы", "Rozdíly oproti základu"],
-  no_diff: ["Nothing differs from the base yet.", "Na razie nic się nie różni.", "Пока отличий нет.", "Zatím žádné rozdíly."],
-  rule: ["Rule", "Zasada", "Правило", "Pravidlo"],
-  set_by: ["set by table option {o}", "ustawia opcja stołu {o}", "задаётся настройкой стола {o}", "nastavuje volba stolu {o}"],
-  none: ["— none —", "— brak —", "— нет —", "— žádné —"],
-  yes: ["yes", "tak", "да", "ano"],
-  not_in_form: ["Written in the YAML only: {p}", "Tylko w YAML: {p}", "Только в YAML: {p}", "Jen v YAML: {p}"],
-  fix_first: ["Fix the errors first.", "Najpierw popraw błędy.", "Сначала исправьте ошибки.", "Nejdřív opravte chyby."],
-  study: ["Study it (bots play both)", "Zbadaj (boty grają obie)", "Исследовать (боты играют оба)", "Prozkoumat (boti hrají obojí)"],
-  matches: ["Matches per ruleset", "Partii na zestaw zasad", "Партий на правила", "Partií na pravidla"],
-  study_queued: ["Waiting: {n} ahead", "Czeka: {n} przed", "Ожидание: впереди {n}", "Čeká: před ní {n}"],
-  study_running: ["Playing: {done} of {total} matches", "Gra: {done} z {total} partii", "Игра: {done} из {total} партий", "Hraje se: {done} z {total} partií"],
-  study_done: ["Done: {n} matches each", "Gotowe: po {n} partii", "Готово: по {n} партий", "Hotovo: po {n} partiích"],
-  study_page: ["The study page, with its plots", "Strona badania z wykresami", "Страница исследования с графиками", "Stránka studie s grafy"],
-  figure: ["Figure", "Wielkość", "Показатель", "Ukazatel"],
-  go_line: ["Go to line", "Przejdź do wiersza", "Перейти к строке", "Přejít na řádek"],
-  not_found: ["No saved file with this link.", "Brak zapisanego pliku pod tym linkiem.", "Файл по ссылке не найден.", "Pod tímto odkazem nic není."],
-};
 
+/** The workbench's words ("wb.*" in i18n.js, the pages' one dictionary). */
 function w(key, vars = {}) {
-  const list = WORDS[key];
-  const text = (list && (list[LANGS.indexOf(getLang())] || list[0])) || key;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  return t(`wb.${key}`, vars);
 }
 
 const state = {
@@ -106,7 +69,13 @@ function controlInput(c) {
   if (c.set_by) input.disabled = true;
   const row = h("div", { class: "wb-row", dataset: { row: c.path } },
     h("label", { for: id, text: c.label, title: c.path }), input);
-  if (c.set_by) row.append(h("p", { class: "wb-note", text: w("set_by", { o: c.set_by }) }));
+  if (c.set_by) row.append(h("p", { class: "wb-note", text: w("set_by", { o: `“${c.set_by_label || c.set_by}”` }) }));
+  if (c.per_count) {
+    // the base sets this rule again per player count: shown, not changed by this control
+    row.append(h("p", { class: "wb-note wb-per-count" },
+      c.per_count.map((o) => w("per_count", { n: o.n, v: shownValue(c, o.value) })).join(" · "),
+      " ", w("per_count_note", { p: c.per_count[0].path })));
+  }
   if (c.doc) row.append(h("p", { class: "wb-doc", text: c.doc }));
   row.append(h("p", { class: "wb-err", hidden: true }));
   const onChange = () => {
@@ -123,6 +92,14 @@ function controlInput(c) {
     input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(onChange, 350); });
   }
   return row;
+}
+
+/** A value of control `c` as the form shows it (a choice's words, yes/no, the formula). */
+function shownValue(c, value) {
+  if (value === null || value === undefined) return w("none");
+  if (c.kind === "bool") return value ? w("yes") : w("no");
+  const ch = c.kind === "choice" && c.choices.find((x) => String(x.value) === String(value));
+  return ch ? ch.label : String(value);
 }
 
 function readInput(c, input) {
@@ -260,13 +237,13 @@ async function check(text) {
 }
 
 function selectLine(line) {
-  const t = $("#yaml");
-  const lines = t.value.split("\n");
+  const ta = $("#yaml");
+  const lines = ta.value.split("\n");
   const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
-  t.focus();
-  t.setSelectionRange(start, start + (lines[line - 1] || "").length);
-  const lh = parseFloat(getComputedStyle(t).lineHeight) || 20;
-  t.scrollTop = Math.max(0, (line - 3) * lh);
+  ta.focus();
+  ta.setSelectionRange(start, start + (lines[line - 1] || "").length);
+  const lh = parseFloat(getComputedStyle(ta).lineHeight) || 20;
+  ta.scrollTop = Math.max(0, (line - 3) * lh);
 }
 
 let viewSeq = 0;
