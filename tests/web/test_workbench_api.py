@@ -183,7 +183,8 @@ def test_the_table_options_read_in_the_pages_language(server: Served) -> None:
     assert (raise_by["set_by"], raise_by["set_by_label"]) == ("graduated_auction", "Licytacja stopniowana (tylko o 10)")
     # a rule the base sets again per player count: its values, read-only, beside the control
     assert by_path["auction.cap"]["value"] is None
-    assert by_path["auction.cap"]["per_count"] == [
+    assert by_path["auction.cap"]["per_count"] == [  # (2 players: no ceiling, marked assumed)
+        {"n": 2, "value": None, "path": "players.2.auction.cap"},
         {"n": 3, "value": 360, "path": "players.3.auction.cap"}, {"n": 4, "value": 360, "path": "players.4.auction.cap"}]
     assert "per_count" not in by_path["auction.step"]
     status, form = server.call("GET", "/api/rulesets/controls?base=pl-standard&lang=en")
