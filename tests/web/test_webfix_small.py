@@ -45,7 +45,7 @@ def test_a_non_finite_number_is_refused(server: Served) -> None:
 def test_links_name_the_server_not_the_clients_host(server: Served) -> None:
     status, t = server.call("POST", "/api/tables", {"ruleset": "pl-standard", "players": 3,
                                                     "seats": ["human", "human", "bot:random"]},
-                            headers={"Host": "evil.example:80"})
+                            headers={"Host": "192.0.2.7:80"})
     assert status == 201, t
     page = f"{server.url}t/{t['table']}"
     assert t["host"] == f"{page}#host={t['host_token']}"

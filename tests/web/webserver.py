@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 class Served:
     """``tysiac serve --port 0 --db DB`` until :meth:`stop` (SIGTERM) or :meth:`kill` (SIGKILL)."""
 
-    def __init__(self, db: Path, *, seeds: bool = True) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "TYSIAC_WEB_SEEDS": "1" if seeds else "0"}
+    def __init__(self, db: Path, *, seeds: bool = True, pythonpath: Path | None = None) -> None:
+        path = str(ROOT) if pythonpath is None else f"{pythonpath}{os.pathsep}{ROOT}"
+        env = {**os.environ, "PYTHONPATH": path, "TYSIAC_WEB_SEEDS": "1" if seeds else "0"}
         self.db = db
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tysiac_spec", "serve", "--port", "0", "--db", str(db)],

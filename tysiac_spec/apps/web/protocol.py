@@ -327,6 +327,8 @@ ERRORS: Mapping[str, str] = {
     "no_upload": "this table plays a shipped ruleset: see /api/rulesets",
     "no_house": "there is no saved house-rule file with this id",
     "no_study": "there is no such study (finished studies are kept for a while only)",
+    "study_unavailable": "studies need SciPy, the study extra: pip install 'tysiac-spec[study]'",
+    "wrong_host": "this server answers to its IP addresses and localhost (and TYSIAC_WEB_HOSTS)",
 }
 """Every error code, with the default message (a reply may say more, in its own words)."""
 

@@ -199,6 +199,17 @@ class _WsConn:
             self.closed = True
 
 
+TABLE_FIELDS = ("ruleset", "ruleset_text", "players", "options", "seats", "names", "host_seat", "seed",
+                "grace", "chat", "spectators")
+"""The fields ``POST /api/tables`` takes (any other is refused by name)."""
+
+
+def _shown(text: str) -> str:
+    from ...text import printable, shorten
+
+    return shorten(printable(text), 40)
+
+
 class Server:
     """The application's state: the store and every table's room."""
 
@@ -350,6 +361,10 @@ class Server:
         body = await self.body(request)
         if not isinstance(body, dict):
             raise Refused("bad_request", 400, "the body is one JSON object")
+        unknown = sorted(str(k) for k in body if k not in TABLE_FIELDS)
+        if unknown:  # (a typo such as `option` would silently give the default options)
+            raise Refused("bad_request", 400, f"unknown field `{_shown(unknown[0])}`; a table takes "
+                          + ", ".join(f"`{k}`" for k in TABLE_FIELDS))
         ref, text = body.get("ruleset"), body.get("ruleset_text")
         if (ref is None) == (text is None) or not isinstance(ref or text, str):
             raise Refused(
@@ -373,6 +388,9 @@ class Server:
                     views.diagnostic_json(d, file=UPLOAD_FILE, source=text or "") for d in exc.diagnostics
                 ],
             )
+        if not rules.player_counts:
+            raise Refused("bad_request", 400, f"`{_shown(rules.id)}` is a base for other rulesets, not "
+                          "played itself: choose a ruleset that extends it (GET /api/rulesets lists them)")
         if not isinstance(players, int) or isinstance(players, bool) or players not in rules.player_counts:
             counts = ", ".join(map(str, rules.player_counts))
             raise Refused("bad_request", 400, f"`players` is one of {counts} for this ruleset")
@@ -639,6 +657,13 @@ class Server:
             isinstance(n, int) and not isinstance(n, bool) for n in (matches, seconds)
         ):
             raise Refused("bad_request", 400, 'send {"text": "<yaml>", "matches": 40, "seconds": 60}')
+        from ...errors import StatsMissing
+        from ...study import require_stats
+
+        try:
+            require_stats()  # before any match is played, as `tysiac compare --simulate` does
+        except StatsMissing as exc:
+            raise Refused("study_unavailable", 503, str(exc)) from None
         checked = await _off_loop(workbench.check, text)
         if not checked["ok"]:
             return JSONResponse(checked, status_code=422)
@@ -907,13 +932,49 @@ def _wrap(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Reques
     return endpoint
 
 
+HOSTS_ENV = "TYSIAC_WEB_HOSTS"
+"""Host names (comma-separated) the server answers to besides ``localhost`` and IP addresses:
+the name a hosted instance is reached by (``tysiac.example.org``)."""
+
+
+def host_allowed(host: str | None, extra: str | None = None) -> bool:
+    """Whether a request whose ``Host`` header is ``host`` is for this server: an IP address
+    (v4 or ``[v6]``), ``localhost``, or a name in :data:`HOSTS_ENV` (``extra``: its value).
+    Any other name is refused, so that a page on another site whose name is made to resolve
+    to this machine (DNS rebinding) gets nothing: its Origin and Host would agree."""
+    import ipaddress
+
+    if not host:
+        return False
+    name = host.strip().lower()
+    if name.startswith("["):
+        name = name[1:name.find("]")] if "]" in name else name
+    else:
+        name = name.rsplit(":", 1)[0] if name.count(":") == 1 else name
+    if name == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    names = os.environ.get(HOSTS_ENV, "") if extra is None else extra
+    return name in {n.strip().lower() for n in names.split(",") if n.strip()}
+
+
 class _Headers:
-    """Security headers on every HTTP answer (a route may set its own CSP)."""
+    """Security headers on every HTTP answer (a route may set its own CSP), and the Host check
+    (:func:`host_allowed`) on every request and websocket."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            host = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), None)
+            if not host_allowed(host):
+                await _wrong_host(scope, receive, send)
+                return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -935,6 +996,24 @@ class _Headers:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+WRONG_HOST = (f"this server answers to its IP address or localhost; a host name it should answer to goes "
+              f"in {HOSTS_ENV}")
+
+
+async def _wrong_host(scope: Any, receive: Any, send: Any) -> None:
+    """Refuse a request for another host: 421 with the error body, or a websocket refused
+    before it opens (the handshake answered 403)."""
+    if scope["type"] == "websocket":
+        await receive()  # websocket.connect
+        await send({"type": "websocket.close", "code": 4403, "reason": "wrong host"})
+        return
+    body = json.dumps({"error": {"code": "wrong_host", "message": WRONG_HOST}}).encode()
+    await send({"type": "http.response.start", "status": 421, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": body})
 
 
 def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
