@@ -7,6 +7,7 @@ and the server logs one line, no traceback."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 from webserver import ROOT, Served
@@ -78,4 +79,27 @@ def test_a_bots_reply_the_rules_fail_on_is_rolled_back(tmp_path: Path) -> None:
         server.stop()
     assert any(f"table {tid}: the rules failed after action 28 (DslError): house.yaml:28:13" in line
                for line in server.log)
+    assert not any("Traceback" in line for line in server.log)
+
+
+def test_a_table_of_bots_whose_rules_fail_is_abandoned_and_says_why(tmp_path: Path) -> None:
+    """No one would ever act at a table of bots alone whose rules fail on a bot's move: the
+    match is abandoned, and the state says why (a new user's trial found it frozen silently,
+    ``over: false`` and ``abandoned: null`` for ever)."""
+    server = Served(tmp_path / "web.sqlite3")
+    try:
+        table = server.create(ruleset_text=TEXT, players=3, seats=["bot:random"] * 3, seed=SEED)
+        deadline = time.monotonic() + 120
+        while True:
+            status, state = server.call("GET", f"/api/tables/{table['table']}/state", token=table["host_token"])
+            assert status == 200
+            if state.get("abandoned") or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        stored = _stored(server.db, table["table"])
+    finally:
+        server.stop()
+    assert state["abandoned"].startswith("the rules failed on a bot's move and the match cannot go on: "
+                                         "house.yaml:28:13: error[dsl.runtime]: ")
+    assert state["over"] is False and state["legal"] == [] and state["version"] == stored > 0
     assert not any("Traceback" in line for line in server.log)

@@ -155,6 +155,8 @@ class Room:
 
     def _start_match(self, match: MatchRow) -> None:
         self.match = match
+        self.broken: str | None = None
+        """Why the rules failed on a bot's move at a table of bots alone (see :meth:`_bots_move`)."""
         self.game = Game(self.ruleset, players=self.row.players, seed=match.seed)
         self.actors: list[int] = []
         self.deal_start = 0
@@ -225,6 +227,8 @@ class Room:
         game = self.game
         if game.is_over:
             return None
+        if self.broken is not None:
+            return f"the rules failed on a bot's move and the match cannot go on: {self.broken}"
         if len(game.deal_scores) >= self.max_deals:
             return f"the match passed {self.max_deals} deals without a winner and is abandoned"
         if len(game.history) >= self.max_actions:
@@ -339,7 +343,11 @@ class Room:
         try:
             moved = self._play_bots()
         except Exception as exc:  # the rules failed on a bot's move: back to the store, stop
-            self._rolled_back(exc)
+            refused = self._rolled_back(exc)
+            if not any(s.kind == "human" and s.bot is None for s in self.row.seats):
+                # no one would ever act again: the match is abandoned, and everyone told why
+                self.broken = refused.message
+                self._broadcast()
             return
         if moved:
             self._commit(start)

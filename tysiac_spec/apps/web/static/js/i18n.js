@@ -74,6 +74,7 @@ const WORDS = {
   deal_over: ["Deal over", "Koniec rozdania", "Раздача окончена", "Konec rozdání"],
   deal_over_n: ["Deal {n} is over", "Koniec rozdania {n}", "Раздача {n} окончена", "Konec rozdání {n}"],
   match_over: ["Match over", "Koniec partii", "Партия окончена", "Konec partie"],
+  abandoned: ["The match is abandoned:", "Partia przerwana:", "Партия прервана:", "Partie přerušena:"],
   winner: ["Winner: {name}", "Wygrywa: {name}", "Победитель: {name}", "Vítěz: {name}"],
   continue: ["Continue", "Dalej", "Дальше", "Pokračovat"],
   rematch: ["Rematch", "Rewanż", "Реванш", "Odveta"],

@@ -345,7 +345,7 @@ function renderBanner() {
   else if (S.status === "closed") {
     text = { 4401: t("no_token"), 4403: t("forbidden"), 4404: t("no_table"), 4409: t("replaced") }[S.closeCode]
       || t("reconnecting");
-  }
+  } else if (S.st?.abandoned) text = `${t("abandoned")} ${S.st.abandoned}`;
   b.textContent = text;
   b.classList.toggle("hidden", !text);
   b.classList.toggle("info", info);
