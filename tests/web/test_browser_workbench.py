@@ -31,7 +31,8 @@ extends: pl-standard
 name:
   en: My house rules
 match:
-  target: 500
+  finishing:
+    cap: 980
 special:
   barrel:
     enabled: true
@@ -92,8 +93,8 @@ def test_three_controls_write_the_yaml_and_change_the_book(server: Server, chrom
                          ".map(o => o.textContent)") == ["w dół (25 → 20) (down)", "w górę (25 → 30) (up)"]
     assert "ustawia opcja stołu “Licytacja stopniowana (tylko o 10)”" in _text(page, "#form")
     assert _text(page, '[data-row="auction.cap"] .wb-per-count') == (
-        "3 graczy: 360 · 4 graczy: 360 (baza ustala to osobno dla liczby graczy; ta kontrolka tego nie zmienia:"
-        " wpisz players.3.auction.cap w YAML)")
+        "2 graczy: — brak — · 3 graczy: 360 · 4 graczy: 360 (baza ustala to osobno dla liczby graczy; ta kontrolka"
+        " tego nie zmienia: wpisz players.2.auction.cap w YAML)")
     assert "Cel gry" not in _text(page, "#diff")
     book_before = _text(page, "#book")
 
@@ -101,27 +102,27 @@ def test_three_controls_write_the_yaml_and_change_the_book(server: Server, chrom
     page.click('[data-path="special.barrel.enabled"]')
     page.wait("document.querySelector('#yaml').value.includes('enabled: true')", "the barrel in the YAML")
     # 2. a number, typed
-    page.evaluate("document.querySelector('[data-path=\"match.target\"]').select()")
-    page.click('[data-path="match.target"]')
-    page.evaluate("document.querySelector('[data-path=\"match.target\"]').select()")
-    page.type("500")
+    page.evaluate("document.querySelector('[data-path=\"match.finishing.cap\"]').select()")
+    page.click('[data-path="match.finishing.cap"]')
+    page.evaluate("document.querySelector('[data-path=\"match.finishing.cap\"]').select()")
+    page.type("980")
     # 3. a table option, chosen
     _choose(page, "options.five_rounds", "up")
     page.wait(f"document.querySelector('#yaml').value === {json.dumps(HOUSE)}", "exactly the house YAML")
-    page.wait("document.querySelector('#status.ok') && document.querySelector('#diff [data-path=\"match.target\"]')",
-              "the comparison with the new target")
+    page.wait("document.querySelector('#status.ok') && document.querySelector('#diff [data-path=\"match.finishing.cap\"]')",
+              "the comparison with the new cap")
     diff = page.evaluate(
         "Array.from(document.querySelectorAll('#diff tbody tr')).map(r => [r.dataset.path,"
         " Array.from(r.querySelectorAll('td')).map(c => c.textContent)])"
     )
     rows = dict((p, cells) for p, cells in diff)
-    assert rows["match.target"] == ["1000", "500"]
+    assert rows["match.finishing.cap"] == ["990", "980"]
     assert "special.barrel.enabled" in rows
     page.wait("document.querySelector('#book').textContent.includes('Beczka')"
               f" && document.querySelector('#book').textContent !== {json.dumps(book_before)}", "the new rule book")
     book = _text(page, "#book")
     # the option in force, in words (terms.option_setting), since the "words" merge
-    assert "“Zaokrąglanie wyniku obrońcy kończącego się na 5”: w górę (25 → 30)" in book and "500" in book
+    assert "“Zaokrąglanie wyniku obrońcy kończącego się na 5”: w górę (25 → 30)" in book and "980" in book
     assert page.evaluate("document.querySelectorAll('.wb-row.changed').length") == 3
     page.screenshot("workbench-1280.png")
     page.evaluate("document.querySelector('#book').scrollIntoView()")
@@ -170,7 +171,7 @@ def test_three_controls_write_the_yaml_and_change_the_book(server: Server, chrom
     phone = chromium.page(PHONE)
     _open(phone, link, "pl")
     assert phone.evaluate("document.querySelector('#yaml').value") == HOUSE
-    assert phone.evaluate("document.querySelector('[data-path=\"match.target\"]').value") == "500"
+    assert phone.evaluate("document.querySelector('[data-path=\"match.finishing.cap\"]').value") == "980"
     assert phone.evaluate("document.querySelector('[data-path=\"special.barrel.enabled\"]').checked") is True
     assert not phone.overflows()
     widest = phone.evaluate("Math.max(...Array.from(document.querySelectorAll('#app input, #app select,"

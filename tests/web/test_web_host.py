@@ -79,3 +79,12 @@ def test_a_base_ruleset_is_refused_with_words_not_an_empty_list(server: Served) 
     assert status == 400
     assert answer["error"]["message"] == ("`core` is a base for other rulesets, not played itself: choose a "
                                           "ruleset that extends it (GET /api/rulesets lists them)")
+
+
+def test_an_error_in_a_shipped_parent_names_no_server_folder(server: Served) -> None:
+    text = "id: h\nkind: house\nextends: pl-standard\nname: {en: H}\nmatch:\n  target: 500\n"
+    status, answer = server.call("POST", "/api/rulesets/check", {"text": text})
+    assert status == 200 and answer["ok"] is False
+    (error,) = answer["errors"]
+    assert error["text"].startswith("pl-standard.yaml:")
+    assert "/" not in error["text"].split(":", 1)[0]

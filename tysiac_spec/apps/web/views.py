@@ -12,6 +12,7 @@ every hand).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import threading
@@ -299,13 +300,27 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
+def _small_text(path: Path) -> str:
+    """A shipped ruleset's text, for the source line of a diagnostic ("" if unreadable)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
 def diagnostic_json(d: Diagnostic, *, file: str, source: str) -> dict[str, Any]:
     """A diagnostic of the house-rule file ``file`` (its text ``source``) as the page shows
     it, with ``text`` exactly as ``tysiac validate`` prints it for that file.  The source
     line is taken from ``source`` for the file itself and from the shipped file for a parent
     (only shipped ids may be extended); no other file is read."""
     shipped = d.file is not None and Path(d.file).resolve().is_relative_to(RULESETS_DIR.resolve())
-    text = d.render(source=source if d.file == file else None if shipped else "")
+    if d.file is None or d.file == file:
+        text = d.render(source=source)
+    else:  # a parent: named without the server's folders (a shipped file by its own name)
+        shown = (Path(d.file).resolve().relative_to(RULESETS_DIR.resolve()).as_posix() if shipped
+                 else Path(d.file).name)
+        parent = _small_text(Path(d.file)) if shipped else ""
+        text = dataclasses.replace(d, file=shown).render(source=parent)
     return {
         "code": d.code,
         "message": d.message,
