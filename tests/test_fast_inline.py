@@ -9,7 +9,8 @@ import ast
 import pytest
 
 from tysiac_spec import load_ruleset
-from tysiac_spec.engine.play import takes, trick_winner
+from tysiac_spec.engine.auction import bid_range
+from tysiac_spec.engine.play import duty_cards, marriage_barred, sure_to_win, takes, trick_winner, trump_after
 from tysiac_spec.engine.state import DealState
 from tysiac_spec.fast import generate as gen
 
@@ -33,10 +34,104 @@ def test_a_function_of_more_than_one_expression_is_refused() -> None:
     def reads_global(a: int) -> int:
         return a + len("x")
 
+    def returns_early(a: int) -> int:
+        if a:
+            return 1
+        return 2
+
+    def assigns_its_parameter(a: int) -> int:
+        a += 1
+        return a
+
     with pytest.raises(AssertionError, match="not one return expression"):
         gen._inline_body(two)
     with pytest.raises(AssertionError, match=r"reads \['len'\]"):
         gen._inline_body(reads_global)
+    with pytest.raises(AssertionError, match="not one return expression at its end"):
+        gen._Inlinable(returns_early)
+    with pytest.raises(AssertionError, match=r"assigns its parameters \['a'\]"):
+        gen._Inlinable(assigns_its_parameter)
+
+
+def test_a_rule_of_statements_is_inlined_with_its_flags_folded() -> None:
+    tree = ast.parse(
+        "def f(h, led, first, tbits, trump):\n"
+        "    ok, _, _ = I_duty_cards(h, led, first, tbits, trump, K_A, K_B, K_C, K_D, K_E, K_F, K_G, K_H, K_I)\n"
+        "    return ok\n")
+    flags = dict(zip("ABCDEFGHI", (True, False, True, False, False, False, False, False, False), strict=True))
+    src = ast.unparse(gen.fold(tree, {f"K_{k}": v for k, v in flags.items()}).body[1])
+    # must follow, nothing else: the beat and trump branches and the unread duty are gone
+    assert src == (
+        "def f(h, led, first, tbits, trump):\n"
+        "    ok = h\n"
+        "    _i_duty_cards_follow = h & led\n"
+        "    if _i_duty_cards_follow:\n"
+        "        ok = _i_duty_cards_follow\n"
+        "    return ok")
+    namespace: dict[str, object] = {}
+    exec(compile(tree, "<test>", "exec"), namespace)
+    f = namespace["f"]
+    assert f(0b1100_0011, 0b1111, 1, 1, 0) == 0b0011  # type: ignore[operator]
+    assert f(0b1100_0000, 0b1111, 1, 1, 0) == 0b1100_0000  # type: ignore[operator]
+
+
+def test_the_generated_code_holds_each_inlined_rule_and_no_call() -> None:
+    src = _source("pl-standard", 3)
+    assert "I_" not in src
+    assert "_i_duty_cards_follow = h & led" in src  # duty_cards
+    assert "sure = True\n" in src and "_i_sure_to_win_m = h\n" in src  # sure_to_win, the claim
+    assert "lo = high_bid + 10 if bid_made else 100\n" in src  # bid_range, pl-standard's step and minimum
+
+
+def test_duty_cards_states_the_duties() -> None:
+    # hearts at bits 0-5 (ace first), spades at 6-11 (trump when given)
+    hearts, spades = 0b111111, 0b111111 << 6
+    flags = (True, True, True, False, True, True, False, False, False)
+    # KH led (bit 2), AH (bit 0) and QH (bit 3) held with a spade: beat it, with the ace only
+    hand = 1 | 1 << 3 | 1 << 7
+    assert duty_cards(hand, hearts, 1 << 2, 1 << 2, spades, *flags) == (1, 1, 1 << 2)
+    # the trick trumped: no beat duty (beat_when_trumped off), follow with either heart
+    assert duty_cards(hand, hearts, 1 << 2, 1 << 2 | 1 << 8, spades, *flags) == (1 | 1 << 3, 2, 0)
+    # void in hearts: overtrump the 10S (bit 8) with the KS (bit 7)
+    assert duty_cards(1 << 7 | 1 << 11, hearts, 1 << 2, 1 << 2 | 1 << 8, spades, *flags) == (1 << 7, 3, 1 << 8)
+    # cannot overtrump: any trump (cannot_overtrump: any_trump)
+    assert duty_cards(1 << 11 | 1 << 20, hearts, 1 << 2, 1 << 2 | 1 << 8, spades, *flags) == (1 << 11, 4, 0)
+    # highest trump only (trump_with_highest)
+    assert duty_cards(1 << 7 | 1 << 6, hearts, 1 << 2, 1 << 2 | 1 << 8, spades,
+                      *flags[:-1], True) == (1 << 6, 3, 1 << 8)
+
+
+def test_bid_range_states_the_bids() -> None:
+    #             opening high  made   most forced min step exactly max_raise exact_opening
+    assert bid_range(False, 0, False, 150, 100, 100, 10, False, None, False) == (100, 150)
+    assert bid_range(False, 120, True, 150, 100, 100, 10, False, None, False) == (130, 150)
+    assert bid_range(False, 120, True, 150, 100, 100, 10, True, None, False) == (130, 130)
+    assert bid_range(False, 120, True, 200, 100, 100, 10, False, 20, False) == (130, 140)
+    assert bid_range(True, 0, False, 150, 100, 100, 10, False, None, True) == (100, 100)
+    assert bid_range(False, 102, True, 150, 100, 100, 5, False, None, False) == (110, 150)  # on a step
+    assert bid_range(False, 140, True, 130, 100, 100, 10, False, None, False) == (150, 130)  # none left
+
+
+def test_marriage_timing_and_trump_change() -> None:
+    #                    won declarer trick held  won? not-first from min
+    assert marriage_barred(0, False, 3, 5, True, False, 0, 0) == 1
+    assert marriage_barred(1, True, 0, 8, True, True, 0, 0) == 2
+    assert marriage_barred(1, False, 1, 7, False, False, 2, 0) == 3
+    assert marriage_barred(1, False, 5, 2, False, False, 2, 3) == 4
+    assert marriage_barred(1, False, 5, 3, True, True, 2, 3) == 0
+    assert trump_after(None, None, "hearts", False, False) == ("hearts", None)
+    assert trump_after(None, None, "hearts", False, True) == (None, "hearts")
+    assert trump_after("spades", None, "hearts", True, False) == ("spades", None)
+    assert trump_after("spades", None, "hearts", False, False) == ("hearts", None)
+
+
+def test_sure_to_win_states_the_lay_down() -> None:
+    hearts, spades = 0b111111, 0b111111 << 6
+    mask = {i: hearts if i < 6 else spades for i in range(12)}
+    assert sure_to_win(0b11, 1 << 4, 0, mask) is True  # AH KH against a lower heart
+    assert sure_to_win(0b10, 0b1, 0, mask) is False  # KH against the AH
+    assert sure_to_win(0b11, 1 << 9, spades, mask) is False  # a trump is out
+    assert sure_to_win(1 << 6, 1 << 9, spades, mask) is True  # his trump is the highest
 
 
 def test_takes_states_the_trick_winner() -> None:

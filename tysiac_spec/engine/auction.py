@@ -28,6 +28,7 @@ __all__ = [
     "BidSteps",
     "apply",
     "apply_dark",
+    "bid_range",
     "bid_steps",
     "ceiling",
     "compile_amounts",
@@ -184,16 +185,52 @@ def dealer_exempt(form: Form, hand: Sequence[Card], base: Mapping[str, Any]) -> 
     return not a.may_bid(envs.auction_may_bid(base, tuple(hand), a.min_bid, 0, True))
 
 
+def bid_range(
+    opening: bool, high_bid: int, bid_made: bool, most: int, forced_bid: int, min_bid: int, step: int,
+    exactly_step: bool, max_raise: int | None, exact_opening: bool,
+) -> tuple[int, int]:
+    """The lowest and highest bid a player may make now (points; ``may_bid`` not applied),
+    before the rules' bounds on the range: from the forced bid (``opening``), the minimum bid
+    or the high bid plus a step (``bid_made``: someone has bid ``high_bid``), on a step, up to
+    the player's highest bid ``most``; raised by exactly a step (``exactly_step``) or at most
+    ``max_raise`` (``None``: no bound); a bid made without a bid before it is exactly the
+    lowest when ``exactly_step``, and the forced opening is exact when ``exact_opening``.  The
+    range is empty when ``hi`` is below ``lo``.
+
+    The one statement of the range: :func:`compile_amounts` calls it, and the fast path's
+    generator writes it inline with the form's rules folded
+    (``tysiac_spec.fast.generate.INLINED``)."""
+    if opening:
+        lo = forced_bid
+    else:
+        lo = high_bid + step if bid_made else min_bid
+        if lo < min_bid:
+            lo = min_bid
+    if lo % step:  # (off a step only after an opening or minimum bid that is)
+        lo = round_up(lo, step)
+    hi = most
+    if bid_made and not opening:
+        if exactly_step:
+            if lo < hi:
+                hi = lo
+        elif max_raise is not None:
+            if high_bid + max_raise < hi:
+                hi = high_bid + max_raise
+    elif exactly_step or (opening and exact_opening):
+        if lo < hi:
+            hi = lo
+    return lo, hi
+
+
 Amounts = Callable[[DealState, int, Env], list[int]]
 """``amounts(deal, player, env)``: the bids ``player`` may make now, ascending (points)."""
 
 
 def compile_amounts(form: Form) -> Amounts:
     """The bids a player may make (``form.auction``), as one function with the rules read once:
-    from the forced bid (opening), the minimum bid or the high bid plus a step, in steps, up to
-    the player's highest bid (``deal.max_bids``), raised by exactly a step or at most
-    ``max_raise`` when the ruleset says so, each allowed by ``may_bid``; a forced opener left
-    without a bid may still make the compulsory one."""
+    the range of :func:`bid_range` up to the player's highest bid (``deal.max_bids``), in
+    steps, each allowed by ``may_bid``; a forced opener left without a bid may still make the
+    compulsory one."""
     a = form.auction
     step, forced_bid, min_bid = a.step, a.forced_bid, a.min_bid
     exactly_step = a.raise_by == "exactly_step"
@@ -204,22 +241,8 @@ def compile_amounts(form: Form) -> Amounts:
 
     def amounts(deal: DealState, player: int, env: Env) -> list[int]:
         opening = deal.opening
-        if opening:
-            lo = forced_bid
-        else:
-            lo = min_bid if deal.high_bidder is None else deal.high_bid + step
-            if lo < min_bid:
-                lo = min_bid
-        if lo % step:  # (off a step only after an opening or minimum bid that is)
-            lo = round_up(lo, step)
-        hi = deal.max_bids[player]
-        if deal.high_bidder is not None and not opening:
-            if exactly_step:
-                hi = min(hi, lo)
-            elif max_raise is not None:
-                hi = min(hi, deal.high_bid + max_raise)
-        elif exactly_step or (opening and exact_opening):
-            hi = min(hi, lo)
+        lo, hi = bid_range(opening, deal.high_bid, deal.high_bidder is not None, deal.max_bids[player],
+                           forced_bid, min_bid, step, exactly_step, max_raise, exact_opening)
         if hi - lo > most:
             raise limits.exceeded("bids", (hi - lo) // step + 1,
                                   subject=f"the bids player {player} may make, {lo} to {hi}")

@@ -66,7 +66,7 @@ H_bid_known = H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = H_passed_out_stopped = None
 K_PASSED_OUT_MAX = 100
-I_takes = I_leads = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -103,13 +103,16 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     n: int
     bits: int
     lo: int
+    most: int
+    bid_made: bool
     hi: int
     cur: int
     ok: int
-    follow: int
-    higher: int
-    target: int
-    top: int
+    sure: bool
+    ms: int
+    barred: int
+    held_n: int
+    is_declarer: bool
     lead: int
     tbits: int
     tp: int
@@ -391,26 +394,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                             multiplier = K_DARK_MULTIPLIER
                             no_auction = True
         while not (K_OPENINGS and no_auction):
-            if True:  # (the bids: engine/auction.py compile_amounts)
-                if opening:
-                    lo = K_FORCED_BID
-                else:
-                    lo = K_MIN_BID if high_bidder < 0 else high_bid + K_STEP
-                    if lo < K_MIN_BID:
-                        lo = K_MIN_BID
-                if lo % K_STEP:
-                    lo = -(-lo // K_STEP) * K_STEP
-                hi = maxb[cur]
-                if high_bidder >= 0 and not opening:
-                    if K_EXACTLY_STEP:
-                        if lo < hi:
-                            hi = lo
-                    elif K_MAX_RAISE is not None:
-                        if high_bid + K_MAX_RAISE < hi:
-                            hi = high_bid + K_MAX_RAISE
-                elif K_EXACTLY_STEP or (opening and K_EXACT_OPENING):
-                    if lo < hi:
-                        hi = lo
+            if True:  # (the bids)
+                bid_made = high_bidder >= 0
+                most = maxb[cur]
+                lo, hi = I_bid_range(opening, high_bid, bid_made, most, K_FORCED_BID, K_MIN_BID, K_STEP,
+                                     K_EXACTLY_STEP, K_MAX_RAISE, K_EXACT_OPENING)
                 if hi - lo > K_MOST:
                     H_too_many_bids(cur, lo, hi)
                 if hi // K_STEP < len(bid_codes):  # (the codes of the bids lo to hi, made once)
@@ -655,12 +643,15 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 lead = I_leads(h, K_LEAD_TRUMP, trump, marriage_trick, trick_number)
             legal = []
             m = lead
-            if K_ANY_TIME or not (
-                (K_BAR_WON and not tricks[cur])
-                or (K_BAR_FIRST and trick_number == 0 and cur == declarer)
-                or (K_FROM_TRICK and trick_number < K_FROM_TRICK)
-                or (K_MIN_CARDS and h.bit_count() < K_MIN_CARDS)
-            ):
+            if K_ANY_TIME:
+                barred = 0
+            else:
+                won = tricks[cur]
+                is_declarer = cur == declarer
+                held_n = h.bit_count() if K_MIN_CARDS else 0
+                barred = I_marriage_barred(won, is_declarer, trick_number, held_n, K_BAR_WON, K_BAR_FIRST,
+                                           K_FROM_TRICK, K_MIN_CARDS)
+            if K_ANY_TIME or not barred:
                 while m:
                     low = m & -m
                     c = low.bit_length() - 1
@@ -688,21 +679,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         with_aces.append(x)
                 legal = with_aces
             if K_CLAIM and trick_number == 0 and cur == declarer and h:
-                # engine/play.py may_claim
                 others = 0
                 for q in order:
                     if q != declarer:
                         others |= hand[q]
-                sure = True
-                m = h
-                while m:
-                    low = m & -m
-                    m ^= low
-                    if others & suit_mask[low.bit_length() - 1] & (low - 1):
-                        sure = False
-                        break
-                if sure and trump and h & ~trump and others & trump:
-                    sure = False
+                sure = I_sure_to_win(h, others, trump, suit_mask)
                 if sure:
                     legal.append(K_CLAIM_CODE)
             if draw is None:
@@ -722,11 +703,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 declared.append((cur, -1))
                 marriage_trick = trick_number
                 if K_ACES_TRUMP and K_SETS_TRUMP:
-                    if not (K_FIRST_ONLY and (trump or pending)):
-                        if K_NEXT_TRICK:
-                            pending = suit_mask[c]
-                        else:
-                            trump = suit_mask[c]
+                    ms = suit_mask[c]
+                    trump, pending = I_trump_after(trump, pending, ms, K_FIRST_ONLY, K_NEXT_TRICK)
             elif a >= K_MARRIAGE:
                 c = a - K_MARRIAGE
                 s = suit_of[c]
@@ -734,11 +712,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 declared.append((cur, s))
                 marriage_trick = trick_number
                 if K_SETS_TRUMP:
-                    if not (K_FIRST_ONLY and (trump or pending)):
-                        if K_NEXT_TRICK:
-                            pending = suit_mask[c]
-                        else:
-                            trump = suit_mask[c]
+                    ms = suit_mask[c]
+                    trump, pending = I_trump_after(trump, pending, ms, K_FIRST_ONLY, K_NEXT_TRICK)
             else:
                 c = a
             bit = 1 << c
@@ -753,39 +728,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             p = nxt[cur]
             for _ in range(nact - 1):
                 h = hand[p]
-                # engine/play.py compile_duties
-                follow = h & led
-                if follow and K_MUST_FOLLOW:
-                    ok = follow
-                    if K_MUST_BEAT:
-                        if K_BEAT_WHEN_TRUMPED or not (trump and trump != led and tbits & trump):
-                            if K_BEAT_BEST:
-                                target = tbits & led
-                                target &= -target
-                            else:
-                                target = first
-                            higher = follow & (target - 1)
-                            if higher:
-                                ok = higher & -higher if K_HIGHEST_BEAT else higher
-                elif K_MUST_TRUMP and trump and not follow:
-                    ok = h & trump
-                    if ok:
-                        if K_MUST_OVERTRUMP:
-                            top = tbits & trump
-                            if top:
-                                higher = ok & ((top & -top) - 1)
-                                if higher:
-                                    ok = higher
-                                elif K_ANY_CARD:
-                                    ok = -1
-                        if K_HIGHEST_TRUMP and ok != -1:
-                            ok &= -ok
-                        if ok == -1:
-                            ok = h
-                    else:
-                        ok = h
-                else:
-                    ok = h
+                ok, _, _ = I_duty_cards(h, led, first, tbits, trump, K_MUST_FOLLOW, K_MUST_BEAT, K_BEAT_BEST,
+                                       K_BEAT_WHEN_TRUMPED, K_MUST_TRUMP, K_MUST_OVERTRUMP, K_ANY_CARD,
+                                       K_HIGHEST_BEAT, K_HIGHEST_TRUMP)
                 legal = []
                 while ok:
                     low = ok & -ok
