@@ -9,7 +9,7 @@ import ast
 import pytest
 
 from tysiac_spec import load_ruleset
-from tysiac_spec.engine.auction import bid_range
+from tysiac_spec.engine.auction import auction_over, bid_range, passed_out, passed_out_declarer, unopposed
 from tysiac_spec.engine.play import duty_cards, marriage_barred, sure_to_win, takes, trick_winner, trump_after
 from tysiac_spec.engine.state import DealState
 from tysiac_spec.fast import generate as gen
@@ -155,3 +155,21 @@ def test_trick_winner_reads_takes_on_a_real_trick() -> None:
     assert trick_winner(deal) == 0
     deal.trick = [(1, by["KH"]), (2, by["JS"]), (0, by["AS"])]
     assert trick_winner(deal) == 0
+
+
+def test_the_end_of_the_auction() -> None:
+    order = [1, 2, 0]
+    assert auction_over(1, 3, 0b010, 0, order) is False  # two still bidding
+    assert auction_over(2, 3, 0b110, 0, order) is True  # 0 holds the bid, the others passed
+    assert auction_over(2, 3, 0b110, -1, order) is False  # 0 has not spoken yet
+    assert auction_over(3, 3, 0b111, -1, order) is True  # everyone passed
+    assert unopposed(1, 1, False, 100, 100) is True
+    assert unopposed(1, 1, True, 100, 100) is False
+    assert unopposed(-1, -1, False, 100, 100) is False
+    assert passed_out(-1, False, False) is True
+    assert passed_out(2, True, False) is True
+    assert passed_out(2, True, True) is False
+    #                        dealer_plays dealer in  forced first min forced_bid
+    assert passed_out_declarer(True, 2, True, 1, 0, 100, 110) == (2, 100)
+    assert passed_out_declarer(True, 2, False, 1, 0, 100, 110) == (1, 110)
+    assert passed_out_declarer(False, 2, True, -1, 0, 100, 110) == (0, 100)

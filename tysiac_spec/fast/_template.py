@@ -66,7 +66,8 @@ H_bid_known = H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = H_passed_out_stopped = None
 K_PASSED_OUT_MAX = 100
-I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
+I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -108,6 +109,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     hi: int
     cur: int
     ok: int
+    over: bool
+    dealer_in: bool
+    first_hand: int
     sure: bool
     ms: int
     barred: int
@@ -268,7 +272,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     m |= 1 << c
                 hand[p] = m
         talon_cards: list[int] = [c for t in talons for c in t]
-        # -- auction (engine/auction.py: start, compile_amounts, apply, _finish) --
+        # -- auction --
         maxb: list[int] = [0] * K_N
         for p in order:
             if K_BID_KEPT:  # the highest bids the helper keeps by the hand's seen cards
@@ -434,17 +438,16 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             else:
                 passed |= 1 << cur
                 npassed += 1
-            if npassed >= nact - 1:
-                remaining = [q for q in order if not passed >> q & 1]
-                if not remaining or remaining == [high_bidder]:
-                    break
+            over = I_auction_over(npassed, nact, passed, high_bidder, order)
+            if over:
+                break
             cur = nxt[cur]
             while passed >> cur & 1:
                 cur = nxt[cur]
-        stuck = high_bidder >= 0 and high_bidder == forced and not contested and high_bid == K_FORCED_BID
+        stuck = I_unopposed(high_bidder, forced, contested, high_bid, K_FORCED_BID)
         if K_OPENINGS and no_auction:
             pass
-        elif high_bidder < 0 or (stuck and not K_ALL_PASS_FORCED):
+        elif I_passed_out(high_bidder, stuck, K_ALL_PASS_FORCED):
             if K_ALL_PASS_REDEAL or (K_DEALER_EXEMPT and dealer in order and H_dealer_exempt(hand[dealer], dealer, state)):
                 # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/dealing.py redealt)
                 state = H_redealt(None, "all-pass", 0, state, events, len(deal_scores))
@@ -463,15 +466,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         return state, deal_scores, events, outcomes, steps
                     stopping = True
                 continue
-            if K_ALL_PASS_DEALER and dealer in order:
-                declarer = dealer
-                high_bid = K_MIN_BID
-            elif forced >= 0:
-                declarer = forced
-                high_bid = K_FORCED_BID
-            else:
-                declarer = order[0]
-                high_bid = K_MIN_BID
+            dealer_in = dealer in order
+            first_hand = order[0]
+            declarer, high_bid = I_passed_out_declarer(K_ALL_PASS_DEALER, dealer, dealer_in, forced, first_hand,
+                                                       K_MIN_BID, K_FORCED_BID)
         else:
             declarer = high_bidder
         # -- the talon (engine/talon.py: start, apply_choice, _take; a forfeit: may_forfeit,
@@ -479,7 +477,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         forfeited = False
         may_forfeit = False
         if K_FORFEIT_ON:
-            unopposed = declarer == forced and not contested and high_bid == K_FORCED_BID
+            unopposed = I_unopposed(declarer, forced, contested, high_bid, K_FORCED_BID)
             if K_FORFEIT_BEFORE_TALON:
                 may_forfeit = H_may_forfeit(declarer, unopposed, state)
         leftover: list[int] = []

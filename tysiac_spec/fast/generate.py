@@ -285,6 +285,7 @@ def _as_truth(test: ast.expr) -> ast.expr:
     if not isinstance(test, ast.BoolOp):
         return test
     neutral = isinstance(test.op, ast.And)
+    test.values = [_as_truth(v) for v in test.values]  # (an operand is read for its truth too)
     if not any(isinstance(n, ast.Call | ast.NamedExpr) for n in ast.walk(test)) and any(
             _const(v) and bool(v.value) is not neutral for v in test.values):  # type: ignore[attr-defined]
         return ast.copy_location(ast.Constant(not neutral), test)  # (decided by a constant)
@@ -310,6 +311,8 @@ class _Folder(ast.NodeTransformer):
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            node.operand = _as_truth(node.operand)
         if _const(node.operand):
             value = node.operand.value  # type: ignore[attr-defined]
             if isinstance(node.op, ast.Not):
@@ -357,13 +360,19 @@ class _Folder(ast.NodeTransformer):
             kept.append(v)
         if not kept:
             return ast.copy_location(ast.Constant(is_and), node)
+        # a neutral constant is dropped but at the end: `True and x` is x, `x and True` is x
+        # only as a truth value (kept as written when x is not a test)
+        last = node.values[-1]
+        trailing = _const(last) and bool(last.value) is is_and and kept[-1] is not last  # type: ignore[attr-defined]
         if len(kept) == 1:
             only = kept[0]
-            # `x and True` is x only as a truth value: kept as written when x is not a test
-            if isinstance(only, ast.Compare | ast.BoolOp | ast.UnaryOp) or len(node.values) == 1:
+            if not trailing or isinstance(only, ast.Compare | ast.BoolOp | ast.UnaryOp):
                 return only
+            node.values = [only, last]
             return node
-        node.values = kept
+        boolean = isinstance(kept[-1], ast.Compare) or (
+            isinstance(kept[-1], ast.UnaryOp) and isinstance(kept[-1].op, ast.Not))
+        node.values = [*kept, last] if trailing and not boolean else kept
         return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
@@ -392,6 +401,10 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_marriage_barred": play.marriage_barred,
     "I_trump_after": play.trump_after,
     "I_sure_to_win": play.sure_to_win,
+    "I_auction_over": auction.auction_over,
+    "I_unopposed": auction.unopposed,
+    "I_passed_out": auction.passed_out,
+    "I_passed_out_declarer": auction.passed_out_declarer,
 }
 """The engine's rules the template writes inline, by the template's name for each.  A rule
 stated as one ``return`` expression is inlined wherever it is called: ``I_name(a, b, …)``
@@ -562,7 +575,7 @@ class _Inliner(ast.NodeTransformer):
         return ast.copy_location(inlined, node)
 
 
-_PURE = (ast.Constant, ast.Name, ast.BinOp, ast.UnaryOp)
+_PURE = (ast.Constant, ast.Name, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.cmpop, ast.boolop)
 
 
 class _DeadLocals(ast.NodeTransformer):
