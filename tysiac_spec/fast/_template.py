@@ -67,7 +67,8 @@ H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simp
 H_passed_out = H_passed_out_stopped = None
 K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
-I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
+I_shuffled = I_sample_drawn = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -166,9 +167,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     known: int | None
     codes: list[int]
     picked: list[int]
-    pool: list[int]
     tmask: int
-    taken: int
     talons: list[list[int]]
     # the form's tables as locals, made once per match (a tuple written in the code would be
     # built at each use by the mypyc build, every int in it boxed)
@@ -205,47 +204,24 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     while True:
         order, sitter, nxt, opps_of = H_seating(dealer)
         nact = len(order)
-        # -- dealing (engine/dealing.py: shuffle, dealing_plan / deal_cards) --
+        # -- dealing --
         cards = list(range(K_NPACK))
-        for i, n, bits in draws:
-            j = getrandbits(bits)
-            while j >= n:
-                j = getrandbits(bits)
-            cards[i], cards[j] = cards[j], cards[i]
+        cards = I_shuffled(cards, getrandbits, draws)
         if K_CUT:  # engine/dealing.py cut
             if (1 << cards[K_NPACK - 1]) & K_CUT_BAD:  # (a good bottom card: nothing changes, nothing drawn)
                 state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
             if stopping and not K_REDEALS_AFTER_DEAL:
                 return state, deal_scores, events, outcomes, steps
         hand: list[int] = [0] * K_N
-        if K_PLANNED and nact == K_ACTIVE:  # engine/dealing.py DealingPlan: fixed positions
+        if K_PLANNED and nact == K_ACTIVE:  # (the positions of the engine's DealingPlan: K_HAND_POS)
             for k in range(K_ACTIVE):
                 m = 0
                 for i in hand_pos[k]:
                     m |= 1 << cards[i]
                 hand[order[k]] = m
             talons = [[cards[i] for i in t] for t in talon_pos]
-        elif K_TP_INLINE and nact == K_ACTIVE:  # engine/dealing.py deal_cards, talon_positions
-            picked = []  # (random.sample as CPython draws it: getrandbits by rejection)
-            if K_TP_POOL:
-                pool = list(range(K_TP_N))
-                for i in range(K_TP_K):
-                    n = K_TP_N - i
-                    bits = n.bit_length()
-                    j = getrandbits(bits)
-                    while j >= n:
-                        j = getrandbits(bits)
-                    picked.append(pool[j])
-                    pool[j] = pool[n - 1]
-            else:
-                taken = 0
-                bits = K_TP_N.bit_length()
-                for i in range(K_TP_K):
-                    j = getrandbits(bits)
-                    while j >= K_TP_N or taken >> j & 1:
-                        j = getrandbits(bits)
-                    taken |= 1 << j
-                    picked.append(j)
+        elif K_TP_INLINE and nact == K_ACTIVE:  # (talon positions as generate._drawn_talon reads them)
+            picked = I_sample_drawn(getrandbits, K_TP_N, K_TP_K, K_TP_POOL, 0)
             picked.sort()
             tmask = 0
             for i in range(K_TP_K):

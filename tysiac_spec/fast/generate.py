@@ -405,6 +405,8 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_unopposed": auction.unopposed,
     "I_passed_out": auction.passed_out,
     "I_passed_out_declarer": auction.passed_out_declarer,
+    "I_shuffled": dealing.shuffled,
+    "I_sample_drawn": dealing.sample_drawn,
 }
 """The engine's rules the template writes inline, by the template's name for each.  A rule
 stated as one ``return`` expression is inlined wherever it is called: ``I_name(a, b, …)``
@@ -417,6 +419,10 @@ evaluated twice); the rule reads nothing but its parameters, its locals and its 
 constants (ints, bools, ``None``).  A form's ``K_*`` constant passed as an argument is then
 folded like the template's own, so each form keeps only the branches its rules switch on.
 The rule is stated once, in the engine, and its text is part of :func:`source_key`."""
+
+
+_BUILTINS = frozenset({"range", "list", "len", "min", "max", "sorted"})
+"""The built-in functions an inlined rule may call (the generated code calls the same)."""
 
 
 class _Inlinable:
@@ -456,7 +462,8 @@ class _Inlinable:
             value = function.__globals__.get(other, _Inlinable)
             if value is None or type(value) in (int, bool):
                 self.constants[other] = value
-        unknown = sorted(outside - set(self.constants))
+        builtin = {x for x in outside if x in _BUILTINS and x not in function.__globals__}
+        unknown = sorted(outside - set(self.constants) - builtin)
         if unknown:
             raise AssertionError(f"{name} reads {unknown}: cannot be inlined")
 
@@ -601,6 +608,9 @@ class _DeadLocals(ast.NodeTransformer):
     def visit_Assign(self, node: ast.Assign) -> Any:
         if len(node.targets) == 1 and self._dead(node.targets[0], node.value):
             return None
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and isinstance(node.value, ast.Name) and target.id == node.value.id:
+            return None  # (`x = x`: an inlined rule that returns the list it was given)
         return node
 
     def visit_AugAssign(self, node: ast.AugAssign) -> Any:
