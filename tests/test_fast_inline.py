@@ -188,3 +188,19 @@ def test_the_shuffle_and_the_talon_draw_are_the_standard_librarys() -> None:
     assert sample_drawn(random.Random(3).getrandbits, 12, 3, True, 0) == random.Random(3).sample(range(12), 3)
     assert sample_drawn(random.Random(3).getrandbits, 40, 3, False, 2) == [
         x + 2 for x in random.Random(3).sample(range(40), 3)]
+
+
+def test_the_receivers_of_the_declarers_cards() -> None:
+    from tysiac_spec.engine.play import set_aside_taker
+    from tysiac_spec.engine.talon import receivers
+
+    given = {2: 0, 0: 0}
+    assert receivers([2, 0], given, 1, False) == [2, 0]
+    assert receivers([2, 0], given, 1, True) == [2]
+    given[2] = 1
+    assert receivers([2, 0], given, 1, False) == [0]
+    assert receivers([2, 0], given, 2, True) == [0]  # the one who has fewest
+    given[0] = 1
+    assert receivers([2, 0], given, 1, True) == []
+    assert set_aside_taker(True, 1, 2) == 1
+    assert set_aside_taker(False, 1, 2) == 2

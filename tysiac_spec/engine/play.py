@@ -56,6 +56,7 @@ __all__ = [
     "marriage_points",
     "may_claim",
     "never_barred",
+    "set_aside_taker",
     "sure_to_win",
     "takes",
     "trick_winner",
@@ -948,9 +949,17 @@ def _award_leftover(leftover_to: str, discards: str, deal: DealState) -> None:
     for name, attr in ((leftover_to, "leftover"), (discards, "discards")):
         if name == "nobody":
             continue
-        to = deal.last_trick_winner if name == "last_trick" else deal.declarer
+        to = set_aside_taker(name == "last_trick", deal.last_trick_winner, deal.declarer)
         assert to is not None
         cards = getattr(deal, attr)
         if cards:
             setattr(deal, attr, [])
             deal.won.setdefault(to, []).extend(cards)
+
+
+def set_aside_taker(to_last_trick: bool, last: T, declarer: T) -> T:
+    """Who scores the cards set aside at the end of a deal (the unchosen talon, the
+    declarer's discards): the winner of the last trick (``last``) when the form gives them to
+    ``last_trick``, else the declarer.  The one statement (:func:`_award_leftover`; inlined by
+    the fast path's generator, ``tysiac_spec.fast.generate.INLINED``)."""
+    return last if to_last_trick else declarer

@@ -11,7 +11,7 @@ contract can be announced.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -40,6 +40,7 @@ __all__ = [
     "legal_exchange",
     "may_forfeit",
     "next_receiver",
+    "receivers",
     "resume",
     "reveal_in_auction",
     "start",
@@ -203,6 +204,28 @@ def next_receiver(deal: DealState) -> int:
     raise AssertionError("no opponent to give to")  # pragma: no cover - given is never empty here
 
 
+def receivers(opponents: Sequence[int], given: Mapping[int, int] | Sequence[int], give_count: int,
+              clockwise: bool) -> list[int]:
+    """The opponents the declarer may give his next card to (``talon.exchange: give_each``):
+    those of ``opponents`` (in turn order from his next seat) who have received fewer than
+    ``give_count`` cards (``given[p]``); with ``clockwise`` (``talon.give_order``) only the
+    first of them who has received fewest (:func:`next_receiver`).  The one statement of the
+    order: :func:`compile_legal_exchange` calls it, and the fast path's generator writes it
+    inline (``tysiac_spec.fast.generate.INLINED``)."""
+    out: list[int] = []
+    fewest = give_count
+    if clockwise:
+        for q in opponents:
+            if given[q] < fewest:
+                fewest = given[q]
+    for q in opponents:
+        if given[q] < give_count and (not clockwise or given[q] == fewest):
+            out.append(q)
+            if clockwise:
+                break
+    return out
+
+
 def gifts_seen(form: Form, deal: DealState, player: int) -> tuple[tuple[int, Card], ...]:
     """The given cards ``player`` knows of, as ``(receiver, card)`` in the order given: all of
     them with ``talon.give_face_up`` (shown to everyone) or to the declarer, who gave them;
@@ -239,10 +262,9 @@ def compile_legal_exchange(form: Form, table: ActionTable) -> Callable[[DealStat
         else:
             out = []
             given = deal.given
-            for p in (next_receiver(deal),) if clockwise else given:
-                if given[p] < give_count:
-                    gives = table.gives_by_index(p)
-                    out += [gives[c.index] for c in hand] if gives else [table.give(c, p) for c in hand]
+            for p in receivers(list(given), given, give_count, clockwise):
+                gives = table.gives_by_index(p)
+                out += [gives[c.index] for c in hand] if gives else [table.give(c, p) for c in hand]
         if deal.may_forfeit:
             out.append(forfeit)
         return out

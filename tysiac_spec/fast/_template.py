@@ -39,6 +39,7 @@ K_BAR_WON = K_BAR_FIRST = False
 K_FROM_TRICK = K_MIN_CARDS = 0
 K_ANY_TIME = K_AUTOMATIC = K_SETS_TRUMP = K_FIRST_ONLY = K_NEXT_TRICK = K_CLAIM = False
 K_LEFTOVER_TO = K_DISCARDS_TO = 0
+K_LEFTOVER_LAST = K_DISCARDS_LAST = False
 K_SUIT_MASK = K_SUIT_OF = K_POINTS = K_PARTNER = K_MVAL = K_DRAWS = ()
 K_SITTERS = K_SIMPLE_SETTLE = K_PLANNED = False
 K_ACTIVE = 0
@@ -68,7 +69,7 @@ H_passed_out = H_passed_out_stopped = None
 K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
-I_shuffled = I_sample_drawn = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -110,6 +111,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     hi: int
     cur: int
     ok: int
+    to_whom: list[int]
     over: bool
     dealer_in: bool
     first_hand: int
@@ -133,7 +135,6 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     chosen: int
     contract: int
     declarer: int
-    fewest: int
     left: int
     others: int
     unopposed: bool
@@ -493,7 +494,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if done:
                 dealer = H_next_redeal_dealer(dealer)
                 continue
-        # -- the exchange (engine/talon.py: compile_legal_exchange, apply_exchange) --
+        # -- the exchange --
         discards: list[int] = []
         if K_EXCHANGE_GIVE and not (K_FORFEIT_ON and forfeited):
             opps = opps_of[declarer]
@@ -507,18 +508,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     held.append(low.bit_length() - 1)
                     m ^= low
                 legal = []
-                if K_CLOCKWISE:
-                    fewest = min([given[q] for q in opps])
-                    for q in opps:
-                        if given[q] == fewest:
-                            break
+                to_whom = I_receivers(opps, given, K_GIVE_COUNT, K_CLOCKWISE)
+                for q in to_whom:
                     base = K_GIVE + (q << 6)
-                    legal = [base + c for c in held]
-                else:
-                    for q in opps:
-                        if given[q] < K_GIVE_COUNT:
-                            base = K_GIVE + (q << 6)
-                            legal += [base + c for c in held]
+                    legal += [base + c for c in held]
                 if K_FORFEIT_ON and may_forfeit:
                     legal.append(K_FORFEIT_CODE)
                 if draw is None:
@@ -736,12 +729,12 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if not hand[winner]:
                 break
         if not claimed and not (K_FORFEIT_ON and forfeited):
-            if K_LEFTOVER_TO:  # engine/play.py _award_leftover
-                to = last if K_LEFTOVER_TO == 1 else declarer
+            if K_LEFTOVER_TO:
+                to = I_set_aside_taker(K_LEFTOVER_LAST, last, declarer)
                 for c in leftover:
                     points[to] += points_of[c]
             if K_DISCARDS_TO:
-                to = last if K_DISCARDS_TO == 1 else declarer
+                to = I_set_aside_taker(K_DISCARDS_LAST, last, declarer)
                 for c in discards:
                     points[to] += points_of[c]
         # -- the match (engine/match.py settle_valid_deal, or fast/settle.py on its statements) --

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import Card
-from ..engine import auction, dealing, play
+from ..engine import auction, dealing, play, talon
 from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
@@ -118,6 +118,8 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_DISCARD_COUNT": t.discard_count,
         "K_LEFTOVER_TO": _LEFT_TO[t.leftover.to],
         "K_DISCARDS_TO": _LEFT_TO[discards_to(form)],
+        "K_LEFTOVER_LAST": t.leftover.to == "last_trick",
+        "K_DISCARDS_LAST": discards_to(form) == "last_trick",
         # play
         "K_LEADER_FORCED": p.leader == "forced",
         "K_LEADER_DEALER_LEFT": p.leader == "dealer_left",
@@ -407,6 +409,8 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_passed_out_declarer": auction.passed_out_declarer,
     "I_shuffled": dealing.shuffled,
     "I_sample_drawn": dealing.sample_drawn,
+    "I_receivers": talon.receivers,
+    "I_set_aside_taker": play.set_aside_taker,
 }
 """The engine's rules the template writes inline, by the template's name for each.  A rule
 stated as one ``return`` expression is inlined wherever it is called: ``I_name(a, b, …)``
@@ -443,7 +447,7 @@ class _Inlinable:
         returns = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Return)]
         if not body or not isinstance(body[-1], ast.Return) or len(returns) != 1 or body[-1].value is None:
             raise AssertionError(f"{name}: not one return expression at its end, cannot be inlined")
-        body = [_Nested(function.__globals__).visit(stmt) for stmt in body]
+        body = [_Nested(function.__globals__).visit(_Unannotated().visit(stmt)) for stmt in body]
         self.body: list[ast.stmt] = body[:-1]
         self.result: ast.expr = body[-1].value  # type: ignore[attr-defined]
         stored = {n.id for stmt in self.body for n in ast.walk(stmt)
@@ -466,6 +470,15 @@ class _Inlinable:
         unknown = sorted(outside - set(self.constants) - builtin)
         if unknown:
             raise AssertionError(f"{name} reads {unknown}: cannot be inlined")
+
+
+class _Unannotated(ast.NodeTransformer):
+    """A rule's ``x: T = v`` as ``x = v`` (the template declares the types it needs)."""
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        if node.value is None or not isinstance(node.target, ast.Name):
+            raise AssertionError("an inlined rule declares a local without a value")
+        return ast.copy_location(ast.Assign([node.target], node.value), node)
 
 
 class _Nested(ast.NodeTransformer):
