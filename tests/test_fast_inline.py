@@ -204,3 +204,22 @@ def test_the_receivers_of_the_declarers_cards() -> None:
     assert receivers([2, 0], given, 1, True) == []
     assert set_aside_taker(True, 1, 2) == 1
     assert set_aside_taker(False, 1, 2) == 2
+
+
+def test_the_talon_the_contract_and_the_first_leader() -> None:
+    from tysiac_spec.engine.announcing import leader_of
+    from tysiac_spec.engine.talon import contract_asked, forfeit_contract, talon_asked
+
+    assert talon_asked(False, True, 2) is True
+    assert talon_asked(False, True, 1) is False
+    assert talon_asked(True, False, 1) is True
+    assert contract_asked(1, False) is False
+    assert contract_asked(3, False) is True
+    assert contract_asked(1, True) is True
+    assert forfeit_contract(0, 120) == 120
+    assert forfeit_contract(140, 120) == 140
+    #               forced-rule dealer_left forced first declarer
+    assert leader_of(True, False, 2, 1, 0) == 2
+    assert leader_of(True, False, -1, 1, 0) == 0
+    assert leader_of(False, True, 2, 1, 0) == 1
+    assert leader_of(False, False, 2, 1, 0) == 0

@@ -33,7 +33,9 @@ __all__ = [
     "apply_forfeit",
     "compile_legal_exchange",
     "contract_amounts",
+    "contract_asked",
     "explain",
+    "forfeit_contract",
     "gifts_seen",
     "legal_choice",
     "legal_contract",
@@ -44,6 +46,7 @@ __all__ = [
     "resume",
     "reveal_in_auction",
     "start",
+    "talon_asked",
     "visible_talon",
 ]
 
@@ -124,7 +127,7 @@ def start(form: Form, deal: DealState, env: Env) -> None:
     f = form.contract.forfeit
     before = f.enabled and f.when == "before_talon" and may_forfeit(form, deal, env)
     deal.may_forfeit = before
-    if before or (form.talon.take == "choose_one" and len(deal.talons) > 1):
+    if talon_asked(before, form.talon.take == "choose_one", len(deal.talons)):
         deal.phase = "talon"
         return
     if form.talon.hand_out:
@@ -389,16 +392,35 @@ def apply_forfeit(deal: DealState) -> None:
     """The declarer forfeits: the deal is not played (``deal.forfeited``; ``deal.phase`` →
     ``over``); the contract is the bid unless already fixed.  The match scores it."""
     deal.forfeited = True
-    if not deal.contract:
-        deal.contract = deal.high_bid
+    deal.contract = forfeit_contract(deal.contract, deal.high_bid)
     deal.phase = "over"
+
+
+def forfeit_contract(contract: int, bid: int) -> int:
+    """The contract of a forfeited deal: the one fixed (``contract``, 0 for none), else the
+    bid.  The one statement (:func:`apply_forfeit`; inlined by the fast path)."""
+    return contract or bid
+
+
+def contract_asked(offered: int, may_forfeit: bool) -> bool:
+    """Whether the declarer is asked for his contract: more (or fewer) than one amount is
+    ``offered``, or he may forfeit instead.  The one statement (:func:`_start_contract`;
+    inlined by the fast path)."""
+    return offered != 1 or may_forfeit
+
+
+def talon_asked(before: bool, choose_one: bool, talons: int) -> bool:
+    """Whether the declarer is asked about the talon after the auction: he may forfeit before
+    seeing it (``before``), or chooses one of several (``choose_one``, ``talons`` on the
+    table).  The one statement (:func:`start`; inlined by the fast path)."""
+    return before or (choose_one and talons > 1)
 
 
 def _start_contract(form: Form, deal: DealState, env: Env, *, checked: bool = False) -> None:
     if not checked and form.deal.redeals and redeal_point(form, deal, env, "after_exchange"):
         return
     amounts = _offered(form, deal, env)
-    if len(amounts) == 1 and not deal.may_forfeit:
+    if not contract_asked(len(amounts), deal.may_forfeit):
         deal.contract = amounts[0]
         deal.phase = "play"
     else:

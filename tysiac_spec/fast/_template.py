@@ -69,7 +69,8 @@ H_passed_out = H_passed_out_stopped = None
 K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
-I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -111,6 +112,13 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     hi: int
     cur: int
     ok: int
+    left_hand: int
+    forfeit_first: bool
+    asked: bool
+    choose: bool
+    ntalons: int
+    noffered: int
+    forfeitable: bool
     to_whom: list[int]
     over: bool
     dealer_in: bool
@@ -449,8 +457,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                                                        K_MIN_BID, K_FORCED_BID)
         else:
             declarer = high_bidder
-        # -- the talon (engine/talon.py: start, apply_choice, _take; a forfeit: may_forfeit,
-        # apply_forfeit) --
+        # -- the talon --
         forfeited = False
         may_forfeit = False
         if K_FORFEIT_ON:
@@ -458,7 +465,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if K_FORFEIT_BEFORE_TALON:
                 may_forfeit = H_may_forfeit(declarer, unopposed, state)
         leftover: list[int] = []
-        if (K_CHOOSE_ONE and len(talons) > 1) or (K_FORFEIT_BEFORE_TALON and may_forfeit):
+        forfeit_first = K_FORFEIT_BEFORE_TALON and may_forfeit
+        ntalons = len(talons)
+        choose = I_talon_asked(forfeit_first, K_CHOOSE_ONE, ntalons)
+        if choose:
             legal = [K_TALON + i for i in range(len(talons))]
             if K_FORFEIT_BEFORE_TALON and may_forfeit:
                 legal.append(K_FORFEIT_CODE)
@@ -563,11 +573,14 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if done:
                 dealer = H_next_redeal_dealer(dealer)
                 continue
-        # -- the contract (engine/talon.py: contract_amounts, _start_contract) --
+        # -- the contract --
         contract = 0
         if not (K_FORFEIT_ON and forfeited):
             amounts = H_contract_amounts(hand[declarer], high_bid, declarer, state, mode, barrel_deal)
-            if len(amounts) == 1 and not (K_FORFEIT_ON and may_forfeit):
+            noffered = len(amounts)
+            forfeitable = K_FORFEIT_ON and may_forfeit
+            asked = I_contract_asked(noffered, forfeitable)
+            if not asked:
                 contract = amounts[0]
             else:
                 legal = [K_CONTRACT + x for x in amounts]
@@ -583,15 +596,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     forfeited = True
                 else:
                     contract = a - K_CONTRACT
-        if K_FORFEIT_ON and forfeited and not contract:  # engine/talon.py apply_forfeit
-            contract = high_bid
-        # -- the play (engine/play.py: compile_legal, compile_duties, compile_apply) --
-        if K_LEADER_FORCED and forced >= 0:
-            cur = forced
-        elif K_LEADER_DEALER_LEFT:
-            cur = order[0]
-        else:
-            cur = declarer
+        if K_FORFEIT_ON and forfeited:
+            contract = I_forfeit_contract(contract, high_bid)
+        # -- the play --
+        left_hand = order[0]
+        cur = I_leader_of(K_LEADER_FORCED, K_LEADER_DEALER_LEFT, forced, left_hand, declarer)
         trump = 0
         pending = 0
         points: list[int] = [0] * K_N

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import Card
-from ..engine import auction, dealing, play, talon
+from ..engine import announcing, auction, dealing, play, talon
 from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
@@ -411,6 +411,10 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_sample_drawn": dealing.sample_drawn,
     "I_receivers": talon.receivers,
     "I_set_aside_taker": play.set_aside_taker,
+    "I_talon_asked": talon.talon_asked,
+    "I_contract_asked": talon.contract_asked,
+    "I_forfeit_contract": talon.forfeit_contract,
+    "I_leader_of": announcing.leader_of,
 }
 """The engine's rules the template writes inline, by the template's name for each.  A rule
 stated as one ``return`` expression is inlined wherever it is called: ``I_name(a, b, …)``
@@ -616,6 +620,8 @@ class _DeadLocals(ast.NodeTransformer):
     def _dead(self, target: ast.expr, value: ast.expr) -> bool:
         return (self.inside and isinstance(target, ast.Name) and target.id not in self.read
                 and all(isinstance(n, (*_PURE, ast.operator, ast.unaryop, ast.expr_context))
+                        or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len")
+                        or (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load))
                         for n in ast.walk(value)))
 
     def visit_Assign(self, node: ast.Assign) -> Any:
@@ -666,9 +672,48 @@ def fold(tree: ast.Module, values: Mapping[str, Any]) -> ast.Module:
     _strip_placeholders(tree)
     tree = _Inliner().visit(tree)
     tree = _Folder(values).visit(tree)
+    for _ in range(3):  # (a local fixed to a constant can fold another test, and so on)
+        fixed = _fixed_locals(tree)
+        if not fixed:
+            break
+        tree = _Folder(fixed).visit(_Unfixed(fixed).visit(tree))
     tree = _DeadLocals(tree).visit(tree)
     ast.fix_missing_locations(tree)
     return tree
+
+
+def _fixed_locals(tree: ast.Module) -> dict[str, Any]:
+    """The locals of the template's functions stored once, by ``x = <constant>`` (an inlined
+    rule's flag once the form's constants are folded), by name: read as that constant."""
+    out: dict[str, Any] = {}
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        stores: dict[str, int] = {}
+        constant: dict[str, Any] = {}
+        params = {a.arg for a in fn.args.args}
+        declared = {id(n.target) for n in ast.walk(fn) if isinstance(n, ast.AnnAssign) and n.value is None}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del) and id(n) not in declared:
+                stores[n.id] = stores.get(n.id, 0) + 1
+            if (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                    and isinstance(n.value, ast.Constant) and type(n.value.value) in (bool, int)):
+                constant[n.targets[0].id] = n.value.value
+        out.update({x: v for x, v in constant.items() if stores.get(x) == 1 and x not in params})
+    return out
+
+
+class _Unfixed(ast.NodeTransformer):
+    """Drops the one store of each fixed local (:func:`_fixed_locals`)."""
+
+    def __init__(self, fixed: Mapping[str, Any]) -> None:
+        self.fixed = fixed
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        target = node.targets[0]
+        if len(node.targets) == 1 and isinstance(target, ast.Name) and target.id in self.fixed:
+            return ast.copy_location(ast.Pass(), node)
+        return node
 
 
 def generate(form: Form, pack: tuple[Card, ...]) -> ast.Module:
