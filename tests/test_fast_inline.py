@@ -5,6 +5,8 @@ callers give the values it states."""
 from __future__ import annotations
 
 import ast
+import inspect
+import re
 
 import pytest
 
@@ -223,3 +225,29 @@ def test_the_talon_the_contract_and_the_first_leader() -> None:
     assert leader_of(True, False, -1, 1, 0) == 0
     assert leader_of(False, True, 2, 1, 0) == 1
     assert leader_of(False, False, 2, 1, 0) == 0
+
+
+TWIN_COMMENTS = 14
+"""Comment lines of ``fast/_template.py`` that name the engine function a part of the template
+restates (``# ... engine/<module>.py ...``): the rules not yet stated once (issue 25).  The
+number may only go down: a rule moved to the engine and inlined (``fast.generate.INLINED``)
+loses its comment, and lowers it here."""
+
+
+def test_the_template_gains_no_rule_of_its_own() -> None:
+    twins = [line.strip() for line in gen.template_source().splitlines() if re.search(r"#.*engine/", line)]
+    assert len(twins) <= TWIN_COMMENTS, (
+        f"{len(twins)} comments name an engine twin (at most {TWIN_COMMENTS}): state the rule once in "
+        "the engine and inline it (fast/generate.py INLINED)\n" + "\n".join(twins))
+
+
+def test_every_inlined_rule_is_the_engines_and_used_by_both() -> None:
+    template = gen.template_source()
+    called = set(re.findall(r"\b(I_\w+)\(", template))
+    assert called == set(gen.INLINED)  # each rule the template calls is inlined, and each is called
+    for name, function in gen.INLINED.items():
+        module = inspect.getmodule(function)
+        assert module is not None and module.__name__.startswith("tysiac_spec.engine."), name
+        source = inspect.getsource(module)
+        # the engine itself calls the statement (it is its one home, not a copy for the fast path)
+        assert len(re.findall(rf"\b{function.__name__}\(", source)) >= 2, name

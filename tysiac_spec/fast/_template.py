@@ -11,11 +11,15 @@ generator removes them.
 
 Cards are ints (their index in the pack, ``card.index``, so ``1 << c`` is ``card.bit``:
 within a suit the stronger card has the lower bit), hands are bit sets, players are seats.
-Every name ``I_*`` is called as an engine rule stated once, as one expression, and written
-inline by the generator (:data:`~tysiac_spec.fast.generate.INLINED`: the trick's winner, the
-lead after a marriage).  The other rules below are still twins of an engine function (named
-in the comments); the differential test (``tests/test_fast_path.py``) and
-``benchmarks/engine_fingerprint.py --fast`` check that the two play the same games.
+Every name ``I_*`` is called as an engine rule stated once and written inline by the
+generator with the form's constants folded (:data:`~tysiac_spec.fast.generate.INLINED`: the
+shuffle and the talon's draw, the bids and the end of the auction, the talon and contract
+questions, the exchange's receivers, the first leader, the play duties, the lead after a
+marriage, the marriage timing and trump, the claim's lay-down, the trick's winner, the
+set-aside cards).  The rules still written here are named by comments ``engine/<module>.py``
+(``tests/test_fast_inline.py`` counts them: the number may only go down); the differential
+test (``tests/test_fast_path.py``) and ``benchmarks/engine_fingerprint.py --fast`` check that
+the two play the same games.
 """
 
 # ruff: noqa
