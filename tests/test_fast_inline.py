@@ -251,3 +251,16 @@ def test_every_inlined_rule_is_the_engines_and_used_by_both() -> None:
         source = inspect.getsource(module)
         # the engine itself calls the statement (it is its one home, not a copy for the fast path)
         assert len(re.findall(rf"\b{function.__name__}\(", source)) >= 2, name
+
+
+def test_a_block_emptied_by_the_folding_keeps_a_pass() -> None:
+    # ru-classic 3 with four nines shown from the dealt hand: an `if` whose every statement
+    # was a dead store (its body must not be left empty, or the module does not compile)
+    rules = load_ruleset("ru-classic", options={"four_nines": "dealt_hand"})
+    tree = gen.generate(rules.form(3), tuple(rules.deck.cards))
+    compile(tree, "<test>", "exec")
+    for node in ast.walk(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and len(block) > 1:
+                assert not any(isinstance(x, ast.Pass) for x in block)

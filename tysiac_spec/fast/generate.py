@@ -639,9 +639,9 @@ class _DeadLocals(ast.NodeTransformer):
         super().generic_visit(node)
         for field in ("body", "orelse"):  # (a `pass` only where a block would be empty)
             block = getattr(node, field, None)
-            if isinstance(block, list) and block and all(isinstance(x, ast.stmt) for x in block):
+            if isinstance(block, list) and all(isinstance(x, ast.stmt) for x in block):
                 block[:] = [x for x in block if not isinstance(x, ast.Pass)]
-                if not block and field == "body":
+                if not block and field == "body" and not isinstance(node, ast.Module):
                     block.append(ast.Pass())
         return node
 
