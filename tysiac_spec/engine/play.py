@@ -48,6 +48,7 @@ __all__ = [
     "compile_marriage_bar",
     "declare_marriage",
     "duty_cards",
+    "duty_flags",
     "explain",
     "lead_after_marriage",
     "leads",
@@ -169,6 +170,20 @@ def duty_cards(
     return ok, duty, about
 
 
+DutyFlags = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool]
+
+
+def duty_flags(rules: Play, *, declarer: bool = False) -> DutyFlags:
+    """The flags of :func:`duty_cards` (after its five bit sets) read from ``form.play`` for
+    the declarer (``declarer``) or a defender (``duties_bind`` says whom the beat, overtrump
+    and highest-card duties bind)."""
+    bound = binds(rules, declarer=declarer)
+    return (rules.must_follow, rules.must_beat != "no" and bound, rules.must_beat != "led_card",
+            rules.beat_when_trumped, rules.must_trump, rules.must_overtrump and bound,
+            rules.cannot_overtrump == "any_card" or (rules.defenders_may_discard and not declarer),
+            rules.beat_with_highest and bound, rules.trump_with_highest and bound)
+
+
 def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     """The duties of ``form.play`` as one function, read once from the rules, for the
     declarer (``declarer``) or a defender: ``duties_bind`` says whom the beat, overtrump and
@@ -187,14 +202,9 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     the duty restricting them and what it is about (the card to beat or overtrump, the suit
     to follow or to trump).
     """
-    bound = binds(rules, declarer=declarer)
-    must_follow, must_trump = rules.must_follow, rules.must_trump
-    must_overtrump = rules.must_overtrump and bound
-    must_beat, beat_best = rules.must_beat != "no" and bound, rules.must_beat != "led_card"
-    beat_when_trumped = rules.beat_when_trumped
-    any_card = rules.cannot_overtrump == "any_card" or (rules.defenders_may_discard and not declarer)
+    (must_follow, must_beat, beat_best, beat_when_trumped, must_trump, must_overtrump, any_card,
+     highest_beat, highest_trump) = duty_flags(rules, declarer=declarer)
     over_declarer = rules.defenders_overtrump_declarer and not declarer
-    highest_beat, highest_trump = rules.beat_with_highest and bound, rules.trump_with_highest and bound
 
     def duties(
         hand: int,
@@ -395,6 +405,8 @@ def compile_legal(
             contiguous bits (not as a :class:`~tysiac_spec.cards.Deck` lays them out).
     """
     duties = compile_duties(form.play)
+    (must_follow, must_beat, beat_best, beat_when_trumped, must_trump, must_overtrump, any_card,
+     highest_beat, highest_trump) = duty_flags(form.play)
     # the declarer's duties differ only when `duties_bind` names one side or defenders may
     # discard or must beat the declarer's trump (compile_duties)
     over_declarer = form.play.defenders_overtrump_declarer
@@ -476,8 +488,15 @@ def compile_legal(
             # no claim once a trick is under way (may_claim)
             if special_trick:  # duties by role, or relaxed by a stock (decided once)
                 bits, duty = role_duties(deal, player, bits, trick)
-            else:
-                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
+            else:  # (duty_cards called here, not through `duties`: a call per card played)
+                first = trick[0][1]
+                tbits = 0
+                for _, c in trick:
+                    tbits |= c.bit
+                trump = suit_bits.get(deal.trump, 0) if deal.trump is not None else 0
+                bits, duty, _ = duty_cards(
+                    bits, first.suit_bits, first.bit, tbits, trump, must_follow, must_beat, beat_best,
+                    beat_when_trumped, must_trump, must_overtrump, any_card, highest_beat, highest_trump)
             if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)
                 suit = trick[0][1].suit_id if duty < _OVERTRUMP else (deal.trump or "")
                 shift, full, one_suit = suit_table[suit]
