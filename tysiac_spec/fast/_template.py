@@ -27,6 +27,7 @@ the two play the same games.
 # fmt: off
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from typing import Any
 
 # --- placeholders (removed by the generator) ---------------------------------------------
@@ -200,7 +201,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     may_known: dict[int, tuple[int, int, list[int]]] = H_may_known
     bid_known: dict[int, int] = H_bid_known
     rng = H_Random(seed)
-    getrandbits = rng.getrandbits
+    # (typed, so that the numbers an inlined rule draws are machine integers in the mypyc build)
+    getrandbits: Callable[[int], int] = rng.getrandbits
     dealer = H_first_dealer(rng)
     state = H_new_state(dealer)
     scores: list[int] = [0] * K_N
