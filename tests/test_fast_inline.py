@@ -5,11 +5,14 @@ callers give the values it states."""
 from __future__ import annotations
 
 import ast
+import inspect
+import re
 
 import pytest
 
 from tysiac_spec import load_ruleset
-from tysiac_spec.engine.play import takes, trick_winner
+from tysiac_spec.engine.auction import auction_over, bid_range, passed_out, passed_out_declarer, unopposed
+from tysiac_spec.engine.play import duty_cards, marriage_barred, sure_to_win, takes, trick_winner, trump_after
 from tysiac_spec.engine.state import DealState
 from tysiac_spec.fast import generate as gen
 
@@ -31,12 +34,106 @@ def test_a_function_of_more_than_one_expression_is_refused() -> None:
         return b
 
     def reads_global(a: int) -> int:
-        return a + len("x")
+        return a + len(repr(a))
+
+    def returns_early(a: int) -> int:
+        if a:
+            return 1
+        return 2
+
+    def assigns_its_parameter(a: int) -> int:
+        a += 1
+        return a
 
     with pytest.raises(AssertionError, match="not one return expression"):
         gen._inline_body(two)
-    with pytest.raises(AssertionError, match=r"reads \['len'\]"):
+    with pytest.raises(AssertionError, match=r"reads \['repr'\]"):
         gen._inline_body(reads_global)
+    with pytest.raises(AssertionError, match="not one return expression at its end"):
+        gen._Inlinable(returns_early)
+    with pytest.raises(AssertionError, match=r"assigns its parameters \['a'\]"):
+        gen._Inlinable(assigns_its_parameter)
+
+
+def test_a_rule_of_statements_is_inlined_with_its_flags_folded() -> None:
+    tree = ast.parse(
+        "def f(h, led, first, tbits, trump):\n"
+        "    ok, _, _ = I_duty_cards(h, led, first, tbits, trump, K_A, K_B, K_C, K_D, K_E, K_F, K_G, K_H, K_I)\n"
+        "    return ok\n")
+    flags = dict(zip("ABCDEFGHI", (True, False, True, False, False, False, False, False, False), strict=True))
+    src = ast.unparse(gen.fold(tree, {f"K_{k}": v for k, v in flags.items()}).body[1])
+    # must follow, nothing else: the beat and trump branches and the unread duty are gone
+    assert src == (
+        "def f(h, led, first, tbits, trump):\n"
+        "    ok = h\n"
+        "    _i_duty_cards_follow = h & led\n"
+        "    if _i_duty_cards_follow:\n"
+        "        ok = _i_duty_cards_follow\n"
+        "    return ok")
+    namespace: dict[str, object] = {}
+    exec(compile(tree, "<test>", "exec"), namespace)
+    f = namespace["f"]
+    assert f(0b1100_0011, 0b1111, 1, 1, 0) == 0b0011  # type: ignore[operator]
+    assert f(0b1100_0000, 0b1111, 1, 1, 0) == 0b1100_0000  # type: ignore[operator]
+
+
+def test_the_generated_code_holds_each_inlined_rule_and_no_call() -> None:
+    src = _source("pl-standard", 3)
+    assert "I_" not in src
+    assert "_i_duty_cards_follow = h & led" in src  # duty_cards
+    assert "sure = True\n" in src and "_i_sure_to_win_m = h\n" in src  # sure_to_win, the claim
+    assert "lo = high_bid + 10 if bid_made else 100\n" in src  # bid_range, pl-standard's step and minimum
+
+
+def test_duty_cards_states_the_duties() -> None:
+    # hearts at bits 0-5 (ace first), spades at 6-11 (trump when given)
+    hearts, spades = 0b111111, 0b111111 << 6
+    flags = (True, True, True, False, True, True, False, False, False)
+    # KH led (bit 2), AH (bit 0) and QH (bit 3) held with a spade: beat it, with the ace only
+    hand = 1 | 1 << 3 | 1 << 7
+    assert duty_cards(hand, hearts, 1 << 2, 1 << 2, spades, *flags) == (1, 1, 1 << 2)
+    # the trick trumped: no beat duty (beat_when_trumped off), follow with either heart
+    assert duty_cards(hand, hearts, 1 << 2, 1 << 2 | 1 << 8, spades, *flags) == (1 | 1 << 3, 2, 0)
+    # void in hearts: overtrump the 10S (bit 8) with the KS (bit 7)
+    assert duty_cards(1 << 7 | 1 << 11, hearts, 1 << 2, 1 << 2 | 1 << 8, spades, *flags) == (1 << 7, 3, 1 << 8)
+    # cannot overtrump: any trump (cannot_overtrump: any_trump)
+    assert duty_cards(1 << 11 | 1 << 20, hearts, 1 << 2, 1 << 2 | 1 << 8, spades, *flags) == (1 << 11, 4, 0)
+    # highest trump only (trump_with_highest)
+    assert duty_cards(1 << 7 | 1 << 6, hearts, 1 << 2, 1 << 2 | 1 << 8, spades,
+                      *flags[:-1], True) == (1 << 6, 3, 1 << 8)
+
+
+def test_bid_range_states_the_bids() -> None:
+    #             opening high  made   most forced min step exactly max_raise exact_opening
+    assert bid_range(False, 0, False, 150, 100, 100, 10, False, None, False) == (100, 150)
+    assert bid_range(False, 120, True, 150, 100, 100, 10, False, None, False) == (130, 150)
+    assert bid_range(False, 120, True, 150, 100, 100, 10, True, None, False) == (130, 130)
+    assert bid_range(False, 120, True, 200, 100, 100, 10, False, 20, False) == (130, 140)
+    assert bid_range(True, 0, False, 150, 100, 100, 10, False, None, True) == (100, 100)
+    assert bid_range(False, 102, True, 150, 100, 100, 5, False, None, False) == (110, 150)  # on a step
+    assert bid_range(False, 140, True, 130, 100, 100, 10, False, None, False) == (150, 130)  # none left
+
+
+def test_marriage_timing_and_trump_change() -> None:
+    #                    won declarer trick held  won? not-first from min
+    assert marriage_barred(0, False, 3, 5, True, False, 0, 0) == 1
+    assert marriage_barred(1, True, 0, 8, True, True, 0, 0) == 2
+    assert marriage_barred(1, False, 1, 7, False, False, 2, 0) == 3
+    assert marriage_barred(1, False, 5, 2, False, False, 2, 3) == 4
+    assert marriage_barred(1, False, 5, 3, True, True, 2, 3) == 0
+    assert trump_after(None, None, "hearts", False, False) == ("hearts", None)
+    assert trump_after(None, None, "hearts", False, True) == (None, "hearts")
+    assert trump_after("spades", None, "hearts", True, False) == ("spades", None)
+    assert trump_after("spades", None, "hearts", False, False) == ("hearts", None)
+
+
+def test_sure_to_win_states_the_lay_down() -> None:
+    hearts, spades = 0b111111, 0b111111 << 6
+    mask = {i: hearts if i < 6 else spades for i in range(12)}
+    assert sure_to_win(0b11, 1 << 4, 0, mask) is True  # AH KH against a lower heart
+    assert sure_to_win(0b10, 0b1, 0, mask) is False  # KH against the AH
+    assert sure_to_win(0b11, 1 << 9, spades, mask) is False  # a trump is out
+    assert sure_to_win(1 << 6, 1 << 9, spades, mask) is True  # his trump is the highest
 
 
 def test_takes_states_the_trick_winner() -> None:
@@ -60,3 +157,110 @@ def test_trick_winner_reads_takes_on_a_real_trick() -> None:
     assert trick_winner(deal) == 0
     deal.trick = [(1, by["KH"]), (2, by["JS"]), (0, by["AS"])]
     assert trick_winner(deal) == 0
+
+
+def test_the_end_of_the_auction() -> None:
+    order = [1, 2, 0]
+    assert auction_over(1, 3, 0b010, 0, order) is False  # two still bidding
+    assert auction_over(2, 3, 0b110, 0, order) is True  # 0 holds the bid, the others passed
+    assert auction_over(2, 3, 0b110, -1, order) is False  # 0 has not spoken yet
+    assert auction_over(3, 3, 0b111, -1, order) is True  # everyone passed
+    assert unopposed(1, 1, False, 100, 100) is True
+    assert unopposed(1, 1, True, 100, 100) is False
+    assert unopposed(-1, -1, False, 100, 100) is False
+    assert passed_out(-1, False, False) is True
+    assert passed_out(2, True, False) is True
+    assert passed_out(2, True, True) is False
+    #                        dealer_plays dealer in  forced first min forced_bid
+    assert passed_out_declarer(True, 2, True, 1, 0, 100, 110) == (2, 100)
+    assert passed_out_declarer(True, 2, False, 1, 0, 100, 110) == (1, 110)
+    assert passed_out_declarer(False, 2, True, -1, 0, 100, 110) == (0, 100)
+
+
+def test_the_shuffle_and_the_talon_draw_are_the_standard_librarys() -> None:
+    import random
+
+    from tysiac_spec.engine.dealing import sample_drawn, shuffle
+
+    cards = list(range(24))
+    shuffle(cards, random.Random(7))
+    expected = list(range(24))
+    random.Random(7).shuffle(expected)
+    assert cards == expected
+    assert sample_drawn(random.Random(3).getrandbits, 12, 3, True, 0) == random.Random(3).sample(range(12), 3)
+    assert sample_drawn(random.Random(3).getrandbits, 40, 3, False, 2) == [
+        x + 2 for x in random.Random(3).sample(range(40), 3)]
+
+
+def test_the_receivers_of_the_declarers_cards() -> None:
+    from tysiac_spec.engine.play import set_aside_taker
+    from tysiac_spec.engine.talon import receivers
+
+    given = {2: 0, 0: 0}
+    assert receivers([2, 0], given, 1, False) == [2, 0]
+    assert receivers([2, 0], given, 1, True) == [2]
+    given[2] = 1
+    assert receivers([2, 0], given, 1, False) == [0]
+    assert receivers([2, 0], given, 2, True) == [0]  # the one who has fewest
+    given[0] = 1
+    assert receivers([2, 0], given, 1, True) == []
+    assert set_aside_taker(True, 1, 2) == 1
+    assert set_aside_taker(False, 1, 2) == 2
+
+
+def test_the_talon_the_contract_and_the_first_leader() -> None:
+    from tysiac_spec.engine.announcing import leader_of
+    from tysiac_spec.engine.talon import contract_asked, forfeit_contract, talon_asked
+
+    assert talon_asked(False, True, 2) is True
+    assert talon_asked(False, True, 1) is False
+    assert talon_asked(True, False, 1) is True
+    assert contract_asked(1, False) is False
+    assert contract_asked(3, False) is True
+    assert contract_asked(1, True) is True
+    assert forfeit_contract(0, 120) == 120
+    assert forfeit_contract(140, 120) == 140
+    #               forced-rule dealer_left forced first declarer
+    assert leader_of(True, False, 2, 1, 0) == 2
+    assert leader_of(True, False, -1, 1, 0) == 0
+    assert leader_of(False, True, 2, 1, 0) == 1
+    assert leader_of(False, False, 2, 1, 0) == 0
+
+
+TWIN_COMMENTS = 14
+"""Comment lines of ``fast/_template.py`` that name the engine function a part of the template
+restates (``# ... engine/<module>.py ...``): the rules not yet stated once (issue 25).  The
+number may only go down: a rule moved to the engine and inlined (``fast.generate.INLINED``)
+loses its comment, and lowers it here."""
+
+
+def test_the_template_gains_no_rule_of_its_own() -> None:
+    twins = [line.strip() for line in gen.template_source().splitlines() if re.search(r"#.*engine/", line)]
+    assert len(twins) <= TWIN_COMMENTS, (
+        f"{len(twins)} comments name an engine twin (at most {TWIN_COMMENTS}): state the rule once in "
+        "the engine and inline it (fast/generate.py INLINED)\n" + "\n".join(twins))
+
+
+def test_every_inlined_rule_is_the_engines_and_used_by_both() -> None:
+    template = gen.template_source()
+    called = set(re.findall(r"\b(I_\w+)\(", template))
+    assert called == set(gen.INLINED)  # each rule the template calls is inlined, and each is called
+    for name, function in gen.INLINED.items():
+        module = inspect.getmodule(function)
+        assert module is not None and module.__name__.startswith("tysiac_spec.engine."), name
+        source = inspect.getsource(module)
+        # the engine itself calls the statement (it is its one home, not a copy for the fast path)
+        assert len(re.findall(rf"\b{function.__name__}\(", source)) >= 2, name
+
+
+def test_a_block_emptied_by_the_folding_keeps_a_pass() -> None:
+    # ru-classic 3 with four nines shown from the dealt hand: an `if` whose every statement
+    # was a dead store (its body must not be left empty, or the module does not compile)
+    rules = load_ruleset("ru-classic", options={"four_nines": "dealt_hand"})
+    tree = gen.generate(rules.form(3), tuple(rules.deck.cards))
+    compile(tree, "<test>", "exec")
+    for node in ast.walk(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and len(block) > 1:
+                assert not any(isinstance(x, ast.Pass) for x in block)

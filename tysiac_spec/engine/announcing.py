@@ -16,7 +16,7 @@ from . import play
 from .actions import Action, DeclareMarriage, Pass
 from .state import DealState
 
-__all__ = ["apply", "explain", "first_leader", "legal", "start"]
+__all__ = ["apply", "explain", "first_leader", "leader_of", "legal", "start"]
 
 _PASS = Pass()
 """The ``pass`` of the phase (one shared object)."""
@@ -26,12 +26,19 @@ def first_leader(leader: str, deal: DealState) -> int:
     """The leader of the first trick by the rule ``leader`` (``play.leader``): the forced
     player (``forced``, when the deal has one), the first player after the dealer
     (``dealer_left``), else the declarer."""
-    if leader == "forced" and deal.forced is not None:
-        return deal.forced
-    if leader == "dealer_left":
-        return deal.order[0]
-    assert deal.declarer is not None
-    return deal.declarer
+    declarer = -1 if deal.declarer is None else deal.declarer
+    forced = -1 if deal.forced is None else deal.forced
+    p = leader_of(leader == "forced", leader == "dealer_left", forced, deal.order[0], declarer)
+    assert p >= 0
+    return p
+
+
+def leader_of(leader_forced: bool, dealer_left: bool, forced: int, first: int, declarer: int) -> int:
+    """The leader of the first trick: the forced player (``leader_forced``, when the deal has
+    one: ``forced``, -1 for none), the first player after the dealer (``dealer_left``:
+    ``first``), else the declarer.  The one statement (:func:`first_leader`; inlined by the
+    fast path's generator, ``tysiac_spec.fast.generate.INLINED``)."""
+    return forced if leader_forced and forced >= 0 else (first if dealer_left else declarer)
 
 
 def start(m: Marriages, deal: DealState) -> None:

@@ -28,7 +28,9 @@ __all__ = [
     "BidSteps",
     "apply",
     "apply_dark",
+    "auction_over",
     "barrel_taker",
+    "bid_range",
     "bid_steps",
     "ceiling",
     "compile_amounts",
@@ -38,6 +40,8 @@ __all__ = [
     "explain_dark",
     "highest_bid",
     "legal_dark",
+    "passed_out",
+    "passed_out_declarer",
     "passed_out_text",
     "round_up",
     "seat_player",
@@ -45,6 +49,7 @@ __all__ = [
     "start_barrel",
     "start_dark",
     "start_golden",
+    "unopposed",
 ]
 
 Env = Callable[[int], dict[str, Any]]
@@ -186,16 +191,52 @@ def dealer_exempt(form: Form, hand: Sequence[Card], base: Mapping[str, Any]) -> 
     return not a.may_bid(envs.auction_may_bid(base, tuple(hand), a.min_bid, 0, True))
 
 
+def bid_range(
+    opening: bool, high_bid: int, bid_made: bool, most: int, forced_bid: int, min_bid: int, step: int,
+    exactly_step: bool, max_raise: int | None, exact_opening: bool,
+) -> tuple[int, int]:
+    """The lowest and highest bid a player may make now (points; ``may_bid`` not applied),
+    before the rules' bounds on the range: from the forced bid (``opening``), the minimum bid
+    or the high bid plus a step (``bid_made``: someone has bid ``high_bid``), on a step, up to
+    the player's highest bid ``most``; raised by exactly a step (``exactly_step``) or at most
+    ``max_raise`` (``None``: no bound); a bid made without a bid before it is exactly the
+    lowest when ``exactly_step``, and the forced opening is exact when ``exact_opening``.  The
+    range is empty when ``hi`` is below ``lo``.
+
+    The one statement of the range: :func:`compile_amounts` calls it, and the fast path's
+    generator writes it inline with the form's rules folded
+    (``tysiac_spec.fast.generate.INLINED``)."""
+    if opening:
+        lo = forced_bid
+    else:
+        lo = high_bid + step if bid_made else min_bid
+        if lo < min_bid:
+            lo = min_bid
+    if lo % step:  # (off a step only after an opening or minimum bid that is)
+        lo = round_up(lo, step)
+    hi = most
+    if bid_made and not opening:
+        if exactly_step:
+            if lo < hi:
+                hi = lo
+        elif max_raise is not None:
+            if high_bid + max_raise < hi:
+                hi = high_bid + max_raise
+    elif exactly_step or (opening and exact_opening):
+        if lo < hi:
+            hi = lo
+    return lo, hi
+
+
 Amounts = Callable[[DealState, int, Env], list[int]]
 """``amounts(deal, player, env)``: the bids ``player`` may make now, ascending (points)."""
 
 
 def compile_amounts(form: Form) -> Amounts:
     """The bids a player may make (``form.auction``), as one function with the rules read once:
-    from the forced bid (opening), the minimum bid or the high bid plus a step, in steps, up to
-    the player's highest bid (``deal.max_bids``), raised by exactly a step or at most
-    ``max_raise`` when the ruleset says so, each allowed by ``may_bid``; a forced opener left
-    without a bid may still make the compulsory one."""
+    the range of :func:`bid_range` up to the player's highest bid (``deal.max_bids``), in
+    steps, each allowed by ``may_bid``; a forced opener left without a bid may still make the
+    compulsory one."""
     a = form.auction
     step, forced_bid, min_bid = a.step, a.forced_bid, a.min_bid
     exactly_step = a.raise_by == "exactly_step"
@@ -206,22 +247,8 @@ def compile_amounts(form: Form) -> Amounts:
 
     def amounts(deal: DealState, player: int, env: Env) -> list[int]:
         opening = deal.opening
-        if opening:
-            lo = forced_bid
-        else:
-            lo = min_bid if deal.high_bidder is None else deal.high_bid + step
-            if lo < min_bid:
-                lo = min_bid
-        if lo % step:  # (off a step only after an opening or minimum bid that is)
-            lo = round_up(lo, step)
-        hi = deal.max_bids[player]
-        if deal.high_bidder is not None and not opening:
-            if exactly_step:
-                hi = min(hi, lo)
-            elif max_raise is not None:
-                hi = min(hi, deal.high_bid + max_raise)
-        elif exactly_step or (opening and exact_opening):
-            hi = min(hi, lo)
+        lo, hi = bid_range(opening, deal.high_bid, deal.high_bidder is not None, deal.max_bids[player],
+                           forced_bid, min_bid, step, exactly_step, max_raise, exact_opening)
         if hi - lo > most:
             raise limits.exceeded("bids", (hi - lo) // step + 1,
                                   subject=f"the bids player {player} may make, {lo} to {hi}")
@@ -283,15 +310,60 @@ def explain(form: Form, deal: DealState, action: Action, env: Env) -> str:
     return "the ruleset does not allow this bid"
 
 
+def auction_over(npassed: int, n: int, passed: int, high_bidder: int, order: Sequence[int]) -> bool:
+    """Whether an auction in which a pass is final is over: at most one of the ``n`` players
+    (``order``) has not passed (``npassed`` have; ``passed`` their seats as a bit set), and he,
+    if any, holds the high bid (``high_bidder``, -1 for none).
+
+    The one statement of the end (:func:`apply` calls it; the fast path's generator writes
+    it inline, ``tysiac_spec.fast.generate.INLINED``)."""
+    over = False
+    if npassed >= n - 1:
+        over = True
+        for q in order:
+            if not passed >> q & 1 and q != high_bidder:
+                over = False
+    return over
+
+
+def unopposed(bidder: int, forced: int, contested: bool, bid: int, forced_bid: int) -> bool:
+    """Whether ``bidder`` (a seat, -1 for none) holds the bid unopposed: he is the forced
+    opener (``forced``), nobody else bid (``contested``) and the bid is the forced one.
+    The one statement (:func:`_finish`; inlined by the fast path)."""
+    return bidder >= 0 and bidder == forced and not contested and bid == forced_bid
+
+
+def passed_out(high_bidder: int, stuck: bool, forced_plays: bool) -> bool:
+    """Whether an auction ends with nobody to play the contract as bid: nobody bid
+    (``high_bidder`` -1), or only the forced opener at the forced bid (``stuck``) unless he
+    must play it (``forced_plays``: ``all_pass: forced_plays``).  The one statement
+    (:func:`_finish`; inlined by the fast path)."""
+    return high_bidder < 0 or (stuck and not forced_plays)
+
+
+def passed_out_declarer(
+    dealer_plays: bool, dealer: int, dealer_in: bool, forced: int, first: int, min_bid: int, forced_bid: int,
+) -> tuple[int, int]:
+    """The declarer and the bid of a deal passed out and played all the same: the dealer at
+    the minimum bid (``dealer_plays``: ``all_pass: dealer_plays``, when he is dealt in,
+    ``dealer_in``), else the forced opener at the forced bid (``forced``, -1 for none), else
+    the first hand (``first``) at the minimum bid.  The one statement (:func:`_finish`;
+    inlined by the fast path)."""
+    if dealer_plays and dealer_in:
+        declarer, bid = dealer, min_bid
+    elif forced >= 0:
+        declarer, bid = forced, forced_bid
+    else:
+        declarer, bid = first, min_bid
+    return declarer, bid
+
+
 def _finish(form: Form, deal: DealState) -> None:
     a = form.auction
-    stuck = (
-        deal.high_bidder is not None
-        and deal.high_bidder == deal.forced
-        and not deal.contested
-        and deal.high_bid == a.forced_bid
-    )
-    if deal.high_bidder is None or (stuck and a.all_pass != "forced_plays"):
+    forced = -1 if deal.forced is None else deal.forced
+    stuck = unopposed(-1 if deal.high_bidder is None else deal.high_bidder, forced, deal.contested,
+                      deal.high_bid, a.forced_bid)
+    if passed_out(-1 if deal.high_bidder is None else deal.high_bidder, stuck, a.all_pass == "forced_plays"):
         if a.all_pass == "play":  # all-pass play: no declarer (engine.all_pass)
             _all_pass_play(deal)
             return
@@ -299,20 +371,17 @@ def _finish(form: Form, deal: DealState) -> None:
             deal.phase = "redealt"
             deal.redeal_id = "all-pass"
             return
-        if a.all_pass == "dealer_plays" and deal.dealer in deal.order:
-            if deal.dealer_exempt:  # auction.dealer_exempt: dealt again
-                deal.phase = "redealt"
-                deal.redeal_id = "all-pass"
-                return
-            deal.declarer, deal.high_bid = deal.dealer, a.min_bid
-        else:
-            deal.declarer = deal.forced if deal.forced is not None else deal.order[0]
-            deal.high_bid = a.forced_bid if deal.forced is not None else a.min_bid
+        dealer_plays, dealer_in = a.all_pass == "dealer_plays", deal.dealer in deal.order
+        if dealer_plays and dealer_in and deal.dealer_exempt:  # auction.dealer_exempt: dealt again
+            deal.phase = "redealt"
+            deal.redeal_id = "all-pass"
+            return
+        deal.declarer, deal.high_bid = passed_out_declarer(
+            dealer_plays, deal.dealer, dealer_in, forced, deal.order[0], a.min_bid, a.forced_bid)
     else:
         deal.declarer = deal.high_bidder
-    deal.unopposed = (
-        deal.declarer == deal.forced and not deal.contested and deal.high_bid == a.forced_bid
-    )
+    assert deal.declarer is not None
+    deal.unopposed = unopposed(deal.declarer, forced, deal.contested, deal.high_bid, a.forced_bid)
     deal.phase = "talon"
 
 
@@ -376,9 +445,12 @@ def apply(form: Form, deal: DealState, action: Action, text: str | None = None) 
         return
     if form.auction.pass_is_final:
         order, passed = deal.order, deal.passed
-        if len(passed) >= n - 1:  # at most one player left in the auction
-            remaining = [q for q in order if q not in passed]
-            if not remaining or remaining == [deal.high_bidder]:
+        if len(passed) >= n - 1:  # (the bit set made only when the auction may be over)
+            bits = 0
+            for q in passed:
+                bits |= 1 << q
+            high = -1 if deal.high_bidder is None else deal.high_bidder
+            if auction_over(len(passed), n, bits, high, order):
                 _finish(form, deal)
                 return
         q = order[(order.index(p) + 1) % n]

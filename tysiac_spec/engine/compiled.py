@@ -17,7 +17,7 @@ must cost nothing on the per-deal path):
   the settlement's switches, ``match.compile_settlement``).  Every switch is decided
   there, not per card or per deal: a rule that is off is left out of the closure
   (``compile_marriage_bar`` returns ``play.never_barred``, which ``compile_legal`` then
-  does not call; ``compile_duties`` returns the plain duties without the highest-card step;
+  does not call; ``compile_duties`` adds the step of ``defenders_overtrump_declarer`` only where it is on;
   ``compile_played`` builds the deal facts only for a form whose formulas read some; a
   settlement calls no step of a mechanism the form switches off), or costs at most the
   test of a local flag (``lead_after_marriage``: ``lead_rule``).

@@ -46,8 +46,10 @@ __all__ = [
     "redeal_point",
     "redealt",
     "sample",
+    "sample_drawn",
     "sampler",
     "shuffle",
+    "shuffled",
     "talon_positions",
 ]
 
@@ -70,12 +72,22 @@ def shuffle(cards: list[Any], rng: random.Random) -> None:
     if draws is None:
         steps = range(len(cards) - 1, 0, -1)
         draws = _DRAWS[len(cards)] = tuple((i, i + 1, (i + 1).bit_length()) for i in steps)
-    getrandbits = rng.getrandbits
+    shuffled(cards, rng.getrandbits, draws)
+
+
+def shuffled(
+    cards: list[Any], getrandbits: Callable[[int], int], draws: Sequence[tuple[int, int, int]],
+) -> list[Any]:
+    """``cards`` shuffled in place (and returned) by :func:`shuffle`'s steps ``draws`` (each
+    step's position, the number of positions to draw from, their bits) with ``getrandbits``
+    (``random.Random.getrandbits``).  The one statement of the shuffle: :func:`shuffle` calls
+    it, and the fast path's generator writes it inline (``tysiac_spec.fast.generate.INLINED``)."""
     for i, n, bits in draws:
         j = getrandbits(bits)
         while j >= n:
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
 
 def talon_positions(form: Form, total: int, rng: random.Random) -> list[int]:
@@ -159,38 +171,39 @@ def sampler(n: int, k: int, offset: int = 0) -> Callable[[random.Random], list[i
     setsize = 21  # (random.sample: the size of a small set minus that of an empty list)
     if k > 5:
         setsize += 4 ** math.ceil(math.log(k * 3, 4))
-    if n <= setsize:
-        numbers = tuple(range(offset, offset + n))
-        steps = tuple((n - i, (n - i).bit_length()) for i in range(k))  # (numbers left, bits)
+    from_pool = n <= setsize
+    return lambda rng: sample_drawn(rng.getrandbits, n, k, from_pool, offset)
 
-        def from_pool(rng: random.Random) -> list[int]:
-            getrandbits = rng.getrandbits
-            pool = list(numbers)
-            result = []
-            for left, bits in steps:
+
+def sample_drawn(
+    getrandbits: Callable[[int], int], n: int, k: int, from_pool: bool, offset: int,
+) -> list[int]:
+    """:func:`sample`'s draws with ``getrandbits`` (``random.Random.getrandbits``): ``k``
+    numbers of ``range(n)`` plus ``offset``, in the order drawn, each drawn below a bound by
+    rejection; from a pool that the drawn number leaves (``from_pool``, a small ``n``), else
+    drawn again while already drawn.  The one statement of the draw: :func:`sampler` calls
+    it, and the fast path's generator writes it inline (``tysiac_spec.fast.generate.INLINED``)."""
+    result = []
+    if from_pool:
+        pool = list(range(offset, offset + n))
+        for i in range(k):
+            left = n - i
+            bits = left.bit_length()
+            j = getrandbits(bits)
+            while j >= left:
                 j = getrandbits(bits)
-                while j >= left:
-                    j = getrandbits(bits)
-                result.append(pool[j])
-                pool[j] = pool[left - 1]
-            return result
-
-        return from_pool
-    bits = n.bit_length()
-
-    def from_draws(rng: random.Random) -> list[int]:
-        getrandbits = rng.getrandbits
-        selected: set[int] = set()
-        result = []
+            result.append(pool[j])
+            pool[j] = pool[left - 1]
+    else:
+        bits = n.bit_length()
+        taken = 0
         for _ in range(k):
             j = getrandbits(bits)
-            while j >= n or j in selected:
+            while j >= n or taken >> j & 1:
                 j = getrandbits(bits)
-            selected.add(j)
+            taken |= 1 << j
             result.append(j + offset)
-        return result
-
-    return from_draws
+    return result
 
 
 Dealt = tuple[dict[int, list[Card]], list[list[Card]]]

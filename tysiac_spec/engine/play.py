@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter, itemgetter
+from typing import TypeVar
 
 from ..cards import Card
 from ..ruleset.model import AceMarriage, Form, Marriages, Play
@@ -46,16 +47,25 @@ __all__ = [
     "compile_legal",
     "compile_marriage_bar",
     "declare_marriage",
+    "duty_cards",
+    "duty_flags",
     "explain",
     "lead_after_marriage",
     "leads",
     "legal_cards",
+    "marriage_barred",
     "marriage_points",
     "may_claim",
     "never_barred",
+    "set_aside_taker",
+    "sure_to_win",
     "takes",
     "trick_winner",
+    "trump_after",
 ]
+
+T = TypeVar("T")
+
 
 def legal_cards(form: Form, deal: DealState, player: int) -> tuple[list[Card], str]:
     """The cards ``player`` may play now, and the duty that restricts them (or ``""``)."""
@@ -96,17 +106,93 @@ def binds(rules: Play, *, declarer: bool) -> bool:
     return rules.duties_bind == "everyone" or (rules.duties_bind == "declarer") == declarer
 
 
+def duty_cards(
+    hand: int, led: int, first: int, tbits: int, trump: int,
+    must_follow: bool, must_beat: bool, beat_best: bool, beat_when_trumped: bool, must_trump: bool,
+    must_overtrump: bool, any_card: bool, highest_beat: bool, highest_trump: bool,
+) -> tuple[int, int, int]:
+    """The duties of ``form.play`` on a card played to a trick, all of them as bit sets
+    (``card.bit``; within a suit the pack's stronger card has the lower bit, so "higher than
+    ``c``" is ``bits & (c.bit - 1)`` and the strongest of ``bits`` is ``bits & -bits``):
+    ``hand`` the cards held, ``led`` the suit led (its bit set), ``first`` the card led,
+    ``tbits`` the cards on the trick, ``trump`` the trump suit (0 for none); the rules' flags
+    as :func:`compile_duties` reads them for the player.
+
+    Follow the suit led (``must_follow``); within it beat the led card, or the trick's best
+    card of that suit (``beat_best``), when ``must_beat`` (not once the trick is trumped
+    unless ``beat_when_trumped``); when void, play a trump (``must_trump``), above the best
+    trump on the trick when able (``must_overtrump``), else any trump or, with ``any_card``,
+    any card.  ``highest_beat`` and ``highest_trump`` narrow a beat or a trump duty to the
+    highest card of that suit held.  Returns ``(legal, duty, about)``: the legal cards, the
+    duty restricting them (``_FREE``, ``_BEAT``, ``_FOLLOW``, ``_OVERTRUMP``, ``_TRUMP``) and
+    the card to beat or overtrump (its bit; 0 for the others).
+
+    The one statement of the duties: :func:`compile_duties` calls it, and the fast path's
+    generator writes it inline with the form's flags folded
+    (``tysiac_spec.fast.generate.INLINED``)."""
+    ok = hand
+    duty = _FREE
+    about = 0
+    follow = hand & led
+    if follow and must_follow:
+        ok = follow
+        duty = _FOLLOW
+        if must_beat and (beat_when_trumped or not (trump and trump != led and tbits & trump)):
+            if beat_best:
+                target = tbits & led
+                target &= -target
+            else:
+                target = first
+            higher = follow & (target - 1)
+            if higher:
+                ok = higher & -higher if highest_beat else higher
+                duty = _BEAT
+                about = target
+    elif must_trump and trump and not follow:
+        trumps = hand & trump
+        if trumps:
+            ok = trumps
+            duty = _TRUMP
+            if must_overtrump:
+                top = tbits & trump
+                if top:
+                    top &= -top
+                    higher = trumps & (top - 1)
+                    if higher:
+                        ok = higher
+                        duty = _OVERTRUMP
+                        about = top
+                    elif any_card:
+                        ok = hand
+                        duty = _FREE
+            if highest_trump and duty != _FREE:
+                ok &= -ok
+    return ok, duty, about
+
+
+DutyFlags = tuple[bool, bool, bool, bool, bool, bool, bool, bool, bool]
+
+
+def duty_flags(rules: Play, *, declarer: bool = False) -> DutyFlags:
+    """The flags of :func:`duty_cards` (after its five bit sets) read from ``form.play`` for
+    the declarer (``declarer``) or a defender (``duties_bind`` says whom the beat, overtrump
+    and highest-card duties bind)."""
+    bound = binds(rules, declarer=declarer)
+    return (rules.must_follow, rules.must_beat != "no" and bound, rules.must_beat != "led_card",
+            rules.beat_when_trumped, rules.must_trump, rules.must_overtrump and bound,
+            rules.cannot_overtrump == "any_card" or (rules.defenders_may_discard and not declarer),
+            rules.beat_with_highest and bound, rules.trump_with_highest and bound)
+
+
 def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     """The duties of ``form.play`` as one function, read once from the rules, for the
     declarer (``declarer``) or a defender: ``duties_bind`` says whom the beat, overtrump and
     highest-card duties bind; a player they do not bind need only follow suit and trump.
-    ``beat_with_highest`` and ``trump_with_highest`` narrow a beat or a trump duty to the
-    player's highest card of that suit (the strongest card has the lowest bit, so it is
-    ``legal & -legal``); with both off the function is the plain one, at no cost.  A defender
-    who cannot overtrump may play any card when ``defenders_may_discard``.  With
-    ``defenders_overtrump_declarer`` a defender void in the suit led must beat the declarer's
-    highest trump on the trick when he can (before the other duties of a void player; the
-    overtrump of ``must_overtrump`` first, when it binds him and he can).
+    The duties themselves are :func:`duty_cards`'s.  A defender who cannot overtrump may
+    play any card when ``defenders_may_discard``.  With ``defenders_overtrump_declarer`` a
+    defender void in the suit led must beat the declarer's highest trump on the trick when he
+    can (before the other duties of a void player; the overtrump of ``must_overtrump`` first,
+    when it binds him and he can).
 
     ``duties(hand, trick, trump, suit_bits, declarer=-1)``: ``hand`` is a bit set of the cards
     held (``card.bit``), ``trick`` the ``(player, card)`` pairs played (not empty), ``trump``
@@ -114,15 +200,10 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
     (``Deck.suit_bits``; only the trump suit is read), ``declarer`` the declarer's seat (read
     only by a defender's duties with ``defenders_overtrump_declarer``).  Returns the legal cards as a bit set,
     the duty restricting them and what it is about (the card to beat or overtrump, the suit
-    to follow or to trump).  Within a suit the pack's stronger card has the lower bit
-    (:class:`~tysiac_spec.cards.Deck`), so "higher than ``c``" is ``bits & (c.bit - 1)``.
+    to follow or to trump).
     """
-    bound = binds(rules, declarer=declarer)
-    must_follow, must_trump = rules.must_follow, rules.must_trump
-    must_overtrump = rules.must_overtrump and bound
-    must_beat, beat_best = rules.must_beat != "no" and bound, rules.must_beat != "led_card"
-    beat_when_trumped = rules.beat_when_trumped
-    any_card = rules.cannot_overtrump == "any_card" or (rules.defenders_may_discard and not declarer)
+    (must_follow, must_beat, beat_best, beat_when_trumped, must_trump, must_overtrump, any_card,
+     highest_beat, highest_trump) = duty_flags(rules, declarer=declarer)
     over_declarer = rules.defenders_overtrump_declarer and not declarer
 
     def duties(
@@ -133,96 +214,56 @@ def compile_duties(rules: Play, *, declarer: bool = False) -> Duties:
         declarer: int = -1,
     ) -> tuple[int, int, Card | str | None]:
         first = trick[0][1]
-        led = first.suit_id
-        follow = hand & first.suit_bits
-        if follow and must_follow:
-            if must_beat:
-                trumped = False
-                if trump is not None and trump != led:
-                    for _, c in trick:
-                        if c.suit_id == trump:
-                            trumped = True
-                            break
-                if not trumped or beat_when_trumped:
-                    target = first
-                    if beat_best:
-                        # the first strongest card of the suit led (as max() picks it)
-                        for _, c in trick:
-                            if c.suit_id == led and c.strength > target.strength:
-                                target = c
-                    higher = follow & (target.bit - 1)
-                    if higher:
-                        return higher, _BEAT, target
-            return follow, _FOLLOW, led
-        if must_trump and trump is not None and not follow:
-            trumps = hand & suit_bits.get(trump, 0)
-            if trumps:
-                if must_overtrump:
-                    best: Card | None = None
-                    for _, c in trick:
-                        if c.suit_id == trump and (best is None or c.strength > best.strength):
-                            best = c
-                    if best is not None:
-                        higher = trumps & (best.bit - 1)
-                        if higher:
-                            return higher, _OVERTRUMP, best
-                        if any_card:
-                            return hand, _FREE, None
-                return trumps, _TRUMP, trump
-        return hand, _FREE, None
+        tbits = 0
+        for _, c in trick:
+            tbits |= c.bit
+        legal, duty, about = duty_cards(
+            hand, first.suit_bits, first.bit, tbits, suit_bits.get(trump, 0) if trump is not None else 0,
+            must_follow, must_beat, beat_best, beat_when_trumped, must_trump, must_overtrump, any_card,
+            highest_beat, highest_trump)
+        if duty == _FREE:
+            return legal, duty, None
+        if duty == _FOLLOW:
+            return legal, duty, first.suit_id
+        if duty == _TRUMP:
+            return legal, duty, trump
+        for _, c in trick:  # the card to beat or overtrump
+            if c.bit == about:
+                return legal, duty, c
+        raise AssertionError("the card about a duty is on the trick")
 
-    core: Duties = duties
-    if over_declarer:  # a step before the plain duties, only in a form that has it
+    if not over_declarer:
+        return duties
 
-        def over_declarer_duties(
-            hand: int,
-            trick: Sequence[tuple[int, Card]],
-            trump: str | None,
-            suit_bits: Mapping[str, int],
-            declarer: int = -1,
-        ) -> tuple[int, int, Card | str | None]:
-            if trump is not None and not hand & trick[0][1].suit_bits:
-                # the declarer's highest trump, beaten when able (play.defenders_overtrump_declarer)
-                theirs: Card | None = None
-                top: Card | None = None
-                for p, c in trick:
-                    if c.suit_id == trump:
-                        if top is None or c.strength > top.strength:
-                            top = c
-                        if p == declarer and (theirs is None or c.strength > theirs.strength):
-                            theirs = c
-                if theirs is not None:
-                    trumps = hand & suit_bits.get(trump, 0)
-                    higher = trumps & (theirs.bit - 1)
-                    if higher:
-                        if must_overtrump and must_trump and top is not None and top is not theirs:
-                            over = trumps & (top.bit - 1)
-                            if over:
-                                return over, _OVERTRUMP, top
-                        return higher, _OVERTRUMP, theirs
-            return duties(hand, trick, trump, suit_bits)
-
-        core = over_declarer_duties
-
-    highest_beat, highest_trump = rules.beat_with_highest and bound, rules.trump_with_highest and bound
-    if not (highest_beat or highest_trump):
-        return core
-    # the duty narrowed to its highest card: ``(legal, duty, about)`` with ``legal`` one card
-    narrowed = frozenset(((_BEAT,) if highest_beat else ()) + ((_TRUMP, _OVERTRUMP) if highest_trump else ()))
-
-    def highest(
+    def over_declarer_duties(
         hand: int,
         trick: Sequence[tuple[int, Card]],
         trump: str | None,
         suit_bits: Mapping[str, int],
         declarer: int = -1,
     ) -> tuple[int, int, Card | str | None]:
-        legal, duty, about = core(hand, trick, trump, suit_bits, declarer)
-        if duty in narrowed:
-            return legal & -legal, duty, about
-        return legal, duty, about
+        if trump is not None and not hand & trick[0][1].suit_bits:
+            # the declarer's highest trump, beaten when able (play.defenders_overtrump_declarer)
+            theirs: Card | None = None
+            top: Card | None = None
+            for p, c in trick:
+                if c.suit_id == trump:
+                    if top is None or c.strength > top.strength:
+                        top = c
+                    if p == declarer and (theirs is None or c.strength > theirs.strength):
+                        theirs = c
+            if theirs is not None:
+                trumps = hand & suit_bits.get(trump, 0)
+                higher = trumps & (theirs.bit - 1)
+                if higher:
+                    if must_overtrump and must_trump and top is not None and top is not theirs:
+                        over = trumps & (top.bit - 1)
+                        if over:
+                            return (over & -over if highest_trump else over), _OVERTRUMP, top
+                    return (higher & -higher if highest_trump else higher), _OVERTRUMP, theirs
+        return duties(hand, trick, trump, suit_bits)
 
-    return highest
+    return over_declarer_duties
 
 
 def lead_after_marriage(rules: Play, deal: DealState, hand: int, suit_bits: Mapping[str, int]) -> int:
@@ -298,19 +339,42 @@ def compile_marriage_bar(m: Marriages) -> MarriageBar:
     from_trick, min_cards = m.from_trick - 1, m.min_cards
     if not won and first and not from_trick and not min_cards:
         return never_barred
+    # the reason of each bar (the text shipped rulesets' refusals keep)
+    reasons = ("", "cannot declare a marriage now", "cannot declare a marriage now",
+               f"cannot declare a marriage before trick {from_trick + 1}",
+               f"cannot declare a marriage with fewer than {min_cards} cards in hand")
 
     def bar(deal: DealState, player: int) -> str:
-        if won and not deal.tricks.get(player):
-            return "cannot declare a marriage now"  # (the text shipped rulesets' refusals keep)
-        if not first and deal.trick_number == 0 and player == deal.declarer:
-            return "cannot declare a marriage now"
-        if from_trick and deal.trick_number < from_trick:
-            return f"cannot declare a marriage before trick {from_trick + 1}"
-        if min_cards and len(deal.hands[player]) < min_cards:
-            return f"cannot declare a marriage with fewer than {min_cards} cards in hand"
-        return ""
+        return reasons[marriage_barred(
+            deal.tricks.get(player, 0), player == deal.declarer, deal.trick_number, len(deal.hands[player]),
+            won, not first, from_trick, min_cards)]
 
     return bar
+
+
+def marriage_barred(
+    won: int, declarer: bool, trick_number: int, held: int,
+    requires_won_trick: bool, not_first_lead: bool, from_trick: int, min_cards: int,
+) -> int:
+    """Whether a marriage may be declared on a lead now, by ``marriages``' timing: 0 when it
+    may, else the bar (1: ``requires_won_trick`` and the leader has won no trick (``won``
+    tricks); 2: the declarer's first lead and ``not declarer_first_lead``
+    (``not_first_lead``); 3: before trick ``from_trick + 1`` (``from_trick`` the 0-based
+    trick number, 0 for no bar); 4: fewer than ``min_cards`` cards ``held`` (0 for no bar)).
+
+    The one statement of the timing: :func:`compile_marriage_bar` calls it, and the fast
+    path's generator writes it inline with the form's rules folded
+    (``tysiac_spec.fast.generate.INLINED``)."""
+    barred = 0
+    if requires_won_trick and not won:
+        barred = 1
+    elif not_first_lead and trick_number == 0 and declarer:
+        barred = 2
+    elif from_trick and trick_number < from_trick:
+        barred = 3
+    elif min_cards and held < min_cards:
+        barred = 4
+    return barred
 
 
 def _may_marry_aces_now(am: AceMarriage, deal: DealState, player: int) -> bool:
@@ -341,6 +405,8 @@ def compile_legal(
             contiguous bits (not as a :class:`~tysiac_spec.cards.Deck` lays them out).
     """
     duties = compile_duties(form.play)
+    (must_follow, must_beat, beat_best, beat_when_trumped, must_trump, must_overtrump, any_card,
+     highest_beat, highest_trump) = duty_flags(form.play)
     # the declarer's duties differ only when `duties_bind` names one side or defenders may
     # discard or must beat the declarer's trump (compile_duties)
     over_declarer = form.play.defenders_overtrump_declarer
@@ -422,8 +488,15 @@ def compile_legal(
             # no claim once a trick is under way (may_claim)
             if special_trick:  # duties by role, or relaxed by a stock (decided once)
                 bits, duty = role_duties(deal, player, bits, trick)
-            else:
-                bits, duty, _ = duties(bits, trick, deal.trump, suit_bits)
+            else:  # (duty_cards called here, not through `duties`: a call per card played)
+                first = trick[0][1]
+                tbits = 0
+                for _, c in trick:
+                    tbits |= c.bit
+                trump = suit_bits.get(deal.trump, 0) if deal.trump is not None else 0
+                bits, duty, _ = duty_cards(
+                    bits, first.suit_bits, first.bit, tbits, trump, must_follow, must_beat, beat_best,
+                    beat_when_trumped, must_trump, must_overtrump, any_card, highest_beat, highest_trump)
             if duty != _FREE:  # the cards of one suit: the suit led, or trumps (a trump is set)
                 suit = trick[0][1].suit_id if duty < _OVERTRUMP else (deal.trump or "")
                 shift, full, one_suit = suit_table[suit]
@@ -553,22 +626,48 @@ def may_claim(deal: DealState) -> bool:
     hand = deal.hands[declarer]
     if not hand:
         return False
-    # the opponents' cards as a bit set of the pack (card.bit; a stronger card of a suit has
-    # the lower bit)
+    # the hands as bit sets of the pack (card.bit; a stronger card of a suit has the lower bit)
     others = 0
     for p in deal.order:
         if p != declarer:
             for c in deal.hands[p]:
                 others |= c.bit
-    for card in hand:
-        if others & card.suit_bits & (card.bit - 1):  # a higher card of its suit is out
-            return False
-    trump = deal.trump
-    if trump is not None and any(c.suit_id != trump for c in hand):
-        for c in _opponent_cards(deal):
-            if c.suit_id == trump:  # a trump is out: it could take his card of another suit
-                return False
-    return True
+    bits = 0
+    suit_mask: dict[int, int] = {}
+    trump = 0
+    for c in hand:
+        bits |= c.bit
+        suit_mask[c.index] = c.suit_bits
+        if c.suit_id == deal.trump:
+            trump = c.suit_bits
+    if deal.trump is not None and not trump:  # (no trump in his hand: the suit's bits from the others')
+        for p in deal.order:
+            for c in deal.hands[p]:
+                if c.suit_id == deal.trump:
+                    trump = c.suit_bits
+    return sure_to_win(bits, others, trump, suit_mask)
+
+
+def sure_to_win(hand: int, others: int, trump: int, suit_mask: Mapping[int, int]) -> bool:
+    """Whether a declarer leading every trick wins them all whatever the order: for each of his
+    cards no opponent holds a higher card of its suit, nor, unless it is a trump, any trump.
+    ``hand`` and ``others`` (the opponents' cards) are bit sets (``card.bit``; a stronger card
+    of a suit has the lower bit), ``trump`` the trump suit's bit set (0 for none),
+    ``suit_mask[i]`` the bit set of the suit of the card of index ``i`` (``card.index``).
+
+    The one statement of the lay-down: :func:`may_claim` calls it, and the fast path's
+    generator writes it inline (``tysiac_spec.fast.generate.INLINED``)."""
+    sure = True
+    m = hand
+    while m:
+        low = m & -m
+        m ^= low
+        if others & suit_mask[low.bit_length() - 1] & (low - 1):  # a higher card of its suit is out
+            sure = False
+            break
+    if sure and trump and hand & ~trump and others & trump:  # a trump is out: it could take a card
+        sure = False
+    return sure
 
 
 def claim_marriages(form: Form, deal: DealState) -> list[str]:
@@ -838,12 +937,28 @@ def marriage_points(m: Marriages, deal: DealState, player: int, suit: str) -> in
 
 
 def _set_trump(m: Marriages, deal: DealState, suit: str) -> None:
-    if not _sets_trump(m, deal):
+    if not m.sets_trump:
         return
-    if m.trump_from == "this_trick":
-        deal.trump = suit
-    else:
-        deal.pending_trump = suit
+    deal.trump, deal.pending_trump = trump_after(
+        deal.trump, deal.pending_trump, suit, m.trump_change == "first_only", m.trump_from != "this_trick")
+
+
+def trump_after(trump: T, pending: T, suit: T, first_only: bool, next_trick: bool) -> tuple[T, T]:
+    """The trump and the trump pending for the next trick (``trump``, ``pending``: a suit, or a
+    false value for none) after a marriage that sets trump declares ``suit``: trump now, or
+    from the next trick (``next_trick``: ``marriages.trump_from``), unless ``first_only``
+    (``marriages.trump_change``) and a marriage has already set one.
+
+    The one statement of the change: :func:`declare_marriage` calls it, and the fast path's
+    generator writes it inline with the form's rules folded
+    (``tysiac_spec.fast.generate.INLINED``)."""
+    now, later = trump, pending
+    if not (first_only and (trump or pending)):
+        if next_trick:
+            later = suit
+        else:
+            now = suit
+    return now, later
 
 
 def _award_leftover(leftover_to: str, discards: str, deal: DealState) -> None:
@@ -854,9 +969,17 @@ def _award_leftover(leftover_to: str, discards: str, deal: DealState) -> None:
     for name, attr in ((leftover_to, "leftover"), (discards, "discards")):
         if name == "nobody":
             continue
-        to = deal.last_trick_winner if name == "last_trick" else deal.declarer
+        to = set_aside_taker(name == "last_trick", deal.last_trick_winner, deal.declarer)
         assert to is not None
         cards = getattr(deal, attr)
         if cards:
             setattr(deal, attr, [])
             deal.won.setdefault(to, []).extend(cards)
+
+
+def set_aside_taker(to_last_trick: bool, last: T, declarer: T) -> T:
+    """Who scores the cards set aside at the end of a deal (the unchosen talon, the
+    declarer's discards): the winner of the last trick (``last``) when the form gives them to
+    ``last_trick``, else the declarer.  The one statement (:func:`_award_leftover`; inlined by
+    the fast path's generator, ``tysiac_spec.fast.generate.INLINED``)."""
+    return last if to_last_trick else declarer

@@ -11,7 +11,7 @@ contract can be announced.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -33,16 +33,20 @@ __all__ = [
     "apply_forfeit",
     "compile_legal_exchange",
     "contract_amounts",
+    "contract_asked",
     "explain",
+    "forfeit_contract",
     "gifts_seen",
     "legal_choice",
     "legal_contract",
     "legal_exchange",
     "may_forfeit",
     "next_receiver",
+    "receivers",
     "resume",
     "reveal_in_auction",
     "start",
+    "talon_asked",
     "visible_talon",
 ]
 
@@ -123,7 +127,7 @@ def start(form: Form, deal: DealState, env: Env) -> None:
     f = form.contract.forfeit
     before = f.enabled and f.when == "before_talon" and may_forfeit(form, deal, env)
     deal.may_forfeit = before
-    if before or (form.talon.take == "choose_one" and len(deal.talons) > 1):
+    if talon_asked(before, form.talon.take == "choose_one", len(deal.talons)):
         deal.phase = "talon"
         return
     if form.talon.hand_out:
@@ -203,6 +207,28 @@ def next_receiver(deal: DealState) -> int:
     raise AssertionError("no opponent to give to")  # pragma: no cover - given is never empty here
 
 
+def receivers(opponents: Sequence[int], given: Mapping[int, int] | Sequence[int], give_count: int,
+              clockwise: bool) -> list[int]:
+    """The opponents the declarer may give his next card to (``talon.exchange: give_each``):
+    those of ``opponents`` (in turn order from his next seat) who have received fewer than
+    ``give_count`` cards (``given[p]``); with ``clockwise`` (``talon.give_order``) only the
+    first of them who has received fewest (:func:`next_receiver`).  The one statement of the
+    order: :func:`compile_legal_exchange` calls it, and the fast path's generator writes it
+    inline (``tysiac_spec.fast.generate.INLINED``)."""
+    out: list[int] = []
+    fewest = give_count
+    if clockwise:
+        for q in opponents:
+            if given[q] < fewest:
+                fewest = given[q]
+    for q in opponents:
+        if given[q] < give_count and (not clockwise or given[q] == fewest):
+            out.append(q)
+            if clockwise:
+                break
+    return out
+
+
 def gifts_seen(form: Form, deal: DealState, player: int) -> tuple[tuple[int, Card], ...]:
     """The given cards ``player`` knows of, as ``(receiver, card)`` in the order given: all of
     them with ``talon.give_face_up`` (shown to everyone) or to the declarer, who gave them;
@@ -239,10 +265,9 @@ def compile_legal_exchange(form: Form, table: ActionTable) -> Callable[[DealStat
         else:
             out = []
             given = deal.given
-            for p in (next_receiver(deal),) if clockwise else given:
-                if given[p] < give_count:
-                    gives = table.gives_by_index(p)
-                    out += [gives[c.index] for c in hand] if gives else [table.give(c, p) for c in hand]
+            for p in receivers(list(given), given, give_count, clockwise):
+                gives = table.gives_by_index(p)
+                out += [gives[c.index] for c in hand] if gives else [table.give(c, p) for c in hand]
         if deal.may_forfeit:
             out.append(forfeit)
         return out
@@ -367,16 +392,35 @@ def apply_forfeit(deal: DealState) -> None:
     """The declarer forfeits: the deal is not played (``deal.forfeited``; ``deal.phase`` →
     ``over``); the contract is the bid unless already fixed.  The match scores it."""
     deal.forfeited = True
-    if not deal.contract:
-        deal.contract = deal.high_bid
+    deal.contract = forfeit_contract(deal.contract, deal.high_bid)
     deal.phase = "over"
+
+
+def forfeit_contract(contract: int, bid: int) -> int:
+    """The contract of a forfeited deal: the one fixed (``contract``, 0 for none), else the
+    bid.  The one statement (:func:`apply_forfeit`; inlined by the fast path)."""
+    return contract or bid
+
+
+def contract_asked(offered: int, may_forfeit: bool) -> bool:
+    """Whether the declarer is asked for his contract: more (or fewer) than one amount is
+    ``offered``, or he may forfeit instead.  The one statement (:func:`_start_contract`;
+    inlined by the fast path)."""
+    return offered != 1 or may_forfeit
+
+
+def talon_asked(before: bool, choose_one: bool, talons: int) -> bool:
+    """Whether the declarer is asked about the talon after the auction: he may forfeit before
+    seeing it (``before``), or chooses one of several (``choose_one``, ``talons`` on the
+    table).  The one statement (:func:`start`; inlined by the fast path)."""
+    return before or (choose_one and talons > 1)
 
 
 def _start_contract(form: Form, deal: DealState, env: Env, *, checked: bool = False) -> None:
     if not checked and form.deal.redeals and redeal_point(form, deal, env, "after_exchange"):
         return
     amounts = _offered(form, deal, env)
-    if len(amounts) == 1 and not deal.may_forfeit:
+    if not contract_asked(len(amounts), deal.may_forfeit):
         deal.contract = amounts[0]
         deal.phase = "play"
     else:

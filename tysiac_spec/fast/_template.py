@@ -11,11 +11,15 @@ generator removes them.
 
 Cards are ints (their index in the pack, ``card.index``, so ``1 << c`` is ``card.bit``:
 within a suit the stronger card has the lower bit), hands are bit sets, players are seats.
-Every name ``I_*`` is called as an engine rule stated once, as one expression, and written
-inline by the generator (:data:`~tysiac_spec.fast.generate.INLINED`: the trick's winner, the
-lead after a marriage).  The other rules below are still twins of an engine function (named
-in the comments); the differential test (``tests/test_fast_path.py``) and
-``benchmarks/engine_fingerprint.py --fast`` check that the two play the same games.
+Every name ``I_*`` is called as an engine rule stated once and written inline by the
+generator with the form's constants folded (:data:`~tysiac_spec.fast.generate.INLINED`: the
+shuffle and the talon's draw, the bids and the end of the auction, the talon and contract
+questions, the exchange's receivers, the first leader, the play duties, the lead after a
+marriage, the marriage timing and trump, the claim's lay-down, the trick's winner, the
+set-aside cards).  The rules still written here are named by comments ``engine/<module>.py``
+(``tests/test_fast_inline.py`` counts them: the number may only go down); the differential
+test (``tests/test_fast_path.py``) and ``benchmarks/engine_fingerprint.py --fast`` check that
+the two play the same games.
 """
 
 # ruff: noqa
@@ -23,6 +27,7 @@ in the comments); the differential test (``tests/test_fast_path.py``) and
 # fmt: off
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from typing import Any
 
 # --- placeholders (removed by the generator) ---------------------------------------------
@@ -39,6 +44,7 @@ K_BAR_WON = K_BAR_FIRST = False
 K_FROM_TRICK = K_MIN_CARDS = 0
 K_ANY_TIME = K_AUTOMATIC = K_SETS_TRUMP = K_FIRST_ONLY = K_NEXT_TRICK = K_CLAIM = False
 K_LEFTOVER_TO = K_DISCARDS_TO = 0
+K_LEFTOVER_LAST = K_DISCARDS_LAST = False
 K_SUIT_MASK = K_SUIT_OF = K_POINTS = K_PARTNER = K_MVAL = K_DRAWS = ()
 K_SITTERS = K_SIMPLE_SETTLE = K_PLANNED = False
 K_ACTIVE = 0
@@ -66,7 +72,10 @@ H_bid_known = H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = H_passed_out_stopped = None
 K_PASSED_OUT_MAX = 100
-I_takes = I_leads = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
+I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
+I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -103,13 +112,27 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     n: int
     bits: int
     lo: int
+    most: int
+    bid_made: bool
     hi: int
     cur: int
     ok: int
-    follow: int
-    higher: int
-    target: int
-    top: int
+    left_hand: int
+    forfeit_first: bool
+    asked: bool
+    choose: bool
+    ntalons: int
+    noffered: int
+    forfeitable: bool
+    to_whom: list[int]
+    over: bool
+    dealer_in: bool
+    first_hand: int
+    sure: bool
+    ms: int
+    barred: int
+    held_n: int
+    is_declarer: bool
     lead: int
     tbits: int
     tp: int
@@ -125,7 +148,6 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     chosen: int
     contract: int
     declarer: int
-    fewest: int
     left: int
     others: int
     unopposed: bool
@@ -159,9 +181,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     known: int | None
     codes: list[int]
     picked: list[int]
-    pool: list[int]
     tmask: int
-    taken: int
     talons: list[list[int]]
     # the form's tables as locals, made once per match (a tuple written in the code would be
     # built at each use by the mypyc build, every int in it boxed)
@@ -181,7 +201,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     may_known: dict[int, tuple[int, int, list[int]]] = H_may_known
     bid_known: dict[int, int] = H_bid_known
     rng = H_Random(seed)
-    getrandbits = rng.getrandbits
+    # (typed, so that the numbers an inlined rule draws are machine integers in the mypyc build)
+    getrandbits: Callable[[int], int] = rng.getrandbits
     dealer = H_first_dealer(rng)
     state = H_new_state(dealer)
     scores: list[int] = [0] * K_N
@@ -198,47 +219,24 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     while True:
         order, sitter, nxt, opps_of = H_seating(dealer)
         nact = len(order)
-        # -- dealing (engine/dealing.py: shuffle, dealing_plan / deal_cards) --
+        # -- dealing --
         cards = list(range(K_NPACK))
-        for i, n, bits in draws:
-            j = getrandbits(bits)
-            while j >= n:
-                j = getrandbits(bits)
-            cards[i], cards[j] = cards[j], cards[i]
+        cards = I_shuffled(cards, getrandbits, draws)
         if K_CUT:  # engine/dealing.py cut
             if (1 << cards[K_NPACK - 1]) & K_CUT_BAD:  # (a good bottom card: nothing changes, nothing drawn)
                 state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
             if stopping and not K_REDEALS_AFTER_DEAL:
                 return state, deal_scores, events, outcomes, steps
         hand: list[int] = [0] * K_N
-        if K_PLANNED and nact == K_ACTIVE:  # engine/dealing.py DealingPlan: fixed positions
+        if K_PLANNED and nact == K_ACTIVE:  # (the positions of the engine's DealingPlan: K_HAND_POS)
             for k in range(K_ACTIVE):
                 m = 0
                 for i in hand_pos[k]:
                     m |= 1 << cards[i]
                 hand[order[k]] = m
             talons = [[cards[i] for i in t] for t in talon_pos]
-        elif K_TP_INLINE and nact == K_ACTIVE:  # engine/dealing.py deal_cards, talon_positions
-            picked = []  # (random.sample as CPython draws it: getrandbits by rejection)
-            if K_TP_POOL:
-                pool = list(range(K_TP_N))
-                for i in range(K_TP_K):
-                    n = K_TP_N - i
-                    bits = n.bit_length()
-                    j = getrandbits(bits)
-                    while j >= n:
-                        j = getrandbits(bits)
-                    picked.append(pool[j])
-                    pool[j] = pool[n - 1]
-            else:
-                taken = 0
-                bits = K_TP_N.bit_length()
-                for i in range(K_TP_K):
-                    j = getrandbits(bits)
-                    while j >= K_TP_N or taken >> j & 1:
-                        j = getrandbits(bits)
-                    taken |= 1 << j
-                    picked.append(j)
+        elif K_TP_INLINE and nact == K_ACTIVE:  # (talon positions as generate._drawn_talon reads them)
+            picked = I_sample_drawn(getrandbits, K_TP_N, K_TP_K, K_TP_POOL, 0)
             picked.sort()
             tmask = 0
             for i in range(K_TP_K):
@@ -265,7 +263,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     m |= 1 << c
                 hand[p] = m
         talon_cards: list[int] = [c for t in talons for c in t]
-        # -- auction (engine/auction.py: start, compile_amounts, apply, _finish) --
+        # -- auction --
         maxb: list[int] = [0] * K_N
         for p in order:
             if K_BID_KEPT:  # the highest bids the helper keeps by the hand's seen cards
@@ -391,26 +389,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                             multiplier = K_DARK_MULTIPLIER
                             no_auction = True
         while not (K_OPENINGS and no_auction):
-            if True:  # (the bids: engine/auction.py compile_amounts)
-                if opening:
-                    lo = K_FORCED_BID
-                else:
-                    lo = K_MIN_BID if high_bidder < 0 else high_bid + K_STEP
-                    if lo < K_MIN_BID:
-                        lo = K_MIN_BID
-                if lo % K_STEP:
-                    lo = -(-lo // K_STEP) * K_STEP
-                hi = maxb[cur]
-                if high_bidder >= 0 and not opening:
-                    if K_EXACTLY_STEP:
-                        if lo < hi:
-                            hi = lo
-                    elif K_MAX_RAISE is not None:
-                        if high_bid + K_MAX_RAISE < hi:
-                            hi = high_bid + K_MAX_RAISE
-                elif K_EXACTLY_STEP or (opening and K_EXACT_OPENING):
-                    if lo < hi:
-                        hi = lo
+            if True:  # (the bids)
+                bid_made = high_bidder >= 0
+                most = maxb[cur]
+                lo, hi = I_bid_range(opening, high_bid, bid_made, most, K_FORCED_BID, K_MIN_BID, K_STEP,
+                                     K_EXACTLY_STEP, K_MAX_RAISE, K_EXACT_OPENING)
                 if hi - lo > K_MOST:
                     H_too_many_bids(cur, lo, hi)
                 if hi // K_STEP < len(bid_codes):  # (the codes of the bids lo to hi, made once)
@@ -446,17 +429,16 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             else:
                 passed |= 1 << cur
                 npassed += 1
-            if npassed >= nact - 1:
-                remaining = [q for q in order if not passed >> q & 1]
-                if not remaining or remaining == [high_bidder]:
-                    break
+            over = I_auction_over(npassed, nact, passed, high_bidder, order)
+            if over:
+                break
             cur = nxt[cur]
             while passed >> cur & 1:
                 cur = nxt[cur]
-        stuck = high_bidder >= 0 and high_bidder == forced and not contested and high_bid == K_FORCED_BID
+        stuck = I_unopposed(high_bidder, forced, contested, high_bid, K_FORCED_BID)
         if K_OPENINGS and no_auction:
             pass
-        elif high_bidder < 0 or (stuck and not K_ALL_PASS_FORCED):
+        elif I_passed_out(high_bidder, stuck, K_ALL_PASS_FORCED):
             if K_ALL_PASS_REDEAL or (K_DEALER_EXEMPT and dealer in order and H_dealer_exempt(hand[dealer], dealer, state)):
                 # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/dealing.py redealt)
                 state = H_redealt(None, "all-pass", 0, state, events, len(deal_scores))
@@ -475,27 +457,24 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         return state, deal_scores, events, outcomes, steps
                     stopping = True
                 continue
-            if K_ALL_PASS_DEALER and dealer in order:
-                declarer = dealer
-                high_bid = K_MIN_BID
-            elif forced >= 0:
-                declarer = forced
-                high_bid = K_FORCED_BID
-            else:
-                declarer = order[0]
-                high_bid = K_MIN_BID
+            dealer_in = dealer in order
+            first_hand = order[0]
+            declarer, high_bid = I_passed_out_declarer(K_ALL_PASS_DEALER, dealer, dealer_in, forced, first_hand,
+                                                       K_MIN_BID, K_FORCED_BID)
         else:
             declarer = high_bidder
-        # -- the talon (engine/talon.py: start, apply_choice, _take; a forfeit: may_forfeit,
-        # apply_forfeit) --
+        # -- the talon --
         forfeited = False
         may_forfeit = False
         if K_FORFEIT_ON:
-            unopposed = declarer == forced and not contested and high_bid == K_FORCED_BID
+            unopposed = I_unopposed(declarer, forced, contested, high_bid, K_FORCED_BID)
             if K_FORFEIT_BEFORE_TALON:
                 may_forfeit = H_may_forfeit(declarer, unopposed, state)
         leftover: list[int] = []
-        if (K_CHOOSE_ONE and len(talons) > 1) or (K_FORFEIT_BEFORE_TALON and may_forfeit):
+        forfeit_first = K_FORFEIT_BEFORE_TALON and may_forfeit
+        ntalons = len(talons)
+        choose = I_talon_asked(forfeit_first, K_CHOOSE_ONE, ntalons)
+        if choose:
             legal = [K_TALON + i for i in range(len(talons))]
             if K_FORFEIT_BEFORE_TALON and may_forfeit:
                 legal.append(K_FORFEIT_CODE)
@@ -531,7 +510,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if done:
                 dealer = H_next_redeal_dealer(dealer)
                 continue
-        # -- the exchange (engine/talon.py: compile_legal_exchange, apply_exchange) --
+        # -- the exchange --
         discards: list[int] = []
         if K_EXCHANGE_GIVE and not (K_FORFEIT_ON and forfeited):
             opps = opps_of[declarer]
@@ -545,18 +524,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     held.append(low.bit_length() - 1)
                     m ^= low
                 legal = []
-                if K_CLOCKWISE:
-                    fewest = min([given[q] for q in opps])
-                    for q in opps:
-                        if given[q] == fewest:
-                            break
+                to_whom = I_receivers(opps, given, K_GIVE_COUNT, K_CLOCKWISE)
+                for q in to_whom:
                     base = K_GIVE + (q << 6)
-                    legal = [base + c for c in held]
-                else:
-                    for q in opps:
-                        if given[q] < K_GIVE_COUNT:
-                            base = K_GIVE + (q << 6)
-                            legal += [base + c for c in held]
+                    legal += [base + c for c in held]
                 if K_FORFEIT_ON and may_forfeit:
                     legal.append(K_FORFEIT_CODE)
                 if draw is None:
@@ -608,11 +579,14 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if done:
                 dealer = H_next_redeal_dealer(dealer)
                 continue
-        # -- the contract (engine/talon.py: contract_amounts, _start_contract) --
+        # -- the contract --
         contract = 0
         if not (K_FORFEIT_ON and forfeited):
             amounts = H_contract_amounts(hand[declarer], high_bid, declarer, state, mode, barrel_deal)
-            if len(amounts) == 1 and not (K_FORFEIT_ON and may_forfeit):
+            noffered = len(amounts)
+            forfeitable = K_FORFEIT_ON and may_forfeit
+            asked = I_contract_asked(noffered, forfeitable)
+            if not asked:
                 contract = amounts[0]
             else:
                 legal = [K_CONTRACT + x for x in amounts]
@@ -628,15 +602,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     forfeited = True
                 else:
                     contract = a - K_CONTRACT
-        if K_FORFEIT_ON and forfeited and not contract:  # engine/talon.py apply_forfeit
-            contract = high_bid
-        # -- the play (engine/play.py: compile_legal, compile_duties, compile_apply) --
-        if K_LEADER_FORCED and forced >= 0:
-            cur = forced
-        elif K_LEADER_DEALER_LEFT:
-            cur = order[0]
-        else:
-            cur = declarer
+        if K_FORFEIT_ON and forfeited:
+            contract = I_forfeit_contract(contract, high_bid)
+        # -- the play --
+        left_hand = order[0]
+        cur = I_leader_of(K_LEADER_FORCED, K_LEADER_DEALER_LEFT, forced, left_hand, declarer)
         trump = 0
         pending = 0
         points: list[int] = [0] * K_N
@@ -655,12 +625,15 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 lead = I_leads(h, K_LEAD_TRUMP, trump, marriage_trick, trick_number)
             legal = []
             m = lead
-            if K_ANY_TIME or not (
-                (K_BAR_WON and not tricks[cur])
-                or (K_BAR_FIRST and trick_number == 0 and cur == declarer)
-                or (K_FROM_TRICK and trick_number < K_FROM_TRICK)
-                or (K_MIN_CARDS and h.bit_count() < K_MIN_CARDS)
-            ):
+            if K_ANY_TIME:
+                barred = 0
+            else:
+                won = tricks[cur]
+                is_declarer = cur == declarer
+                held_n = h.bit_count() if K_MIN_CARDS else 0
+                barred = I_marriage_barred(won, is_declarer, trick_number, held_n, K_BAR_WON, K_BAR_FIRST,
+                                           K_FROM_TRICK, K_MIN_CARDS)
+            if K_ANY_TIME or not barred:
                 while m:
                     low = m & -m
                     c = low.bit_length() - 1
@@ -688,21 +661,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         with_aces.append(x)
                 legal = with_aces
             if K_CLAIM and trick_number == 0 and cur == declarer and h:
-                # engine/play.py may_claim
                 others = 0
                 for q in order:
                     if q != declarer:
                         others |= hand[q]
-                sure = True
-                m = h
-                while m:
-                    low = m & -m
-                    m ^= low
-                    if others & suit_mask[low.bit_length() - 1] & (low - 1):
-                        sure = False
-                        break
-                if sure and trump and h & ~trump and others & trump:
-                    sure = False
+                sure = I_sure_to_win(h, others, trump, suit_mask)
                 if sure:
                     legal.append(K_CLAIM_CODE)
             if draw is None:
@@ -722,11 +685,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 declared.append((cur, -1))
                 marriage_trick = trick_number
                 if K_ACES_TRUMP and K_SETS_TRUMP:
-                    if not (K_FIRST_ONLY and (trump or pending)):
-                        if K_NEXT_TRICK:
-                            pending = suit_mask[c]
-                        else:
-                            trump = suit_mask[c]
+                    ms = suit_mask[c]
+                    trump, pending = I_trump_after(trump, pending, ms, K_FIRST_ONLY, K_NEXT_TRICK)
             elif a >= K_MARRIAGE:
                 c = a - K_MARRIAGE
                 s = suit_of[c]
@@ -734,11 +694,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 declared.append((cur, s))
                 marriage_trick = trick_number
                 if K_SETS_TRUMP:
-                    if not (K_FIRST_ONLY and (trump or pending)):
-                        if K_NEXT_TRICK:
-                            pending = suit_mask[c]
-                        else:
-                            trump = suit_mask[c]
+                    ms = suit_mask[c]
+                    trump, pending = I_trump_after(trump, pending, ms, K_FIRST_ONLY, K_NEXT_TRICK)
             else:
                 c = a
             bit = 1 << c
@@ -753,39 +710,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             p = nxt[cur]
             for _ in range(nact - 1):
                 h = hand[p]
-                # engine/play.py compile_duties
-                follow = h & led
-                if follow and K_MUST_FOLLOW:
-                    ok = follow
-                    if K_MUST_BEAT:
-                        if K_BEAT_WHEN_TRUMPED or not (trump and trump != led and tbits & trump):
-                            if K_BEAT_BEST:
-                                target = tbits & led
-                                target &= -target
-                            else:
-                                target = first
-                            higher = follow & (target - 1)
-                            if higher:
-                                ok = higher & -higher if K_HIGHEST_BEAT else higher
-                elif K_MUST_TRUMP and trump and not follow:
-                    ok = h & trump
-                    if ok:
-                        if K_MUST_OVERTRUMP:
-                            top = tbits & trump
-                            if top:
-                                higher = ok & ((top & -top) - 1)
-                                if higher:
-                                    ok = higher
-                                elif K_ANY_CARD:
-                                    ok = -1
-                        if K_HIGHEST_TRUMP and ok != -1:
-                            ok &= -ok
-                        if ok == -1:
-                            ok = h
-                    else:
-                        ok = h
-                else:
-                    ok = h
+                ok, _, _ = I_duty_cards(h, led, first, tbits, trump, K_MUST_FOLLOW, K_MUST_BEAT, K_BEAT_BEST,
+                                       K_BEAT_WHEN_TRUMPED, K_MUST_TRUMP, K_MUST_OVERTRUMP, K_ANY_CARD,
+                                       K_HIGHEST_BEAT, K_HIGHEST_TRUMP)
                 legal = []
                 while ok:
                     low = ok & -ok
@@ -817,12 +744,12 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if not hand[winner]:
                 break
         if not claimed and not (K_FORFEIT_ON and forfeited):
-            if K_LEFTOVER_TO:  # engine/play.py _award_leftover
-                to = last if K_LEFTOVER_TO == 1 else declarer
+            if K_LEFTOVER_TO:
+                to = I_set_aside_taker(K_LEFTOVER_LAST, last, declarer)
                 for c in leftover:
                     points[to] += points_of[c]
             if K_DISCARDS_TO:
-                to = last if K_DISCARDS_TO == 1 else declarer
+                to = I_set_aside_taker(K_DISCARDS_LAST, last, declarer)
                 for c in discards:
                     points[to] += points_of[c]
         # -- the match (engine/match.py settle_valid_deal, or fast/settle.py on its statements) --

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import Card
-from ..engine import auction, dealing, play
+from ..engine import announcing, auction, dealing, play, talon
 from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
@@ -118,6 +118,8 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_DISCARD_COUNT": t.discard_count,
         "K_LEFTOVER_TO": _LEFT_TO[t.leftover.to],
         "K_DISCARDS_TO": _LEFT_TO[discards_to(form)],
+        "K_LEFTOVER_LAST": t.leftover.to == "last_trick",
+        "K_DISCARDS_LAST": discards_to(form) == "last_trick",
         # play
         "K_LEADER_FORCED": p.leader == "forced",
         "K_LEADER_DEALER_LEFT": p.leader == "dealer_left",
@@ -279,6 +281,25 @@ def _const(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant)
 
 
+def _as_truth(test: ast.expr) -> ast.expr:
+    """``test`` read only for its truth (an ``if``'s): the constants that do not decide an
+    ``and`` or an ``or`` dropped (``x and True`` is ``x`` there)."""
+    if not isinstance(test, ast.BoolOp):
+        return test
+    neutral = isinstance(test.op, ast.And)
+    test.values = [_as_truth(v) for v in test.values]  # (an operand is read for its truth too)
+    if not any(isinstance(n, ast.Call | ast.NamedExpr) for n in ast.walk(test)) and any(
+            _const(v) and bool(v.value) is not neutral for v in test.values):  # type: ignore[attr-defined]
+        return ast.copy_location(ast.Constant(not neutral), test)  # (decided by a constant)
+    kept = [v for v in test.values if not (_const(v) and bool(v.value) is neutral)]  # type: ignore[attr-defined]
+    if not kept:
+        return ast.copy_location(ast.Constant(neutral), test)
+    if len(kept) == 1:
+        return kept[0]
+    test.values = kept
+    return test
+
+
 class _Folder(ast.NodeTransformer):
     """Replaces the ``K_*`` names by constants and folds what became constant."""
 
@@ -292,6 +313,8 @@ class _Folder(ast.NodeTransformer):
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            node.operand = _as_truth(node.operand)
         if _const(node.operand):
             value = node.operand.value  # type: ignore[attr-defined]
             if isinstance(node.op, ast.Not):
@@ -339,13 +362,19 @@ class _Folder(ast.NodeTransformer):
             kept.append(v)
         if not kept:
             return ast.copy_location(ast.Constant(is_and), node)
+        # a neutral constant is dropped but at the end: `True and x` is x, `x and True` is x
+        # only as a truth value (kept as written when x is not a test)
+        last = node.values[-1]
+        trailing = _const(last) and bool(last.value) is is_and and kept[-1] is not last  # type: ignore[attr-defined]
         if len(kept) == 1:
             only = kept[0]
-            # `x and True` is x only as a truth value: kept as written when x is not a test
-            if isinstance(only, ast.Compare | ast.BoolOp | ast.UnaryOp) or len(node.values) == 1:
+            if not trailing or isinstance(only, ast.Compare | ast.BoolOp | ast.UnaryOp):
                 return only
+            node.values = [only, last]
             return node
-        node.values = kept
+        boolean = isinstance(kept[-1], ast.Compare) or (
+            isinstance(kept[-1], ast.UnaryOp) and isinstance(kept[-1].op, ast.Not))
+        node.values = [*kept, last] if trailing and not boolean else kept
         return node
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
@@ -356,68 +385,271 @@ class _Folder(ast.NodeTransformer):
 
     def visit_If(self, node: ast.If) -> Any:
         self.generic_visit(node)
+        node.test = _as_truth(node.test)
         if _const(node.test):
             kept = node.body if node.test.value else node.orelse  # type: ignore[attr-defined]
             return kept or [ast.Pass()]
+        if all(isinstance(x, ast.Pass) for x in node.body + node.orelse) and not any(
+                isinstance(n, ast.Call | ast.NamedExpr) for n in ast.walk(node.test)):
+            return ast.Pass()  # (nothing left to do on either side)
         return node
 
 
 INLINED: dict[str, Callable[..., Any]] = {
     "I_takes": play.takes,
     "I_leads": play.leads,
+    "I_duty_cards": play.duty_cards,
+    "I_bid_range": auction.bid_range,
+    "I_marriage_barred": play.marriage_barred,
+    "I_trump_after": play.trump_after,
+    "I_sure_to_win": play.sure_to_win,
+    "I_auction_over": auction.auction_over,
+    "I_unopposed": auction.unopposed,
+    "I_passed_out": auction.passed_out,
+    "I_passed_out_declarer": auction.passed_out_declarer,
+    "I_shuffled": dealing.shuffled,
+    "I_sample_drawn": dealing.sample_drawn,
+    "I_receivers": talon.receivers,
+    "I_set_aside_taker": play.set_aside_taker,
+    "I_talon_asked": talon.talon_asked,
+    "I_contract_asked": talon.contract_asked,
+    "I_forfeit_contract": talon.forfeit_contract,
+    "I_leader_of": announcing.leader_of,
 }
-"""The engine's rules the template writes inline, by the template's name for each: a call
-``I_name(a, b, …)`` becomes the engine function's one ``return`` expression with its
-parameters replaced by the arguments (names or constants, so nothing is evaluated twice).
-The rule is then stated once, in the engine, and its text is part of :func:`source_key`."""
+"""The engine's rules the template writes inline, by the template's name for each.  A rule
+stated as one ``return`` expression is inlined wherever it is called: ``I_name(a, b, …)``
+becomes the expression with its parameters replaced by the arguments.  A rule stated as
+statements ending in its only ``return`` is inlined where it is assigned,
+``x, y = I_name(a, b, …)``: its statements with the parameters replaced by the arguments and
+its locals renamed apart (``_i_<name>_<local>``, or the targets themselves when it returns
+its locals), then the targets assigned.  The arguments are names or constants (so nothing is
+evaluated twice); the rule reads nothing but its parameters, its locals and its module's
+constants (ints, bools, ``None``).  A form's ``K_*`` constant passed as an argument is then
+folded like the template's own, so each form keeps only the branches its rules switch on.
+The rule is stated once, in the engine, and its text is part of :func:`source_key`."""
+
+
+_BUILTINS = frozenset({"range", "list", "len", "min", "max", "sorted"})
+"""The built-in functions an inlined rule may call (the generated code calls the same)."""
+
+
+class _Inlinable:
+    """An :data:`INLINED` function read from its source: ``params``, the statements before its
+    ``return`` (``body``, empty for a one-expression rule), the returned expression
+    (``result``), its ``locals`` and the module constants it reads (``constants``)."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+        fn = tree.body[0]
+        assert isinstance(fn, ast.FunctionDef), function
+        body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
+        name = function.__qualname__
+        self.name = function.__name__
+        self.params = [a.arg for a in fn.args.args]
+        if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or fn.args.defaults:
+            raise AssertionError(f"{name}: only plain parameters can be inlined")
+        returns = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Return)]
+        if not body or not isinstance(body[-1], ast.Return) or len(returns) != 1 or body[-1].value is None:
+            raise AssertionError(f"{name}: not one return expression at its end, cannot be inlined")
+        body = [_Nested(function.__globals__).visit(_Unannotated().visit(stmt)) for stmt in body]
+        self.body: list[ast.stmt] = body[:-1]
+        self.result: ast.expr = body[-1].value  # type: ignore[attr-defined]
+        stored = {n.id for stmt in self.body for n in ast.walk(stmt)
+                  if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        if stored & set(self.params):
+            raise AssertionError(f"{name} assigns its parameters {sorted(stored & set(self.params))}")
+        if any(isinstance(n, ast.FunctionDef | ast.Lambda | ast.ClassDef | ast.Global | ast.Nonlocal
+                          | ast.comprehension | ast.NamedExpr)
+               for stmt in body for n in ast.walk(stmt)):
+            raise AssertionError(f"{name}: nested scopes cannot be inlined")
+        self.locals = stored
+        read = {n.id for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+        outside = read - set(self.params) - stored
+        self.constants: dict[str, Any] = {}
+        for other in sorted(outside):
+            value = function.__globals__.get(other, _Inlinable)
+            if value is None or type(value) in (int, bool):
+                self.constants[other] = value
+        builtin = {x for x in outside if x in _BUILTINS and x not in function.__globals__}
+        unknown = sorted(outside - set(self.constants) - builtin)
+        if unknown:
+            raise AssertionError(f"{name} reads {unknown}: cannot be inlined")
+
+
+class _Unannotated(ast.NodeTransformer):
+    """A rule's ``x: T = v`` as ``x = v`` (the template declares the types it needs)."""
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        if node.value is None or not isinstance(node.target, ast.Name):
+            raise AssertionError("an inlined rule declares a local without a value")
+        return ast.copy_location(ast.Assign([node.target], node.value), node)
+
+
+class _Nested(ast.NodeTransformer):
+    """Inlines, in a rule's body, its calls of the module's other one-expression rules
+    (``round_up`` in ``auction.bid_range``): called with names or constants, they become their
+    expressions."""
+
+    def __init__(self, module: Mapping[str, Any]) -> None:
+        self.module = module
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        fn = self.module.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        if not inspect.isfunction(fn) or node.keywords or not all(
+                isinstance(a, ast.Name | ast.Constant) for a in node.args):
+            return node
+        rule = _Inlinable(fn)
+        if rule.body or rule.constants or len(node.args) != len(rule.params):
+            return node
+        names = dict(zip(rule.params, node.args, strict=True))
+        inlined: ast.AST = _Renamer(names).visit(copy.deepcopy(rule.result))
+        return ast.copy_location(inlined, node)
 
 
 def _inline_body(function: Callable[..., Any]) -> tuple[list[str], ast.expr]:
     """The parameters of ``function`` and the expression its body returns (its only statement
-    after the docstring, reading nothing but its parameters)."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
-    fn = tree.body[0]
-    assert isinstance(fn, ast.FunctionDef), function
-    body = fn.body[1:] if ast.get_docstring(fn) is not None else fn.body
-    params = [a.arg for a in fn.args.args]
-    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+    after the docstring, reading nothing but its parameters and its module's constants)."""
+    rule = _Inlinable(function)
+    if rule.body:
         raise AssertionError(f"{function.__qualname__}: not one return expression, cannot be inlined")
-    expr = body[0].value
-    names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
-    if not names <= set(params):
-        other = sorted(names - set(params))
-        raise AssertionError(f"{function.__qualname__} reads {other}: cannot be inlined")
-    return params, expr
+    return rule.params, rule.result
+
+
+class _Renamer(ast.NodeTransformer):
+    """Each name of ``names`` replaced by a copy of its node (an argument, a constant or a
+    renamed local)."""
+
+    def __init__(self, names: Mapping[str, ast.expr]) -> None:
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        new = self.names.get(node.id)
+        if new is None:
+            return node
+        out = copy.deepcopy(new)
+        if isinstance(out, ast.Name):
+            out.ctx = node.ctx
+        return ast.copy_location(out, node)
 
 
 class _Inliner(ast.NodeTransformer):
-    """Replaces each call of an :data:`INLINED` name by the engine function's expression."""
+    """Replaces each call of an :data:`INLINED` name by the engine function's statements and
+    expression."""
 
     def __init__(self) -> None:
-        self.bodies = {name: _inline_body(f) for name, f in INLINED.items()}
+        self.rules = {name: _Inlinable(f) for name, f in INLINED.items()}
+
+    def _call(self, node: ast.expr) -> tuple[_Inlinable, dict[str, ast.expr]] | None:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in self.rules):
+            return None
+        rule = self.rules[node.func.id]
+        if node.keywords or len(node.args) != len(rule.params) or not all(
+                isinstance(a, ast.Name | ast.Constant) for a in node.args):
+            raise AssertionError(f"{node.func.id}: call it with {len(rule.params)} names or constants")
+        names: dict[str, ast.expr] = dict(zip(rule.params, node.args, strict=True))
+        names.update({k: ast.Constant(v) for k, v in rule.constants.items()})
+        return rule, names
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        found = self._call(node.value)
+        if found is None or not found[0].body:
+            return self.generic_visit(node)
+        rule, names = found
+        if len(node.targets) != 1:
+            raise AssertionError(f"I_{rule.name}: assign it to one target")
+        target = node.targets[0]
+        given = {a.id for a in node.value.args if isinstance(a, ast.Name)}  # type: ignore[attr-defined]
+        targets = [target] if isinstance(target, ast.Name) else (
+            list(target.elts) if isinstance(target, ast.Tuple) else [])
+        results = [rule.result] if isinstance(rule.result, ast.Name) else (
+            list(rule.result.elts) if isinstance(rule.result, ast.Tuple) else [])
+        # a target `_`: the result is not wanted (its local is renamed apart, and its stores
+        # dropped after folding when nothing reads it: _DeadLocals)
+        if len(targets) == len(results):
+            targets = [ast.Name(f"_i_{rule.name}_{r.id}", ast.Store())
+                       if isinstance(t, ast.Name) and t.id == "_" and isinstance(r, ast.Name) else t
+                       for t, r in zip(targets, results, strict=True)]
+        direct = (len(targets) == len(results) and targets
+                  and all(isinstance(t, ast.Name) and t.id not in given for t in targets)
+                  and all(isinstance(r, ast.Name) and r.id in rule.locals for r in results)
+                  and len({r.id for r in results}) == len(results))  # type: ignore[attr-defined]
+        local_names = {x: ast.Name(f"_i_{rule.name}_{x}", ast.Load()) for x in rule.locals}
+        if direct:
+            for t, r in zip(targets, results, strict=True):
+                local_names[r.id] = ast.Name(t.id, ast.Load())  # type: ignore[attr-defined]
+        names.update(local_names)
+        renamer = _Renamer(names)
+        out: list[ast.stmt] = [renamer.visit(copy.deepcopy(stmt)) for stmt in rule.body]
+        if not direct:
+            out.append(ast.Assign([target], renamer.visit(copy.deepcopy(rule.result))))
+        return [ast.copy_location(stmt, node) for stmt in out]
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
-        if not isinstance(node.func, ast.Name) or node.func.id not in self.bodies:
+        found = self._call(node)
+        if found is None:
             return node
-        params, expr = self.bodies[node.func.id]
-        if node.keywords or len(node.args) != len(params) or not all(
-                isinstance(a, ast.Name | ast.Constant) for a in node.args):
-            raise AssertionError(f"{node.func.id}: call it with {len(params)} names or constants")
-        given: dict[str, ast.expr] = dict(zip(params, node.args, strict=True))
-
-        class _Args(ast.NodeTransformer):
-            def visit_Name(self, name: ast.Name) -> ast.AST:
-                arg: ast.expr = copy.deepcopy(given[name.id])
-                return arg
-
-        inlined: ast.AST = _Args().visit(copy.deepcopy(expr))
+        rule, names = found
+        if rule.body:
+            raise AssertionError(f"I_{rule.name}: a rule of statements is inlined only assigned, "
+                                 f"`x = I_{rule.name}(...)`")
+        inlined: ast.AST = _Renamer(names).visit(copy.deepcopy(rule.result))
         return ast.copy_location(inlined, node)
+
+
+_PURE = (ast.Constant, ast.Name, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.cmpop, ast.boolop)
+
+
+class _DeadLocals(ast.NodeTransformer):
+    """Drops the stores to a function's local that nothing reads once the form's constants are
+    folded (an inlined rule's result the template does not want, the bookkeeping of a branch
+    the form switches off); only stores of names, constants and their arithmetic."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        self.read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        self.inside = False
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        self.inside = True
+        self.generic_visit(node)
+        self.inside = False
+        return node
+
+    def _dead(self, target: ast.expr, value: ast.expr) -> bool:
+        return (self.inside and isinstance(target, ast.Name) and target.id not in self.read
+                and all(isinstance(n, (*_PURE, ast.operator, ast.unaryop, ast.expr_context))
+                        or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len")
+                        or (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load))
+                        for n in ast.walk(value)))
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        if len(node.targets) == 1 and self._dead(node.targets[0], node.value):
+            return None
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and isinstance(node.value, ast.Name) and target.id == node.value.id:
+            return None  # (`x = x`: an inlined rule that returns the list it was given)
+        return node
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> Any:
+        return None if self._dead(node.target, node.value) else node
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        super().generic_visit(node)
+        for field in ("body", "orelse"):  # (a `pass` only where a block would be empty)
+            block = getattr(node, field, None)
+            if isinstance(block, list) and all(isinstance(x, ast.stmt) for x in block):
+                block[:] = [x for x in block if not isinstance(x, ast.Pass)]
+                if not block and field == "body" and not isinstance(node, ast.Module):
+                    block.append(ast.Pass())
+        return node
 
 
 def _inlined_source() -> str:
     """The source of the :data:`INLINED` engine functions (part of :func:`source_key`)."""
-    return "".join(inspect.getsource(f) for f in INLINED.values())
+    modules = {f.__module__: inspect.getmodule(f) for f in INLINED.values()}  # (with the rules they call)
+    return "".join(inspect.getsource(m) for _, m in sorted(modules.items()) if m is not None)
 
 
 def _strip_placeholders(tree: ast.Module) -> None:
@@ -440,8 +672,48 @@ def fold(tree: ast.Module, values: Mapping[str, Any]) -> ast.Module:
     _strip_placeholders(tree)
     tree = _Inliner().visit(tree)
     tree = _Folder(values).visit(tree)
+    for _ in range(3):  # (a local fixed to a constant can fold another test, and so on)
+        fixed = _fixed_locals(tree)
+        if not fixed:
+            break
+        tree = _Folder(fixed).visit(_Unfixed(fixed).visit(tree))
+    tree = _DeadLocals(tree).visit(tree)
     ast.fix_missing_locations(tree)
     return tree
+
+
+def _fixed_locals(tree: ast.Module) -> dict[str, Any]:
+    """The locals of the template's functions stored once, by ``x = <constant>`` (an inlined
+    rule's flag once the form's constants are folded), by name: read as that constant."""
+    out: dict[str, Any] = {}
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        stores: dict[str, int] = {}
+        constant: dict[str, Any] = {}
+        params = {a.arg for a in fn.args.args}
+        declared = {id(n.target) for n in ast.walk(fn) if isinstance(n, ast.AnnAssign) and n.value is None}
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del) and id(n) not in declared:
+                stores[n.id] = stores.get(n.id, 0) + 1
+            if (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                    and isinstance(n.value, ast.Constant) and type(n.value.value) in (bool, int)):
+                constant[n.targets[0].id] = n.value.value
+        out.update({x: v for x, v in constant.items() if stores.get(x) == 1 and x not in params})
+    return out
+
+
+class _Unfixed(ast.NodeTransformer):
+    """Drops the one store of each fixed local (:func:`_fixed_locals`)."""
+
+    def __init__(self, fixed: Mapping[str, Any]) -> None:
+        self.fixed = fixed
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        target = node.targets[0]
+        if len(node.targets) == 1 and isinstance(target, ast.Name) and target.id in self.fixed:
+            return ast.copy_location(ast.Pass(), node)
+        return node
 
 
 def generate(form: Form, pack: tuple[Card, ...]) -> ast.Module:
