@@ -48,7 +48,7 @@ def test_option_names_wrap_between_words(server: Server, chromium: Chromium) -> 
     page.goto(server.url + "/")
     page.wait("document.querySelector('label[for=\"opt-leftover_two_player\"]') !== null", "pl-standard's options")
     words, text, pieces = page.evaluate(_PIECES)
-    assert words == "2 players: the cards set aside"  # (the page's language: the browser's, English)
+    assert words == "Who scores the cards set aside (2 players)"  # (the page's language: the browser's, English)
     assert text == "leftover_two_player"
     assert pieces == [["leftover_", 1], ["two_", 1], ["player", 1]]
     assert not page.overflows()

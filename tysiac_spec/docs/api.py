@@ -98,9 +98,11 @@ def write_api(root: Path) -> list[Path]:
             for name in skip:  # (pdoc warns, with a traceback, of each it could not import)
                 warnings.filterwarnings("ignore", message=f"Couldn't import {re.escape(name)}:",
                                         category=UserWarning)
-            # a package's spec walks its submodules: the ones that cannot be imported here
-            # are left out by pattern, or pdoc stops at the first (an adapter without its extra)
-            pdoc.pdoc(*modules, *(f"!{re.escape(m)}$" for m in skip), output_directory=out)
+            # a package's spec walks its submodules: every module that is not one of the pages
+            # is left out by pattern, or pdoc imports it, and stops at the first it cannot
+            # import (an adapter, or its private core, without its extra)
+            pages = "|".join(re.escape(m) for m in modules)
+            pdoc.pdoc(*modules, f"!(?!(?:{pages})$)", output_directory=out)
         _tidy(out)
         written: list[Path] = []
         for path in sorted(p for p in out.rglob("*") if p.is_file()):
