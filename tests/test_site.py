@@ -9,13 +9,14 @@ paths are printed).  It is skipped only when chromium is not installed; .ci/run 
 from __future__ import annotations
 
 import shutil
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 from click.testing import CliRunner
-from web.browser import CHROMIUM, PHONE, Chromium, Page  # tests/web/browser.py
+from web.browser import CHROMIUM, PHONE, BrowserError, Chromium, Page  # tests/web/browser.py
 
 from tysiac_spec.cli import main
 from tysiac_spec.docs.terms import LANGS
@@ -146,7 +147,14 @@ def _load(page: Page, path: Path) -> list[str]:
     """Open a page of the site; its console errors, uncaught exceptions and failed loads."""
     page.browser.events[page.session] = []  # this page's own errors only
     page.goto(path.as_uri())
-    page.evaluate("1")  # let pending console events arrive
+    for attempt in range(5):
+        try:
+            page.evaluate("1")  # let pending console events arrive
+            break
+        except BrowserError as exc:  # the page was still settling (it navigated): ask again
+            if "navigated or closed" not in str(exc) or attempt == 4:
+                raise
+            time.sleep(0.2)
     return page.errors()
 
 
