@@ -172,6 +172,10 @@ class DealState:
     """``normal``, ``dark`` (declared blind) or ``golden`` (a golden-round deal)."""
     multiplier: int = 1
     """The deal's points are multiplied by this (dark game, golden round)."""
+    bid_floor: int = 0
+    """The compulsory and lowest bid of this deal's auction when raised above the ruleset's
+    (a golden deal that keeps its auction, ``golden_round.auction``: its ``contract``); 0: the
+    ruleset's own."""
     forfeited: bool = False
     """The declarer conceded after seeing the talon (rospis / bomb)."""
     barrel_deal: bool = False

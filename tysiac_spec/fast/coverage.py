@@ -151,6 +151,7 @@ COVERED: dict[str, Any] = {
     "special.dark.cancel_effect": ("normal_game",),
     "special.dark": ANY,
     "special.golden_round": ANY,
+    "special.golden_round.auction": (False,),  # a golden deal with its auction: not generated
 }
 """Field path → the values covered (a tuple) or :data:`ANY`.  A path covers the fields
 under it unless a longer path names one of them."""

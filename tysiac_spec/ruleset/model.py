@@ -1346,6 +1346,13 @@ class GoldenRound:
         "Points of golden deals are multiplied by this.", 2, minimum=1, maximum=MAX_COUNT
     )
     raise_allowed: bool = rule("Whether the contract may be raised.", False)
+    auction: bool = rule(
+        "Whether a golden deal keeps its auction: the compulsory and the lowest bid become "
+        "`contract` (PAGx1's gold set: the minimum bid is 120) and whoever wins it declares, "
+        "the deal's points multiplied as any golden deal's; false: no auction, the first hand "
+        "is declarer at `contract`.",
+        False,
+    )
     deals: int = rule(
         "Deals in the golden round, the first hand of each playing the contract (0: one per "
         "seated player, so that each plays it once).",
