@@ -83,6 +83,9 @@ def test_every_rule_field_of_the_model_appears_when_set() -> None:
     # the cards set aside (talon.leftover) are a rule only where the declarer discards
     # (fields.SHOWN_WHEN_IS): pl-standard's 2-player table
     shown |= shown_paths(render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md"))
+    # a golden round bid for (special.golden_round.auction): ru-classic's gold set
+    gold = load_ruleset("ru-classic", options={"gold_set": True})
+    shown |= shown_paths(render_book(build_book(gold, lang="en"), "md"))
     missing = [path for path, _ in all_model_paths() if path not in shown]
     assert missing == []
 

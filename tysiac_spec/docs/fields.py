@@ -87,6 +87,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "special.golden_round.deals",
         "special.golden_round.dark_allowed",
         "special.golden_round.bolt_count",
+        "special.golden_round.auction",
         "table.partnerships",
         "table.stock",
         "auction.all_pass_play",

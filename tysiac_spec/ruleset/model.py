@@ -641,6 +641,15 @@ class Rebuy:
         "plus 10; offered only when above the winning bid.  Required when `enabled`.",
         formula="talon.rebuy",
     )
+    bidding: Literal["fixed", "auction"] = rule(
+        "How the contract is bought: at the fixed `price`, the first defender in turn who buys "
+        "it having it; or in a second auction (mekedron/thousand's house rule \"re-buy\", a "
+        "higher contract named after the reveal) where the defenders in turn outbid each other, "
+        "from `price` (and above the winning bid) in multiples of `auction.step`, up to "
+        "`auction.cap` (else every point of the deal), a pass final, the last bidder buying at "
+        "his bid.",
+        "fixed",
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
