@@ -1992,6 +1992,10 @@ SHEET_PROMPTS: dict[str, T4] = {
     "no_trick.names": ("names, or ", "imiona lub ", "имена или ", "jména nebo "),
     "talon": ("talon as dealt (for the sitter's score)", "musik z rozdania (do zapisu pauzującego)",
               "прикуп при сдаче (для записи пропускающего)", "talon z rozdání (pro zápis nehrajícího)"),
+    "incidents": ("table incidents ({kinds}: KIND PLAYER, comma-separated; empty: none)",
+                  "incydenty przy stole ({kinds}: RODZAJ GRACZ, po przecinku; pusto: brak)",
+                  "нарушения за столом ({kinds}: ВИД ИГРОК, через запятую; пусто: нет)",
+                  "prohřešky u stolu ({kinds}: DRUH HRÁČ, oddělené čárkou; prázdné: žádné)"),
 }
 """The scoresheet's questions (``tysiac score``'s prompts, English exactly as the terminal
 asks them), by question key; ``declarer.*``, ``bid.rebuy``, ``forfeit.*`` and
@@ -2011,6 +2015,7 @@ SHEET_LABELS: dict[str, T4] = {
     "marriages": ("Marriages declared", "Meldunki", "Объявленные марьяжи", "Hlášky"),
     "no_trick": ("Who took no trick?", "Kto nie wziął lewy?", "Кто не взял ни одной взятки?", "Kdo nevzal zdvih?"),
     "talon": ("Talon as dealt", "Musik z rozdania", "Прикуп при сдаче", "Talon z rozdání"),
+    "incidents": ("Table incidents", "Incydenty przy stole", "Нарушения за столом", "Prohřešky u stolu"),
 }
 """The scoresheet's questions named short (the web sheet's labels), by question key."""
 

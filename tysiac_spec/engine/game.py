@@ -894,15 +894,12 @@ class Game:
         opponents gain it (:func:`.incidents.gainers`): ``opponents`` each the whole of it,
         ``opponents_share`` equal shares rounded down (events ``<kind's first part>.gain``);
         both through :meth:`_charge`, so partners keep one score."""
-        self._event(kind, player, -amount, f"{label}: player {player} {signed(-amount)}")
-        self._charge(player, amount)
-        if to == "none" or not amount:
-            return
-        gaining = incidents.gainers(self.form, deal, player)
-        gain = amount if to == "opponents" else amount // len(gaining)
-        for p in gaining:
-            self._event(kind.split(".")[0] + ".gain", p, gain, f"{label}: player {p} {signed(gain)}")
-            self._charge(p, -gain)
+        (_, paid), *gains = incidents.payments(self.form, deal.declarer, deal.order, player, amount, to)
+        self._event(kind, player, -paid, f"{label}: player {player} {signed(-paid)}")
+        self._charge(player, paid)
+        for p, lost in gains:
+            self._event(kind.split(".")[0] + ".gain", p, -lost, f"{label}: player {p} {signed(-lost)}")
+            self._charge(p, lost)
 
     def _answer_redeal(self, deal: DealState, action: Action) -> None:
         """``redeal`` abandons the deal (or, for an ``effect: play_on`` condition, charges the
