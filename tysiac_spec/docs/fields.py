@@ -88,6 +88,8 @@ SHOWN_WHEN_CHANGED = frozenset(
         "special.golden_round.dark_allowed",
         "special.golden_round.bolt_count",
         "special.golden_round.auction",
+        "deal.cut.swap",
+        "match.finishing.tie_score",
         "table.partnerships",
         "table.stock",
         "auction.all_pass_play",

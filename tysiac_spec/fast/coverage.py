@@ -144,6 +144,7 @@ COVERED: dict[str, Any] = {
     # scoring and the match: the engine's settlement, called per deal
     "scoring": ANY,
     "match": ANY,
+    "match.finishing.tie_score": ("kept",),  # (fast/settle.py's finishing does not set it)
     # the deal's opening (a golden-round deal, a barrel deal without an auction, the dark game)
     # and the match's mechanisms (the engine's settlement)
     "special.barrel": ANY,

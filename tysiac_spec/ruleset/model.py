@@ -456,6 +456,12 @@ class Cut:
     payer: Literal["cutter", "dealer"] = rule(
         "Who loses `penalty`: the player who made that cut; the dealer.", "cutter"
     )
+    swap: bool = rule(
+        "A bad bottom card is swapped at once with the first card from the top of the pack "
+        "whose rank is not bad, instead of a new cut: no bad cut is counted, nobody pays "
+        "(mekedron/thousand's bottom-card guard, `dealing.cut_deck_safety`).",
+        False,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1168,6 +1174,12 @@ class Finishing:
         0,
         minimum=0,
         maximum=MAX_POINTS,
+    )
+    tie_score: Literal["kept", "below_target"] = rule(
+        "When a tie raises the target (`tie_raise`): the tied players keep their scores; or "
+        "each score at or over the target is set to one below it (mekedron/thousand's "
+        "continuation: 950 + 60 for two players gives 999 each and the target 1500).",
+        "kept",
     )
     loss: int | None = rule(
         "A score at or below which a player loses the match outright (the reverse barrel's "
