@@ -1370,8 +1370,8 @@ class GoldenRound:
     auction: bool = rule(
         "Whether a golden deal keeps its auction: the compulsory and the lowest bid become "
         "`contract` (PAGx1's gold set: the minimum bid is 120) and whoever wins it declares, "
-        "the deal's points multiplied as any golden deal's; false: no auction, the first hand "
-        "is declarer at `contract`.",
+        "the deal's points multiplied as any golden deal's (no contra nor re-buy: those follow a "
+        "normal deal's auction only); false: no auction, the first hand is declarer at `contract`.",
         False,
     )
     deals: int = rule(
