@@ -77,12 +77,15 @@ def test_every_rule_field_of_the_model_appears_when_set() -> None:
     # a 4-player table of partners has no sitter, a 2-player table with a stock no talon:
     # their layouts are the house examples'; all-pass play, contra and selling the contract
     # (issue 17) are house examples too
-    for name in ("partners-four", "two-stock", "all-pass-play", "contra", "rebuy"):
+    for name in ("partners-four", "two-stock", "all-pass-play", "contra", "rebuy", "cut-swap", "tie-below-target"):
         layout = load_ruleset(str(HERE.parent / "examples" / "house" / f"{name}.yaml"))
         shown |= shown_paths(render_book(build_book(layout, lang="en"), "md"))
     # the cards set aside (talon.leftover) are a rule only where the declarer discards
     # (fields.SHOWN_WHEN_IS): pl-standard's 2-player table
     shown |= shown_paths(render_book(build_book(load_ruleset("pl-standard"), lang="en"), "md"))
+    # a golden round bid for (special.golden_round.auction): ru-classic's gold set
+    gold = load_ruleset("ru-classic", options={"gold_set": True})
+    shown |= shown_paths(render_book(build_book(gold, lang="en"), "md"))
     missing = [path for path, _ in all_model_paths() if path not in shown]
     assert missing == []
 

@@ -33,6 +33,7 @@ __all__ = [
     "EngineUnavailable",
     "EntryError",
     "IllegalActionError",
+    "IncidentsError",
     "LimitError",
     "MatchError",
     "NotationError",
@@ -307,6 +308,12 @@ class SiteError(TysiacError, ValueError):
 class EngineUnavailable(ValueError):
     """``engine="fast"`` for a run the fast path cannot play; the message says why (a seat's
     bot, or the rule of the form the generator does not cover)."""
+
+
+class IncidentsError(ValueError):
+    """A bad ``--incidents`` (``simulate``'s ``incidents``): not ``KIND=RATE`` pairs, a rate
+    outside 0..1, a kind that is no table incident nor ``revoke``, or one the ruleset has no
+    rule for; the message says which."""
 
 
 class ClusterError(RuntimeError):

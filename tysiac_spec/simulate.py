@@ -17,6 +17,19 @@ every seat's bot has a policy there (:data:`FAST_BOTS`: the random bot) and the 
 covers the form; ``engine="auto"`` (the default) falls back to the engine otherwise and the
 statistics say why.
 
+Table incidents (``incidents``, ``tysiac simulate --incidents revoke=0.01,misdeal=0.005``)
+are injected into the generic engine's matches at a given rate, so that the rules for them
+(``deal.incidents``, ``play.revoke``) are exercised and studied: before each bot decision a
+table incident of each kind is called with its probability (:meth:`Game.incident
+<tysiac_spec.engine.game.Game.incident>`, against the dealer for a rule with ``who: dealer``,
+else against a random active player); ``revoke`` is, at each card to be played, the chance
+that the player plays a card in hand that is not legal instead (one of
+:meth:`Game.playable_actions <tysiac_spec.engine.game.Game.playable_actions>` beyond the legal
+ones).  The draws come from a generator of their own, seeded from the match's seed, so the
+bots' choices are unchanged between incidents.  The fast path does not play incidents: with
+``incidents`` the run is played by the engine (``auto`` says so), and ``engine="fast"`` is
+refused.
+
 Worker processes never outlive the run: Ctrl-C, SIGTERM and SIGHUP stop them at once
 (:func:`simulate` with ``stop_on_interrupt``), and on Linux each worker is also told by the
 kernel to stop when the process that started it dies, even by SIGKILL.
@@ -54,13 +67,15 @@ from .bots import (
     short_repr,
     user_seat_names,
 )
+from .engine.actions import PlayCard
 from .engine.events import MatchEvent
 from .engine.game import Game
 from .engine.seating import sides as seat_sides
-from .errors import ClusterError, DistributedMissing, EngineUnavailable, IllegalActionError
+from .errors import ClusterError, DistributedMissing, EngineUnavailable, IllegalActionError, IncidentsError
 from .fast import FastRunner, Policy, random_policy
 from .fast import compile as compile_fast
 from .ruleset import Ruleset, load_ruleset
+from .ruleset.model import INCIDENT_KINDS, Form
 from .run_choices import BACKENDS, DEFAULT_MAX_DEALS, ENGINES
 from .stopping import STOP_SIGNALS, stop_signals
 from .text import printable
@@ -74,6 +89,7 @@ __all__ = [
     "ClusterError",
     "DistributedMissing",
     "EngineUnavailable",
+    "IncidentsError",
     "MatchResult",
     "Statistics",
     "make_bots",
@@ -173,10 +189,66 @@ def why_not_fast(rules: Ruleset, players: int, seats: Sequence[str],
     return made if isinstance(made, str) else None
 
 
+Incidents = tuple[tuple[str, float], ...]
+"""Table incidents injected into a run: ``(kind, rate)`` pairs (:func:`parse_incidents`)."""
+
+NO_INCIDENTS_FAST = "the fast path does not play table incidents (--incidents)"
+"""Why a run with incidents is not played on the fast path."""
+
+
+def parse_incidents(text: str) -> Incidents:
+    """``"revoke=0.01,misdeal=0.005"`` as ``(("misdeal", 0.005), ("revoke", 0.01))`` (sorted by
+    kind): each a table incident (:data:`~tysiac_spec.ruleset.model.INCIDENT_KINDS`) or
+    ``revoke``, and its rate, a probability from 0 to 1 per decision; an empty text: none.
+
+    Raises:
+        IncidentsError: not ``KIND=RATE`` pairs, an unknown kind, a kind twice, or a rate that
+            is not a number from 0 to 1.
+    """
+    kinds = (*INCIDENT_KINDS, "revoke")
+    out: dict[str, float] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        kind, eq, rate = part.partition("=")
+        kind = kind.strip()
+        if not eq or kind not in kinds:
+            raise IncidentsError(f"`{printable(part)}`: write KIND=RATE with KIND one of {', '.join(kinds)}")
+        if kind in out:
+            raise IncidentsError(f"`{kind}` is given twice")
+        try:
+            value = float(rate)
+        except ValueError:
+            value = -1.0
+        if not 0.0 <= value <= 1.0:
+            raise IncidentsError(f"`{printable(part)}`: the rate must be a number from 0 to 1")
+        out[kind] = value
+    return tuple(sorted(out.items()))
+
+
+def check_incidents(form: Form, incidents: Incidents) -> None:
+    """Refuse incidents the ruleset has no rule for.
+
+    Raises:
+        IncidentsError: a table incident that ``deal.incidents`` does not list, or ``revoke``
+            where revokes are refused (``play.revoke.handling: refuse``: a card not legal is
+            no move).
+    """
+    listed = {r.kind for r in form.deal.incidents}
+    for kind, _ in incidents:
+        if kind == "revoke":
+            if form.play.revoke.handling != "penalise":
+                raise IncidentsError("`revoke`: the ruleset refuses a card that is not legal "
+                                     "(`play.revoke.handling: refuse`); no revoke can be played")
+        elif kind not in listed:
+            shown = ", ".join(f"`{k}`" for k in sorted(listed)) or "none"
+            raise IncidentsError(f"`{kind}`: the ruleset has no rule for it (`deal.incidents` lists {shown})")
+
+
 def _engine_for(engine: str, rules: Ruleset, players: int, seats: Sequence[str],
-                names: Sequence[str] | None = None) -> tuple[str, str | None]:
+                names: Sequence[str] | None = None, incidents: Incidents = ()) -> tuple[str, str | None]:
     """The engine that plays the run (``fast`` or ``generic``) and, when ``auto`` fell back to
-    the engine, why.
+    the engine, why (the fast path plays no ``incidents``).
 
     Raises:
         EngineUnavailable: ``fast`` for a run the fast path cannot play.
@@ -186,7 +258,7 @@ def _engine_for(engine: str, rules: Ruleset, players: int, seats: Sequence[str],
         raise ValueError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
     if engine == "generic":
         return "generic", None
-    why = why_not_fast(rules, players, seats, names)
+    why = NO_INCIDENTS_FAST if incidents else why_not_fast(rules, players, seats, names)
     if why is None:
         return "fast", None
     if engine == "fast":
@@ -255,9 +327,11 @@ def play_match(
     index: int = 0,
     max_deals: int = DEFAULT_MAX_DEALS,
     engine: str = "auto",
+    incidents: Incidents = (),
 ) -> MatchResult:
     """Play one whole match with ``bots`` (a seat list, :func:`tysiac_spec.bots.seat_bots`);
-    stop after ``max_deals`` deals.
+    stop after ``max_deals`` deals; ``incidents`` injected at their rates (the module's
+    docstring; the generic engine plays them).
 
     This is the one function every way of running matches calls (one process, the process
     pool, a Dask cluster, :mod:`tysiac_spec.study`): the match is played on the fast path
@@ -278,11 +352,11 @@ def play_match(
     """
     if engine != "generic":
         seats = seat_bots(bots, players)
-        if _engine_for(engine, rules, players, seats)[0] == "fast":
+        if _engine_for(engine, rules, players, seats, incidents=incidents)[0] == "fast":
             runner = _runner(rules, players)
             assert isinstance(runner, FastRunner)
             return _play_fast(runner, seats, seed, index, max_deals)
-    return _play_generic(rules, players, seed, bots, index, max_deals)
+    return _play_generic(rules, players, seed, bots, index, max_deals, incidents)
 
 
 def _play_fast(runner: FastRunner, seats: Sequence[str], seed: int, index: int,
@@ -328,16 +402,50 @@ def _result(index: int, seed: int, deals: int, actions: int, winner: int | None,
     )
 
 
+def _incident(game: Game, incidents: Incidents, draw: random.Random) -> bool:
+    """Call a table incident drawn at its rate (``revoke`` aside: :func:`_revoke`) before the
+    next decision; True when one was called (the caller asks for the decision again)."""
+    for kind, rate in incidents:
+        if kind == "revoke" or draw.random() >= rate:
+            continue
+        rule = next(r for r in game.form.deal.incidents if r.kind == kind)
+        order = sorted(game.deal.order)
+        game.incident(kind, None if rule.who == "dealer" else order[draw.randrange(len(order))])
+        return True
+    return False
+
+
+def _revoke(game: Game, rate: float, draw: random.Random) -> PlayCard | None:
+    """At the rate of ``revoke``: a card in hand that is not legal, played as a revoke
+    (:meth:`Game.playable_actions` beyond the legal ones); ``None`` when none is drawn."""
+    if game.deal.phase != "play" or draw.random() >= rate:
+        return None
+    legal = game.legal_actions()
+    others = [a for a in game.playable_actions()[len(legal):] if type(a) is PlayCard]
+    return others[draw.randrange(len(others))] if others else None
+
+
 def _play_generic(rules: Ruleset, players: int, seed: int, bots: str, index: int,
-                  max_deals: int) -> MatchResult:
-    """The match on the generic engine, each seat's bot choosing from the player's view."""
+                  max_deals: int, incidents: Incidents = ()) -> MatchResult:
+    """The match on the generic engine, each seat's bot choosing from the player's view;
+    ``incidents`` injected at their rates, drawn from a generator of their own."""
     game = Game(rules, players=players, seed=seed)
     seats = make_bots(bots, rules, players, seed)
     actions = 0
     bids: list[int] = []
     last = game.last_deal
+    draw = random.Random(f"incidents {seed}")
+    revoke_rate = dict(incidents).get("revoke", 0.0)
     while not game.is_over and len(game.deal_scores) + game.passed_out < max_deals:  # (redeals count)
+        if incidents and _incident(game, incidents, draw):
+            actions += 1
+            continue
         player = game.current_player
+        revoke = _revoke(game, revoke_rate, draw) if revoke_rate else None
+        if revoke is not None:
+            game.apply(revoke)
+            actions += 1
+            continue
         legal = game.legal_actions()
         try:
             action = seats[player].choose(game.view(player), legal)
@@ -379,6 +487,8 @@ class Statistics:
     sides: tuple[int, ...] | None = None
     """The side of each seat with fixed partnerships (:func:`tysiac_spec.engine.seating.sides`,
     ``(0, 1, 0, 1)``), else ``None``."""
+    incidents: Mapping[str, float] = field(default_factory=dict)
+    """The table incidents injected, kind → rate (``simulate``'s ``incidents``)."""
 
     def side_seats(self) -> list[tuple[int, ...]] | None:
         """The seats of each side, sides in order (``[(0, 2), (1, 3)]`` for ``across``), or
@@ -415,7 +525,8 @@ class Statistics:
         (``fast`` or ``generic``: what played the matches) and ``fallback_reason`` (why not
         the fast path, when ``auto`` fell back to the engine; else ``None``); ``bids``
         (``count`` of scored deals with an auction winner, their ``average`` winning bid in
-        points); ``interrupted`` is true when
+        points); ``incidents`` (per kind injected, its ``rate`` and how often it was
+        ``called``: events ``incident.<kind>``, ``revoke``); ``interrupted`` is true when
         the run was stopped (Ctrl-C) and the figures cover the matches finished before.
         """
         results = sorted(self.results, key=lambda r: r.index)
@@ -466,6 +577,10 @@ class Statistics:
             "redeals": events.get("redeal", 0),
             "rules": {k.removeprefix("rule."): v for k, v in sorted(events.items()) if k.startswith("rule.")},
             "events": dict(sorted(events.items())),
+            "incidents": {
+                kind: {"rate": rate, "called": events.get(_incident_event(kind), 0)}
+                for kind, rate in sorted(self.incidents.items())
+            },
             "wins": wins,
             "sides": list(self.sides) if self.sides is not None else None,
             "mean_scores": [
@@ -479,6 +594,11 @@ class Statistics:
             "fallback_reason": self.fallback_reason,
             "interrupted": self.interrupted,
         }
+
+
+def _incident_event(kind: str) -> str:
+    """The event kind counting an injected incident: ``revoke``, else ``incident.<kind>``."""
+    return kind if kind == "revoke" else f"incident.{kind}"
 
 
 TIMING_FIELDS = ("seconds", "deals_per_second", "workers", "backend", "engine", "fallback_reason")
@@ -501,13 +621,14 @@ def _run_chunk(
     indices: Sequence[int],
     max_deals: int,
     engine: str = "generic",
+    incidents: Incidents = (),
 ) -> list[MatchResult]:
     """Worker entry point: play the matches ``indices`` (the ruleset is loaded, and compiled for
     the fast path, once per process)."""
     rules = _rules(ref, options)
     return [
         play_match(rules, players, match_seed(seed, i), bots=bots, index=i, max_deals=max_deals,
-                   engine=engine)
+                   engine=engine, incidents=incidents)
         for i in indices
     ]
 
@@ -738,6 +859,7 @@ def simulate(
     backend: str = "local",
     scheduler: str | None = None,
     engine: str = "auto",
+    incidents: Incidents | str = (),
 ) -> Statistics:
     """Play ``games`` matches and collect their statistics.
 
@@ -766,6 +888,9 @@ def simulate(
             play every seat's bot and the form, else the generic engine, the statistics saying
             why), ``fast`` or ``generic``; results do not depend on it.  The fast path's code is
             made once per worker process.
+        incidents: table incidents injected at a rate (:func:`parse_incidents`' pairs, or its
+            text ``"revoke=0.01,misdeal=0.005"``; the module's docstring); played by the
+            generic engine only.
 
     Raises:
         RulesetError, OptionError: a bad ruleset, option or player count.
@@ -779,9 +904,12 @@ def simulate(
         DistributedMissing: ``dask`` without the ``distributed`` package (an ``ImportError``).
         ClusterError: the scheduler at ``scheduler`` cannot be reached.
         EngineUnavailable: ``engine="fast"`` for a run the fast path cannot play (a
-            ``ValueError`` naming the seat's bot or the rule of the form).
+            ``ValueError`` naming the seat's bot or the rule of the form, or the incidents).
+        IncidentsError: bad ``incidents``, or one the ruleset has no rule for (a ``ValueError``).
         ValueError: an unknown backend or engine, or ``games``/``workers``/``max_deals`` below 1.
     """
+    if isinstance(incidents, str):
+        incidents = parse_incidents(incidents)
     if scheduler is not None:
         backend = "dask"
     if backend not in BACKENDS:
@@ -799,27 +927,29 @@ def simulate(
     rules = load_ruleset(ref, options=opts)
     form = rules.form(players)  # raises OptionError for an unknown player count
     seats = seat_bots(bots, players)  # raises BotError before any match starts
+    check_incidents(form, incidents)
     spelled = bots
-    used, why = _engine_for(engine, rules, players, seats, user_seat_names(spelled, players))
+    used, why = _engine_for(engine, rules, players, seats, user_seat_names(spelled, players), incidents)
     bots = seats[0] if len(set(seats)) == 1 else ",".join(seats)
     key = tuple(sorted(opts.items()))
     stats = Statistics(
         ruleset=rules.id, players=players, options=dict(rules.selected), bots=bots, seed=seed,
         max_deals=max_deals, workers=workers, backend=backend, engine=used, fallback_reason=why,
-        sides=seat_sides(form),
+        sides=seat_sides(form), incidents=dict(incidents),
     )
     started = time.perf_counter()
     received: list[int] = []
     try:
         with stop_signals(received) if stop_on_interrupt else nullcontext():
-            run_chunk = partial(_run_chunk, ref, key, players, bots, seed, max_deals=max_deals, engine=used)
+            run_chunk = partial(_run_chunk, ref, key, players, bots, seed, max_deals=max_deals, engine=used,
+                                incidents=incidents)
             if backend == "dask":
                 _run_on_dask(scheduler, workers, _chunks(games, workers), run_chunk, stats, progress)
             elif workers == 1:
                 for i in range(games):
                     seed_i = match_seed(seed, i)
                     stats.add(play_match(rules, players, seed_i, bots=bots, index=i, max_deals=max_deals,
-                                         engine=used))
+                                         engine=used, incidents=incidents))
                     if progress:
                         progress(1)
             else:

@@ -18,7 +18,8 @@ such a contract, it gives its highest cards away in the exchange, never forfeits
 every trick it can.  An ace marriage (``play AH aces``) is declared first.
 
 Around the contract: ``buy`` (``talon.rebuy``) when the hand with the face-up talon is
-estimated well above the price; ``contra`` when the defender's own hand would nearly make the
+estimated well above the price (in a second auction, ``rebuy.bidding: auction``, its lowest
+bid when so estimated); ``contra`` when the defender's own hand would nearly make the
 contract itself, ``redouble`` when the declarer's hand is well above it; else ``pass``.  In
 a deal played without a declarer (all-pass play, raspasy: ``view.declarer`` is ``None``) it
 avoids taking points: it plays under the trick's best card, its highest-point card first,
@@ -215,6 +216,9 @@ class HeuristicBot:
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """One element of ``legal`` (never empty), chosen by the phase's rule of thumb."""
         self._observe(view)
+        if view.phase == "rebuy" and isinstance(legal[0], Bid):  # a second auction (rebuy.bidding)
+            worth = self._estimate(view, [*view.hand, *view.talon]) - self._margin
+            return legal[0] if worth >= legal[0].amount else legal[-1]  # its lowest bid, else pass
         known = [a for a in legal if isinstance(a, _KNOWN)]
         if len(known) < len(legal):
             words = {_word(a): a for a in reversed(legal) if not isinstance(a, _KNOWN)}

@@ -60,12 +60,14 @@ def simulation_errors() -> Iterator[None]:
     """A bad ``--bots`` or ``--engine`` raised by a run as click's error naming the option; a
     missing ``distributed`` package or an unreachable scheduler as a one-line error."""
     from ..bots import BotError
-    from ..simulate import ClusterError, DistributedMissing, EngineUnavailable
+    from ..simulate import ClusterError, DistributedMissing, EngineUnavailable, IncidentsError
 
     try:
         yield
     except BotError as exc:
         raise click.BadParameter(str(exc), param_hint="--bots") from None
+    except IncidentsError as exc:
+        raise click.BadParameter(str(exc), param_hint="--incidents") from None
     except EngineUnavailable as exc:
         raise click.BadParameter(str(exc), param_hint="--engine") from None
     except (DistributedMissing, ClusterError) as exc:
@@ -92,6 +94,8 @@ def _tables(data: dict[str, Any], engine: str) -> list[Table]:
         ("barrel entries / falls", f"{data['barrel']['entries']} / {data['barrel']['falls']}"),
         ("bolts (penalties)", f"{data['bolts']} ({data['bolt_penalties']})"),
         ("redeals", str(data["redeals"])),
+        *((f"incident {kind} (rate {i['rate']:g})", f"{i['called']} called")
+          for kind, i in data.get("incidents", {}).items()),
         ("seconds", f"{data['seconds']:.2f}"),
         ("deals per second", f"{data['deals_per_second']:.0f}"),
     ]
@@ -148,6 +152,11 @@ def _tables(data: dict[str, Any], engine: str) -> list[Table]:
               help="The address of a running Dask scheduler (e.g. tcp://127.0.0.1:8786); implies "
                    "--backend dask.")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True, help=ENGINE_HELP)
+@click.option("--incidents", default="", metavar="KIND=RATE[,...]",
+              help="Inject table incidents at a rate, a probability per decision: "
+                   "revoke=0.01,misdeal=0.005 (kinds: misdeal, exposed_card, talon_look, showing_hand "
+                   "as the ruleset's deal.incidents rules them; revoke, a card not legal played, where "
+                   "play.revoke.handling is penalise). Played by the generic engine only.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
 def simulate_cmd(
     ruleset: str,
@@ -161,6 +170,7 @@ def simulate_cmd(
     backend: str,
     scheduler: str | None,
     engine: str,
+    incidents: str,
     as_json: bool,
 ) -> None:
     """Play whole matches between bots and print statistics: deals per match, contracts
@@ -210,7 +220,7 @@ def simulate_cmd(
                 stats = simulate(
                     rules, players=n, games=games, seed=seed, bots=bots, options=opts, workers=jobs,
                     max_deals=max_deals, progress=lambda k: bar.advance(task, k), stop_on_interrupt=True,
-                    backend=backend, scheduler=scheduler, engine=engine,
+                    backend=backend, scheduler=scheduler, engine=engine, incidents=incidents,
                 )
         data = stats.as_dict()
         if stats.interrupted:

@@ -38,6 +38,7 @@ __all__ = [
     "dealer_exempt",
     "explain",
     "explain_dark",
+    "golden_floor",
     "highest_bid",
     "legal_dark",
     "passed_out",
@@ -165,8 +166,9 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
         deal.current = forced
         deal.opening = True
     else:
-        deal.high_bid, deal.high_bidder = a.forced_bid, forced
-        deal.bids.append((forced, f"bid {a.forced_bid}"))
+        bid = max(a.forced_bid, deal.bid_floor)  # a golden deal's auction: its contract
+        deal.high_bid, deal.high_bidder = bid, forced
+        deal.bids.append((forced, f"bid {bid}"))
         deal.current = deal.next_active(forced)
 
 
@@ -236,7 +238,8 @@ def compile_amounts(form: Form) -> Amounts:
     """The bids a player may make (``form.auction``), as one function with the rules read once:
     the range of :func:`bid_range` up to the player's highest bid (``deal.max_bids``), in
     steps, each allowed by ``may_bid``; a forced opener left without a bid may still make the
-    compulsory one."""
+    compulsory one.  A deal's ``bid_floor`` (a golden deal keeping its auction) raises the
+    compulsory and the lowest bid to it."""
     a = form.auction
     step, forced_bid, min_bid = a.step, a.forced_bid, a.min_bid
     exactly_step = a.raise_by == "exactly_step"
@@ -246,9 +249,11 @@ def compile_amounts(form: Form) -> Amounts:
     most = limits.limit("bids") * step  # the widest range of bids offered at once
 
     def amounts(deal: DealState, player: int, env: Env) -> list[int]:
-        opening = deal.opening
+        opening, floor = deal.opening, deal.bid_floor
+        forced = forced_bid if floor <= forced_bid else floor
         lo, hi = bid_range(opening, deal.high_bid, deal.high_bidder is not None, deal.max_bids[player],
-                           forced_bid, min_bid, step, exactly_step, max_raise, exact_opening)
+                           forced, min_bid if floor <= min_bid else floor, step, exactly_step, max_raise,
+                           exact_opening)
         if hi - lo > most:
             raise limits.exceeded("bids", (hi - lo) // step + 1,
                                   subject=f"the bids player {player} may make, {lo} to {hi}")
@@ -264,7 +269,7 @@ def compile_amounts(form: Form) -> Amounts:
                     kept.append(b)
             out = kept
         if opening and not out:
-            out = [forced_bid]
+            out = [forced]
         return out
 
     return amounts
@@ -361,8 +366,9 @@ def passed_out_declarer(
 def _finish(form: Form, deal: DealState) -> None:
     a = form.auction
     forced = -1 if deal.forced is None else deal.forced
+    forced_bid, min_bid = max(a.forced_bid, deal.bid_floor), max(a.min_bid, deal.bid_floor)
     stuck = unopposed(-1 if deal.high_bidder is None else deal.high_bidder, forced, deal.contested,
-                      deal.high_bid, a.forced_bid)
+                      deal.high_bid, forced_bid)
     if passed_out(-1 if deal.high_bidder is None else deal.high_bidder, stuck, a.all_pass == "forced_plays"):
         if a.all_pass == "play":  # all-pass play: no declarer (engine.all_pass)
             _all_pass_play(deal)
@@ -377,11 +383,11 @@ def _finish(form: Form, deal: DealState) -> None:
             deal.redeal_id = "all-pass"
             return
         deal.declarer, deal.high_bid = passed_out_declarer(
-            dealer_plays, deal.dealer, dealer_in, forced, deal.order[0], a.min_bid, a.forced_bid)
+            dealer_plays, deal.dealer, dealer_in, forced, deal.order[0], min_bid, forced_bid)
     else:
         deal.declarer = deal.high_bidder
     assert deal.declarer is not None
-    deal.unopposed = unopposed(deal.declarer, forced, deal.contested, deal.high_bid, a.forced_bid)
+    deal.unopposed = unopposed(deal.declarer, forced, deal.contested, deal.high_bid, forced_bid)
     deal.phase = "talon"
 
 
@@ -595,11 +601,21 @@ def start_golden(form: Form, deal: DealState) -> None:
     player after the dealer) is declarer at ``golden_round.contract``, the deal's points
     multiplied by ``golden_round.multiplier`` (S002: each player in turn must make 120;
     read as one deal per player, each on his own turn).  ``deal.phase`` → ``talon``.
+    With ``golden_round.auction`` the deal is bid for instead (:func:`golden_floor`).
     """
     g = form.special.golden_round
     p = deal.order[0]
     deal.mode, deal.multiplier = "golden", g.multiplier
     _declare_without_auction(deal, p, g.contract)
+
+
+def golden_floor(form: Form, deal: DealState) -> None:
+    """A golden-round deal that keeps its auction (``golden_round.auction``; PAGx1's gold
+    set, "the minimum bid is 120"): the deal is golden (``mode``, ``golden_round.multiplier``)
+    and its auction's compulsory and lowest bid are ``golden_round.contract``
+    (``deal.bid_floor``); called before :func:`start`."""
+    g = form.special.golden_round
+    deal.mode, deal.multiplier, deal.bid_floor = "golden", g.multiplier, g.contract
 
 
 def barrel_taker(form: Form, on_barrel: Sequence[bool], order: Sequence[int]) -> int | None:

@@ -361,7 +361,9 @@ def cut_pack(
     """Cut the shuffled ``cards`` (``deal.cut``): while the bottom card (``cards[-1]``, the
     last dealt) has a rank of ``bad_ranks``, the cut is bad and the pack is shuffled again
     (in place, with ``rng``) and cut by ``recut_by``'s player, up to the ``penalised``-th
-    bad cut in a row, after which the pack is dealt as it lies.
+    bad cut in a row, after which the pack is dealt as it lies.  With ``swap`` a bad bottom
+    card is swapped with the first card from the top whose rank is not bad, and no cut is bad
+    (mekedron/thousand ``core/deck.lua`` ``apply_bottom_safe``).
 
     Returns the bad cuts in order as ``(cutter, bottom card)`` and whether the last one was
     the penalised one.  Seats are counted from ``dealer`` in ``deal.direction``
@@ -372,6 +374,11 @@ def cut_pack(
     cutter = (dealer + step) % n
     bad = frozenset(cut.bad_ranks)
     cuts: list[tuple[int, Card]] = []
+    if cut.swap and cards[-1].rank.id in bad:  # the bottom-card guard: swapped, no bad cut
+        good = next((i for i, c in enumerate(cards) if c.rank.id not in bad), None)
+        if good is not None:
+            cards[good], cards[-1] = cards[-1], cards[good]
+        return cuts, False
     while cards[-1].rank.id in bad:
         cuts.append((cutter, cards[-1]))
         if len(cuts) >= cut.penalised:

@@ -417,6 +417,8 @@ class Game:
             deal.stock = list(stock)
             if on.stock_trump:
                 deal.trump = stock[-1].suit_id
+        if self._golden_auction():  # golden_round.auction: a golden deal bid for from its contract
+            auction.golden_floor(self.form, deal)
         auction.start(self.form, deal, self._env, self._direction)
         if not (on.redeals and dealing.redeal_point(self.form, deal, self._env, "after_deal")):
             self._open(deal)
@@ -428,6 +430,8 @@ class Game:
         order, takes the talon), else the dark-game offer (``special.dark``), else the
         auction as started."""
         form, barrel = self.form, self._match.barrel
+        if self._golden_auction():
+            return  # the golden deal's auction, opened at its contract (auction.golden_floor)
         if self._match.golden_left > 0 and form.special.golden_round.enabled:
             auction.start_golden(form, deal)
             if form.special.golden_round.dark_allowed and auction.start_dark(form, deal, self._env):
@@ -440,6 +444,12 @@ class Game:
         talon.start(form, deal, self._env)
         if deal.phase == "play":
             self._start_play(deal)
+
+    def _golden_auction(self) -> bool:
+        """Whether the deal is a golden-round deal that keeps its auction
+        (``special.golden_round.auction``, while the match's golden round is on)."""
+        g = self.form.special.golden_round
+        return g.enabled and g.auction and self._match.golden_left > 0
 
     def _redealt(self, deal: DealState, penalty: int | None = None, dealer: str | None = None) -> None:
         """Record an abandoned deal (event ``redeal``), charge the caller's penalty (that of
@@ -884,15 +894,12 @@ class Game:
         opponents gain it (:func:`.incidents.gainers`): ``opponents`` each the whole of it,
         ``opponents_share`` equal shares rounded down (events ``<kind's first part>.gain``);
         both through :meth:`_charge`, so partners keep one score."""
-        self._event(kind, player, -amount, f"{label}: player {player} {signed(-amount)}")
-        self._charge(player, amount)
-        if to == "none" or not amount:
-            return
-        gaining = incidents.gainers(self.form, deal, player)
-        gain = amount if to == "opponents" else amount // len(gaining)
-        for p in gaining:
-            self._event(kind.split(".")[0] + ".gain", p, gain, f"{label}: player {p} {signed(gain)}")
-            self._charge(p, -gain)
+        (_, paid), *gains = incidents.payments(self.form, deal.declarer, deal.order, player, amount, to)
+        self._event(kind, player, -paid, f"{label}: player {player} {signed(-paid)}")
+        self._charge(player, paid)
+        for p, lost in gains:
+            self._event(kind.split(".")[0] + ".gain", p, -lost, f"{label}: player {p} {signed(-lost)}")
+            self._charge(p, lost)
 
     def _answer_redeal(self, deal: DealState, action: Action) -> None:
         """``redeal`` abandons the deal (or, for an ``effect: play_on`` condition, charges the

@@ -9,6 +9,8 @@ an illegal card apply what they decide (the events, the payments through
   cannot be called (``incident.refused``);
 - :func:`penalty`: a penalty formula (context ``deal.incident``) for the offender;
 - :func:`gainers`: who gains when a player pays (``to``: ``opponents``, ``opponents_share``);
+- :func:`payments`: who pays and gains what for a penalty (the game's and the scoresheet's);
+- :func:`penalty_of`: a penalty formula over the facts a table knows (the scoresheet's);
 - :func:`revoke_of`: whether a card not legal is a revoke to be played and punished.
 """
 
@@ -27,7 +29,7 @@ from .actions import Action, PlayCard
 from .seating import side_of
 from .state import DealState
 
-__all__ = ["gainers", "incident_rule", "penalty", "revoke_of"]
+__all__ = ["gainers", "incident_rule", "payments", "penalty", "penalty_of", "revoke_of"]
 
 Env = Callable[[int], Mapping[str, Any]]
 
@@ -84,11 +86,21 @@ def penalty(
     """The penalty ``formula`` (context ``deal.incident``; ``None``: 0) for ``player`` in
     ``deal``: his hand, the high bid, the contract and whether he is the declarer, over his
     formula base ``env(player)``."""
+    return penalty_of(formula, env(player), tuple(deal.hands[player]), deal.high_bid, deal.contract,
+                      player == deal.declarer)
+
+
+def penalty_of(
+    formula: Callable[[Mapping[str, Any]], Any] | None, base: Mapping[str, Any], hand: Sequence[Card],
+    bid: int, contract: int, declarer: bool,
+) -> int:
+    """The penalty ``formula`` (context ``deal.incident``; ``None``: 0) over the offender's
+    formula ``base`` (:func:`.env.base`), his ``hand``, the high ``bid``, the ``contract`` and
+    whether he is the ``declarer``: the one evaluation, for the game (:func:`penalty`) and the
+    scoresheet (which knows no hand: it passes none)."""
     if formula is None:
         return 0
-    amount: int = formula(envs.deal_incident(
-        env(player), tuple(deal.hands[player]), deal.high_bid, deal.contract, player == deal.declarer
-    ))
+    amount: int = formula(envs.deal_incident(base, tuple(hand), bid, contract, declarer))
     return amount
 
 
@@ -97,16 +109,35 @@ def gainers(form: Form, deal: DealState, player: int) -> list[int]:
     the declarer of a defender, every other active player with no declarer yet; with fixed
     partnerships each other side once, its lowest seat standing for it (the side's score is
     one)."""
-    declarer = deal.declarer
+    return _gainers(form, deal.declarer, deal.order, player)
+
+
+def _gainers(form: Form, declarer: int | None, order: Sequence[int], player: int) -> list[int]:
     if declarer is None or player == declarer:
-        out = [p for p in deal.order if p != player]
+        out = [p for p in order if p != player]
     else:
         out = [declarer]
     mine = side_of(form, player)
     if len(mine) > 1:  # fixed partnerships: the other sides gain, one seat standing for each
-        others = {side_of(form, p) for p in deal.order if p not in mine}
+        others = {side_of(form, p) for p in order if p not in mine}
         out = [team[0] for team in sorted(others)]
     return out
+
+
+def payments(
+    form: Form, declarer: int | None, order: Sequence[int], player: int, amount: int, to: str
+) -> list[tuple[int, int]]:
+    """Who loses what when ``player`` pays ``amount`` (points) under ``to`` (``none``,
+    ``opponents``: each opponent gains the whole of it, ``opponents_share``: equal shares
+    rounded down), in a deal of the active players ``order`` with ``declarer`` (``None``: no
+    declarer yet): ``[(player, amount), (gainer, -gain), …]``, the gainers as
+    :func:`gainers` names them.  The one statement, for the game and the scoresheet."""
+    out = [(player, amount)]
+    if to == "none" or not amount:
+        return out
+    gaining = _gainers(form, declarer, order, player)
+    gain = amount if to == "opponents" else amount // len(gaining)
+    return out + [(p, -gain) for p in gaining]
 
 
 def revoke_of(

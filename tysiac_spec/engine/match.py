@@ -1068,6 +1068,9 @@ def _settle(
     if winner is not None:
         w.events.append(won_event(form, state.deals, winner, scores[winner]))
     elif settlement.tie_raise and max(scores) >= form.match.target + raised:
+        if form.match.finishing.tie_score == "below_target":  # the tied scores to target - 1
+            top = form.match.target + raised - 1
+            scores = [min(s, top) for s in scores]
         raised += form.match.finishing.tie_raise
         w.event(
             "match.target",

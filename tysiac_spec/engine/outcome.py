@@ -168,10 +168,11 @@ def barrel_deal_taker(form: Form, state: Standing, *, mode: str) -> int | None:
 
 def fixed_bid(form: Form, mode: str) -> int | None:
     """The bid (points) of a deal without an auction: a dark game's ``dark.contract``, a
-    golden deal's ``golden_round.contract``; ``None`` for a normal deal (the bid is won)."""
+    golden deal's ``golden_round.contract``; ``None`` for a normal deal or a golden deal that
+    keeps its auction (``golden_round.auction``): the bid is won."""
     if mode == "dark":
         return form.special.dark.contract
-    if mode == "golden":
+    if mode == "golden" and not form.special.golden_round.auction:
         return form.special.golden_round.contract
     return None
 
@@ -250,7 +251,8 @@ def iter_mode_errors(
 ) -> Problems:
     """A dark game (``special.dark``) or a golden-round deal (``special.golden_round``) the
     ruleset and the match allow: a golden deal only while the golden round is on
-    (``state.golden_left``), declared by the first hand after ``dealer``; a dark game by the
+    (``state.golden_left``), declared by the first hand after ``dealer`` (by whoever won its
+    auction with ``golden_round.auction``); a dark game by the
     first hand when ``dark.who`` is ``first_hand``, and not by a player with a negative score
     when ``dark.forbidden_when_negative`` (checked unless ``standing`` is false)."""
     sp = form.special
@@ -281,7 +283,7 @@ def iter_mode_errors(
         if not state.golden_left:
             yield _problem(("mode",), "a golden deal outside a golden round")
         fh = first_hand(form, dealer)
-        if declarer != fh:
+        if declarer != fh and not sp.golden_round.auction:  # with its auction: whoever won it
             yield _problem(
                 ("declarer",),
                 f"in a golden deal the first hand (player {fh}) is the declarer, not player {declarer}",

@@ -14,6 +14,14 @@ Source: mekedron/thousand ``app/session.lua`` (``maybe_open_rebuy_offer``: offer
 first claim wins, else the original declarer keeps it; the value 240 in 100..240) and
 ``docs/variations/house-rules.md`` "Talon re-buy" (a higher contract named after the reveal,
 "typically 120, 240, or any value above the current bid").
+
+A second auction (``bidding: auction``, that page's reading: the re-buy "forms a second
+auction"): the defenders in turn bid for the contract (``bid N``) or pass (final); the lowest
+bid is the bidder's ``price`` and above the highest bid so far (the winning bid, then the last
+re-buy bid) by a multiple of ``auction.step``, the highest ``auction.cap`` or else every point
+of the deal (:func:`.auction.ceiling`); when every other defender has passed, the last bidder
+buys at his bid (nobody bidding: the declarer keeps the contract).  The declarer does not bid
+in it.
 """
 
 from __future__ import annotations
@@ -23,7 +31,8 @@ from typing import Any
 
 from ..ruleset.model import Form
 from . import env as envs
-from .actions import Action, Buy, Pass
+from .actions import Action, Bid, Buy, Pass
+from .auction import ceiling, round_up
 from .seating import defenders
 from .state import DealState
 
@@ -56,11 +65,55 @@ def _price(form: Form, deal: DealState, player: int, env: Env) -> int:
     return int(price(envs.talon_rebuy(env(player), deal.high_bid, talon)))
 
 
+def _bids(form: Form, deal: DealState, player: int, env: Env) -> tuple[int, ...]:
+    """The bids ``player`` may make in a second auction (``bidding: auction``): from his
+    ``price`` and above the highest bid so far, on ``auction.step``, up to ``auction.cap``
+    (else :func:`.auction.ceiling`)."""
+    a, step = deal.around, form.auction.step
+    assert a is not None
+    high = max(deal.high_bid, a.rebuy_high)
+    lo = round_up(max(_price(form, deal, player, env), high + step), step)
+    cap = form.auction.cap
+    hi = ceiling(form, deal.deck_points) if cap is None else cap
+    return tuple(range(lo, hi + 1, step))
+
+
+def _next_bidder(form: Form, deal: DealState, turns: tuple[int, ...], env: Env) -> bool:
+    """In a second auction: ask the first of ``turns`` (the defenders still in, in turn) who
+    may bid, skipping (as passed) one who cannot; False when it is over (one bidder left
+    holding the highest bid, or nobody left)."""
+    a = deal.around
+    assert a is not None
+    while turns and not (a.rebuy_holder is not None and turns == (a.rebuy_holder,)):
+        bids = _bids(form, deal, turns[0], env) if turns[0] != a.rebuy_holder else ()
+        if bids:
+            a.rebuy_turns, a.rebuy_bids, a.rebuy_price = turns, bids, bids[0]
+            deal.phase, deal.current = "rebuy", turns[0]
+            return True
+        turns = turns[1:] if turns[0] != a.rebuy_holder else (*turns[1:], turns[0])
+    a.rebuy_turns, a.rebuy_bids, a.rebuy_price = (), (), 0
+    return False
+
+
+def _sold(deal: DealState, buyer: int, price: int) -> None:
+    """``buyer`` becomes the declarer at ``price``; the seller defends (phase ``talon``)."""
+    a = deal.around
+    assert a is not None
+    a.sold_by = deal.declarer
+    deal.declarer = deal.high_bidder = buyer
+    deal.high_bid = price
+    deal.contested, deal.unopposed = True, False
+    a.rebuy_turns, a.rebuy_price, a.rebuy_bids = (), 0, ()
+    deal.phase = "talon"
+
+
 def _next(form: Form, deal: DealState, turns: tuple[int, ...], env: Env) -> bool:
     """Offer the contract to the first of ``turns`` whose price is above the bid; False when
     none is left."""
     a = deal.around
     assert a is not None
+    if form.talon.rebuy.bidding == "auction":
+        return _next_bidder(form, deal, turns, env)
     while turns:
         price = _price(form, deal, turns[0], env)
         if price > deal.high_bid:
@@ -84,7 +137,11 @@ def start(form: Form, deal: DealState, env: Env) -> bool:
 
 
 def legal(deal: DealState) -> list[Action]:
-    """``buy`` or ``pass`` (a list not to be changed)."""
+    """``buy`` or ``pass`` (a list not to be changed); in a second auction the bids the
+    defender may make, then ``pass``."""
+    a = deal.around
+    if a is not None and a.rebuy_bids:
+        return [*(Bid(b) for b in a.rebuy_bids), _OFFER[1]]
     return _OFFER
 
 
@@ -94,21 +151,30 @@ def apply(form: Form, deal: DealState, action: Action, env: Env) -> bool:
     p, a = deal.current, deal.around
     assert a is not None
     if type(action) is Buy:
-        a.sold_by = deal.declarer
-        deal.declarer = deal.high_bidder = p
-        deal.high_bid = a.rebuy_price
         deal.bids.append((p, f"buy {a.rebuy_price}"))
-        deal.contested, deal.unopposed = True, False
-        a.rebuy_turns, a.rebuy_price = (), 0
-        deal.phase = "talon"
+        _sold(deal, p, a.rebuy_price)
         return True
-    if _next(form, deal, a.rebuy_turns[1:], env):
+    if type(action) is Bid:  # a second auction: p holds the highest bid, the turn goes on
+        deal.bids.append((p, f"buy {action.amount}"))
+        a.rebuy_high, a.rebuy_holder = action.amount, p
+        turns = (*a.rebuy_turns[1:], p)
+    else:
+        turns = a.rebuy_turns[1:]
+    if _next(form, deal, turns, env):
         return False
+    if a.rebuy_holder is not None:
+        _sold(deal, a.rebuy_holder, a.rebuy_high)
+        a.rebuy_high, a.rebuy_holder = 0, None
+        return True
     deal.phase = "talon"
     return True
 
 
 def explain(deal: DealState) -> str:
     """Why an action is not legal in the phase ``rebuy``."""
-    price = deal.around.rebuy_price if deal.around is not None else 0
+    a = deal.around
+    if a is not None and a.rebuy_bids:
+        return (f"bid for the contract, {a.rebuy_bids[0]} to {a.rebuy_bids[-1]} "
+                "(`bid N`), or `pass`")
+    price = a.rebuy_price if a is not None else 0
     return f"buy the contract at {price} (`buy`) or `pass`"

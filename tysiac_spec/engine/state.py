@@ -74,7 +74,15 @@ class Around:
     rebuy_turns: tuple[int, ...] = ()
     """The defenders still to answer in the phase ``rebuy``, the one to act first."""
     rebuy_price: int = 0
-    """The contract the defender to act may buy (``talon.rebuy.price``)."""
+    """The contract the defender to act may buy (``talon.rebuy.price``); in a second auction
+    (``rebuy.bidding: auction``) the lowest bid he may make."""
+    rebuy_high: int = 0
+    """In a second auction (``talon.rebuy.bidding: auction``): the highest re-buy bid so far
+    (0: none), held by ``rebuy_holder``."""
+    rebuy_holder: int | None = None
+    """The defender holding ``rebuy_high`` (``None``: nobody has bid)."""
+    rebuy_bids: tuple[int, ...] = ()
+    """In a second auction: the bids the defender to act may make, ascending."""
     sold_by: int | None = None
     """The declarer who sold the contract to the present declarer (``None``: not sold)."""
 
@@ -172,6 +180,10 @@ class DealState:
     """``normal``, ``dark`` (declared blind) or ``golden`` (a golden-round deal)."""
     multiplier: int = 1
     """The deal's points are multiplied by this (dark game, golden round)."""
+    bid_floor: int = 0
+    """The compulsory and lowest bid of this deal's auction when raised above the ruleset's
+    (a golden deal that keeps its auction, ``golden_round.auction``: its ``contract``); 0: the
+    ruleset's own."""
     forfeited: bool = False
     """The declarer conceded after seeing the talon (rospis / bomb)."""
     barrel_deal: bool = False

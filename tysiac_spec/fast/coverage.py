@@ -144,6 +144,7 @@ COVERED: dict[str, Any] = {
     # scoring and the match: the engine's settlement, called per deal
     "scoring": ANY,
     "match": ANY,
+    "match.finishing.tie_score": ("kept",),  # (fast/settle.py's finishing does not set it)
     # the deal's opening (a golden-round deal, a barrel deal without an auction, the dark game)
     # and the match's mechanisms (the engine's settlement)
     "special.barrel": ANY,
@@ -151,6 +152,7 @@ COVERED: dict[str, Any] = {
     "special.dark.cancel_effect": ("normal_game",),
     "special.dark": ANY,
     "special.golden_round": ANY,
+    "special.golden_round.auction": (False,),  # a golden deal with its auction: not generated
 }
 """Field path → the values covered (a tuple) or :data:`ANY`.  A path covers the fields
 under it unless a longer path names one of them."""

@@ -456,6 +456,12 @@ class Cut:
     payer: Literal["cutter", "dealer"] = rule(
         "Who loses `penalty`: the player who made that cut; the dealer.", "cutter"
     )
+    swap: bool = rule(
+        "A bad bottom card is swapped at once with the first card from the top of the pack "
+        "whose rank is not bad, instead of a new cut: no bad cut is counted, nobody pays "
+        "(mekedron/thousand's bottom-card guard, `dealing.cut_deck_safety`).",
+        False,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -640,6 +646,15 @@ class Rebuy:
         "The contract a buyer must play (context `talon.rebuy`), e.g. a fixed 240 or the bid "
         "plus 10; offered only when above the winning bid.  Required when `enabled`.",
         formula="talon.rebuy",
+    )
+    bidding: Literal["fixed", "auction"] = rule(
+        "How the contract is bought: at the fixed `price`, the first defender in turn who buys "
+        "it having it; or in a second auction (mekedron/thousand's house rule \"re-buy\", a "
+        "higher contract named after the reveal) where the defenders in turn outbid each other, "
+        "from `price` (and above the winning bid) in multiples of `auction.step`, up to "
+        "`auction.cap` (else every point of the deal), a pass final, the last bidder buying at "
+        "his bid.",
+        "fixed",
     )
 
 
@@ -1160,6 +1175,12 @@ class Finishing:
         minimum=0,
         maximum=MAX_POINTS,
     )
+    tie_score: Literal["kept", "below_target"] = rule(
+        "When a tie raises the target (`tie_raise`): the tied players keep their scores; or "
+        "each score at or over the target is set to one below it (mekedron/thousand's "
+        "continuation: 950 + 60 for two players gives 999 each and the target 1500).",
+        "kept",
+    )
     loss: int | None = rule(
         "A score at or below which a player loses the match outright (the reverse barrel's "
         "minus the target): the match ends after the deal, and the player with the highest "
@@ -1346,6 +1367,13 @@ class GoldenRound:
         "Points of golden deals are multiplied by this.", 2, minimum=1, maximum=MAX_COUNT
     )
     raise_allowed: bool = rule("Whether the contract may be raised.", False)
+    auction: bool = rule(
+        "Whether a golden deal keeps its auction: the compulsory and the lowest bid become "
+        "`contract` (PAGx1's gold set: the minimum bid is 120) and whoever wins it declares, "
+        "the deal's points multiplied as any golden deal's (no contra nor re-buy: those follow a "
+        "normal deal's auction only); false: no auction, the first hand is declarer at `contract`.",
+        False,
+    )
     deals: int = rule(
         "Deals in the golden round, the first hand of each playing the contract (0: one per "
         "seated player, so that each plays it once).",

@@ -17,6 +17,7 @@ from ..engine.match import MatchState
 from ..engine.seating import active_players, sitter_of
 from ..errors import EntryError, MatchError
 from ..ruleset.model import Form, Ruleset
+from ..text import shorten
 from .notation import (
     _entry_error,
     _iter_talon_errors,
@@ -71,7 +72,10 @@ def questions(
     the contract (issue 17): the declarer may be given as ``-`` (nobody: everyone passed)
     when a deal everyone passes is played out (``all_pass_played``; then only the card points
     are asked, checked by ``iter_all_pass_errors``), ``sold`` when the contract may have been
-    bought (``may_sell``), ``contra`` when it may have been doubled (``contra_factors``).
+    bought (``may_sell``), ``contra`` when it may have been doubled (``contra_factors``);
+    ``incidents``, the table incidents played on (``deal.incidents`` with ``effect: play_on``)
+    and their offenders, when the ruleset has some (one that abandons the deal is written in
+    the sheet file, :class:`~.sheetfile.DealEntry`).
     """
     deck = rules.deck
     n = form.players
@@ -201,6 +205,26 @@ def questions(
         ))
         return out
 
+    played_on: dict[str, Any] = {r.kind: r for r in form.deal.incidents if r.effect == "play_on"}
+
+    def incidents(text: str, ans: dict[str, Any]) -> tuple[tuple[str, int], ...]:
+        """``talon_look 2, showing_hand Ala``: each a table incident played on (``effect:
+        play_on``) and its offender (the dealer when its rule charges him and none is named)."""
+        out: list[tuple[str, int]] = []
+        for part in (p.strip() for p in text.replace(";", ",").split(",")):
+            if part in ("", "-"):
+                continue
+            kind, _, who = part.partition(" ")
+            rule = played_on.get(kind)
+            if rule is None:
+                listed = ", ".join(played_on) or "none"
+                raise _err("sheet", f"`{shorten(kind)}` is not a table incident played on here ({listed})")
+            p = dealer if rule.who == "dealer" and not who.strip() else parse_player(who, n, names)
+            if p not in active or (rule.who == "dealer" and p != dealer):
+                raise _err("player", f"`{kind}` cannot be charged to {sheet.name(p)}")
+            out.append((kind, p))
+        return tuple(out)
+
     def talon(text: str, ans: dict[str, Any]) -> tuple[str, ...]:
         cards = tuple(text.split())
         for error in _iter_talon_errors(form, deck, cards):
@@ -283,6 +307,8 @@ def questions(
             "talon", say("talon"),
             lambda ans: declared(ans) and rules_of.sitter_talon_needed(form, sitter), talon,
         ),
+        Question("incidents", say("incidents", kinds=", ".join(played_on)), lambda ans: bool(played_on),
+                 incidents),
     ]
 
 
@@ -315,4 +341,5 @@ def entry_from_answers(form: Form, dealer: int, ans: Mapping[str, Any]) -> DealE
         kind=kind,
         contra=int(ans.get("contra", 1)),
         sold=bool(ans.get("sold")),
+        incidents=tuple(ans.get("incidents") or ()),
     )

@@ -10,15 +10,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..engine import env as envs
 from ..engine import outcome as rules_of
 from ..engine.all_pass import AllPassOutcome
 from ..engine.events import MatchEvent
-from ..engine.match import MatchState, settle_all_pass, settle_deal
+from ..engine.incidents import payments, penalty_of
+from ..engine.match import MatchState, charge_seat, settle_all_pass, settle_deal
 from ..engine.scoring import DealOutcome, with_terms
 from ..engine.seating import active_players, redeal_dealer, sitter_of
 from ..errors import EntryError, MatchError, NotationError
 from ..ruleset.model import Form, Ruleset
-from ..text import shorten
+from ..text import shorten, signed
 from .carry import state_from_data
 from .notation import _entry_error, _iter_marriage_notation_errors, _iter_talon_errors, marriage_value
 from .sheetfile import MODES, DealEntry, Sheet, _err
@@ -26,6 +28,7 @@ from .sheetfile import MODES, DealEntry, Sheet, _err
 __all__ = [
     "Settled",
     "all_pass_outcome_of_entry",
+    "charge_incidents",
     "check_entry",
     "contract_label",
     "dealer_due",
@@ -146,6 +149,7 @@ def iter_entry_errors(
             shape.append(_err("player", problem))
     if entry.talon:
         shape.extend(_iter_talon_errors(form, rules.deck, entry.talon))
+    shape.extend(_iter_incident_errors(form, state, entry))
     if entry.all_pass and (entry.declarer != -1 or entry.bid or entry.contract or entry.marriages
                            or entry.forfeit or entry.sold or entry.contra != 1 or entry.mode != "normal"):
         shape.append(_err("sheet", "a deal everyone passed (`all_pass`) has no declarer, bid, contract, "
@@ -166,11 +170,75 @@ def iter_entry_errors(
         yield _entry_error(error, mode=entry.mode)
 
 
+def _incident_rules(form: Form, entry: DealEntry) -> list[Any]:
+    """The ruleset's rule of each of ``entry.incidents`` (``None`` for a kind it has none for)."""
+    rules: dict[str, Any] = {r.kind: r for r in form.deal.incidents}
+    return [rules.get(kind) for kind, _ in entry.incidents]
+
+
+def _iter_incident_errors(form: Form, state: MatchState, entry: DealEntry) -> Iterator[EntryError]:
+    """The table incidents of an entry the ruleset can charge: a kind it has a rule for, an
+    offender who plays the deal (the dealer for a rule charging the dealer), no more
+    incidents abandoning a deal than ``redeals``, and a penalty that does not read the hand
+    (a sheet does not know it)."""
+    listed = ", ".join(f"`{r.kind}`" for r in form.deal.incidents) or "none"
+    abandoning = 0
+    dealer = state.dealer
+    for (kind, player), rule in zip(entry.incidents, _incident_rules(form, entry), strict=True):
+        if rule is None:
+            yield _err("sheet", f"incident `{shorten(kind)}`: the ruleset has no rule for it "
+                       f"(`deal.incidents` lists {listed})")
+            continue
+        if rule.effect == "redeal":
+            abandoning += 1
+        if player not in active_players(form, dealer) or (rule.who == "dealer" and player != dealer):
+            who = f"the dealer, player {dealer}" if rule.who == "dealer" else "a player of the deal"
+            yield _err("player", f"incident `{kind}`: player {player} cannot be charged (it is {who})")
+        if rule.penalty is not None and "hand" in rule.penalty.reads:
+            yield _err("sheet", f"incident `{kind}`: its penalty reads the offender's hand, which a "
+                       "sheet does not know")
+        if rule.effect == "redeal":
+            dealer = redeal_dealer(form, dealer, rule.dealer)
+    if abandoning > entry.redeals:
+        yield _err("sheet", f"{abandoning} incident(s) abandoned a deal, but `redeals` is {entry.redeals}")
+
+
 def dealer_due(form: Form, state: MatchState, entry: DealEntry) -> int:
     """The player who deals ``entry``'s deal: the match's next dealer, passed on once per
     abandoned deal (``entry.redeals``) by the engine's
-    :func:`~tysiac_spec.engine.seating.redeal_dealer`."""
-    return redealt_dealer(form, state.dealer, entry.redeals)
+    :func:`~tysiac_spec.engine.seating.redeal_dealer`; a deal abandoned by a table incident
+    (``effect: redeal``, the first of them) as its rule's ``dealer`` says."""
+    dealer, abandoned = state.dealer, 0
+    for rule in _incident_rules(form, entry):
+        if rule is not None and rule.effect == "redeal" and abandoned < entry.redeals:
+            dealer, abandoned = redeal_dealer(form, dealer, rule.dealer), abandoned + 1
+    return redealt_dealer(form, dealer, entry.redeals - abandoned)
+
+
+def charge_incidents(form: Form, state: MatchState, entry: DealEntry) -> tuple[MatchState, list[str]]:
+    """Charge the table incidents of ``entry`` (checked by :func:`iter_entry_errors`) by the
+    ruleset's rules, as the game does (:func:`~tysiac_spec.engine.incidents.penalty_of`,
+    :func:`~tysiac_spec.engine.incidents.payments`, :func:`~tysiac_spec.engine.match.charge_seat`):
+    the penalty over the offender's standing, no hand, the entry's bid, contract and declarer
+    (before any bid for one that abandoned a deal).  Returns the new state and a note per
+    payment."""
+    notes: list[str] = []
+    dealer = state.dealer
+    for (kind, player), rule in zip(entry.incidents, _incident_rules(form, entry), strict=True):
+        assert rule is not None
+        before = rule.effect == "redeal"
+        active = active_players(form, dealer)
+        declarer = None if before or entry.declarer < 0 else entry.declarer
+        base = envs.base(state.player_record(player), form.active, dict(state.options))
+        bid, contract = (0, 0) if before else (entry.bid, entry.contract)
+        amount = penalty_of(rule.penalty, base, (), bid, contract, player == declarer)
+        label = kind.replace("_", " ")
+        for p, lost in payments(form, declarer, active, player, amount, rule.to):
+            state = charge_seat(form, state, p, lost)
+            notes.append(f"{label}: player {p} {signed(-lost)}")
+        if before:
+            dealer = redeal_dealer(form, dealer, rule.dealer)
+    return state, notes
 
 
 def redealt_dealer(form: Form, dealer: int, redeals: int) -> int:
@@ -240,7 +308,8 @@ def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet, *, numbered: bool = F
         except EntryError as exc:
             raise _err("sheet", f"deal {number}: {exc.diagnostic.message}") from None
         try:
-            dealt = dealt_state(form, state, entry)
+            charged, incident_notes = charge_incidents(form, state, entry)
+            dealt = dealt_state(form, charged, entry)
             if entry.all_pass:  # everyone passed: the deal played out (one settlement, the engine's)
                 new, events = settle_all_pass(form, dealt, all_pass_outcome_of_entry(form, entry))
             else:
@@ -252,7 +321,7 @@ def settle_sheet(rules: Ruleset, form: Form, sheet: Sheet, *, numbered: bool = F
             raise type(exc)(replace(exc.diagnostic, message=message)) from None
         deltas = tuple(b - a for a, b in zip(state.scores, new.scores, strict=True))
         label = contract_label(form, entry)
-        notes = tuple(_note(sheet, e, label if entry.kind else "") for e in events if e.text)
+        notes = (*incident_notes, *(_note(sheet, e, label if entry.kind else "") for e in events if e.text))
         out.append(Settled(deltas, new.scores, notes, new))
         state = new
     return out

@@ -76,6 +76,11 @@ class DealEntry:
         all_pass: everyone passed and the deal was played out without a declarer
             (``auction.all_pass: play``); ``declarer`` is then -1, ``bid`` and ``contract``
             0, ``points`` what each took.
+        incidents: the table incidents called in the deal (``deal.incidents``), as ``(kind,
+            offender)``: each charged by the ruleset's rule before the deal is scored; one that
+            abandons the deal (``effect: redeal``) was called in one of the ``redeals``
+            abandoned deals before it (those come first, in order), its penalty read before
+            any bid.
     """
 
     dealer: int
@@ -93,6 +98,7 @@ class DealEntry:
     contra: int = 1
     sold: bool = False
     all_pass: bool = False
+    incidents: tuple[tuple[str, int], ...] = ()
 
     def to_data(self) -> dict[str, Any]:
         """A JSON-ready mapping (the inverse of :meth:`from_data`); the keys of the named
@@ -121,6 +127,8 @@ class DealEntry:
         }
         if self.kind:
             data["kind"] = self.kind
+        if self.incidents:
+            data["incidents"] = [[k, p] for k, p in self.incidents]
         if self.all_pass:  # nobody declared: no declarer, bid or contract
             for key in ("declarer", "bid", "contract"):
                 del data[key]
@@ -161,12 +169,13 @@ class DealEntry:
             contra=_int(data.get("contra", 1), "contra"),
             sold=_bool(data.get("sold", False), "sold"),
             all_pass=all_pass,
+            incidents=tuple(_incident(i) for i in _list(data.get("incidents", []), "incidents")),
         )
 
 
 _DEAL_FIELDS = (
     "dealer", "declarer", "bid", "contract", "points", "marriages", "forfeit", "mode", "no_trick", "talon",
-    "redeals", "kind", "contra", "sold", "all_pass",
+    "redeals", "kind", "contra", "sold", "all_pass", "incidents",
 )
 _DEAL_KEYS = frozenset(_DEAL_FIELDS)
 MODES = ("normal", "dark", "golden")
@@ -211,6 +220,12 @@ def _mapping(value: Any, key: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
         raise _err("sheet", f"`{key}` must be an object (got {_json_type(value)})")
     return value
+
+
+def _incident(value: Any) -> tuple[str, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise _err("sheet", f"an incident must be [kind, player] (got {safe_json.shown(value)})")
+    return _str(value[0], "incidents"), _int(value[1], "incidents")
 
 
 def _marriage(value: Any) -> tuple[int, str]:

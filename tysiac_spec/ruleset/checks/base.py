@@ -39,8 +39,8 @@ SEMANTIC_CODES: dict[str, str] = {
     "by the forced player",
     "auction.dealer-exempt": "`auction.dealer_exempt` without `all_pass: dealer_plays` or without "
     "`may_bid` (it changes nothing)",
-    "special.golden-dark": "`golden_round.dark_allowed` with no dark game or no golden round "
-    "(it changes nothing)",
+    "special.golden-dark": "`golden_round.dark_allowed` with no dark game, no golden round or a "
+    "golden round bid for (`golden_round.auction`): it changes nothing",
     "talon.hand-out": "`talon.hand_out` without a `give_each` exchange of the whole first talon "
     "taken with the others",
     "play.inert-duty": "a play duty field that changes nothing with the other duties",

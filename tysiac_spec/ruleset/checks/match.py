@@ -41,7 +41,7 @@ def threshold(form: Form) -> Iterator[Diagnostic]:
 @check("special.golden-dark")
 def golden_dark(form: Form) -> Iterator[Diagnostic]:
     """``special.golden_round.dark_allowed`` with no golden round or no dark game, here or
-    switched on by an option."""
+    switched on by an option, or with ``golden_round.auction`` (the deal is bid for)."""
     special = form.sections.get("special") or {}
 
     def may_be_on(part: str) -> bool:
@@ -55,7 +55,18 @@ def golden_dark(form: Form) -> Iterator[Diagnostic]:
             for patch in ((get(option, "set") or {}).values() if is_mapping(get(option, "set")) else ())
         )
 
-    if get(special, "golden_round", "dark_allowed") and not (may_be_on("golden_round") and may_be_on("dark")):
+    if get(special, "golden_round", "dark_allowed") and get(special, "golden_round", "auction"):
+        yield diag(
+            "special.golden-dark",
+            "`special.golden_round.dark_allowed` changes nothing with `special.golden_round.auction`: "
+            "a golden deal bid for has no declarer to declare it dark before its auction",
+            form.doc,
+            form.where("special", "golden_round", "dark_allowed"),
+            "drop one of the two fields",
+        )
+    elif get(special, "golden_round", "dark_allowed") and not (
+        may_be_on("golden_round") and may_be_on("dark")
+    ):
         yield diag(
             "special.golden-dark",
             "`special.golden_round.dark_allowed` changes nothing: "
