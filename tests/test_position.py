@@ -18,7 +18,9 @@ from tysiac_spec.cli import main
 from tysiac_spec.engine.actions import PlayCard
 from tysiac_spec.engine.game import Game
 from tysiac_spec.engine.position import Position
-from tysiac_spec.errors import NotationError
+from tysiac_spec.engine.record import Record
+from tysiac_spec.engine.replay import replay
+from tysiac_spec.errors import NotationError, RecordError
 from tysiac_spec.ruleset import Ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -219,3 +221,47 @@ def test_the_position_command_shows_an_error_under_a_caret() -> None:
     assert illegal.exit_code == 1
     assert illegal.stderr.startswith("--apply: error[action.illegal]: `play QD` is not legal for "
                                      "player 2 in the play phase: must follow hearts")
+
+
+def _cli(*args: str, text: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=text)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_game_from_a_position_keeps_it_in_its_record_and_replays(tmp_path: Path) -> None:
+    rules = _rules("pl-standard")
+    game = Game.from_position(rules, PLAY, seed=5)
+    game.apply(game.legal_actions()[0])  # play 9H
+    record = game.record
+    assert record.position == PLAY and record.actions == ("play 9H",)
+    path = tmp_path / "g.json"
+    path.write_text(record.to_json(), encoding="utf-8")
+    read = Record.read(path)
+    assert read.position == PLAY
+    again = replay(read)
+    assert again.position() == game.position() and again.start_position == game.start_position
+    broken = Record.from_json(record.to_json().replace("play 2 ;", "play 7 ;"))
+    with pytest.raises(RecordError) as info:
+        replay(broken)
+    assert info.value.diagnostic.message == ("`position` is not a position of the ruleset: the player "
+                                             "to move must be a seat 0 to 2 (got 7) (column 85)")
+
+
+def test_play_starts_from_a_position_and_resumes_there(tmp_path: Path) -> None:
+    save = str(tmp_path / "p.json")
+    code, out, _ = _cli("play", "pl-standard", "--seed", "3", "--seat", "2", "--save", save,
+                        "--position", PLAY, text="1\nquit\n")
+    assert code == 0, out
+    assert "legal cards: 9H" in out and "trick: P1 AH" in out
+    record = Record.read(save)
+    assert record.position == PLAY and record.actions[0] == "play 9H"
+    code, out, _ = _cli("play", "--resume", save, text="quit\n")
+    assert code == 0, out
+    assert f"resuming {save}: {len(record.actions)} actions; you are P2" in out
+    assert Record.read(save) == record  # quit at once: nothing added
+    code, _, err = _cli("play", "pl-standard", "--save", save, "--position", PLAY, "--players", "2")
+    assert code == 2 and "--players 2 contradicts the position, which gives 3 hands" in err
+    code, _, err = _cli("play", "pl-standard", "--save", save, "--position", PLAY.replace("AC", "XC"))
+    assert code == 1 and err.startswith("--position:1:21: error[notation.card]: `XC` is not a card")
+    code, _, err = _cli("play", "pl-standard", "--save", save, "--position", PLAY, "--deal", "0:AS | -")
+    assert code == 2 and "give --deal or --position, not both" in err

@@ -127,6 +127,10 @@ class Game:
     """The deals set by hand (:meth:`start_deal`), each with the number of actions applied
     before it (``len(history)`` then); the game's :attr:`record` keeps them."""
 
+    start_position: Position | None = None
+    """The position the game started from (:meth:`from_position`), else ``None``; the game's
+    :attr:`record` keeps it, and its replay starts there."""
+
     def __init__(
         self,
         ruleset: Ruleset,
@@ -295,9 +299,9 @@ class Game:
         legal actions, and after the same actions the same rest of the deal, as the game the
         position was taken from (:meth:`position`).  ``seed`` shuffles the deals after it.
 
-        The game's :attr:`history`, :attr:`events` and :attr:`deal_scores` start empty, and
-        its :attr:`record` names the seed and the actions from the position on: it does not
-        replay the position (keep the position's text beside it).
+        The game's :attr:`history`, :attr:`events` and :attr:`deal_scores` start empty; its
+        :attr:`record` keeps the position (:attr:`start_position`), the seed and the actions
+        from the position on, and replays from there.
 
         Raises:
             NotationError: ``notation.position`` (and ``notation.card``, ``notation.deal``)
@@ -306,7 +310,7 @@ class Game:
         text = str(position)
         written = Position.parse(text, ruleset, position.players if isinstance(position, Position) else None)
         game = cls(ruleset, players=written.players, seed=seed)
-        game.events, game.passed_out = [], 0
+        game.events, game.passed_out, game.start_position = [], 0, written
         game.deal, game._match = written.state(game.form, ruleset.deck, game.compiled, game._options)
         game._dealer = game.deal.dealer
         game._over = game._match.winner is not None or game.deal.phase == "over"
