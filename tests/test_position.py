@@ -265,3 +265,13 @@ def test_play_starts_from_a_position_and_resumes_there(tmp_path: Path) -> None:
     assert code == 1 and err.startswith("--position:1:21: error[notation.card]: `XC` is not a card")
     code, _, err = _cli("play", "pl-standard", "--save", save, "--position", PLAY, "--deal", "0:AS | -")
     assert code == 2 and "give --deal or --position, not both" in err
+
+
+def test_a_game_from_a_position_copies_and_pickles_with_it() -> None:
+    import pickle
+
+    game = Game.from_position(_rules("pl-standard"), PLAY, seed=2)
+    for other in (game.clone(), pickle.loads(pickle.dumps(game))):
+        assert other.start_position == game.start_position == Position.parse(PLAY, _rules("pl-standard"))
+        assert other.position() == game.position()
+        assert other.record == game.record
