@@ -275,3 +275,36 @@ def test_a_game_from_a_position_copies_and_pickles_with_it() -> None:
         assert other.start_position == game.start_position == Position.parse(PLAY, _rules("pl-standard"))
         assert other.position() == game.position()
         assert other.record == game.record
+
+
+HANDS = "9S TS JS QS KS AS 9H / TH JH QH KH AH 9D TD / JD QD KD AD 9C TC JC"
+
+
+@pytest.mark.parametrize(("text", "player", "legal"), [
+    # a fresh auction: the forced player (after the dealer) must open 100
+    (f"0:{HANDS} | QC KC AC ; auction 1", 1, ["bid 100"]),
+    # player 1 opened: player 2 may bid up to 120 + his diamond marriage (80), or pass
+    (f"0:{HANDS} | QC KC AC ; auction 2 ; scores 0 0 0 ; bid 100 1",
+     2, [f"bid {b}" for b in range(110, 201, 10)] + ["pass"]),
+    (f"0:{HANDS} | QC KC AC ; talon 1 ; scores 0 0 0 ; bid 120 1 ; passed 0 2 ; declarer 1", 1, ["talon 0"]),
+    # the declarer holds the talon and gives a card to each opponent, player 2 first
+    ("0:9S TS JS QS KS AS 9H / TH JH QH KH AH 9D TD QC KC AC / JD QD KD AD 9C TC JC | ; exchange 1 ; "
+     "scores 0 0 0 ; bid 120 1 ; passed 0 2 ; declarer 1", 1,
+     [f"give {c} to {p}" for p in (2, 0) for c in "TH JH QH KH AH 9D TD QC KC AC".split()]),
+    # 120 + the heart marriage (100) at most
+    ("0:9S TS JS QS KS AS 9H 9C / TH JH QH KH AH 9D TD QC / JD QD KD AD KC TC JC AC | ; contract 1 ; "
+     "scores 0 0 0 ; bid 120 1 ; passed 0 2 ; declarer 1", 1, [f"contract {b}" for b in range(120, 221, 10)]),
+])
+def test_a_written_position_in_each_phase_gives_the_engines_legal_actions(
+    text: str, player: int, legal: list[str]
+) -> None:
+    game = Game.from_position(_rules("pl-standard"), text)
+    assert game.current_player == player
+    assert [str(a) for a in game.legal_actions()] == legal
+    rng = random.Random(1)
+    for _ in range(60):  # and the deal plays out to its scores (a deal of 24 cards: under 60 actions)
+        if game.deal_scores:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    assert len(game.deal_scores) == 1
+    assert game.scores == list(game.deal_scores[0])

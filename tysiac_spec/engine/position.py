@@ -32,10 +32,12 @@ optional:
   (:class:`.match.MatchState`, as ``match.forfeits``) that is not what the sections above
   imply, each value in JSON (cards as their text), e.g. ``more mode="dark" multiplier=2``.
 
-What the sections leave out takes the value a fresh deal has, or the one they imply (the
-seating from the dealer, the trick number from the tricks taken, the marriage points from
-the marriages); :meth:`Position.of_state` writes in ``more`` every part of a deal's state
-that differs from that, so a position taken from a game starts a game with the same future.
+What the sections leave out takes the value a fresh deal of these cards has, its auction
+opened as the engine opens it (the seating from the dealer, the forced bid, each player's
+highest bid), or the one the sections imply (the trick number from the tricks taken, the
+marriage points from the marriages); :meth:`Position.of_state` writes in ``more`` every part
+of a deal's state that differs from that, so a position taken from a game starts a game
+with the same future.
 
 Hidden information: a position writes **everything**, every hand and a hidden talon
 included.  It is a notation for debugging, analysis, tests and bug reports, as FEN is, not
@@ -64,6 +66,8 @@ from ..errors import Diagnostic, NotationError
 from ..ruleset import Ruleset
 from ..ruleset.model import Form
 from ..text import shorten
+from . import auction, talon
+from . import env as envs
 from .compiled import CompiledForm, compile_form
 from .deal_notation import EMPTY, Deal, hand_name, talon_name
 from .match import MatchState
@@ -639,51 +643,61 @@ def _marriage(text: str, column: int, deck: Deck) -> str:
 
 def _base(position: Position, form: Form, deck: Deck, compiled: CompiledForm,
           options: Mapping[str, Any]) -> tuple[DealState, MatchState]:
-    """The state the sections of ``position`` imply, before its ``more``: a fresh deal's
-    values, the seating of its dealer, the trick number from the tricks taken, the marriage
-    points from ``marriages.values``."""
+    """The state the sections of ``position`` imply, before its ``more``: a fresh deal of its
+    cards by its dealer with the auction opened as the engine opens it (:func:`.auction.start`:
+    the forced bid, each player's highest bid, the first to speak; trump from the stock's
+    bottom card, ``table.stock_trump``), then each section written over it (a section left
+    out keeps the fresh deal's value); the trick number from the tricks taken, the marriage
+    points from ``marriages.values``.  The match: a new match with the scores."""
     switches = compiled.switches
     assert switches is not None
     order, sitter = switches.seatings[position.deal.dealer]
     card = deck.parse
-    hands = {p: [card(c) for c in position.deal.hands[p]] for p in order}
     talons = [[card(c) for c in t] for t in position.deal.talons]
-    won = {p: [card(c) for c in w] for p, w in enumerate(position.won) if w}
-    tricks = {p: t for p, t in enumerate(position.tricks) if t}
-    values = form.marriages.values
-    points: dict[int, int] = {}
-    for p, suit in position.marriages:
-        points[p] = points.get(p, 0) + values.get(suit, 0)
     deal = DealState(
         dealer=position.deal.dealer,
         order=list(order),
         sitter=sitter,
-        hands=hands,
+        hands={p: [card(c) for c in position.deal.hands[p]] for p in order},
         talons=talons,
         dealt_talon=tuple(c for t in talons for c in t),
         deck_points=deck.total_points,
         aces=switches.aces,
-        phase=position.phase,
-        current=position.turn,
-        high_bid=position.bid,
-        high_bidder=position.bidder,
-        passed=set(position.passed),
-        declarer=position.declarer,
-        contract=position.contract,
         talon_public=switches.talon_from_deal,
         stock=[card(c) for c in position.deal.stock],
-        trump=position.trump,
-        trick=[(p, card(c)) for p, c in position.trick],
-        trick_number=sum(tricks.values()),
-        won=won,
-        tricks=tricks,
-        marriages=points,
-        declared=list(position.marriages),
         around=Around() if switches.around else None,
     )
+    if deal.stock and switches.stock_trump:
+        deal.trump = deal.stock[-1].suit_id
     match = MatchState.new(form, options=options, dealer=position.deal.dealer,
                            deck_points=deck.total_points)
     match = replace(match, scores=tuple(position.scores))
+    active = form.active
+    auction.start(form, deal, lambda p: envs.base(match.player_record(p), active, options),
+                  switches.direction)
+    deal.phase, deal.current = position.phase, position.turn
+    if position.bid or position.bidder is not None:  # (the forced player's opening is made)
+        deal.high_bid, deal.high_bidder, deal.opening = position.bid, position.bidder, False
+    if position.passed:
+        deal.passed = set(position.passed)
+    if position.declarer is not None:
+        deal.declarer = position.declarer
+        if position.phase == "exchange":  # the exchange as it opens (nothing given yet)
+            deal.given = talon.exchange_counts(form, deal)
+    if position.contract:
+        deal.contract = position.contract
+    if position.trump is not None:
+        deal.trump = position.trump
+    if position.trick:
+        deal.trick = [(p, card(c)) for p, c in position.trick]
+    if any(position.won):
+        deal.won = {p: [card(c) for c in w] for p, w in enumerate(position.won) if w}
+    if any(position.tricks):
+        deal.tricks = {p: t for p, t in enumerate(position.tricks) if t}
+        deal.trick_number = sum(position.tricks)
+    if position.marriages:
+        values = form.marriages.values
+        for p, suit in position.marriages:
+            deal.marriages[p] = deal.marriages.get(p, 0) + values.get(suit, 0)
+        deal.declared = list(position.marriages)
     return deal, match
-
-
