@@ -308,3 +308,17 @@ def test_a_written_position_in_each_phase_gives_the_engines_legal_actions(
         game.apply(rng.choice(game.legal_actions()))
     assert len(game.deal_scores) == 1
     assert game.scores == list(game.deal_scores[0])
+
+
+def test_a_sitter_holds_no_hand_and_does_not_move() -> None:
+    rules = _rules("ru-classic")  # four players: the dealer sits the deal out
+    game = Game(rules, players=4, seed=1)
+    text = str(game.position())
+    sitter = game.deal.sitter
+    assert sitter is not None and text.split(":", 1)[1].split(" / ")[sitter].strip() == "-"
+    moved = text.replace(f"; auction {game.current_player} ;", f"; auction {sitter} ;")
+    assert moved != text
+    with pytest.raises(NotationError) as info:
+        Position.parse(moved, rules)
+    assert info.value.diagnostic.message == (f"player {sitter} sits this deal out (dealer {game.deal.dealer}) "
+                                             "and cannot be the player to move")

@@ -414,6 +414,9 @@ class Position:
             if hand and p not in order:
                 raise _error(f"player {p} sits this deal out (dealer {self.deal.dealer}) "
                              "and holds no hand", 1)
+        if self.turn not in order and self.phase != "over":
+            raise _error(f"player {self.turn} sits this deal out (dealer {self.deal.dealer}) "
+                         "and cannot be the player to move", end + 1)
         named: tuple[tuple[str, Sequence[int | None]], ...] = (
             ("bid", [self.bidder]), ("declarer", [self.declarer]), ("passed", self.passed))
         for name, seats in named:
