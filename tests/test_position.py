@@ -322,3 +322,35 @@ def test_a_sitter_holds_no_hand_and_does_not_move() -> None:
         Position.parse(moved, rules)
     assert info.value.diagnostic.message == (f"player {sitter} sits this deal out (dealer {game.deal.dealer}) "
                                              "and cannot be the player to move")
+
+
+def _scenario_file(tmp_path: Path, extra: str, position: str = PLAY) -> Path:
+    path = tmp_path / "s.yaml"
+    path.write_text(
+        "ruleset: pl-standard\nscenarios:\n  - name: from-a-position\n    description: d\n"
+        f"    source: [S000]\n    players: 3\n{extra}    position: \"{position}\"\n"
+        "    steps:\n      - expect: {legal: [\"play 9H\"]}\n", encoding="utf-8")
+    return path
+
+
+def test_a_scenario_starts_from_a_position(tmp_path: Path) -> None:
+    from tysiac_spec.scenarios import load_scenarios, run_file
+
+    (result,) = run_file(load_scenarios(_scenario_file(tmp_path, "")))
+    assert result.status == "passed", result.explain()
+
+
+def test_a_bad_position_in_a_scenario_is_named_at_its_column(tmp_path: Path) -> None:
+    from tysiac_spec.errors import ScenarioError
+    from tysiac_spec.scenarios import load_scenarios
+
+    path = _scenario_file(tmp_path, "    match: {scores: [0, 0, 0]}\n", PLAY.replace("AC 9C", "9H 9C"))
+    with pytest.raises(ScenarioError) as info:
+        load_scenarios(path)
+    found = [(d.code, d.line, d.column, d.message) for d in info.value.diagnostics]
+    assert found == [
+        ("scenario.position", 7, 5, "`position` sets the whole starting state: give it without `match`"),
+        # the text opens at column 16 (after `position: "`): 9H's second place is its column 73
+        ("scenario.position", 8, 16 + 73 - 1,
+         "9H is written twice: in player 0's hand and in player 2's hand"),
+    ]
