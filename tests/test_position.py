@@ -354,3 +354,15 @@ def test_a_bad_position_in_a_scenario_is_named_at_its_column(tmp_path: Path) -> 
         ("scenario.position", 8, 16 + 73 - 1,
          "9H is written twice: in player 0's hand and in player 2's hand"),
     ]
+
+
+def test_a_failing_scenario_from_a_position_names_it(tmp_path: Path) -> None:
+    from tysiac_spec.scenarios import load_scenarios, run_file
+
+    path = _scenario_file(tmp_path, "")
+    path.write_text(path.read_text(encoding="utf-8").replace('"play 9H"', '"play KC"'), encoding="utf-8")
+    (result,) = run_file(load_scenarios(path))
+    assert result.status == "failed" and result.deal == ""
+    assert f"  position: {PLAY}" in result.explain().splitlines()
+    game = Game.from_position(_rules("pl-standard"), PLAY)
+    assert str(game.dealt()) == PLAY.split(" ; ")[0]  # the cards as they lay in the position

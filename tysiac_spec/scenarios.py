@@ -174,6 +174,8 @@ class Result:
             lines.append(f"  {' ' * len(m.key)}  actual   {json.dumps(m.actual, ensure_ascii=False)}")
         if self.deal:
             lines.append(f"  deal: {self.deal}")
+        if sc.position:
+            lines.append(f"  position: {sc.position}")
         if self.state:
             lines.append(f"  state: {self.state}")
         return "\n".join(lines)
@@ -764,7 +766,7 @@ def _run(scenario: Scenario, ruleset: Ruleset) -> Result:
         game = start_game(scenario, ruleset)
     except TysiacError as exc:
         return result("error", message=f"setting up: {exc}")
-    dealt = deal_text(game)
+    dealt = deal_text(game) if scenario.position is None else ""  # (a position: shown as written)
     deck = game.ruleset.deck
     for i, step in enumerate(scenario.steps):
         if step.kind == "do":

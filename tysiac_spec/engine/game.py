@@ -301,7 +301,8 @@ class Game:
 
         The game's :attr:`history`, :attr:`events` and :attr:`deal_scores` start empty; its
         :attr:`record` keeps the position (:attr:`start_position`), the seed and the actions
-        from the position on, and replays from there.
+        from the position on, and replays from there.  Its :meth:`dealt` gives the cards as
+        they lay in the position (the deal before it is not known).
 
         Raises:
             NotationError: ``notation.position`` (and ``notation.card``, ``notation.deal``)

@@ -670,6 +670,8 @@ def _base(position: Position, form: Form, deck: Deck, compiled: CompiledForm,
         stock=[card(c) for c in position.deal.stock],
         around=Around() if switches.around else None,
     )
+    deal.dealt = (tuple(tuple(deal.hands.get(p, ())) for p in range(form.players)),
+                  tuple(tuple(t) for t in talons), tuple(deal.stock))  # (as dealt: as they lie)
     if deal.stock and switches.stock_trump:
         deal.trump = deal.stock[-1].suit_id
     match = MatchState.new(form, options=options, dealer=position.deal.dealer,
