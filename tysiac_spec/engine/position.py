@@ -6,12 +6,13 @@ to move, the scores, the auction, the declarer, the contract, trump, the trick o
 the cards and tricks each player has taken and the marriages declared.  It opens with the
 piles in deal notation, then sections separated by ``;``, each a name and its value::
 
-    0:9S JS QS / TH JH / 9D TD | - ; play 2 ; scores 120 -40 0 ; bid 110 1 ; declarer 1
-      ; contract 110 ; trump hearts ; trick 1:KH 2:AH ; won AS TS KS / - / - ; tricks 1 0 0
-      ; marriages 1:hearts ; more last_trick_winner=0
+    0:TH 9H 9S QC JC 9C / AD KD AC TC KC KS / AH KH JH AS QS JS TS | ; play 2
+      ; scores 0 0 0 ; bid 100 1 ; passed 0 2 ; declarer 1 ; contract 100 ; trump diamonds
+      ; trick 0:QH 1:JD ; won QD 9D TD / - / - ; tricks 1 0 0 ; marriages 1:diamonds
 
-(one line; broken here for the page).  The sections, in this order, all but the first two
-optional:
+(one line, broken here for the page: pl-standard, three players; player 1 declared the
+diamond marriage, player 0 took the first trick and led QH, player 1 trumped it, player 2
+is to follow hearts).  The sections, in this order, all but the first two optional:
 
 - the piles: ``DEALER:HAND / HAND / … | TALON / … [| STOCK]`` (:class:`.deal_notation.Deal`):
   each seat's hand now (``-`` empty), the talons still on the table (none once taken), the
