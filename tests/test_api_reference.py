@@ -52,13 +52,17 @@ def test_the_pages_carry_the_docstrings(site: tuple[Path, list[Path]]) -> None:
     root, _ = site
     game = (root / _page("tysiac_spec.engine.game")).read_text(encoding="utf-8")
     assert 'id="Game.dealt"' in game and "The current deal as it was dealt" in game
+    assert 'id="Game.from_position"' in game and 'id="Game.position"' in game
+    position = (root / _page("tysiac_spec.engine.position")).read_text(encoding="utf-8")
+    assert 'id="Position.parse"' in position and "Hidden information" in position
     bots = (root / _page("tysiac_spec.bots.process")).read_text(encoding="utf-8")
     assert "JSON lines" in bots and 'id="ProcessBot"' in bots
 
 
 def test_the_api_covers_what_the_issue_names() -> None:
     for module in ("tysiac_spec.ruleset", "tysiac_spec.engine.game", "tysiac_spec.engine.view",
-                   "tysiac_spec.engine.actions", "tysiac_spec.engine.deal_notation", "tysiac_spec.bots",
+                   "tysiac_spec.engine.actions", "tysiac_spec.engine.deal_notation",
+                   "tysiac_spec.engine.position", "tysiac_spec.bots",
                    "tysiac_spec.adapters", "tysiac_spec.dsl"):
         assert module in PUBLIC_MODULES
     assert {"load_ruleset", "Ruleset", "Form"} <= set(public_names("tysiac_spec.ruleset"))

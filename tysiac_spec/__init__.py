@@ -23,6 +23,7 @@ from .errors import (
 if TYPE_CHECKING:
     from .engine import Game
     from .engine.deal_notation import Deal
+    from .engine.position import Position
     from .ruleset import Form, Ruleset, load_ruleset
 
 __version__ = "0.1.0"
@@ -30,6 +31,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "Form": "ruleset", "Ruleset": "ruleset", "load_ruleset": "ruleset",
     "Game": "engine", "Deal": "engine.deal_notation",
+    "Position": "engine.position",
 }
 """Names imported when first asked for (their module, under this package): a command that
 only completes a word on the command line loads no ruleset code, one that only reads
@@ -58,6 +60,7 @@ __all__ = [
     "MatchError",
     "NotationError",
     "OptionError",
+    "Position",
     "Rank",
     "Ruleset",
     "RulesetError",

@@ -36,6 +36,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "dsl-reference": ("dsl_reference", "dsl_reference", "Print the reference of the formula..."),
     "list": ("list", "list_cmd", "List the shipped rulesets: id, kind,..."),
     "play": ("play", "play", "Play a match at the terminal against bots."),
+    "position": ("position", "position_cmd", "Read a position in the middle of a deal..."),
     "replay": ("replay", "replay_cmd", "Print a recorded game (`tysiac play..."),
     "schema": ("schema", "schema", "Print a JSON Schema (draft 2020-12): of a..."),
     "score": ("score", "score", "Keep the scoresheet of a game played with..."),

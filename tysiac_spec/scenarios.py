@@ -2,7 +2,8 @@
 
 A scenario file (``rulesets/scenarios/<ruleset-id>.yaml``, format in
 ``schemas/scenario.schema.json``) holds scenarios taken from the ruleset's sources:
-a table (players, options), an optional starting match state, a stacked deal and
+a table (players, options), an optional starting match state, a stacked deal (or a
+starting position in the middle of a deal, ``position:``, in position notation) and
 steps — actions to apply (``do``), values to check (``expect``) and actions that must
 be refused (``illegal``, the state left unchanged).
 
@@ -101,9 +102,12 @@ class Scenario:
     steps: tuple[Step, ...]
     file: str | None = None
     line: int | None = None
+    position: str | None = None
+    """A starting position in position notation (:class:`~tysiac_spec.engine.position.Position`),
+    in place of ``match`` and ``deal``; ``None``: none."""
     marks: Mapping[str, Mark] = field(default_factory=dict, compare=False, repr=False)
-    """Where the set-up was written: ``match``, ``match.<field>``, ``deal``, ``deal.<field>``
-    (file:line:col of the key), for an error setting the scenario up."""
+    """Where the set-up was written: ``match``, ``match.<field>``, ``deal``, ``deal.<field>``,
+    ``position`` (file:line:col of the key), for an error setting the scenario up."""
 
     @property
     def location(self) -> str:
@@ -170,6 +174,8 @@ class Result:
             lines.append(f"  {' ' * len(m.key)}  actual   {json.dumps(m.actual, ensure_ascii=False)}")
         if self.deal:
             lines.append(f"  deal: {self.deal}")
+        if sc.position:
+            lines.append(f"  position: {sc.position}")
         if self.state:
             lines.append(f"  state: {self.state}")
         return "\n".join(lines)
@@ -372,6 +378,9 @@ def _check_scenario(
                         hint=exc.diagnostic.hint)
             return
     deck = rules.deck
+    position = raw.get("position")
+    if isinstance(position, str):
+        yield from _written_position(raw, position, rules, players, doc, (*base, "position"))
     deal = raw.get("deal")
     if isinstance(deal, str):  # the deal in deal notation: checked, then as the mapping form
         written = list(_written_deal(deal, deck, players, doc, (*base, "deal")))
@@ -490,6 +499,25 @@ def _written_deal(
     yield deal.start_args()
 
 
+def _written_position(raw: Any, text: str, rules: Ruleset, players: int, doc: Any,
+                      path: tuple[str | int, ...]) -> Iterator[Diagnostic]:
+    """The problems of a ``position:`` (:class:`~tysiac_spec.engine.position.Position`):
+    ``scenario.position`` (``scenario.card`` for a card) at the column of the text, and
+    ``scenario.position`` for a ``deal`` or ``match`` beside it."""
+    from .engine.position import Position
+
+    for other in ("deal", "match"):
+        if other in raw:
+            yield _diag("scenario.position", f"`position` sets the whole starting state: give it "
+                        f"without `{other}`", doc, (*path[:-1], other), key=True)
+    try:
+        Position.parse(text, rules, players)
+    except TysiacError as exc:
+        d = exc.diagnostic
+        code = "scenario.card" if d.code == "notation.card" else "scenario.position"
+        yield _placed(Diagnostic(code, d.message, column=d.column, hint=d.hint), doc, path)
+
+
 def _placed(d: Diagnostic, doc: Any, path: tuple[str | int, ...]) -> Diagnostic:
     """``d`` (about a deal written on one line, its ``column`` counted in that text, if any)
     placed in the scenario file: at the text's own column when the value is a scalar on its
@@ -550,10 +578,11 @@ def _build(raw: Any, i: int, doc: Any, file: str) -> Scenario:
                 "talons": list(deal["talons"]), "stock": deal.get("stock", "")}
     mark = mark_at(doc, ("scenarios", i, "name"))
     marks: dict[str, Mark] = {}
-    if isinstance(raw.get("deal"), str):
-        at = mark_at(doc, ("scenarios", i, "deal"))
-        if at is not None:
-            marks["deal"] = at
+    for part in ("deal", "position"):
+        if isinstance(raw.get(part), str):
+            at = mark_at(doc, ("scenarios", i, part))
+            if at is not None:
+                marks[part] = at
     for part in ("match", "deal"):
         if isinstance(raw.get(part), Mapping):
             for name in (None, *raw[part]):
@@ -569,6 +598,7 @@ def _build(raw: Any, i: int, doc: Any, file: str) -> Scenario:
         options=to_plain(raw.get("options") or {}),
         match=to_plain(raw.get("match")),
         deal=deal,
+        position=raw.get("position"),
         steps=tuple(steps),
         file=file,
         line=mark.line if mark else None,
@@ -661,7 +691,8 @@ def deal_text(game: Any) -> str:
 def start_game(scenario: Scenario, ruleset: Ruleset) -> Any:
     """The scenario's starting position, the one set-up every tool replays a scenario from:
     ``Game(ruleset, players=, seed=0, options=)``, then its ``match:`` state
-    (``Game.set_match_state``) and its ``deal:`` (``Game.start_deal``).
+    (``Game.set_match_state``) and its ``deal:`` (``Game.start_deal``); or, for a scenario
+    with a ``position:``, ``Game.from_position`` (seed 0).
 
     Returns:
         the :class:`~tysiac_spec.engine.game.Game`, ready for the scenario's first step.
@@ -671,6 +702,12 @@ def start_game(scenario: Scenario, ruleset: Ruleset) -> Any:
     """
     from .engine.game import Game
 
+    if scenario.position is not None:  # (checked when the file was loaded: neither match nor deal)
+        try:
+            rules = ruleset.with_options(scenario.options) if scenario.options else ruleset
+            return Game.from_position(rules, scenario.position)
+        except TysiacError as exc:
+            raise _located(exc, scenario, "position") from None
     game = Game(ruleset, players=scenario.players, seed=0, options=dict(scenario.options) or None)
     try:
         if scenario.match is not None:
@@ -729,7 +766,7 @@ def _run(scenario: Scenario, ruleset: Ruleset) -> Result:
         game = start_game(scenario, ruleset)
     except TysiacError as exc:
         return result("error", message=f"setting up: {exc}")
-    dealt = deal_text(game)
+    dealt = deal_text(game) if scenario.position is None else ""  # (a position: shown as written)
     deck = game.ruleset.deck
     for i, step in enumerate(scenario.steps):
         if step.kind == "do":

@@ -55,6 +55,7 @@ from ..errors import (
     SaveError,
     TysiacError,
 )
+from ..ruleset.model import Ruleset
 from ..savefile import file_version, write_versioned
 from ..stopping import held_signals
 from ..table import (
@@ -676,6 +677,26 @@ def _set_deal(game: Game, text: str) -> None:
         sys.exit(1)
 
 
+def _from_position(rules: Ruleset, text: str, seed: int, players: int | None) -> Game:
+    """The game that starts at ``--position``'s text (:meth:`Game.from_position`); a text that
+    is not a position is shown under its error with a caret at the column
+    (``--position:1:12: error[notation.card]``), and the command stops with status 1.
+
+    Raises:
+        click.UsageError: ``--players`` differs from the position's seats.
+    """
+    try:
+        game = Game.from_position(rules, text, seed=seed)
+    except NotationError as exc:
+        d = dataclasses.replace(exc.diagnostic, file="--position")
+        print(d.render(source=text), file=sys.stderr)
+        sys.exit(1)
+    if players is not None and players != game.players:
+        raise click.UsageError(f"--players {players} contradicts the position, which gives "
+                               f"{game.players} hands")
+    return game
+
+
 @click.command("play")
 @click.argument("ruleset", metavar="ID|PATH", required=False)
 @click.option("--players", "-p", type=int, help="Players at the table (default: 3 if the ruleset has a "
@@ -711,6 +732,11 @@ def _set_deal(game: Game, text: str) -> None:
     help="Play this first deal instead of a shuffled one, in deal notation: "
     "'DEALER:HAND / HAND / ... | TALON / ...' (as `tysiac check` prints a scenario's deal).",
 )
+@click.option(
+    "--position", "position_text", metavar="TEXT",
+    help="Start from this position in the middle of a deal, in position notation "
+    "(as `tysiac position` prints it); the players are its seats.",
+)
 @user_errors
 def play(
     ruleset: str | None,
@@ -722,6 +748,7 @@ def play(
     save_path: Path | None,
     resume: Path | None,
     deal_text: str | None = None,
+    position_text: str | None = None,
 ) -> None:
     """Play a match at the terminal against bots.
 
@@ -732,14 +759,16 @@ def play(
     Ctrl-C, SIGTERM or SIGHUP (a closed terminal) and when the output is closed (`| head`);
     `tysiac play --resume FILE` continues it with the seat, bots and bot seed saved in the
     record, exactly as the game would have gone on. `--deal TEXT` sets the first deal by hand (deal notation,
-    e.g. `0:AS KS … / … | 9C TC JC`); the record keeps it.
+    e.g. `0:AS KS … / … | 9C TC JC`); the record keeps it. `--position TEXT` starts from a
+    position in the middle of a deal (position notation, `tysiac position`); the record keeps it.
     """
     from ..ruleset import load_ruleset
 
     game: Game | Record
     version: str | None = None
     if resume is not None:
-        if ruleset is not None or options or players is not None or seed is not None or deal_text:
+        if (ruleset is not None or options or players is not None or seed is not None or deal_text
+                or position_text):
             raise click.UsageError(
                 "--resume takes the ruleset, players, options, seed and deals from the record")
         try:
@@ -772,15 +801,21 @@ def play(
         if ruleset is None:
             raise click.UsageError("give a ruleset id or path, or --resume FILE")
         rules = load_ruleset(ruleset, options=parse_option_args(options))
+        if deal_text is not None and position_text is not None:
+            raise click.UsageError("give --deal or --position, not both")
         n = players if players is not None else rules.default_players()
         seed = seed if seed is not None else secrets.randbelow(10**6)
         seat = seat if seat is not None else 0
         bots = bots or "heuristic"
+        if position_text is not None:
+            game = _from_position(rules, position_text, seed, players)
+            n = game.players
         rules.form(n)  # an unknown player count is refused before the seat is judged by it
         _check_seat(seat, n)
-        game = Game(rules, players=n, seed=seed)
-        if deal_text is not None:
-            _set_deal(game, deal_text)
+        if position_text is None:
+            game = Game(rules, players=n, seed=seed)
+            if deal_text is not None:
+                _set_deal(game, deal_text)
         target = save_path or Path(f"tysiac-{rules.id}-{seed}.json")
         check_folder(target)
         click.echo(f"{printable(rules.id)}, {n} players, seed {seed}; you are P{seat}")

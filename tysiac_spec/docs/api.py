@@ -1,6 +1,6 @@
 """The Python API reference of the site (``api/`` beside the rule books), generated from the
 docstrings by pdoc (the ``docs`` extra): the loader, ``Ruleset``/``Form``, ``Game``, ``View``,
-the actions, the deal notation, the bots (and the process bots' protocol), the adapters and
+the actions, the deal and position notations, the bots (and the process bots' protocol), the adapters and
 the DSL.
 
 One page per module of :data:`PUBLIC_MODULES`, each public name (the module's ``__all__``)
@@ -28,6 +28,7 @@ PUBLIC_MODULES = (
     "tysiac_spec.engine.view",
     "tysiac_spec.engine.actions",
     "tysiac_spec.engine.deal_notation",
+    "tysiac_spec.engine.position",
     "tysiac_spec.engine.record",
     "tysiac_spec.engine.replay",
     "tysiac_spec.cards",

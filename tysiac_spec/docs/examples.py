@@ -344,6 +344,20 @@ class _Replay:
         return actual_value(self.game, "trick_winner") if self.game is not None else None
 
 
+def _position(ruleset: Ruleset, sc: Any) -> Any:
+    """The scenario's starting position (:class:`~tysiac_spec.engine.position.Position`), or
+    ``None`` (none, or one the engine refuses: `tysiac check` reports it)."""
+    from ..engine.position import Position
+
+    if getattr(sc, "position", None) is None:
+        return None
+    try:
+        rules = ruleset.with_options(sc.options) if sc.options else ruleset
+        return Position.parse(sc.position, rules, sc.players)
+    except TysiacError:
+        return None
+
+
 def _title(name: str) -> str:
     words = name.replace("_", "-").split("-")
     return " ".join(words)[:1].upper() + " ".join(words)[1:]
@@ -357,7 +371,10 @@ def _example(ruleset: Ruleset, sc: Any, lang: str) -> Example:
         topic=_topic(sc), players=sc.players, options=dict(sc.options or {}),
     )
     setup = _w("x.players", lang, n=sc.players)
-    if sc.deal is not None:
+    position = _position(ruleset, sc)
+    if position is not None:
+        setup += "; " + _w("x.dealer", lang, who=_player(position.deal.dealer, lang))
+    elif sc.deal is not None:
         setup += "; " + _w("x.dealer", lang, who=_player(sc.deal["dealer"], lang))
     ex.setup.append(setup)
     if sc.options:
@@ -380,7 +397,21 @@ def _example(ruleset: Ruleset, sc: Any, lang: str) -> Example:
                 ex.setup.append(f"{_w('x.start', lang)}: {key}: {_by_player(value, lang)}")
             else:
                 ex.setup.append(f"{_w('x.start', lang)}: {key}: {value}")
-    if sc.deal is None:
+    if position is not None:  # the cards as they lie: each hand, the talons, the trick
+        ex.setup.append(_w("x.position", lang))
+        for p, hand in enumerate(position.deal.hands):
+            who = _player(p, lang) + (f" ({_w('dealer', lang)})" if p == position.deal.dealer else "")
+            ex.hands.append((who, cards.hand(" ".join(hand))))
+            ex.hand_cards.append(list(hand))
+        for i, talon in enumerate(position.deal.talons):
+            label = _w("talon", lang) + (f" {i}" if len(position.deal.talons) > 1 else "")
+            ex.hands.append((label, cards.hand(" ".join(talon))))
+            ex.hand_cards.append(list(talon))
+        if position.trick:
+            played = [c for _, c in position.trick]
+            ex.hands.append((_w("x.on_table", lang), cards.hand(" ".join(played))))
+            ex.hand_cards.append(played)
+    elif sc.deal is None:
         ex.setup.append(_w("x.shuffled", lang))
     else:
         for p, hand in sc.deal["hands"].items():
@@ -426,7 +457,8 @@ def _trace(ruleset: Ruleset, sc: Any) -> list[tuple[Any, ...]]:
         return cached[1]
     replay = _Replay(ruleset, sc)
     out: list[tuple[Any, ...]] = []
-    in_trick = 0  # cards played to the current trick
+    # cards played to the current trick (a scenario from a position may start in one)
+    in_trick = len(replay.game.deal.trick) if replay.game is not None else 0
     for step in sc.steps:
         if step.kind == "expect":
             out.append(("expect", step.expect))

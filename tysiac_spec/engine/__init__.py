@@ -35,6 +35,7 @@ from .actions import (
 from .compiled import CompiledForm, compile_form
 from .events import MatchEvent
 from .game import Game, View
+from .position import Position
 from .state import DealState
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "NamedBid",
     "Pass",
     "PlayCard",
+    "Position",
     "Redeal",
     "Redouble",
     "View",

@@ -153,7 +153,7 @@ class Deal:
         return text
 
     @classmethod
-    def parse(cls, text: str, deck: Deck | None = None) -> Deal:
+    def parse(cls, text: str, deck: Deck | None = None, *, empty_hands: bool = False) -> Deal:
         """Read a deal written in deal notation (see the module docstring).
 
         Args:
@@ -161,6 +161,8 @@ class Deal:
             deck: when given, every card must be one of its cards, and the deal keeps each
                 card's canonical text (``th`` → ``TH``, ``10H`` → ``TH``); without it the
                 card texts are kept as written (checked later against a ruleset's pack).
+            empty_hands: every hand may be empty (the piles of a position at a deal's end,
+                :mod:`.position`); a deal names cards in its hands.
 
         Raises:
             NotationError: ``notation.deal`` (no dealer, no colon, no hand, a third ``|``,
@@ -188,7 +190,7 @@ class Deal:
             column = sections[3][1] - 1
             raise _error("a deal has at most three parts: hands | talons | stock", column, hint=_HINT)
         hands = tuple(_piles(*sections[0], deck))
-        if not any(hands):
+        if not any(hands) and not empty_hands:
             raise _error("the deal names no card in the hands", sections[0][1], hint=_HINT)
         talons: tuple[tuple[str, ...], ...] = ()
         if len(sections) > 1:

@@ -72,6 +72,7 @@ from .events import MatchEvent
 from .match import MatchState, charge_seat, settle_all_pass, settle_valid_deal, winners
 from .phase import Phase, PhaseApply, no_actions
 from .pickling import copied, packed, unpacked
+from .position import Position
 from .record import Record, record_error, record_of, ruleset_of
 from .seating import redeal_dealer
 from .state import Around, DealState, cards_text
@@ -125,6 +126,10 @@ class Game:
     stacked_deals: tuple[tuple[int, Deal], ...] = ()
     """The deals set by hand (:meth:`start_deal`), each with the number of actions applied
     before it (``len(history)`` then); the game's :attr:`record` keeps them."""
+
+    start_position: Position | None = None
+    """The position the game started from (:meth:`from_position`), else ``None``; the game's
+    :attr:`record` keeps it, and its replay starts there."""
 
     def __init__(
         self,
@@ -286,6 +291,43 @@ class Game:
             talons=tuple([tuple([str(c) for c in t]) for t in talons]),
             stock=tuple([str(c) for c in stock]),
         )
+
+    @classmethod
+    def from_position(cls, ruleset: Ruleset, position: Position | str, *, seed: int = 0) -> Game:
+        """A game that starts at ``position`` (a :class:`~.position.Position` or its text, for
+        ``ruleset`` with its options in force; the players are the position's seats): the same
+        legal actions, and after the same actions the same rest of the deal, as the game the
+        position was taken from (:meth:`position`).  ``seed`` shuffles the deals after it.
+
+        The game's :attr:`history`, :attr:`events` and :attr:`deal_scores` start empty; its
+        :attr:`record` keeps the position (:attr:`start_position`), the seed and the actions
+        from the position on, and replays from there.  Its :meth:`dealt` gives the cards as
+        they lay in the position (the deal before it is not known).
+
+        Raises:
+            NotationError: ``notation.position`` (and ``notation.card``, ``notation.deal``)
+                for a text, or a position, that is not a position of the ruleset.
+        """
+        text = str(position)
+        written = Position.parse(text, ruleset, position.players if isinstance(position, Position) else None)
+        game = cls(ruleset, players=written.players, seed=seed)
+        game.events, game.passed_out, game.start_position = [], 0, written
+        game.deal, game._match = written.state(game.form, ruleset.deck, game.compiled, game._options)
+        game._dealer = game.deal.dealer
+        game._over = game._match.winner is not None or game.deal.phase == "over"
+        game._legal_deal = None
+        if game._kinds and game.deal.kind is not None:  # (contract.kinds) the deal's kind's play
+            game._point_play(game._kinds.get(game.deal.kind))
+        return game
+
+    def position(self) -> Position:
+        """The current position in position notation (:class:`~.position.Position`; ``str()``
+        of it is one line): every hand, the talons, the trick, the scores, the player to move,
+        and the rest of the deal's state.  It shows every card, hidden ones included: a
+        notation for analysis and bug reports, not a player's view (:meth:`view`).
+        ``Game.from_position(rules, game.position())`` goes on as this game does."""
+        return Position.of_state(self.deal, self._match, self.form, self.ruleset.deck, self.compiled,
+                                 self._options)
 
     @property
     def golden_deal(self) -> bool:

@@ -21,7 +21,8 @@ the bots were made with, so that ``tysiac play --resume`` continues with the sam
 the same bots.  The section is optional: records without it (older ones, games played
 from Python) load as before and keep the format tag.
 
-JSON form (``Record.to_json``; ``table`` and ``deals`` are left out when there are none)::
+JSON form (``Record.to_json``; ``table``, ``deals`` and ``position`` are left out when there
+are none; ``position`` is the position a game started from, ``Game.from_position``)::
 
     {"format": "tysiac-record/1", "ruleset": "pl-standard", "ruleset_file": null,
      "content_hash": "…", "options": {"five_rounds": "down"}, "players": 3, "seed": 7,
@@ -90,9 +91,10 @@ _KEYS: dict[str, str] = {
     "seed": "integer",
     "table": "object or null",
     "deals": "list",
+    "position": "text or null",
     "actions": "list",
 }
-_OPTIONAL = ("ruleset_file", "table", "deals")
+_OPTIONAL = ("ruleset_file", "table", "deals", "position")
 _TABLE_KEYS: dict[str, str] = {"seat": "integer", "bots": "text", "bot_seed": "integer"}
 
 
@@ -223,6 +225,9 @@ class Record:
             number of actions applied before it and the deal in deal notation
             (:class:`~tysiac_spec.engine.deal_notation.Deal`); the replay sets each again
             before the action ``at`` (counted from 0; ``at == len(actions)``: after the last).
+        position: the position the game started from (``Game.from_position``), in position
+            notation (:class:`~tysiac_spec.engine.position.Position`), or ``None``: the replay
+            starts there, and the actions follow it.
         format: :data:`FORMAT`.
         source: the file the record was read from or is saved to (not part of the record's
             data, not compared): a ``ruleset_file`` (or a ``ruleset`` given as a path) is
@@ -240,6 +245,7 @@ class Record:
     ruleset_file: str | None = None
     table: TableSetup | None = None
     deals: tuple[tuple[int, str], ...] = ()
+    position: str | None = None
     format: str = FORMAT
     source: str | None = field(default=None, compare=False, repr=False)
 
@@ -258,6 +264,8 @@ class Record:
             data["table"] = self.table.to_data()
         if self.deals:
             data["deals"] = [{"at": at, "deal": text} for at, text in self.deals]
+        if self.position is not None:
+            data["position"] = self.position
         data["actions"] = list(self.actions)
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
@@ -361,6 +369,7 @@ class Record:
             actions=tuple(data["actions"]),
             table=None if table is None else TableSetup.from_data(table, data["players"]),
             deals=deals,
+            position=data.get("position"),
             source=source,
         )
 
@@ -534,6 +543,7 @@ def record_of(game: Played, *, table: TableSetup | None = None) -> Record:
         actions=tuple(game.history),
         table=table,
         deals=tuple((at, str(deal)) for at, deal in game.stacked_deals),
+        position=None if (start := getattr(game, "start_position", None)) is None else str(start),
     )
 
 

@@ -32,13 +32,25 @@ def start(record: Record) -> Game:
             options or player count; the loader's reason, cut to 400 characters),
             ``registry.outside`` (a ruleset file outside the record's folder, not read),
             ``record.hash`` (the ruleset changed since the record was made: both hashes
-            are named), ``record.deal`` (a deal the game refuses).
+            are named), ``record.deal`` (a deal the game refuses), ``record.position`` (a
+            ``position`` that is no position of the ruleset).
     """
     rules = ruleset_of(record)
-    try:
-        game = Game(rules, players=record.players, seed=record.seed)
-    except TysiacError as exc:
-        raise loading_error(record.ruleset_file or record.ruleset, exc) from None
+    if record.position is None:
+        try:
+            game = Game(rules, players=record.players, seed=record.seed)
+        except TysiacError as exc:
+            raise loading_error(record.ruleset_file or record.ruleset, exc) from None
+    else:  # a game started from a position (Game.from_position)
+        try:
+            game = Game.from_position(rules, record.position, seed=record.seed)
+        except TysiacError as exc:
+            d = exc.diagnostic
+            raise record_error("position", f"`position` is not a position of the ruleset: {d.message} "
+                               f"(column {d.column})", hint=d.hint) from None
+        if game.players != record.players:
+            raise record_error("position", f"`position` gives {game.players} hands for a game of "
+                               f"{record.players} players")
     set_deals(game, record, 0)
     return game
 

@@ -189,9 +189,16 @@ def _start_exchange(form: Form, deal: DealState, env: Env, *, checked: bool = Fa
         or (t.exchange == "give_and_bury" and (t.give_count > 0 or t.discard_count > 0))
     ):
         deal.phase = "exchange"
-        deal.given = {p: 0 for p in deal.opponents()} if t.exchange != "discard" else {}
+        deal.given = exchange_counts(form, deal)
         return
     _start_contract(form, deal, env)
+
+
+def exchange_counts(form: Form, deal: DealState) -> dict[int, int]:
+    """The cards given so far to each opponent of the declarer as the exchange opens (``0``
+    each; none when the declarer only discards, ``talon.exchange: discard``): the start of
+    ``deal.given``."""
+    return {p: 0 for p in deal.opponents()} if form.talon.exchange != "discard" else {}
 
 
 def next_receiver(deal: DealState) -> int:
