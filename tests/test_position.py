@@ -125,6 +125,18 @@ def test_a_written_position_gives_its_legal_cards() -> None:
                                          "declarer 1 ; contract 110 ; trick 1:AH 2:9H")
 
 
+def test_the_transcript_of_a_game_from_a_position_shows_the_cards_already_played() -> None:
+    from tysiac_spec.transcript import transcript
+
+    rules = _rules("pl-standard")
+    game = Game.from_position(rules, PLAY)
+    for card in ("9H", "9C"):  # player 2 follows hearts, player 0 throws a club
+        game.apply(PlayCard(rules.deck.parse(card)))
+    text = transcript(game)
+    assert f"From the position: {PLAY}" in text
+    assert "  trick 1: P1 AH, P2 9H, P0 9C → P1" in text.splitlines()
+
+
 def test_trump_and_marriages_of_a_written_position() -> None:
     rules = _rules("pl-standard")
     # hearts are trump (player 1's marriage); player 1 led AS and player 2, void in spades, must trump

@@ -51,6 +51,8 @@ class _Writer:
         self.out(f"Ruleset {r.ruleset} ({g.ruleset.title()}), {r.players} players, seed {r.seed}")
         self.out(f"Options: {opts}")
         self.out(f"Target: {g.form.match.target} points")
+        if r.position is not None:  # a game started from a position (Game.from_position)
+            self.out(f"From the position: {r.position}")
 
     def show_deal(self) -> None:
         """Write the deal in play when it is not written yet: a new deal, or one set by hand."""
@@ -61,7 +63,10 @@ class _Writer:
     def start_deal(self, redeal: bool = False) -> None:
         d = self.shown = self.game.deal
         self.deal_no += 1
-        self.trick, self.trick_no = [], 0
+        # a deal from a position may open in play: the cards already in the trick and the
+        # tricks already taken belong to the lines to come
+        self.trick = [f"P{p} {c}" for p, c in d.trick]
+        self.trick_no = d.trick_number
         self.out("")
         self.out(f"Deal {self.deal_no}" + (" (redeal)" if redeal else "") + f": dealer P{d.dealer}"
                  + (f", P{d.sitter} sits out" if d.sitter is not None else ""))
