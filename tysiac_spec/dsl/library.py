@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..cards import Card, Deck
 from .bounds import LIMIT
 from .types import BOOL, CARDS, INT, RANK, SUIT, ChoiceType, TextType, Type
+
+if TYPE_CHECKING:  # the DSL reads a host's cards by their attributes only
+    from ..cards import Card, Deck
 
 __all__ = [
     "FUNCTIONS",
