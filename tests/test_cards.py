@@ -169,3 +169,27 @@ def test_a_card_is_an_immutable_value(deck: Deck) -> None:
         assert clone == qh and str(clone) == "QH" and clone.bit == qh.bit and len(clone.pack) == 24
     with pytest.raises(TypeError):
         _ = qh < deck.parse("KH")  # type: ignore[operator]
+
+
+def test_the_pack_has_one_home_and_two_views() -> None:
+    """``ruleset.deck`` is the pack; the DSL's view (``DeckInfo.of``) and the deprecated
+    ``ruleset.deck_spec`` are made from it, with the facts of ``rulesets/core.yaml``."""
+    from tysiac_spec.dsl import DeckInfo
+    from tysiac_spec.scoresheet.carry import rules_fingerprint
+
+    rules = load_ruleset("pl-standard")
+    deck = rules.deck
+    info = DeckInfo.of(deck, marriage_values={"hearts": 100}, marriage_ranks=("king", "queen"))
+    assert info.suits == ("hearts", "diamonds", "clubs", "spades")
+    assert info.ranks == ("ace", "ten", "king", "queen", "jack", "nine")
+    assert info.rank_points == {"ace": 11, "ten": 10, "king": 4, "queen": 3, "jack": 2, "nine": 0}
+    assert info.pack is deck.cards and info.marriage_values == {"hearts": 100}
+    with pytest.warns(DeprecationWarning, match=r"read Ruleset\.deck"):
+        spec = rules.deck_spec
+    assert [(s.id, s.letter, s.symbol) for s in spec.suits] == [
+        ("hearts", "H", "♥"), ("diamonds", "D", "♦"), ("clubs", "C", "♣"), ("spades", "S", "♠")]
+    assert spec.suits[0].names["pl"] == "kier"
+    assert [(r.letter, r.points, r.aliases) for r in spec.ranks][:2] == [("A", 11, ()), ("T", 10, ("10",))]
+    assert spec.total_points == 120
+    # a scoresheet's record of the rules hashes the pack as it did when it read it as written
+    assert rules_fingerprint(rules, rules.form(3))["deck"] == "1a34415b62c72789"

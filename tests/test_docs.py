@@ -163,6 +163,15 @@ def test_every_field_and_choice_has_terms_in_every_language() -> None:
                 assert f"{key}={value}" in terms.CHOICES, f"no words for {key}={value}"
 
 
+def test_a_phrase_is_written_once_in_the_terms() -> None:
+    """A section title that is also a word of the interface (``sources``, ``examples``) is
+    the interface's phrase itself; no phrase of the interface is kept as a section title."""
+    shared = sorted(k for k in terms.SECTION_TITLES if k in terms.UI)
+    assert shared == ["examples", "sources"]
+    assert all(terms.SECTION_TITLES[k] is terms.UI[k] for k in shared)
+    assert terms.pick(terms.SECTION_TITLES["sources"], "pl") == "Źródła"
+
+
 def test_languages_use_their_own_game_terms() -> None:
     rules = load_ruleset("pl-standard")
     books = {lang: render_book(build_book(rules, lang=lang), "md") for lang in terms.LANGS}

@@ -16,6 +16,7 @@ from tysiac_spec.dsl import (
     INT,
     LANGUAGES,
     Context,
+    DeckInfo,
     Expr,
     NameSpec,
     compile_effects,
@@ -304,16 +305,15 @@ def _constant_fault(node: Expr) -> bool:
 
 @given(picks=st.lists(st.integers(min_value=0, max_value=23), unique=True, max_size=12))
 def test_marriages_on_the_packs_bits_match_the_card_by_card_count(picks: list[int]) -> None:
-    """With ``DeckInfo.card_bits`` the marriages of a hand of the pack's cards are counted on
-    bit sets; the value is the one counted card by card (a hand from outside the pack)."""
-    from dataclasses import replace
-
+    """With the pack's cards (``DeckInfo.of(deck)``) the marriages of a hand of them are
+    counted on bit sets; the value is the one counted card by card (a hand from outside the
+    pack)."""
     from tysiac_spec import load_ruleset
     from tysiac_spec.cards import Deck
 
     deck = load_ruleset("pl-standard").deck
     pack = deck.cards
-    bits_deck = replace(DECK, card_bits={(c.rank.id, c.suit.id): c.bit for c in pack}, pack=pack)
+    bits_deck = DeckInfo.of(deck, marriage_values=DECK.marriage_values, marriage_ranks=DECK.marriage_ranks)
     hand = tuple(pack[i] for i in picks)
     by_bits = compile_formula("marriages(hand)", "auction.max_bid", deck=bits_deck, extra=EXTENSION)
     by_cards = compile_formula("marriages(hand)", "auction.max_bid", deck=DECK, extra=EXTENSION)

@@ -81,7 +81,7 @@ def check_loads_or_fails_cleanly(
         assert isinstance(ruleset, Ruleset)
         # the playing deck agrees with the validated deck section
         assert [(r.id, r.points) for r in ruleset.deck.ranks] == [
-            (r.id, r.points) for r in ruleset.deck_spec.ranks
+            (r.id, r.points) for r in ruleset.deck.ranks
         ]
         for n in ruleset.player_counts:
             assert ruleset.form(n).players == n

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tysiac_spec import RulesetError, load_ruleset
+from tysiac_spec.cards import Deck
 from tysiac_spec.dsl import CONTEXTS
 from tysiac_spec.ruleset import Formula
 from tysiac_spec.ruleset._schema import formula_sites
@@ -98,15 +99,12 @@ def test_forms_with_equal_deck_facts_share_one_compile_scope() -> None:
     rules = load_ruleset("pl-standard")
 
     def facts() -> dsl.DeckInfo:
-        return dsl.DeckInfo(rank_points={r.id: r.points for r in rules.deck.ranks},
-                            marriage_values={}, suits=tuple(s.id for s in rules.deck.suits),
-                            ranks=tuple(r.id for r in rules.deck.ranks),
-                            marriage_ranks=("king", "queen"), pack=rules.deck.cards)
+        return dsl.DeckInfo.of(rules.deck, marriage_values={}, marriage_ranks=("king", "queen"))
     extra = dsl.ContextExtension(options={"o": dsl.ChoiceType(("a", "b"))})
     first = FormulaCompiler(facts(), extra)._scope
     again = FormulaCompiler(facts(), dsl.ContextExtension(options={"o": dsl.ChoiceType(("a", "b"))}))
     assert again._scope is first  # the compiled formulas and section models are found by identity
     other = FormulaCompiler(facts(), dsl.ContextExtension(options={"o": dsl.ChoiceType(("a", "c"))}))
     assert other._scope != first
-    other_pack = dataclasses.replace(facts(), pack=object())
+    other_pack = dataclasses.replace(facts(), pack=Deck(rules.deck.suits, rules.deck.ranks).cards)
     assert FormulaCompiler(other_pack, extra)._scope != first

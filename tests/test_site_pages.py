@@ -25,7 +25,7 @@ def test_card_pictures_in_the_worked_examples() -> None:
 
 
 def test_card_faces_are_drawn_from_the_pack() -> None:
-    deck = load_ruleset("pl-standard").deck_spec
+    deck = load_ruleset("pl-standard").deck
     assert cards.card_code(deck, "10♥") == "TH" and cards.card_code(deck, "QS") == "QS"
     assert cards.card_code(deck, "ZZ") is None
     assert cards.card_use(deck, "ZZ", "en") == "ZZ"

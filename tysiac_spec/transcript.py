@@ -93,7 +93,7 @@ class _Writer:
             am = g.form.marriages.ace_marriage
             for _, suit in deal.declared[declared:]:
                 if action.aces and suit == am.rank:  # the ace marriage: four cards of its rank
-                    ranks = {r.id: (r.names or {}).get("en") or r.id for r in g.ruleset.deck_spec.ranks}
+                    ranks = {r.id: r.names.get("en") or r.id for r in g.ruleset.deck.ranks}
                     note += f" (ace marriage: {four_of(ranks.get(am.rank, am.rank))}, {am.value})"
                     continue
                 value = g.form.marriages.values.get(suit)

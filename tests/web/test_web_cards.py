@@ -34,7 +34,7 @@ def test_the_welcome_names_the_decks_sprite_and_the_server_serves_it(server: Ser
     status, text = server.call("GET", url)
     assert status == 200
     # the very file docs/cards.py draws for the pack: 24 faces, the back, 4 suits
-    assert text == cards.sprite_file(load_ruleset("pl-standard").deck_spec)
+    assert text == cards.sprite_file(load_ruleset("pl-standard").deck)
     assert text.count('<symbol id="card-') == 25 and text.count('<symbol id="suit-') == 4
     assert '<symbol id="card-QH" viewBox="0 0 100 140">' in text and 'id="card-back"' in text
     headers = server.headers(url)

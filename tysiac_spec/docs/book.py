@@ -17,9 +17,10 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..cards import Deck
 from ..errors import TysiacError
 from ..ruleset import load_ruleset
-from ..ruleset.model import DeckSpec, Form, Marriages, Ruleset, TablePlan
+from ..ruleset.model import Form, Marriages, Ruleset, TablePlan
 from . import cards, terms
 from .examples import Example, scenario_file
 from .examples import examples as _examples
@@ -114,7 +115,7 @@ class Book:
     meta: list[tuple[str, str]]
     sections: list[Section]
     generated: str
-    deck: DeckSpec | None = None
+    deck: Deck | None = None
     """The pack, for the card pictures of the HTML book (none: no pictures)."""
     base: str | None = None
     """For a house file: the id of the ruleset it extends, against which its changed rules
@@ -308,24 +309,25 @@ def _section_head(ruleset: Ruleset, section: Section, parts: Sequence[str], lang
 
 
 def _cards(ruleset: Ruleset, lang: str, number: int) -> Section:
-    spec = ruleset.deck_spec
-    intro = terms.pick(terms.SECTION_INTROS["cards"], lang).format(cards=len(spec.suits) * len(spec.ranks))
+    pack = ruleset.deck
+    intro = terms.pick(terms.SECTION_INTROS["cards"], lang).format(cards=len(pack.suits) * len(pack.ranks))
     sec = Section("cards", number, terms.pick(terms.SECTION_TITLES["cards"], lang), intro)
     _section_head(ruleset, sec, ("deck",), lang)
     sec.tables.append(Table(
         f"{terms.ui('suits_heading', lang)} (`deck.suits`)",
         [terms.ui("letter", lang), terms.ui("suit", lang)],
-        [[f"{s.letter} {s.symbol or ''}".strip(), (s.names or {}).get(lang) or s.id] for s in spec.suits],
+        [[f"{s.letter} {s.symbol if s.symbol != s.letter else ''}".strip(), s.names.get(lang) or s.id]
+         for s in pack.suits],
     ))
     sec.tables.append(Table(
         f"{terms.ui('ranks_heading', lang)} (`deck.ranks`)",
         [terms.ui("letter", lang), terms.ui("rank", lang), terms.ui("card_points", lang)],
-        [[r.letter + (f" ({', '.join(r.aliases)})" if r.aliases else ""), (r.names or {}).get(lang) or r.id,
-          str(r.points)] for r in spec.ranks],
+        [[r.letter + (f" ({', '.join(r.aliases)})" if r.aliases else ""), r.names.get(lang) or r.id,
+          str(r.points)] for r in pack.ranks],
     ))
-    sec.items.append((f"{terms.ui('total_points', lang)} (`deck.total_points`)", str(spec.total_points)))
-    if spec.suits:  # the ranks, strongest first, as cards of the first suit
-        sec.pictures = [f"{r.letter}{spec.suits[0].letter}" for r in spec.ranks]
+    sec.items.append((f"{terms.ui('total_points', lang)} (`deck.total_points`)", str(pack.total_points)))
+    if pack.suits:  # the ranks, strongest first, as cards of the first suit
+        sec.pictures = [f"{r.letter}{pack.suits[0].letter}" for r in pack.ranks]
     return sec
 
 
@@ -336,7 +338,7 @@ def _marriage_names(ruleset: Ruleset, counts: Sequence[int], lang: str) -> tuple
     pairs = {ruleset.form(n).marriages.ranks for n in counts} or {_DEFAULT_MARRIAGE_RANKS}
     if len(pairs) != 1:
         return None
-    names = {r.id: (r.names or {}).get(lang) or r.id for r in ruleset.deck_spec.ranks}
+    names = {r.id: r.names.get(lang) or r.id for r in ruleset.deck.ranks}
     first, second = pairs.pop()
     return names.get(first, first), names.get(second, second)
 
@@ -471,7 +473,7 @@ def build_book(ruleset: Ruleset, *, lang: str = "en", players: int | None = None
     if not counts:  # said once, at the top
         about = "\n\n".join(t for t in (about, terms.ui("no_forms", lang)) if t)
     return Book(ruleset.id, lang, ruleset.title(lang), about, meta, sections, terms.ui("generated", lang),
-                ruleset.deck_spec, base.id if base is not None else None, changed_count)
+                ruleset.deck, base.id if base is not None else None, changed_count)
 
 
 def _base_of(ruleset: Ruleset) -> Ruleset | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from ..ruleset.model import DeckSpec, RankSpec, SuitSpec
+from ..cards import Deck, Rank, Suit
 
 __all__ = ["card_code", "card_use", "sprite", "sprite_file"]
 
@@ -48,12 +48,12 @@ _OF_SUIT = {
 }
 
 
-def _face(rank: RankSpec) -> str:
+def _face(rank: Rank) -> str:
     """The rank as printed on a face: its digit alias (``10`` for the ten), else its letter."""
     return next((a for a in rank.aliases if a.isdigit()), rank.letter)
 
 
-def _name(suit: SuitSpec, rank: RankSpec, lang: str) -> str:
+def _name(suit: Suit, rank: Rank, lang: str) -> str:
     rank_name = (rank.names or {}).get(lang) or (rank.names or {}).get("en") or rank.id
     of = _OF_SUIT.get(lang, {}).get(suit.id)
     if of:
@@ -62,15 +62,15 @@ def _name(suit: SuitSpec, rank: RankSpec, lang: str) -> str:
     return f"{rank_name} of {suit_name}" if lang == "en" else f"{rank_name} {suit_name}"
 
 
-def _shape(suit: SuitSpec, x: float, y: float, size: float, fill: str) -> str:
+def _shape(suit: Suit, x: float, y: float, size: float, fill: str) -> str:
     d = SHAPES.get(suit.id)
     if d is None:
         return (f'<text x="{x + size / 2:g}" y="{y + size * 0.85:g}" font-size="{size:g}" '
-                f'text-anchor="middle" fill="{fill}">{escape(suit.symbol or suit.letter)}</text>')
+                f'text-anchor="middle" fill="{fill}">{escape(suit.symbol)}</text>')
     return f'<path d="{d}" fill="{fill}" transform="translate({x:g} {y:g}) scale({size / 100:g})"/>'
 
 
-def _symbol(suit: SuitSpec, rank: RankSpec) -> str:
+def _symbol(suit: Suit, rank: Rank) -> str:
     """One card face as an SVG ``<symbol id="card-QH">`` (viewBox 100 x 140)."""
     colour = RED if suit.id in _RED_SUITS else DARK
     face = _face(rank)
@@ -119,26 +119,26 @@ def _back() -> str:
     )
 
 
-def _suit_symbol(suit: SuitSpec) -> str:
+def _suit_symbol(suit: Suit) -> str:
     """A suit's shape in its colour as ``<symbol id="suit-H">`` (viewBox 100 x 100), for text."""
     colour = RED if suit.id in _RED_SUITS else DARK
     return f'<symbol id="suit-{suit.letter}" viewBox="0 0 100 100">{_shape(suit, 0, 0, 100, colour)}</symbol>'
 
 
-def _parse(deck: DeckSpec, code: str) -> tuple[SuitSpec, RankSpec] | None:
+def _parse(deck: Deck, code: str) -> tuple[Suit, Rank] | None:
     suit = next((s for s in deck.suits if code[-1:] in (s.letter, s.symbol)), None)
     rank = next((r for r in deck.ranks if code[:-1] in (r.letter, *r.aliases)), None)
     return (suit, rank) if suit is not None and rank is not None else None
 
 
-def card_code(deck: DeckSpec, text: str) -> str | None:
+def card_code(deck: Deck, text: str) -> str | None:
     """The canonical code (``TH``) of a card written ``TH``, ``10H`` or ``10♥``; ``None`` when
     ``text`` is not a card of ``deck``."""
     found = _parse(deck, text.strip())
     return None if found is None else f"{found[1].letter}{found[0].letter}"
 
 
-def card_use(deck: DeckSpec, code: str, lang: str) -> str:
+def card_use(deck: Deck, code: str, lang: str) -> str:
     """A card picture referring to the page's sprite: ``<svg class="card" role="img"
     aria-label="queen of hearts"><use href="#card-QH"/></svg>``; the card's text when
     ``code`` is not a card of ``deck``."""
@@ -151,7 +151,7 @@ def card_use(deck: DeckSpec, code: str, lang: str) -> str:
             f'<use href="#card-{rank.letter}{suit.letter}"/></svg>')
 
 
-def sprite(deck: DeckSpec, codes: Iterable[str]) -> str:
+def sprite(deck: Deck, codes: Iterable[str]) -> str:
     """A hidden inline ``<svg>`` holding the symbols of the cards ``codes`` (canonical, as
     :func:`card_code` gives them) in the pack's order; empty when there are none."""
     wanted = set(codes)
@@ -162,7 +162,7 @@ def sprite(deck: DeckSpec, codes: Iterable[str]) -> str:
             f'aria-hidden="true">{"".join(symbols)}</svg>')
 
 
-def sprite_file(deck: DeckSpec) -> str:
+def sprite_file(deck: Deck) -> str:
     """Every card of ``deck`` as a standalone SVG sprite file (``cards.svg``): a symbol
     ``card-QH`` per card, ``card-back``, and ``suit-H`` per suit."""
     body = "".join(_symbol(s, r) for s in deck.suits for r in deck.ranks)

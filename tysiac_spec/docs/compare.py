@@ -165,16 +165,16 @@ def _rule_values(ruleset: Ruleset, lang: str) -> dict[str, tuple[Node, str, dict
 
 
 def _extra_rows(ruleset: Ruleset, lang: str) -> list[tuple[str, str, str, FieldValue]]:
-    spec = ruleset.deck_spec
-    suits = ", ".join(f"{s.letter} {(s.names or {}).get(lang) or s.id}" for s in spec.suits)
-    ranks = ", ".join(f"{r.letter} {r.points}" for r in spec.ranks)
+    pack = ruleset.deck
+    suits = ", ".join(f"{s.letter} {s.names.get(lang) or s.id}" for s in pack.suits)
+    ranks = ", ".join(f"{r.letter} {r.points}" for r in pack.ranks)
     rows = [
         ("cards", "deck.suits", terms.ui("suits_heading", lang),
-         FieldValue(suits, None, tuple((s.id, s.letter) for s in spec.suits))),
+         FieldValue(suits, None, tuple((s.id, s.letter) for s in pack.suits))),
         ("cards", "deck.ranks", terms.ui("ranks_heading", lang),
-         FieldValue(ranks, None, tuple((r.id, r.letter, r.points) for r in spec.ranks))),
+         FieldValue(ranks, None, tuple((r.id, r.letter, r.points) for r in pack.ranks))),
         ("cards", "deck.total_points", terms.ui("total_points", lang),
-         FieldValue(str(spec.total_points), None, spec.total_points)),
+         FieldValue(str(pack.total_points), None, pack.total_points)),
         ("table", "players", terms.ui("player_counts", lang),
          FieldValue(", ".join(str(n) for n in ruleset.player_counts) or terms.ui("none", lang), None,
                     ruleset.player_counts)),

@@ -101,10 +101,10 @@ class _Cards:
     """Card notation for players: ``QH`` -> ``Q♥``, ``TD`` -> ``10♦`` (from the deck's data)."""
 
     def __init__(self, ruleset: Ruleset, lang: str) -> None:
-        spec = ruleset.deck_spec
-        self.suits = {s.letter: s.symbol or s.letter for s in spec.suits}
-        self.ranks = {r.letter: next((a for a in r.aliases if a.isdigit()), r.letter) for r in spec.ranks}
-        self.suit_names = {s.id: (s.names or {}).get(lang) or s.id for s in spec.suits}
+        pack = ruleset.deck
+        self.suits = {s.letter: s.symbol for s in pack.suits}
+        self.ranks = {r.letter: next((a for a in r.aliases if a.isdigit()), r.letter) for r in pack.ranks}
+        self.suit_names = {s.id: s.names.get(lang) or s.id for s in pack.suits}
         ranks = "|".join(re.escape(k) for k in sorted(self.ranks, key=len, reverse=True))
         suits = "".join(re.escape(k) for k in self.suits)
         self.pattern = re.compile(rf"\b({ranks})([{suits}])\b")

@@ -252,11 +252,11 @@ def words(ruleset: Ruleset, model: str, value: Any, lang: str) -> FieldValue:
         text = str(value.get(lang) or value.get("en") or next(iter(value.values()), ""))
         return FieldValue(text or terms.none_words(model, lang), None, key)
     if isinstance(value, Mapping):
-        names = {s.id: (s.names or {}).get(lang) or s.id for s in ruleset.deck_spec.suits}
+        names = {s.id: s.names.get(lang) or s.id for s in ruleset.deck.suits}
         items = [f"{names.get(str(k), str(k))} {v}" for k, v in value.items()]
         return FieldValue(", ".join(items) or terms.ui("none", lang), None, key)
     if isinstance(value, tuple) and model in RANK_LISTS:
-        ranks = {r.id: (r.names or {}).get(lang) or r.id for r in ruleset.deck_spec.ranks}
+        ranks = {r.id: r.names.get(lang) or r.id for r in ruleset.deck.ranks}
         return FieldValue(" + ".join(ranks.get(str(v), str(v)) for v in value), None, key)
     if isinstance(value, tuple):
         if not value:
@@ -270,7 +270,7 @@ _RANK_DEFAULT = AceMarriage.__dataclass_fields__["rank"].default
 
 def rank_name(ruleset: Ruleset, rank: str, lang: str) -> str:
     """The name in ``lang`` of the rank ``rank`` (an id) of the ruleset's pack; the id if it has none."""
-    return next(((r.names or {}).get(lang) or r.id for r in ruleset.deck_spec.ranks if r.id == rank), rank)
+    return next((r.names.get(lang) or r.id for r in ruleset.deck.ranks if r.id == rank), rank)
 
 
 def ace_marriage_rank(ruleset: Ruleset) -> str | None:

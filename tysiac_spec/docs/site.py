@@ -312,7 +312,7 @@ def _write_site(root: Path, entries: Sequence[_Entry]) -> list[Path]:
     written.extend(api)
     _write(root, "site.js", (TEMPLATES / "site.js").read_text(encoding="utf-8"), written)
     if entries:  # the card faces as one sprite file, for pages (and the table) that link to it
-        _write(root, "cards.svg", cards.sprite_file(entries[0].ruleset.deck_spec), written)
+        _write(root, "cards.svg", cards.sprite_file(entries[0].ruleset.deck), written)
     pairs = [(e.ruleset, e.origin) for e in entries]
     for lang in terms.LANGS:
         _write(root, "index.html" if lang == "en" else f"index.{lang}.html", render_index(

@@ -7,8 +7,8 @@ range checks where a value could leave :mod:`.bounds`' range) ->
 
 Typical use by a host::
 
-    deck = DeckInfo(rank_points=..., marriage_values=..., suits=..., ranks=...,
-                    marriage_ranks=("king", "queen"))
+    deck = DeckInfo.of(ruleset.deck, marriage_values={"hearts": 100, ...},
+                       marriage_ranks=("king", "queen"))   # the view of a cards.Deck
     cap = compile_formula("120 + marriages(hand)", "auction.max_bid", deck=deck,
                           origin=Origin("pl.yaml", 12, 14, ("auction", "max_bid")))
     cap({"hand": cards, "player": {"score": 0}, "players": 3, "options": {}})

@@ -13,10 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bounds import LIMIT
 from .types import BOOL, CARDS, INT, RANK, SUIT, ChoiceType, TextType, Type
+
+if TYPE_CHECKING:  # the DSL reads a host's cards by their attributes only
+    from ..cards import Card, Deck
 
 __all__ = [
     "FUNCTIONS",
@@ -65,7 +68,10 @@ class MarriageValue:
 
 @dataclass(frozen=True, slots=True)
 class DeckInfo:
-    """The deck facts the card functions need, given by the host at compile time.
+    """What the card functions know of the pack and its marriages, given by the host at
+    compile time: the DSL's view of a :class:`~tysiac_spec.cards.Deck`, made from it by
+    :meth:`of` (a ruleset's formulas); written out by hand only where a formula is compiled
+    without a pack (the DSL's own tests and benchmarks, cards as id strings).
 
     Attributes:
         rank_points: card points per rank id (``{"ace": 11, "ten": 10, ...}``).
@@ -74,11 +80,9 @@ class DeckInfo:
         ranks: the rank ids, which formulas may name (``ace``).
         marriage_ranks: the two rank ids whose cards of one suit make a marriage
             (the ruleset's ``marriages.ranks``, such as ``("king", "queen")``).
-        card_bits: each card's bit (``card.bit``) by ``(rank id, suit id)``, when the host's
-            cards carry one (:class:`~tysiac_spec.cards.Card`): card functions then work on
-            bit sets for cards of ``pack`` (empty: by rank and suit only).
-        pack: the host's pack whose bits ``card_bits`` gives: a card is counted by its bit
-            only when ``card.pack is pack``.
+        pack: the host's cards (``deck.cards``), when they carry a bit (``card.bit``,
+            :class:`~tysiac_spec.cards.Card`): card functions then work on bit sets for a
+            hand of cards whose ``card.pack is pack`` (``None``: by rank and suit only).
         marriage_value: the ruleset's ``marriages.value`` formula, the one home of a declared
             marriage's points, or ``None`` (a marriage is worth its suit's value).
     """
@@ -88,9 +92,29 @@ class DeckInfo:
     suits: tuple[str, ...]
     ranks: tuple[str, ...]
     marriage_ranks: tuple[str, str]
-    card_bits: Mapping[tuple[str, str], int] = field(default_factory=dict)
-    pack: object = None
+    pack: tuple[Card, ...] | None = None
     marriage_value: MarriageValue | None = None
+
+    @classmethod
+    def of(
+        cls,
+        deck: Deck,
+        *,
+        marriage_values: Mapping[str, int],
+        marriage_ranks: tuple[str, str],
+        marriage_value: MarriageValue | None = None,
+    ) -> DeckInfo:
+        """The view of ``deck`` (a ruleset's ``deck``): its suit and rank ids, each rank's
+        card points and its cards (with their bits), with a form's marriage facts."""
+        return cls(
+            rank_points={r.id: r.points for r in deck.ranks},
+            marriage_values=marriage_values,
+            suits=tuple(s.id for s in deck.suits),
+            ranks=tuple(r.id for r in deck.ranks),
+            marriage_ranks=marriage_ranks,
+            pack=deck.cards,
+            marriage_value=marriage_value,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,12 +341,13 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
     # stays alive, so its identity is never reused by another object.
     last: list[tuple[Any, int]] = [((), 0)]
     # With the pack's bits: each marriage as the bits of its king and queen, and its value.
-    pairs = [
-        (deck.card_bits[(king, s)] | deck.card_bits[(queen, s)], v)
-        for s, v in values.items()
-        if (king, s) in deck.card_bits and (queen, s) in deck.card_bits
-    ]
     pack = deck.pack
+    card_bits = {(c.rank.id, c.suit.id): c.bit for c in pack or ()}
+    pairs = [
+        (card_bits[(king, s)] | card_bits[(queen, s)], v)
+        for s, v in values.items()
+        if (king, s) in card_bits and (queen, s) in card_bits
+    ]
     points = _valuer(deck)
 
     def declared(held: list[int]) -> int:

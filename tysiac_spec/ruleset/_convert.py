@@ -316,7 +316,6 @@ def _scope_key(deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> tuple[Any, ..
         deck.ranks,
         deck.marriage_ranks,
         deck.marriage_value,
-        tuple(deck.card_bits.items()),
         tuple((name, _type_text(kind)) for name, kind in extra.options.items()),
         tuple((name, _type_text(kind)) for name, kind in extra.counters.items()),
         tuple(extra.docs.items()),

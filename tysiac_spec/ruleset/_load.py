@@ -776,7 +776,7 @@ def _build(
     """The model of ``doc`` (``checked.doc`` with the ``selected`` option values applied;
     ``chosen`` are the options the caller chose, the others keep their defaults)."""
     file, content_hash, raw = checked.file, checked.content_hash, checked.raw
-    deck_spec, deck, forms = _forms(doc)
+    deck, forms = _forms(doc)
     conv = Converter()
     options = built_once("options", doc.get("options"), lambda: ({
         name: conv.build(model.Option, opt, ("options", name))
@@ -794,7 +794,6 @@ def _build(
         description=types.MappingProxyType(dict(doc.get("description") or {})),
         aliases=tuple(doc.get("aliases") or ()),
         sources=sources,
-        deck_spec=deck_spec,
         deck=deck,
         forms=types.MappingProxyType(forms),
         options=types.MappingProxyType(options),
@@ -807,17 +806,13 @@ def _build(
     )
 
 
-def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
-    """The pack (as written and as cards) and the form of each player count of a checked
-    document with its options chosen, every formula compiled.
+def _forms(doc: YMap) -> tuple[Deck, dict[int, model.Form]]:
+    """The pack and the form of each player count of a checked document with its options
+    chosen, every formula compiled.
 
     Raises:
         RulesetError: every formula problem (``dsl.*``) of every form.
     """
-    conv = Converter()
-    deck_spec: model.DeckSpec = built_once(
-        "deck", doc["deck"], lambda: (conv.build(model.DeckSpec, doc["deck"], ("deck",)), True)
-    ) if "deck" in doc else _inherit_core_deck()
     deck = built_once(
         "cards", doc["deck"], lambda: (_deck(json.dumps(to_plain(doc["deck"]))), True)
     ) if "deck" in doc else core_deck()
@@ -839,7 +834,7 @@ def _forms(doc: YMap) -> tuple[model.DeckSpec, Deck, dict[int, model.Form]]:
             )
     if problems:
         raise RulesetError(sorted_diagnostics(problems))
-    return deck_spec, deck, forms
+    return deck, forms
 
 
 def _provenance(
@@ -953,14 +948,10 @@ def _form_compiler(
     values = unwrap(marriages.get("values")) or {}
     ranks: Any = unwrap(marriages.get("ranks")) or model.Marriages.__dataclass_fields__["ranks"].default
     counters = unwrap((unwrap(sections.get("match")) or {}).get("counters")) or []
-    deck_info = dsl.DeckInfo(
-        rank_points={r.id: r.points for r in deck.ranks},
+    deck_info = dsl.DeckInfo.of(
+        deck,
         marriage_values={str(k): int(unwrap(v)) for k, v in values.items()},
-        suits=tuple(s.id for s in deck.suits),
-        ranks=tuple(r.id for r in deck.ranks),
         marriage_ranks=(str(unwrap(ranks[0])), str(unwrap(ranks[1]))),
-        card_bits={(c.rank.id, c.suit.id): c.bit for c in deck.cards},
-        pack=deck.cards,
     )
     deck_info = dataclasses.replace(
         deck_info, marriage_value=_marriage_value(marriages, active, deck_info)
@@ -1028,10 +1019,6 @@ def _table_part(entry: Any) -> dict[str, Any]:
 
 def _mark(node: Any) -> Mark:
     return node.mark if isinstance(node, YMap) else Mark(None, 1, 1)
-
-
-def _inherit_core_deck() -> model.DeckSpec:
-    return load_ruleset("core").deck_spec
 
 
 def core_deck() -> Deck:

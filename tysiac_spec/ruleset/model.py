@@ -13,6 +13,7 @@ clockwise from the dealer: 0 is the dealer, 1 the dealer's left ("first hand").
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -219,6 +220,10 @@ class Source:
 
 
 # --------------------------------------------------------------------------- deck
+# The pack as a ruleset writes it (``deck:``), for the schema (which takes the docstrings
+# below as its descriptions) and no more: a loaded ruleset's pack is a ``cards.Deck``
+# (``ruleset.deck``), the one home of the pack, built by ``Deck.from_data`` from these
+# fields.  Nothing builds these classes but the deprecated ``Ruleset.deck_spec``.
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1556,7 +1561,6 @@ class Ruleset(_RechooseSlot):
     description: LangText
     aliases: tuple[str, ...]
     sources: tuple[Source, ...]
-    deck_spec: DeckSpec
     deck: Deck = field(compare=False)
     forms: Mapping[int, Form]
     options: Mapping[str, Option]
@@ -1566,6 +1570,25 @@ class Ruleset(_RechooseSlot):
     content_hash: str = ""
     parents: tuple[str, ...] = ()
     document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def deck_spec(self) -> DeckSpec:
+        """Deprecated: read :attr:`deck` (a :class:`~tysiac_spec.cards.Deck`, with the same
+        suits, ranks, letters, symbols, aliases, names and points).  The pack as the schema
+        describes it, made from :attr:`deck` on each read; a suit written without a symbol
+        has its letter as its symbol."""
+        warnings.warn(
+            "Ruleset.deck_spec is deprecated: read Ruleset.deck (a cards.Deck)", DeprecationWarning,
+            stacklevel=2,
+        )
+        deck = self.deck
+        return DeckSpec(
+            suits=tuple(SuitSpec(id=s.id, letter=s.letter, symbol=s.symbol, names=dict(s.names))
+                        for s in deck.suits),
+            ranks=tuple(RankSpec(id=r.id, letter=r.letter, points=r.points, aliases=r.aliases,
+                                 names=dict(r.names)) for r in deck.ranks),
+            total_points=deck.total_points,
+        )
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..cards import Deck
 from ..engine.match import BarrelSeat, MatchState
 from ..errors import Diagnostic, EntryError
 from ..ruleset.model import Form, Formula, Ruleset
@@ -67,11 +68,24 @@ def _digest(value: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+def _pack(deck: Deck) -> dict[str, Any]:
+    """The fields of ``deck`` that the fingerprint hashes, as the ``deck:`` section writes
+    them (a symbol that is the suit's letter as not written): the same digest as when the
+    fingerprint read the pack as written."""
+    return {
+        "suits": [{"id": s.id, "letter": s.letter, "symbol": None if s.symbol == s.letter else s.symbol}
+                  for s in deck.suits],
+        "ranks": [{"id": r.id, "letter": r.letter, "points": r.points, "aliases": list(r.aliases)}
+                  for r in deck.ranks],
+        "total_points": deck.total_points,
+    }
+
+
 def rules_fingerprint(rules: Ruleset, form: Form) -> dict[str, str]:
     """What changes the scores of a sheet played under ``form``, by section: ``deck`` (the
     pack), ``options`` (the values in force) and each section of the form (``auction``,
     ``scoring``, ``match``…), each a 16-hex-digit hash.  Display texts are left out."""
-    out = {"deck": _digest(rules.deck_spec), "options": _digest(dict(rules.selected))}
+    out = {"deck": _digest(_pack(rules.deck)), "options": _digest(dict(rules.selected))}
     for f in dataclasses.fields(form):
         out[f.name] = _digest(getattr(form, f.name))
     return out

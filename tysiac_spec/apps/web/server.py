@@ -323,7 +323,7 @@ class Server:
         text = views.sprite_text(key)
         if text is None:
             for r in shipped():
-                views.sprite_url(r.deck_spec)
+                views.sprite_url(r.deck)
             text = views.sprite_text(key)
         if text is None:
             return PlainTextResponse("no such card pictures", status_code=404)

@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from ..._paths import RULESETS_DIR
+from ...cards import Deck
 from ...docs import cards, terms
 from ...docs.terms import LANGS
 from ...engine.game import Game, View
 from ...errors import Diagnostic, format_path
-from ...ruleset.model import DeckSpec, Ruleset
+from ...ruleset.model import Ruleset
 
 __all__ = [
     "LAST_ACTIONS",
@@ -229,7 +230,7 @@ _sprites: dict[str, str] = {}
 _sprites_lock = threading.Lock()
 
 
-def sprite_url(deck: DeckSpec) -> str:
+def sprite_url(deck: Deck) -> str:
     """The path of ``deck``'s card pictures, ``/cards/<key>.svg`` (``key``: 16 hex digits of
     the SHA-256 of the sprite, so a URL names one drawing), the sprite
     :func:`tysiac_spec.docs.cards.sprite_file` draws, kept for :func:`sprite_text`."""
@@ -255,7 +256,7 @@ def deck_json(ruleset: Ruleset) -> dict[str, Any]:
     and names, and ``sprite``: the URL of its card pictures (:func:`sprite_url`)."""
     deck = ruleset.deck
     return {
-        "sprite": sprite_url(ruleset.deck_spec),
+        "sprite": sprite_url(ruleset.deck),
         "suits": [
             {"id": s.id, "letter": s.letter, "symbol": s.symbol, "names": dict(s.names)} for s in deck.suits
         ],
@@ -294,7 +295,7 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
         "id": ruleset.id,
         "kind": ruleset.kind,
         "names": {lang: ruleset.title(lang) for lang in LANGS},
-        "sprite": sprite_url(ruleset.deck_spec),
+        "sprite": sprite_url(ruleset.deck),
         "players": list(ruleset.player_counts),
         "options": options,
     }
