@@ -334,6 +334,24 @@ def test_cut_passes_on_and_the_dealer_pays(tmp_path: Path) -> None:
     assert game.scores == [0, -120, 0]
 
 
+def test_a_penalised_cut_skips_the_deal() -> None:
+    # examples/house/cut-nines.yaml with its option `cut_skips` (`deal.cut.then: skip`; WIK: the
+    # third nine in a row costs the cutter 120 and the deal is skipped, passing on). Seed 189:
+    # dealer 1's cutter (player 0) cuts three nines and pays 120; no one is dealt from that
+    # pack, and player 2 deals the deal that is played.
+    rules = load_ruleset(str(HOUSE / "cut-nines.yaml"))
+    game = Game(rules, players=3, seed=189, options={"cut_skips": True})
+    assert game.deal.dealer == 2 and game.scores == [-120, 0, 0]
+    assert _cut_events(game)[3:] == [
+        ("cut.penalty", 0, -120, "bad cut 3 in a row: player 0 −120"),
+        ("cut.skip", 1, None, "the deal of player 1 is skipped: the cards pass on"),
+    ]
+    assert game.deal.order == [0, 1, 2] and game.current_player == 0
+    # The default (`then: deal`): dealer 1 deals the pack as it lies.
+    assert Game(rules, players=3, seed=189).deal.dealer == 1
+    assert rules.form(3).deal.cut.then == "deal"
+
+
 def test_house_redeal_passes_the_deal_on() -> None:
     # examples/house/redeal-passes-on.yaml (`deal.redeal_dealer: next`, GLI's spoilt deal
     # passing on): the abandoned deal of dealer 0 is followed by player 1's deal, and the

@@ -37,6 +37,7 @@ __all__ = [
     "compile_deal_cards",
     "compile_redeal_checks",
     "cut",
+    "cut_skips",
     "deal_cards",
     "dealing_plan",
     "first_ace_dealer",
@@ -342,7 +343,8 @@ def cut(
     """Cut the shuffled pack of deal number ``deal`` (:func:`cut_pack`, ``cards`` changed in
     place): the match state with the penalty charged to ``deal.cut.payer`` for a penalised
     cut (:func:`~.match.charge_seat`), and the events: ``cut.bad`` per bad cut, then
-    ``cut.penalty`` (value: minus the penalty)."""
+    ``cut.penalty`` (value: minus the penalty), then ``cut.skip`` (player: the dealer) when
+    ``deal.cut.then`` is ``skip`` (:func:`cut_skips`: the caller passes the deal on)."""
     spec = form.deal.cut
     bad, penalised = cut_pack(form, cards, rng, dealer)
     events = [MatchEvent(deal, "cut.bad", cutter, None, f"bad cut by player {cutter}: {card} at the bottom")
@@ -352,7 +354,17 @@ def cut(
         events.append(MatchEvent(deal, "cut.penalty", payer, -spec.penalty,
                                  f"bad cut {len(bad)} in a row: player {payer} {signed(-spec.penalty)}"))
         state = charge_seat(form, state, payer, spec.penalty)
+        if spec.then == "skip":
+            events.append(MatchEvent(deal, "cut.skip", dealer, None,
+                                     f"the deal of player {dealer} is skipped: the cards pass on"))
     return state, events
+
+
+def cut_skips(events: Sequence[MatchEvent]) -> bool:
+    """Whether the cut whose events :func:`cut` returned skips the deal (``deal.cut.then:
+    skip`` after the penalised bad cut): no one is dealt from the pack, and the next dealer
+    (:func:`~.seating.next_dealer`) shuffles, has it cut and deals (WIK)."""
+    return bool(events) and events[-1].kind == "cut.skip"
 
 
 def cut_pack(

@@ -456,6 +456,12 @@ class Cut:
     payer: Literal["cutter", "dealer"] = rule(
         "Who loses `penalty`: the player who made that cut; the dealer.", "cutter"
     )
+    then: Literal["deal", "skip"] = rule(
+        "After the penalised bad cut: the pack is dealt as it lies; or the deal is skipped: "
+        "no one is dealt from this pack, and the next dealer in the direction of play shuffles, "
+        "has it cut and deals (WIK).",
+        "deal",
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
