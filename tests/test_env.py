@@ -58,7 +58,7 @@ def _inputs() -> dict[str, Callable[[], Mapping[str, Any]]]:
     outcome = scoring.DealOutcome(
         declarer=p, bid=110, contract=110, card_points={p: 60}, marriages={p: 20},
         won={p: hand}, last_trick=p, declarations=((p, "hearts"),), players=tuple(deal.order),
-        tricks={p: 3},
+        tricks={p: 3}, dealer=deal.dealer,
     )
     every = frozenset(ctx.DEAL_FACTS)
     facts = scoring.deal_facts(FORM, outcome, p, tuple(deal.order), every - {"declarer_points", "seat"})

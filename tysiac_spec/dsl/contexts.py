@@ -209,6 +209,18 @@ _COMMON: dict[str, tuple[Type, str]] = {
         "the value of the side's declared king-queen marriages of which another player won "
         "the king or the queen",
     ),
+    "top_bid": (
+        POINTS,
+        "the auction's highest numeric bid: the winning bid of a numeric contract; under a named "
+        "contract the highest number bid before it (0: none)",
+    ),
+    "player_seat": (
+        COUNT,
+        "the player's seat at the table as the game numbers them (0, 1, …: the sitter's seat "
+        "counts)",
+    ),
+    "dealer_seat": (COUNT, "the dealer's seat at the table (0, 1, …)"),
+    "declarer_seat": (COUNT, "the declarer's seat at the table (0, 1, …)"),
     "most_tricks": (COUNT, "the most tricks any active player won in the deal"),
     "fewest_tricks": (COUNT, "the fewest tricks any active player won in the deal"),
     "mode": (
@@ -218,14 +230,14 @@ _COMMON: dict[str, tuple[Type, str]] = {
 }
 DEAL_FACTS = (
     "won", "last_trick", "declared", "drowned", "others_points", "declarer_points", "seat", "mode",
-    "others_tricks",
+    "others_tricks", "top_bid", "player_seat", "dealer_seat", "declarer_seat",
 )
 """The names of the played deal's facts in the scoring contexts, which the engine builds only
 when a formula of the form reads them (:attr:`tysiac_spec.ruleset.model.Formula.reads`)."""
 
 
 
-def _facts(side: str) -> list[tuple[str, str]]:
+def _facts(side: str) -> list[str | tuple[str, str]]:
     """The played deal's facts about ``side`` (``declarer`` or ``defender``), with docs."""
     return [
         ("won", f"the cards the {side} won in tricks (leftover cards given to him included)"),
@@ -238,6 +250,11 @@ def _facts(side: str) -> list[tuple[str, str]]:
         ("mode", _COMMON["mode"][1]),
         ("others_tricks", f"the tricks every other active player but the {side} won, together "
          f"(0: the {side} took every trick)"),
+        "top_bid",
+        ("player_seat", f"the {side}'s seat at the table as the game numbers them (0, 1, …: the "
+         "sitter's seat counts)"),
+        "dealer_seat",
+        "declarer_seat",
     ]
 
 

@@ -61,6 +61,9 @@ class Around:
     kind: str | None = None
     """The named contract (``contract.kinds``) bid highest in the auction, then the one the
     deal is played as (its id); ``None``: the numeric contract (:mod:`.contracts`)."""
+    top_bid: int = 0
+    """The highest numeric bid made before the named bid that leads (points; 0: none), which
+    the scoring formulas read as ``top_bid`` (:func:`.contracts.apply_bid`)."""
     contra: int = 1
     """The factor of contra and redouble (``contract.contra``): 1 while nobody doubled."""
     contra_by: int | None = None
