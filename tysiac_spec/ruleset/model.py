@@ -501,6 +501,13 @@ class DealRules:
         minimum=0,
         maximum=MAX_COUNT,
     )
+    talon_at: tuple[int, ...] = rule(
+        "Positions in the dealing sequence that always go to the talon: 1 the first card dealt "
+        "(the top of the pack), 2 the second, …, -1 the last card dealt (the bottom), -2 the one "
+        "before it; the other talon cards fall at random among the positions the restrictions "
+        "above allow (WIK: the top card, the bottom card and one more).  Empty: none forced.",
+        (),
+    )
     redeals: tuple[Redeal, ...] = rule("Conditions for abandoning and redealing a deal.", ())
     cut: Cut = rule("The cut before the deal and a bad card at the bottom.", Cut)
     redeal_dealer: Literal["same", "next"] = rule(
