@@ -116,12 +116,13 @@ def deal_top(form: Form, deck_points: int) -> int:
         return plain
     active = min(form.active, form.players)
     best = 0
-    for order in itertools.permutations(m.values.values()):
+    for order in itertools.permutations(m.values.items()):
         total = 0
-        for number, value in enumerate(order):
+        for number, (suit, value) in enumerate(order):
             total += max(0, *(
-                int(m.value(envs.marriage_value(value, declarer, number == 0, sets, number, active)))
-                for declarer in (True, False) for sets in (True, False)
+                int(m.value(envs.marriage_value(value, declarer, number == 0, sets, number, active,
+                                                suit, trump)))
+                for declarer in (True, False) for sets in (True, False) for trump in (suit, None)
             ))
         best = max(best, total)
     return max(plain, deck_points + best)

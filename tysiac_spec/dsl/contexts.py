@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, DslError
-from .types import BOOL, CARDS, BoolType, ChoiceType, FieldSpec, IntType, RecordType, Type
+from .types import BOOL, CARDS, SUIT, BoolType, ChoiceType, FieldSpec, IntType, RecordType, Type
 
 __all__ = ["CONTEXTS", "DEAL_FACTS", "DEAL_MODE", "Context", "ContextExtension", "NameSpec", "get_context"]
 
@@ -190,6 +190,12 @@ _COMMON: dict[str, tuple[Type, str]] = {
     "first": (BOOL, "whether it is the first marriage declared in the deal"),
     "sets_trump": (BOOL, "whether declaring it makes its suit trump"),
     "number": (COUNT, "the marriages declared in the deal before it"),
+    "suit": (SUIT, "the marriage's suit"),
+    "trump": (
+        SUIT,
+        "the trump suit as the marriage is declared (before it sets trump; equal to no suit "
+        "while there is no trump)",
+    ),
     "won": (CARDS, "the cards the side won in tricks (leftover cards it was given included)"),
     "last_trick": (BOOL, "whether the side won the last trick of the deal"),
     "declared": (COUNT, "the number of marriages the side declared"),
@@ -472,6 +478,8 @@ _TABLE: tuple[dict[str, object], ...] = (
             "sets_trump",
             "number",
             "players",
+            "suit",
+            "trump",
         ],
         "example": "if sets_trump then value * 2 else value",
     },

@@ -950,15 +950,16 @@ def _form_compiler(
     """A DSL compiler for one player form (``active`` players in a deal): its marriage
     values, ranks and value formula, and counters."""
     marriages = unwrap(sections.get("marriages")) or {}
-    values = unwrap(marriages.get("values")) or {}
-    ranks: Any = unwrap(marriages.get("ranks")) or model.Marriages.__dataclass_fields__["ranks"].default
+    read = Converter().field  # (the model's reading of the two fields, before it is built)
+    values = read(model.Marriages, "values", marriages, ("marriages",))
+    ranks = read(model.Marriages, "ranks", marriages, ("marriages",))
     counters = unwrap((unwrap(sections.get("match")) or {}).get("counters")) or []
     deck_info = dsl.DeckInfo(
         rank_points={r.id: r.points for r in deck.ranks},
-        marriage_values={str(k): int(unwrap(v)) for k, v in values.items()},
+        marriage_values=dict(values),
         suits=tuple(s.id for s in deck.suits),
         ranks=tuple(r.id for r in deck.ranks),
-        marriage_ranks=(str(unwrap(ranks[0])), str(unwrap(ranks[1]))),
+        marriage_ranks=(str(ranks[0]), str(ranks[1])),
         card_bits={(c.rank.id, c.suit.id): c.bit for c in deck.cards},
         pack=deck.cards,
     )
