@@ -78,6 +78,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "deal.redeals.effect",
         "deal.incidents",
         "contract.kinds",
+        "contract.names_trump",
         "play.revoke",
         "play.revoke.handling",
         "play.revoke.penalty",

@@ -49,6 +49,7 @@ from . import (
     contracts,
     dealing,
     incidents,
+    naming,
     play,
     rebuy,
     scoring,
@@ -223,6 +224,8 @@ class Game:
             "auction": Phase(auction_legal, self._apply_auction, self._explain_auction),
             "rebuy": Phase(rebuy.legal, self._apply_rebuy, _explain_rebuy),
             "contra": Phase(contra.legal, self._apply_contra, self._explain_contra),
+            "trump": Phase(partial(naming.legal, form), self._apply_naming,
+                           partial(naming.explain, form)),
             # (the talon's steps called as they are: a partial adds no call of its own)
             "talon": Phase(lambda deal: talon.legal_choice(deal, table),
                            partial(talon.apply_choice, form, env=env), talon_explain),
@@ -791,6 +794,13 @@ class Game:
                             f"player {deal.declarer} buys the contract at {deal.high_bid} "
                             f"from player {deal.around.sold_by}")
             self._after_rebuy(deal)
+
+    def _apply_naming(self, deal: DealState, action: Action) -> None:
+        """Phase ``trump`` (``contract.names_trump``): the named suit is trump (event
+        ``trump``); then the talon (:func:`.talon.start`)."""
+        naming.apply(deal, action)
+        self._event("trump", deal.declarer, None, f"player {deal.declarer} names {deal.trump} trump")
+        talon.start(self.form, deal, self._env)
 
     def _apply_contra(self, deal: DealState, action: Action) -> None:
         """Phase ``contra`` (``contract.contra``): once decided (event ``contra`` for a doubled

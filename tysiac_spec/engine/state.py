@@ -146,6 +146,8 @@ class DealState:
     # play
     trump: str | None = None
     pending_trump: str | None = None
+    trump_named: bool = False
+    """The declarer has named trump (``contract.names_trump``, :mod:`.naming`)."""
     trick: list[tuple[int, Card]] = field(default_factory=list)
     trick_number: int = 0
     won: dict[int, list[Card]] = field(default_factory=dict)

@@ -898,6 +898,13 @@ class Contract:
     claim_allowed: bool = rule(
         "A declarer sure of every trick may show the hand and score without playing.", False
     )
+    names_trump: bool = rule(
+        "The declarer names trump as soon as he wins the contract, before the talon (`trump "
+        "SUIT`, a suit of `marriages.values`): that suit is trump from the first trick. "
+        "Marriages still score and set trump as `marriages.sets_trump` says; their value "
+        "formula reads the trump (`marriages.value`: `suit`, `trump`).",
+        False,
+    )
     kinds: tuple[ContractKind, ...] = rule(
         "Named contracts bid in the auction beside the numeric bids (misère, slam, open "
         "hand), each a kind of contract with its goal, play and scoring; none: only the "
