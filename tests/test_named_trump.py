@@ -4,11 +4,13 @@ a table practice marked ``assumed`` (the trump marriage 100, any other 80)."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from tysiac_spec import IllegalActionError, load_ruleset
+from tysiac_spec.adapters._core import ActionIndex, Episode
 from tysiac_spec.engine import Game, parse_action
 from tysiac_spec.engine.actions import NameTrump
 from tysiac_spec.fast.coverage import uncovered
@@ -60,3 +62,19 @@ def test_the_action_prints_and_parses_in_pairs_and_the_default_names_nothing() -
     # a form that sets it is played by the engine, not the fast path's generator
     form = load_ruleset(str(HOUSE)).form(3)
     assert uncovered(form, 24) == "contract.names_trump = True (not covered by the fast path's generator)"
+
+
+def test_the_adapters_number_the_named_trumps_and_random_play_names_one() -> None:
+    # the adapters' index lists `trump SUIT` last, only for a form that names trump
+    rules = load_ruleset(str(HOUSE))
+    index = ActionIndex(rules, 3)
+    assert [str(a) for a in index.actions[-4:]] == ["trump hearts", "trump diamonds", "trump clubs", "trump spades"]
+    assert not any(type(a) is NameTrump for a in ActionIndex(load_ruleset("pl-standard"), 3).actions)
+    episode = Episode(rules, 3, 5, "deal", index)
+    rng, named = random.Random(2), False
+    while not episode.over:
+        numbers = episode.legal_numbers()
+        number = numbers[rng.randrange(len(numbers))]
+        named |= type(index.actions[number]) is NameTrump
+        episode.apply_number(number)
+    assert named

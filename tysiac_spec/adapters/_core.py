@@ -37,6 +37,7 @@ from ..engine.actions import (
     Forfeit,
     GiveCard,
     NamedBid,
+    NameTrump,
     Pass,
     PlayCard,
     Redeal,
@@ -179,6 +180,8 @@ ENUMERATIONS: tuple[tuple[type[Action], Callable[[_Facts], Iterable[Action]]], .
     (Redouble, lambda f: [Redouble()] if f.form.contract.contra.enabled and f.form.contract.contra.redouble
      else []),
     (Buy, lambda f: [Buy()] if f.form.talon.rebuy.enabled else []),
+    (NameTrump, lambda f: [NameTrump(s) for s in f.form.marriages.values] if f.form.contract.names_trump
+     else []),
 )
 """Every kind of action a form can produce (each class of :mod:`~tysiac_spec.engine.actions`
 but the table incident, :class:`~tysiac_spec.engine.actions.Incident`, never a legal action)

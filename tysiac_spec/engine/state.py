@@ -15,16 +15,19 @@ __all__ = ["PHASES", "Around", "DealState", "cards_text", "remove_card"]
 
 PHASES = (
     "redeal", "dark", "auction", "rebuy", "contra", "talon", "exchange", "contract", "marriages", "play",
-    "over",
+    "over", "trump",
 )
-"""Phases of a deal, in order; ``over`` also marks a finished match.
+"""Phases of a deal, in order (but ``trump``, listed last so that the others keep their index in
+the adapters' observations: it comes after the auction, before the talon); ``over`` also marks
+a finished match.
 
 ``redeal``: a player may call a redeal (``deal.redeals``), offered after the deal, after
 the talon or after the exchange; ``dark``: the dark game may be declared or cancelled
 (``special.dark``); ``marriages``: the players announce their marriages before the first
 trick (``marriages.declared_by: before_play``); ``rebuy``: the defenders may buy the contract
 (``talon.rebuy``); ``contra``: the defenders may double it, the declarer redouble
-(``contract.contra``; after the auction or before the play).  A deal abandoned for a redeal
+(``contract.contra``; after the auction or before the play); ``trump``: the declarer names
+trump (``contract.names_trump``, :mod:`.naming`).  A deal abandoned for a redeal
 ends in the internal phase ``redealt`` and is replaced at once by a new deal.
 """
 
