@@ -262,6 +262,8 @@ def words(ruleset: Ruleset, model: str, value: Any, lang: str) -> FieldValue:
     if isinstance(value, tuple):
         if not value:
             return FieldValue(terms.ui("none", lang), None, key)
+        if model == "deal.talon_at":  # positions (-1: the last), not parts of a sum
+            return FieldValue(", ".join(str(v) for v in value), None, key)
         return FieldValue(" + ".join(str(v) for v in value), None, key)
     return FieldValue(str(value), None, key)  # pragma: no cover - every model type is handled above
 
