@@ -507,6 +507,8 @@ class DealRules:
         "before it; the other talon cards fall at random among the positions the restrictions "
         "above allow (WIK: the top card, the bottom card and one more).  Empty: none forced.",
         (),
+        minimum=-MAX_COUNT,
+        maximum=MAX_COUNT,
     )
     redeals: tuple[Redeal, ...] = rule("Conditions for abandoning and redealing a deal.", ())
     cut: Cut = rule("The cut before the deal and a bad card at the bottom.", Cut)
