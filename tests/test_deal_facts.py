@@ -113,11 +113,12 @@ def test_deal_facts_values() -> None:
         declarer=1, bid=100, contract=100, card_points={0: 25, 1: 5, 2: 11},
         marriages={0: 140}, won=won, last_trick=0,
         declarations=((0, "hearts"), (0, "spades")), mode="golden", players=(0, 1, 2),
-        tricks={0: 1, 1: 1, 2: 1},
+        tricks={0: 1, 1: 1, 2: 1}, dealer=2,
     )
     assert deal_facts(form, outcome, 0, (0, 1, 2), frozenset(DEAL_FACTS)) == {
         "won": won[0], "last_trick": True, "declared": 2, "drowned": 100, "others_points": 16,
         "declarer_points": 5, "seat": 2, "mode": "golden", "others_tricks": 2,
+        "top_bid": 100, "player_seat": 0, "dealer_seat": 2, "declarer_seat": 1,
     }
     assert deal_facts(form, outcome, 2, (0, 1, 2), frozenset({"others_points", "last_trick", "seat"})) == {
         "others_points": 170, "last_trick": False, "seat": 1,

@@ -380,6 +380,7 @@ SCHEMA_CANNOT_TELL: dict[str, tuple[str, str]] = {
     "rebuy-without-price": ("talon.rebuy", "selling the contract switched on without a `price` formula (or a price while it is off): a pair the semantic check relates"),
     "contract-step": ("contract.step", "the contract step does not divide the bid step"),
     "cut-unknown-rank": ("deal.cut", "the cut names a rank the deck does not have"),
+    "talon-at-forbidden": ("deal.talon-at", "a forced talon position that another restriction forbids: a pair of fields only the semantic check relates"),
     "dealer-exempt-without-dealer-plays": ("auction.dealer-exempt", "`auction.dealer_exempt` without `all_pass: dealer_plays` or without `may_bid` (it changes nothing)"),
     "deck-hand-mismatch": ("table.card-count", "hands, talons and the cards left out do not use exactly the whole pack"),
     "delete-removes-required-key": ("schema.required", "parents: the merged ruleset lacks a key (the schema cannot know the parent)"),

@@ -334,6 +334,46 @@ def test_cut_passes_on_and_the_dealer_pays(tmp_path: Path) -> None:
     assert game.scores == [0, -120, 0]
 
 
+def test_a_penalised_cut_skips_the_deal() -> None:
+    # examples/house/cut-nines.yaml with its option `cut_skips` (`deal.cut.then: skip`; WIK: the
+    # third nine in a row costs the cutter 120 and the deal is skipped, passing on). Seed 189:
+    # dealer 1's cutter (player 0) cuts three nines and pays 120; no one is dealt from that
+    # pack, and player 2 deals the deal that is played.
+    rules = load_ruleset(str(HOUSE / "cut-nines.yaml"))
+    game = Game(rules, players=3, seed=189, options={"cut_skips": True})
+    assert game.deal.dealer == 2 and game.scores == [-120, 0, 0]
+    assert _cut_events(game)[3:] == [
+        ("cut.penalty", 0, -120, "bad cut 3 in a row: player 0 −120"),
+        ("cut.skip", 1, None, "the deal of player 1 is skipped: the cards pass on"),
+    ]
+    assert game.deal.order == [0, 1, 2] and game.current_player == 0
+    # The default (`then: deal`): dealer 1 deals the pack as it lies.
+    assert Game(rules, players=3, seed=189).deal.dealer == 1
+    assert rules.form(3).deal.cut.then == "deal"
+
+
+def test_the_talon_is_the_top_card_the_bottom_card_and_one_more() -> None:
+    # examples/house/talon-top-bottom.yaml (`deal.talon_at: [1, -1]`; WIK: the top card, the
+    # bottom card and one other card go to the stock): the first and the last card dealt
+    # always go to the prikup, the third anywhere between them.
+    rules = load_ruleset(str(HOUSE / "talon-top-bottom.yaml"))
+    form = rules.form(3)
+    rng = random.Random(7)
+    assert [talon_positions(form, 24, rng) for _ in range(3)] == [[0, 11, 23], [0, 5, 23], [0, 13, 23]]
+    middles = {talon_positions(form, 24, rng)[1] for _ in range(500)}
+    assert middles == set(range(1, 23))
+    # The pack in its order (not shuffled): AH on top and 9S at the bottom go to the prikup,
+    # with the 9D of position 12; the hands get the rest one card at a time.
+    cards = list(rules.deck.cards)
+    hands, talons = deal_cards(form, cards, [1, 2, 0], random.Random(7))
+    assert (str(cards[0]), str(cards[-1])) == ("AH", "9S")
+    assert [str(c) for c in talons[0]] == ["AH", "9D", "9S"]
+    assert " ".join(map(str, hands[1])) == "TH JH TD JD KC 9C KS"
+    # ru-classic (LOD: the prikup among the first 12 cards) never deals the bottom card to it.
+    classic = load_ruleset("ru-classic").form(3)
+    assert all(talon_positions(classic, 24, rng)[-1] < 12 for _ in range(200))
+
+
 def test_house_redeal_passes_the_deal_on() -> None:
     # examples/house/redeal-passes-on.yaml (`deal.redeal_dealer: next`, GLI's spoilt deal
     # passing on): the abandoned deal of dealer 0 is followed by player 1's deal, and the

@@ -21,6 +21,7 @@ from tysiac_spec.dsl.types import (
     ChoiceType,
     IntType,
     RecordType,
+    SuitType,
     Type,
 )
 from tysiac_spec.engine import env as envs
@@ -58,7 +59,7 @@ def _inputs() -> dict[str, Callable[[], Mapping[str, Any]]]:
     outcome = scoring.DealOutcome(
         declarer=p, bid=110, contract=110, card_points={p: 60}, marriages={p: 20},
         won={p: hand}, last_trick=p, declarations=((p, "hearts"),), players=tuple(deal.order),
-        tricks={p: 3},
+        tricks={p: 3}, dealer=deal.dealer,
     )
     every = frozenset(ctx.DEAL_FACTS)
     facts = scoring.deal_facts(FORM, outcome, p, tuple(deal.order), every - {"declarer_points", "seat"})
@@ -79,7 +80,7 @@ def _inputs() -> dict[str, Callable[[], Mapping[str, Any]]]:
         "talon.rebuy": lambda: envs.talon_rebuy(base, 110, talon),
         "forfeit.declarer": lambda: envs.forfeit_declarer(record, players, options, 110, 110, 1),
         "forfeit.defender": lambda: envs.forfeit_defender(record, players, options, 110, 110, 1, 2),
-        "marriage.value": lambda: envs.marriage_value(80, True, False, True, 1, players),
+        "marriage.value": lambda: envs.marriage_value(80, True, False, True, 1, players, "hearts", "spades"),
         "match.rule": lambda: envs.match_rule(
             record, players, options, delta=-110, declarer=True, made=False, contract=110,
             tricks=3, forfeited=False, target=FORM.match.target,
@@ -100,6 +101,8 @@ def _problems(value: Any, typ: Type, where: str) -> list[str]:
         ok = isinstance(value, tuple) and all(isinstance(c, Card) for c in value)
     elif isinstance(typ, ChoiceType):
         ok = isinstance(value, str) and value in typ.values
+    elif isinstance(typ, SuitType):  # a suit id, or "" for none (`trump` with no trump)
+        ok = isinstance(value, str) and value in {*RULESET.form(3).marriages.values, ""}
     elif isinstance(typ, RecordType):
         if not isinstance(value, Mapping):
             return [f"{where}: {value!r} is not a record"]

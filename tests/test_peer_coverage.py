@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tysiac_spec import load_ruleset
+from tysiac_spec import MatchError, load_ruleset
 from tysiac_spec.engine import Game, parse_action
 from tysiac_spec.engine.match import DealOutcome, MatchState, settle_deal
 from tysiac_spec.ruleset import model
@@ -331,15 +331,20 @@ def test_actual_points_on_success(tmp_path: Path) -> None:
     assert _settle(path, **{**deal, "contract": 140, "marriages": {}})[0] == (10, -140, 10)
 
 
+FIRST_BY_SEAT = "player_seat == (if declarer_seat == 0 then 1 else 0)"
+"""The defender with the lowest seat number (three players), the peer's first defender: its
+core/scoring.lua lists the defender seats in ascending order and gives the first one the odd
+point of a split and the residual of a ratio."""
+
 FAILED = {
-    "split": "contract // (players - 1)",
+    "split": f"contract // (players - 1) + (if {FIRST_BY_SEAT} then contract % (players - 1) else 0)",
     "full": "contract",
-    "ratio": "contract * (if seat == 1 then 60 else 40) // 100",
+    "ratio": f"(if {FIRST_BY_SEAT} then contract - (contract * 40 + 50) // 100 else (contract * 40 + 50) // 100)",
 }
 
 
 @pytest.mark.parametrize(("mode", "scores"), [("split", (80, -100, 80)), ("full", (130, -100, 130)),
-                                              ("ratio", (70, -100, 90))])
+                                              ("ratio", (90, -100, 70))])
 def test_failed_contract_distribution(tmp_path: Path, mode: str, scores: tuple[int, ...]) -> None:
     # peer field scoring.failed_contract_distribution (split_among_defenders, each_defender_full,
     # mirrors_forced_concession with the ratio 0.6 / 0.4), HR45: a failed bid goes to the defenders
@@ -351,6 +356,40 @@ def test_failed_contract_distribution(tmp_path: Path, mode: str, scores: tuple[i
     assert _settle(path, **deal)[0] == scores
     made = {"contract": 100, "card_points": {1: 100, 2: 10, 0: 10}, "tricks": {1: 6, 2: 1, 0: 1}}
     assert _settle(path, **made)[0] == (10, 100, 10)
+
+
+@pytest.mark.parametrize(("declarer", "scores"), [(0, (-105, 93, 72)), (1, (93, -105, 72)),
+                                                  (2, (93, 72, -105))])
+def test_failed_bid_splits_by_seat_number(tmp_path: Path, declarer: int, scores: tuple[int, ...]) -> None:
+    # Issue 26 item 11, the peer's splits by seat number (core/scoring.lua score_deal: the
+    # defender seats in ascending order; split_among_defenders gives the first the odd point,
+    # preset_ratio rounds each share half up and gives the first the residual). A failed 105
+    # under the ratio 0.6 / 0.4: the lower-numbered defender gets 105 - round(42.0) = 63, the
+    # other 42, whichever seat declares; a split gives 53 and 52.
+    ratio = _house(tmp_path, "ratio-by-seat", "ru-classic",
+                   f"scoring:\n  defender: 'round_to(points, 5) + (if made then 0 else {FAILED['ratio']})'\n")
+    split = _house(tmp_path, "split-by-seat", "ru-classic",
+                   f"scoring:\n  defender: 'round_to(points, 5) + (if made then 0 else {FAILED['split']})'\n")
+    others = [p for p in range(3) if p != declarer]
+    deal = {"declarer": declarer, "contract": 105, "card_points": {declarer: 60, others[0]: 30, others[1]: 30},
+            "tricks": {declarer: 4, others[0]: 2, others[1]: 2}}
+    assert _settle(ratio, **deal)[0] == scores
+    split_scores = [30 + 53, 30 + 52]
+    assert _settle(split, **deal)[0] == tuple(
+        -105 if p == declarer else split_scores[others.index(p)] for p in range(3))
+
+
+def test_formulas_read_the_seat_numbers(tmp_path: Path) -> None:
+    # Issue 26 item 11: `player_seat`, `dealer_seat` and `declarer_seat` are the seats as the
+    # game numbers players; here each defender scores 10 per seat number, plus 500 for the
+    # dealer, and the declarer his own seat number times 100 (dealer 2, declarer 1).
+    path = _house(tmp_path, "seats", "pl-standard",
+                  "scoring:\n  defender: 'player_seat * 10 + (if player_seat == dealer_seat then 500 else 0)'\n"
+                  "  declarer: 'declarer_seat * 100'\n")
+    deal = {"contract": 100, "dealer": 2, "card_points": {1: 60, 2: 30, 0: 30}, "tricks": {1: 4, 2: 2, 0: 2}}
+    assert _settle(path, **deal)[0] == (0, 100, 520)
+    with pytest.raises(MatchError, match="`dealer_seat`, which this deal's record does not give"):
+        _settle(path, **{**deal, "dealer": None})
 
 
 def test_declarer_rounding_before_the_contract_check(tmp_path: Path) -> None:

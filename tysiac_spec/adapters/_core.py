@@ -37,6 +37,7 @@ from ..engine.actions import (
     Forfeit,
     GiveCard,
     NamedBid,
+    NameTrump,
     Pass,
     PlayCard,
     Redeal,
@@ -116,12 +117,13 @@ def deal_top(form: Form, deck_points: int) -> int:
         return plain
     active = min(form.active, form.players)
     best = 0
-    for order in itertools.permutations(m.values.values()):
+    for order in itertools.permutations(m.values.items()):
         total = 0
-        for number, value in enumerate(order):
+        for number, (suit, value) in enumerate(order):
             total += max(0, *(
-                int(m.value(envs.marriage_value(value, declarer, number == 0, sets, number, active)))
-                for declarer in (True, False) for sets in (True, False)
+                int(m.value(envs.marriage_value(value, declarer, number == 0, sets, number, active,
+                                                suit, trump)))
+                for declarer in (True, False) for sets in (True, False) for trump in (suit, None)
             ))
         best = max(best, total)
     return max(plain, deck_points + best)
@@ -178,6 +180,8 @@ ENUMERATIONS: tuple[tuple[type[Action], Callable[[_Facts], Iterable[Action]]], .
     (Redouble, lambda f: [Redouble()] if f.form.contract.contra.enabled and f.form.contract.contra.redouble
      else []),
     (Buy, lambda f: [Buy()] if f.form.talon.rebuy.enabled else []),
+    (NameTrump, lambda f: [NameTrump(s) for s in f.form.marriages.values] if f.form.contract.names_trump
+     else []),
 )
 """Every kind of action a form can produce (each class of :mod:`~tysiac_spec.engine.actions`
 but the table incident, :class:`~tysiac_spec.engine.actions.Incident`, never a legal action)

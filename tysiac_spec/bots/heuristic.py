@@ -41,6 +41,7 @@ from ..engine.actions import (
     Discard,
     GiveCard,
     NamedBid,
+    NameTrump,
     Pass,
     PlayCard,
 )
@@ -230,6 +231,10 @@ class HeuristicBot:
             choice = self._around_contract(view, words)
             if choice is not None:
                 return choice
+            trumps = [a for a in legal if isinstance(a, NameTrump)]
+            if trumps:  # (contract.names_trump) the longest suit, the more valuable on a tie
+                return max(trumps, key=lambda a: (sum(c.suit.id == a.suit for c in view.hand),
+                                                  self._values.get(a.suit, 0)))
             marriages = [a for a in legal if isinstance(a, DeclareMarriage)]
             if marriages:  # declared from the hand: the most valuable first
                 return max(marriages, key=lambda a: self._values.get(a.suit, 0))

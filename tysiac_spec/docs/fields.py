@@ -71,11 +71,14 @@ SHOWN_WHEN_CHANGED = frozenset(
         "play.lead_after_marriage",
         "auction.dealer_exempt",
         "deal.redeal_dealer",
+        "deal.talon_at",
         "deal.cut",
         "deal.cut.enabled",
+        "deal.cut.then",
         "deal.redeals.effect",
         "deal.incidents",
         "contract.kinds",
+        "contract.names_trump",
         "play.revoke",
         "play.revoke.handling",
         "play.revoke.penalty",
@@ -103,7 +106,8 @@ SHOWN_WHEN_CHANGED = frozenset(
 model's default (:func:`is_default`): the marriages chapter's first sentence already names
 the ranks of a marriage (``terms.marriage_pair``); the talon's default moment of being shown
 (``talon.shown_from: taking``) is what ``talon.shown`` already says; marriage timing limits
-that are off (``marriages.from_trick: 1``, ``min_cards: 0``) and marriage points by suit alone
+that are off (``marriages.from_trick: 1``, ``min_cards: 0``), no forced talon position
+(``deal.talon_at``), a penalised cut dealt as it lies (``deal.cut.then``) and marriage points by suit alone
 (``marriages.value`` none: ``values``) say nothing; the highest-card duties, whom the duties
 bind, a defender's discard, the lead after a marriage and a revoke that stands (``play``;
 each field of ``play.revoke``, a default of which says nothing while revokes are refused) are
@@ -261,6 +265,8 @@ def words(ruleset: Ruleset, model: str, value: Any, lang: str) -> FieldValue:
     if isinstance(value, tuple):
         if not value:
             return FieldValue(terms.ui("none", lang), None, key)
+        if model == "deal.talon_at":  # positions (-1: the last), not parts of a sum
+            return FieldValue(", ".join(str(v) for v in value), None, key)
         return FieldValue(" + ".join(str(v) for v in value), None, key)
     return FieldValue(str(value), None, key)  # pragma: no cover - every model type is handled above
 

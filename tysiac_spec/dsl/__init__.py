@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .check import Checked, check_effects, check_expression
 from .compile import CompiledEffects, CompiledFormula, compile_effects, compile_formula
 from .contexts import CONTEXTS, Context, ContextExtension, NameSpec, get_context
-from .library import FUNCTIONS, DeckInfo, FunctionSpec, MarriageValue
+from .library import FUNCTIONS, NO_TRUMP, DeckInfo, FunctionSpec, MarriageValue, marriage_env
 from .nodes import Expr, Origin, Span, Stmt
 from .parse import MAX_DEPTH, MAX_LENGTH, parse_effects, parse_expression
 from .types import (
@@ -63,6 +63,7 @@ __all__ = [
     "LANGUAGES",
     "MAX_DEPTH",
     "MAX_LENGTH",
+    "NO_TRUMP",
     "RANK",
     "SUIT",
     "BoolType",
@@ -94,6 +95,7 @@ __all__ = [
     "effects_to_text",
     "effects_to_words",
     "get_context",
+    "marriage_env",
     "parse_effects",
     "parse_expression",
     "to_text",

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, DslError
-from .types import BOOL, CARDS, BoolType, ChoiceType, FieldSpec, IntType, RecordType, Type
+from .types import BOOL, CARDS, SUIT, BoolType, ChoiceType, FieldSpec, IntType, RecordType, Type
 
 __all__ = ["CONTEXTS", "DEAL_FACTS", "DEAL_MODE", "Context", "ContextExtension", "NameSpec", "get_context"]
 
@@ -190,6 +190,12 @@ _COMMON: dict[str, tuple[Type, str]] = {
     "first": (BOOL, "whether it is the first marriage declared in the deal"),
     "sets_trump": (BOOL, "whether declaring it makes its suit trump"),
     "number": (COUNT, "the marriages declared in the deal before it"),
+    "suit": (SUIT, "the marriage's suit"),
+    "trump": (
+        SUIT,
+        "the trump suit as the marriage is declared (before it sets trump; equal to no suit "
+        "while there is no trump)",
+    ),
     "won": (CARDS, "the cards the side won in tricks (leftover cards it was given included)"),
     "last_trick": (BOOL, "whether the side won the last trick of the deal"),
     "declared": (COUNT, "the number of marriages the side declared"),
@@ -209,6 +215,18 @@ _COMMON: dict[str, tuple[Type, str]] = {
         "the value of the side's declared king-queen marriages of which another player won "
         "the king or the queen",
     ),
+    "top_bid": (
+        POINTS,
+        "the auction's highest numeric bid: the winning bid of a numeric contract; under a named "
+        "contract the highest number bid before it (0: none)",
+    ),
+    "player_seat": (
+        COUNT,
+        "the player's seat at the table as the game numbers them (0, 1, …: the sitter's seat "
+        "counts)",
+    ),
+    "dealer_seat": (COUNT, "the dealer's seat at the table (0, 1, …)"),
+    "declarer_seat": (COUNT, "the declarer's seat at the table (0, 1, …)"),
     "most_tricks": (COUNT, "the most tricks any active player won in the deal"),
     "fewest_tricks": (COUNT, "the fewest tricks any active player won in the deal"),
     "mode": (
@@ -218,14 +236,14 @@ _COMMON: dict[str, tuple[Type, str]] = {
 }
 DEAL_FACTS = (
     "won", "last_trick", "declared", "drowned", "others_points", "declarer_points", "seat", "mode",
-    "others_tricks",
+    "others_tricks", "top_bid", "player_seat", "dealer_seat", "declarer_seat",
 )
 """The names of the played deal's facts in the scoring contexts, which the engine builds only
 when a formula of the form reads them (:attr:`tysiac_spec.ruleset.model.Formula.reads`)."""
 
 
 
-def _facts(side: str) -> list[tuple[str, str]]:
+def _facts(side: str) -> list[str | tuple[str, str]]:
     """The played deal's facts about ``side`` (``declarer`` or ``defender``), with docs."""
     return [
         ("won", f"the cards the {side} won in tricks (leftover cards given to him included)"),
@@ -238,6 +256,11 @@ def _facts(side: str) -> list[tuple[str, str]]:
         ("mode", _COMMON["mode"][1]),
         ("others_tricks", f"the tricks every other active player but the {side} won, together "
          f"(0: the {side} took every trick)"),
+        "top_bid",
+        ("player_seat", f"the {side}'s seat at the table as the game numbers them (0, 1, …: the "
+         "sitter's seat counts)"),
+        "dealer_seat",
+        "declarer_seat",
     ]
 
 
@@ -455,6 +478,8 @@ _TABLE: tuple[dict[str, object], ...] = (
             "sets_trump",
             "number",
             "players",
+            "suit",
+            "trump",
         ],
         "example": "if sets_trump then value * 2 else value",
     },

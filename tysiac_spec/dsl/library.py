@@ -24,11 +24,13 @@ if TYPE_CHECKING:  # the DSL reads a host's cards by their attributes only
 __all__ = [
     "FUNCTIONS",
     "HALF_MODES",
+    "NO_TRUMP",
     "DeckInfo",
     "Fault",
     "FunctionSpec",
     "KeywordSpec",
     "Param",
+    "marriage_env",
     "round_to",
 ]
 
@@ -168,24 +170,44 @@ def _marriage_total(deck: DeckInfo, _args: Sequence[int]) -> int:
     return sum(abs(v) for v in deck.marriage_values.values())
 
 
-def _valuer(deck: DeckInfo) -> Callable[[int, int], int] | None:
-    """``points(value, number)``: what the ``marriages.value`` formula makes of the marriage
-    of a suit worth ``value`` declared as the deal's ``number``-th (0 first) by the
-    declarer; ``None`` without a formula."""
+NO_TRUMP = ""
+"""``trump`` in the context ``marriage.value`` while no suit is trump: equal to no suit."""
+
+
+def marriage_env(
+    value: int, declarer: bool, first: bool, sets_trump: bool, number: int, players: int,
+    suit: str = NO_TRUMP, trump: str | None = None,
+) -> dict[str, Any]:
+    """The environment of the context ``marriage.value`` (the one statement of it: the engine's
+    ``env.marriage_value`` is this function, and ``marriages(cards)`` calls it): the marriage's
+    ``value`` by suit, whether the declaring player is the ``declarer``, whether it is the
+    ``first`` marriage of the deal, whether it ``sets_trump``, the ``number`` of marriages
+    declared before it, the active ``players``, its ``suit`` (an id) and the ``trump`` suit as
+    it is declared (``None``: no trump, :data:`NO_TRUMP`)."""
+    return {
+        "value": value,
+        "declarer": declarer,
+        "first": first,
+        "sets_trump": sets_trump,
+        "number": number,
+        "players": players,
+        "suit": suit,
+        "trump": NO_TRUMP if trump is None else trump,
+    }
+
+
+def _valuer(deck: DeckInfo) -> Callable[[int, int, str], int] | None:
+    """``points(value, number, suit)``: what the ``marriages.value`` formula makes of the
+    marriage of ``suit`` worth ``value`` declared as the deal's ``number``-th (0 first) by
+    the declarer, no suit trump yet (:func:`marriage_env`); ``None`` without a formula."""
     how = deck.marriage_value
     if how is None:
         return None
     formula = how.compiled
 
-    def points(value: int, number: int) -> int:
-        return int(formula({
-            "value": value,
-            "declarer": True,
-            "first": number == 0,
-            "sets_trump": how.sets_trump and (number == 0 or not how.first_only),
-            "number": number,
-            "players": how.players,
-        }))
+    def points(value: int, number: int, suit: str) -> int:
+        sets = how.sets_trump and (number == 0 or not how.first_only)
+        return int(formula(marriage_env(value, True, number == 0, sets, number, how.players, suit)))
 
     return points
 
@@ -344,17 +366,18 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
     pack = deck.pack
     card_bits = {(c.rank.id, c.suit.id): c.bit for c in pack or ()}
     pairs = [
-        (card_bits[(king, s)] | card_bits[(queen, s)], v)
+        (card_bits[(king, s)] | card_bits[(queen, s)], v, s)
         for s, v in values.items()
         if (king, s) in card_bits and (queen, s) in card_bits
     ]
     points = _valuer(deck)
 
-    def declared(held: list[int]) -> int:
-        """The points of the marriages worth ``held`` (by suit) as the declarer scores them
+    def declared(held: list[tuple[int, str]]) -> int:
+        """The points of the marriages ``held`` (value and suit) as the declarer scores them
         declaring them in turn, the most valuable suit first (``marriages.value``)."""
         assert points is not None
-        return sum(points(v, k) for k, v in enumerate(sorted(held, reverse=True)))
+        ordered = sorted(held, key=lambda vs: vs[0], reverse=True)
+        return sum(points(v, k, suit) for k, (v, suit) in enumerate(ordered))
 
     def marriages(cards: Iterable[Any]) -> int:
         seen = last[0]
@@ -372,10 +395,10 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
                 bits = -1
             if bits >= 0 and bits.bit_count() == len(cards):  # each card once
                 if points is not None:
-                    total = declared([v for both, v in pairs if bits & both == both])
+                    total = declared([(v, s) for both, v, s in pairs if bits & both == both])
                 else:
                     total = 0
-                    for both, value in pairs:
+                    for both, value, _ in pairs:
                         if bits & both == both:
                             total += value
                 last[0] = (cards, total)
@@ -392,7 +415,7 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
                 queens.add(getattr(c.suit, "id", c.suit))
         total = 0
         if points is not None:
-            total = declared([values.get(s, 0) for s in kings if s in queens])
+            total = declared([(values.get(s, 0), s) for s in kings if s in queens])
         else:
             for s in kings:
                 if s in queens:

@@ -36,6 +36,7 @@ __all__ = [
     "Forfeit",
     "GiveCard",
     "Incident",
+    "NameTrump",
     "NamedBid",
     "Pass",
     "PlayCard",
@@ -277,6 +278,18 @@ class DeclareMarriage(_Action):
         self._set(f"marriage {suit}", suit=suit)
 
 
+class NameTrump(_Action):
+    """The declarer names ``suit`` (a suit id) trump as he wins the contract
+    (``contract.names_trump``): ``trump hearts``."""
+
+    __slots__ = ("suit",)
+    _fields = ("suit",)
+    suit: str
+
+    def __init__(self, suit: str) -> None:
+        self._set(f"trump {suit}", suit=suit)
+
+
 class Incident(_Action):
     """A table incident called against ``player`` (``incident misdeal 0``): a mistake the table
     punishes (``deal.incidents``), not a move of the game.  It is never among the legal
@@ -298,7 +311,7 @@ class Incident(_Action):
 
 Action = (
     Bid | Pass | ChooseTalon | GiveCard | Discard | DeclareContract | PlayCard
-    | Forfeit | Dark | CancelDark | Redeal | Claim | DeclareMarriage | Incident | NamedBid
+    | Forfeit | Dark | CancelDark | Redeal | Claim | DeclareMarriage | Incident | NamedBid | NameTrump
     | Contra | Redouble | Buy
 )
 """Any player action (and a table incident, :class:`Incident`)."""
@@ -460,12 +473,12 @@ def parse_action(text: str, deck: Deck) -> Action:
         return Discard(deck.parse(rest[0]))
     if head == "give" and len(rest) == 3 and rest[1].lower() == "to":
         return GiveCard(deck.parse(rest[0]), _int(text, rest[2], text))
-    if head == "marriage" and len(rest) == 1:
+    if head in ("marriage", "trump") and len(rest) == 1:
         word = rest[0].lower()
         for suit in deck.suits:
             if word in (suit.id.lower(), suit.letter.lower()):
-                return DeclareMarriage(suit.id)
-        raise _bad(text, "a suit of the pack (`marriage hearts`)")
+                return DeclareMarriage(suit.id) if head == "marriage" else NameTrump(suit.id)
+        raise _bad(text, f"a suit of the pack (`{head} hearts`)")
     if head == "incident" and len(rest) == 2 and rest[0].isidentifier():
         return Incident(rest[0].lower(), _int(text, rest[1], text))
     if head == "incident" and len(rest) == 1 and rest[0].isidentifier():  # the dealer's (who: dealer)

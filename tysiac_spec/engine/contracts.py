@@ -171,11 +171,14 @@ def apply_bid(form: Form, deal: DealState, action: Action, text: str) -> None:
     """Record a legal auction action of a form with named kinds: a named bid as a bid of its
     rank (:func:`rank_of`; ``deal.kind`` its id), a numeric bid over it (``deal.kind`` back to
     ``None``), a pass (:func:`~tysiac_spec.engine.auction.apply`).  When the auction ends won
-    by a named bid, the bid becomes the kind's ``value`` (its fixed contract)."""
+    by a named bid, the bid becomes the kind's ``value`` (its fixed contract); the numeric
+    high bid a named bid outranks is kept as ``top_bid`` (the scoring formulas' ``top_bid``)."""
     a = deal.around
     assert a is not None  # (made for every deal of a form with named kinds)
     if type(action) is NamedBid:
         kind = kind_of(form, action.kind)
+        if a.kind is None and deal.high_bidder is not None:  # the numeric bid it outranks
+            a.top_bid = deal.high_bid
         auction.apply(form, deal, Bid(rank_of(kind)), text)
         a.kind = kind.id
     else:

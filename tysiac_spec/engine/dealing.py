@@ -6,7 +6,8 @@ sequence drawn from the game's seeded generator under the restrictions
 ``talon_not_first``, ``talon_not_last``, ``talon_not_consecutive`` and
 ``talon_within_first`` (S002: none of the first or last three cards goes to the
 prikup; LOD: the prikup is dealt within the first rounds; a house rule: never two in a
-row; source ids such as ``S002`` are keys of a ruleset's ``sources:`` list).  Without a
+row; source ids such as ``S002`` are keys of a ruleset's ``sources:`` list), with the
+positions ``talon_at`` forcing (WIK: the top card, the bottom card and one more).  Without a
 restriction the talon cards are the last ones dealt and no random number is drawn for
 them.  Since the pack is shuffled uniformly, every deal has the same chance under any of
 these procedures; they matter for faithful replays.
@@ -37,8 +38,10 @@ __all__ = [
     "compile_deal_cards",
     "compile_redeal_checks",
     "cut",
+    "cut_skips",
     "deal_cards",
     "dealing_plan",
+    "drawn_at_random",
     "first_ace_dealer",
     "first_dealer",
     "played_on",
@@ -105,13 +108,15 @@ def _talon_draw(form: Form, total: int) -> Callable[[random.Random], list[int]]:
     ``draw(rng)``, the positions (a new list)."""
     d = form.deal
     k = sum(form.table.talons)
-    if not (d.talon_not_first or d.talon_not_last or d.talon_not_consecutive or d.talon_within_first):
+    if not drawn_at_random(form):
         last = list(range(total - k, total))
         return lambda rng: last[:]
     lo = d.talon_not_first
     hi = total - d.talon_not_last
     if d.talon_within_first:
         hi = min(hi, d.talon_within_first)
+    if d.talon_at:
+        return _forced_draw(d.talon_at, total, k, range(lo, hi), d.talon_not_consecutive)
     room = hi - lo
     if d.talon_not_consecutive:
         # Choose k of room - (k - 1) slots, then spread them apart: uniform over the
@@ -134,6 +139,36 @@ def _talon_draw(form: Form, total: int) -> Callable[[random.Random], list[int]]:
         picked = at(rng)
         picked.sort()
         return picked
+
+    return drawn
+
+
+def drawn_at_random(form: Form) -> bool:
+    """Whether the talon positions are drawn (a restriction or a forced position of
+    ``form.deal``), not simply the last cards dealt."""
+    d = form.deal
+    return bool(d.talon_not_first or d.talon_not_last or d.talon_not_consecutive
+                or d.talon_within_first or d.talon_at)
+
+
+def _forced_draw(
+    at: Sequence[int], total: int, k: int, allowed: range, apart: bool
+) -> Callable[[random.Random], list[int]]:
+    """The talon positions with ``deal.talon_at`` (``at``: 1-based from the top of the
+    sequence, negative from its end): those, and the other ``k - len(at)`` drawn uniformly
+    (:func:`sampler`) among the ``allowed`` positions not forced.  The validation refuses a
+    forced position outside ``allowed`` or the sequence, too many of them, and
+    ``talon_not_consecutive`` beside them (``apart``, ``deal.talon-at``); here a draw raises
+    ``ValueError`` for all but the first."""
+    forced = sorted({p - 1 if p > 0 else total + p for p in at})
+    free = [i for i in allowed if i not in forced]
+    rest = k - len(forced)
+    if apart or rest < 0 or len(free) < rest or any(not 0 <= p < total for p in forced):
+        return _refused(f"deal: talon positions {list(at)} do not fit {k} talon card(s) in {total}")
+    pick = sampler(len(free), rest)
+
+    def drawn(rng: random.Random) -> list[int]:
+        return sorted(forced + [free[i] for i in pick(rng)])
 
     return drawn
 
@@ -309,8 +344,7 @@ def _picker(indices: Sequence[int]) -> Pick:
 def dealing_plan(form: Form) -> DealingPlan | None:
     """The :class:`DealingPlan` of ``form``, or ``None`` when the talon positions are drawn
     at random (``talon_not_first`` and the other restrictions)."""
-    d = form.deal
-    if d.talon_not_first or d.talon_not_last or d.talon_not_consecutive or d.talon_within_first:
+    if drawn_at_random(form):
         return None
     return DealingPlan(form)
 
@@ -342,7 +376,8 @@ def cut(
     """Cut the shuffled pack of deal number ``deal`` (:func:`cut_pack`, ``cards`` changed in
     place): the match state with the penalty charged to ``deal.cut.payer`` for a penalised
     cut (:func:`~.match.charge_seat`), and the events: ``cut.bad`` per bad cut, then
-    ``cut.penalty`` (value: minus the penalty)."""
+    ``cut.penalty`` (value: minus the penalty), then ``cut.skip`` (player: the dealer) when
+    ``deal.cut.then`` is ``skip`` (:func:`cut_skips`: the caller passes the deal on)."""
     spec = form.deal.cut
     bad, penalised = cut_pack(form, cards, rng, dealer)
     events = [MatchEvent(deal, "cut.bad", cutter, None, f"bad cut by player {cutter}: {card} at the bottom")
@@ -352,7 +387,17 @@ def cut(
         events.append(MatchEvent(deal, "cut.penalty", payer, -spec.penalty,
                                  f"bad cut {len(bad)} in a row: player {payer} {signed(-spec.penalty)}"))
         state = charge_seat(form, state, payer, spec.penalty)
+        if spec.then == "skip":
+            events.append(MatchEvent(deal, "cut.skip", dealer, None,
+                                     f"the deal of player {dealer} is skipped: the cards pass on"))
     return state, events
+
+
+def cut_skips(events: Sequence[MatchEvent]) -> bool:
+    """Whether the cut whose events :func:`cut` returned skips the deal (``deal.cut.then:
+    skip`` after the penalised bad cut): no one is dealt from the pack, and the next dealer
+    (:func:`~.seating.next_dealer`) shuffles, has it cut and deals (WIK)."""
+    return bool(events) and events[-1].kind == "cut.skip"
 
 
 def cut_pack(

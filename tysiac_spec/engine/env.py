@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..cards import Card
+from ..dsl import marriage_env
 
 __all__ = [
     "BASE_NAMES",
@@ -315,20 +316,12 @@ def talon_rebuy(b: Mapping[str, Any], bid: int, talon: Hand) -> Env:
 # ------------------------------------------------------------------ play
 
 
-def marriage_value(
-    value: int, declarer: bool, first: bool, sets_trump: bool, number: int, players: int
-) -> Env:
-    """``marriage.value``: the marriage's ``value`` by suit, whether the declaring player is the
-    ``declarer``, whether it is the ``first`` marriage of the deal, whether it ``sets_trump``,
-    the ``number`` of marriages declared before it in the deal, and the active ``players``."""
-    return {
-        "value": value,
-        "declarer": declarer,
-        "first": first,
-        "sets_trump": sets_trump,
-        "number": number,
-        "players": players,
-    }
+marriage_value = marriage_env
+"""``marriage.value``: the marriage's ``value`` by suit, whether the declaring player is the
+``declarer``, whether it is the ``first`` marriage of the deal, whether it ``sets_trump``, the
+``number`` of marriages declared before it in the deal, the active ``players``, its ``suit``
+and the ``trump`` as it is declared: :func:`tysiac_spec.dsl.marriage_env`, the one statement
+of this environment (``marriages(cards)`` in the DSL builds it there too)."""
 
 
 BUILDERS: Mapping[str, Callable[..., Env]] = {

@@ -33,7 +33,8 @@ class MatchEvent:
     ``golden.end``, ``golden.reset``, ``match.target`` (a tie raised the target; value: the
     new target), ``match.lost`` (a player at or below ``finishing.loss``; value: his score), ``match.won``
     (value: the winning score).  The
-    engine adds ``cut.bad``, ``cut.penalty`` (value: minus the penalty), ``redeal``,
+    engine adds ``cut.bad``, ``cut.penalty`` (value: minus the penalty), ``cut.skip`` (the
+    dealer's deal skipped, ``deal.cut.then``), ``redeal``,
     ``redeal.play_on`` (a condition played on; value: the points the
     caller gains), ``incident.<kind>`` (a table incident, ``Game.incident``; value: minus the
     offender's penalty) and ``incident.gain`` (an opponent's share), ``revoke`` (a revoke

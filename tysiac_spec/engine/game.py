@@ -49,6 +49,7 @@ from . import (
     contracts,
     dealing,
     incidents,
+    naming,
     play,
     rebuy,
     scoring,
@@ -74,7 +75,7 @@ from .phase import Phase, PhaseApply, no_actions
 from .pickling import copied, packed, unpacked
 from .position import Position
 from .record import Record, record_error, record_of, ruleset_of
-from .seating import redeal_dealer
+from .seating import next_dealer, redeal_dealer
 from .state import Around, DealState, cards_text
 from .view import View, view_of
 
@@ -228,6 +229,8 @@ class Game:
             "auction": Phase(auction_legal, self._apply_auction, self._explain_auction),
             "rebuy": Phase(rebuy.legal, self._apply_rebuy, _explain_rebuy),
             "contra": Phase(contra.legal, self._apply_contra, self._explain_contra),
+            "trump": Phase(partial(naming.legal, form), self._apply_naming,
+                           partial(naming.explain, form)),
             # (the talon's steps called as they are: a partial adds no call of its own)
             "talon": Phase(lambda deal: talon.legal_choice(deal, table),
                            partial(talon.apply_choice, form, env=env), talon_explain),
@@ -425,13 +428,18 @@ class Game:
         talons: Sequence[Sequence[Card]] | None,
         stock: Sequence[Card],
     ) -> DealState:
-        order, sitter = self._seating(self._dealer)
         on = self._on
         if hands is None or talons is None:
             cards = list(self._deck_cards)
             dealing.shuffle(cards, self._rng)
             if on.cuts:
-                self._cut(cards)
+                for _ in range(self._MAX_REDEALS):  # a skipped deal passes on (deal.cut.then)
+                    if not self._cut(cards):
+                        break
+                    self._dealer = next_dealer(self.form, self._dealer)
+                    dealing.shuffle(cards, self._rng)
+        order, sitter = self._seating(self._dealer)
+        if hands is None or talons is None:
             plan = on.dealing_plan
             if plan is not None and len(order) == self.form.active:
                 hands, talons = plan.deal(cards, order)
@@ -515,13 +523,15 @@ class Game:
             self._event("all-pass.stopped", None, None, auction.passed_out_text(self._passed_run))
             self._over = True
 
-    def _cut(self, cards: list[Card]) -> None:
+    def _cut(self, cards: list[Card]) -> bool:
         """Cut the shuffled pack (:func:`~tysiac_spec.engine.dealing.cut_pack`): an event
         ``cut.bad`` per bad cut, and ``cut.penalty`` (value: minus the penalty) charged to
-        ``deal.cut.payer`` for the penalised one."""
+        ``deal.cut.payer`` for the penalised one; whether the deal is skipped (``cut.skip``,
+        :func:`~tysiac_spec.engine.dealing.cut_skips`)."""
         self._match, events = dealing.cut(self.form, self._match, cards, self._rng, self._dealer,
                                           len(self.deal_scores))
         self.events += events
+        return dealing.cut_skips(events)
 
     def _charge(self, player: int, penalty: int) -> None:
         """Take ``penalty`` points off ``player``'s match score (a negative one adds); with
@@ -836,6 +846,13 @@ class Game:
                             f"player {deal.declarer} buys the contract at {deal.high_bid} "
                             f"from player {deal.around.sold_by}")
             self._after_rebuy(deal)
+
+    def _apply_naming(self, deal: DealState, action: Action) -> None:
+        """Phase ``trump`` (``contract.names_trump``): the named suit is trump (event
+        ``trump``); then the talon (:func:`.talon.start`)."""
+        naming.apply(deal, action)
+        self._event("trump", deal.declarer, None, f"player {deal.declarer} names {deal.trump} trump")
+        talon.start(self.form, deal, self._env)
 
     def _apply_contra(self, deal: DealState, action: Action) -> None:
         """Phase ``contra`` (``contract.contra``): once decided (event ``contra`` for a doubled

@@ -931,7 +931,8 @@ def marriage_points(m: Marriages, deal: DealState, player: int, suit: str) -> in
     ace_rank = m.ace_marriage.rank
     number = sum(1 for _, s in deal.declared if s != ace_rank)
     e = envs.marriage_value(
-        m.values[suit], player == deal.declarer, number == 0, _sets_trump(m, deal), number, len(deal.order)
+        m.values[suit], player == deal.declarer, number == 0, _sets_trump(m, deal), number, len(deal.order),
+        suit, deal.trump,
     )
     return int(m.value(e))
 

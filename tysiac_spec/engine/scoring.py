@@ -76,6 +76,8 @@ class DealOutcome:
             ``marriages.ace_marriage.rank``, ``ace``,
             for the ace marriage); ``None``: not recorded (then a formula reading
             ``declared`` or ``drowned`` raises :class:`~tysiac_spec.errors.MatchError`).
+        dealer: the player who dealt (0-based); ``None`` when not recorded (then a formula
+            reading ``dealer_seat`` raises :class:`~tysiac_spec.errors.MatchError`).
 
     A deal of a named contract or a doubled one is recorded by the subclass
     :class:`ContractOutcome` (:func:`with_terms`), which adds ``kind`` and ``contra``; a plain
@@ -99,6 +101,7 @@ class DealOutcome:
     won: Mapping[int, Sequence[Card]] | None = None
     last_trick: int | None = None
     declarations: tuple[tuple[int, str], ...] | None = None
+    dealer: int | None = None
     kind: ClassVar[str | None] = None
     """The named contract (``contract.kinds``): none here (see :class:`ContractOutcome`)."""
     contra: ClassVar[int] = 1
@@ -127,23 +130,30 @@ class ContractOutcome(DealOutcome):
             the numeric contract.
         contra: the factor of contra and redouble on the contract (``contract.contra``; 1:
             nobody doubled).
+        top_bid: under a named ``kind``, the highest numeric bid of the auction before the
+            named bid won it (points; 0: none); ``None``: not recorded (then a formula reading
+            ``top_bid`` raises :class:`~tysiac_spec.errors.MatchError`).  A numeric contract's
+            ``top_bid`` is its ``bid``.
     """
 
     kind: str | None = None  # type: ignore[misc]
     contra: int = 1  # type: ignore[misc]
+    top_bid: int | None = None
 
 
 _OUTCOME_FIELDS = tuple(f.name for f in fields(DealOutcome))
 
 
-def with_terms(outcome: DealOutcome, kind: str | None, contra: int) -> DealOutcome:
-    """``outcome`` with the contract's named ``kind`` and ``contra`` factor: a
-    :class:`ContractOutcome`, or ``outcome`` itself for the numeric contract undoubled
-    (``None``, 1)."""
+def with_terms(
+    outcome: DealOutcome, kind: str | None, contra: int, top_bid: int | None = None
+) -> DealOutcome:
+    """``outcome`` with the contract's named ``kind``, ``contra`` factor and the auction's
+    ``top_bid`` under a named kind (:class:`ContractOutcome`), or ``outcome`` itself for the
+    numeric contract undoubled (``None``, 1)."""
     if kind is None and contra == 1:
         return outcome
     values: dict[str, Any] = {name: getattr(outcome, name) for name in _OUTCOME_FIELDS}
-    values["kind"], values["contra"] = kind, contra
+    values["kind"], values["contra"], values["top_bid"] = kind, contra, top_bid
     return ContractOutcome(**values)
 
 
@@ -226,7 +236,10 @@ def deal_facts(
     """The deal facts named in ``need`` about ``player`` (one of the ``active`` players), for
     the scoring contexts: ``won`` (cards), ``last_trick`` (bool), ``declared`` (count),
     ``drowned``, ``others_points`` and ``declarer_points`` (points), ``seat`` (count: see
-    :func:`seat_after`), ``mode``, ``others_tricks`` (count: the other active players' tricks).
+    :func:`seat_after`), ``mode``, ``others_tricks`` (count: the other active players' tricks),
+    ``top_bid`` (points: the auction's highest numeric bid, ``outcome.bid`` for a numeric
+    contract), ``player_seat``, ``dealer_seat``, ``declarer_seat`` (the seats of ``player``,
+    the dealer and the declarer at the table, 0-based as the game numbers players).
 
     ``drowned`` is the value (``form.marriages.values``) of the king–queen marriages
     ``player`` declared of which another player won the king or the queen in a trick (the
@@ -255,6 +268,15 @@ def deal_facts(
             out[name] = sum(tricks.get(q, 0) for q in active if q != player)
         elif name == "declared":
             out[name] = sum(1 for q, _ in _recorded(outcome.declarations, name) if q == player)
+        elif name == "top_bid":
+            out[name] = outcome.bid if outcome.kind is None else _recorded(
+                getattr(outcome, "top_bid", None), name)
+        elif name == "player_seat":
+            out[name] = player
+        elif name == "dealer_seat":
+            out[name] = _recorded(outcome.dealer, name)
+        elif name == "declarer_seat":
+            out[name] = outcome.declarer
         else:  # drowned
             out[name] = _drowned(form, outcome, player)
     return out
@@ -549,7 +571,7 @@ def outcome_of(deal: DealState) -> DealOutcome:
     out = plain_outcome_of(deal)
     a = deal.around
     if a is not None:  # (contract.kinds, contract.contra) the contract's terms
-        return with_terms(out, a.kind, a.contra)
+        return with_terms(out, a.kind, a.contra, a.top_bid)
     return out
 
 
@@ -581,5 +603,6 @@ def plain_outcome_of(deal: DealState) -> DealOutcome:
         won=deal.won,  # the finished deal's piles, not copied (read only)
         last_trick=deal.last_trick_winner,
         declarations=tuple(deal.declared),
+        dealer=deal.dealer,
     )
 

@@ -15,16 +15,19 @@ __all__ = ["PHASES", "Around", "DealState", "cards_text", "remove_card"]
 
 PHASES = (
     "redeal", "dark", "auction", "rebuy", "contra", "talon", "exchange", "contract", "marriages", "play",
-    "over",
+    "over", "trump",
 )
-"""Phases of a deal, in order; ``over`` also marks a finished match.
+"""Phases of a deal, in order (but ``trump``, listed last so that the others keep their index in
+the adapters' observations: it comes after the auction, before the talon); ``over`` also marks
+a finished match.
 
 ``redeal``: a player may call a redeal (``deal.redeals``), offered after the deal, after
 the talon or after the exchange; ``dark``: the dark game may be declared or cancelled
 (``special.dark``); ``marriages``: the players announce their marriages before the first
 trick (``marriages.declared_by: before_play``); ``rebuy``: the defenders may buy the contract
 (``talon.rebuy``); ``contra``: the defenders may double it, the declarer redouble
-(``contract.contra``; after the auction or before the play).  A deal abandoned for a redeal
+(``contract.contra``; after the auction or before the play); ``trump``: the declarer names
+trump (``contract.names_trump``, :mod:`.naming`).  A deal abandoned for a redeal
 ends in the internal phase ``redealt`` and is replaced at once by a new deal.
 """
 
@@ -61,6 +64,9 @@ class Around:
     kind: str | None = None
     """The named contract (``contract.kinds``) bid highest in the auction, then the one the
     deal is played as (its id); ``None``: the numeric contract (:mod:`.contracts`)."""
+    top_bid: int = 0
+    """The highest numeric bid made before the named bid that leads (points; 0: none), which
+    the scoring formulas read as ``top_bid`` (:func:`.contracts.apply_bid`)."""
     contra: int = 1
     """The factor of contra and redouble (``contract.contra``): 1 while nobody doubled."""
     contra_by: int | None = None
@@ -151,6 +157,8 @@ class DealState:
     # play
     trump: str | None = None
     pending_trump: str | None = None
+    trump_named: bool = False
+    """The declarer has named trump (``contract.names_trump``, :mod:`.naming`)."""
     trick: list[tuple[int, Card]] = field(default_factory=list)
     trick_number: int = 0
     won: dict[int, list[Card]] = field(default_factory=dict)

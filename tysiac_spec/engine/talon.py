@@ -19,6 +19,7 @@ from .. import limits
 from ..cards import Card
 from ..ruleset.model import Form
 from . import env as envs
+from . import naming
 from .actions import Action, ActionTable, ChooseTalon, DeclareContract, Discard, Forfeit, GiveCard
 from .auction import ceiling, round_up
 from .dealing import redeal_point
@@ -121,8 +122,13 @@ def resume(form: Form, deal: DealState, env: Env) -> None:
 def start(form: Form, deal: DealState, env: Env) -> None:
     """After the auction: the declarer takes every talon, or is asked to choose one — or, with
     ``contract.forfeit.when: before_talon`` and a forfeit allowed (:func:`may_forfeit`), to
-    take the talon or forfeit before seeing it (phase ``talon``)."""
+    take the talon or forfeit before seeing it (phase ``talon``).  With
+    ``contract.names_trump`` the declarer first names trump (phase ``trump``,
+    :mod:`.naming`, which calls this again once it is named)."""
     assert deal.declarer is not None
+    if form.contract.names_trump and naming.opens(form, deal):
+        naming.start(deal)
+        return
     deal.current = deal.declarer
     f = form.contract.forfeit
     before = f.enabled and f.when == "before_talon" and may_forfeit(form, deal, env)

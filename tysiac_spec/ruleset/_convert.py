@@ -190,17 +190,28 @@ class Converter:
     def build(self, cls: type, data: Mapping[str, Any] | None, path: Path) -> Any:
         """Instantiate dataclass ``cls`` from ``data`` (defaults for absent fields)."""
         data = data or {}
-        hints = _hints(cls)
         kwargs: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
-            tp = hints[f.name]
-            if f.name in data:
-                kwargs[f.name] = self.value(
-                    tp, data[f.name], (*path, f.name), f.metadata, _mark_of(data, f.name)
-                )
-            elif _is_mapping_type(_strip_optional(tp)):
-                kwargs[f.name] = types.MappingProxyType({})
+            if f.name in data or _is_mapping_type(_strip_optional(_hints(cls)[f.name])):
+                kwargs[f.name] = self.field(cls, f.name, data, path)
         return cls(**kwargs)
+
+    def field(self, cls: type, name: str, data: Mapping[str, Any] | None, path: Path) -> Any:
+        """Field ``name`` of dataclass ``cls`` read from the section ``data`` (at ``path``) as
+        :meth:`build` reads it: converted by the field's type; absent, an empty mapping for a
+        mapping field, else the field's default.  The one reading of a field from the
+        document: the loader reads ``marriages.values`` and ``marriages.ranks`` through it for
+        the formulas' :class:`~tysiac_spec.dsl.DeckInfo` before the model is built."""
+        f = next(f for f in dataclasses.fields(cls) if f.name == name)
+        tp = _hints(cls)[name]
+        data = data or {}
+        if name in data:
+            return self.value(tp, data[name], (*path, name), f.metadata, _mark_of(data, name))
+        if _is_mapping_type(_strip_optional(tp)):
+            return types.MappingProxyType({})
+        if f.default_factory is not dataclasses.MISSING:
+            return f.default_factory()
+        return f.default
 
     def value(
         self, tp: Any, raw: Any, path: Path, meta: Mapping[str, Any], mark: Mark | None = None

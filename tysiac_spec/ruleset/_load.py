@@ -945,13 +945,14 @@ def _form_compiler(
     """A DSL compiler for one player form (``active`` players in a deal): its marriage
     values, ranks and value formula, and counters."""
     marriages = unwrap(sections.get("marriages")) or {}
-    values = unwrap(marriages.get("values")) or {}
-    ranks: Any = unwrap(marriages.get("ranks")) or model.Marriages.__dataclass_fields__["ranks"].default
+    read = Converter().field  # (the model's reading of the two fields, before it is built)
+    values = read(model.Marriages, "values", marriages, ("marriages",))
+    ranks = read(model.Marriages, "ranks", marriages, ("marriages",))
     counters = unwrap((unwrap(sections.get("match")) or {}).get("counters")) or []
     deck_info = dsl.DeckInfo.of(
         deck,
-        marriage_values={str(k): int(unwrap(v)) for k, v in values.items()},
-        marriage_ranks=(str(unwrap(ranks[0])), str(unwrap(ranks[1]))),
+        marriage_values=dict(values),
+        marriage_ranks=(str(ranks[0]), str(ranks[1])),
     )
     deck_info = dataclasses.replace(
         deck_info, marriage_value=_marriage_value(marriages, active, deck_info)

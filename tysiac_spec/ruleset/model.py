@@ -467,6 +467,12 @@ class Cut:
         "(mekedron/thousand's bottom-card guard, `dealing.cut_deck_safety`).",
         False,
     )
+    then: Literal["deal", "skip"] = rule(
+        "After the penalised bad cut: the pack is dealt as it lies; or the deal is skipped: "
+        "no one is dealt from this pack, and the next dealer in the direction of play shuffles, "
+        "has it cut and deals (WIK).",
+        "deal",
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -504,6 +510,15 @@ class DealRules:
         "Talon cards are dealt only among the first N cards of the deal (0: no restriction).",
         0,
         minimum=0,
+        maximum=MAX_COUNT,
+    )
+    talon_at: tuple[int, ...] = rule(
+        "Positions in the dealing sequence that always go to the talon: 1 the first card dealt "
+        "(the top of the pack), 2 the second, …, -1 the last card dealt (the bottom), -2 the one "
+        "before it; the other talon cards fall at random among the positions the restrictions "
+        "above allow (WIK: the top card, the bottom card and one more).  Empty: none forced.",
+        (),
+        minimum=-MAX_COUNT,
         maximum=MAX_COUNT,
     )
     redeals: tuple[Redeal, ...] = rule("Conditions for abandoning and redealing a deal.", ())
@@ -904,6 +919,13 @@ class Contract:
     contra: Contra = rule("Doubling the contract (contra) and redoubling it.", Contra)
     claim_allowed: bool = rule(
         "A declarer sure of every trick may show the hand and score without playing.", False
+    )
+    names_trump: bool = rule(
+        "The declarer names trump as soon as he wins the contract, before the talon (`trump "
+        "SUIT`, a suit of `marriages.values`): that suit is trump from the first trick. "
+        "Marriages still score and set trump as `marriages.sets_trump` says; their value "
+        "formula reads the trump (`marriages.value`: `suit`, `trump`).",
+        False,
     )
     kinds: tuple[ContractKind, ...] = rule(
         "Named contracts bid in the auction beside the numeric bids (misère, slam, open "

@@ -68,6 +68,9 @@ SEMANTIC_CODES: dict[str, str] = {
     "(`auction.all_pass_play`) or at a table it cannot be played at (a stock, partnerships, a "
     "talon that cannot be dealt out evenly), or its rules without it",
     "deal.cut": "`deal.cut.bad_ranks` names a rank the deck does not have",
+    "deal.talon-at": "a forced talon position (`deal.talon_at`) outside the dealing sequence, "
+    "repeated, one too many for the talon cards, forbidden by `talon_not_first`, "
+    "`talon_not_last` or `talon_within_first`, or beside `talon_not_consecutive`",
     "talon.rebuy": "the contract may be bought (`talon.rebuy.enabled`) but no `price` is set, "
     "or a price is set while it may not",
     "talon.rebuy-price": "a re-buy price that is never above the winning bid, so the contract is "

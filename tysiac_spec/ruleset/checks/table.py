@@ -112,6 +112,43 @@ def card_count(form: Form) -> Iterator[Diagnostic]:
         )
 
 
+@check("deal.talon-at")
+def talon_at(form: Form) -> Iterator[Diagnostic]:
+    """``deal.talon_at``: each forced position inside the dealing sequence (the hands and the
+    talons, ``1..N`` or ``-N..-1``), none repeated, no more than the talon cards, none that
+    ``talon_not_first``, ``talon_not_last`` or ``talon_within_first`` forbids, and not with
+    ``talon_not_consecutive`` (checked when the table's numbers are known)."""
+    at = [p for p in (form.rule("deal", "talon_at") or []) if isinstance(p, int)]
+    if not at or not form.numbers():
+        return
+    where = form.where("deal", "talon_at")
+    total, k = form.active * form.hand + sum(form.talons), sum(form.talons)
+    first = form.rule("deal", "talon_not_first") or 0
+    last = form.rule("deal", "talon_not_last") or 0
+    within = form.rule("deal", "talon_within_first") or 0
+    problem = None
+    seen: dict[int, int] = {}
+    if form.rule("deal", "talon_not_consecutive"):
+        problem = "cannot be combined with `deal.talon_not_consecutive`"
+    elif len(at) > k:
+        problem = f"forces {len(at)} positions, but the talon has {k} card(s)"
+    for p in at:
+        if problem:
+            break
+        i = p - 1 if p > 0 else total + p
+        if p == 0 or not 0 <= i < total:
+            problem = f"forces position {p}, outside the {total} cards dealt (1..{total} or -{total}..-1)"
+        elif i in seen:
+            problem = f"forces positions {seen[i]} and {p}, the same card of the {total} dealt"
+        elif i < first or i >= total - last or (within and i >= within):
+            rule = (f"talon_not_first: {first}" if i < first else f"talon_not_last: {last}"
+                    if i >= total - last else f"talon_within_first: {within}")
+            problem = f"forces position {p} (card {i + 1} of {total}), which `deal.{rule}` forbids"
+        seen[i] = p
+    if problem:
+        yield diag("deal.talon-at", f"for {form.n} players `deal.talon_at` {problem}", form.doc, where)
+
+
 def _talon(form: Form, name: str) -> Any:
     """``talon.<name>`` for this form, or its default."""
     written = form.rule("talon", name)
