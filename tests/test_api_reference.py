@@ -68,6 +68,7 @@ def test_the_api_covers_what_the_issue_names() -> None:
     assert {"load_ruleset", "Ruleset", "Form"} <= set(public_names("tysiac_spec.ruleset"))
 
 
+@pytest.mark.slow  # about 6 s of CPU (quick-loop budget, issue 25)
 def test_the_reference_is_written_without_the_adapters_extras(tmp_path: Path) -> None:
     """An adapter whose extra is not installed is left out, without a traceback (pdoc walks a
     package's submodules and stopped the whole build at the first it could not import)."""

@@ -32,6 +32,7 @@ def _first_deal(rules_id: str, players: int, seed: int, heuristic_seat: int) -> 
     return game.deal_scores[0]
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_heuristic_bot_beats_random_bots_over_300_deals() -> None:
     heuristic = random = 0.0
     for seed in range(300):

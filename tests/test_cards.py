@@ -97,6 +97,7 @@ def _core_deck() -> Deck:
     return load_ruleset("core").deck
 
 
+@pytest.mark.slow  # about 2 s of CPU (quick-loop budget, issue 25)
 @given(st.text(max_size=6))
 def test_parse_never_raises_anything_but_notation_error(text: str) -> None:
     deck = _core_deck()

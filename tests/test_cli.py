@@ -123,6 +123,7 @@ def test_schema_command_prints_and_writes(tmp_path: Path) -> None:
     assert json.loads(target.read_text(encoding="utf-8")) == json.loads(out)
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_python_dash_m_runs_the_same_command() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "tysiac_spec", "validate", str(TABLE)],

@@ -95,6 +95,7 @@ def test_a_folder_named_by_the_user_is_allowed(tmp_path: Path, secret: Path) -> 
         assert load_ruleset(path).id == "house"
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_repeated_parents_are_merged_once_and_a_fan_out_is_linear(tmp_path: Path) -> None:
     # four parents per level, five levels: 4**5 paths through the tree, 20 distinct files
     for level in range(5):

@@ -66,6 +66,7 @@ def parsers() -> tuple[Lark, Lark]:
     return Lark.__new__(Lark)._load(_table.TABLE), parse.build_parser()
 
 
+@pytest.mark.slow  # about 2 s of CPU (quick-loop budget, issue 25)
 def test_both_parsers_give_the_same_tree_for_every_shipped_formula(parsers: tuple[Lark, Lark]) -> None:
     table, built = parsers
     formulas = _formulas()

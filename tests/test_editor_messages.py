@@ -76,6 +76,7 @@ def _names_a_definition(message: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow  # about 2 s of CPU (quick-loop budget, issue 25)
 def test_every_definition_has_a_title() -> None:
     untitled = [f"{name}: {d}" for name in NAMES for d, body in _schema(name).get("$defs", {}).items()
                 if not body.get("title")]
@@ -102,6 +103,7 @@ def _leaves(instance: Any) -> list[str]:
     return found
 
 
+@pytest.mark.slow  # about half a second of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.parametrize("name", MISTAKES)
 def test_jsonschema_messages_name_no_definition(name: str) -> None:
     messages = _leaves(yaml.safe_load(HOUSE + MISTAKES[name][0]))

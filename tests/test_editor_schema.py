@@ -312,6 +312,7 @@ def test_player_counts_are_also_numbers(name: str) -> None:
 # --------------------------------------------------------------------------- shipped files
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_shipped_files_are_found() -> None:
     kinds = {_kind(_read(p.read_text(encoding="utf-8"))) for p in SHIPPED}
     assert kinds == {COMPLETE, EXTENDS, SCENARIO}

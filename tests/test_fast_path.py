@@ -103,6 +103,7 @@ match:
 """
 
 
+@pytest.mark.slow  # about 1 s of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.parametrize(("parent", "players"), [("pl-standard", 3), ("pl-standard", 4), ("house-five-up", 3),
                                                  ("pl-standard", 2)])
 def test_matches_that_end_are_the_engines(tmp_path: Path, parent: str, players: int) -> None:
@@ -161,6 +162,7 @@ def test_house_examples_are_the_engines_or_fall_back() -> None:
     assert covered >= 120
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_forfeits_are_the_engines(tmp_path: Path) -> None:
     # a forfeit offered at each of its moments (contract.forfeit.when), chosen whenever offered
     # by the "last" policy (forfeit is the last action) and sometimes by the random one
@@ -230,6 +232,7 @@ special:
 """
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_openings_golden_barrel_dark_are_the_engines(tmp_path: Path) -> None:
     # ru-online: the golden round opens the match, dark games are offered (and cancelled by a
     # marriage held), and with the barrel lowered, barrel deals without an auction come
@@ -309,6 +312,7 @@ def test_reasons_name_the_field() -> None:
         assert fast.compile_form(str(HOUSE / f"{name}.yaml"), n).fallback_reason == reason
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_every_shipped_default_form_is_generated() -> None:
     for rid in ("pl-standard", "pl-tysiac-hd", "pl-online", "cz-standard", "ru-online", "ru-classic",
                 "house-five-up", "house-ru-no-barrel", "ua-standard"):
@@ -328,6 +332,7 @@ def test_a_field_the_whitelist_does_not_name_falls_back(monkeypatch: pytest.Monk
     )
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_switched_off_mechanisms_are_absent_from_the_generated_code() -> None:
     rules = load_ruleset("pl-standard")
     three = ast.unparse(generate.generate(rules.form(3), tuple(rules.deck.cards)))

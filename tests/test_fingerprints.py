@@ -72,6 +72,7 @@ def test_fast_fingerprints_are_the_engines_on_every_shipped_configuration(rid: s
         assert _equal_hashes(rules, players), f"{rid} {players}p {options}: the engine fallback played"
 
 
+@pytest.mark.slow  # about half a second of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.parametrize("path", sample(HOUSE, every=20, ids=lambda p: p.stem))
 def test_fast_fingerprints_are_the_engines_on_every_house_example(path: Path) -> None:
     rules = load_ruleset(str(path))

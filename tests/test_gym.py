@@ -249,6 +249,7 @@ def test_readme_gym_example_runs() -> None:
     assert namespace["score"] == game.deal_scores[0][0] and namespace["done"]
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_the_gym_adapter_needs_neither_pettingzoo_nor_openspiel() -> None:
     # the [gymnasium] extra alone: importing the module loads no other framework
     import subprocess

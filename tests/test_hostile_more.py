@@ -53,6 +53,7 @@ NOBODY_CAN = "auction:\n  forced_seat: null\n  may_bid: \"bid > 1000\"\n  all_pa
 reach it: the engine stops the match."""
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_validate_refuses_a_ruleset_where_no_deal_can_be_played(tmp_path: Path) -> None:
     path = house(tmp_path, "nobid", NOBODY_BIDS)
     r = tysiac("validate", str(path))
@@ -85,6 +86,7 @@ def test_the_engine_stops_a_match_whose_deals_are_all_passed_out(tmp_path: Path)
     assert game.legal_actions() == []
 
 
+@pytest.mark.slow  # about 1 s of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.parametrize("bots", ["heuristic", "random"])  # the generic engine and the fast path
 def test_simulate_counts_passed_out_deals_against_max_deals(tmp_path: Path, bots: str) -> None:
     path = house(tmp_path, "nobody-can", NOBODY_CAN)
@@ -123,6 +125,7 @@ def _play_until_prompt(save: Path, answered: int) -> subprocess.Popen[str]:
     return proc
 
 
+@pytest.mark.slow  # about 1 s of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_play_saves_every_move_on_sigterm_and_sighup(tmp_path: Path, signum: int) -> None:
     """``kill``, ``timeout`` or a closed terminal: the record is saved as on Ctrl-C, with every
@@ -162,6 +165,7 @@ COMMANDS_PRINTING = [
 ]
 
 
+@pytest.mark.slow  # about half a second of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("args", COMMANDS_PRINTING, ids=lambda a: a[0])
 def test_output_on_a_full_disk_is_one_line_and_status_1(tmp_path: Path, args: list[str]) -> None:
@@ -176,6 +180,7 @@ def _shown_in(text: str, encoding: str) -> str:
     return text.encode(encoding, errors="replace").decode(encoding)
 
 
+@pytest.mark.slow  # about 2 s of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.parametrize("args", [["docs", "pl-standard"], ["list"], ["show", "pl-standard"], ["replay", "RECORD"]],
                          ids=lambda a: a[0])
 def test_a_console_that_is_not_utf8_gets_replacements(tmp_path: Path, args: list[str]) -> None:
@@ -194,6 +199,7 @@ def test_a_console_that_is_not_utf8_gets_replacements(tmp_path: Path, args: list
         assert "♥" in utf8.stdout and "♥" not in shown  # (a character cp1250 does not have)
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_play_on_a_console_that_is_not_utf8(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     r = tysiac("play", "pl-standard", "--seed", "3", "--save", str(save),
@@ -207,6 +213,7 @@ def test_play_on_a_console_that_is_not_utf8(tmp_path: Path) -> None:
 CORPUS = ROOT / "tests" / "hostile" / "rulesets"
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_yaml_integer_limit_raised_above_what_python_converts() -> None:
     path = CORPUS / "huge-int.yaml"
     r = tysiac("validate", str(path), env={"TYSIAC_MAX_INT_DIGITS": "5000"})
@@ -216,6 +223,7 @@ def test_yaml_integer_limit_raised_above_what_python_converts() -> None:
     assert lines[3:] == ["  at: match.target", "1 of 1 ruleset(s) invalid"]
 
 
+@pytest.mark.slow  # about 18 s of CPU (quick-loop budget, issue 25)
 def test_yaml_depth_limit_raised_above_what_python_reads() -> None:
     path = CORPUS / "deep-nesting-flow.yaml"
     r = tysiac("validate", str(path), env={"TYSIAC_MAX_DEPTH": "2000"})
@@ -227,6 +235,7 @@ def test_yaml_depth_limit_raised_above_what_python_reads() -> None:
     ]  # no hint to raise the limit: that cannot help
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_a_900_level_yaml_under_a_raised_depth_limit_names_its_depth(tmp_path: Path) -> None:
     path = tmp_path / "deep.yaml"
     path.write_text("a:\n" + "".join("  " * i + "b:\n" for i in range(1, 900)) + "  " * 900 + "c: 1\n",
@@ -268,6 +277,7 @@ def test_validate_reports_yaml_schema_and_formula_mistakes_in_one_run() -> None:
 # --------------------------------------------------------------------------- 14: tag characters
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_invisible_tag_characters_are_refused() -> None:
     path = CORPUS / "tag-characters.yaml"
     r = tysiac("validate", str(path))
@@ -287,6 +297,7 @@ def test_invisible_tag_characters_are_refused() -> None:
 # --------------------------------------------------------------------------- 18: no scenarios
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_check_on_a_house_file_without_scenarios_says_so(tmp_path: Path) -> None:
     path = house(tmp_path, "mine", "")
     r = tysiac("check", str(path))
@@ -357,6 +368,7 @@ def test_a_killed_builds_temporary_folder_is_removed_by_the_next_build(tmp_path:
     assert not inside.exists()
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_a_save_interrupted_before_leaves_no_temporary_file(tmp_path: Path) -> None:
     """A save killed between its temporary file and the rename (SIGKILL: nothing can clean up)
     leaves ``.game.json.<pid>.<random>.tmp``; the next save beside it removes it, and keeps a
@@ -380,6 +392,7 @@ def test_a_save_interrupted_before_leaves_no_temporary_file(tmp_path: Path) -> N
 # --------------------------------------------------------------------------- 16: replay's sums
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_replay_prints_a_bad_cuts_penalty_and_its_sums_add_up(tmp_path: Path) -> None:
     """ua-standard seed 189: the first deal's cut is bad three times in a row (SHR: the cutter
     pays 120); that charge is no deal's score, and replay writes it as its own change."""
@@ -459,6 +472,7 @@ def test_play_at_a_terminal_wraps_choices_between_cards_and_shows_suit_symbols(t
     assert not any(line.startswith("talon:") for line in lines[play:])
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_play_at_the_end_of_a_deal_shows_the_points_taken(tmp_path: Path) -> None:
     r = tysiac("play", "pl-standard", "--seed", "3", "--save", str(tmp_path / "g.json"), stdin="1\n" * 30)
     lines = r.stdout.splitlines()
@@ -466,6 +480,7 @@ def test_play_at_the_end_of_a_deal_shows_the_points_taken(tmp_path: Path) -> Non
     assert lines[end - 2:end] == ["  P0: contract 110 failed", "points taken: P0 37, P1 52 + marriages 60, P2 31"]
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_replay_writes_events_in_words_not_codes(tmp_path: Path) -> None:
     save = tmp_path / "g.json"
     tysiac("play", "pl-standard", "--seed", "3", "--save", str(save), stdin="1\n" * 30)
@@ -520,6 +535,7 @@ def test_a_scheduler_port_that_never_answers_is_an_error_not_a_hang() -> None:
     )
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_a_scheduler_port_that_answers_http_is_named() -> None:
     server = _Server(http=True)
     try:
@@ -544,6 +560,7 @@ def test_a_real_scheduler_passes_the_probe() -> None:
         assert _probe_scheduler(cluster.scheduler_address) is None
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_play_stops_a_match_nobody_can_bid_in(tmp_path: Path) -> None:
     """The user is offered only `pass`, deal after deal: after 100 deals passed out in a row
     the engine stops the match, and play says so (it went on for ever)."""
@@ -613,6 +630,7 @@ def _play_at_a_terminal(tmp_path: Path, answered: int, stdout_file: Path | None)
     raise AssertionError("play did not end when its terminal was closed")
 
 
+@pytest.mark.slow  # about half a second of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.parametrize("to_file", [False, True], ids=["terminal", "stdout-to-file"])
 def test_play_saves_every_move_when_its_terminal_is_closed(tmp_path: Path, to_file: bool) -> None:
     """Closing the terminal gives SIGHUP, the end of the input and errors writing to it, in
@@ -629,6 +647,7 @@ def test_play_saves_every_move_when_its_terminal_is_closed(tmp_path: Path, to_fi
 # --------------------------------------------------------------------------- 8: a FIFO for -o
 
 
+@pytest.mark.slow  # about half a second of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.parametrize("args", [
     ["docs", "pl-standard"], ["schema"], ["dsl-reference"], ["compare", "pl-standard", "ru-classic"],
     ["compare", "pl-standard", "ru-classic", "--simulate", "2"],
@@ -646,6 +665,7 @@ def test_an_output_that_is_a_fifo_is_refused_not_a_hang(tmp_path: Path, args: li
 # --------------------------------------------------------------------------- check --file RULESET
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_check_file_on_a_ruleset_says_it_is_a_ruleset(tmp_path: Path) -> None:
     """By its top-level keys (a shipped ruleset), or by its ``$schema`` line alone."""
     r = tysiac("check", "--file", "rulesets/pl-standard.yaml", cwd=ROOT)

@@ -108,6 +108,7 @@ def test_the_cycle_finder_finds_a_cycle_and_only_a_cycle() -> None:
     assert find_cycle({"a": set()}) is None
 
 
+@pytest.mark.slow  # about 3 s of CPU (quick-loop budget, issue 25)
 def test_the_scan_reads_the_imports_as_written() -> None:
     # every module of the package is scanned (the graph is not empty by accident)
     assert {"tysiac_spec", "tysiac_spec.cards", "tysiac_spec.engine.game", "tysiac_spec.transcript"} <= set(MODULES)
@@ -129,6 +130,7 @@ def test_the_scan_reads_the_imports_as_written() -> None:
     assert "tysiac_spec.engine.game" not in graph["tysiac_spec.scenarios"]
 
 
+@pytest.mark.slow  # about 2 s of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.parametrize("lazy", [False, True], ids=["module-level imports", "with imports in functions"])
 def test_the_package_has_no_import_cycle(lazy: bool) -> None:
     cycle = find_cycle(_graph(lazy=lazy))

@@ -223,6 +223,7 @@ def test_a_side_wins_the_match() -> None:
     assert seats_text((2,)) == "P2"
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_simulate_credits_a_win_to_both_partners() -> None:
     data = simulate(HOUSE, players=4, games=4, seed=1).as_dict()
     assert data["wins"] == [3, 1, 3, 1]

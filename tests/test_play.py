@@ -331,6 +331,7 @@ def test_whole_match_through_stdin_matches_the_engine(tmp_path: Path, ruleset: s
         assert [int(v.replace("−", "-")) for v in re.findall(r"P\d+ ([+−]?\d+)", row)] == list(engine_row)
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_pl_standard_deal_rows_follow_s000(tmp_path: Path) -> None:
     """S000 scoring on a whole played match: the declarer scores exactly ± his contract, the
     defenders their points rounded to tens (unless capped at 990, only the declarer finishes)."""
@@ -352,6 +353,7 @@ def test_pl_standard_deal_rows_follow_s000(tmp_path: Path) -> None:
                 assert d % 10 == 0 and d >= 0
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_end_of_input_saves_and_resume_finishes(tmp_path: Path) -> None:
     from tysiac_spec.engine.record import Record
 
@@ -381,6 +383,7 @@ def test_quit_and_options_and_usage_errors(tmp_path: Path) -> None:
     assert code == 2 and "give a ruleset id or path, or --resume FILE" in out
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:
     """A real process interrupted (SIGINT) while waiting for the player saves the record."""
     import os
@@ -419,6 +422,7 @@ def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:
     assert record.seed == 3
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_closed_output_saves_the_record_and_stops_quietly(tmp_path: Path) -> None:
     """`tysiac play … | head`: when the reader of the output goes away mid-game, the record
     holds every action played so far (the same as a stop at the end of the input there), and
@@ -530,6 +534,7 @@ def test_resumed_game_ends_exactly_as_the_uninterrupted_one(
     assert _final(resumed) == _final(out)
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_a_record_without_table_resumes_with_the_seat_given(tmp_path: Path) -> None:
     """An older record (no `table`): --seat and --bots are taken from the command line and the
     bots are seeded as in a new game, so it also goes on as the uninterrupted game."""

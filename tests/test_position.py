@@ -69,8 +69,10 @@ def _check_round_trip(name: str, players: int, seed: int, steps: int, choices: r
     assert started.position() == position
     assert str(started.position()) == text
     # the rest of the deal, for the same choices: the same legal actions, then the same scores
-    deals = len(game.deal_scores)
-    while len(game.deal_scores) == deals and not game.is_over:
+    deals, deal = len(game.deal_scores), game.deal
+    # (to the end of this deal: a deal dealt again draws from the seed, not from the
+    # original game's generator, which a position does not carry)
+    while len(game.deal_scores) == deals and not game.is_over and game.deal is deal:
         legal = game.legal_actions()
         assert started.legal_actions() == legal
         assert started.current_player == game.current_player
@@ -163,7 +165,7 @@ def test_trump_and_marriages_of_a_written_position() -> None:
      "the trick holds 4 cards, more than the 3 players in a deal"),
     (("trick 1:AH", "trick 1:AH 1:9H"), 157, "a player plays twice to the trick"),
     (("play 2", "plya 2"), 80, "unknown phase `plya`; the phases are: redeal, dark, auction, rebuy, "
-     "contra, talon, exchange, contract, marriages, play, over"),
+     "contra, talon, exchange, contract, marriages, play, over, trump"),
     (("play 2", "play 5"), 85, "the player to move must be a seat 0 to 2 (got 5)"),
     (("scores 0 0 0", "scores 0 0"), 96, "`scores` gives 2 score(s) for 3 players"),
     (("trick 1:AH", "trick 1AH"), 163, "`trick` lists `PLAYER:CARD` (got `1AH`)"),

@@ -75,6 +75,7 @@ def test_readme_python_example_runs() -> None:
     assert namespace["form"].auction.step == 10  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_readme_house_rule_example_validates(tmp_path: Path) -> None:
     (text,) = [b for b in _blocks("yaml") if "kind: house" in b]
     path = tmp_path / "my-table.yaml"

@@ -237,6 +237,7 @@ def test_a_record_naming_a_ruleset_outside_its_folder_is_refused_by_replay_and_r
         assert code == 1 and out.endswith(expected.replace(f"{path}: ", ""))
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_a_game_saved_outside_the_current_folder_resumes_and_replays_with_the_printed_hint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

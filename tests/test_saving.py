@@ -122,6 +122,7 @@ def test_a_huge_redeals_count_is_reduced_over_the_dealers_cycle() -> None:
             assert redealt_dealer(form, dealer, -5) == dealer
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_a_sheet_with_10_to_the_17_redeals_settles_at_once(tmp_path: Path) -> None:
     rules = load_ruleset("pl-standard")
     form = rules.form(3)
@@ -144,6 +145,7 @@ def test_a_sheet_with_10_to_the_17_redeals_settles_at_once(tmp_path: Path) -> No
 # --------------------------------------------------------------------------- item 8: FIFOs
 
 
+@pytest.mark.slow  # about half a second of CPU a case (quick-loop budget, issue 25)
 @pytest.mark.parametrize("command", ["score", "play"])
 def test_a_fifo_as_the_sheet_or_the_save_is_refused_at_once(tmp_path: Path, command: str) -> None:
     fifo = tmp_path / "pipe.json"
@@ -171,6 +173,7 @@ def test_score_says_sheet_saved_only_when_it_wrote_the_sheet(tmp_path: Path) -> 
 # --------------------------------------------------------------------------- item 9: two writers
 
 
+@pytest.mark.slow  # about 2 s of CPU (quick-loop budget, issue 25)
 def test_two_score_sessions_on_one_sheet_keep_both_deals(tmp_path: Path) -> None:
     path, other = tmp_path / "s.json", tmp_path / "mine.json"
     first = tysiac("score", "pl-standard", "--sheet", str(path))
@@ -193,6 +196,7 @@ def test_two_score_sessions_on_one_sheet_keep_both_deals(tmp_path: Path) -> None
     assert [(d["declarer"], d["contract"]) for d in mine["deals"]] == [(2, 120)]  # the second's
 
 
+@pytest.mark.slow  # about 2 s of CPU (quick-loop budget, issue 25)
 def test_a_second_resume_that_started_before_the_first_saved_writes_beside_it(tmp_path: Path) -> None:
     record = tmp_path / "g.json"
     made = tysiac("play", "pl-standard", "--seed", "3", "--save", str(record))
@@ -225,6 +229,7 @@ def _small_files() -> None:  # in the child: files above 300 bytes cannot be wri
     resource.setrlimit(resource.RLIMIT_FSIZE, (300, 300))
 
 
+@pytest.mark.slow  # about 2 s of CPU (quick-loop budget, issue 25)
 def test_score_on_a_full_disk_says_so_before_the_first_question(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     proc = tysiac("score", "pl-standard", "--sheet", str(path), preexec_fn=_small_files)
@@ -370,6 +375,7 @@ def test_the_options_message_names_the_option_that_differs(tmp_path: Path) -> No
                              "-O five_rounds=down; options cannot change\n")
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_a_huge_sparse_file_is_not_read_through_for_its_version(tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     with open(path, "wb") as fh:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 
 from tysiac_spec.ruleset import ruleset_schema
 
@@ -21,6 +22,7 @@ def test_checked_in_schema_is_current() -> None:
     assert on_disk == editor_schema("complete"), "run: tysiac schema -o schemas/ruleset.schema.json"
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_schema_is_valid_draft_2020_12() -> None:
     schema = ruleset_schema()
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"

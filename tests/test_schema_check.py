@@ -64,6 +64,7 @@ def _documents(path: Path) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_the_corpus_is_large() -> None:
     assert len(FILES) > 200
     assert sum(len(_documents(path)) for path in FILES[::8]) > 30

@@ -418,6 +418,7 @@ def test_reopening_checks_ruleset_players_and_hash(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_killed_between_deals_loses_nothing(tmp_path: Path) -> None:
     """A real `tysiac score` process is killed (SIGKILL) after two deals, in the middle of
     entering the third; reopening the sheet finds both deals, and the match goes on."""

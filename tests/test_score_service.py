@@ -154,6 +154,7 @@ def test_export_and_import_go_through_tysiac_score(tmp_path: Path) -> None:
         service.view("u")
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_a_sheet_goes_on_under_changed_rules_only_when_asked(tmp_path: Path) -> None:
     house = "id: my-house\nkind: house\nextends: pl-standard\nname: {en: My house}\n"
     store = MemoryStore()

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tysiac_spec.ruleset import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,6 +38,7 @@ def test_a_value_written_over_a_parent_keeps_the_parents_other_rules(tmp_path: P
     assert (ace.value, ace.enabled) == (150, True)
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_validate_accepts_it_without_a_traceback(tmp_path: Path) -> None:
     path = _house(tmp_path, "h1.yaml", "extends: ru-classic\nid: h1\nname: {en: H1}\n"
                   "marriages:\n  ace_marriage:\n    value: 201\n")

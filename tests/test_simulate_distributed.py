@@ -46,6 +46,7 @@ def scheduler() -> Iterator[str]:
         yield cluster.scheduler_address
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_dask_run_gives_the_local_statistics(scheduler: str) -> None:
     local = simulate("ru-online", players=3, games=6, seed=5).as_dict()
     remote = simulate("ru-online", players=3, games=6, seed=5, scheduler=scheduler).as_dict()

@@ -106,6 +106,7 @@ def test_deals_everyone_passed_have_no_winning_bid() -> None:
     assert match == play_match(rules, 3, seed, bots="random", max_deals=12)
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_engine_fast_refuses_a_bot_it_cannot_play() -> None:
     with pytest.raises(EngineUnavailable) as info:
         simulate("pl-standard", players=3, games=1, bots="random,heuristic,random", engine="fast")
@@ -139,6 +140,7 @@ def test_auto_falls_back_for_a_form_not_covered_and_says_why() -> None:
     assert code == 0 and "played by the fast path" in out
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_a_study_says_what_played_each_ruleset() -> None:
     pytest.importorskip("scipy")
     path = str(HOUSE / "auction-comeback.yaml")

@@ -92,6 +92,7 @@ def expected_pages() -> list[str]:
     return pages
 
 
+@pytest.mark.slow  # about 9 s of CPU (quick-loop budget, issue 25)
 def test_every_page_is_built(site: Path) -> None:
     missing = [p for p in expected_pages() if not (site / p).is_file()]
     assert missing == []

@@ -45,11 +45,11 @@ def test_the_command_table_gives_each_commands_short_help() -> None:
 
 def _modules_after_completion(words: str, cword: int) -> tuple[list[str], set[str]]:
     """The answer of one completion run through the environment, as a shell runs it, and
-    the modules of the package it imported."""
+    the modules of the package (and of rich) it imported."""
     code = (
         "import atexit, sys\n"
         "atexit.register(lambda: sys.stderr.write(repr(sorted(m for m in sys.modules "
-        "if m.startswith('tysiac_spec')))))\n"
+        "if m.startswith(('tysiac_spec', 'rich'))))))\n"
         "from tysiac_spec.cli import main\n"
         "main(prog_name='tysiac')\n"
     )
@@ -74,6 +74,28 @@ def test_completing_a_commands_argument_loads_no_engine(words: str) -> None:
     answer, modules = _modules_after_completion(words, len(words.split()))
     assert answer
     assert "tysiac_spec.engine" not in modules and "tysiac_spec.simulate" not in modules
+
+
+@pytest.mark.parametrize(("words", "answer"), [
+    ("tysiac play --", "plain,--players"), ("tysiac score --", "plain,--sheet"),
+    ("tysiac play pl-standard -O ", "plain,five_rounds=up"),
+    ("tysiac score ru-classic --players ", "plain,3"),
+    ("tysiac simulate pl-standard --bots heuristic,r", "plain,heuristic,random"),
+])
+def test_completing_arguments_loads_no_ruleset_nor_engine(words: str, answer: str) -> None:
+    # (issue 29: a TAB under 0.15 s) the command modules import the engine, the scoresheet and
+    # rich when they run; option values and player counts are read from the files as written
+    answers, modules = _modules_after_completion(words, len(words.split()) - (not words.endswith(" ")))
+    assert answer in answers
+    assert not {"tysiac_spec.engine", "tysiac_spec.scoresheet", "tysiac_spec.ruleset.model",
+                "tysiac_spec.dsl", "rich"} & modules
+
+
+def test_the_bot_names_that_complete_are_the_shipped_bots() -> None:
+    from tysiac_spec.bots import BUILTIN
+    from tysiac_spec.run_choices import BOTS
+
+    assert sorted(BOTS) == sorted(BUILTIN)
 
 
 def test_fish_keeps_a_value_with_a_comma_whole() -> None:

@@ -114,6 +114,7 @@ def test_the_interval_of_a_count_is_clipped_at_zero() -> None:
 # --- a study -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_study_figures_side_by_side(study: Study) -> None:
     data = study.as_dict()
     assert data["rulesets"] == PAIR and data["matches"] == [8, 8] and data["deals"] == [212, 356]
@@ -135,6 +136,7 @@ def test_study_figures_side_by_side(study: Study) -> None:
     assert round(rows["deals"]["p_adjusted"][0], 4) == 0.1507
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_study_statistics_are_those_of_simulate(study: Study) -> None:
     for stats in study.runs:
         alone = simulate(stats.ruleset, players=3, games=8, seed=1).as_dict()
@@ -142,6 +144,7 @@ def test_study_statistics_are_those_of_simulate(study: Study) -> None:
             k: v for k, v in stats.as_dict().items() if k not in TIMING_FIELDS}
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_text_and_markdown(study: Study) -> None:
     text = render_study(study, "text")
     assert "3 players, bots heuristic, 8 matches per ruleset (seed 1); deals: pl-standard 212, ru-classic 356" in text
@@ -450,6 +453,7 @@ def test_fixed_partnerships_are_counted_by_side(tmp_path: Path) -> None:
 # --- the site ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_site_copies_the_committed_study_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                study: Study) -> None:
     pytest.importorskip("matplotlib")  # the study extra, in the test extra

@@ -395,6 +395,7 @@ def test_nesting_depth_limit_through_aliases() -> None:
     assert diagnostics("\n".join(lines) + "\n")[0][0] == "yaml.too-deep"
 
 
+@pytest.mark.slow  # about 2 s of CPU (quick-loop budget, issue 25)
 def test_alias_bomb_is_stopped() -> None:
     lines = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
     for i in range(1, 9):

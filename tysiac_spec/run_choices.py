@@ -1,11 +1,15 @@
 """The choices of a run of bot matches (``simulate``, ``compare --simulate``): where the
-matches run, what plays them, and the deal cap.  Their one home, light to import: the
+matches run, what plays them, the shipped bots' names, and the deal cap.  Their one home, light to import: the
 commands' options name them without loading the engine (a shell's TAB answers fast), and
 :mod:`tysiac_spec.simulate` checks its arguments against them."""
 
 from __future__ import annotations
 
-__all__ = ["BACKENDS", "DEFAULT_MAX_DEALS", "ENGINES"]
+__all__ = ["BACKENDS", "BOTS", "DEFAULT_MAX_DEALS", "ENGINES"]
+
+BOTS = ("heuristic", "random", "strong")
+"""The shipped bots by name, the keys of :data:`tysiac_spec.bots.BUILTIN` (a test keeps them
+equal): ``--bots`` completes them without importing the bots and the engine."""
 
 BACKENDS = ("local", "dask")
 """Where the matches run: ``local`` (this process, or a pool of ``workers`` processes) or

@@ -10,6 +10,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
 from webserver import ROOT, Served
 
 HOUSE = (ROOT / "examples/house/first-marriage-double.yaml").read_text()
@@ -32,6 +33,7 @@ def _stored(db: Path, table: str) -> int:
         con.close()
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_a_bots_reply_the_rules_fail_on_is_rolled_back(tmp_path: Path) -> None:
     server = Served(tmp_path / "web.sqlite3")
     try:

@@ -232,6 +232,7 @@ def test_the_read_only_link_cannot_write(server: Served) -> None:
     assert server.call("GET", f"/api/sheets/{sid}/export")[0] == 200
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_export_is_read_by_tysiac_score_and_import_brings_a_file_back(server: Served, tmp_path: Path) -> None:
     sheet = _new(server, names=["Ana", "Bo", "Cy"])
     v = sheet["version"]
@@ -329,6 +330,7 @@ def test_changed_rules_are_told_and_the_editor_may_go_on_under_them(server: Serv
     assert server.call("GET", path)[0] == 200
 
 
+@pytest.mark.slow  # about 2 s of CPU (quick-loop budget, issue 25)
 def test_sheets_survive_a_restart(tmp_path: Path) -> None:
     served = Served(tmp_path / "web.sqlite3")
     try:

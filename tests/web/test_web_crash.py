@@ -82,6 +82,7 @@ def test_sigkill_while_moves_arrive_loses_no_acknowledged_action(tmp_path: Path)
         again.stop()
 
 
+@pytest.mark.slow  # about 1 s of CPU: a server of its own (quick-loop budget, issue 25)
 def test_sigterm_closes_the_sockets_and_the_table_comes_back(tmp_path: Path) -> None:
     db = tmp_path / "web.sqlite3"
     server = Served(db)

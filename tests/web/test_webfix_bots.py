@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from webserver import Served
 
 from tysiac_spec.apps.web import room as room_module
@@ -24,6 +25,7 @@ def _version(server: Served, table: dict) -> int:
     return int(state["version"])
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_a_table_of_bots_answers_and_the_server_keeps_answering(tmp_path: Path) -> None:
     db = tmp_path / "web.sqlite3"
     server = Served(db)

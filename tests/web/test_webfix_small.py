@@ -68,6 +68,7 @@ def _serve(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           text=True, env=env, cwd=str(cwd), timeout=60)
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_a_file_that_is_not_a_database_is_one_line(tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("root:x:0:0:root:/root:/bin/bash\n" * 200)

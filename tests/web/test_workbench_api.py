@@ -192,6 +192,7 @@ def test_the_table_options_read_in_the_pages_language(server: Served) -> None:
     assert not [c["label"] for c in by_path.values() if c["path"].startswith("options.") and "_" in c["label"]]
 
 
+@pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_check_answers_validates_messages_and_the_cli_agrees(server: Served, tmp_path: Path) -> None:
     status, answer = server.call("POST", "/api/rulesets/check", {"text": HOUSE})
     assert (status, answer) == (200, {"ok": True, "errors": [], "id": "our-table"})
@@ -208,6 +209,7 @@ def test_check_answers_validates_messages_and_the_cli_agrees(server: Served, tmp
     assert error["text"] in cli.stderr  # the very words tysiac validate prints
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_check_covers_every_option_value_as_validate_does(server: Served, tmp_path: Path) -> None:
     # valid with the default, invalid once graduated_auction=true sets raise_by: exactly_step,
     # which a maximum raise contradicts only then -- whatever the check finds, the CLI finds too
@@ -253,6 +255,7 @@ def test_house_round_trips_over_http(server: Served) -> None:
     assert status == 400
 
 
+@pytest.mark.slow  # about half a second of CPU (quick-loop budget, issue 25)
 def test_saved_files_open_again_and_download_as_validate_accepts(server: Served, tmp_path: Path) -> None:
     status, saved = server.call("POST", "/api/houses", {"text": HOUSE})
     assert status == 201 and saved["id"] == "our-table"
@@ -338,6 +341,7 @@ def test_a_small_study_runs_queued_with_progress_and_its_page(server: Served) ->
     assert status == 200 and "<svg" in page and "our-table" in page
 
 
+@pytest.mark.slow  # about 4 s of CPU: two servers of its own (quick-loop budget, issue 25)
 def test_a_file_may_extend_a_saved_file_by_its_id_across_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "web.sqlite3"
     served = Served(db)

@@ -46,24 +46,6 @@ def rulesets(ctx: click.Context, param: click.Parameter, incomplete: str) -> lis
     return items
 
 
-def _ruleset(ctx: click.Context) -> Any:
-    """The ruleset named earlier on the command line (``ruleset``, or the first of
-    ``rulesets``), loaded; ``None`` when none is named or it cannot be loaded."""
-    from ..errors import TysiacError
-    from ..ruleset import load_ruleset
-
-    ref = ctx.params.get("ruleset")
-    if ref is None:
-        refs = ctx.params.get("rulesets") or ()
-        ref = refs[0] if refs else None
-    if not isinstance(ref, str):
-        return None
-    try:
-        return load_ruleset(ref)
-    except (TysiacError, OSError):
-        return None
-
-
 def _ref(ctx: click.Context) -> str | None:
     ref = ctx.params.get("ruleset")
     if ref is None:
@@ -72,12 +54,12 @@ def _ref(ctx: click.Context) -> str | None:
     return ref if isinstance(ref, str) else None
 
 
-def written_options(ref: str) -> dict[str, Any] | None:
-    """The table options of the ruleset ``ref`` as its files write them, ``extends`` merged
+def _written(ref: str, key: str) -> Any:
+    """The section ``key`` of the ruleset ``ref`` as its files write it, ``extends`` merged
     (:func:`tysiac_spec.ruleset._merge.resolve_extends`, parents found by
-    :func:`tysiac_spec.ruleset.registry.find` as the loader finds them): nothing compiled nor
-    checked, so a TAB answers without loading the ruleset (the DSL, the model).  ``None`` when
-    the file cannot be read or merged."""
+    :func:`tysiac_spec.ruleset.registry.find` as the loader finds them), as plain values:
+    nothing compiled nor checked, so a TAB answers without loading the ruleset (the DSL, the
+    model, the engine).  ``None`` when the file cannot be read or merged."""
     from ..errors import TysiacError
     from ..ruleset import registry
     from ..ruleset._merge import resolve_extends
@@ -94,9 +76,15 @@ def written_options(ref: str) -> dict[str, Any] | None:
             found = registry.find(parent, relative_to=from_file or "<input>", root=root)
             return load_yaml_file(str(found)), str(found)
 
-        options = to_plain(resolve_extends(doc, file=str(path), lookup=lookup).get("options"))
+        return to_plain(resolve_extends(doc, file=str(path), lookup=lookup).get(key))
     except (TysiacError, OSError, RecursionError):
         return None
+
+
+def written_options(ref: str) -> dict[str, Any] | None:
+    """The table options of the ruleset ``ref`` as its files write them (:func:`_written`);
+    ``None`` when the file cannot be read or merged."""
+    options = _written(ref, "options")
     return options if isinstance(options, dict) else None
 
 
@@ -136,22 +124,27 @@ def options(ctx: click.Context, param: click.Parameter, incomplete: str) -> list
 
 
 def players(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    """The player counts of the named ruleset starting with ``incomplete``."""
-    rules = _ruleset(ctx)
-    if rules is None:
+    """The player counts of the named ruleset starting with ``incomplete``: the keys of its
+    ``players`` section as its files write it (:func:`_written`; the loader makes one form of
+    each), ascending."""
+    ref = _ref(ctx)
+    written = _written(ref, "players") if ref is not None else None
+    if not isinstance(written, dict):
         return []
-    return [CompletionItem(str(n)) for n in rules.player_counts if str(n).startswith(incomplete)]
+    counts = sorted(int(n) for n in written if str(n).isdecimal())
+    return [CompletionItem(str(n)) for n in counts if str(n).startswith(incomplete)]
 
 
 def bots(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-    """The shipped bots (:data:`tysiac_spec.bots.BUILTIN`) for the seat being typed in a seat
-    list: the part after the last comma is completed, the seats before it are kept
-    (``heuristic,r`` -> ``heuristic,random``).  A user's ``MODULE:NAME`` is not completed."""
-    from ..bots import BUILTIN
+    """The shipped bots (:data:`tysiac_spec.run_choices.BOTS`, the names of
+    :data:`tysiac_spec.bots.BUILTIN`) for the seat being typed in a seat list: the part after
+    the last comma is completed, the seats before it are kept (``heuristic,r`` ->
+    ``heuristic,random``).  A user's ``MODULE:NAME`` is not completed."""
+    from ..run_choices import BOTS
 
     done, _, part = incomplete.rpartition(",")
     head = f"{done}," if done or incomplete.startswith(",") else ""
-    return [CompletionItem(head + name) for name in sorted(BUILTIN) if name.startswith(part)]
+    return [CompletionItem(head + name) for name in sorted(BOTS) if name.startswith(part)]
 
 
 def scenarios(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:

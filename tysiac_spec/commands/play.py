@@ -26,25 +26,15 @@ from __future__ import annotations
 import dataclasses
 import errno
 import os
-import secrets
 import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.markup import escape
 
 from ..cards import Card
-from ..engine import Game
-from ..engine.actions import Action, Discard, GiveCard, Incident, PlayCard
-from ..engine.record import Record, TableSetup, record_of, rules_dir_for
-from ..engine.replay import replay, start
-from ..engine.seating import seats_text, side_of
-from ..engine.state import DealState
-from ..engine.talon import gifts_seen
 from ..errors import (
     Diagnostic,
     EntryError,
@@ -55,19 +45,9 @@ from ..errors import (
     SaveError,
     TysiacError,
 )
-from ..ruleset.model import Ruleset
+from ..run_choices import BOTS
 from ..savefile import file_version, write_versioned
 from ..stopping import held_signals
-from ..table import (
-    choices_text,
-    complete,
-    declarations,
-    format_card,
-    format_cards,
-    resolve_input,
-    said,
-    view_lines,
-)
 from ..text import printable, shorten, signed
 from ._common import (
     SEED_MAX,
@@ -79,10 +59,20 @@ from ._common import (
 )
 from .replay import in_file
 
+if TYPE_CHECKING:  # the engine, the table's texts and rich are imported when a game is
+    # played, not when the shell completes the command's arguments (a TAB answers fast)
+    from rich.console import Console
+
+    from ..engine import Game
+    from ..engine.actions import Action, PlayCard
+    from ..engine.record import Record
+    from ..engine.state import DealState
+    from ..ruleset.model import Ruleset
+
 __all__ = ["BOT_KINDS", "illegal_text", "make_bots", "play", "restore", "run_match", "user_errors"]
 
 EXIT_INTERRUPTED = 130
-BOT_KINDS = ("heuristic", "random", "strong")
+BOT_KINDS = BOTS
 """The kinds of bots (``--bots``, the record's ``table.bots``); also ``cmd:COMMAND``, a bot in
 another process (:mod:`tysiac_spec.bots.process`), started for each seat."""
 
@@ -112,19 +102,23 @@ SUIT_STYLES = ("red", "blue", "green", "")
 """Display colours by the suit's position in the deck (a four-colour pack)."""
 
 
-class _PlayConsole(Console):
+def _play_console() -> Console:
     """The table's console.  When its output is closed (``tysiac play … | head``) it raises
     :class:`BrokenPipeError`, so that the play loop saves the game before stopping, where rich
     would exit at once; standard output then writes to the null device, so that the final
     flush at exit does not fail again."""
+    from rich.console import Console
 
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        if self.file is sys.stdout:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            os.close(devnull)
-        raise BrokenPipeError(errno.EPIPE, "the output was closed")
+    class _PlayConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            if self.file is sys.stdout:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+            raise BrokenPipeError(errno.EPIPE, "the output was closed")
+
+    return _PlayConsole(highlight=False, soft_wrap=True)
 
 
 class _Chooser:
@@ -188,6 +182,8 @@ def restore(record: Record, bots: Mapping[int, _Chooser]) -> tuple[Game, int | N
     Raises:
         RecordError: as :func:`~tysiac_spec.engine.replay.replay`.
     """
+    from ..engine.replay import replay
+
     differs: list[int] = []
 
     def watch(game: Game, action: Action) -> None:
@@ -213,6 +209,8 @@ def _shows(console: Console, game: Game) -> bool:
 
 def _style_cards(text: str, game: Game, colour: bool) -> str:
     """Escape ``text`` for rich and colour each card's notation by its suit."""
+    from rich.markup import escape
+
     out = escape(text)
     if not colour:
         return out
@@ -267,6 +265,8 @@ class Table:
         WHERE``, with ``--rules-dir`` naming the ruleset's folder when the record names a
         ruleset file outside its own folder (which a record may only name when the folder
         is allowed: :func:`~tysiac_spec.engine.record.rules_dir_for`)."""
+        from ..engine.record import record_of, rules_dir_for
+
         folder = rules_dir_for(record_of(self.game).saved_at(where))
         allow = "" if folder is None else f"--rules-dir {shlex.quote(str(folder))} "
         return f"tysiac {allow}play --resume {shlex.quote(where)}"
@@ -278,6 +278,9 @@ class Table:
         self.console.print(f"[{style}]{body}[/{style}]" if style and self.colour else body)
 
     def show(self) -> None:
+        from ..engine.seating import side_of
+        from ..table import view_lines
+
         game = self.game
         legal = game.legal_actions()
         partners = [p for p in side_of(game.form, self.seat) if p != self.seat]
@@ -288,11 +291,16 @@ class Table:
 
     def _choices(self, legal: Sequence[Action]) -> str:
         """The numbered choices, broken between two choices at a terminal's width."""
+        from ..table import choices_text
+
         width = self.console.width if self.console.is_terminal else None
         return choices_text(legal, width, len("choices: "))
 
     def _ask(self) -> Action | None:
         """One action of the user, or None for `quit`."""
+        from ..engine.actions import Incident
+        from ..table import declarations, resolve_input
+
         game = self.game
         legal = game.legal_actions()
         if self._hinter is None:
@@ -364,6 +372,8 @@ class Table:
         return plain if action is None else action
 
     def _apply(self, player: int, action: Action) -> None:
+        from ..table import format_card, format_cards
+
         game = self.game
         deal, deals_before = game.deal, len(game.deal_scores)
         trick: list[tuple[int, Card]] = list(deal.trick)
@@ -395,6 +405,10 @@ class Table:
         """The action (just applied in ``deal``, in ``phase``) as the user sees it: a given card
         only if the user's view shows it (``View.given``), a discard never, a pass after the
         auction with what it declined (:func:`~tysiac_spec.table.said`)."""
+        from ..engine.actions import Discard, GiveCard
+        from ..engine.talon import gifts_seen
+        from ..table import said
+
         text = said(action, phase, player, declarer)
         if player == self.seat:
             return f"{text} (you)"
@@ -477,6 +491,8 @@ class Table:
 
     def _play(self) -> int:
         """The play loop of :meth:`run`, which saves when it stops before the end."""
+        from ..engine.seating import seats_text
+
         game = self.game
         played = len(game.history)
         try:
@@ -539,6 +555,7 @@ def _install_completion(game: Game) -> None:  # pragma: no cover - needs a termi
         import readline
     except ImportError:
         return
+    from ..table import complete
 
     def completer(text: str, state: int) -> str | None:
         buffer = readline.get_line_buffer()
@@ -587,7 +604,12 @@ def run_match(
         BrokenPipeError: the console's output was closed during the match; the record was
             saved first.
     """
-    console = console or _PlayConsole(highlight=False, soft_wrap=True)
+    from rich.markup import escape
+
+    from ..engine.record import Record, TableSetup, record_of
+    from ..engine.replay import start
+
+    console = console or _play_console()
     if isinstance(game, Record):
         start(game)  # the record's ruleset, options and player count checked before bots are made
     players = game.players
@@ -631,6 +653,8 @@ def _save_record(record: Record, path: Path, version: str | None, console: Conso
     Raises:
         click.ClickException: the file cannot be written (``cannot write …``).
     """
+    from rich.markup import escape
+
     try:
         try:
             return path, write_versioned(path, record.saved_at(path).to_json(), expected=version)
@@ -685,6 +709,8 @@ def _from_position(rules: Ruleset, text: str, seed: int, players: int | None) ->
     Raises:
         click.UsageError: ``--players`` differs from the position's seats.
     """
+    from ..engine import Game
+
     try:
         game = Game.from_position(rules, text, seed=seed)
     except NotationError as exc:
@@ -762,6 +788,8 @@ def play(
     e.g. `0:AS KS … / … | 9C TC JC`); the record keeps it. `--position TEXT` starts from a
     position in the middle of a deal (position notation, `tysiac position`); the record keeps it.
     """
+    from ..engine import Game
+    from ..engine.record import Record
     from ..ruleset import load_ruleset
 
     game: Game | Record
@@ -804,7 +832,10 @@ def play(
         if deal_text is not None and position_text is not None:
             raise click.UsageError("give --deal or --position, not both")
         n = players if players is not None else rules.default_players()
-        seed = seed if seed is not None else secrets.randbelow(10**6)
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbelow(10**6)
         seat = seat if seat is not None else 0
         bots = bots or "heuristic"
         if position_text is not None:

@@ -20,34 +20,24 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from ..engine.match import MatchState, golden_deals
-from ..engine.record import ruleset_file_from
 from ..errors import Diagnostic, EntryError, SaveConflictError, SaveError, TysiacError
-from ..ruleset.model import Form, Ruleset
 from ..savefile import check_writable, file_version, write_versioned
-from ..scoresheet import (
-    Settled,
-    Sheet,
-    contract_label,
-    entry_from_answers,
-    names_problem,
-    parse_yes_no,
-    questions,
-    settle_sheet,
-    sitter_of,
-    start_state,
-)
-from ..scoresheet.carry import reconcile_rules, rules_fingerprint, totals_of
 from ..text import shorten, signed
 from ._common import line_reader, parse_option_args
 from ._common import user_errors as _user_errors
+
+if TYPE_CHECKING:  # the scoresheet, the engine's match rules and rich are imported when a
+    # sheet is kept, not when the shell completes the command's arguments (a TAB answers fast)
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..engine.match import MatchState
+    from ..ruleset.model import Form, Ruleset
+    from ..scoresheet import Settled, Sheet
 
 __all__ = ["score"]
 
@@ -72,6 +62,11 @@ class _Quit(Exception):
 def sheet_table(sheet: Sheet, settled: Sequence[Settled], form: Form | None = None) -> Table:
     """The running sheet: one row per deal, each player's change and total, and the notes; a
     named contract is shown by its name (``P0 Misère 120``) when ``form`` is given."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ..scoresheet import contract_label
+
     table = Table(title=escape(f"{shorten(sheet.ruleset)} — {sheet.players} players"), show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("declarer / contract")
@@ -115,6 +110,8 @@ class Session:
         version: str | None = None,
     ) -> None:
         self.rules, self.form, self.sheet, self.path = rules, form, sheet, path
+        from ..scoresheet import settle_sheet
+
         self.console, self.read_line = console, read_line
         self.settled = settle_sheet(rules, form, sheet)
         self.version = version
@@ -151,6 +148,8 @@ class Session:
     def text(self) -> str:
         """The sheet's file text, with its totals as settled now (``settled``, kept so that a
         change of its rules can be carried over: :mod:`tysiac_spec.scoresheet.carry`)."""
+        from ..scoresheet.carry import totals_of
+
         self.sheet.settled = totals_of(self.rules, self.form, [row.scores for row in self.settled],
                                        self.state) if self.sheet.deals else None
         return self.sheet.to_json()
@@ -177,6 +176,8 @@ class Session:
         return saved, 0
 
     def say(self, text: str, style: str = "") -> None:
+        from rich.markup import escape
+
         self.console.print(f"[{style}]{escape(text)}[/{style}]" if style else escape(text))
 
     def show(self) -> None:
@@ -211,6 +212,8 @@ class Session:
             self.say(f"deal {len(self.sheet.deals)} was scored under the earlier rules; it cannot be "
                      "removed now", "yellow")
             return
+        from ..scoresheet import settle_sheet
+
         self.sheet.deals.pop()
         self.settled = settle_sheet(self.rules, self.form, self.sheet)
         self.save()
@@ -224,10 +227,15 @@ class Session:
     @property
     def state(self) -> MatchState:
         """The match state after the last deal on the sheet."""
+        from ..scoresheet import start_state
+
         return self.settled[-1].state if self.settled else start_state(self.rules, self.form, self.sheet)
 
     def ask_deal(self) -> bool:
         """Ask for one deal; False when the user quits."""
+        from ..engine.match import golden_deals
+        from ..scoresheet import entry_from_answers, questions, settle_sheet, sitter_of
+
         number = len(self.sheet.deals) + 1
         state = self.state
         dealer = state.dealer
@@ -348,7 +356,10 @@ def open_sheet(
             names a ruleset file outside its folder (it is not read).
         LimitError: the sheet is over a limit (:meth:`Sheet.read`).
     """
+    from ..engine.record import ruleset_file_from
     from ..ruleset import load_ruleset, registry
+    from ..scoresheet import Sheet, settle_sheet
+    from ..scoresheet.carry import reconcile_rules, rules_fingerprint
 
     if path.exists() and path.stat().st_size > 0:
         sheet = Sheet.read(path)
@@ -429,6 +440,8 @@ def check_names(names: Sequence[str]) -> None:
         click.BadParameter: a repeated or number-like name (an empty one leaves the seat
             unnamed: ``P1``).
     """
+    from ..scoresheet import names_problem
+
     problem = names_problem(names)
     if problem:
         raise click.BadParameter(problem, param_hint="--names")
@@ -480,6 +493,11 @@ def score(
     players the talon as dealt is asked for the sitter's score; in a golden round each
     deal is asked whether it is one (its declarer is the first hand).
     """
+    from rich.console import Console
+    from rich.markup import escape
+
+    from ..scoresheet import parse_yes_no
+
     path = sheet_path or Path("tysiac-sheet.json")
     name_list = [n.strip() for n in names.split(",")] if names else []
     try:

@@ -38,7 +38,10 @@ opened as the engine opens it (the seating from the dealer, the forced bid, each
 highest bid), or the one the sections imply (the trick number from the tricks taken, the
 marriage points from the marriages); :meth:`Position.of_state` writes in ``more`` every part
 of a deal's state that differs from that, so a position taken from a game starts a game
-with the same future.
+with the same future to the end of the deal.  The shuffle's generator is not part of a
+position: a deal dealt again (a redeal, a bad cut that skips the deal) and the deals after
+this one are drawn from the seed given to :meth:`Game.from_position
+<tysiac_spec.engine.game.Game.from_position>`, not as the original game would draw them.
 
 Hidden information: a position writes **everything**, every hand and a hidden talon
 included.  It is a notation for debugging, analysis, tests and bug reports, as FEN is, not

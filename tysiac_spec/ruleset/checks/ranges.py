@@ -24,7 +24,7 @@ for what they might hold (the engine checks its range at run time).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...dsl.bounds import LIMIT, in_range, number_text
@@ -168,30 +168,51 @@ def bound(expr: Expr, names: Mapping[str, Interval], problem: Problem) -> Interv
     return walk(expr)
 
 
-def _formulas(node: Any, seen: set[int] | None = None) -> Iterator[Any]:
-    """Every compiled formula (with a syntax tree) in a compiled form, depth first."""
+_UNDER: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+"""The formulas found under a model object (a section, a table), by the object's identity
+(the object is kept with them, so that an identity is never taken for another's): the
+sections left as they are are shared by the forms of a ruleset and of each of its option
+values, and walked once.  Emptied when it grows past :data:`_UNDER_MOST` (the shipped rulesets
+with every option value hold about 1,100)."""
+_UNDER_MOST = 4096
+_LEAVES = (str, int, float, type(None))
+
+
+def _formulas(form: Any) -> list[Any]:
+    """Every compiled formula (with a syntax tree) in a compiled form, depth first, each once.
+    (The form itself is not kept in :data:`_UNDER`, only its parts: a form that no ruleset or
+    game holds is freed, with its compilation.)"""
+    fields = getattr(form, "__dataclass_fields__", None) or ()
+    found = tuple(f for name in fields for f in _under(getattr(form, name, None)))
+    return list({id(f): f for f in found}.values()) if len(found) > 1 else list(found)
+
+
+def _under(node: Any) -> tuple[Any, ...]:
+    """The formulas under ``node``, depth first (a formula reached twice is listed twice)."""
     from ..model import Formula
 
-    seen = set() if seen is None else seen
-    if id(node) in seen:
-        return
-    seen.add(id(node))
+    if isinstance(node, _LEAVES):
+        return ()
     if isinstance(node, Formula):
-        if getattr(node.compiled, "ast", None) is not None:
-            yield node
-        return
+        return (node,) if getattr(node.compiled, "ast", None) is not None else ()
     if isinstance(node, (tuple, list)):
-        for item in node:
-            yield from _formulas(item, seen)
-        return
-    if isinstance(node, Mapping):
-        for item in node.values():
-            yield from _formulas(item, seen)
-        return
-    fields = getattr(node, "__dataclass_fields__", None)
-    if fields:
-        for name in fields:
-            yield from _formulas(getattr(node, name, None), seen)
+        items: Any = node
+    elif isinstance(node, Mapping):
+        items = node.values()
+    else:
+        fields = getattr(node, "__dataclass_fields__", None)
+        if not fields:
+            return ()
+        known = _UNDER.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
+        _UNDER[id(node)] = (node, ())  # (an object that holds itself is walked once)
+        out = tuple(f for name in fields for f in _under(getattr(node, name, None)))
+        if len(_UNDER) >= _UNDER_MOST:
+            _UNDER.clear()
+        _UNDER[id(node)] = (node, out)
+        return out
+    return tuple(f for item in items for f in _under(item))
 
 
 def _diag(formula: Any, node: Expr, code: str, message: str, hint: str | None = None) -> Diagnostic:
