@@ -94,3 +94,15 @@ def test_a_table_made_without_hints_shows_no_button(server: Server, chromium: Ch
     page.evaluate("window.tysiacTable.sock.send({type: 'hint', v: window.tysiacTable.S.st.version})")
     page.wait("document.body.textContent.includes('the host has switched hints off')", "the refusal told")
     assert page.errors() == []
+
+
+def test_the_start_page_offers_hints_on_by_default(server: Server, chromium: Chromium) -> None:
+    page = chromium.page(PHONE)
+    page.goto(server.url + "/")
+    page.wait("document.querySelector('#opt-hints')", "the hints choice")
+    assert page.evaluate("document.querySelector('#opt-hints').checked") is True
+    label = "document.querySelector('label[for=\"opt-hints\"]') || document.querySelector('#opt-hints').closest('label')"
+    assert page.evaluate(f"({label}).textContent") == "Hints (the strong bot's advice)"
+    _in(page, "pl")
+    assert page.evaluate(f"({label}).textContent") == "Podpowiedzi (rada silnego bota)"
+    assert page.errors() == []
