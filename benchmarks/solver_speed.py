@@ -3,7 +3,8 @@ lead, every hand known, solved for its optimum and a move reaching it.
 
 The deals are the first deals of seeded matches of ``--ruleset`` with ``--players``, bid and
 exchanged by the heuristic bot; the clock (CPU time) covers only the solve.  Prints one JSON
-line: the median and largest CPU milliseconds per deal, the median positions searched, and
+line: the median, the 10th, 25th, 75th and 90th percentiles and the largest CPU milliseconds
+per deal, the median positions searched, and
 the same with the value of every first move (``every_move``, what the ``strong`` bot asks per
 world) at ``--cards`` cards in hand.
 
@@ -62,7 +63,11 @@ def main() -> None:
             solution, _ = solve_deal(game.form, game.deal, rules.deck.cards, every_move=every)
             times.append((time.process_time() - start) * 1000)
             nodes.append(solution.nodes)
+        tenths = statistics.quantiles(times, n=10) if len(times) > 1 else [times[0]] * 9
+        quarters = statistics.quantiles(times, n=4) if len(times) > 1 else [times[0]] * 3
         out[label] = {"deals": len(times), "median_ms": round(statistics.median(times), 1),
+                      "p10_ms": round(tenths[0], 1), "p25_ms": round(quarters[0], 1),
+                      "p75_ms": round(quarters[2], 1), "p90_ms": round(tenths[8], 1),
                       "max_ms": round(max(times), 1), "median_nodes": statistics.median(nodes)}
     print(json.dumps(out))
 

@@ -17,6 +17,7 @@ from tysiac_spec import Game, load_ruleset
 from tysiac_spec.bots import HeuristicBot, RandomBot, StrongBot, make_bot
 from tysiac_spec.bots.sampler import Memory
 from tysiac_spec.bots.solver import (
+    _SOLVERS,
     Objective,
     Position,
     Solver,
@@ -25,6 +26,7 @@ from tysiac_spec.bots.solver import (
     solve_deal,
     unsupported,
 )
+from tysiac_spec.engine.actions import PlayCard
 from tysiac_spec.engine.seating import side_of
 from tysiac_spec.engine.state import DealState
 from tysiac_spec.errors import LimitError
@@ -96,6 +98,14 @@ def _check(ruleset: str, players: int, seeds: range, tricks: int, *, random_auct
         assert set(legal) <= set(values), (ruleset, seed)
         best = [values[a] for a in legal]
         assert (max(best) if (deal.current in side) != objective.fewest else min(best)) == expected
+        # the optimum alone (null windows at the root after the first move), from a cold table:
+        # the same value, and its move is one of the best
+        _SOLVERS.clear()
+        plain, _ = solve_deal(form, deal, game.ruleset.deck.cards)
+        assert plain.value == expected, (ruleset, players, seed, deal.text())
+        if isinstance(plain.move, tuple):
+            i, marriage = plain.move
+            assert values[PlayCard(game.ruleset.deck.cards[i], marriage)] == expected
         solved += 1
     return solved
 

@@ -24,7 +24,10 @@ Search: alpha-beta over the future gain of the declarer, a transposition table a
 of each trick (bounded: cleared when it holds :data:`TABLE_ENTRIES` positions), equivalent
 cards merged (cards of one suit held by one player with no live card between them and the
 same worth), move ordering (winning cards first, points smeared onto a partner's trick),
-and bounds from the points left (no more than every point still in play).
+bounds from the points left (no more than every point still in play), and principal
+variation search (after the first move of a position, and of the root when only the optimum
+is asked for, a null window asks whether a move beats the best so far; it is searched again
+with the whole window only when it does).
 
 What it does not solve (:class:`Unsupported`, with the reason): a deal without a declarer
 (all-pass play), a deal with a stock still to draw (``table.stock``), marriages declared
@@ -78,6 +81,10 @@ its memory, about 200 bytes an entry."""
 
 _INF = 1 << 30
 
+
+_Args = tuple[int, str | None, str | None, int, int | None, int, int, int]
+"""A position's search arguments before the window: the player, trump, pending trump, trick
+number, marriage trick, seats that won a trick, marriages declared, points left."""
 
 _Declared = tuple[int, str | None, str | None]
 """A marriage declared: its points, the trump and the pending trump after it."""
@@ -471,6 +478,20 @@ class Solver:
                 prev = i if not decl and not (pack[i].bit & marriage_bits) else -1
             return out
 
+        def _scout(args: _Args, alpha: int, beta: int, maximise: bool, first: bool) -> int:
+            """Principal variation search: the first move with the whole window, the others
+            first with a null window (do they beat the best so far?), searched again with the
+            whole window only when they do."""
+            if first or beta - alpha <= 1:
+                return search(*args, alpha, beta)
+            if maximise:
+                v = search(*args, alpha, alpha + 1)
+            else:
+                v = search(*args, beta - 1, beta)
+            if alpha < v < beta:
+                v = search(*args, alpha, beta)
+            return v
+
         def search(cur: int, trump_: str | None, pending: str | None, tn: int, mtrick: int | None,
                    won: int, declared: int, left: int, alpha: int, beta: int,
                    only: tuple[int, bool] | None = None) -> int:
@@ -529,6 +550,7 @@ class Solver:
                 mv = [only]
             maximise = bool(side >> cur & 1) != fewest
             best = -_INF if maximise else _INF
+            first = True
             for i, decl in mv:
                 card = pack[i]
                 hands[cur] &= ~card.bit
@@ -541,7 +563,8 @@ class Solver:
                         bonus = pts
                 trick.append((cur, card))
                 if len(trick) < len(order):
-                    v = bonus + search(nxt[cur], t2, p2, tn, m2, won, d2, left, alpha - bonus, beta - bonus)
+                    args = (nxt[cur], t2, p2, tn, m2, won, d2, left)
+                    v = bonus + _scout(args, alpha - bonus, beta - bonus, maximise, first)
                 else:
                     closed = trick[:]
                     winner, wcard = closed[0]
@@ -566,11 +589,12 @@ class Solver:
                             bonus += last_bonus
                         v = bonus
                     else:
-                        v = bonus + search(winner, t3, p3, tn + 1, m2, won | 1 << winner, d2, left - tp,
-                                           alpha - bonus, beta - bonus)
+                        args = (winner, t3, p3, tn + 1, m2, won | 1 << winner, d2, left - tp)
+                        v = bonus + _scout(args, alpha - bonus, beta - bonus, maximise, first)
                     trick[:] = closed
                 trick.pop()
                 hands[cur] |= card.bit
+                first = False
                 if maximise:
                     if v > best:
                         best = v
@@ -614,8 +638,15 @@ class Solver:
                 lo_, hi_ = -_INF, _INF
             else:
                 lo_, hi_ = (best_value, _INF) if maximise else (-_INF, best_value)
-            v = search(pos.current, pos.trump, pos.pending_trump, pos.trick_number, pos.marriage_trick,
-                       pos.won, pos.declared, left, lo_, hi_, move)
+            args = (pos.current, pos.trump, pos.pending_trump, pos.trick_number, pos.marriage_trick,
+                    pos.won, pos.declared, left)
+            if every_move or abs(best_value) == _INF:
+                v = search(*args, lo_, hi_, move)
+            else:  # does it beat the best so far? (a null window), then its value
+                null = (best_value, best_value + 1) if maximise else (best_value - 1, best_value)
+                v = search(*args, *null, move)
+                if (v > best_value) if maximise else (v < best_value):
+                    v = search(*args, lo_, hi_, move)
             results[move] = v + base
             if (v > best_value) if maximise else (v < best_value):
                 best_value, best_move = v, move

@@ -358,6 +358,8 @@ def _copy_studies(root: Path, written: list[Path]) -> list[dict[str, str]]:
             facts = json.loads(data.read_text(encoding="utf-8"))
             text = for_players(text, facts)  # the finding in words first, then figures, then method
             title = "Study: " + " against ".join(facts["rulesets"]) + f", {facts['players']} players"
+            if facts.get("bots", "heuristic") != "heuristic":  # the same pair again, played by other bots
+                title += f", {facts['bots']} bots"
             deals = f"{sum(facts['deals']):,}"
             names, players = " / ".join(facts["rulesets"]), str(facts["players"])
         _write(root, rel, text, written)

@@ -124,6 +124,7 @@ house files saved on the server (``/w/<house>``), only; a path
      "host_seat": 0?,                  (the human seat the host plays; default the first
                                         human seat; null: the host only watches)
      "chat": true?, "spectators": false?, "grace": 60?,  (grace: seconds, 0 to 3600)
+     "hints": true?          (the seats may ask for a hint: the ``hint`` frame below)
      "seed": 123?            (refused with 403 unless the server runs with
                               TYSIAC_WEB_SEEDS=1: tests and benchmarks only)}
 
@@ -180,7 +181,13 @@ Client → server (``type`` and fields):
   seats[i].away_since`` ≥ ``settings.grace`` seconds, or never connected) is played by that
   bot (else the error ``not_away``).  The player takes the seat back by opening
   the seat link again (a ``hello`` with the seat's token).
-- ``settings``: ``chat`` (bool, optional), ``spectators`` (bool, optional) — host only.
+- ``hint``: ``v`` (the current version): at one's own turn, what the ``strong`` bot would
+  do in one's place, judged from this seat's view of the deal only (never another hand).
+  Answer, to this connection only: ``hint``. Refused with ``hints_off`` when the host has
+  switched hints off, ``forbidden`` for watchers and a host without a seat,
+  ``not_your_turn``, ``stale``, ``over``.
+- ``settings``: ``chat`` (bool, optional), ``spectators`` (bool, optional), ``hints``
+  (bool, optional) — host only.
 - ``rematch``: host only, after the match is over: a new match, same seats, new seed.
 - ``ping``: ``t`` (any number) → ``pong`` with the same ``t``.
 
@@ -191,7 +198,7 @@ Server → client:
   ``players``, ``deck`` (``{"suits": [{"id": "hearts", "letter": "H", "symbol": "♥",
   "names": {…}}], "ranks": [{"id": "ace", "letter": "A", "points": 11, "names": {…}}]}``,
   strongest rank first; ``"sprite": "/cards/<key>.svg"``, its pictures), ``settings``
-  (``{"chat", "spectators", "grace"}``), ``lang``,
+  (``{"chat", "spectators", "hints", "grace"}``), ``lang``,
   ``options`` (the table options in force: ``[{"name": "gold_set", "value": true}, …]``) and
   ``words`` (``{"en": {key: text}, "pl": …, "ru": …, "cs": …}``: the game's words from the
   rule book's terms, ``tysiac_spec/docs/terms.py``: the actions (``act.*``), what a player
@@ -208,6 +215,8 @@ Server → client:
 - ``chat``: ``seat`` (int or null for the host watching), ``name``, ``text``, ``at``
   (seconds since the epoch).  Sent to seats and host (not watchers).
 - ``pong``: ``t``.
+- ``hint``: ``v`` (the version it answers), ``a`` (an action text from ``legal``): the
+  answer to one's own ``hint``, sent to that connection only.
 - ``error``: ``code``, ``message``, ``req`` (when the frame had one).  The connection stays
   open; see the codes below.
 
@@ -224,7 +233,7 @@ The STATE body (one serializer, :mod:`.views`)::
                 (handed: a human seat played by a bot for now; connected: a socket of that
                  seat is open (always false for bots); away_since: when its last socket
                  closed, seconds since the epoch; null while connected or never connected)
-     "settings": {"chat": true, "spectators": false, "grace": 60},
+     "settings": {"chat": true, "spectators": false, "hints": true, "grace": 60},
      "view": {
         "phase": "auction",            (auction, talon, exchange, contract, marriages,
                                         play, dark, redeal, contra, rebuy, over)
@@ -316,6 +325,7 @@ ERRORS: Mapping[str, str] = {
     "over": "the match is over",
     "not_over": "the record is shown when the match is over",
     "chat_off": "the host has switched the chat off",
+    "hints_off": "the host has switched hints off",
     "rate": "too many messages; slow down",
     "too_large": "the message is too large",
     "ruleset_invalid": "the ruleset has errors",
@@ -351,7 +361,8 @@ _TYPES: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     "chat": {"text": (str, True)},
     "name": {"name": (str, True)},
     "seat_bot": {"seat": (int, True), "bot": (str, True)},
-    "settings": {"chat": (bool, False), "spectators": (bool, False)},
+    "settings": {"chat": (bool, False), "spectators": (bool, False), "hints": (bool, False)},
+    "hint": {"v": (int, True)},
     "rematch": {},
     "ping": {"t": ((int, float), False)},
 }

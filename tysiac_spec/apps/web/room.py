@@ -558,7 +558,7 @@ class Room:
         self._broadcast()
 
     def settings(self, changes: dict[str, Any]) -> None:
-        for key in ("chat", "spectators"):
+        for key in ("chat", "spectators", "hints"):
             if key in changes:
                 self.row.settings[key] = bool(changes[key])
         self.store.update_settings(self.id, self.row.settings)
@@ -567,6 +567,42 @@ class Room:
                 self.conns.discard(conn)
                 conn.close(4403)
         self._broadcast()
+
+    def hint(self, seat: int | None, version: int) -> str:
+        """The action the ``strong`` bot would take in ``seat``'s place now (the text of one of
+        its legal actions), judged from that seat's views of this deal only: the match is
+        replayed from its seed and the bot watches the seat's view before each action of the
+        deal (as ``tysiac play``'s ``hint``), so it knows what that player saw and nothing
+        of the other hands.
+
+        Raises:
+            Refused: ``forbidden`` (no seat), ``hints_off`` (the host has switched hints
+                off), ``over``, ``stale``, ``not_your_turn``.
+        """
+        if seat is None:
+            raise Refused("forbidden", 403, "a watcher or a host without a seat has no hand to advise")
+        if not self.row.settings.get("hints", True):
+            raise Refused("hints_off", 403)
+        game = self.game
+        if game.is_over or self.abandoned is not None:
+            raise Refused("over", 422, self.abandoned)
+        if version != self.version:
+            raise Refused("stale", 409, version=self.version)
+        if game.current_player != seat:
+            raise Refused("not_your_turn", 422)
+        from ...bots import StrongBot
+
+        again = Game(self.ruleset, players=self.row.players, seed=self.match.seed)
+        hinter = StrongBot(self.match.seed * 8 + seat + 1, again.form)
+        for i, text in enumerate(game.history):
+            if i >= self.deal_start:
+                hinter.observe(again.view(seat))
+            action = next((a for a in again.legal_actions() if a.text == text), None)
+            if action is None:  # not a move of the table (cannot happen: every move was legal)
+                raise Refused("server", 500)
+            again.apply(action)
+        legal = game.legal_actions()
+        return hinter.choose(game.view(seat), legal).text
 
     def say(self, conn: Conn, text: str) -> None:
         if conn.watcher:

@@ -200,7 +200,7 @@ class _WsConn:
 
 
 TABLE_FIELDS = ("ruleset", "ruleset_text", "players", "options", "seats", "names", "host_seat", "seed",
-                "grace", "chat", "spectators")
+                "grace", "chat", "spectators", "hints")
 """The fields ``POST /api/tables`` takes (any other is refused by name)."""
 
 
@@ -445,6 +445,7 @@ class Server:
         settings = {
             "chat": bool(body.get("chat", True)),
             "spectators": bool(body.get("spectators", False)),
+            "hints": bool(body.get("hints", True)),
             "grace": grace,
         }
         host_token, watch_token = new_token(), new_token()
@@ -830,6 +831,11 @@ class Server:
             room.act(conn.seat, frame["v"], frame["a"], req)
         elif kind == "ping":
             conn.send(views.dumps({"type": "pong", "t": frame.get("t")}))
+        elif kind == "hint":
+            if conn.watcher:
+                raise Refused("forbidden", 403, "watchers get no hints")
+            action = room.hint(conn.seat, frame["v"])
+            conn.send(views.dumps({"type": "hint", "v": frame["v"], "a": action}))
         elif kind == "chat":
             room.say(conn, frame["text"])
         elif kind == "name":

@@ -16,6 +16,7 @@ const state = {
   seats: [], // [{kind, name}]
   hostSeat: 0, // the seat the host plays, or "watch"
   chat: true,
+  hints: true,
   spectators: false,
   created: null, // the POST /api/tables answer
   error: null,
@@ -99,7 +100,8 @@ function renderForm() {
       h("legend", { class: "visually-hidden", text: t("options") }),
       h("div", { class: "choices" },
         checkbox("opt-chat", t("chat_on"), state.chat, (v) => { state.chat = v; }),
-        checkbox("opt-spectators", t("spectators"), state.spectators, (v) => { state.spectators = v; }))),
+        checkbox("opt-spectators", t("spectators"), state.spectators, (v) => { state.spectators = v; }),
+        checkbox("opt-hints", t("hints_on"), state.hints, (v) => { state.hints = v; }))),
     state.error ? h("p", { class: "err", role: "alert", id: "create-error", text: state.error }) : null,
     h("button", { type: "submit", class: "primary", id: "create-btn", disabled: state.busy || !currentRuleset() },
       state.busy ? t("creating") : t("create")),
@@ -310,6 +312,7 @@ async function onCreate(ev) {
     names: state.seats.map((x) => (x.kind === "human" && x.name.trim() ? x.name.trim() : null)),
     chat: state.chat,
     spectators: state.spectators,
+    hints: state.hints,
     host_seat: state.hostSeat === "watch" ? null : state.hostSeat,
   };
   if (state.source === "house") body.ruleset_text = state.house.text;
@@ -341,7 +344,7 @@ const MEMORY = "tysiac.start";
 /** Keep this table's choices for the next one (in this browser only). */
 function remember() {
   const keep = { source: state.source, rulesetId: state.rulesetId, players: state.players, options: state.options,
-    seats: state.seats, chat: state.chat, spectators: state.spectators,
+    seats: state.seats, chat: state.chat, spectators: state.spectators, hints: state.hints,
     house: state.source === "house" ? state.house.text : "" };
   try { localStorage.setItem(MEMORY, JSON.stringify(keep)); } catch { /* private mode or full */ }
 }
@@ -362,6 +365,7 @@ function recall() {
   }
   if (typeof kept.chat === "boolean") state.chat = kept.chat;
   if (typeof kept.spectators === "boolean") state.spectators = kept.spectators;
+  if (typeof kept.hints === "boolean") state.hints = kept.hints;
 }
 
 // ------------------------------------------------------------------ links

@@ -214,6 +214,11 @@ function onMessage(msg) {
       renderChat();
       if (msg.seat !== mySeat()) announce(`${msg.name || plainName(msg.seat)}: ${msg.text}`);
       break;
+    case "hint":
+      S.hint = { v: msg.v, a: msg.a };
+      renderActions();
+      announce(t("hint_says", { text: actionLabel(msg.a, { speak: true }) }));
+      break;
     case "error":
       S.pending = false;
       if (msg.code !== "stale") toast(msg.message || msg.code);
@@ -538,6 +543,15 @@ function renderActions() {
     h("button", { type: "button", class: primary ? "primary" : null, disabled: off, dataset: { action: text },
       onclick: () => sendAction(text) }, label || actionLabel(text));
   const items = [h("span", { class: "prompt", text: `${t("your_turn")}:` })];
+  // the hint (the strong bot's advice from this seat's own view) when the host allows it
+  if (st.settings?.hints !== false) {
+    items.push(h("button", { type: "button", class: "small", id: "hint", disabled: off,
+      onclick: () => sock.send({ type: "hint", v: st.version }) }, t("hint")));
+    if (S.hint && S.hint.v === st.version && legal.includes(S.hint.a)) {
+      items.push(h("span", { class: "hint", id: "hint-text", role: "status",
+        text: t("hint_says", { text: actionLabel(S.hint.a) }) }));
+    }
+  }
   // the short answers first (pass, contra, …), then amounts and cards
   for (const x of c.buttons) items.push(btn(x, { primary: false }));
 
@@ -794,6 +808,8 @@ function renderTools() {
       return h("label", { for: `set-${key}` }, box, h("span", { text: label }));
     };
     items.push(setting("chat", t("chat_on")), setting("spectators", t("spectators")));
+    if (st.settings) st.settings.hints = st.settings.hints !== false;  // tables made before hints: on
+    items.push(setting("hints", t("hints_on")));
     const grace = st.settings?.grace ?? 60;
     for (const seat of st.seats || []) {
       if (seat.kind !== "human" || seat.seat === mySeat() || seat.connected || seat.handed) continue;
