@@ -41,6 +41,7 @@ __all__ = [
     "highest_bid",
     "legal_dark",
     "passed_out",
+    "passed_out_count",
     "passed_out_declarer",
     "passed_out_text",
     "round_up",
@@ -124,6 +125,14 @@ PASSED_OUT_MAX = limits.limit("passed_out")
 which a match stops without a winner: nobody may be able to bid (``may_bid``), and the
 auction would otherwise go on for ever.  The limit ``passed_out`` of :mod:`tysiac_spec.limits`
 (100; ``TYSIAC_MAX_PASSED_OUT``), read once when the engine is imported."""
+
+
+def passed_out_count(run: int, total: int, most: int) -> tuple[int, int, bool]:
+    """A deal everyone passed and dealt again, counted: the deals passed out in a row
+    (``run``) and in the match (``total``), each one more, and whether the match stops now,
+    ``most`` (:data:`PASSED_OUT_MAX`) in a row (nobody may be expected to bid).  The one
+    statement (``Game``'s redeal of a passed-out deal calls it; inlined by the fast path)."""
+    return run + 1, total + 1, run + 1 >= most
 
 
 def passed_out_text(run: int) -> str:

@@ -34,6 +34,7 @@ __all__ = [
     "TIMINGS",
     "DealCards",
     "DealingPlan",
+    "bad_cut",
     "compile_deal_cards",
     "compile_redeal_checks",
     "cut",
@@ -355,6 +356,13 @@ def cut(
     return state, events
 
 
+def bad_cut(bottom: int, bad: int) -> bool:
+    """Whether a cut is bad (``deal.cut``): the bottom card of the pack (its bit ``bottom``,
+    the last card dealt) has a rank of ``bad_ranks`` (``bad``: the bits of the pack's cards of
+    those ranks).  The one statement (:func:`cut_pack` calls it; inlined by the fast path)."""
+    return bottom & bad != 0
+
+
 def cut_pack(
     form: Form, cards: list[Card], rng: random.Random, dealer: int
 ) -> tuple[list[tuple[int, Card]], bool]:
@@ -370,9 +378,9 @@ def cut_pack(
     cut, n, d = form.deal.cut, form.players, direction(form)
     step = -d if cut.cutter == "before_dealer" else d
     cutter = (dealer + step) % n
-    bad = frozenset(cut.bad_ranks)
+    bad = sum(c.bit for c in cards if c.rank.id in cut.bad_ranks)
     cuts: list[tuple[int, Card]] = []
-    while cards[-1].rank.id in bad:
+    while bad_cut(cards[-1].bit, bad):
         cuts.append((cutter, cards[-1]))
         if len(cuts) >= cut.penalised:
             return cuts, True

@@ -457,9 +457,9 @@ class Game:
         """Count a deal everyone passed; after :data:`.auction.PASSED_OUT_MAX` in a row no deal
         can be expected (nobody may bid), and the match stops without a winner (event
         ``all-pass.stopped``)."""
-        self.passed_out += 1
-        self._passed_run += 1
-        if self._passed_run >= auction.PASSED_OUT_MAX:
+        self._passed_run, self.passed_out, stops = auction.passed_out_count(
+            self._passed_run, self.passed_out, auction.PASSED_OUT_MAX)
+        if stops:
             self._event("all-pass.stopped", None, None, auction.passed_out_text(self._passed_run))
             self._over = True
 

@@ -75,7 +75,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -164,6 +164,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     done: int
     auto_redeals: int
     stopping: bool
+    stops: bool
+    bottom: int
     passed_run: int
     passed_out: int
     settled: int
@@ -209,7 +211,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     deals = 0
     auto_redeals = 0
     stopping = False
-    passed_run = 0  # deals passed out and dealt again: in a row, in the match (engine/game.py _passed_out)
+    passed_run = 0  # deals passed out and dealt again: in a row, in the match
     passed_out = 0
     settled = dealer  # the match state's dealer (the last settlement's)
     deal_scores: list[tuple[int, ...]] = []
@@ -222,8 +224,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         # -- dealing --
         cards = list(range(K_NPACK))
         cards = I_shuffled(cards, getrandbits, draws)
-        if K_CUT:  # engine/dealing.py cut
-            if (1 << cards[K_NPACK - 1]) & K_CUT_BAD:  # (a good bottom card: nothing changes, nothing drawn)
+        if K_CUT:
+            bottom = 1 << cards[K_NPACK - 1]
+            if I_bad_cut(bottom, K_CUT_BAD):  # (a good bottom card: nothing changes, nothing drawn)
                 state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
             if stopping and not K_REDEALS_AFTER_DEAL:
                 return state, deal_scores, events, outcomes, steps
@@ -443,9 +446,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/dealing.py redealt)
                 state = H_redealt(None, "all-pass", 0, state, events, len(deal_scores))
                 dealer = H_next_redeal_dealer(dealer)
-                passed_run += 1
-                passed_out += 1
-                if passed_run >= K_PASSED_OUT_MAX:  # engine/game.py Game._passed_out: the match stops
+                passed_run, passed_out, stops = I_passed_out_count(passed_run, passed_out, K_PASSED_OUT_MAX)
+                if stops:  # the match stops
                     H_passed_out_stopped(events, len(deal_scores), passed_run)
                     if K_SIMPLE_SETTLE:
                         return H_final(scores, settled, deals, -1), deal_scores, events, outcomes, steps
