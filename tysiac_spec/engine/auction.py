@@ -21,6 +21,7 @@ from ..cards import Card
 from ..ruleset.model import Form
 from . import env as envs
 from .actions import Action, ActionTable, Bid, CancelDark, Dark, Pass
+from .seating import seat_from
 from .state import DealState
 
 __all__ = [
@@ -59,10 +60,7 @@ Env = Callable[[int], dict[str, Any]]
 
 def seat_player(deal: DealState, players: int, seat: int, direction: int) -> int:
     """The active player at ``seat`` (counted from the dealer); the next active one if sitting out."""
-    p = (deal.dealer + direction * seat) % players
-    while p not in deal.order:
-        p = (p + direction) % players
-    return p
+    return seat_from(deal.dealer, seat, direction, players, deal.order)
 
 
 def ceiling(form: Form, deck_points: int) -> int:

@@ -69,7 +69,7 @@ from .actions import (
 from .compiled import CompiledForm, compile_form
 from .deal_notation import Deal, misfit
 from .events import MatchEvent
-from .match import MatchState, charge_seat, settle_all_pass, settle_valid_deal, winners
+from .match import MatchState, charge_seat, dealt_by, settle_all_pass, settle_valid_deal, winners
 from .phase import Phase, PhaseApply, no_actions
 from .pickling import copied, packed, unpacked
 from .record import Record, record_error, record_of, ruleset_of
@@ -979,8 +979,7 @@ class Game:
             for player, _, amount in deal.revokes:
                 self._pay(deal, player, amount, revoke.to, "revoke.penalty", "revoke")
             state = self._match
-        if state.dealer != self._dealer:
-            state = replace(state, dealer=self._dealer)
+        state = dealt_by(state, self._dealer)
         if self._on.end_hooks:  # (all-pass play; contract.kinds, contract.contra: decided once)
             new, events = self._hooked_settle(deal, state)
         else:

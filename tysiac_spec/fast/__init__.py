@@ -46,9 +46,9 @@ from ..engine import env as envs
 from ..engine.actions import ActionTable, ChooseTalon
 from ..engine.compiled import compile_form as engine_compile
 from ..engine.events import MatchEvent
-from ..engine.match import MatchState, settle_valid_deal
+from ..engine.match import MatchState, dealt_by, settle_valid_deal
 from ..engine.scoring import DealOutcome, outcome_of
-from ..engine.seating import redeal_dealer, seating
+from ..engine.seating import opponents_after, redeal_dealer, seating, turn_after
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Form
 from . import generate as _gen
@@ -456,9 +456,8 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             order, sitter = seating(form, dealer)
             nxt = [0] * n
             opps: list[list[int]] = [[] for _ in range(n)]
-            for i, p in enumerate(order):
-                nxt[p] = order[(i + 1) % len(order)]
-                opps[p] = order[i + 1:] + order[:i]  # DealState.opponents
+            for p in order:
+                nxt[p], opps[p] = turn_after(order, p), opponents_after(order, p)
             made = seats[dealer] = (order, sitter, nxt, opps)
         return made
 
@@ -820,7 +819,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_redealt": redealt,
         "H_passed_out_stopped": passed_out_stopped,
         "H_next_redeal_dealer": next_redeal_dealer,
-        "H_with_dealer": lambda state, dealer: replace(state, dealer=dealer),
+        "H_dealt_by": dealt_by,
         "H_may_bids": may_bids,
         "H_may_known": bids_kept,
         "H_bid_known": bids,

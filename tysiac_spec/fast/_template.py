@@ -67,7 +67,7 @@ K_TP_INLINE = K_TP_POOL = False
 K_TP_N = K_TP_K = K_TP_TOTAL = 0
 K_TP_OFF = K_TP_TURN = K_TP_SIZES = K_BID_CODES = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
-H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
+H_dealt_by = H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
 H_bid_known = H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = H_passed_out_stopped = None
@@ -75,7 +75,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -280,9 +280,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         high_bid = 0
         high_bidder = -1
         if K_FORCED_SEAT >= 0:
-            forced = (dealer + K_DIR * K_FORCED_SEAT) % K_N
-            while forced not in order:
-                forced = (forced + K_DIR) % K_N
+            forced = I_seat_from(dealer, K_FORCED_SEAT, K_DIR, K_N, order)
             if K_FIRST_FORCED:
                 cur = forced
                 opening = True
@@ -766,7 +764,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 outcomes.append(H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
                                           last, declared, talon_cards, False, 0, 1))
             deals += 1
-            dealer = (dealer + K_DIR) % K_N
+            dealer = I_next_seat(dealer, K_DIR, K_N)
             settled = dealer
             passed_run = 0
             if won >= 0 or deals + passed_out >= max_deals:
@@ -774,8 +772,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         else:
             outcome = H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
                                 last, declared, talon_cards, forfeited, mode, multiplier)
-            if K_REDEALS_ANY and state.dealer != dealer:  # (engine/game.py _end_deal)
-                state = H_with_dealer(state, dealer)
+            if K_REDEALS_ANY:  # (a deal redealt passes the deal on: the match state's dealer is older)
+                state = H_dealt_by(state, dealer)
             new, evs = H_settle(state, outcome)
             before, after = state.scores, new.scores
             deal_scores.append(tuple([after[i] - before[i] for i in range(K_N)]))

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import Card
-from ..engine import announcing, auction, dealing, play, talon
+from ..engine import announcing, auction, dealing, play, seating, talon
 from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
@@ -417,6 +417,8 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_contract_asked": talon.contract_asked,
     "I_forfeit_contract": talon.forfeit_contract,
     "I_leader_of": announcing.leader_of,
+    "I_seat_from": seating.seat_from,
+    "I_next_seat": seating.next_seat,
 }
 """The engine's rules the template writes inline, by the template's name for each.  A rule
 stated as one ``return`` expression is inlined wherever it is called: ``I_name(a, b, …)``
