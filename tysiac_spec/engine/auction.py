@@ -27,6 +27,7 @@ from .state import DealState
 __all__ = [
     "PASSED_OUT_MAX",
     "BidSteps",
+    "allowed_bids",
     "apply",
     "apply_dark",
     "auction_over",
@@ -259,22 +260,33 @@ def compile_amounts(form: Form) -> Amounts:
         if hi - lo > most:
             raise limits.exceeded("bids", (hi - lo) // step + 1,
                                   subject=f"the bids player {player} may make, {lo} to {hi}")
-        out = list(range(lo, hi + 1, step))
-        if may_bid is not None and out:
+        if may_bid is not None and lo <= hi:
             e = envs.auction_may_bid(
-                env(player), tuple(deal.hands[player]), out[0], deal.high_bid, player == deal.forced
+                env(player), tuple(deal.hands[player]), lo, deal.high_bid, player == deal.forced
             )
-            kept = []
-            for b in out:
-                e["bid"] = b
-                if may_bid(e):
-                    kept.append(b)
-            out = kept
+            out = allowed_bids(may_bid, e, lo, hi, step)
+        else:
+            out = list(range(lo, hi + 1, step))
         if opening and not out:
             out = [forced_bid]
         return out
 
     return amounts
+
+
+def allowed_bids(
+    may_bid: Callable[[dict[str, Any]], Any], e: dict[str, Any], first: int, last: int, step: int
+) -> list[int]:
+    """The bids ``first`` to ``last`` (in steps of ``step``) that ``auction.may_bid`` allows
+    (``may_bid``: its evaluator), each evaluated in the environment ``e``
+    (:func:`~.env.auction_may_bid`) with its ``bid`` set to the amount.  The one statement
+    (:func:`compile_amounts` and the fast path's bids call it)."""
+    kept = []
+    for b in range(first, last + 1, step):
+        e["bid"] = b
+        if may_bid(e):
+            kept.append(b)
+    return kept
 
 
 def _amounts(form: Form, deal: DealState, player: int, env: Env) -> list[int]:

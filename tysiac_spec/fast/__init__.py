@@ -44,6 +44,7 @@ from ..cards import Card
 from ..engine import auction, talon
 from ..engine import env as envs
 from ..engine.actions import ActionTable, ChooseTalon
+from ..engine.auction import allowed_bids
 from ..engine.compiled import compile_form as engine_compile
 from ..engine.events import MatchEvent
 from ..engine.match import MatchState, dealt_by, settle_valid_deal
@@ -732,7 +733,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     def next_redeal_dealer(dealer: int) -> int:
         return redeal_dealer(form, dealer)
 
-    # auction.may_bid, per bid as engine/auction.py compile_amounts evaluates it
+    # auction.may_bid, evaluated by the engine's auction.allowed_bids
     may_bid_formula = a.may_bid
     amounts_base = may_bid_formula is not None and not may_bid_formula.reads.isdisjoint(envs.BASE_NAMES)
     may_seen = seen_cards(may_bid_formula, "hand", pack, form.marriages) if may_bid_formula is not None else 0
@@ -747,18 +748,14 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     def allowed(first: int, last: int, mask: int, high_bid: int, forced: bool, player: int,
                 state: MatchState) -> list[int]:
         """The codes of the bids ``first`` to ``last`` (in steps) that ``auction.may_bid``
-        allows, each evaluated as engine/auction.py compile_amounts evaluates it (one
-        environment, its ``bid`` set per bid); each value kept by what the formula reads."""
+        allows (the engine's :func:`~tysiac_spec.engine.auction.allowed_bids`); each value
+        kept by what the formula reads."""
         assert may_of is not None
         codes: list[int] = []
         e: dict[str, Any] | None = None
         if amounts_base:
             e = envs.auction_may_bid(base(state, player), hand_of(mask), first, high_bid, forced)
-            for b in range(first, last + 1, step):
-                e["bid"] = b
-                if may_of(e):
-                    codes.append(bid_code + b)
-            return codes
+            return [bid_code + b for b in allowed_bids(may_of, e, first, last, step)]
         seen, high, fo = mask & may_seen, high_bid if may_high else 0, forced if may_forced else False
         for b in range(first, last + 1, step):
             key = (b, seen, high, fo)
@@ -766,8 +763,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             if value is None:
                 if e is None:
                     e = envs.auction_may_bid(envs.UNREAD_BASE, hand_of(mask), b, high_bid, forced)
-                e["bid"] = b
-                value = bool(may_of(e))
+                value = bool(allowed_bids(may_of, e, b, b, step))
                 if len(may_kept) > 200_000:
                     may_kept.clear()
                 may_kept[key] = value

@@ -401,7 +401,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     legal = list(bid_codes[lo // K_STEP:hi // K_STEP + 1])
                 else:
                     legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
-                if K_MAY_BID and legal:  # engine/auction.py compile_amounts: each bid by may_bid
+                if K_MAY_BID and legal:  # the bids may_bid allows (H_may_bids: auction.allowed_bids)
                     kept = None
                     if K_MAY_BY_HAND:  # the codes the helper keeps by the hand's seen cards
                         kept = may_known.get(hand[cur] & K_MAY_SEEN)
