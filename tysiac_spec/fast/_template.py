@@ -61,7 +61,7 @@ K_CUT_BAD = K_MAY_SEEN = 0
 K_MAY_BY_HAND = K_BID_KEPT = False
 K_BID_SEEN = 0
 K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
-K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
+K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = K_ACES_N = 0
 K_HAND_POS = K_TALON_POS = ()
 K_TP_INLINE = K_TP_POOL = False
 K_TP_N = K_TP_K = K_TP_TOTAL = 0
@@ -75,7 +75,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -166,6 +166,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     stopping: bool
     stops: bool
     bottom: int
+    aces_ok: bool
     passed_run: int
     passed_out: int
     settled: int
@@ -649,8 +650,13 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     low = m & -m
                     legal.append(low.bit_length() - 1)
                     m ^= low
-            if K_ACE_MARRIAGE and h & K_ACES_BITS == K_ACES_BITS and (not K_ACES_WON or tricks[cur]):
-                # engine/play.py compile_legal, _with_aces: each ace led with the ace marriage
+            aces_ok = False
+            if K_ACE_MARRIAGE:
+                won = tricks[cur]
+                aces_ok = I_aces_declarable(h, K_ACES_BITS, K_ACES_N, won, K_ACES_WON)
+            if K_ACE_MARRIAGE and aces_ok:
+                # each ace led with the ace marriage (engine/play.py _with_aces: declared and, when
+                # spoken, also not)
                 with_aces = []
                 for x in legal:
                     if x < K_MARRIAGE and (1 << x) & K_ACES_BITS:

@@ -195,6 +195,7 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_ACES_WON": m.ace_marriage.requires_won_trick,
         "K_ACES_TRUMP": m.ace_marriage.sets_trump,
         "K_ACES_BITS": sum(c.bit for c in pack if c.rank.id == m.ace_marriage.rank),
+        "K_ACES_N": sum(1 for c in pack if c.rank.id == m.ace_marriage.rank),
         "K_ACES_CODE": CODES["K_ACES"],
         "K_ACES_VALUE": m.ace_marriage.value,
         # the pack
@@ -403,6 +404,7 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_marriage_barred": play.marriage_barred,
     "I_trump_after": play.trump_after,
     "I_sure_to_win": play.sure_to_win,
+    "I_aces_declarable": play.aces_declarable,
     "I_auction_over": auction.auction_over,
     "I_unopposed": auction.unopposed,
     "I_passed_out": auction.passed_out,
