@@ -45,6 +45,7 @@ __all__ = [
     "passed_out",
     "passed_out_count",
     "passed_out_declarer",
+    "passed_out_redealt",
     "passed_out_text",
     "round_up",
     "seat_player",
@@ -360,6 +361,14 @@ def passed_out(high_bidder: int, stuck: bool, forced_plays: bool) -> bool:
     return high_bidder < 0 or (stuck and not forced_plays)
 
 
+def passed_out_redealt(redeal: bool, dealer_plays: bool, dealer_in: bool, exempt: bool) -> bool:
+    """Whether a deal passed out (:func:`passed_out`) is dealt again: ``all_pass: redeal``
+    (``redeal``), or the dealer would play it (``dealer_plays``: ``all_pass: dealer_plays``,
+    when he is dealt in, ``dealer_in``) and is exempt (``exempt``: ``auction.dealer_exempt``).
+    The one statement (:func:`_finish`; inlined by the fast path)."""
+    return redeal or (dealer_plays and dealer_in and exempt)
+
+
 def passed_out_declarer(
     dealer_plays: bool, dealer: int, dealer_in: bool, forced: int, first: int, min_bid: int, forced_bid: int,
 ) -> tuple[int, int]:
@@ -386,12 +395,8 @@ def _finish(form: Form, deal: DealState) -> None:
         if a.all_pass == "play":  # all-pass play: no declarer (engine.all_pass)
             _all_pass_play(deal)
             return
-        if a.all_pass == "redeal":
-            deal.phase = "redealt"
-            deal.redeal_id = "all-pass"
-            return
         dealer_plays, dealer_in = a.all_pass == "dealer_plays", deal.dealer in deal.order
-        if dealer_plays and dealer_in and deal.dealer_exempt:  # auction.dealer_exempt: dealt again
+        if passed_out_redealt(a.all_pass == "redeal", dealer_plays, dealer_in, deal.dealer_exempt):
             deal.phase = "redealt"
             deal.redeal_id = "all-pass"
             return

@@ -75,7 +75,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -167,6 +167,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     stops: bool
     bottom: int
     aces_ok: bool
+    exempt: bool
+    redealt: bool
     passed_run: int
     passed_out: int
     settled: int
@@ -441,8 +443,12 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         if K_OPENINGS and no_auction:
             pass
         elif I_passed_out(high_bidder, stuck, K_ALL_PASS_FORCED):
-            if K_ALL_PASS_REDEAL or (K_DEALER_EXEMPT and dealer in order and H_dealer_exempt(hand[dealer], dealer, state)):
-                # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/dealing.py redealt)
+            dealer_in = dealer in order
+            exempt = False
+            if K_DEALER_EXEMPT and dealer_in:  # (the formula evaluated only where it decides)
+                exempt = H_dealer_exempt(hand[dealer], dealer, state)
+            redealt = I_passed_out_redealt(K_ALL_PASS_REDEAL, K_ALL_PASS_DEALER, dealer_in, exempt)
+            if redealt:  # dealt again (the redeal "all-pass", H_redealt: dealing.redealt)
                 state = H_redealt(None, "all-pass", 0, state, events, len(deal_scores))
                 dealer = H_next_redeal_dealer(dealer)
                 passed_run, passed_out, stops = I_passed_out_count(passed_run, passed_out, K_PASSED_OUT_MAX)
@@ -458,7 +464,6 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         return state, deal_scores, events, outcomes, steps
                     stopping = True
                 continue
-            dealer_in = dealer in order
             first_hand = order[0]
             declarer, high_bid = I_passed_out_declarer(K_ALL_PASS_DEALER, dealer, dealer_in, forced, first_hand,
                                                        K_MIN_BID, K_FORCED_BID)

@@ -410,6 +410,7 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_passed_out": auction.passed_out,
     "I_passed_out_declarer": auction.passed_out_declarer,
     "I_passed_out_count": auction.passed_out_count,
+    "I_passed_out_redealt": auction.passed_out_redealt,
     "I_shuffled": dealing.shuffled,
     "I_bad_cut": dealing.bad_cut,
     "I_sample_drawn": dealing.sample_drawn,
