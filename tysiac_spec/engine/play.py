@@ -48,6 +48,7 @@ __all__ = [
     "compile_legal",
     "compile_marriage_bar",
     "declare_marriage",
+    "declared_leads",
     "duty_cards",
     "duty_flags",
     "explain",
@@ -594,7 +595,7 @@ def _suit_actions(
     for k in pair:
         card, action = cards[k], plain[k]
         assert card is not None and action is not None
-        declared[id(action)] = (table.play(card, True),) if automatic else (action, table.play(card, True))
+        declared[id(action)] = declared_leads(action, table.play(card, True), automatic)
     lead = list(out)
     for sub in range(both, len(out)):
         if sub & both == both:
@@ -609,8 +610,15 @@ def _with_aces(
     the ace marriage: declared (and, when spoken, also not); any other lead as it is."""
     if not isinstance(action, PlayCard) or action.card.rank.id != rank:
         return (action,)
-    declared = play_action(action.card, False, True)
-    return (declared,) if automatic else (action, declared)
+    return declared_leads(action, play_action(action.card, False, True), automatic)
+
+
+def declared_leads(plain: T, declared: T, automatic: bool) -> tuple[T, ...]:
+    """The leads offered for a card that may declare a marriage (or the ace marriage) now:
+    the lead declaring it (``declared``), and first the plain lead (``plain``) too unless
+    the announcement is automatic (``marriages.announcement``).  The one statement (the
+    engine's marriage and ace-marriage leads; inlined by the fast path)."""
+    return (declared,) if automatic else (plain, declared)
 
 
 def _opponent_cards(deal: DealState) -> list[Card]:

@@ -75,7 +75,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -167,6 +167,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     stops: bool
     bottom: int
     aces_ok: bool
+    mc: int
     exempt: bool
     redealt: bool
     passed_run: int
@@ -645,9 +646,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     c = low.bit_length() - 1
                     m ^= low
                     if lead & partner_of[c]:
-                        if not K_AUTOMATIC:
-                            legal.append(c)
-                        legal.append(K_MARRIAGE + c)
+                        mc = K_MARRIAGE + c
+                        legal += I_declared_leads(c, mc, K_AUTOMATIC)
                     else:
                         legal.append(c)
             else:
@@ -660,14 +660,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 won = tricks[cur]
                 aces_ok = I_aces_declarable(h, K_ACES_BITS, K_ACES_N, won, K_ACES_WON)
             if K_ACE_MARRIAGE and aces_ok:
-                # each ace led with the ace marriage (engine/play.py _with_aces: declared and, when
-                # spoken, also not)
-                with_aces = []
+                with_aces = []  # each ace led with the ace marriage
                 for x in legal:
                     if x < K_MARRIAGE and (1 << x) & K_ACES_BITS:
-                        if not K_AUTOMATIC:
-                            with_aces.append(x)
-                        with_aces.append(K_ACES_CODE + x)
+                        mc = K_ACES_CODE + x
+                        with_aces += I_declared_leads(x, mc, K_AUTOMATIC)
                     else:
                         with_aces.append(x)
                 legal = with_aces

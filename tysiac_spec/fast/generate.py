@@ -405,6 +405,7 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_trump_after": play.trump_after,
     "I_sure_to_win": play.sure_to_win,
     "I_aces_declarable": play.aces_declarable,
+    "I_declared_leads": play.declared_leads,
     "I_auction_over": auction.auction_over,
     "I_unopposed": auction.unopposed,
     "I_passed_out": auction.passed_out,
