@@ -37,6 +37,7 @@ __all__ = [
     "ceiling",
     "compile_amounts",
     "compile_legal",
+    "dark_candidates",
     "dealer_exempt",
     "explain",
     "explain_dark",
@@ -504,11 +505,8 @@ def start_dark(form: Form, deal: DealState, env: Env) -> bool:
     dk = form.special.dark
     if not dk.enabled:
         return False
-    if deal.mode == "golden":  # golden_round.dark_allowed: the golden declarer alone
-        allowed = deal.order[:1] if dk.who == "first_hand" else deal.order
-        candidates = [deal.declarer] if deal.declarer in allowed else []
-    else:
-        candidates = deal.order[:1] if dk.who == "first_hand" else list(deal.order)
+    declarer = -1 if deal.declarer is None else deal.declarer
+    candidates = dark_candidates(deal.order, deal.mode == "golden", declarer, dk.who == "first_hand")
     if dk.forbidden_when_negative:
         candidates = [p for p in candidates if env(p)["player"]["score"] >= 0]
     if not candidates:
@@ -518,6 +516,20 @@ def start_dark(form: Form, deal: DealState, env: Env) -> bool:
     deal.current = candidates[0]
     deal.phase = "dark"
     return True
+
+
+def dark_candidates(order: list[int], golden: bool, declarer: int, first_hand: bool) -> list[int]:
+    """The players asked in turn whether they declare the dark game (``special.dark``), before
+    their scores are looked at: the first hand (``first_hand``: ``who: first_hand``) or every
+    active player of ``order``; in a golden deal (``golden``, ``golden_round.dark_allowed``)
+    its ``declarer`` alone, if he is one of those.  The one statement (:func:`start_dark`;
+    inlined by the fast path)."""
+    if golden:
+        allowed = order[:1] if first_hand else order
+        out = [declarer] if declarer in allowed else []
+    else:
+        out = order[:1] if first_hand else list(order)
+    return out
 
 
 def _holds_marriage(form: Form, hand: list[Card]) -> bool:

@@ -798,6 +798,12 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         bids_kept[key] = (first, last, codes)
         return codes[bisect_left(codes, bid_code + lo):bisect_right(codes, bid_code + hi)]
 
+    def barrel_taker(state: MatchState, order: list[int]) -> int:
+        """The player who takes the deal on the barrel without an auction, or -1 (the engine's
+        :func:`~tysiac_spec.engine.auction.barrel_taker`)."""
+        taker = auction.barrel_taker(form, [seat.on for seat in state.barrel], order)
+        return -1 if taker is None else taker
+
     def dealer_exempt(mask: int, dealer: int, state: MatchState) -> bool:
         return auction.dealer_exempt(form, hand_of(mask), base(state, dealer))
 
@@ -816,6 +822,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_passed_out_stopped": passed_out_stopped,
         "H_next_redeal_dealer": next_redeal_dealer,
         "H_dealt_by": dealt_by,
+        "H_barrel_taker": barrel_taker,
         "H_may_bids": may_bids,
         "H_may_known": bids_kept,
         "H_bid_known": bids,

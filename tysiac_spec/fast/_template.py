@@ -67,7 +67,7 @@ K_TP_INLINE = K_TP_POOL = False
 K_TP_N = K_TP_K = K_TP_TOTAL = 0
 K_TP_OFF = K_TP_TURN = K_TP_SIZES = K_BID_CODES = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
-H_dealt_by = H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
+H_barrel_taker = H_dealt_by = H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
 H_bid_known = H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = H_passed_out_stopped = None
@@ -75,7 +75,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -168,6 +168,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     bottom: int
     aces_ok: bool
     mc: int
+    golden: bool
     exempt: bool
     redealt: bool
     passed_run: int
@@ -330,22 +331,19 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 multiplier = K_GOLDEN_MULTIPLIER
                 no_auction = True
                 offer = K_GOLDEN_DARK
-            elif K_BARREL_NONE and any([seat.on for seat in state.barrel]):
-                for q in order:
-                    if state.barrel[q].on:
-                        declarer = high_bidder = q
-                        high_bid = K_BARREL_GOAL
-                        contested = True
-                        opening = False
-                        barrel_deal = True
-                        no_auction = True
-                        offer = False
-                        break
+            elif K_BARREL_NONE:
+                q = H_barrel_taker(state, order)  # (auction.barrel_taker)
+                if q >= 0:
+                    declarer = high_bidder = q
+                    high_bid = K_BARREL_GOAL
+                    contested = True
+                    opening = False
+                    barrel_deal = True
+                    no_auction = True
+                    offer = False
             if K_DARK_ON and offer:
-                if mode == 2:
-                    candidates = [declarer] if (not K_DARK_FIRST_HAND or declarer == order[0]) else []
-                else:
-                    candidates = order[:1] if K_DARK_FIRST_HAND else list(order)
+                golden = mode == 2
+                candidates = I_dark_candidates(order, golden, declarer, K_DARK_FIRST_HAND)
                 if K_DARK_NOT_NEGATIVE:
                     candidates = [q for q in candidates if state.scores[q] >= 0]
                 dark_player = -1

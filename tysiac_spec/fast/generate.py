@@ -411,6 +411,7 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_passed_out": auction.passed_out,
     "I_passed_out_declarer": auction.passed_out_declarer,
     "I_passed_out_count": auction.passed_out_count,
+    "I_dark_candidates": auction.dark_candidates,
     "I_passed_out_redealt": auction.passed_out_redealt,
     "I_shuffled": dealing.shuffled,
     "I_bad_cut": dealing.bad_cut,
