@@ -13,10 +13,12 @@ Cards are ints (their index in the pack, ``card.index``, so ``1 << c`` is ``card
 within a suit the stronger card has the lower bit), hands are bit sets, players are seats.
 Every name ``I_*`` is called as an engine rule stated once and written inline by the
 generator with the form's constants folded (:data:`~tysiac_spec.fast.generate.INLINED`: the
-shuffle and the talon's draw, the bids and the end of the auction, the talon and contract
-questions, the exchange's receivers, the first leader, the play duties, the lead after a
-marriage, the marriage timing and trump, the claim's lay-down, the trick's winner, the
-set-aside cards).  The rules still written here are named by comments ``engine/<module>.py``
+shuffle, the cut's bad card and the talon's draw, the forced opener's seat and the next seat,
+the dark game's candidates, the bids and the end of the auction, a deal passed out (its
+declarer, its redeal, the count and its cap), the talon and contract questions, the
+exchange's receivers, the first leader, the play duties, the lead after a marriage, the
+marriage timing and trump, the leads that declare a marriage, the ace marriage's offer, the
+claim's lay-down, the trick's winner, the set-aside cards).  The rules still written here are named by comments ``engine/<module>.py``
 (``tests/test_fast_inline.py`` counts them: the number may only go down); the differential
 test (``tests/test_fast_path.py``) and ``benchmarks/engine_fingerprint.py --fast`` check that
 the two play the same games.
