@@ -317,8 +317,9 @@ def test_may_bid_and_the_scoring_formulas_are_the_engines() -> None:
     from tysiac_spec.engine.scoring import compile_formula_scores
 
     e: dict[str, object] = {}
-    assert allowed_bids(lambda env: env["bid"] <= 120, e, 100, 150, 5) == [100, 105, 110, 115, 120]
-    assert allowed_bids(lambda env: True, e, 130, 120, 10) == []
+    assert allowed_bids(lambda env: env["bid"] <= 120, e, range(100, 151, 5)) == [100, 105, 110, 115, 120]
+    assert allowed_bids(lambda env: env["bid"] != 110, e, [100, 110, 130]) == [100, 130]
+    assert allowed_bids(lambda env: True, e, range(130, 121, 10)) == []
     rules = load_ruleset("pl-standard")
     made, declarer, defender = compile_formula_scores(rules.form(3))
     options = dict(rules.selected)  # five_rounds: down

@@ -13,7 +13,7 @@ may still make the compulsory one (PAGx2: a silenced player bids only his compul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .. import limits
@@ -266,7 +266,7 @@ def compile_amounts(form: Form) -> Amounts:
             e = envs.auction_may_bid(
                 env(player), tuple(deal.hands[player]), lo, deal.high_bid, player == deal.forced
             )
-            out = allowed_bids(may_bid, e, lo, hi, step)
+            out = allowed_bids(may_bid, e, range(lo, hi + 1, step))
         else:
             out = list(range(lo, hi + 1, step))
         if opening and not out:
@@ -277,14 +277,14 @@ def compile_amounts(form: Form) -> Amounts:
 
 
 def allowed_bids(
-    may_bid: Callable[[dict[str, Any]], Any], e: dict[str, Any], first: int, last: int, step: int
+    may_bid: Callable[[dict[str, Any]], Any], e: dict[str, Any], bids: Iterable[int]
 ) -> list[int]:
-    """The bids ``first`` to ``last`` (in steps of ``step``) that ``auction.may_bid`` allows
-    (``may_bid``: its evaluator), each evaluated in the environment ``e``
-    (:func:`~.env.auction_may_bid`) with its ``bid`` set to the amount.  The one statement
-    (:func:`compile_amounts` and the fast path's bids call it)."""
+    """The ``bids`` (amounts, ascending) that ``auction.may_bid`` allows (``may_bid``: its
+    evaluator), each evaluated in the environment ``e`` (:func:`~.env.auction_may_bid`) with
+    its ``bid`` set to the amount.  The one statement (:func:`compile_amounts` and the fast
+    path's bids call it)."""
     kept = []
-    for b in range(first, last + 1, step):
+    for b in bids:
         e["bid"] = b
         if may_bid(e):
             kept.append(b)

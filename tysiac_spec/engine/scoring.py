@@ -346,14 +346,15 @@ _KEPT_LIMIT = 100_000
 the shipped rules: their inputs take a few thousand values)."""
 
 
-def _kept_by(formula: Any) -> Callable[[tuple[Any, ...]], Any] | None:
+def _kept_by(formula: Any, fixed_options: bool = False) -> Callable[[tuple[Any, ...]], Any] | None:
     """The key a scoring formula's value is kept under, from the tuple of the deal's inputs
     (:data:`_INPUTS`, in order): the values it reads, when it reads no other name than
-    ``players`` (the form's, the same for every deal); ``None`` when it reads the ``player``
-    record, ``options`` or a deal fact, and is evaluated each time.  A formula is a function
-    of what it reads, so a kept value is the value it would give again."""
+    ``players`` (the form's, the same for every deal) and, with ``fixed_options`` (the caller
+    passes the same options every time), ``options``; ``None`` when it reads the ``player``
+    record, ``options`` (not fixed) or a deal fact, and is evaluated each time.  A formula is a
+    function of what it reads, so a kept value is the value it would give again."""
     reads = formula.reads
-    if not reads <= _KEPT_NAMES:
+    if not reads <= (_KEPT_WITH_OPTIONS if fixed_options else _KEPT_NAMES):
         return None
     at = [i for i, name in enumerate(_INPUTS) if name in reads]
     if not at:
@@ -362,6 +363,7 @@ def _kept_by(formula: Any) -> Callable[[tuple[Any, ...]], Any] | None:
 
 
 _KEPT_NAMES = frozenset({*_INPUTS, "players"})
+_KEPT_WITH_OPTIONS = _KEPT_NAMES | {"options"}
 
 
 MadeOf = Callable[[int, int, int, int, Mapping[str, Any], Mapping[str, Any]], bool]
@@ -374,7 +376,9 @@ ScoreOf = Callable[[int, int, int, int, bool, Mapping[str, Any], Mapping[str, An
 his ``player`` record (:func:`compile_formula_scores`)."""
 
 
-def compile_formula_scores(form: Form) -> tuple[MadeOf, ScoreOf, ScoreOf]:
+def compile_formula_scores(
+    form: Form, options: Mapping[str, Any] | None = None
+) -> tuple[MadeOf, ScoreOf, ScoreOf]:
     """``scoring.made``, ``scoring.declarer`` and ``scoring.defender`` as functions of one
     player's numbers of a played deal (card points, marriages, tricks), the contract, whether
     it was made, the options, the deal facts (:func:`deal_facts`, ``envs.NO_FACTS`` when the
@@ -382,13 +386,17 @@ def compile_formula_scores(form: Form) -> tuple[MadeOf, ScoreOf, ScoreOf]:
     formula does not read it).  A formula that reads only the deal's card points, marriages,
     points, tricks, contract, ``made`` and ``players`` has its values kept by what it reads
     (:func:`_kept_by`): its environment is built and it is evaluated once for each of them.
+    ``options``: the options every call passes, when the caller's are fixed (the fast path's
+    form); a formula that also reads ``options`` is then kept too.
     The one statement of the deal's scores by the formulas: :func:`compile_played` calls
     them, and so does the fast path's settlement (``tysiac_spec.fast.settle``)."""
     s = form.scoring
     made_of, declarer_of, defender_of = s.made.evaluator(), s.declarer.evaluator(), s.defender.evaluator()
     players = form.active
     made_env, declarer_env, defender_env = envs.scoring_made, envs.scoring_declarer, envs.scoring_defender
-    made_key, declarer_key, defender_key = _kept_by(s.made), _kept_by(s.declarer), _kept_by(s.defender)
+    fixed = options is not None
+    made_key, declarer_key, defender_key = (_kept_by(s.made, fixed), _kept_by(s.declarer, fixed),
+                                            _kept_by(s.defender, fixed))
     made_kept: dict[Any, bool] = {}
     declarer_kept: dict[Any, int] = {}
     defender_kept: dict[Any, int] = {}

@@ -755,21 +755,25 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         e: dict[str, Any] | None = None
         if amounts_base:
             e = envs.auction_may_bid(base(state, player), hand_of(mask), first, high_bid, forced)
-            return [bid_code + b for b in allowed_bids(may_of, e, first, last, step)]
+            return [bid_code + b for b in allowed_bids(may_of, e, range(first, last + 1, step))]
         seen, high, fo = mask & may_seen, high_bid if may_high else 0, forced if may_forced else False
+        if len(may_kept) > 200_000:  # (before the lookups: nothing is dropped during them)
+            may_kept.clear()
+        missing: list[int] = []
         for b in range(first, last + 1, step):
-            key = (b, seen, high, fo)
-            value = may_kept.get(key)
+            value = may_kept.get((b, seen, high, fo))
             if value is None:
-                if e is None:
-                    e = envs.auction_may_bid(envs.UNREAD_BASE, hand_of(mask), b, high_bid, forced)
-                value = bool(allowed_bids(may_of, e, b, b, step))
-                if len(may_kept) > 200_000:
-                    may_kept.clear()
-                may_kept[key] = value
-            if value:
+                missing.append(b)
+            elif value:
                 codes.append(bid_code + b)
-        return codes
+        if not missing:
+            return codes
+        # the bids not kept yet, evaluated by the engine's statement in one call
+        e = envs.auction_may_bid(envs.UNREAD_BASE, hand_of(mask), missing[0], high_bid, forced)
+        ok = allowed_bids(may_of, e, missing)
+        for b in missing:
+            may_kept[(b, seen, high, fo)] = b in ok
+        return [bid_code + b for b in range(first, last + 1, step) if may_kept[(b, seen, high, fo)]]
 
     bids_kept: dict[Any, tuple[int, int, list[int]]] = {}
     by_hand = not amounts_base and not may_high and not may_forced  # (the generated code reads it)

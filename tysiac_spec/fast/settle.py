@@ -83,7 +83,7 @@ def compile_settle(form: Form, pack: Sequence[Card], options: dict[str, Any]) ->
     """The settlement of a played deal of ``form`` (see the module's docstring); returns the
     winner's seat or ``-1``, having added the deal's changes to ``scores`` (a list by seat) and
     its events to ``events``."""
-    made_of, declarer_of, defender_of = compile_formula_scores(form)
+    made_of, declarer_of, defender_of = compile_formula_scores(form, options)  # (the form's options, fixed)
     record = envs.UNREAD_BASE["player"]  # (no formula here reads it: simple_settlement)
     no_facts = envs.NO_FACTS  # (nor a deal fact)
     sitter_cache: dict[tuple[int, ...], int] = {}
