@@ -770,7 +770,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             return codes
         # the bids not kept yet, evaluated by the engine's statement in one call
         e = envs.auction_may_bid(envs.UNREAD_BASE, hand_of(mask), missing[0], high_bid, forced)
-        ok = allowed_bids(may_of, e, missing)
+        ok = set(allowed_bids(may_of, e, missing))  # (a set: the misses are most of a range)
         for b in missing:
             may_kept[(b, seen, high, fo)] = b in ok
         return [bid_code + b for b in range(first, last + 1, step) if may_kept[(b, seen, high, fo)]]
