@@ -13,7 +13,7 @@ may still make the compulsory one (PAGx2: a silenced player bids only his compul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .. import limits
@@ -21,11 +21,13 @@ from ..cards import Card
 from ..ruleset.model import Form
 from . import env as envs
 from .actions import Action, ActionTable, Bid, CancelDark, Dark, Pass
+from .seating import seat_from
 from .state import DealState
 
 __all__ = [
     "PASSED_OUT_MAX",
     "BidSteps",
+    "allowed_bids",
     "apply",
     "apply_dark",
     "auction_over",
@@ -35,6 +37,7 @@ __all__ = [
     "ceiling",
     "compile_amounts",
     "compile_legal",
+    "dark_candidates",
     "dealer_exempt",
     "explain",
     "explain_dark",
@@ -42,7 +45,9 @@ __all__ = [
     "highest_bid",
     "legal_dark",
     "passed_out",
+    "passed_out_count",
     "passed_out_declarer",
+    "passed_out_redealt",
     "passed_out_text",
     "round_up",
     "seat_player",
@@ -59,10 +64,7 @@ Env = Callable[[int], dict[str, Any]]
 
 def seat_player(deal: DealState, players: int, seat: int, direction: int) -> int:
     """The active player at ``seat`` (counted from the dealer); the next active one if sitting out."""
-    p = (deal.dealer + direction * seat) % players
-    while p not in deal.order:
-        p = (p + direction) % players
-    return p
+    return seat_from(deal.dealer, seat, direction, players, deal.order)
 
 
 def ceiling(form: Form, deck_points: int) -> int:
@@ -125,6 +127,14 @@ PASSED_OUT_MAX = limits.limit("passed_out")
 which a match stops without a winner: nobody may be able to bid (``may_bid``), and the
 auction would otherwise go on for ever.  The limit ``passed_out`` of :mod:`tysiac_spec.limits`
 (100; ``TYSIAC_MAX_PASSED_OUT``), read once when the engine is imported."""
+
+
+def passed_out_count(run: int, total: int, most: int) -> tuple[int, int, bool]:
+    """A deal everyone passed and dealt again, counted: the deals passed out in a row
+    (``run``) and in the match (``total``), each one more, and whether the match stops now,
+    ``most`` (:data:`PASSED_OUT_MAX`) in a row (nobody may be expected to bid).  The one
+    statement (``Game``'s redeal of a passed-out deal calls it; inlined by the fast path)."""
+    return run + 1, total + 1, run + 1 >= most
 
 
 def passed_out_text(run: int) -> str:
@@ -257,22 +267,33 @@ def compile_amounts(form: Form) -> Amounts:
         if hi - lo > most:
             raise limits.exceeded("bids", (hi - lo) // step + 1,
                                   subject=f"the bids player {player} may make, {lo} to {hi}")
-        out = list(range(lo, hi + 1, step))
-        if may_bid is not None and out:
+        if may_bid is not None and lo <= hi:
             e = envs.auction_may_bid(
-                env(player), tuple(deal.hands[player]), out[0], deal.high_bid, player == deal.forced
+                env(player), tuple(deal.hands[player]), lo, deal.high_bid, player == deal.forced
             )
-            kept = []
-            for b in out:
-                e["bid"] = b
-                if may_bid(e):
-                    kept.append(b)
-            out = kept
+            out = allowed_bids(may_bid, e, range(lo, hi + 1, step))
+        else:
+            out = list(range(lo, hi + 1, step))
         if opening and not out:
             out = [forced]
         return out
 
     return amounts
+
+
+def allowed_bids(
+    may_bid: Callable[[dict[str, Any]], Any], e: dict[str, Any], bids: Iterable[int]
+) -> list[int]:
+    """The ``bids`` (amounts, ascending) that ``auction.may_bid`` allows (``may_bid``: its
+    evaluator), each evaluated in the environment ``e`` (:func:`~.env.auction_may_bid`) with
+    its ``bid`` set to the amount.  The one statement (:func:`compile_amounts` and the fast
+    path's bids call it)."""
+    kept = []
+    for b in bids:
+        e["bid"] = b
+        if may_bid(e):
+            kept.append(b)
+    return kept
 
 
 def _amounts(form: Form, deal: DealState, player: int, env: Env) -> list[int]:
@@ -346,6 +367,14 @@ def passed_out(high_bidder: int, stuck: bool, forced_plays: bool) -> bool:
     return high_bidder < 0 or (stuck and not forced_plays)
 
 
+def passed_out_redealt(redeal: bool, dealer_plays: bool, dealer_in: bool, exempt: bool) -> bool:
+    """Whether a deal passed out (:func:`passed_out`) is dealt again: ``all_pass: redeal``
+    (``redeal``), or the dealer would play it (``dealer_plays``: ``all_pass: dealer_plays``,
+    when he is dealt in, ``dealer_in``) and is exempt (``exempt``: ``auction.dealer_exempt``).
+    The one statement (:func:`_finish`; inlined by the fast path)."""
+    return redeal or (dealer_plays and dealer_in and exempt)
+
+
 def passed_out_declarer(
     dealer_plays: bool, dealer: int, dealer_in: bool, forced: int, first: int, min_bid: int, forced_bid: int,
 ) -> tuple[int, int]:
@@ -373,12 +402,8 @@ def _finish(form: Form, deal: DealState) -> None:
         if a.all_pass == "play":  # all-pass play: no declarer (engine.all_pass)
             _all_pass_play(deal)
             return
-        if a.all_pass == "redeal":
-            deal.phase = "redealt"
-            deal.redeal_id = "all-pass"
-            return
         dealer_plays, dealer_in = a.all_pass == "dealer_plays", deal.dealer in deal.order
-        if dealer_plays and dealer_in and deal.dealer_exempt:  # auction.dealer_exempt: dealt again
+        if passed_out_redealt(a.all_pass == "redeal", dealer_plays, dealer_in, deal.dealer_exempt):
             deal.phase = "redealt"
             deal.redeal_id = "all-pass"
             return
@@ -486,11 +511,8 @@ def start_dark(form: Form, deal: DealState, env: Env) -> bool:
     dk = form.special.dark
     if not dk.enabled:
         return False
-    if deal.mode == "golden":  # golden_round.dark_allowed: the golden declarer alone
-        allowed = deal.order[:1] if dk.who == "first_hand" else deal.order
-        candidates = [deal.declarer] if deal.declarer in allowed else []
-    else:
-        candidates = deal.order[:1] if dk.who == "first_hand" else list(deal.order)
+    declarer = -1 if deal.declarer is None else deal.declarer
+    candidates = dark_candidates(deal.order, deal.mode == "golden", declarer, dk.who == "first_hand")
     if dk.forbidden_when_negative:
         candidates = [p for p in candidates if env(p)["player"]["score"] >= 0]
     if not candidates:
@@ -500,6 +522,20 @@ def start_dark(form: Form, deal: DealState, env: Env) -> bool:
     deal.current = candidates[0]
     deal.phase = "dark"
     return True
+
+
+def dark_candidates(order: list[int], golden: bool, declarer: int, first_hand: bool) -> list[int]:
+    """The players asked in turn whether they declare the dark game (``special.dark``), before
+    their scores are looked at: the first hand (``first_hand``: ``who: first_hand``) or every
+    active player of ``order``; in a golden deal (``golden``, ``golden_round.dark_allowed``)
+    its ``declarer`` alone, if he is one of those.  The one statement (:func:`start_dark`;
+    inlined by the fast path)."""
+    if golden:
+        allowed = order[:1] if first_hand else order
+        out = [declarer] if declarer in allowed else []
+    else:
+        out = order[:1] if first_hand else list(order)
+    return out
 
 
 def _holds_marriage(form: Form, hand: list[Card]) -> bool:

@@ -35,6 +35,7 @@ __all__ = [
     "TIMINGS",
     "DealCards",
     "DealingPlan",
+    "bad_cut",
     "compile_deal_cards",
     "compile_redeal_checks",
     "cut",
@@ -400,6 +401,13 @@ def cut_skips(events: Sequence[MatchEvent]) -> bool:
     return bool(events) and events[-1].kind == "cut.skip"
 
 
+def bad_cut(bottom: int, bad: int) -> bool:
+    """Whether a cut is bad (``deal.cut``): the bottom card of the pack (its bit ``bottom``,
+    the last card dealt) has a rank of ``bad_ranks`` (``bad``: the bits of the pack's cards of
+    those ranks).  The one statement (:func:`cut_pack` calls it; inlined by the fast path)."""
+    return bottom & bad != 0
+
+
 def cut_pack(
     form: Form, cards: list[Card], rng: random.Random, dealer: int
 ) -> tuple[list[tuple[int, Card]], bool]:
@@ -417,14 +425,14 @@ def cut_pack(
     cut, n, d = form.deal.cut, form.players, direction(form)
     step = -d if cut.cutter == "before_dealer" else d
     cutter = (dealer + step) % n
-    bad = frozenset(cut.bad_ranks)
+    bad = sum(c.bit for c in cards if c.rank.id in cut.bad_ranks)
     cuts: list[tuple[int, Card]] = []
-    if cut.swap and cards[-1].rank.id in bad:  # the bottom-card guard: swapped, no bad cut
-        good = next((i for i, c in enumerate(cards) if c.rank.id not in bad), None)
+    if cut.swap and bad_cut(cards[-1].bit, bad):  # the bottom-card guard: swapped, no bad cut
+        good = next((i for i, c in enumerate(cards) if not bad_cut(c.bit, bad)), None)
         if good is not None:
             cards[good], cards[-1] = cards[-1], cards[good]
         return cuts, False
-    while cards[-1].rank.id in bad:
+    while bad_cut(cards[-1].bit, bad):
         cuts.append((cutter, cards[-1]))
         if len(cuts) >= cut.penalised:
             return cuts, True

@@ -70,7 +70,7 @@ from .actions import (
 from .compiled import CompiledForm, compile_form
 from .deal_notation import Deal, misfit
 from .events import MatchEvent
-from .match import MatchState, charge_seat, settle_all_pass, settle_valid_deal, winners
+from .match import MatchState, charge_seat, dealt_by, settle_all_pass, settle_valid_deal, winners
 from .phase import Phase, PhaseApply, no_actions
 from .pickling import copied, packed, unpacked
 from .position import Position
@@ -517,9 +517,9 @@ class Game:
         """Count a deal everyone passed; after :data:`.auction.PASSED_OUT_MAX` in a row no deal
         can be expected (nobody may bid), and the match stops without a winner (event
         ``all-pass.stopped``)."""
-        self.passed_out += 1
-        self._passed_run += 1
-        if self._passed_run >= auction.PASSED_OUT_MAX:
+        self._passed_run, self.passed_out, stops = auction.passed_out_count(
+            self._passed_run, self.passed_out, auction.PASSED_OUT_MAX)
+        if stops:
             self._event("all-pass.stopped", None, None, auction.passed_out_text(self._passed_run))
             self._over = True
 
@@ -1045,8 +1045,7 @@ class Game:
             for player, _, amount in deal.revokes:
                 self._pay(deal, player, amount, revoke.to, "revoke.penalty", "revoke")
             state = self._match
-        if state.dealer != self._dealer:
-            state = replace(state, dealer=self._dealer)
+        state = dealt_by(state, self._dealer)
         if self._on.end_hooks:  # (all-pass play; contract.kinds, contract.contra: decided once)
             new, events = self._hooked_settle(deal, state)
         else:

@@ -64,7 +64,7 @@ from .seating import next_dealer, side_of, sides, standing_for
 
 __all__ = [
     "BarrelSeat", "DealOutcome", "MatchState", "Settlement", "charge_seat", "compile_settlement",
-    "contract_event", "declarer_finishes", "golden_deals", "settle_all_pass", "settle_deal",
+    "contract_event", "dealt_by", "declarer_finishes", "golden_deals", "settle_all_pass", "settle_deal",
     "settle_valid_deal", "winner_of", "winners", "won_event",
 ]
 
@@ -932,6 +932,13 @@ def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[Ma
 
 _FIND: tuple[int, ...] = (-1,)
 """``settle_valid_deal(team=...)`` not given: the sides are found from the form."""
+
+
+def dealt_by(state: MatchState, dealer: int) -> MatchState:
+    """``state`` with ``dealer`` the dealer of the deal it settles: a deal redealt passes the
+    deal on without a settlement, so the match state may still name the dealer of the last
+    deal settled.  The one statement (``Game``'s end of a deal, the fast path's helper)."""
+    return state if state.dealer == dealer else replace(state, dealer=dealer)
 
 
 def settle_valid_deal(

@@ -31,13 +31,14 @@ from operator import attrgetter, itemgetter
 from typing import TypeVar
 
 from ..cards import Card
-from ..ruleset.model import AceMarriage, Form, Marriages, Play
+from ..ruleset.model import Form, Marriages, Play
 from . import env as envs
 from .actions import Action, ActionTable, Claim, DeclareMarriage, PlayCard
 from .outcome import discards_to
 from .state import DealState
 
 __all__ = [
+    "aces_declarable",
     "announceable",
     "apply_claim",
     "binds",
@@ -47,6 +48,7 @@ __all__ = [
     "compile_legal",
     "compile_marriage_bar",
     "declare_marriage",
+    "declared_leads",
     "duty_cards",
     "duty_flags",
     "explain",
@@ -377,9 +379,13 @@ def marriage_barred(
     return barred
 
 
-def _may_marry_aces_now(am: AceMarriage, deal: DealState, player: int) -> bool:
-    """The timing of the ace marriage: after winning a trick when ``requires_won_trick``."""
-    return not am.requires_won_trick or bool(deal.tricks.get(player))
+def aces_declarable(held: int, aces_bits: int, aces: int, won: int, requires_won: bool) -> bool:
+    """Whether a player leading may declare the ace marriage (``marriages.ace_marriage``): he
+    holds all the ``aces`` cards of its rank (``aces_bits``, the bits of those in play, of
+    ``held``, his hand's), and has won a trick (``won``, his tricks) when ``requires_won``
+    (``requires_won_trick``).  The one statement (:func:`compile_legal` calls it; inlined by
+    the fast path)."""
+    return (held & aces_bits).bit_count() == aces and (not requires_won or won > 0)
 
 
 def compile_legal(
@@ -431,6 +437,7 @@ def compile_legal(
         suit_bits[c.suit_id] = c.suit_bits
         held.setdefault(c.suit_id, []).append(c)
     aces_bits = sum(c.bit for c in deck if c.rank.id == am.rank)
+    aces_won = am.requires_won_trick
     # a marriage declared from the hand (declared_by: hand) or before the first trick: the leads
     # are plain plays; from the hand, the declarations of the pairs held (their cards' bits)
     # are offered after them
@@ -510,11 +517,9 @@ def compile_legal(
         tables = lead_tables if any_time or not marriage_bar(deal, player) else plain_tables
         for shift, full, subsets in tables:
             out += subsets[(lead >> shift) & full]
-        if am.enabled and (bits & aces_bits).bit_count() == deal.aces:
-            # the ace marriage (all the aces held, _may_marry_aces_now): each ace is led with the
-            # declaration
-            if _may_marry_aces_now(am, deal, player):
-                out = [x for a in out for x in _with_aces(a, am.rank, automatic, play_action)]
+        if am.enabled and aces_declarable(bits, aces_bits, deal.aces, deal.tricks.get(player, 0), aces_won):
+            # the ace marriage: each ace is led with the declaration
+            out = [x for a in out for x in _with_aces(a, am.rank, automatic, play_action)]
         if claim_allowed and not deal.trick_number and may_claim(deal):
             out.append(claim)
         return out
@@ -590,7 +595,7 @@ def _suit_actions(
     for k in pair:
         card, action = cards[k], plain[k]
         assert card is not None and action is not None
-        declared[id(action)] = (table.play(card, True),) if automatic else (action, table.play(card, True))
+        declared[id(action)] = declared_leads(action, table.play(card, True), automatic)
     lead = list(out)
     for sub in range(both, len(out)):
         if sub & both == both:
@@ -605,8 +610,15 @@ def _with_aces(
     the ace marriage: declared (and, when spoken, also not); any other lead as it is."""
     if not isinstance(action, PlayCard) or action.card.rank.id != rank:
         return (action,)
-    declared = play_action(action.card, False, True)
-    return (declared,) if automatic else (action, declared)
+    return declared_leads(action, play_action(action.card, False, True), automatic)
+
+
+def declared_leads(plain: T, declared: T, automatic: bool) -> tuple[T, ...]:
+    """The leads offered for a card that may declare a marriage (or the ace marriage) now:
+    the lead declaring it (``declared``), and first the plain lead (``plain``) too unless
+    the announcement is automatic (``marriages.announcement``).  The one statement (the
+    engine's marriage and ace-marriage leads; inlined by the fast path)."""
+    return (declared,) if automatic else (plain, declared)
 
 
 def _opponent_cards(deal: DealState) -> list[Card]:

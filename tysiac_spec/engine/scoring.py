@@ -30,6 +30,7 @@ __all__ = [
     "ContractOutcome",
     "DealOutcome",
     "ForfeitCost",
+    "compile_formula_scores",
     "compile_played",
     "deal_facts",
     "facts_read",
@@ -39,6 +40,7 @@ __all__ = [
     "pooled",
     "scores_and_made",
     "seat_after",
+    "sitter_talon_score",
     "with_terms",
 ]
 
@@ -366,14 +368,15 @@ _KEPT_LIMIT = 100_000
 the shipped rules: their inputs take a few thousand values)."""
 
 
-def _kept_by(formula: Any) -> Callable[[tuple[Any, ...]], Any] | None:
+def _kept_by(formula: Any, fixed_options: bool = False) -> Callable[[tuple[Any, ...]], Any] | None:
     """The key a scoring formula's value is kept under, from the tuple of the deal's inputs
     (:data:`_INPUTS`, in order): the values it reads, when it reads no other name than
-    ``players`` (the form's, the same for every deal); ``None`` when it reads the ``player``
-    record, ``options`` or a deal fact, and is evaluated each time.  A formula is a function
-    of what it reads, so a kept value is the value it would give again."""
+    ``players`` (the form's, the same for every deal) and, with ``fixed_options`` (the caller
+    passes the same options every time), ``options``; ``None`` when it reads the ``player``
+    record, ``options`` (not fixed) or a deal fact, and is evaluated each time.  A formula is a
+    function of what it reads, so a kept value is the value it would give again."""
     reads = formula.reads
-    if not reads <= _KEPT_NAMES:
+    if not reads <= (_KEPT_WITH_OPTIONS if fixed_options else _KEPT_NAMES):
         return None
     at = [i for i, name in enumerate(_INPUTS) if name in reads]
     if not at:
@@ -382,35 +385,105 @@ def _kept_by(formula: Any) -> Callable[[tuple[Any, ...]], Any] | None:
 
 
 _KEPT_NAMES = frozenset({*_INPUTS, "players"})
+_KEPT_WITH_OPTIONS = _KEPT_NAMES | {"options"}
+
+
+MadeOf = Callable[[int, int, int, int, Mapping[str, Any], Mapping[str, Any]], bool]
+"""``made(card_points, marriages, tricks, contract, options, facts)``: ``scoring.made`` for
+the declarer's numbers of a deal (:func:`compile_formula_scores`)."""
+
+ScoreOf = Callable[[int, int, int, int, bool, Mapping[str, Any], Mapping[str, Any], Any], int]
+"""``score(card_points, marriages, tricks, contract, made, options, facts, record)``:
+``scoring.declarer`` or ``scoring.defender`` for one player's numbers of a deal, ``record``
+his ``player`` record (:func:`compile_formula_scores`)."""
+
+
+def compile_formula_scores(
+    form: Form, options: Mapping[str, Any] | None = None
+) -> tuple[MadeOf, ScoreOf, ScoreOf]:
+    """``scoring.made``, ``scoring.declarer`` and ``scoring.defender`` as functions of one
+    player's numbers of a played deal (card points, marriages, tricks), the contract, whether
+    it was made, the options, the deal facts (:func:`deal_facts`, ``envs.NO_FACTS`` when the
+    form reads none) and the ``player`` record (``envs.UNREAD_BASE["player"]`` when the
+    formula does not read it).  A formula that reads only the deal's card points, marriages,
+    points, tricks, contract, ``made`` and ``players`` has its values kept by what it reads
+    (:func:`_kept_by`): its environment is built and it is evaluated once for each of them.
+    ``options``: the options every call passes, when the caller's are fixed (the fast path's
+    form); a formula that also reads ``options`` is then kept too.
+    The one statement of the deal's scores by the formulas: :func:`compile_played` calls
+    them, and so does the fast path's settlement (``tysiac_spec.fast.settle``)."""
+    s = form.scoring
+    made_of, declarer_of, defender_of = s.made.evaluator(), s.declarer.evaluator(), s.defender.evaluator()
+    players = form.active
+    made_env, declarer_env, defender_env = envs.scoring_made, envs.scoring_declarer, envs.scoring_defender
+    fixed = options is not None
+    made_key, declarer_key, defender_key = (_kept_by(s.made, fixed), _kept_by(s.declarer, fixed),
+                                            _kept_by(s.defender, fixed))
+    made_kept: dict[Any, bool] = {}
+    declarer_kept: dict[Any, int] = {}
+    defender_kept: dict[Any, int] = {}
+    limit = _KEPT_LIMIT
+
+    def made(cp: int, m: int, t: int, contract: int, options: Mapping[str, Any],
+             facts: Mapping[str, Any]) -> bool:
+        if made_key is None:
+            return bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
+        key = made_key((cp, m, cp + m, t, contract, False))
+        got = made_kept.get(key)
+        if got is None:
+            got = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
+            if len(made_kept) >= limit:
+                made_kept.clear()
+            made_kept[key] = got
+        return got
+
+    def declarer(cp: int, m: int, t: int, contract: int, made: bool, options: Mapping[str, Any],
+                 facts: Mapping[str, Any], record: Any) -> int:
+        if declarer_key is None:
+            return int(declarer_of(declarer_env(record, players, options, cp, m, t, contract, made, facts)))
+        key = declarer_key((cp, m, cp + m, t, contract, made))
+        value = declarer_kept.get(key)
+        if value is None:
+            value = int(declarer_of(declarer_env(record, players, options, cp, m, t, contract, made, facts)))
+            if len(declarer_kept) >= limit:
+                declarer_kept.clear()
+            declarer_kept[key] = value
+        return value
+
+    def defender(cp: int, m: int, t: int, contract: int, made: bool, options: Mapping[str, Any],
+                 facts: Mapping[str, Any], record: Any) -> int:
+        if defender_key is None:
+            return int(defender_of(defender_env(record, players, options, cp, m, t, contract, made, facts)))
+        key = defender_key((cp, m, cp + m, t, contract, made))
+        value = defender_kept.get(key)
+        if value is None:
+            value = int(defender_of(defender_env(record, players, options, cp, m, t, contract, made, facts)))
+            if len(defender_kept) >= limit:
+                defender_kept.clear()
+            defender_kept[key] = value
+        return value
+
+    return made, declarer, defender
 
 
 def compile_played(form: Form) -> PlayedScores:
     """The scores of a played (not forfeited) deal under ``form``, as one function with the
     rules read once: the declarer by ``scoring.made`` (evaluated once) then
     ``scoring.declarer``, each defender by ``scoring.defender`` (points, by player, for the
-    ``active`` players), and whether the declarer made the contract.  The deal facts are
-    built only when the form's formulas read some (:func:`facts_read`, decided here: a form
-    that reads none never tests for them); ``player_env(p)`` gives the ``player`` record,
-    called only when the declarer's or the defender's formula reads it (decided here too).
-    A formula that reads only the deal's card points, marriages, points, tricks, contract,
-    ``made`` and ``players`` has its values kept by what it reads (:func:`_kept_by`): its
-    environment is built and it is evaluated once for each of them.
+    ``active`` players), and whether the declarer made the contract
+    (:func:`compile_formula_scores`).  The deal facts are built only when the form's formulas
+    read some (:func:`facts_read`, decided here: a form that reads none never tests for them);
+    ``player_env(p)`` gives the ``player`` record, called only when the declarer's or the
+    defender's formula reads it (decided here too).
     Kept in the engine's :class:`~tysiac_spec.engine.compiled.CompiledForm`
     (``score_played``); :func:`scores_and_made` calls it."""
     s = form.scoring
-    made_of, declarer_of, defender_of = s.made.evaluator(), s.declarer.evaluator(), s.defender.evaluator()
-    players = form.active
     need = facts_read(form)
-    made_env, declarer_env, defender_env = envs.scoring_made, envs.scoring_declarer, envs.scoring_defender
     no_facts = envs.NO_FACTS
     # a player's record is built only for a formula that reads it
     unread = envs.UNREAD_BASE["player"]
     declarer_record, defender_record = "player" in s.declarer.reads, "player" in s.defender.reads
-    made_key, declarer_key, defender_key = _kept_by(s.made), _kept_by(s.declarer), _kept_by(s.defender)
-    made_kept: dict[Any, bool] = {}
-    declarer_kept: dict[Any, int] = {}
-    defender_kept: dict[Any, int] = {}
-    limit = _KEPT_LIMIT
+    made_score, declarer_score, defender_score = compile_formula_scores(form)
 
     def played(
         outcome: DealOutcome,
@@ -423,50 +496,18 @@ def compile_played(form: Form) -> PlayedScores:
         card_points, marriages, contract = outcome.card_points, outcome.marriages, outcome.contract
         d = outcome.declarer
         facts = deal_facts(form, outcome, d, active, need) if need else no_facts
-        cp, m, t = card_points.get(d, 0), marriages.get(d, 0), tricks.get(d, 0)
-        if made_key is None:
-            made = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
-        else:
-            key = made_key((cp, m, cp + m, t, contract, False))
-            got = made_kept.get(key)
-            if got is None:
-                got = bool(made_of(made_env(players, options, cp, m, t, contract, facts)))
-                if len(made_kept) >= limit:
-                    made_kept.clear()
-                made_kept[key] = got
-            made = got
+        made = made_score(card_points.get(d, 0), marriages.get(d, 0), tricks.get(d, 0), contract, options,
+                          facts)
         for p in active:
             cp, m, t = card_points.get(p, 0), marriages.get(p, 0), tricks.get(p, 0)
             if p == d:
-                if declarer_key is not None:
-                    key = declarer_key((cp, m, cp + m, t, contract, made))
-                    value = declarer_kept.get(key)
-                    if value is not None:
-                        out[p] = value
-                        continue
                 record = player_env(p) if declarer_record else unread
-                e = declarer_env(record, players, options, cp, m, t, contract, made, facts)
-                out[p] = value = int(declarer_of(e))
-                if declarer_key is not None:
-                    if len(declarer_kept) >= limit:
-                        declarer_kept.clear()
-                    declarer_kept[key] = value
+                out[p] = declarer_score(cp, m, t, contract, made, options, facts, record)
             else:
-                if defender_key is not None:
-                    key = defender_key((cp, m, cp + m, t, contract, made))
-                    value = defender_kept.get(key)
-                    if value is not None:
-                        out[p] = value
-                        continue
                 if need:
                     facts = deal_facts(form, outcome, p, active, need)
                 record = player_env(p) if defender_record else unread
-                e = defender_env(record, players, options, cp, m, t, contract, made, facts)
-                out[p] = value = int(defender_of(e))
-                if defender_key is not None:
-                    if len(defender_kept) >= limit:
-                        defender_kept.clear()
-                    defender_kept[key] = value
+                out[p] = defender_score(cp, m, t, contract, made, options, facts, record)
         return out, made
 
     return played
@@ -561,8 +602,17 @@ def sitter_score(
     if spec is None or spec.score is None or outcome.sitter_talon is None:
         return 0
     record = player_env(outcome.sitter) if "player" in spec.score.reads else envs.UNREAD_BASE["player"]
-    e = envs.scoring_sitter(record, form.active, options, outcome.sitter_talon)
-    return int(spec.score(e))
+    return sitter_talon_score(form, outcome.sitter_talon, record, options)
+
+
+def sitter_talon_score(form: Form, talon: tuple[Card, ...], record: Any, options: Mapping[str, Any]) -> int:
+    """The sitter's score (points) by ``table.sitter.score`` on the dealt ``talon`` (0 without
+    the formula), ``record`` his ``player`` record.  The one statement (:func:`sitter_score`
+    and the fast path's settlement call it)."""
+    spec = form.table.sitter
+    if spec is None or spec.score is None:
+        return 0
+    return int(spec.score(envs.scoring_sitter(record, form.active, options, talon)))
 
 
 def outcome_of(deal: DealState) -> DealOutcome:

@@ -24,13 +24,17 @@ __all__ = [
     "direction",
     "first_hand",
     "next_dealer",
+    "next_seat",
+    "opponents_after",
     "redeal_dealer",
+    "seat_from",
     "seating",
     "seats_text",
     "side_of",
     "sides",
     "sitter_of",
     "standing_for",
+    "turn_after",
 ]
 
 def direction(form: Form) -> int:
@@ -69,9 +73,40 @@ def first_hand(form: Form, dealer: int) -> int:
     return seating(form, dealer)[0][0]
 
 
+def next_seat(seat: int, step: int, players: int) -> int:
+    """The seat after ``seat`` in the direction of play (``step``: :func:`direction`) at a
+    table of ``players`` seats.  The one statement (the next dealer, a seat counted from the
+    dealer; inlined by the fast path, ``tysiac_spec.fast.generate.INLINED``)."""
+    return (seat + step) % players
+
+
 def next_dealer(form: Form, dealer: int) -> int:
     """The dealer of the deal after ``dealer``'s: the next seat in the direction of play."""
-    return (dealer + direction(form)) % form.players
+    return next_seat(dealer, direction(form), form.players)
+
+
+def seat_from(dealer: int, seat: int, step: int, players: int, order: Sequence[int]) -> int:
+    """The active player (one of ``order``) at ``seat`` places from ``dealer`` in the
+    direction of play (``step``), or the first active one after that seat (a sitter's seat
+    is passed over): the forced opener of ``auction.forced_seat``.  The one statement
+    (:func:`~.auction.seat_player`; inlined by the fast path)."""
+    p = (dealer + step * seat) % players
+    while p not in order:
+        p = next_seat(p, step, players)
+    return p
+
+
+def turn_after(order: Sequence[int], player: int) -> int:
+    """The active player after ``player`` in turn order (``order``, the deal's active
+    players in bidding order)."""
+    return order[(order.index(player) + 1) % len(order)]
+
+
+def opponents_after(order: list[int], player: int) -> list[int]:
+    """The active players other than ``player`` (``order``, the deal's active players in
+    bidding order), in turn order after him: the declarer's opponents."""
+    i = order.index(player) + 1
+    return order[i:] + order[: i - 1]
 
 
 def redeal_dealer(form: Form, dealer: int, rule: str | None = None) -> int:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..cards import Card
+from .seating import opponents_after, turn_after
 
 __all__ = ["PHASES", "Around", "DealState", "cards_text", "remove_card"]
 
@@ -222,15 +223,12 @@ class DealState:
 
     def next_active(self, player: int) -> int:
         """The active player after ``player`` in turn order."""
-        i = self.order.index(player)
-        return self.order[(i + 1) % len(self.order)]
+        return turn_after(self.order, player)
 
     def opponents(self) -> list[int]:
         """The active players other than the declarer, in turn order after the declarer."""
         assert self.declarer is not None
-        order = self.order
-        i = order.index(self.declarer) + 1
-        return order[i:] + order[: i - 1]
+        return opponents_after(self.order, self.declarer)
 
     def all_cards(self) -> list[Card]:
         """Every card of the deal wherever it lies (hands, talons, trick, won piles, set aside)."""

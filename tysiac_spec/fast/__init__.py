@@ -44,11 +44,12 @@ from ..cards import Card
 from ..engine import auction, talon
 from ..engine import env as envs
 from ..engine.actions import ActionTable, ChooseTalon
+from ..engine.auction import allowed_bids
 from ..engine.compiled import compile_form as engine_compile
 from ..engine.events import MatchEvent
-from ..engine.match import MatchState, settle_valid_deal
+from ..engine.match import MatchState, dealt_by, settle_valid_deal
 from ..engine.scoring import DealOutcome, outcome_of
-from ..engine.seating import redeal_dealer, seating
+from ..engine.seating import opponents_after, redeal_dealer, seating, turn_after
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Form
 from . import generate as _gen
@@ -456,9 +457,8 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             order, sitter = seating(form, dealer)
             nxt = [0] * n
             opps: list[list[int]] = [[] for _ in range(n)]
-            for i, p in enumerate(order):
-                nxt[p] = order[(i + 1) % len(order)]
-                opps[p] = order[i + 1:] + order[:i]  # DealState.opponents
+            for p in order:
+                nxt[p], opps[p] = turn_after(order, p), opponents_after(order, p)
             made = seats[dealer] = (order, sitter, nxt, opps)
         return made
 
@@ -733,7 +733,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     def next_redeal_dealer(dealer: int) -> int:
         return redeal_dealer(form, dealer)
 
-    # auction.may_bid, per bid as engine/auction.py compile_amounts evaluates it
+    # auction.may_bid, evaluated by the engine's auction.allowed_bids
     may_bid_formula = a.may_bid
     amounts_base = may_bid_formula is not None and not may_bid_formula.reads.isdisjoint(envs.BASE_NAMES)
     may_seen = seen_cards(may_bid_formula, "hand", pack, form.marriages) if may_bid_formula is not None else 0
@@ -748,33 +748,32 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     def allowed(first: int, last: int, mask: int, high_bid: int, forced: bool, player: int,
                 state: MatchState) -> list[int]:
         """The codes of the bids ``first`` to ``last`` (in steps) that ``auction.may_bid``
-        allows, each evaluated as engine/auction.py compile_amounts evaluates it (one
-        environment, its ``bid`` set per bid); each value kept by what the formula reads."""
+        allows (the engine's :func:`~tysiac_spec.engine.auction.allowed_bids`); each value
+        kept by what the formula reads."""
         assert may_of is not None
         codes: list[int] = []
         e: dict[str, Any] | None = None
         if amounts_base:
             e = envs.auction_may_bid(base(state, player), hand_of(mask), first, high_bid, forced)
-            for b in range(first, last + 1, step):
-                e["bid"] = b
-                if may_of(e):
-                    codes.append(bid_code + b)
-            return codes
+            return [bid_code + b for b in allowed_bids(may_of, e, range(first, last + 1, step))]
         seen, high, fo = mask & may_seen, high_bid if may_high else 0, forced if may_forced else False
+        if len(may_kept) > 200_000:  # (before the lookups: nothing is dropped during them)
+            may_kept.clear()
+        missing: list[int] = []
         for b in range(first, last + 1, step):
-            key = (b, seen, high, fo)
-            value = may_kept.get(key)
+            value = may_kept.get((b, seen, high, fo))
             if value is None:
-                if e is None:
-                    e = envs.auction_may_bid(envs.UNREAD_BASE, hand_of(mask), b, high_bid, forced)
-                e["bid"] = b
-                value = bool(may_of(e))
-                if len(may_kept) > 200_000:
-                    may_kept.clear()
-                may_kept[key] = value
-            if value:
+                missing.append(b)
+            elif value:
                 codes.append(bid_code + b)
-        return codes
+        if not missing:
+            return codes
+        # the bids not kept yet, evaluated by the engine's statement in one call
+        e = envs.auction_may_bid(envs.UNREAD_BASE, hand_of(mask), missing[0], high_bid, forced)
+        ok = set(allowed_bids(may_of, e, missing))  # (a set: the misses are most of a range)
+        for b in missing:
+            may_kept[(b, seen, high, fo)] = b in ok
+        return [bid_code + b for b in range(first, last + 1, step) if may_kept[(b, seen, high, fo)]]
 
     bids_kept: dict[Any, tuple[int, int, list[int]]] = {}
     by_hand = not amounts_base and not may_high and not may_forced  # (the generated code reads it)
@@ -803,6 +802,12 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         bids_kept[key] = (first, last, codes)
         return codes[bisect_left(codes, bid_code + lo):bisect_right(codes, bid_code + hi)]
 
+    def barrel_taker(state: MatchState, order: list[int]) -> int:
+        """The player who takes the deal on the barrel without an auction, or -1 (the engine's
+        :func:`~tysiac_spec.engine.auction.barrel_taker`)."""
+        taker = auction.barrel_taker(form, [seat.on for seat in state.barrel], order)
+        return -1 if taker is None else taker
+
     def dealer_exempt(mask: int, dealer: int, state: MatchState) -> bool:
         return auction.dealer_exempt(form, hand_of(mask), base(state, dealer))
 
@@ -820,7 +825,8 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_redealt": redealt,
         "H_passed_out_stopped": passed_out_stopped,
         "H_next_redeal_dealer": next_redeal_dealer,
-        "H_with_dealer": lambda state, dealer: replace(state, dealer=dealer),
+        "H_dealt_by": dealt_by,
+        "H_barrel_taker": barrel_taker,
         "H_may_bids": may_bids,
         "H_may_known": bids_kept,
         "H_bid_known": bids,

@@ -13,10 +13,12 @@ Cards are ints (their index in the pack, ``card.index``, so ``1 << c`` is ``card
 within a suit the stronger card has the lower bit), hands are bit sets, players are seats.
 Every name ``I_*`` is called as an engine rule stated once and written inline by the
 generator with the form's constants folded (:data:`~tysiac_spec.fast.generate.INLINED`: the
-shuffle and the talon's draw, the bids and the end of the auction, the talon and contract
-questions, the exchange's receivers, the first leader, the play duties, the lead after a
-marriage, the marriage timing and trump, the claim's lay-down, the trick's winner, the
-set-aside cards).  The rules still written here are named by comments ``engine/<module>.py``
+shuffle, the cut's bad card and the talon's draw, the forced opener's seat and the next seat,
+the dark game's candidates, the bids and the end of the auction, a deal passed out (its
+declarer, its redeal, the count and its cap), the talon and contract questions, the
+exchange's receivers, the first leader, the play duties, the lead after a marriage, the
+marriage timing and trump, the leads that declare a marriage, the ace marriage's offer, the
+claim's lay-down, the trick's winner, the set-aside cards).  The rules still written here are named by comments ``engine/<module>.py``
 (``tests/test_fast_inline.py`` counts them: the number may only go down); the differential
 test (``tests/test_fast_path.py``) and ``benchmarks/engine_fingerprint.py --fast`` check that
 the two play the same games.
@@ -61,13 +63,13 @@ K_CUT_BAD = K_MAY_SEEN = 0
 K_MAY_BY_HAND = K_BID_KEPT = False
 K_BID_SEEN = 0
 K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
-K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = 0
+K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = K_ACES_N = 0
 K_HAND_POS = K_TALON_POS = ()
 K_TP_INLINE = K_TP_POOL = False
 K_TP_N = K_TP_K = K_TP_TOTAL = 0
 K_TP_OFF = K_TP_TURN = K_TP_SIZES = K_BID_CODES = ()
 K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MARRIAGE = 0
-H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
+H_barrel_taker = H_dealt_by = H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
 H_bid_known = H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
 H_passed_out = H_passed_out_stopped = None
@@ -75,7 +77,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -164,6 +166,13 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     done: int
     auto_redeals: int
     stopping: bool
+    stops: bool
+    bottom: int
+    aces_ok: bool
+    mc: int
+    golden: bool
+    exempt: bool
+    redealt: bool
     passed_run: int
     passed_out: int
     settled: int
@@ -209,7 +218,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     deals = 0
     auto_redeals = 0
     stopping = False
-    passed_run = 0  # deals passed out and dealt again: in a row, in the match (engine/game.py _passed_out)
+    passed_run = 0  # deals passed out and dealt again: in a row, in the match
     passed_out = 0
     settled = dealer  # the match state's dealer (the last settlement's)
     deal_scores: list[tuple[int, ...]] = []
@@ -222,8 +231,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         # -- dealing --
         cards = list(range(K_NPACK))
         cards = I_shuffled(cards, getrandbits, draws)
-        if K_CUT:  # engine/dealing.py cut
-            if (1 << cards[K_NPACK - 1]) & K_CUT_BAD:  # (a good bottom card: nothing changes, nothing drawn)
+        if K_CUT:
+            bottom = 1 << cards[K_NPACK - 1]
+            if I_bad_cut(bottom, K_CUT_BAD):  # (a good bottom card: nothing changes, nothing drawn)
                 state = H_cut(cards, rng, dealer, state, events, len(deal_scores))
             if stopping and not K_REDEALS_AFTER_DEAL:
                 return state, deal_scores, events, outcomes, steps
@@ -277,9 +287,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         high_bid = 0
         high_bidder = -1
         if K_FORCED_SEAT >= 0:
-            forced = (dealer + K_DIR * K_FORCED_SEAT) % K_N
-            while forced not in order:
-                forced = (forced + K_DIR) % K_N
+            forced = I_seat_from(dealer, K_FORCED_SEAT, K_DIR, K_N, order)
             if K_FIRST_FORCED:
                 cur = forced
                 opening = True
@@ -325,22 +333,19 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 multiplier = K_GOLDEN_MULTIPLIER
                 no_auction = True
                 offer = K_GOLDEN_DARK
-            elif K_BARREL_NONE and any([seat.on for seat in state.barrel]):
-                for q in order:
-                    if state.barrel[q].on:
-                        declarer = high_bidder = q
-                        high_bid = K_BARREL_GOAL
-                        contested = True
-                        opening = False
-                        barrel_deal = True
-                        no_auction = True
-                        offer = False
-                        break
+            elif K_BARREL_NONE:
+                q = H_barrel_taker(state, order)  # (auction.barrel_taker)
+                if q >= 0:
+                    declarer = high_bidder = q
+                    high_bid = K_BARREL_GOAL
+                    contested = True
+                    opening = False
+                    barrel_deal = True
+                    no_auction = True
+                    offer = False
             if K_DARK_ON and offer:
-                if mode == 2:
-                    candidates = [declarer] if (not K_DARK_FIRST_HAND or declarer == order[0]) else []
-                else:
-                    candidates = order[:1] if K_DARK_FIRST_HAND else list(order)
+                golden = mode == 2
+                candidates = I_dark_candidates(order, golden, declarer, K_DARK_FIRST_HAND)
                 if K_DARK_NOT_NEGATIVE:
                     candidates = [q for q in candidates if state.scores[q] >= 0]
                 dark_player = -1
@@ -400,7 +405,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     legal = list(bid_codes[lo // K_STEP:hi // K_STEP + 1])
                 else:
                     legal = list(range(K_BID + lo, K_BID + hi + 1, K_STEP))
-                if K_MAY_BID and legal:  # engine/auction.py compile_amounts: each bid by may_bid
+                if K_MAY_BID and legal:  # the bids may_bid allows (H_may_bids: auction.allowed_bids)
                     kept = None
                     if K_MAY_BY_HAND:  # the codes the helper keeps by the hand's seen cards
                         kept = may_known.get(hand[cur] & K_MAY_SEEN)
@@ -439,13 +444,16 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         if K_OPENINGS and no_auction:
             pass
         elif I_passed_out(high_bidder, stuck, K_ALL_PASS_FORCED):
-            if K_ALL_PASS_REDEAL or (K_DEALER_EXEMPT and dealer in order and H_dealer_exempt(hand[dealer], dealer, state)):
-                # engine/auction.py _finish: dealt again (redeal "all-pass"; engine/dealing.py redealt)
+            dealer_in = dealer in order
+            exempt = False
+            if K_DEALER_EXEMPT and dealer_in:  # (the formula evaluated only where it decides)
+                exempt = H_dealer_exempt(hand[dealer], dealer, state)
+            redealt = I_passed_out_redealt(K_ALL_PASS_REDEAL, K_ALL_PASS_DEALER, dealer_in, exempt)
+            if redealt:  # dealt again (the redeal "all-pass", H_redealt: dealing.redealt)
                 state = H_redealt(None, "all-pass", 0, state, events, len(deal_scores))
                 dealer = H_next_redeal_dealer(dealer)
-                passed_run += 1
-                passed_out += 1
-                if passed_run >= K_PASSED_OUT_MAX:  # engine/game.py Game._passed_out: the match stops
+                passed_run, passed_out, stops = I_passed_out_count(passed_run, passed_out, K_PASSED_OUT_MAX)
+                if stops:  # the match stops
                     H_passed_out_stopped(events, len(deal_scores), passed_run)
                     if K_SIMPLE_SETTLE:
                         return H_final(scores, settled, deals, -1), deal_scores, events, outcomes, steps
@@ -457,7 +465,6 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         return state, deal_scores, events, outcomes, steps
                     stopping = True
                 continue
-            dealer_in = dealer in order
             first_hand = order[0]
             declarer, high_bid = I_passed_out_declarer(K_ALL_PASS_DEALER, dealer, dealer_in, forced, first_hand,
                                                        K_MIN_BID, K_FORCED_BID)
@@ -639,9 +646,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     c = low.bit_length() - 1
                     m ^= low
                     if lead & partner_of[c]:
-                        if not K_AUTOMATIC:
-                            legal.append(c)
-                        legal.append(K_MARRIAGE + c)
+                        mc = K_MARRIAGE + c
+                        legal += I_declared_leads(c, mc, K_AUTOMATIC)
                     else:
                         legal.append(c)
             else:
@@ -649,14 +655,16 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     low = m & -m
                     legal.append(low.bit_length() - 1)
                     m ^= low
-            if K_ACE_MARRIAGE and h & K_ACES_BITS == K_ACES_BITS and (not K_ACES_WON or tricks[cur]):
-                # engine/play.py compile_legal, _with_aces: each ace led with the ace marriage
-                with_aces = []
+            aces_ok = False
+            if K_ACE_MARRIAGE:
+                won = tricks[cur]
+                aces_ok = I_aces_declarable(h, K_ACES_BITS, K_ACES_N, won, K_ACES_WON)
+            if K_ACE_MARRIAGE and aces_ok:
+                with_aces = []  # each ace led with the ace marriage
                 for x in legal:
                     if x < K_MARRIAGE and (1 << x) & K_ACES_BITS:
-                        if not K_AUTOMATIC:
-                            with_aces.append(x)
-                        with_aces.append(K_ACES_CODE + x)
+                        mc = K_ACES_CODE + x
+                        with_aces += I_declared_leads(x, mc, K_AUTOMATIC)
                     else:
                         with_aces.append(x)
                 legal = with_aces
@@ -764,7 +772,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 outcomes.append(H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
                                           last, declared, talon_cards, False, 0, 1))
             deals += 1
-            dealer = (dealer + K_DIR) % K_N
+            dealer = I_next_seat(dealer, K_DIR, K_N)
             settled = dealer
             passed_run = 0
             if won >= 0 or deals + passed_out >= max_deals:
@@ -772,8 +780,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         else:
             outcome = H_outcome(declarer, high_bid, contract, order, sitter, points, married, tricks,
                                 last, declared, talon_cards, forfeited, mode, multiplier)
-            if K_REDEALS_ANY and state.dealer != dealer:  # (engine/game.py _end_deal)
-                state = H_with_dealer(state, dealer)
+            if K_REDEALS_ANY:  # (a deal redealt passes the deal on: the match state's dealer is older)
+                state = H_dealt_by(state, dealer)
             new, evs = H_settle(state, outcome)
             before, after = state.scores, new.scores
             deal_scores.append(tuple([after[i] - before[i] for i in range(K_N)]))

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import Card
-from ..engine import announcing, auction, dealing, play, talon
+from ..engine import announcing, auction, dealing, play, seating, talon
 from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
@@ -195,6 +195,7 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
         "K_ACES_WON": m.ace_marriage.requires_won_trick,
         "K_ACES_TRUMP": m.ace_marriage.sets_trump,
         "K_ACES_BITS": sum(c.bit for c in pack if c.rank.id == m.ace_marriage.rank),
+        "K_ACES_N": sum(1 for c in pack if c.rank.id == m.ace_marriage.rank),
         "K_ACES_CODE": CODES["K_ACES"],
         "K_ACES_VALUE": m.ace_marriage.value,
         # the pack
@@ -403,11 +404,17 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_marriage_barred": play.marriage_barred,
     "I_trump_after": play.trump_after,
     "I_sure_to_win": play.sure_to_win,
+    "I_aces_declarable": play.aces_declarable,
+    "I_declared_leads": play.declared_leads,
     "I_auction_over": auction.auction_over,
     "I_unopposed": auction.unopposed,
     "I_passed_out": auction.passed_out,
     "I_passed_out_declarer": auction.passed_out_declarer,
+    "I_passed_out_count": auction.passed_out_count,
+    "I_dark_candidates": auction.dark_candidates,
+    "I_passed_out_redealt": auction.passed_out_redealt,
     "I_shuffled": dealing.shuffled,
+    "I_bad_cut": dealing.bad_cut,
     "I_sample_drawn": dealing.sample_drawn,
     "I_receivers": talon.receivers,
     "I_set_aside_taker": play.set_aside_taker,
@@ -415,6 +422,8 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_contract_asked": talon.contract_asked,
     "I_forfeit_contract": talon.forfeit_contract,
     "I_leader_of": announcing.leader_of,
+    "I_seat_from": seating.seat_from,
+    "I_next_seat": seating.next_seat,
 }
 """The engine's rules the template writes inline, by the template's name for each.  A rule
 stated as one ``return`` expression is inlined wherever it is called: ``I_name(a, b, …)``

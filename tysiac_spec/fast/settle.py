@@ -24,6 +24,7 @@ from ..cards import Card
 from ..engine import env as envs
 from ..engine.events import MatchEvent
 from ..engine.match import contract_event, declarer_finishes, winner_of, won_event
+from ..engine.scoring import compile_formula_scores, sitter_talon_score
 from ..ruleset.model import Form, Formula
 
 __all__ = ["compile_settle", "simple_settlement"]
@@ -78,84 +79,32 @@ def _formulas(obj: Any) -> list[Formula]:
     return out
 
 
-def _keyer(formula: Any) -> Callable[[int, int, int, int, bool], tuple[Any, ...]]:
-    """The key a scoring formula's value is kept under: the inputs it reads (``Formula.reads``)
-    of card points, marriages, their sum ``points``, tricks, the contract and ``made`` (the
-    others, ``players`` and ``options``, are the form's)."""
-    reads = formula.reads
-    cp, m, pts, t, c, made = (name in reads for name in
-                              ("card_points", "marriages", "points", "tricks", "contract", "made"))
-    if not (cp or m or t) and pts and c and not made:
-        return lambda a, b, d, e, f: (a + b, e)
-    if not (cp or m or pts or t) and c and made:
-        return lambda a, b, d, e, f: (e, f)
-    if not (cp or m or t or c) and pts:
-        return lambda a, b, d, e, f: (a + b, f) if made else (a + b,)
-    return lambda a, b, d, e, f: (a if cp else 0, b if m else 0, a + b if pts else 0, d if t else 0,
-                                  e if c else 0, f if made else False)
-
-
 def compile_settle(form: Form, pack: Sequence[Card], options: dict[str, Any]) -> Callable[..., int]:
     """The settlement of a played deal of ``form`` (see the module's docstring); returns the
     winner's seat or ``-1``, having added the deal's changes to ``scores`` (a list by seat) and
     its events to ``events``."""
-    sc = form.scoring
-    made_of, declarer_of, defender_of = sc.made.evaluator(), sc.declarer.evaluator(), sc.defender.evaluator()
-    players = form.active
+    made_of, declarer_of, defender_of = compile_formula_scores(form, options)  # (the form's options, fixed)
     record = envs.UNREAD_BASE["player"]  # (no formula here reads it: simple_settlement)
-    made_env, declarer_env, defender_env = envs.scoring_made, envs.scoring_declarer, envs.scoring_defender
-    made_cache: dict[tuple[Any, ...], bool] = {}
-    declarer_cache: dict[tuple[Any, ...], int] = {}
-    defender_cache: dict[tuple[Any, ...], int] = {}
-    made_key, declarer_key, defender_key = _keyer(sc.made), _keyer(sc.declarer), _keyer(sc.defender)
+    no_facts = envs.NO_FACTS  # (nor a deal fact)
     sitter_cache: dict[tuple[int, ...], int] = {}
-    spec = form.table.sitter
-    sitter_formula = spec.score if spec is not None and form.active < form.players else None
     only_declarer = form.match.finishing.who != "anyone"
-    big = 1 << 18
 
     def settle(scores: list[int], deals: int, declarer: int, contract: int, order: list[int],
                sitter: int | None, points: list[int], married: list[int], tricks: list[int],
                talon: list[int], events: list[MatchEvent]) -> int:
-        # engine/scoring.py compile_played: the formulas (each value kept by its inputs)
-        cp, m, t = points[declarer], married[declarer], tricks[declarer]
-        key4 = made_key(cp, m, t, contract, False)
-        made = made_cache.get(key4)
-        if made is None:
-            made = bool(made_of(made_env(players, options, cp, m, t, contract)))
-            if len(made_cache) > big:
-                made_cache.clear()
-            made_cache[key4] = made
+        # the engine's statements of the formulas (scoring.compile_formula_scores)
+        made = made_of(points[declarer], married[declarer], tricks[declarer], contract, options, no_facts)
         delta: dict[int, int] = {}
         for p in sorted(order):  # (the engine's outcome.active order: by seat)
-            cp, m, t = points[p], married[p], tricks[p]
-            if p == declarer:
-                key = declarer_key(cp, m, t, contract, made)
-                v = declarer_cache.get(key)
-                if v is None:
-                    v = int(declarer_of(declarer_env(record, players, options, cp, m, t, contract, made)))
-                    if len(declarer_cache) > big:
-                        declarer_cache.clear()
-                    declarer_cache[key] = v
-            else:
-                key = defender_key(cp, m, t, contract, made)
-                v = defender_cache.get(key)
-                if v is None:
-                    v = int(defender_of(defender_env(record, players, options, cp, m, t, contract, made)))
-                    if len(defender_cache) > big:
-                        defender_cache.clear()
-                    defender_cache[key] = v
-            delta[p] = v
+            score_of = declarer_of if p == declarer else defender_of
+            delta[p] = score_of(points[p], married[p], tricks[p], contract, made, options, no_facts, record)
         if sitter is not None:
-            v = 0
-            if sitter_formula is not None:
-                tkey = tuple(talon)
-                got = sitter_cache.get(tkey)
-                if got is None:
-                    e = envs.scoring_sitter(record, players, options, tuple([pack[c] for c in talon]))
-                    got = sitter_cache[tkey] = int(sitter_formula(e))
-                v = got
-            delta[sitter] = v
+            tkey = tuple(talon)  # (the engine's sitter_talon_score, kept by the talon)
+            got = sitter_cache.get(tkey)
+            if got is None:
+                got = sitter_cache[tkey] = sitter_talon_score(form, tuple([pack[c] for c in talon]), record,
+                                                              options)
+            delta[sitter] = got
         events.append(contract_event(deals, declarer, contract, made))
         if only_declarer:
             events += declarer_finishes(form, scores, 0, delta, declarer, made, deals)
