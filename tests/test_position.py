@@ -142,9 +142,9 @@ def test_the_transcript_of_a_game_from_a_position_shows_the_cards_already_played
 def test_trump_and_marriages_of_a_written_position() -> None:
     rules = _rules("pl-standard")
     # hearts are trump (player 1's marriage); player 1 led AS and player 2, void in spades, must trump
-    text = ("0:9S TS JS QS KS AC 9C / TH JH QH KH 9D TD JD / QD KD AD TC JC QC KC 9H | ; play 2 ; "
+    text = ("0:9S TS JS QS KS AC 9C / TH JH QH KH 9D TD / QD KD AD TC JC QC 9H | ; play 2 ; "
             "scores 0 0 0 ; bid 110 1 ; declarer 1 ; contract 110 ; trump H ; trick 1:AS ; "
-            "won AH / - / - ; tricks 0 1 0 ; marriages 1:H")
+            "won - / AH JD KC / - ; tricks 0 1 0 ; marriages 1:H")
     position = Position.parse(text, rules)
     assert position.trump == "hearts"
     assert position.marriages == ((1, "hearts"),)
