@@ -336,7 +336,7 @@ class Game:
                 self.clone().apply(action)
         except TysiacError:
             pass  # (a clear error: the engine's own word, raised again when the action is played)
-        except Exception as exc:  # noqa: BLE001 (any failure of the engine on this position)
+        except Exception as exc:
             raise NotationError(Diagnostic(
                 "notation.position",
                 f"the engine cannot go on from this position: {step} fails "

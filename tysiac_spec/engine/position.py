@@ -71,8 +71,8 @@ from ..ruleset import Ruleset
 from ..ruleset.model import Form
 from ..text import shorten
 from . import auction, contracts, talon
-from .actions import NamedBid, parse_action
 from . import env as envs
+from .actions import NamedBid, parse_action
 from .compiled import CompiledForm, compile_form
 from .deal_notation import EMPTY, Deal, hand_name, talon_name
 from .match import MatchState
