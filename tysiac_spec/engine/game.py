@@ -309,7 +309,10 @@ class Game:
 
         Raises:
             NotationError: ``notation.position`` (and ``notation.card``, ``notation.deal``)
-                for a text, or a position, that is not a position of the ruleset.
+                for a text, or a position, that is not a position of the ruleset
+                (:meth:`.Position.parse`), or one the engine fails on: each legal action is
+                applied to a copy first, and a failure that is not a clear error refuses the
+                position, naming the action.
         """
         text = str(position)
         written = Position.parse(text, ruleset, position.players if isinstance(position, Position) else None)

@@ -345,7 +345,15 @@ class Position:
         """Read a position written in position notation (see the module docstring) for the
         form of ``rules`` with ``players`` seats (default: one per hand written), and check
         that it is one: every card of the pack once (but ``table.left_out``), a trick no
-        larger than the players, seats that exist.
+        larger than the players, seats that exist; a phase the form has (no ``dark`` without
+        ``special.dark``, no ``rebuy``, ``contra``, ``marriages`` when off; never ``redeal``)
+        with what it needs (a declarer, a bid or a contract); the declarer the highest bidder
+        (unless the contract may be sold); a bid on the auction's step and under its cap (the
+        forced opening and a named contract's rank or value too); a trick on the table only
+        in ``play``, where every hand holds as many cards but one less for those who have
+        played to it; no cards in hand when ``over``; no marriage declared that another player
+        holds.  Scores are not checked against the match's target (a score above it is
+        taken as written).
 
         Raises:
             NotationError: ``notation.position`` (a missing or unknown section, a value of the
@@ -543,7 +551,9 @@ class Position:
         caller.  The position is taken as checked (:meth:`parse`).
 
         Raises:
-            NotationError: ``notation.position`` for a ``more`` value of the wrong kind."""
+            NotationError: ``notation.position`` for a ``more`` value of the wrong kind, a
+                negative count, a seat that is not one, an auction action in ``bids`` that is
+                not one."""
         deal, match = _base(self, form, deck, compiled, options)
         for name, text in self.more:
             value = json.loads(text)
