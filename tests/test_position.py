@@ -519,3 +519,12 @@ def test_a_control_character_in_a_position_is_shown_with_a_caret(bad: str, colum
     assert caret.strip() == "^"
     # the caret stands under the score, on the line as shown (the character escaped)
     assert shown[len(caret) - 1] == "0" and shown[len(caret):].startswith(repr(bad)[1:-1])
+
+
+def test_hands_of_different_sizes_in_the_auction_are_refused() -> None:
+    text = "0:9S TS JS QS KS AS AC 9H / TH JH QH KH 9D TD JD / QD KD AD TC JC QC KC | AH 9C ; auction 1"
+    with pytest.raises(NotationError) as info:
+        Position.parse(text, _rules("pl-standard"))
+    assert (info.value.diagnostic.column, info.value.diagnostic.message) == (
+        1, "in the `auction` every hand holds as many cards, as dealt (here: player 1 7, player 2 7, "
+        "player 0 8)")

@@ -352,8 +352,8 @@ class Position:
         forced opening and a named contract's rank or value too); a trick on the table only
         in ``play``, where every hand holds as many cards but one less for those who have
         played to it; no cards in hand when ``over``; no marriage declared that another player
-        holds.  Scores are not checked against the match's target (a score above it is
-        taken as written).
+        holds; in ``auction`` and ``dark`` hands of one size.  Scores are not checked
+        against the match's target (a score above it is taken as written).
 
         Raises:
             NotationError: ``notation.position`` (a missing or unknown section, a value of the
@@ -512,6 +512,9 @@ class Position:
             held = [p for p, size in sizes.items() if size]
             if held:
                 raise _error(f"the deal is `over` but player {held[0]} still holds cards", at)
+        if phase in ("auction", "dark") and len(set(sizes.values())) > 1:
+            shown = ", ".join(f"player {p} {sizes[p]}" for p in order)
+            raise _error(f"in the `{phase}` every hand holds as many cards, as dealt (here: {shown})", 1)
         if phase == "play":
             played = {p for p, _ in self.trick}
             want = {sizes[p] + (p in played) for p in order}
