@@ -142,9 +142,9 @@ def test_the_transcript_of_a_game_from_a_position_shows_the_cards_already_played
 def test_trump_and_marriages_of_a_written_position() -> None:
     rules = _rules("pl-standard")
     # hearts are trump (player 1's marriage); player 1 led AS and player 2, void in spades, must trump
-    text = ("0:9S TS JS QS KS AC 9C / TH JH QH KH 9D TD JD / QD KD AD TC JC QC KC 9H | ; play 2 ; "
+    text = ("0:9S TS JS QS KS AC 9C / TH JH QH KH 9D TD / QD KD AD TC JC QC 9H | ; play 2 ; "
             "scores 0 0 0 ; bid 110 1 ; declarer 1 ; contract 110 ; trump H ; trick 1:AS ; "
-            "won AH / - / - ; tricks 0 1 0 ; marriages 1:H")
+            "won - / AH JD KC / - ; tricks 0 1 0 ; marriages 1:H")
     position = Position.parse(text, rules)
     assert position.trump == "hearts"
     assert position.marriages == ((1, "hearts"),)
@@ -380,3 +380,151 @@ def test_a_failing_scenario_from_a_position_names_it(tmp_path: Path) -> None:
     assert f"  position: {PLAY}" in result.explain().splitlines()
     game = Game.from_position(_rules("pl-standard"), PLAY)
     assert str(game.dealt()) == PLAY.split(" ; ")[0]  # the cards as they lay in the position
+
+
+# ---------------------------------------------------------------- impossible positions (issue: posfix)
+
+D = ("0:9S TS JS QS KS AS AC / TH JH QH KH 9D TD JD / QD KD AD TC JC QC KC | 9H AH 9C")
+
+
+@pytest.mark.parametrize(("tail", "column", "message"), [
+    ("contract 1 ; scores 0 0 0", 83, "the phase `contract` needs a `declarer`"),
+    ("talon 1 ; scores 0 0 0", 83, "the phase `talon` needs a `declarer`"),
+    ("dark 1 ; scores 0 0 0", 83, "the phase `dark` is not one of this game's (special.dark is off)"),
+    ("redeal 1", 83, "the phase `redeal` is not one of this game's (deal.redeals is off)"),
+    ("contra 1", 83, "the phase `contra` is not one of this game's (contract.contra is off)"),
+    ("rebuy 1", 83, "the phase `rebuy` is not one of this game's (talon.rebuy is off)"),
+    ("marriages 1", 83, "the phase `marriages` is not one of this game's "
+     "(marriages.declared_by: before_play is off)"),
+    ("over 1 ; scores 0 0 0", 83, "the deal is `over` but player 1 still holds cards"),
+    ("play 1 ; scores 0 0 0 ; declarer 1", 83,
+     "the phase `play` needs a `bid` (or a `contract`) for declarer 1"),
+    ("auction 1 ; bid 110 1 ; declarer 2", 107, "the declarer (2) is not the highest bidder (1)"),
+    ("auction 1 ; bid 115 1", 95, "the bid 115 is not a multiple of the auction's step (10, auction.step)"),
+    ("auction 1 ; bid 1200 0", 95, "the bid 1200 is above the highest the auction allows (360)"),
+    ("more passes_since_bid=1.5", 0,
+     "`more`: the value of `passes_since_bid` holds a number that is not an integer (got 1.5)"),
+    ("more bids=[[0,1.5]]", 0, "`more`: the value of `bids` holds a number that is not an integer "
+     "(got [[0,1.5]])"),
+    ("more around.kind=1e309", 0,
+     "`more`: the value of `around.kind` holds a number that is not an integer (got 1e309)"),
+    ("more passes_since_bid=99999999999999999999", 0, "`more`: the value of `passes_since_bid` holds "
+     "99999999999999999999, beyond ±1,000,000,000,000,000"),
+])
+def test_an_impossible_position_is_refused_at_its_column(tail: str, column: int, message: str) -> None:
+    text = f"{D} ; {tail}" if not tail.startswith("more") else f"{D} ; auction 1 ; {tail}"
+    if not column:  # (a `more` value: its column, after `=`)
+        column = text.index("=") + 2
+    with pytest.raises(NotationError) as info:
+        Game.from_position(_rules("pl-standard"), text)
+    d = info.value.diagnostic
+    assert (d.code, d.column, d.message) == ("notation.position", column, message)
+
+
+@pytest.mark.parametrize(("more", "message"), [
+    ('bids=[[9,"bid 110"]]', "`bids`: player 9 is not a seat (0 to 2)"),
+    ('bids=[[0,"bid zzz"]]', "`bids`: `bid zzz` names no contract of this game (none, contract.kinds)"),
+    ("passes_since_bid=-5", "`passes_since_bid` must be at least 0 (got -5)"),
+])
+def test_an_impossible_more_value_is_refused_when_the_game_starts(more: str, message: str) -> None:
+    with pytest.raises(NotationError) as info:
+        Game.from_position(_rules("pl-standard"), f"{D} ; auction 1 ; more {more}")
+    assert (info.value.diagnostic.code, info.value.diagnostic.message) == ("notation.position", message)
+
+
+def test_hands_of_the_wrong_sizes_for_the_play_are_refused() -> None:
+    # player 1 led AH: he holds one card less; player 0 holds one more than player 2
+    text = ("0:9S TS JS QS KS AS AC 9C QD / TH JH QH KH 9D TD JD / KD AD TC JC QC KC 9H | ; play 2 ; "
+            "scores 0 0 0 ; bid 110 1 ; passed 0 2 ; declarer 1 ; contract 110 ; trick 1:AH")
+    with pytest.raises(NotationError) as info:
+        Position.parse(text, _rules("pl-standard"))
+    assert info.value.diagnostic.message == (
+        "in the play every hand holds as many cards, but one less for a player who has played "
+        "to the trick (here: player 1 7, player 2 7, player 0 9)")
+    talon = f"{D} ; auction 1 ; trick 1:AH".replace(" AH 9C", " 9C")
+    with pytest.raises(NotationError) as info:
+        Position.parse(talon, _rules("pl-standard"))
+    assert info.value.diagnostic.message == "a trick is on the table in the phase `auction` (only in `play`)"
+
+
+def test_a_marriage_declared_while_another_player_holds_it_is_refused() -> None:
+    text = PLAY.replace("contract 110 ; trick 1:AH", "contract 110 ; trick 1:AH ; marriages 0:H")
+    with pytest.raises(NotationError) as info:
+        Position.parse(text, _rules("pl-standard"))
+    assert info.value.diagnostic.message == ("`marriages`: player 0 declared hearts but player 1 "
+                                             "holds that marriage")
+
+
+def test_an_engine_failure_on_the_next_action_refuses_the_position(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: Game, action: object) -> None:
+        raise IndexError("pop from empty list")
+
+    monkeypatch.setattr(Game, "apply", broken)
+    with pytest.raises(NotationError) as info:
+        Game.from_position(_rules("pl-standard"), PLAY)
+    d = info.value.diagnostic
+    assert (d.code, d.column, d.message) == (
+        "notation.position", 1, "the engine cannot go on from this position: `play 9H` fails "
+        "(IndexError: pop from empty list)")
+
+
+def test_a_named_bid_position_prints_and_parses_back() -> None:
+    rules = _rules(str(ROOT / "examples" / "house" / "misere.yaml"))
+    game = Game(rules, players=3, seed=1)
+    while "bid misere" not in [str(a) for a in game.legal_actions()]:
+        game.apply(game.legal_actions()[-1])
+    game.apply(next(a for a in game.legal_actions() if str(a) == "bid misere"))
+    text = str(game.position())
+    assert f"; bid 1000000000000 {game.deal.high_bidder}" in text
+    assert Position.parse(text, rules) == game.position()
+    assert Game.from_position(rules, text).legal_actions() == game.legal_actions()
+
+
+def test_a_record_from_an_impossible_position_is_refused_by_replay_and_resume(tmp_path: Path) -> None:
+    import json
+
+    save = tmp_path / "p.json"
+    code, out, _ = _cli("play", "pl-standard", "--seed", "3", "--seat", "2", "--save", str(save),
+                        "--position", PLAY, text="quit\n")
+    assert code == 0, out
+    data = json.loads(save.read_text(encoding="utf-8"))
+    data["position"] = f"{D} ; contract 1 ; scores 0 0 0"
+    save.write_text(json.dumps(data), encoding="utf-8")
+    expected = ("error[record.position]: `position` is not a position of the ruleset: the phase "
+                "`contract` needs a `declarer` (column 83)")
+    for args in (["replay", str(save)], ["play", "--resume", str(save)]):
+        code, _, err = _cli(*args, text="quit\n")
+        assert code != 0 and expected in err and "Traceback" not in err, (args, err)
+
+
+def test_a_match_over_from_a_position_stops_the_same_in_play_and_replay(tmp_path: Path) -> None:
+    every = D.split(":", 1)[1].replace(" / ", " ").replace(" | ", " ")
+    text = f"0:- / - / - | ; over 1 ; scores 0 0 0 ; won {every} / - / -"
+    save = tmp_path / "o.json"
+    code, out, _ = _cli("play", "pl-standard", "--seat", "2", "--save", str(save), "--position", text)
+    assert code == 0 and "match stopped without a winner: P0 0  P1 0  P2 0" in out
+    code, out, _ = _cli("replay", str(save))
+    assert code == 0 and out.splitlines()[-2:] == ["Match stopped without a winner",
+                                                   "Scores: P0 0, P1 0, P2 0"]
+
+
+@pytest.mark.parametrize(("bad", "column"), [("\u200b", 102), ("\x1b", 102)])
+def test_a_control_character_in_a_position_is_shown_with_a_caret(bad: str, column: int) -> None:
+    text = f"{D} ; auction 1 ; scores 0{bad} 0 0"
+    code, _, err = _cli("position", "pl-standard", text)
+    lines = err.splitlines()
+    assert code == 1 and lines[0].startswith(f"POSITION:1:{column}: error[notation.position]: a score "
+                                             "must be an integer")
+    shown, caret = lines[1], lines[2]
+    assert caret.strip() == "^"
+    # the caret stands under the score, on the line as shown (the character escaped)
+    assert shown[len(caret) - 1] == "0" and shown[len(caret):].startswith(repr(bad)[1:-1])
+
+
+def test_hands_of_different_sizes_in_the_auction_are_refused() -> None:
+    text = "0:9S TS JS QS KS AS AC 9H / TH JH QH KH 9D TD JD / QD KD AD TC JC QC KC | AH 9C ; auction 1"
+    with pytest.raises(NotationError) as info:
+        Position.parse(text, _rules("pl-standard"))
+    assert (info.value.diagnostic.column, info.value.diagnostic.message) == (
+        1, "in the `auction` every hand holds as many cards, as dealt (here: player 1 7, player 2 7, "
+        "player 0 8)")

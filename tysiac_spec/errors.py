@@ -118,8 +118,8 @@ class Diagnostic:
         notes.
 
         The source line is shown cut to about 100 characters around the column, with
-        control characters written as escapes.  A file is read for it only when it is
-        small (:data:`SOURCE_BYTES`); the caret is left out when the line had to be changed.
+        control characters written as escapes (the caret moved past them).  A file is read
+        for it only when it is small (:data:`SOURCE_BYTES`).
 
         Args:
             source: the text of :attr:`file`; read from disk when ``None`` and the file exists.
@@ -141,8 +141,10 @@ class Diagnostic:
                     src = src[:_SOURCE_WIDTH]
                 shown = printable(src, keep_newlines=False)
                 lines.append(f"  {shown}")
-                if column is not None and shown == src and 1 <= column <= len(src) + 1:
-                    lines.append("  " + " " * (column - 1) + "^")
+                if column is not None and 1 <= column <= len(src) + 1:
+                    # (under the escaped line: each escape before the column widens it)
+                    before = printable(src[: column - 1], keep_newlines=False)
+                    lines.append("  " + " " * len(before) + "^")
         if self.path:
             lines.append(f"  at: {shorten(format_path(self.path), 200)}")
         if self.hint:

@@ -190,7 +190,9 @@ class _Writer:
         self.events()
         self.changes(totals=True)
         self.out("")
-        if g.is_over:
+        if g.is_over and g.match.winner is None:  # (stopped by the engine, as `tysiac play` says)
+            self.out("Match stopped without a winner")
+        elif g.is_over:
             won = g.winners or (max(range(g.players), key=lambda p: g.scores[p]),)
             verb = "win" if len(won) > 1 else "wins"
             self.out(f"Match over: {seats_text(won)} {verb} with {g.scores[won[0]]} points")

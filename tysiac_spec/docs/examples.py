@@ -407,10 +407,18 @@ def _example(ruleset: Ruleset, sc: Any, lang: str) -> Example:
             label = _w("talon", lang) + (f" {i}" if len(position.deal.talons) > 1 else "")
             ex.hands.append((label, cards.hand(" ".join(talon))))
             ex.hand_cards.append(list(talon))
-        if position.trick:
+        if position.trick:  # in the order played, each card's player named
             played = [c for _, c in position.trick]
-            ex.hands.append((_w("x.on_table", lang), cards.hand(" ".join(played))))
+            players = ", ".join(_player(p, lang) for p, _ in position.trick)
+            ex.hands.append((f"{_w('x.on_table', lang)} ({players})", cards.hand(" ".join(played))))
             ex.hand_cards.append(played)
+        made = []
+        if position.declarer is not None:
+            made.append(_w("x.declarer", lang, who=_player(position.declarer, lang)))
+        if position.contract:
+            made.append(_w("x.contract", lang, n=position.contract))
+        if made:
+            ex.setup.append("; ".join(made))
     elif sc.deal is None:
         ex.setup.append(_w("x.shuffled", lang))
     else:

@@ -38,7 +38,7 @@ from operator import attrgetter, sub
 from typing import Any, cast
 
 from ..cards import Card
-from ..errors import Diagnostic, IllegalActionError, MatchError
+from ..errors import Diagnostic, IllegalActionError, MatchError, NotationError, TysiacError
 from ..ruleset import Ruleset
 from ..text import shorten, signed
 from . import (
@@ -309,7 +309,10 @@ class Game:
 
         Raises:
             NotationError: ``notation.position`` (and ``notation.card``, ``notation.deal``)
-                for a text, or a position, that is not a position of the ruleset.
+                for a text, or a position, that is not a position of the ruleset
+                (:meth:`.Position.parse`), or one the engine fails on: each legal action is
+                applied to a copy first, and a failure that is not a clear error refuses the
+                position, naming the action.
         """
         text = str(position)
         written = Position.parse(text, ruleset, position.players if isinstance(position, Position) else None)
@@ -321,7 +324,27 @@ class Game:
         game._legal_deal = None
         if game._kinds and game.deal.kind is not None:  # (contract.kinds) the deal's kind's play
             game._point_play(game._kinds.get(game.deal.kind))
+        game._probe(text)
         return game
+
+    def _probe(self, text: str) -> None:
+        """Refuse a position the engine cannot go on from (the last safety net of
+        :meth:`from_position`, after :meth:`.Position.parse`'s checks): list the legal
+        actions and apply each to a copy; an engine failure other than a
+        :class:`~tysiac_spec.errors.TysiacError` is refused as ``notation.position``."""
+        step = "listing the legal actions"
+        try:
+            for action in self.legal_actions():
+                step = f"`{action}`"
+                self.clone().apply(action)
+        except TysiacError:
+            pass  # (a clear error: the engine's own word, raised again when the action is played)
+        except Exception as exc:
+            raise NotationError(Diagnostic(
+                "notation.position",
+                f"the engine cannot go on from this position: {step} fails "
+                f"({type(exc).__name__}: {shorten(str(exc)) or 'no message'})",
+                line=1, column=1)) from None
 
     def position(self) -> Position:
         """The current position in position notation (:class:`~.position.Position`; ``str()``

@@ -70,8 +70,9 @@ from ..errors import Diagnostic, NotationError
 from ..ruleset import Ruleset
 from ..ruleset.model import Form
 from ..text import shorten
-from . import auction, talon
+from . import auction, contracts, talon
 from . import env as envs
+from .actions import NamedBid, parse_action
 from .compiled import CompiledForm, compile_form
 from .deal_notation import EMPTY, Deal, hand_name, talon_name
 from .match import MatchState
@@ -132,9 +133,9 @@ def _sections(text: str, column: int) -> Iterator[tuple[str, int]]:
     yield text[start:], column + start
 
 
-def _int(word: str, at: int, what: str, minimum: int | None = None) -> int:
+def _int(word: str, at: int, what: str, minimum: int | None = None, digits: int = 9) -> int:
     body = word[1:] if word[:1] == "-" else word
-    if not (body.isascii() and body.isdigit()) or len(body) > 9:
+    if not (body.isascii() and body.isdigit()) or len(body) > digits:
         raise _error(f"{what} must be an integer (got `{shorten(word)}`)", at)
     value = int(word)
     if minimum is not None and value < minimum:
@@ -344,7 +345,15 @@ class Position:
         """Read a position written in position notation (see the module docstring) for the
         form of ``rules`` with ``players`` seats (default: one per hand written), and check
         that it is one: every card of the pack once (but ``table.left_out``), a trick no
-        larger than the players, seats that exist.
+        larger than the players, seats that exist; a phase the form has (no ``dark`` without
+        ``special.dark``, no ``rebuy``, ``contra``, ``marriages`` when off; never ``redeal``)
+        with what it needs (a declarer, a bid or a contract); the declarer the highest bidder
+        (unless the contract may be sold); a bid on the auction's step and under its cap (the
+        forced opening and a named contract's rank or value too); a trick on the table only
+        in ``play``, where every hand holds as many cards but one less for those who have
+        played to it; no cards in hand when ``over``; no marriage declared that another player
+        holds; in ``auction`` and ``dark`` hands of one size.  Scores are not checked
+        against the match's target (a score above it is taken as written).
 
         Raises:
             NotationError: ``notation.position`` (a missing or unknown section, a value of the
@@ -381,7 +390,7 @@ class Position:
             "deal": deal, "phase": head[0][0], "turn": _seat(*head[1], "the player to move", n),
             "scores": (0,) * n,
         }
-        where: dict[str, int] = {}  # (the column of each section, for later checks)
+        where: dict[str, int] = {"phase": head[0][1]}  # (the column of each section, for later checks)
         done = -1
         for part, at in parts[2:]:
             words = list(_words(part, at))
@@ -456,6 +465,85 @@ class Position:
             shown = " ".join(missing[:8]) + (" …" if len(missing) > 8 else "")
             lacking = f"; not written: {shown}" if count < pack and not form.table.left_out else ""
             raise _error(f"the position holds {count} cards; a deal holds {pack}{lacking}", end)
+        self._check_phase(form, deck, compiled, where, end)
+
+    def _check_phase(self, form: Form, deck: Deck, compiled: CompiledForm, where: Mapping[str, int],
+                     end: int) -> None:
+        """Refuse a position the engine cannot go on from: a phase the form does not have, a
+        phase without what it needs (a declarer, a bid), a bid the auction cannot make,
+        contradictions between the sections, hands of the wrong sizes for the phase and the
+        trick on the table."""
+        switches = compiled.switches
+        assert switches is not None
+        phase, at = self.phase, where.get("phase", end + 1)
+        off = {
+            "dark": (form.special.dark.enabled, "special.dark"),
+            "rebuy": (form.talon.rebuy.enabled, "talon.rebuy"),
+            "contra": (form.contract.contra.enabled, "contract.contra"),
+            "redeal": (switches.redeals, "deal.redeals"),
+            "marriages": (switches.before_play, "marriages.declared_by: before_play"),
+        }
+        if phase in off and not off[phase][0]:
+            raise _error(f"the phase `{phase}` is not one of this game's ({off[phase][1]} is off)", at)
+        if phase == "redeal":
+            raise _error("a position cannot start in the phase `redeal` (write the deal before or "
+                         "after the redeal is called)", at)
+        needs_declarer = ("talon", "exchange", "contract", "contra", "rebuy", "marriages", "trump")
+        if self.declarer is None and phase in needs_declarer:
+            raise _error(f"the phase `{phase}` needs a `declarer`", at)
+        if phase in ("contract", "contra", "rebuy", "marriages", "play") and self.declarer is not None \
+                and not (self.bid or self.contract):
+            raise _error(f"the phase `{phase}` needs a `bid` (or a `contract`) for declarer "
+                         f"{self.declarer}", at)
+        if phase in needs_declarer and self.bidder is None and not self.contract:
+            raise _error(f"the phase `{phase}` needs a `bid` with its bidder (or a `contract`)", at)
+        if (self.declarer is not None and self.bidder is not None and self.declarer != self.bidder
+                and not form.talon.rebuy.enabled):
+            raise _error(f"the declarer ({self.declarer}) is not the highest bidder ({self.bidder})",
+                         where.get("declarer", at))
+        if self.bidder is not None:
+            self._check_bid(form, deck, where.get("bid", at))
+        if self.trick and phase != "play":
+            raise _error(f"a trick is on the table in the phase `{phase}` (only in `play`)",
+                         where.get("trick", at))
+        order, _ = switches.seatings[self.deal.dealer]
+        sizes = {p: len(self.deal.hands[p]) for p in order}
+        if phase == "over":
+            held = [p for p, size in sizes.items() if size]
+            if held:
+                raise _error(f"the deal is `over` but player {held[0]} still holds cards", at)
+        if phase in ("auction", "dark") and len(set(sizes.values())) > 1:
+            shown = ", ".join(f"player {p} {sizes[p]}" for p in order)
+            raise _error(f"in the `{phase}` every hand holds as many cards, as dealt (here: {shown})", 1)
+        if phase == "play":
+            played = {p for p, _ in self.trick}
+            want = {sizes[p] + (p in played) for p in order}
+            if len(want) > 1:
+                shown = ", ".join(f"player {p} {sizes[p]}" for p in order)
+                raise _error(f"in the play every hand holds as many cards, but one less for a player "
+                             f"who has played to the trick (here: {shown})", 1)
+        if self.marriages:
+            first, second = form.marriages.ranks
+            for p, suit in self.marriages:
+                pair = {f"{second}{suit}", f"{first}{suit}"} if suit in {s.id for s in deck.suits} else set()
+                for q, hand in enumerate(self.deal.hands):
+                    if q != p and pair and pair <= {_rank_suit(deck, c) for c in hand}:
+                        raise _error(f"`marriages`: player {p} declared {suit} but player {q} holds "
+                                     "that marriage", where.get("marriages", at))
+
+    def _check_bid(self, form: Form, deck: Deck, at: int) -> None:
+        """Refuse a high bid the auction cannot make: off its step or above its cap (a named
+        contract's rank or value, and the forced opening, are bids too)."""
+        steps = auction.bid_steps(form)
+        named = {v for k in form.contract.kinds for v in (contracts.rank_of(k), k.value) if v is not None}
+        if self.bid in named or self.bid == steps.forced_bid:
+            return
+        if not steps.on_step(self.bid):
+            raise _error(f"the bid {self.bid} is not a multiple of the auction's step "
+                         f"({steps.step}, auction.step)", at)
+        cap = steps.cap if steps.cap is not None else auction.ceiling(form, deck.total_points)
+        if self.bid > cap:
+            raise _error(f"the bid {self.bid} is above the highest the auction allows ({cap})", at)
 
     # ------------------------------------------------------------ the engine's state
 
@@ -466,7 +554,9 @@ class Position:
         caller.  The position is taken as checked (:meth:`parse`).
 
         Raises:
-            NotationError: ``notation.position`` for a ``more`` value of the wrong kind."""
+            NotationError: ``notation.position`` for a ``more`` value of the wrong kind, a
+                negative count, a seat that is not one, an auction action in ``bids`` that is
+                not one."""
         deal, match = _base(self, form, deck, compiled, options)
         for name, text in self.more:
             value = json.loads(text)
@@ -478,9 +568,13 @@ class Position:
                     key = name[len("around."):]
                     around = deal.around if deal.around is not None else Around()
                     hint = get_type_hints(Around)[key]
-                    deal.around = replace(around, **{key: _decoded(value, hint, deck, name)})
+                    decoded = _decoded(value, hint, deck, name)
+                    _check_more(name, decoded, form, deck)
+                    deal.around = replace(around, **{key: decoded})
                 else:
-                    setattr(deal, name, _decoded(value, _DEAL_HINTS[name], deck, name))
+                    decoded = _decoded(value, _DEAL_HINTS[name], deck, name)
+                    _check_more(name, decoded, form, deck)
+                    setattr(deal, name, decoded)
             except ValueError as exc:
                 raise _error(str(exc), 1) from None
         return deal, match
@@ -532,6 +626,12 @@ class Position:
         return replace(written, more=tuple(more))
 
 
+def _rank_suit(deck: Deck, card: str) -> str:
+    """``card``'s rank id then suit id (``KH`` for the king of hearts)."""
+    c = deck.parse(card)
+    return f"{c.rank.id}{c.suit_id}"
+
+
 def _second(text: str, card: str, default: int) -> int:
     """The column of the second ``card`` written in ``text`` as a word (``default`` when it is
     written otherwise, as ``10H`` for ``TH``)."""
@@ -565,8 +665,58 @@ def _more(part: str, at: int, start: int) -> Iterator[tuple[str, str]]:
             raise _error(f"`more`: the value of `{name}` is not JSON ({exc.msg})", at + exc.pos) from None
         if end < len(part) and not part[end].isspace():
             raise _error(f"`more`: a blank must follow the value of `{name}`", at + end)
-        yield name, _json(value)
+        try:
+            written = _json(value)
+        except TypeError:
+            raise _error(f"`more`: the value of `{name}` holds a number that is not an integer "
+                         f"(got {shorten(part[eq + 1:end])})", at + eq + 1) from None
+        too_big = _too_big(value)
+        if too_big is not None:
+            raise _error(f"`more`: the value of `{name}` holds {shorten(str(too_big))}, beyond "
+                         f"±{_MAX_INT:,}", at + eq + 1)
+        yield name, written
         i = end
+
+
+_MAX_INT = 10**15
+"""The largest integer (in size) a ``more`` value may hold (a bound on untrusted input)."""
+
+
+def _too_big(value: Any) -> int | None:
+    """The first integer in JSON data ``value`` beyond :data:`_MAX_INT` in size, or ``None``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if abs(value) > _MAX_INT else None
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for v in items:
+        found = _too_big(v)
+        if found is not None:
+            return found
+    return None
+
+
+def _check_more(name: str, value: Any, form: Form, deck: Deck) -> None:
+    """Refuse a ``more`` value of the deal (``value`` decoded) the engine cannot hold: a
+    negative count, a seat that is not one, an auction action that is not one.
+
+    Raises:
+        ValueError: the message names ``name``."""
+    n = form.players
+    if name.startswith("match."):
+        return
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise ValueError(f"`{name}` must be at least 0 (got {value})")
+    if name == "bids":
+        kinds = {k.id for k in form.contract.kinds}
+        for seat, text in value:
+            if not 0 <= seat < n:
+                raise ValueError(f"`bids`: player {seat} is not a seat (0 to {n - 1})")
+            try:
+                action = parse_action(text, deck)
+            except NotationError as exc:
+                raise ValueError(f"`bids`: {exc.diagnostic.message}") from None
+            if isinstance(action, NamedBid) and action.kind not in kinds:
+                raise ValueError(f"`bids`: `{shorten(text)}` names no contract of this game "
+                                 f"({', '.join(sorted(kinds)) or 'none, contract.kinds'})")
 
 
 def _known(name: str) -> bool:
@@ -588,7 +738,9 @@ def _section(name: str, rest: list[tuple[str, int]], part: str, at: int, n: int,
         if len(rest) != 2:
             raise _error("`bid` is `AMOUNT PLAYER` (the highest bid and its bidder)", rest[0][1])
         bidder = None if rest[1][0] == EMPTY else _int(*rest[1], "the bidder", 0)
-        return {"bid": _int(*rest[0], "the bid", 0), "bidder": bidder}
+        # (up to 15 digits: a named contract without a rank bids above every number,
+        # contracts.ABOVE_NUMBERS)
+        return {"bid": _int(*rest[0], "the bid", 0, 15), "bidder": bidder}
     if name == "passed":
         return {"passed": tuple(sorted({_int(w, c, "a player who passed", 0) for w, c in rest}))}
     if name in ("declarer", "contract"):
