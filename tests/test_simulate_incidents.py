@@ -50,7 +50,7 @@ def test_table_incidents_are_called_at_their_rate_on_the_engine() -> None:
                                  "talon_look": {"rate": 0.01, "called": 20}}
     # each misdeal deals again (effect: redeal); a talon look is played on
     assert (data["deals"], data["redeals"]) == (64, 21)
-    assert data["mean_scores"] == [842.5, 670.0, 1012.5]
+    assert data["mean_scores"] == [855.0, 687.5, 1047.5]  # one incident per decision point
     assert (stats.engine, stats.fallback_reason) == ("generic", NO_INCIDENTS_FAST)
 
 
@@ -149,3 +149,37 @@ def _plain_questions() -> dict[str, Any]:
     form = rules.form(3)
     sheet = Sheet(ruleset="pl-standard", players=3)
     return {q.key: q for q in questions(rules, form, sheet, 0, start_state(rules, form, sheet))}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("incident, deals, called, redeals", [
+    ("showing_hand=1", 5, 151, 0),
+    ("talon_look=1", 2, 60, 0),
+    ("exposed_card=1", 0, 5, 5),
+    ("misdeal=1", 0, 5, 5),
+    ("misdeal=0.9", 0, 5, 5),
+])
+def test_an_incident_at_every_decision_ends_within_the_most_deals(
+    tmp_path: Path, incident: str, deals: int, called: int, redeals: int
+) -> None:
+    """A rate of 1 (or 0.9 for a misdeal) used to loop forever: an incident at every decision
+    point, no move ever taken, and the redealt deals never counted.  Now one incident per
+    decision point at most, and a deal an incident abandons counts against ``--max-deals``."""
+    import json
+    import subprocess
+    import sys
+
+    both = tmp_path / "both.yaml"
+    both.write_text(f"id: both\nkind: house\nextends: {HOUSE / 'table-incidents.yaml'}\nname: {{en: both}}\n"
+                    "play:\n  revoke:\n    handling: penalise\n    penalty: \"20\"\n")
+    kind = incident.partition("=")[0]
+    run = subprocess.run(
+        [sys.executable, "-m", "tysiac_spec", "--rules-dir", "/", "simulate", str(both), "--games", "1",
+         "--max-deals", "5", "--incidents", incident, "--json"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert (data["deals"], data["redeals"]) == (deals, redeals)
+    assert data["incidents"][kind]["called"] == called
+    assert data["unfinished"] == (0 if kind == "talon_look" else 1)
