@@ -125,6 +125,12 @@ def test_a_sheet_refuses_incidents_it_cannot_charge() -> None:
         (DealEntry(dealer=0, declarer=1, bid=100, contract=100, points=(20, 80, 20), redeals=1,
                    incidents=(("misdeal", 2),)),
          "incident `misdeal`: player 2 cannot be charged (it is the dealer, player 0)"),
+        # a talon seen once is seen: ten looks by player 2 used to cost 120 each
+        (DealEntry(dealer=0, declarer=1, bid=120, contract=120, points=(20, 80, 20),
+                   incidents=(("talon_look", 2),) * 10),
+         "incident `talon_look`: player 2 is charged with it twice in one deal; an incident played "
+         "on is charged once per player and deal (a talon looked at or a hand shown is seen once); "
+         "only one that abandons the deal ends it"),
     ):
         sheet.deals[:] = [entry]
         with pytest.raises(EntryError) as err:
@@ -141,7 +147,27 @@ def test_the_sheets_question_reads_incidents_played_on() -> None:
     assert q.parse("", {}) == ()
     with pytest.raises(EntryError, match="`misdeal` is not a table incident played on here"):
         q.parse("misdeal 0", {})
+    with pytest.raises(EntryError) as err:
+        q.parse("talon_look 2, talon_look 2", {})
+    assert str(err.value).endswith(
+        "`talon_look` is given twice for P2: an incident played on is charged once per player and "
+        "deal (a talon looked at or a hand shown is seen once); only one that abandons the deal ends it")
+    # two players may each look once, and one player may look and show his hand
+    assert q.parse("talon_look 1, talon_look 2, showing_hand 2", {}) == (
+        ("talon_look", 1), ("talon_look", 2), ("showing_hand", 2))
     assert q.applies({}) and not _plain_questions()["incidents"].applies({})  # pl-standard: none
+
+
+def test_an_incident_played_on_may_come_again_after_a_misdeal() -> None:
+    # the misdeal abandons the first deal (`redeals: 1`): the talon look before it was in that
+    # deal, the one after it in the deal played; each is charged (the bid is 0 before the redeal)
+    rules, form, sheet = _incident_sheet()
+    sheet.deals.append(DealEntry(dealer=0, declarer=1, bid=120, contract=120, points=(20, 80, 20), redeals=1,
+                                 incidents=(("talon_look", 2), ("misdeal", 0), ("talon_look", 2))))
+    row = settle_sheet(rules, form, sheet)[-1]
+    assert row.notes == ("talon look: player 2 0", "misdeal: player 0 −20", "talon look: player 2 −120",
+                         "talon look: player 1 +120", "P1: contract 120 failed")
+    assert row.deltas == (0, 0, -100)  # P1: −120 for the contract, +120 for the look
 
 
 def _plain_questions() -> dict[str, Any]:
