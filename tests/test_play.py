@@ -737,3 +737,17 @@ def test_a_partnership_match_is_won_by_the_side(tmp_path: Path) -> None:
     assert code == 0, out[-2000:]
     assert _final(out) == [-9745, 1030, -9745, 1030]
     assert out.endswith(f"winners: P1 and P3\nrecord saved to {tmp_path / 'g.json'}\n")
+
+
+def test_a_gold_set_deal_says_so_in_the_deal_header(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``-O golden_round=gold_set`` (ua-standard): the first deals are the gold set, bid for
+    from 120; the terminal's deal header and the transcript say so (docs/terms.py words)."""
+    from tysiac_spec.transcript import transcript
+
+    monkeypatch.chdir(tmp_path)  # (the match left at the end of the input is saved here)
+    _, out = _play_cli(tmp_path, "ua-standard", "-O", "golden_round=gold_set", "--seed", "1", text="")
+    assert "dealer: P0  phase: exchange  (gold set deal: the auction starts at 120)" in out.splitlines()
+    game = Game(load_ruleset("ua-standard", options={"golden_round": "gold_set"}), players=3, seed=1)
+    assert "Deal 1: dealer P0 (gold set deal: the auction starts at 120)" in transcript(game).splitlines()
+    plain = Game(load_ruleset("ua-standard"), players=3, seed=1)
+    assert "Deal 1: dealer P0" in transcript(plain).splitlines()

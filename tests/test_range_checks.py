@@ -97,3 +97,48 @@ def test_the_barrel_goal_follows_the_target(tmp_path: Path) -> None:
     found = _refused(tmp_path, "extends: ru-classic\nmatch:\n  target: 1500\n")
     assert ("match.target-tied", "`special.barrel.goal` is 120: from the barrel at 880 it "
             "reaches 1000, short of the target 1500") in found
+
+
+@pytest.mark.parametrize(("text", "code", "message"), [
+    ("extends: ru-online\ntalon:\n  rebuy:\n    bidding: auction\n", "talon.rebuy-inert",
+     "`talon.rebuy.bidding` is `auction`, but the contract may not be bought (`talon.rebuy.enabled` "
+     "is false), so it changes nothing"),
+    ("extends: pl-standard\ndeal:\n  cut:\n    swap: true\n", "deal.cut-swap",
+     "`deal.cut.swap` is true, but the cut is not checked (`deal.cut.enabled` is false), so it "
+     "changes nothing"),
+    ("extends: pl-standard\ndeal:\n  cut:\n    enabled: true\n    swap: true\n"
+     "    bad_ranks: [ace, ten, king, queen, jack, nine]\n", "deal.cut-swap",
+     "`deal.cut.swap` is true, but `deal.cut.bad_ranks` names every rank of the deck (ace, ten, "
+     "king, queen, jack, nine): no card could be swapped with a bad bottom card"),
+    ("extends: pl-standard\nmatch:\n  finishing:\n    tie_score: below_target\n", "match.tie-score",
+     "`match.finishing.tie_score` is `below_target`, but `match.finishing.tie_raise` is 0: no tie "
+     "raises the target, so no score is ever set below it"),
+    ("extends: ru-online\ntalon:\n  rebuy:\n    enabled: true\n    price: \"100000\"\n", "talon.rebuy-price",
+     "`talon.rebuy.price`: the price is at least 100000, above the highest contract a deal can make "
+     "(420), so a buyer could never make the contract"),
+    ("extends: ru-online\ntalon:\n  rebuy:\n    enabled: true\n    bidding: auction\n    price: \"100000\"\n",
+     "talon.rebuy-price",
+     "`talon.rebuy.price`: the price is at least 100000, above the highest contract a deal can make "
+     "(420), so no re-buy bid can ever be made (`talon.rebuy.bidding: auction`)"),
+    ("extends: ru-online\nspecial:\n  golden_round: {auction: true, contract: 2000}\n",
+     "special.golden-contract",
+     "`special.golden_round.contract` is 2000, above the most a deal can make, 420 (`auction.cap`; "
+     "120 card points and 280 in marriages make 400): nobody could ever make it"),
+    ("extends: pl-standard\nspecial:\n  golden_round: {enabled: true, contract: 500}\n",
+     "special.golden-contract",
+     "`special.golden_round.contract` is 500, above the most a deal can make, 400 (120 card points "
+     "and 280 in marriages): nobody could ever make it"),
+])
+def test_fields_that_would_change_nothing_are_refused(tmp_path: Path, text: str, code: str,
+                                                     message: str) -> None:
+    assert (code, message) in _refused(tmp_path, text)
+
+
+def test_the_same_fields_where_they_change_play_load(tmp_path: Path) -> None:
+    _loads(tmp_path, "extends: ru-online\ntalon:\n  rebuy:\n    enabled: true\n    bidding: auction\n"
+                     "    price: \"bid + 10\"\n")
+    _loads(tmp_path, "extends: pl-standard\ndeal:\n  cut:\n    enabled: true\n    swap: true\n")
+    _loads(tmp_path, "extends: pl-standard\nmatch:\n  finishing:\n    tie: continue\n    tie_raise: 500\n"
+                     "    tie_score: below_target\n")
+    _loads(tmp_path, "extends: ru-online\ntalon:\n  rebuy:\n    enabled: true\n    price: \"420\"\n")
+    _loads(tmp_path, "extends: ru-online\nspecial:\n  golden_round: {auction: true, contract: 420}\n")

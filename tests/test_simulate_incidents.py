@@ -50,7 +50,7 @@ def test_table_incidents_are_called_at_their_rate_on_the_engine() -> None:
                                  "talon_look": {"rate": 0.01, "called": 20}}
     # each misdeal deals again (effect: redeal); a talon look is played on
     assert (data["deals"], data["redeals"]) == (64, 21)
-    assert data["mean_scores"] == [842.5, 670.0, 1012.5]
+    assert data["mean_scores"] == [855.0, 687.5, 1047.5]  # one incident per decision point
     assert (stats.engine, stats.fallback_reason) == ("generic", NO_INCIDENTS_FAST)
 
 
@@ -125,6 +125,12 @@ def test_a_sheet_refuses_incidents_it_cannot_charge() -> None:
         (DealEntry(dealer=0, declarer=1, bid=100, contract=100, points=(20, 80, 20), redeals=1,
                    incidents=(("misdeal", 2),)),
          "incident `misdeal`: player 2 cannot be charged (it is the dealer, player 0)"),
+        # a talon seen once is seen: ten looks by player 2 used to cost 120 each
+        (DealEntry(dealer=0, declarer=1, bid=120, contract=120, points=(20, 80, 20),
+                   incidents=(("talon_look", 2),) * 10),
+         "incident `talon_look`: player 2 is charged with it twice in one deal; an incident played "
+         "on is charged once per player and deal (a talon looked at or a hand shown is seen once); "
+         "only one that abandons the deal ends it"),
     ):
         sheet.deals[:] = [entry]
         with pytest.raises(EntryError) as err:
@@ -141,7 +147,27 @@ def test_the_sheets_question_reads_incidents_played_on() -> None:
     assert q.parse("", {}) == ()
     with pytest.raises(EntryError, match="`misdeal` is not a table incident played on here"):
         q.parse("misdeal 0", {})
+    with pytest.raises(EntryError) as err:
+        q.parse("talon_look 2, talon_look 2", {})
+    assert str(err.value).endswith(
+        "`talon_look` is given twice for P2: an incident played on is charged once per player and "
+        "deal (a talon looked at or a hand shown is seen once); only one that abandons the deal ends it")
+    # two players may each look once, and one player may look and show his hand
+    assert q.parse("talon_look 1, talon_look 2, showing_hand 2", {}) == (
+        ("talon_look", 1), ("talon_look", 2), ("showing_hand", 2))
     assert q.applies({}) and not _plain_questions()["incidents"].applies({})  # pl-standard: none
+
+
+def test_an_incident_played_on_may_come_again_after_a_misdeal() -> None:
+    # the misdeal abandons the first deal (`redeals: 1`): the talon look before it was in that
+    # deal, the one after it in the deal played; each is charged (the bid is 0 before the redeal)
+    rules, form, sheet = _incident_sheet()
+    sheet.deals.append(DealEntry(dealer=0, declarer=1, bid=120, contract=120, points=(20, 80, 20), redeals=1,
+                                 incidents=(("talon_look", 2), ("misdeal", 0), ("talon_look", 2))))
+    row = settle_sheet(rules, form, sheet)[-1]
+    assert row.notes == ("talon look: player 2 0", "misdeal: player 0 −20", "talon look: player 2 −120",
+                         "talon look: player 1 +120", "P1: contract 120 failed")
+    assert row.deltas == (0, 0, -100)  # P1: −120 for the contract, +120 for the look
 
 
 def _plain_questions() -> dict[str, Any]:
@@ -149,3 +175,37 @@ def _plain_questions() -> dict[str, Any]:
     form = rules.form(3)
     sheet = Sheet(ruleset="pl-standard", players=3)
     return {q.key: q for q in questions(rules, form, sheet, 0, start_state(rules, form, sheet))}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("incident, deals, called, redeals", [
+    ("showing_hand=1", 5, 151, 0),
+    ("talon_look=1", 2, 60, 0),
+    ("exposed_card=1", 0, 5, 5),
+    ("misdeal=1", 0, 5, 5),
+    ("misdeal=0.9", 0, 5, 5),
+])
+def test_an_incident_at_every_decision_ends_within_the_most_deals(
+    tmp_path: Path, incident: str, deals: int, called: int, redeals: int
+) -> None:
+    """A rate of 1 (or 0.9 for a misdeal) used to loop forever: an incident at every decision
+    point, no move ever taken, and the redealt deals never counted.  Now one incident per
+    decision point at most, and a deal an incident abandons counts against ``--max-deals``."""
+    import json
+    import subprocess
+    import sys
+
+    both = tmp_path / "both.yaml"
+    both.write_text(f"id: both\nkind: house\nextends: {HOUSE / 'table-incidents.yaml'}\nname: {{en: both}}\n"
+                    "play:\n  revoke:\n    handling: penalise\n    penalty: \"20\"\n")
+    kind = incident.partition("=")[0]
+    run = subprocess.run(
+        [sys.executable, "-m", "tysiac_spec", "--rules-dir", "/", "simulate", str(both), "--games", "1",
+         "--max-deals", "5", "--incidents", incident, "--json"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert (data["deals"], data["redeals"]) == (deals, redeals)
+    assert data["incidents"][kind]["called"] == called
+    assert data["unfinished"] == (0 if kind == "talon_look" else 1)

@@ -262,10 +262,14 @@ def test_advisor_refuses_a_bad_hand_in_deal_notation_terms() -> None:
     rules = load_ruleset("pl-standard")
     with pytest.raises(NotationError):
         advise(rules, 3, "AS TS KS QS AH TH XX")
-    with pytest.raises(IllegalActionError, match="stacked deal: TH is dealt twice in player 1's hand"):
-        advise(rules, 3, "AS TS KS QS AH TH TH")
-    with pytest.raises(IllegalActionError, match=r"each hand must hold 7 cards \(got 6\)"):
+    with pytest.raises(NotationError) as err:
+        advise(rules, 3, "AS TS KS QS AH TH KH AH")
+    assert str(err.value) == "error[notation.hand]: --hand: AH is written twice"
+    with pytest.raises(NotationError) as err:
         advise(rules, 3, "AS TS KS QS AH TH")
+    assert str(err.value) == "error[notation.hand]: --hand: a hand holds 7 cards at 3 players (got 6)"
+    with pytest.raises(IllegalActionError, match="seat 9 does not play"):
+        advise(rules, 3, "AS TS KS QS AH TH KH", seat=9)
     with pytest.raises(LimitError, match="5,000 samples, more than the limit of 1,000"):
         advise(rules, 3, "AS TS KS QS AH TH KH", samples=5000)
 
@@ -281,6 +285,33 @@ def test_advisor_on_a_strong_hand() -> None:
     assert (first.low, first.high) == wilson(4, 4)
     assert advice.recommended is not None and advice.recommended >= 100
     assert advice.as_json()["levels"][0]["interval"] == [round(first.low, 3), 1.0]  # type: ignore[index]
+
+
+def test_advisor_on_a_golden_deal_without_an_auction() -> None:
+    """ru-online's first deals are golden: no auction, the first hand plays 120.  The advice
+    is on the contract (played, not bid), and refused for a seat that does not play it."""
+    from click.testing import CliRunner
+
+    from tysiac_spec.bots.advisor import advise
+    from tysiac_spec.commands.advise import advise_cmd
+    from tysiac_spec.errors import IllegalActionError
+
+    rules = load_ruleset("ru-online")
+    advice = advise(rules, 3, "AS TS KS QS AH TH KH", samples=2)
+    assert (advice.auction, advice.mode, advice.seat, advice.recommended) == (False, "golden", 1, 120)
+    assert [x.bid for x in advice.levels] == [120]
+    assert advice.as_json()["auction"] is False
+    with pytest.raises(IllegalActionError) as err:
+        advise(rules, 3, "AS TS KS QS AH TH KH", seat=2, samples=2)
+    assert str(err.value).splitlines()[0] == (
+        "error[advise.seat]: the deal has no auction (a golden deal): seat 1 plays the contract 120, "
+        "so seat 2 has no bid to make")
+    out = CliRunner().invoke(advise_cmd, ["ru-online", "-p", "3", "--hand", "AS TS KS QS AH TH KH", "--samples", "2"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[1] == "the deal has no auction (a golden deal): seat 1 plays the contract"
+    assert lines[-1] == "recommended: play the contract 120"
+    assert "bid 120" not in out.output
 
 
 def test_advise_command_prints_json(tmp_path: Path) -> None:

@@ -22,7 +22,10 @@ are injected into the generic engine's matches at a given rate, so that the rule
 (``deal.incidents``, ``play.revoke``) are exercised and studied: before each bot decision a
 table incident of each kind is called with its probability (:meth:`Game.incident
 <tysiac_spec.engine.game.Game.incident>`, against the dealer for a rule with ``who: dealer``,
-else against a random active player); ``revoke`` is, at each card to be played, the chance
+else against a random active player), at most one per decision point (the decision is then
+taken without another), and a deal an incident abandons (``effect: redeal``) counts against
+``max_deals`` as an all-pass redeal does, so that a rate of 1 still ends; ``revoke`` is,
+at each card to be played, the chance
 that the player plays a card in hand that is not legal instead (one of
 :meth:`Game.playable_actions <tysiac_spec.engine.game.Game.playable_actions>` beyond the legal
 ones).  The draws come from a generator of their own, seeded from the match's seed, so the
@@ -402,17 +405,20 @@ def _result(index: int, seed: int, deals: int, actions: int, winner: int | None,
     )
 
 
-def _incident(game: Game, incidents: Incidents, draw: random.Random) -> bool:
+def _incident(game: Game, incidents: Incidents, draw: random.Random) -> str:
     """Call a table incident drawn at its rate (``revoke`` aside: :func:`_revoke`) before the
-    next decision; True when one was called (the caller asks for the decision again)."""
+    next decision: ``""`` when none was called, else the rule's ``effect`` (``redeal``: the
+    deal was abandoned and dealt again; ``play_on``).  The caller asks for the decision again
+    and calls no other incident before it is taken: at most one incident per decision point,
+    so that a rate of 1 still lets the match move."""
     for kind, rate in incidents:
         if kind == "revoke" or draw.random() >= rate:
             continue
         rule = next(r for r in game.form.deal.incidents if r.kind == kind)
         order = sorted(game.deal.order)
         game.incident(kind, None if rule.who == "dealer" else order[draw.randrange(len(order))])
-        return True
-    return False
+        return rule.effect
+    return ""
 
 
 def _revoke(game: Game, rate: float, draw: random.Random) -> PlayCard | None:
@@ -436,10 +442,17 @@ def _play_generic(rules: Ruleset, players: int, seed: int, bots: str, index: int
     last = game.last_deal
     draw = random.Random(f"incidents {seed}")
     revoke_rate = dict(incidents).get("revoke", 0.0)
-    while not game.is_over and len(game.deal_scores) + game.passed_out < max_deals:  # (redeals count)
-        if incidents and _incident(game, incidents, draw):
-            actions += 1
-            continue
+    abandoned = 0  # deals an injected incident abandoned and dealt again (they count, as redeals)
+    called = False  # an incident was called at this decision point: the decision comes next
+    while not game.is_over and len(game.deal_scores) + game.passed_out + abandoned < max_deals:
+        if incidents and not called:
+            effect = _incident(game, incidents, draw)
+            if effect:
+                abandoned += effect == "redeal"
+                actions += 1
+                called = True
+                continue
+        called = False
         player = game.current_player
         revoke = _revoke(game, revoke_rate, draw) if revoke_rate else None
         if revoke is not None:

@@ -263,18 +263,20 @@ def _name(player: int, me: int | None, partners: Sequence[int] = ()) -> str:
 
 
 def view_lines(
-    view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool = False, partners: Sequence[int] = ()
+    view: View, deck: Deck, legal: Sequence[Action], *, symbols: bool = False, partners: Sequence[int] = (),
+    deal_note: str = "",
 ) -> list[str]:
     """The table as ``player`` sees it, as plain lines: scores (``partners``, the player's
     partners with fixed partnerships, :func:`~tysiac_spec.engine.seating.side_of`, marked
-    ``(partner)``), dealer, bids, contract (and its named kind), trump, the declarer's hand
-    played face up, the trick on the table, tricks taken, the hand by suit and the legal
-    cards."""
+    ``(partner)``), dealer (and ``deal_note``, what kind of deal it is: a golden one,
+    :func:`~tysiac_spec.docs.terms.golden_deal`), bids, contract (and its named kind), trump,
+    the declarer's hand played face up, the trick on the table, tricks taken, the hand by suit
+    and the legal cards."""
     me = view.player
     lines = [
         "scores: " + "  ".join(f"{_name(p, me, partners)} {s}" for p, s in enumerate(view.scores)),
         f"dealer: P{view.dealer}" + (f"  sitting out: P{view.sitter}" if view.sitter is not None else "")
-        + f"  phase: {view.phase}",
+        + f"  phase: {view.phase}" + (f"  ({deal_note})" if deal_note else ""),
     ]
     if view.bids:
         lines.append("bids: " + ", ".join(f"P{p} {b}" for p, b in view.bids))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .docs.terms import four_of, option_text
+from .docs.terms import four_of, golden_deal, option_text
 from .engine.actions import DeclareContract, Incident, PlayCard, parse_action
 from .engine.game import Game
 from .engine.record import Record, record_error, record_of
@@ -69,7 +69,8 @@ class _Writer:
         self.trick_no = d.trick_number
         self.out("")
         self.out(f"Deal {self.deal_no}" + (" (redeal)" if redeal else "") + f": dealer P{d.dealer}"
-                 + (f", P{d.sitter} sits out" if d.sitter is not None else ""))
+                 + (f", P{d.sitter} sits out" if d.sitter is not None else "")
+                 + (f" ({golden_deal(self.game.form.special.golden_round)})" if d.mode == "golden" else ""))
         self.events()  # a redeal, a bad cut before this deal: with what they cost
         self.changes(totals=True)
         for p in sorted(d.order):

@@ -34,11 +34,10 @@ from .. import limits
 from ..cards import Card
 from ..engine import Game
 from ..engine.actions import Action, Bid, Claim, DeclareContract, Pass, PlayCard
-from ..engine.deal_notation import dealt_twice, hand_name
 from ..engine.match import MatchState, settle_valid_deal
 from ..engine.scoring import DealOutcome, outcome_of
 from ..engine.seating import seating
-from ..errors import Diagnostic, IllegalActionError, LimitError
+from ..errors import Diagnostic, IllegalActionError, LimitError, NotationError
 from ..ruleset.model import Ruleset
 from .heuristic import HeuristicBot
 from .solver import Unsupported, played_form, solve_deal, unsupported
@@ -74,12 +73,18 @@ class Advice:
     deals: int
     levels: tuple[BidAdvice, ...]
     recommended: int | None
+    auction: bool = True
+    """False for a deal dealt with its declarer (a golden deal): the levels are the contracts
+    he may play (the lowest one, unless raises are allowed), ``recommended`` the one to play."""
+    mode: str = ""
+    """The deal's mode when it has no auction (``golden``)."""
 
     def as_json(self) -> dict[str, object]:
         """The advice as JSON data."""
         return {
             "ruleset": self.ruleset, "players": self.players, "seat": self.seat, "hand": list(self.hand),
             "samples": self.samples, "deals": self.deals, "recommended": self.recommended,
+            "auction": self.auction,
             "levels": [
                 {"bid": x.bid, "made": x.made, "deals": x.deals, "probability": round(x.probability, 3),
                  "interval": [round(x.low, 3), round(x.high, 3)], "expected": round(x.expected, 1)}
@@ -99,15 +104,19 @@ def wilson(made: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _hand(rules: Ruleset, players: int, seat: int, hand: str) -> list[Card]:
-    """The hand's cards, checked as a stacked deal's hand is (the same wording)."""
+    """The hand's cards (``advise --hand``): each card once, as many as a hand holds.
+
+    Raises:
+        NotationError: ``notation.hand`` — a card written twice, or not a hand's number of cards.
+    """
     cards = list(rules.deck.parse_many(hand))
-    twice = next(dealt_twice([(hand_name(seat), cards)]), None)
+    twice = next((c for k, c in enumerate(cards) if c in cards[:k]), None)
     if twice is not None:
-        raise IllegalActionError(Diagnostic("deal.stack", f"stacked deal: {twice[2]}"))
+        raise NotationError(Diagnostic("notation.hand", f"--hand: {twice} is written twice"))
     size = rules.form(players).table.hand_size
     if len(cards) != size:
-        raise IllegalActionError(Diagnostic(
-            "deal.stack", f"stacked deal: each hand must hold {size} cards (got {len(cards)})"))
+        raise NotationError(Diagnostic(
+            "notation.hand", f"--hand: a hand holds {size} cards at {players} players (got {len(cards)})"))
     return cards
 
 
@@ -127,9 +136,10 @@ def advise(
     from ``samples`` sampled deals (see the module).
 
     Raises:
-        NotationError: a card that is not in the pack.
-        IllegalActionError: ``deal.stack``: a card twice, the wrong number of cards;
-            ``advise.form``: a form with a stock; ``advise.seat``: a seat not at the table.
+        NotationError: a card that is not in the pack; ``notation.hand``: a card twice, the
+            wrong number of cards.
+        IllegalActionError: ``advise.form``: a form with a stock; ``advise.seat``: a seat not
+            at the table, or not the declarer of a deal without an auction (a golden deal).
         LimitError: ``limit.bot_samples``: ``samples`` below 1 or over the limit.
     """
     if not 1 <= samples <= limits.limit("bot_samples"):
@@ -154,6 +164,7 @@ def advise(
     made: dict[int, int] = {}
     levels: list[int] = []
     deals = 0
+    contract: int | None = None  # a deal without an auction: the contract its declarer plays
     finished: list[tuple[MatchState, DealOutcome]] = []
     for k in range(samples):
         rng.shuffle(rest)
@@ -171,6 +182,14 @@ def advise(
             talons.append(" ".join(map(str, rest[at:at + size])))
             at += size
         game.start_deal(hands=hands, talons=talons, dealer=dealer % players)
+        opened = game.deal
+        if opened.declarer is not None and not opened.bids:  # dealt with its declarer: no auction
+            contract = opened.high_bid
+            if seat != opened.declarer:
+                raise IllegalActionError(Diagnostic(
+                    "advise.seat", f"the deal has no auction (a {opened.mode} deal): seat {opened.declarer} "
+                    f"plays the contract {contract}, so seat {seat} has no bid to make",
+                    hint=f"advise the declarer's seat (--seat {opened.declarer})"))
         start = replace(game.match, dealer=dealer % players)
         bot = HeuristicBot(seed + k, form)
         levels = sorted(set(levels) | set(_play_deal(game, seat, bot, pack)))
@@ -192,8 +211,12 @@ def advise(
         low, high = wilson(m, n)
         out.append(BidAdvice(level, m, n, m / n if n else 0.0, low, high, sum(changes) / n if n else 0.0))
     best = max(out, key=lambda x: x.expected, default=None)
-    recommended = best.bid if best is not None and best.expected > 0 else None
-    return Advice(rules.id, players, seat, tuple(map(str, cards)), samples, deals, tuple(out), recommended)
+    if contract is not None:  # no auction: the contract is played whatever it is worth
+        recommended = best.bid if best is not None else contract
+        return Advice(rules.id, players, seat, tuple(map(str, cards)), samples, deals, tuple(out),
+                      recommended, auction=False, mode=game.last_deal.mode if game.last_deal else "")
+    bid = best.bid if best is not None and best.expected > 0 else None
+    return Advice(rules.id, players, seat, tuple(map(str, cards)), samples, deals, tuple(out), bid)
 
 
 def _play_deal(game: Game, seat: int, bot: HeuristicBot, pack: Sequence[Card]) -> list[int]:

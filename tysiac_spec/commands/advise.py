@@ -53,9 +53,15 @@ def advise_cmd(ruleset: str, players: int, hand: str, seat: int | None, dealer: 
         click.echo(json.dumps(advice.as_json(), ensure_ascii=False))
         return
     click.echo(f"{advice.ruleset}, {players} players, seat {advice.seat}: {' '.join(advice.hand)}")
+    if not advice.auction:
+        click.echo(f"the deal has no auction (a {advice.mode} deal): seat {advice.seat} plays the contract")
     click.echo(f"{advice.deals} of {advice.samples} sampled deals played out")
-    click.echo(f"{'bid':>5}  {'made':>6}  {'95 % interval':>15}  {'expected':>9}")
+    head = "bid" if advice.auction else "contract"
+    click.echo(f"{head:>8}  {'made':>6}  {'95 % interval':>15}  {'expected':>9}")
     for x in advice.levels:
         interval = f"{x.low:.0%}-{x.high:.0%}"
-        click.echo(f"{x.bid:>5}  {x.probability:>6.0%}  {interval:>15}  {x.expected:>+9.1f}")
-    click.echo(f"recommended: {'pass' if advice.recommended is None else f'bid {advice.recommended}'}")
+        click.echo(f"{x.bid:>8}  {x.probability:>6.0%}  {interval:>15}  {x.expected:>+9.1f}")
+    if not advice.auction:
+        click.echo(f"recommended: play the contract {advice.recommended}")
+    else:
+        click.echo(f"recommended: {'pass' if advice.recommended is None else f'bid {advice.recommended}'}")

@@ -278,6 +278,7 @@ class Table:
         self.console.print(f"[{style}]{body}[/{style}]" if style and self.colour else body)
 
     def show(self) -> None:
+        from ..docs.terms import golden_deal
         from ..engine.seating import side_of
         from ..table import view_lines
 
@@ -285,7 +286,9 @@ class Table:
         legal = game.legal_actions()
         partners = [p for p in side_of(game.form, self.seat) if p != self.seat]
         deck = game.ruleset.deck
-        for line in view_lines(game.view(self.seat), deck, legal, partners=partners, symbols=self.symbols):
+        note = golden_deal(game.form.special.golden_round) if game.deal.mode == "golden" else ""
+        for line in view_lines(game.view(self.seat), deck, legal, partners=partners, symbols=self.symbols,
+                               deal_note=note):
             self.say(line)
         self.say("choices: " + self._choices(legal))
 

@@ -9,6 +9,7 @@ A test checks that every field of the model has a label in every language.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from ..text import LANGUAGES
 
@@ -1773,6 +1774,15 @@ UI.update(SITE_UI)
 # player did, ``phase.*`` the phase of a deal, and the game words the page shows.)
 
 TABLE_WORDS: dict[str, T4] = {
+    "golden.auction": ("gold set deal: the auction starts at {contract}",
+                       "rozdanie złotego zestawu: licytacja od {contract}",
+                       "золотой кон: торговля от {contract}",
+                       "rozdání zlaté sady: licitace od {contract}"),
+    "golden.contract": ("golden-round deal: the first hand plays {contract}",
+                        "rozdanie złotej rundy: pierwsza ręka gra {contract}",
+                        "раздача золотого круга: первая рука играет {contract}",
+                        "rozdání zlatého kola: první ruka hraje {contract}"),
+    "golden.multiplier": (", points ×{m}", ", punkty ×{m}", ", очки ×{m}", ", body ×{m}"),
     "dealer": ("dealer", "rozdaje", "сдаёт", "rozdává"),
     "sits_out": ("sits out", "pauzuje", "пропускает", "nehraje"),
     "declarer": ("declarer", "grający", "разыгрывающий", "hráč"),
@@ -1936,6 +1946,18 @@ CONTRACT_KINDS: dict[str, T4] = {
 }
 """Words for the usual named contracts (``contract.kinds``) by id, where a ruleset's
 ``name`` lacks a language."""
+
+
+def golden_deal(golden: Any, lang: str = "en") -> str:
+    """What a golden-round deal is, for a deal header (terminal play, a transcript), from
+    ``special.golden_round`` (``golden``): a gold set deal, bid for from its contract
+    (``auction: true``), or the first hand playing the contract; the multiplier when it is
+    not 1.  ``"gold set deal: the auction starts at 120"``."""
+    key = "golden.auction" if golden.auction else "golden.contract"
+    text = pick(TABLE_WORDS[key], lang).format(contract=golden.contract)
+    if golden.multiplier != 1:
+        text += pick(TABLE_WORDS["golden.multiplier"], lang).format(m=golden.multiplier)
+    return text
 
 
 def table_event(kind: str, value: int | None, lang: str) -> str | None:

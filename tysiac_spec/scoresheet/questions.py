@@ -29,6 +29,7 @@ from .notation import (
     parse_players_list,
     parse_yes_no,
 )
+from .settle import ONCE_PER_DEAL
 from .sheetfile import DealEntry, Sheet, _err
 
 __all__ = ["Question", "entry_from_answers", "questions"]
@@ -222,6 +223,8 @@ def questions(
             p = dealer if rule.who == "dealer" and not who.strip() else parse_player(who, n, names)
             if p not in active or (rule.who == "dealer" and p != dealer):
                 raise _err("player", f"`{kind}` cannot be charged to {sheet.name(p)}")
+            if (kind, p) in out:
+                raise _err("sheet", f"`{kind}` is given twice for {sheet.name(p)}: {ONCE_PER_DEAL}")
             out.append((kind, p))
         return tuple(out)
 

@@ -170,6 +170,14 @@ def iter_entry_errors(
         yield _entry_error(error, mode=entry.mode)
 
 
+ONCE_PER_DEAL = ("an incident played on is charged once per player and deal (a talon looked at or a "
+                 "hand shown is seen once); only one that abandons the deal ends it")
+"""Why a table incident played on (``talon_look``, ``showing_hand``) may be entered once per
+offender and deal: the offence is seeing or showing cards, which a second time shows nothing
+new; a misdeal or an exposed card (``effect: redeal``) abandons the deal, so each of them ends
+one dealt deal and may be entered again for the next (up to ``redeals``)."""
+
+
 def _incident_rules(form: Form, entry: DealEntry) -> list[Any]:
     """The ruleset's rule of each of ``entry.incidents`` (``None`` for a kind it has none for)."""
     rules: dict[str, Any] = {r.kind: r for r in form.deal.incidents}
@@ -180,10 +188,12 @@ def _iter_incident_errors(form: Form, state: MatchState, entry: DealEntry) -> It
     """The table incidents of an entry the ruleset can charge: a kind it has a rule for, an
     offender who plays the deal (the dealer for a rule charging the dealer), no more
     incidents abandoning a deal than ``redeals``, and a penalty that does not read the hand
-    (a sheet does not know it)."""
+    (a sheet does not know it); and an incident played on (``effect: play_on``) once per
+    offender and deal (:data:`ONCE_PER_DEAL`), one that abandons the deal ending it."""
     listed = ", ".join(f"`{r.kind}`" for r in form.deal.incidents) or "none"
     abandoning = 0
     dealer = state.dealer
+    called: set[tuple[str, int]] = set()  # the incidents played on in the deal dealt now
     for (kind, player), rule in zip(entry.incidents, _incident_rules(form, entry), strict=True):
         if rule is None:
             yield _err("sheet", f"incident `{shorten(kind)}`: the ruleset has no rule for it "
@@ -191,6 +201,11 @@ def _iter_incident_errors(form: Form, state: MatchState, entry: DealEntry) -> It
             continue
         if rule.effect == "redeal":
             abandoning += 1
+            called.clear()
+        elif (kind, player) in called:
+            yield _err("sheet", f"incident `{kind}`: player {player} is charged with it twice in one "
+                       f"deal; {ONCE_PER_DEAL}")
+        called.add((kind, player))
         if player not in active_players(form, dealer) or (rule.who == "dealer" and player != dealer):
             who = f"the dealer, player {dealer}" if rule.who == "dealer" else "a player of the deal"
             yield _err("player", f"incident `{kind}`: player {player} cannot be charged (it is {who})")
@@ -224,9 +239,12 @@ def charge_incidents(form: Form, state: MatchState, entry: DealEntry) -> tuple[M
     payment."""
     notes: list[str] = []
     dealer = state.dealer
-    for (kind, player), rule in zip(entry.incidents, _incident_rules(form, entry), strict=True):
+    rules = _incident_rules(form, entry)
+    # an incident up to the last that abandons a deal was in an abandoned deal: before any bid
+    last = max((k for k, r in enumerate(rules) if r is not None and r.effect == "redeal"), default=-1)
+    for k, ((kind, player), rule) in enumerate(zip(entry.incidents, rules, strict=True)):
         assert rule is not None
-        before = rule.effect == "redeal"
+        before = k <= last
         active = active_players(form, dealer)
         declarer = None if before or entry.declarer < 0 else entry.declarer
         base = envs.base(state.player_record(player), form.active, dict(state.options))
@@ -236,7 +254,7 @@ def charge_incidents(form: Form, state: MatchState, entry: DealEntry) -> tuple[M
         for p, lost in payments(form, declarer, active, player, amount, rule.to):
             state = charge_seat(form, state, p, lost)
             notes.append(f"{label}: player {p} {signed(-lost)}")
-        if before:
+        if rule.effect == "redeal":
             dealer = redeal_dealer(form, dealer, rule.dealer)
     return state, notes
 

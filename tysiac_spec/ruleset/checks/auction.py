@@ -11,7 +11,7 @@ from ...errors import Diagnostic
 from ...text import printable
 from .._yaml import is_mapping
 from ..model import sitter_steps
-from .base import Form, check, defaults, diag, get
+from .base import Form, check, defaults, diag, get, may_be_on
 
 
 def _auction(form: Form) -> Any:
@@ -238,6 +238,26 @@ def rebuy(form: Form) -> Iterator[Diagnostic]:
             form.doc,
             (*form.where("talon", "rebuy"), "price"),
         )
+
+
+@check("talon.rebuy-inert")
+def rebuy_inert(form: Form) -> Iterator[Diagnostic]:
+    """A re-buy field other than its default (``talon.rebuy.bidding``, ``who``) while the
+    contract may not be bought: ``talon.rebuy.enabled`` off here and in every option."""
+    found = get(form.sections, "talon", "rebuy")
+    if not is_mapping(found) or may_be_on(form, "talon", "rebuy", "enabled"):
+        return
+    for field in ("bidding", "who"):
+        value = get(found, field)
+        if value is not None and value != defaults("Rebuy", field):
+            yield diag(
+                "talon.rebuy-inert",
+                f"`talon.rebuy.{field}` is `{printable(str(value))}`, but the contract may not be "
+                "bought (`talon.rebuy.enabled` is false), so it changes nothing",
+                form.doc,
+                (*form.where("talon", "rebuy"), field),
+                "set `talon.rebuy.enabled: true` (and a `price`), or drop the field",
+            )
 
 
 @check("auction.no-deal", "compiled")

@@ -74,7 +74,7 @@ SEMANTIC_CODES: dict[str, str] = {
     "talon.rebuy": "the contract may be bought (`talon.rebuy.enabled`) but no `price` is set, "
     "or a price is set while it may not",
     "talon.rebuy-price": "a re-buy price that is never above the winning bid, so the contract is "
-    "never offered for sale",
+    "never offered for sale, or always above the highest contract a deal can make",
     "marriages.before-play": "marriages declared only before the first trick "
     "(`declared_by: before_play`) while they need a won trick (`requires_won_trick`): none "
     "could ever be declared",
@@ -84,6 +84,14 @@ SEMANTIC_CODES: dict[str, str] = {
     "by the bounds its context's names keep",
     "marriages.ceiling": "a marriage value formula worth more than `marriages.values` while "
     "bids stop at the engine's ceiling (no `auction.cap` nor `auction.max_bid`)",
+    "talon.rebuy-inert": "a re-buy field (`talon.rebuy.bidding`, `who`) set while the contract "
+    "may not be bought (`talon.rebuy.enabled` off, here and in every option)",
+    "deal.cut-swap": "`deal.cut.swap` with the cut off (`deal.cut.enabled`), or with every rank "
+    "bad (no card to swap the bottom card with)",
+    "match.tie-score": "`match.finishing.tie_score: below_target` without `tie_raise`: no tie "
+    "raises the target, so no score is ever set below it",
+    "special.golden-contract": "a golden-round contract above what a deal can make (card points "
+    "plus `marriages.values`, or `auction.cap` when higher): nobody could ever make it",
 }
 
 """Every semantic code with what it means (the codes :func:`semantic_errors` and
@@ -159,6 +167,19 @@ def get(doc: Any, *path: str | int, default: Any = None) -> Any:
 
 
 @cache
+def may_be_on(form: Form, section: str, *field: str) -> bool:
+    """Whether ``section.field`` (a switch such as ``enabled``) is on in ``form`` or an option's
+    patch may switch it on (a field that is off here may still be played)."""
+    if get(form.sections, section, *field):
+        return True
+    options = get(form.doc, "options") or {}
+    return is_mapping(options) and any(
+        get(patch, section, *field)
+        for option in options.values()
+        for patch in ((get(option, "set") or {}).values() if is_mapping(get(option, "set")) else ())
+    )
+
+
 def defaults(cls_name: str, field: str) -> Any:
     """The default of ``field`` of the model dataclass ``cls_name`` (:mod:`..model`)."""
     from .. import model

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from ...errors import Diagnostic
 from .._convert import unwrap
 from ..schema_errors import did_you_mean
-from .base import Document, Form, check, defaults, diag, get
+from .base import Document, Form, check, defaults, diag, get, may_be_on
 
 
 @check("deck.duplicate", "document")
@@ -136,3 +136,31 @@ def cut_rank(form: Form) -> Iterator[Diagnostic]:
                 (*form.where("deal", "cut", "bad_ranks"), k),
                 did_you_mean(str(unwrap(rank)), ranks),
             )
+
+
+@check("deal.cut-swap")
+def cut_swap(form: Form) -> Iterator[Diagnostic]:
+    """``deal.cut.swap`` with the cut off (``deal.cut.enabled``, here and in every option), or
+    with ``deal.cut.bad_ranks`` naming every rank of the deck: no card could be swapped with a
+    bad bottom card."""
+    if not get(form.sections, "deal", "cut", "swap"):
+        return
+    path = form.where("deal", "cut", "swap")
+    if not may_be_on(form, "deal", "cut", "enabled"):
+        yield diag(
+            "deal.cut-swap",
+            "`deal.cut.swap` is true, but the cut is not checked (`deal.cut.enabled` is false), "
+            "so it changes nothing",
+            form.doc, path, "set `deal.cut.enabled: true`, or drop `swap`",
+        )
+        return
+    bad = {str(unwrap(r)) for r in get(form.sections, "deal", "cut", "bad_ranks",
+                                       default=defaults("Cut", "bad_ranks")) or []}
+    ranks = form.document.ranks
+    if ranks and bad >= set(ranks):
+        yield diag(
+            "deal.cut-swap",
+            "`deal.cut.swap` is true, but `deal.cut.bad_ranks` names every rank of the deck "
+            f"({', '.join(ranks)}): no card could be swapped with a bad bottom card",
+            form.doc, path, "leave at least one rank out of `deal.cut.bad_ranks`",
+        )

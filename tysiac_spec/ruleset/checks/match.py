@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...errors import Diagnostic, format_path
+from .._convert import unwrap
 from .._yaml import is_mapping
 from .base import Form, check, defaults, diag, get
 
@@ -206,3 +207,59 @@ def target_tied(form: Form) -> Iterator[Diagnostic]:
                 else form.where("special", "barrel", "enabled"),
                 f"set the goal to {target - threshold}, or move the barrel with the target",
             )
+
+
+@check("match.tie-score")
+def tie_score(form: Form) -> Iterator[Diagnostic]:
+    """``match.finishing.tie_score: below_target`` with ``tie_raise`` 0: the scores are set
+    below the target only when a tie raises it (:func:`tysiac_spec.engine.match.settle_deal`),
+    which it then never does."""
+    if get(form.sections, "match", "finishing", "tie_score") != "below_target":
+        return
+    if get(form.sections, "match", "finishing", "tie_raise") or any(
+        get(patch, "match", "finishing", "tie_raise")
+        for _, option, _ in form.document.options
+        for patch in ((get(option, "set") or {}).values() if is_mapping(get(option, "set")) else ())
+    ):
+        return
+    yield diag(
+        "match.tie-score",
+        "`match.finishing.tie_score` is `below_target`, but `match.finishing.tie_raise` is 0: no "
+        "tie raises the target, so no score is ever set below it",
+        form.doc,
+        form.where("match", "finishing", "tie_score"),
+        "set `match.finishing.tie_raise` (the points the target rises by), or drop `tie_score`",
+    )
+
+
+@check("special.golden-contract")
+def golden_contract(form: Form) -> Iterator[Diagnostic]:
+    """A golden-round contract (``special.golden_round.contract``) above what a deal can make:
+    the card points (``deck.total_points``) plus every marriage (``marriages.values``), the
+    engine's ceiling (:func:`tysiac_spec.engine.auction.ceiling`), or ``auction.cap`` when it is
+    higher.  Nobody could make it, and the golden round would be played again and again."""
+    contract = get(form.sections, "special", "golden_round", "contract")
+    points = get(form.doc, "deck", "total_points")
+    values = get(form.sections, "marriages", "values")
+    if not isinstance(contract, int) or not isinstance(points, int):
+        return
+    if get(form.sections, "marriages", "value"):  # a formula: what a marriage is worth varies
+        return
+    marriages = [unwrap(v) for v in values.values()] if is_mapping(values) else []
+    if not all(isinstance(v, int) for v in marriages):
+        return
+    ceiling = points + sum(marriages)
+    cap = get(form.sections, "auction", "cap")
+    top = max(ceiling, cap) if isinstance(cap, int) else ceiling
+    if contract <= top:
+        return
+    yield diag(
+        "special.golden-contract",
+        f"`special.golden_round.contract` is {contract}, above the most a deal can make, {top} ("
+        + (f"`auction.cap`; {points} card points and {sum(marriages)} in marriages make {ceiling}"
+           if top > ceiling else f"{points} card points and {sum(marriages)} in marriages")
+        + "): nobody could ever make it",
+        form.doc,
+        form.where("special", "golden_round", "contract"),
+        f"a contract of at most {top}",
+    )

@@ -11,7 +11,8 @@ What it refuses, each only when the bounds prove the fault can happen in play:
   so they stop at the engine's ceiling (:func:`tysiac_spec.engine.auction.ceiling`: the card
   points plus ``marriages.values``), below what a deal can be worth;
 - ``talon.rebuy-price``: a re-buy price that can never exceed the winning bid, so the
-  contract is never offered for sale.
+  contract is never offered for sale; or one always above the highest contract (``auction.cap``
+  or the ceiling), which no re-buy bid can reach and no buyer make.
 
 The bounds (:func:`name_bounds`): card and marriage points from 0 to the pack's points plus
 every marriage; tricks, counts and cards from 0 to the pack's size; bids and contracts from 0
@@ -278,7 +279,8 @@ def ceiling_errors(form: Any, deck_points: int, pack: int) -> list[Diagnostic]:
 def rebuy_errors(form: Any, deck_points: int, pack: int) -> list[Diagnostic]:
     """``talon.rebuy-price``: the re-buy price (``talon.rebuy.price``) is offered only above
     the winning bid; a price that is at most the bid for every bid the auction can end on
-    (the lowest bid to ``auction.cap``, or to the ceiling, in steps) is never offered."""
+    (the lowest bid to ``auction.cap``, or to the ceiling, in steps) is never offered; a price
+    above that top for every bid is never bid in a second auction, nor made by a buyer."""
     rebuy = form.talon.rebuy
     if not rebuy.enabled or rebuy.price is None:
         return []
@@ -287,8 +289,19 @@ def rebuy_errors(form: Any, deck_points: int, pack: int) -> list[Diagnostic]:
     lowest = names["bid"][0]
     top = a.cap if a.cap is not None else deck_points + sum(form.marriages.values.values())
     bids = range(lowest, max(lowest, top) + 1, max(1, a.step))
-    for b in bids:
-        price = bound(rebuy.price.compiled.ast, {**names, "bid": (b, b)}, lambda node, text: None)
+    prices = [bound(rebuy.price.compiled.ast, {**names, "bid": (b, b)}, lambda node, text: None)
+              for b in bids]
+    if prices and all(p is not None and p[0] > top for p in prices):
+        lowest_price = min(p[0] for p in prices if p is not None)
+        return [_diag(
+            rebuy.price, rebuy.price.compiled.ast, "talon.rebuy-price",
+            f"the price is at least {lowest_price}, above the highest contract a deal can make "
+            f"({top}), so "
+            + ("no re-buy bid can ever be made (`talon.rebuy.bidding: auction`)"
+               if rebuy.bidding == "auction" else "a buyer could never make the contract"),
+            hint=f"a price from the bid up to {top} (e.g. `bid + 10`), or switch the re-buy off",
+        )]
+    for b, price in zip(bids, prices, strict=True):
         if price is None or price[1] > b:
             return []
     return [_diag(
