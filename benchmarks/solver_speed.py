@@ -9,19 +9,25 @@ the same with the value of every first move (``every_move``, what the ``strong``
 world) at ``--cards`` cards in hand.
 
     python benchmarks/solver_speed.py --deals 30
+    python benchmarks/solver_speed.py --deals 30 --solver pure
+
+``--solver``: ``compiled`` (the mypyc build, ``python -m tysiac_spec.bots.solver_build``;
+refused when it is not built), ``pure`` (pure Python) or ``auto`` (the compiled one when
+built, as :func:`tysiac_spec.bots.solver.solver_of` does); the line names the one used.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import time
 
 from tysiac_spec import Game, load_ruleset
 from tysiac_spec.bots import HeuristicBot
-from tysiac_spec.bots.solver import played_form, solve_deal, unsupported
+from tysiac_spec.bots.solver import Solver, played_form, solve_deal, solver_class, unsupported
 
 
 def _at_play(rules: object, players: int, seed: int, cards: int | None) -> Game | None:
@@ -47,9 +53,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--cards", type=int, default=5, help="cards in hand for the every-move figure")
+    parser.add_argument("--solver", choices=("auto", "compiled", "pure"), default="auto")
     args = parser.parse_args()
+    if args.solver == "pure":
+        os.environ["TYSIAC_SOLVER"] = "pure"
+    used = "pure" if solver_class() is Solver else "compiled"
+    if args.solver == "compiled" and used == "pure":
+        parser.error("the compiled solver is not built (python -m tysiac_spec.bots.solver_build)")
     rules = load_ruleset(args.ruleset)
-    out: dict[str, object] = {"ruleset": args.ruleset, "players": args.players}
+    out: dict[str, object] = {"ruleset": args.ruleset, "players": args.players, "solver": used}
     runs = (("whole_deal", None, False), (f"every_move_at_{args.cards}_cards", args.cards, True))
     for label, cards, every in runs:
         times, nodes = [], []

@@ -358,3 +358,36 @@ def test_play_hint_names_a_legal_action(tmp_path: Path) -> None:
     [line] = [ln for ln in result.output.splitlines() if ln.startswith("hint: ")]
     assert line.endswith("(the strong bot's choice)")
     assert line.split(": ", 1)[1].split(" (")[0].split(" ")[0] in ("bid", "pass", "play", "talon")
+
+
+@pytest.mark.slow
+def test_compiled_solver_equals_the_pure_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -m tysiac_spec.bots.solver_build`` compiles the solver with mypyc (needs the
+    ``[fast]`` extra and a C compiler); the compiled ``Solver`` gives the pure one's values and
+    moves on many positions of several forms, from endings to whole deals."""
+    pytest.importorskip("mypyc")
+    from tysiac_spec.bots import solver_build
+    from tysiac_spec.bots.solver import position_of
+
+    monkeypatch.setenv("TYSIAC_FAST_CACHE", str(tmp_path))
+    line = solver_build.build()
+    assert line.endswith(" built"), line
+    module = solver_build.compiled_module()
+    assert module is not None
+    compared = 0
+    for ruleset, players in (("pl-standard", 3), ("ru-classic", 4), ("pl-standard", 2), ("cz-standard", 3),
+                             ("lead-trump-after-marriage", 3), ("defenders-overtrump-declarer", 3)):
+        for seed in range(12):
+            game = _ending(ruleset, players, seed, 3 + seed % 6)
+            if game is None or unsupported(played_form(game.form, game.deal), game.deal):
+                continue
+            form, deal, pack = played_form(game.form, game.deal), game.deal, game.ruleset.deck.cards
+            objective = objective_of(game.form, deal.kind)
+            pos = position_of(form, deal)
+            for every in (True, False):
+                pure = Solver(form, pack, objective).solve(pos, every_move=every)
+                fast = module.Solver(form, pack, objective).solve(pos, every_move=every)
+                assert (fast.value, fast.move, fast.moves, fast.nodes) == (
+                    pure.value, pure.move, pure.moves, pure.nodes), (ruleset, players, seed, every)
+            compared += 1
+    assert compared >= 40

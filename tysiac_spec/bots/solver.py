@@ -37,6 +37,7 @@ stops the play once decided (``ends_when_decided``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -69,6 +70,7 @@ __all__ = [
     "objective_of",
     "position_of",
     "solve_deal",
+    "solver_class",
     "solver_for",
     "solver_of",
     "unsupported",
@@ -478,18 +480,20 @@ class Solver:
                 prev = i if not decl and not (pack[i].bit & marriage_bits) else -1
             return out
 
-        def _scout(args: _Args, alpha: int, beta: int, maximise: bool, first: bool) -> int:
+        def _scout(cur: int, trump_: str | None, pending: str | None, tn: int, mtrick: int | None,
+                   won: int, declared: int, left: int, alpha: int, beta: int, maximise: bool,
+                   first: bool) -> int:
             """Principal variation search: the first move with the whole window, the others
             first with a null window (do they beat the best so far?), searched again with the
             whole window only when they do."""
             if first or beta - alpha <= 1:
-                return search(*args, alpha, beta)
+                return search(cur, trump_, pending, tn, mtrick, won, declared, left, alpha, beta)
             if maximise:
-                v = search(*args, alpha, alpha + 1)
+                v = search(cur, trump_, pending, tn, mtrick, won, declared, left, alpha, alpha + 1)
             else:
-                v = search(*args, beta - 1, beta)
+                v = search(cur, trump_, pending, tn, mtrick, won, declared, left, beta - 1, beta)
             if alpha < v < beta:
-                v = search(*args, alpha, beta)
+                v = search(cur, trump_, pending, tn, mtrick, won, declared, left, alpha, beta)
             return v
 
         def search(cur: int, trump_: str | None, pending: str | None, tn: int, mtrick: int | None,
@@ -554,7 +558,9 @@ class Solver:
             for i, decl in mv:
                 card = pack[i]
                 hands[cur] &= ~card.bit
-                t2, p2, m2, d2, bonus = trump_, pending, mtrick, declared, 0
+                t2: str | None = trump_
+                p2: str | None = pending
+                m2, d2, bonus = mtrick, declared, 0
                 if decl:
                     suit = card.suit_id
                     pts, t2, p2 = declare(cur, declarer, suit, trump_, pending, declared, order)
@@ -563,8 +569,8 @@ class Solver:
                         bonus = pts
                 trick.append((cur, card))
                 if len(trick) < len(order):
-                    args = (nxt[cur], t2, p2, tn, m2, won, d2, left)
-                    v = bonus + _scout(args, alpha - bonus, beta - bonus, maximise, first)
+                    v = bonus + _scout(nxt[cur], t2, p2, tn, m2, won, d2, left, alpha - bonus, beta - bonus,
+                                       maximise, first)
                 else:
                     closed = trick[:]
                     winner, wcard = closed[0]
@@ -583,14 +589,17 @@ class Solver:
                     if side >> winner & 1:
                         bonus += gain(tp)
                     trick.clear()
-                    t3, p3 = (p2, None) if p2 is not None else (t2, p2)
+                    t3: str | None = t2
+                    p3: str | None = p2
+                    if p2 is not None:
+                        t3, p3 = p2, None
                     if not hands[winner]:  # the last trick
                         if side >> winner & 1:
                             bonus += last_bonus
                         v = bonus
                     else:
-                        args = (winner, t3, p3, tn + 1, m2, won | 1 << winner, d2, left - tp)
-                        v = bonus + _scout(args, alpha - bonus, beta - bonus, maximise, first)
+                        v = bonus + _scout(winner, t3, p3, tn + 1, m2, won | 1 << winner, d2, left - tp,
+                                           alpha - bonus, beta - bonus, maximise, first)
                     trick[:] = closed
                 trick.pop()
                 hands[cur] |= card.bit
@@ -638,7 +647,7 @@ class Solver:
                 lo_, hi_ = -_INF, _INF
             else:
                 lo_, hi_ = (best_value, _INF) if maximise else (-_INF, best_value)
-            args = (pos.current, pos.trump, pos.pending_trump, pos.trick_number, pos.marriage_trick,
+            args: _Args = (pos.current, pos.trump, pos.pending_trump, pos.trick_number, pos.marriage_trick,
                     pos.won, pos.declared, left)
             if every_move or abs(best_value) == _INF:
                 v = search(*args, lo_, hi_, move)
@@ -679,8 +688,28 @@ def solver_of(form: Form, kind: str | None, pack: Sequence[Card]) -> Solver:
         played = form
         if kind is not None and form.contract.kinds:
             played = contracts.played_form(form, contracts.kind_of(form, kind))
-        got = _SOLVERS[key] = Solver(played, pack, objective_of(form, kind))
+        got = _SOLVERS[key] = solver_class()(played, pack, objective_of(form, kind))
     return got
+
+
+def solver_class() -> type[Solver]:
+    """The :class:`Solver` that :func:`solver_of` makes: the mypyc-compiled copy of this
+    module's when it has been built for this source (``python -m
+    tysiac_spec.bots.solver_build``, :func:`~tysiac_spec.bots.solver_build.compiled_module`;
+    the same results, faster), else this pure-Python one; the environment variable
+    ``TYSIAC_SOLVER=pure`` asks for the pure one."""
+    if os.environ.get("TYSIAC_SOLVER") == "pure":
+        return Solver
+    if not _COMPILED:
+        from .solver_build import compiled_module
+
+        module = compiled_module()
+        _COMPILED.append(getattr(module, "Solver", Solver) if module is not None else Solver)
+    return _COMPILED[0]
+
+
+_COMPILED: list[type[Solver]] = []
+"""The class :func:`solver_class` found (looked up once)."""
 
 
 def solver_for(form: Form, deal: DealState, pack: Sequence[Card]) -> Solver:
@@ -731,3 +760,4 @@ def _claim_value(solver: Solver, deal: DealState) -> int:
         return copy.tricks.get(deal.declarer, 0) - before_t
     return (sum(c.points for c in copy.won.get(deal.declarer, [])) - before_points
             + copy.marriages.get(deal.declarer, 0) - before_m)
+
