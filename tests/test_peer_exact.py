@@ -1,14 +1,18 @@
-"""Peer rules made exact (issue 26 item 12): mekedron/thousand's bottom-card guard
-(``deal.cut.swap``) and its continuation tie-breaker's 999 (``match.finishing.tie_score``).
+"""Peer rules made exact (issue 26 items 12-13): mekedron/thousand's bottom-card guard
+(``deal.cut.swap``), its continuation tie-breaker's 999 (``match.finishing.tie_score``) and
+its ``high_score`` tie-breaker's lowest seat (``match.finishing.tie_equal``).
 
 Values from the peer's code: ``core/deck.lua`` L94-104 (``apply_bottom_safe``: the bottom 9
 or J swapped with the first card from the top that is neither) and
 ``tests/spec/core/scoring_spec.lua`` (endgame toggles, L1568-2009: 950 + 60 for two seats, no
-winner, both at 999, target 1500).
+winner, both at 999, target 1500); ``core/scoring.lua`` ``M.advance_game``, the winner block's
+``tiebreaker == "high_score"`` branch ("Highest total wins; ties broken by lowest unit index
+(no declarer favouritism)": ``winning_unit = at_max[1]``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -16,6 +20,7 @@ from tysiac_spec import load_ruleset
 from tysiac_spec.engine import Game
 from tysiac_spec.engine.dealing import cut_pack
 from tysiac_spec.engine.match import DealOutcome, MatchState, settle_deal
+from tysiac_spec.ruleset.model import Form
 
 HOUSE = Path(__file__).parent.parent / "examples" / "house"
 
@@ -61,3 +66,33 @@ def test_a_total_between_threshold_and_target_mounts_the_barrel_at_once() -> Non
     assert state.scores == (880, -100, 20) and [b.on for b in state.barrel] == [True, False, False]
     assert [(e.kind, e.text) for e in events][-2:] == [
         ("rule.barrel-floor", "920 → 880 (barrel-floor)"), ("barrel.enter", "on the barrel at 880")]
+
+
+def _finishing(form: Form, **values: object) -> Form:
+    finishing = dataclasses.replace(form.match.finishing, **values)  # type: ignore[arg-type]
+    return dataclasses.replace(form, match=dataclasses.replace(form.match, finishing=finishing))
+
+
+def test_high_score_ties_go_to_the_lowest_seat_not_the_declarer() -> None:
+    # the peer's tiebreaker high_score (scoring.lua, advance_game: at_max[1], the lowest unit)
+    rules = load_ruleset(str(HOUSE / "no-800.yaml"))
+    form = rules.form(3)
+    start = MatchState.new(form, options=rules.selected, deck_points=rules.deck.total_points)
+    # the declarer (seat 1) makes 100 from 910 and seat 0 takes 40 from 970: 1010 each
+    made = DealOutcome(declarer=1, bid=100, contract=100, card_points={1: 80, 2: 0, 0: 40},
+                       marriages={1: 40}, tricks={1: 5, 2: 0, 0: 3})
+    tied = start.with_values(form, scores=[970, 910, 0])
+    highest = _finishing(form, tie="highest")
+    assert settle_deal(highest, tied, made)[0].winner == 1  # today: the declarer's
+    lowest = _finishing(form, tie="highest", tie_equal="lowest_seat")
+    state, events = settle_deal(lowest, tied, made)
+    assert state.scores == (1010, 1010, 0) and state.winner == 0
+    assert [e.text for e in events if e.kind == "match.won"] == ["player 0 wins with 1010"]
+    # two defenders at 1020 after a failed 100 (124 and 123 rounded to 120), the declarer not among them: no one today,
+    # the lowest seat (0) there
+    failed = DealOutcome(declarer=1, bid=100, contract=100, card_points={1: 13, 2: 44, 0: 63},
+                         marriages={1: 40, 2: 80, 0: 60}, tricks={1: 1, 2: 3, 0: 4})
+    both = start.with_values(form, scores=[900, 0, 900])
+    assert settle_deal(highest, both, failed)[0].winner is None
+    state = settle_deal(lowest, both, failed)[0]
+    assert state.scores == (1020, -100, 1020) and state.winner == 0

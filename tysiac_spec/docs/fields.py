@@ -93,6 +93,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "special.golden_round.auction",
         "deal.cut.swap",
         "match.finishing.tie_score",
+        "match.finishing.tie_equal",
         "table.partnerships",
         "table.stock",
         "auction.all_pass_play",

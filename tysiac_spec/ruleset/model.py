@@ -1208,6 +1208,12 @@ class Finishing:
         "continuation: 950 + 60 for two players gives 999 each and the target 1500).",
         "kept",
     )
+    tie_equal: Literal["declarer", "lowest_seat"] = rule(
+        "Equal highest scores at the target that `tie` leaves unbroken: the declarer's wins "
+        "if he is one of them, else no one (play goes on); or the lowest seat number among "
+        "them wins, the declarer given no favour (mekedron/thousand's `high_score`).",
+        "declarer",
+    )
     loss: int | None = rule(
         "A score at or below which a player loses the match outright (the reverse barrel's "
         "minus the target): the match ends after the deal, and the player with the highest "
