@@ -96,3 +96,54 @@ def test_high_score_ties_go_to_the_lowest_seat_not_the_declarer() -> None:
     assert settle_deal(highest, both, failed)[0].winner is None
     state = settle_deal(lowest, both, failed)[0]
     assert state.scores == (1020, -100, 1020) and state.winner == 0
+
+
+_GOLDEN = """id: peer-golden-{name}
+kind: house
+name: {{en: golden {name}}}
+description: {{en: the peer's golden deal ({name})}}
+extends: ru-online
+special:
+  golden_round: {{multiplier: 1}}
+"""
+
+
+def _golden(tmp_path: Path, name: str, scoring: str = "") -> Form:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(_GOLDEN.format(name=name) + scoring, encoding="utf-8")
+    return load_ruleset(str(path)).form(3)
+
+
+def _golden_deal(form: Form, **outcome: object) -> tuple[int, ...]:
+    state = MatchState.new(form, options={}, deck_points=120)
+    return settle_deal(form, state, DealOutcome(declarer=1, bid=120, contract=120, mode="golden",
+                                                tricks={0: 2, 1: 4, 2: 2}, **outcome))[0].scores  # type: ignore[arg-type]
+
+
+def test_the_peers_golden_deal_doubles_only_what_its_switches_name(tmp_path: Path) -> None:
+    # the peer's golden deal (core/scoring.lua score_deal; rule_config.lua opening_game): the
+    # forced 120 alone doubles nothing; golden_deal_marriages_doubled doubles the marriage
+    # bonuses (also toward the contract check); golden_deal_penalty_doubled sets
+    # bid_multiplier 2, which doubles the payout and the bar to make (effective_bid)
+    cards = {1: 50, 0: 40, 2: 30}
+    marriages = {1: 40, 0: 60}
+    plain = _golden(tmp_path, "plain")
+    assert plain.special.golden_round.multiplier == 1
+    # 50 + 40 = 90 < 120: failed, -120; the defenders score 100 and 30, nothing doubled
+    assert _golden_deal(plain, card_points=cards, marriages=marriages) == (100, -120, 30)
+    shipped = load_ruleset("ru-online").form(3)  # multiplier 2: every point doubled
+    assert _golden_deal(shipped, card_points=cards, marriages=marriages) == (200, -240, 60)
+    doubled = _golden(tmp_path, "marriages", """scoring:
+  made: 'points + (if mode == "golden" then marriages else 0) >= contract'
+  defender: 'points + (if mode == "golden" then marriages else 0)'
+""")
+    # 50 + 2 × 40 = 130 >= 120: made, +120; defender 0: 40 + 2 × 60 = 160
+    assert _golden_deal(doubled, card_points=cards, marriages=marriages) == (160, 120, 30)
+    penalty = _golden(tmp_path, "penalty", """scoring:
+  made: 'points >= contract * (if mode == "golden" then 2 else 1)'
+  declarer: '(if made then contract else -contract) * (if mode == "golden" then 2 else 1)'
+""")
+    # 100 + 40 = 140 would make 120, but the doubled bar is 240: failed, -240
+    assert _golden_deal(penalty, card_points={1: 100, 0: 10, 2: 10}, marriages={1: 40}) == (10, -240, 10)
+    # every card point (120) and two marriages (80 + 40): 240 >= 240, made, +240
+    assert _golden_deal(penalty, card_points={1: 120}, marriages={1: 120}) == (0, 240, 0)
