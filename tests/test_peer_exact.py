@@ -147,3 +147,59 @@ def test_the_peers_golden_deal_doubles_only_what_its_switches_name(tmp_path: Pat
     assert _golden_deal(penalty, card_points={1: 100, 0: 10, 2: 10}, marriages={1: 40}) == (10, -240, 10)
     # every card point (120) and two marriages (80 + 40): 240 >= 240, made, +240
     assert _golden_deal(penalty, card_points={1: 120}, marriages={1: 120}) == (0, 240, 0)
+
+
+PIT_LOCK = """id: peer-pit-lock
+kind: house
+name: {en: pit lock}
+description: {en: the peer's pit lock at 700}
+extends: pl-standard
+match:
+  threshold: {enabled: false}
+  counters: [{id: pit}]
+  rules:
+    - {id: pit-hold, when: 'player.pit == 1 and not (declarer and made) and delta > 0', then: 'player.score = 700'}
+    - {id: pit-release, when: 'player.pit == 1 and player.score != 700', then: 'player.pit = 0'}
+    - {id: pit-lock, when: 'player.pit == 0 and player.score >= 700 and player.score - delta < 700',
+       then: 'player.score = 700; player.pit = 1'}
+"""
+
+
+def test_the_pit_lock_holds_at_700_until_a_made_contract_or_a_loss(tmp_path: Path) -> None:
+    # the peer's barrel.pit_lock_in (core/scoring.lua advance_game, "Off both barrels. Apply
+    # pit-lock-in semantics"): a total crossing pit_score from below is held there and locked;
+    # while locked, a made contract as declarer or a negative delta clears the lock and the
+    # raw total applies, any other delta leaves the unit at pit_score; once cleared, defender
+    # points count again (800 + 60 is 860)
+    path = tmp_path / "pit-lock.yaml"
+    path.write_text(PIT_LOCK, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    form = rules.form(3)
+    state = MatchState.new(form, options=rules.selected, deck_points=rules.deck.total_points)
+
+    def deal(declarer: int, contract: int, points: dict[int, int], **extra: object) -> tuple[int, ...]:
+        nonlocal state
+        outcome = DealOutcome(declarer=declarer, bid=100, contract=contract, card_points=points,
+                              tricks={p: 2 + (p == declarer) * 2 for p in range(3)}, **extra)  # type: ignore[arg-type]
+        state = settle_deal(form, state, outcome)[0]
+        return state.scores
+
+    state = state.with_values(form, scores=[0, 600, 0])
+    # seat 1 makes 200 from 600: held at 700 and locked
+    assert deal(1, 200, {1: 100, 2: 20, 0: 0}, marriages={1: 100}) == (0, 700, 20)
+    assert state.counters["pit"] == (0, 1, 0)
+    # a defender's 60 leaves him at 700, still locked
+    assert deal(0, 100, {0: 60, 1: 60, 2: 0}, marriages={0: 40}) == (100, 700, 20)
+    assert state.counters["pit"] == (0, 1, 0)
+    # a made 100 as declarer releases it: 800
+    assert deal(1, 100, {1: 60, 2: 60, 0: 0}, marriages={1: 40}) == (100, 800, 80)
+    assert state.counters["pit"] == (0, 0, 0)
+    # released, a defender's 60 counts: 860
+    assert deal(0, 100, {0: 60, 1: 60, 2: 0}, marriages={0: 40}) == (200, 860, 80)
+    # seat 2 crosses from 640 as a defender (+60): held at 700 and locked; failing a 100
+    # from there releases it below (600)
+    state = state.with_values(form, scores=[200, 860, 640], counters={"pit": [0, 0, 0]})
+    assert deal(0, 100, {0: 60, 1: 0, 2: 60}, marriages={0: 40}) == (300, 860, 700)
+    assert state.counters["pit"] == (0, 0, 1)
+    assert deal(2, 100, {2: 40, 0: 40, 1: 40}) == (340, 900, 600)
+    assert state.counters["pit"] == (0, 0, 0)
