@@ -203,3 +203,41 @@ def test_the_pit_lock_holds_at_700_until_a_made_contract_or_a_loss(tmp_path: Pat
     assert state.counters["pit"] == (0, 0, 1)
     assert deal(2, 100, {2: 40, 0: 40, 1: 40}) == (340, 900, 600)
     assert state.counters["pit"] == (0, 0, 0)
+
+
+POOL = """id: peer-pooled
+kind: house
+name: {en: pooled}
+description: {en: the peer's pooled defenders}
+extends: pl-standard
+scoring:
+  defender: >-
+    (round_to(points, 5) + round_to(others_points - declarer_points, 5)) // 2
+    + (if player_seat == (if declarer_seat == 0 then 1 else 0)
+       then (round_to(points, 5) + round_to(others_points - declarer_points, 5)) % 2 else 0)
+"""
+
+
+def test_pooled_defenders_share_their_rounded_scores(tmp_path: Path) -> None:
+    # the peer's scoring.defender_contributions = pooled (core/scoring.lua score_deal): each
+    # deal score is rounded first (round_to_nearest, 5; marriages exact), the defenders' pool
+    # is split floor(pool / n), the remainder to the first defender seat in ascending order
+    path = tmp_path / "pooled.yaml"
+    path.write_text(POOL, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    form = rules.form(3)
+    start = MatchState.new(form, options=rules.selected, deck_points=rules.deck.total_points)
+
+    def deal(declarer: int, points: dict[int, int], marriages: dict[int, int] | None = None) -> tuple[int, ...]:
+        outcome = DealOutcome(declarer=declarer, bid=100, contract=100, card_points=points,
+                              marriages=marriages or {}, tricks={0: 3, 1: 3, 2: 2})
+        return settle_deal(form, start, outcome)[0].scores
+
+    # 33 and 36 round to 35 each: the pool 70 gives 35 each (halving 69 first gives 34 → 30)
+    assert deal(1, {1: 51, 0: 33, 2: 36}) == (35, -100, 35)
+    # 33 and 41 round to 35 and 40: 75 is 37 each and the odd point to seat 0
+    assert deal(1, {1: 46, 0: 33, 2: 41}) == (38, -100, 37)
+    # the declarer is seat 0: the odd point goes to seat 1
+    assert deal(0, {0: 46, 1: 33, 2: 41}) == (-100, 38, 37)
+    # a marriage stays exact: 24 + 40 is 65, 27 is 25, the pool 90 gives 45 each
+    assert deal(1, {1: 69, 0: 24, 2: 27}, marriages={0: 40}) == (45, -100, 45)
