@@ -241,3 +241,40 @@ def test_pooled_defenders_share_their_rounded_scores(tmp_path: Path) -> None:
     assert deal(0, {0: 46, 1: 33, 2: 41}) == (-100, 38, 37)
     # a marriage stays exact: 24 + 40 is 65, 27 is 25, the pool 90 gives 45 each
     assert deal(1, {1: 69, 0: 24, 2: 27}, marriages={0: 40}) == (45, -100, 45)
+
+
+def _barrel(form: Form, **values: object) -> Form:
+    barrel = dataclasses.replace(form.special.barrel, **values)  # type: ignore[arg-type]
+    return dataclasses.replace(form, special=dataclasses.replace(form.special, barrel=barrel))
+
+
+def test_a_same_deal_barrel_tie_keeps_the_declarer_then_the_lowest_seat() -> None:
+    # the peer's collision_rule last_mounter / first_mounter (core/scoring.lua advance_game,
+    # "Same-deal mount ties break by declarer-wins, then lowest unit index"): of the units
+    # mounting in the same deal one stays (the declarer's, else the lowest), the others fall
+    rules = load_ruleset("ru-online", options={"golden_round": False})
+    form = rules.form(3)
+    start = MatchState.new(form, options=rules.selected, deck_points=rules.deck.total_points)
+    both = start.with_values(form, scores=[800, 780, 790])
+    # the declarer (seat 1) makes 100 (880), seat 0 takes 80 (880), seat 2 takes 0 (790)
+    made = DealOutcome(declarer=1, bid=100, contract=100, card_points={1: 40, 0: 80, 2: 0},
+                       marriages={1: 60}, tricks={1: 3, 0: 5, 2: 0})
+    last = _barrel(form, collision="last_stays")
+    state = settle_deal(last, both, made)[0]
+    assert state.scores[:2] == (880, 880) and [b.on for b in state.barrel][:2] == [True, True]
+    tie = _barrel(form, collision="last_stays", collision_tie="declarer_then_lowest_seat")
+    state, events = settle_deal(tie, both, made)
+    assert state.scores[:2] == (760, 880) and [b.on for b in state.barrel][:2] == [False, True]
+    assert [(e.player, e.text) for e in events if e.kind == "barrel.collision"] == [
+        (0, "fell off the barrel (with player 1) −120")]
+    # the declarer not among them: two defenders mounting together at 880, the lowest seat
+    # stays, the other falls to 760 (the peer's threshold + fall_off_penalty)
+    failed = DealOutcome(declarer=1, bid=100, contract=100, card_points={1: 40, 0: 40, 2: 40},
+                         marriages={0: 40, 2: 40}, tricks={1: 2, 0: 3, 2: 3})
+    pair = start.with_values(form, scores=[800, 0, 800])
+    for collision in ("last_stays", "first_stays"):
+        state = settle_deal(_barrel(form, collision=collision), pair, failed)[0]
+        assert [b.on for b in state.barrel] == [True, False, True]
+        state = settle_deal(_barrel(form, collision=collision, collision_tie="declarer_then_lowest_seat"),
+                            pair, failed)[0]
+        assert [b.on for b in state.barrel] == [True, False, False] and state.scores[2] == 760

@@ -94,6 +94,7 @@ SHOWN_WHEN_CHANGED = frozenset(
         "deal.cut.swap",
         "match.finishing.tie_score",
         "match.finishing.tie_equal",
+        "special.barrel.collision_tie",
         "table.partnerships",
         "table.stock",
         "auction.all_pass_play",

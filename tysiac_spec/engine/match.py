@@ -790,6 +790,14 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
         falling = staying
     elif b.collision == "first_stays" and newcomers and staying:
         falling = newcomers
+    if (b.collision_tie != "all_stay" and b.collision in ("last_stays", "first_stays")
+            and len(newcomers) >= 2 and (b.collision == "last_stays" or not staying)):
+        # a same-deal tie: one newcomer stays, the declarer's seat, else the lowest
+        d = w.outcome.declarer
+        if w.stand is not None and d >= 0:
+            d = w.stand[d]
+        keep = d if d in newcomers else min(newcomers)
+        falling = sorted({*falling, *(p for p in newcomers if p != keep)})
     elif b.collision == "everyone_falls" and newcomers and len(newcomers) + len(staying) >= 2:
         falling = sorted({*newcomers, *staying})
     for p in falling:

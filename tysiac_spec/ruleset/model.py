@@ -1312,6 +1312,13 @@ class Barrel:
         "reaching it where another already sits, or with another, and every one of them falls).",
         "coexist",
     )
+    collision_tie: Literal["all_stay", "declarer_then_lowest_seat"] = rule(
+        "Two or more players reaching the barrel in the same deal under `last_stays` (or "
+        "under `first_stays` with nobody on it before): all of them stay; or one stays, the "
+        "declarer if he is one of them, else the lowest seat number, and the others fall as "
+        "in a collision (mekedron/thousand's same-deal tie).",
+        "all_stay",
+    )
     collision_penalty: int = rule(
         "Points each colliding player loses when falling.",
         120,
