@@ -98,6 +98,31 @@ def test_high_score_ties_go_to_the_lowest_seat_not_the_declarer() -> None:
     assert state.scores == (1020, -100, 1020) and state.winner == 0
 
 
+def test_declarer_wins_is_the_highest_score_then_the_declarer_then_the_lowest_seat() -> None:
+    # the peer's tiebreaker declarer_wins (scoring.lua, advance_game: "highest total wins;
+    # ties at the top break for the declarer's unit", else at_max[1], the lowest unit)
+    rules = load_ruleset(str(HOUSE / "no-800.yaml"))
+    form = rules.form(3)
+    start = MatchState.new(form, options=rules.selected, deck_points=rules.deck.total_points)
+    peer = _finishing(form, tie="highest", tie_equal="declarer_then_lowest_seat")
+    # the declarer (seat 1) makes 100 from 910 (1010), seat 0 takes 40 from 990 (1030)
+    made = DealOutcome(declarer=1, bid=100, contract=100, card_points={1: 80, 2: 0, 0: 40},
+                       marriages={1: 40}, tricks={1: 5, 2: 0, 0: 3})
+    ahead = start.with_values(form, scores=[990, 910, 0])
+    assert settle_deal(_finishing(form, tie="declarer"), ahead, made)[0].winner == 1
+    assert settle_deal(peer, ahead, made)[0].winner == 0  # the higher total, not the declarer
+    # equal at the top with the declarer: his (1010 each)
+    tied = start.with_values(form, scores=[970, 910, 0])
+    assert settle_deal(peer, tied, made)[0].winner == 1
+    # equal at the top without him: the lowest seat (1020 each), where tie_equal: declarer
+    # names no one
+    failed = DealOutcome(declarer=1, bid=100, contract=100, card_points={1: 13, 2: 44, 0: 63},
+                         marriages={1: 40, 2: 80, 0: 60}, tricks={1: 1, 2: 3, 0: 4})
+    both = start.with_values(form, scores=[900, 0, 900])
+    assert settle_deal(peer, both, failed)[0].winner == 0
+    assert settle_deal(_finishing(form, tie="highest"), both, failed)[0].winner is None
+
+
 _GOLDEN = """id: peer-golden-{name}
 kind: house
 name: {{en: golden {name}}}

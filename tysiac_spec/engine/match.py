@@ -856,8 +856,9 @@ def winner_of(
     """The winner by ``match.target`` (plus ``raised``) and ``finishing.tie`` of the scores
     after a deal (by seat): the one player at or over the target; of several, none under
     ``tie: continue``, the declarer under ``tie: declarer`` when he is one of them, else the
-    highest score, of equal ones the declarer's, else none (``finishing.tie_equal:
-    lowest_seat``: the lowest seat number's).  ``stand``: with partnerships,
+    highest score, of equal ones the declarer's, else none (``finishing.tie_equal``:
+    ``lowest_seat``, the lowest seat number's; ``declarer_then_lowest_seat``, the declarer's,
+    else the lowest seat number's).  ``stand``: with partnerships,
     the seat standing for each seat's side (:func:`.seating.standing_for`)."""
     target = form.match.target + raised
     if max(scores) < target:
@@ -876,11 +877,12 @@ def winner_of(
     best = [p for p in crossed if scores[p] == top]
     if len(best) == 1:
         return best[0]
-    if form.match.finishing.tie_equal == "lowest_seat":
+    tie_equal = form.match.finishing.tie_equal
+    if tie_equal == "lowest_seat":
         return min(best)
     if declarer in best:
         return declarer
-    return None
+    return min(best) if tie_equal == "declarer_then_lowest_seat" else None
 
 
 def won_event(form: Form, deal: int, winner: int, score: int) -> MatchEvent:

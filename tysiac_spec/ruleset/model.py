@@ -1208,10 +1208,11 @@ class Finishing:
         "continuation: 950 + 60 for two players gives 999 each and the target 1500).",
         "kept",
     )
-    tie_equal: Literal["declarer", "lowest_seat"] = rule(
+    tie_equal: Literal["declarer", "lowest_seat", "declarer_then_lowest_seat"] = rule(
         "Equal highest scores at the target that `tie` leaves unbroken: the declarer's wins "
         "if he is one of them, else no one (play goes on); or the lowest seat number among "
-        "them wins, the declarer given no favour (mekedron/thousand's `high_score`).",
+        "them wins, the declarer given no favour (mekedron/thousand's `high_score`); or the "
+        "declarer's, else the lowest seat number's (its `declarer_wins`, with `tie: highest`).",
         "declarer",
     )
     loss: int | None = rule(
