@@ -1,6 +1,9 @@
-"""Peer rules made exact (issue 26 items 12-13): mekedron/thousand's bottom-card guard
-(``deal.cut.swap``), its continuation tie-breaker's 999 (``match.finishing.tie_score``) and
-its ``high_score`` tie-breaker's lowest seat (``match.finishing.tie_equal``).
+"""Peer rules made exact (issue 26 items 12-14): mekedron/thousand's bottom-card guard
+(``deal.cut.swap``), its tie-breakers (continuation's 999, ``match.finishing.tie_score``;
+high_score's lowest seat and declarer_wins's highest total, ``match.finishing.tie_equal``),
+its golden deal and its two doubling switches (``golden_round.multiplier: 1`` and formulas
+reading ``mode``), its pit lock (a counter and match rules), its pooled defenders (a
+``scoring.defender`` formula) and its same-deal barrel tie (``special.barrel.collision_tie``).
 
 Values from the peer's code: ``core/deck.lua`` L94-104 (``apply_bottom_safe``: the bottom 9
 or J swapped with the first card from the top that is neither) and
