@@ -77,7 +77,8 @@ def test_every_rule_field_of_the_model_appears_when_set() -> None:
     # a 4-player table of partners has no sitter, a 2-player table with a stock no talon:
     # their layouts are the house examples'; all-pass play, contra and selling the contract
     # (issue 17) are house examples too
-    for name in ("partners-four", "two-stock", "all-pass-play", "contra", "rebuy", "cut-swap", "tie-below-target"):
+    for name in ("partners-four", "two-stock", "all-pass-play", "contra", "rebuy", "cut-swap", "tie-below-target",
+                 "tie-high-score"):
         layout = load_ruleset(str(HERE.parent / "examples" / "house" / f"{name}.yaml"))
         shown |= shown_paths(render_book(build_book(layout, lang="en"), "md"))
     # the cards set aside (talon.leftover) are a rule only where the declarer discards

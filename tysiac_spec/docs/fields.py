@@ -93,6 +93,8 @@ SHOWN_WHEN_CHANGED = frozenset(
         "special.golden_round.auction",
         "deal.cut.swap",
         "match.finishing.tie_score",
+        "match.finishing.tie_equal",
+        "special.barrel.collision_tie",
         "table.partnerships",
         "table.stock",
         "auction.all_pass_play",

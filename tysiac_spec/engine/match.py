@@ -790,6 +790,14 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
         falling = staying
     elif b.collision == "first_stays" and newcomers and staying:
         falling = newcomers
+    if (b.collision_tie != "all_stay" and b.collision in ("last_stays", "first_stays")
+            and len(newcomers) >= 2 and (b.collision == "last_stays" or not staying)):
+        # a same-deal tie: one newcomer stays, the declarer's seat, else the lowest
+        d = w.outcome.declarer
+        if w.stand is not None and d >= 0:
+            d = w.stand[d]
+        keep = d if d in newcomers else min(newcomers)
+        falling = sorted({*falling, *(p for p in newcomers if p != keep)})
     elif b.collision == "everyone_falls" and newcomers and len(newcomers) + len(staying) >= 2:
         falling = sorted({*newcomers, *staying})
     for p in falling:
@@ -848,7 +856,9 @@ def winner_of(
     """The winner by ``match.target`` (plus ``raised``) and ``finishing.tie`` of the scores
     after a deal (by seat): the one player at or over the target; of several, none under
     ``tie: continue``, the declarer under ``tie: declarer`` when he is one of them, else the
-    highest score, of equal ones the declarer's, else none.  ``stand``: with partnerships,
+    highest score, of equal ones the declarer's, else none (``finishing.tie_equal``:
+    ``lowest_seat``, the lowest seat number's; ``declarer_then_lowest_seat``, the declarer's,
+    else the lowest seat number's).  ``stand``: with partnerships,
     the seat standing for each seat's side (:func:`.seating.standing_for`)."""
     target = form.match.target + raised
     if max(scores) < target:
@@ -867,9 +877,12 @@ def winner_of(
     best = [p for p in crossed if scores[p] == top]
     if len(best) == 1:
         return best[0]
+    tie_equal = form.match.finishing.tie_equal
+    if tie_equal == "lowest_seat":
+        return min(best)
     if declarer in best:
         return declarer
-    return None
+    return min(best) if tie_equal == "declarer_then_lowest_seat" else None
 
 
 def won_event(form: Form, deal: int, winner: int, score: int) -> MatchEvent:

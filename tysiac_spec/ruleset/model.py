@@ -1208,6 +1208,13 @@ class Finishing:
         "continuation: 950 + 60 for two players gives 999 each and the target 1500).",
         "kept",
     )
+    tie_equal: Literal["declarer", "lowest_seat", "declarer_then_lowest_seat"] = rule(
+        "Equal highest scores at the target that `tie` leaves unbroken: the declarer's wins "
+        "if he is one of them, else no one (play goes on); or the lowest seat number among "
+        "them wins, the declarer given no favour (mekedron/thousand's `high_score`); or the "
+        "declarer's, else the lowest seat number's (its `declarer_wins`, with `tie: highest`).",
+        "declarer",
+    )
     loss: int | None = rule(
         "A score at or below which a player loses the match outright (the reverse barrel's "
         "minus the target): the match ends after the deal, and the player with the highest "
@@ -1305,6 +1312,13 @@ class Barrel:
         "deal); all stay; the last one stays; the first one stays; everyone falls (a player "
         "reaching it where another already sits, or with another, and every one of them falls).",
         "coexist",
+    )
+    collision_tie: Literal["all_stay", "declarer_then_lowest_seat"] = rule(
+        "Two or more players reaching the barrel in the same deal under `last_stays` (or "
+        "under `first_stays` with nobody on it before): all of them stay; or one stays, the "
+        "declarer if he is one of them, else the lowest seat number, and the others fall as "
+        "in a collision (mekedron/thousand's same-deal tie).",
+        "all_stay",
     )
     collision_penalty: int = rule(
         "Points each colliding player loses when falling.",
