@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -63,9 +64,13 @@ def compile_module(source: str, name: str, folder: Path) -> str | None:
     else the last lines of mypyc's output joined by `` / `` (the folder is then left as it was,
     but for the source)."""
     folder.mkdir(parents=True, exist_ok=True)
+    # mypy must see the package the source imports from: an editable install is found by an
+    # import hook, which mypy does not run, so the package's folder goes on its path
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
     with tempfile.TemporaryDirectory(prefix="tysiac-mypyc-") as tmp:
         (Path(tmp) / f"{name}.py").write_text(source, encoding="utf-8")
-        done = subprocess.run([sys.executable, "-m", "mypyc", f"{name}.py"], cwd=tmp,
+        done = subprocess.run([sys.executable, "-m", "mypyc", f"{name}.py"], cwd=tmp, env=env,
                               capture_output=True, text=True, check=False)
         made = built(Path(tmp), name)
         if done.returncode or made is None:
