@@ -370,6 +370,12 @@ def test_standard_validator_accepts_the_readme_examples(index: int, draft: str) 
 #: parents (merged before the check) give what a file lacks; formulas are compiled; and the
 #: semantic checks weigh the rules against each other (``validate.SEMANTIC_CODES``).
 SCHEMA_CANNOT_TELL: dict[str, tuple[str, str]] = {
+    # session 11: fields that validate but would change nothing, refused by the semantic checks
+    "cut-swap-every-rank-bad": ("deal.cut-swap", "the cut's swap with every rank bad: no card could be swapped in"),
+    "golden-contract-unreachable": ("special.golden-contract", "a golden contract above the most a deal can make (card points, marriages, the cap)"),
+    "rebuy-auction-while-off": ("talon.rebuy-inert", "a re-buy's bidding or seats set while re-buy is off: a pair of fields"),
+    "rebuy-price-above-every-contract": ("talon.rebuy-price", "a re-buy price above every contract, found by the formula's range"),
+    "tie-score-without-raise": ("match.tie-score", "tied scores set below a target that no tie raises: a pair of fields"),
     "ace-marriage-unknown-rank": ("deck.unknown-rank", "a field naming one rank (`deal.first_dealer_rank`, `marriages.ace_marriage.rank`) names one the deck does not have"),
     "active-above-seated": ("table.active", "more active players than seated, or a sitter missing / superfluous"),
     "barrel-threshold-at-target": ("match.threshold", "a threshold at or above the target"),

@@ -129,19 +129,25 @@ def test_any_seed_plays_the_engines_game(form: tuple[str, int], seed: int, style
 def test_every_shipped_form_is_the_engines_or_falls_back() -> None:
     """Every shipped ruleset, player count and option value: the forms play the engine's games
     (three matches of 12 deals each); a form that falls back says why."""
-    covered = fallen = 0
+    covered, fallen = 0, []
     for rid, options, _ in configurations(1, 1):
         rules = _rules(rid, options)
         for n in rules.player_counts:
             runner = fast.compile(rules, n)
             if runner.fallback_reason:
                 assert isinstance(runner, fast.EngineRunner)
-                fallen += 1
+                fallen.append((rid, n, runner.fallback_reason))
                 continue
             covered += 1
             for seed in range(3):
                 compare(rules, n, seed, deals=12)
-    assert covered == 204 and not fallen  # (9 barrel_min_bid configurations since session 10)
+    # (9 barrel_min_bid configurations since session 10.) A golden deal that keeps its auction
+    # (`special.golden_round.auction`, session 11: ru-classic's gold set at 3 and 4 players,
+    # ua-standard's `golden_round: gold_set`) is not covered by the fast path yet: played by
+    # the engine, and it says so.
+    assert covered == 201
+    assert sorted((rid, n) for rid, n, _ in fallen) == [("ru-classic", 3), ("ru-classic", 4), ("ua-standard", 3)]
+    assert all("special.golden_round.auction" in reason for _, _, reason in fallen)
 
 
 @pytest.mark.slow

@@ -104,6 +104,8 @@ COMPANIONS: dict[str, dict[str, Any]] = {
     # issue 17: all-pass play needs its rules (auction.all-pass-play), a sale its price (talon.rebuy)
     "auction.all_pass_play": {"auction": {"all_pass": "play", "all_pass_play": {"score": "-card_points"}}},
     "talon.rebuy": {"talon": {"rebuy": {"enabled": True, "price": "240"}}},
+    # session 11: tied scores set below the target need a tie that raises it (match.tie-score)
+    "match.finishing.tie_score": {"match": {"finishing": {"tie_raise": 500}}},
 }
 
 PER_FORM = {"talon.hand_out", "talon.leftover.to", "talon.leftover.discards_to", "talon.leftover.cards"}

