@@ -56,6 +56,7 @@ from ..ruleset.model import Form, Revoke
 from . import all_pass, contracts, dealing, match, play, scoring, talon
 from .actions import Action, ActionTable, PlayCard
 from .seating import direction, seating, sides
+from .simple_settle import simple_settlement
 from .state import DealState
 
 __all__ = ["CompiledForm", "Switches", "compile_form", "compile_kinds", "compile_switches"]
@@ -119,6 +120,9 @@ class Switches:
     dispatch to its plays for a deal without a declarer."""
     play_apply: Callable[[DealState, PlayCard], None]
     """The form's own play of a card, dispatched likewise."""
+    simple_settle: bool
+    """Whether a deal is settled by :func:`.simple_settle.compile_simple_settle` (a match with
+    nothing beyond the target and ``finishing``: :func:`.simple_settle.simple_settlement`)."""
 
 
 def compile_switches(
@@ -172,6 +176,7 @@ def compile_switches(
         end_hooks=around or all_pass_play is not None,
         play_legal=play_legal,
         play_apply=play_apply,
+        simple_settle=simple_settlement(form) is None,
     )
 
 

@@ -76,6 +76,7 @@ from .pickling import copied, packed, unpacked
 from .position import Position
 from .record import Record, record_error, record_of, ruleset_of
 from .seating import next_dealer, redeal_dealer
+from .simple_settle import compile_simple_settle, settle_played
 from .state import Around, DealState, cards_text
 from .view import View, view_of
 
@@ -195,6 +196,16 @@ class Game:
         self._kinds = self.compiled.kinds
         """The named contract kinds compiled (``contract.kinds``, :mod:`.contracts`); empty: none."""
         self._revoke = on.revoke
+        self._settle_simple: partial[tuple[MatchState, list[MatchEvent]]] | None = None
+        """The settlement of a finished deal of a match with nothing beyond the target and
+        ``finishing`` (:mod:`.simple_settle`; ``None``: another form)."""
+        if on.simple_settle:
+            settlement = self.compiled.settlement
+            assert settlement is not None
+            self._settle_simple = partial(
+                settle_played, compile_simple_settle(form, self._options, ruleset.deck.cards),
+                settlement.next_dealer,
+            )
         self._deck_points = ruleset.deck.total_points
         self._deck_cards = ruleset.deck.cards
         self._phases = self._phase_table()
@@ -1069,7 +1080,10 @@ class Game:
                 self._pay(deal, player, amount, revoke.to, "revoke.penalty", "revoke")
             state = self._match
         state = dealt_by(state, self._dealer)
-        if self._on.end_hooks:  # (all-pass play; contract.kinds, contract.contra: decided once)
+        simple = self._settle_simple
+        if simple is not None:  # (the one settlement of such a form's deals, the fast path's too)
+            new, events = simple(deal, state)
+        elif self._on.end_hooks:  # (all-pass play; contract.kinds, contract.contra: decided once)
             new, events = self._hooked_settle(deal, state)
         else:
             # the engine's outcome is valid by construction: settled without validate_outcome

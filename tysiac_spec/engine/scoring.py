@@ -411,7 +411,7 @@ def compile_formula_scores(
     ``options``: the options every call passes, when the caller's are fixed (the fast path's
     form); a formula that also reads ``options`` is then kept too.
     The one statement of the deal's scores by the formulas: :func:`compile_played` calls
-    them, and so does the fast path's settlement (``tysiac_spec.fast.settle``)."""
+    them, and so does the settlement of a simple form (:mod:`.simple_settle`)."""
     s = form.scoring
     made_of, declarer_of, defender_of = s.made.evaluator(), s.declarer.evaluator(), s.defender.evaluator()
     players = form.active

@@ -33,7 +33,7 @@ import random
 import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,16 +44,16 @@ from ..engine.actions import ActionTable, ChooseTalon
 from ..engine.auction import allowed_bids
 from ..engine.compiled import compile_form as engine_compile
 from ..engine.events import MatchEvent
-from ..engine.match import MatchState, dealt_by, settle_valid_deal
+from ..engine.match import MatchState, dealt_by
 from ..engine.scoring import DealOutcome, outcome_of
 from ..engine.seating import opponents_after, redeal_dealer, seating, turn_after
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Form
 from . import generate as _gen
+from . import settle
 from .coverage import uncovered
 from .formulas import seen_cards
 from .generate import CODES, deal_function, source_key
-from .settle import compile_settle, simple_settlement
 
 __all__ = [
     "CODES",
@@ -611,17 +611,6 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         d.declarer, d.unopposed = declarer, unopposed
         return talon.may_forfeit(form, d, lambda p: dict(base(state, p)))  # type: ignore[arg-type]
 
-    def settle(state: MatchState, o: DealOutcome) -> tuple[MatchState, list[MatchEvent]]:
-        new, events, _ = settle_valid_deal(form, state, o, played=score_played, team=None)
-        return new, events
-
-    initial = new_state(0)
-    simple = simple_settlement(form) is None
-
-    def final(scores: list[int], dealer: int, deals: int, winner: int) -> MatchState:
-        return replace(initial, scores=tuple(scores), dealer=dealer, deals=deals,
-                       winner=None if winner < 0 else winner)
-
     # redeals (engine/dealing.py redeal_check, redealt, played_on; engine/game.py _answer_redeal)
     redeals = form.deal.redeals
     timings = ("after_deal", "after_talon", "after_exchange")
@@ -825,8 +814,6 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_may_known": bids_kept,
         "H_bid_known": bids,
         "H_dealer_exempt": dealer_exempt,
-        "H_settle_simple": compile_settle(form, pack, options) if simple else None,
-        "H_final": final,
         "H_Random": random.Random,
         "H_first_dealer": first_dealer,
         "H_new_state": new_state,
@@ -838,7 +825,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_outcome": outcome,
         "H_may_forfeit": may_forfeit,
         "H_claim": claim,
-        "H_settle": settle,
+        **settle.bound(form, options, pack, score_played, new_state(0)),
     }
 
 

@@ -760,11 +760,11 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 to = I_set_aside_taker(K_DISCARDS_LAST, last, declarer)
                 for c in discards:
                     points[to] += points_of[c]
-        # -- the match (engine/match.py settle_valid_deal, or fast/settle.py on its statements) --
+        # -- the match: the engine's settlement, in a list of scores for a simple form --
         if K_SIMPLE_SETTLE:
             before = scores[:]
             won = H_settle_simple(scores, deals, declarer, contract, order, sitter, points, married, tricks,
-                                  talon_cards, events)
+                                  talon_cards, events)[0]
             deal_scores.append(tuple([scores[i] - before[i] for i in range(K_N)]))
             if K_FORCED_SEAT < 0 and high_bidder < 0:  # scored without an auction winner (everyone passed)
                 H_passed_out(len(deal_scores) - 1)

@@ -144,7 +144,7 @@ COVERED: dict[str, Any] = {
     # scoring and the match: the engine's settlement, called per deal
     "scoring": ANY,
     "match": ANY,
-    "match.finishing.tie_score": ("kept",),  # (fast/settle.py's finishing does not set it)
+    "match.finishing.tie_score": ("kept",),  # (below_target: a form with it is played by the engine)
     # the deal's opening (a golden-round deal, a barrel deal without an auction, the dark game)
     # and the match's mechanisms (the engine's settlement)
     "special.barrel": ANY,
