@@ -54,6 +54,7 @@ from .coverage import uncovered
 from .formulas import seen_cards
 from .generate import CODES, deal_function, source_key
 from .settle import compile_settle, simple_settlement
+from .views import Table, views_uncovered
 
 __all__ = [
     "CODES",
@@ -191,21 +192,27 @@ class FastRunner:
 
     Attributes:
         form: the form; ``ruleset``: its ruleset; ``key``: the content hash of the code;
-        ``compiled``: whether the module is the mypyc build; ``fallback_reason``: ``None``.
+        ``compiled``: whether the module is the mypyc build; ``fallback_reason``: ``None``;
+        ``views``: the code records the players' views (:meth:`view`, :func:`.views.bot_policy`:
+        bots that read their view; the code of ``views=False`` records nothing).
     """
 
     fallback_reason: str | None = None
 
-    def __init__(self, ruleset: Ruleset, players: int) -> None:
+    def __init__(self, ruleset: Ruleset, players: int, views: bool = False) -> None:
         self.ruleset = ruleset
         self.players = players
         self.form = form = ruleset.form(players)
         pack = tuple(ruleset.deck.cards)
         self.pack = pack
         self._texts = _Texts(pack)
-        self.key = source_key(form, pack)
-        made, self.compiled = _module(self.key, form, pack)
+        self.views = views
+        self.key = source_key(form, pack, views)
+        made, self.compiled = _module(self.key, form, pack, views)
         self._helpers = _helpers(ruleset, form, pack)
+        self._tables = threading.local()  # (views) this thread's match's table
+        self._first_table: Table | None = None
+        self._helpers["H_views"] = self._table
         self._passed = threading.local()  # the deals passed out in this thread's match
         self._helpers["H_passed_out"] = self._passed_out
         self._bind: Callable[[dict[str, Any]], None] | None = None
@@ -216,6 +223,21 @@ class FastRunner:
             self.module = {"__name__": f"tysiac_fast_{self.key}", **self._helpers}
             exec(made, self.module)  # the compiled tree of our own template (no ruleset text in it)
         self._play = self.module["play_match"]
+
+    def _table(self) -> Table:
+        """A new :class:`.views.Table` for this thread's match (``H_views``)."""
+        first = self._first_table
+        t = self._tables.table = Table(self.form, self.pack, self.text, first)
+        if first is None:
+            self._first_table = t
+        return t
+
+    def view(self, player: int, legal: Sequence[int]) -> Any:
+        """The engine's :class:`~tysiac_spec.engine.view.View` of ``player``, to act on the
+        codes ``legal``, in the match this thread plays (a runner made with ``views=True``;
+        called from a policy)."""
+        table: Table = self._tables.table
+        return table.view(player, legal)
 
     def _passed_out(self, deal: int) -> None:
         self._passed.deals.append(deal)
@@ -374,7 +396,7 @@ _MODULES: dict[str, tuple[Any, bool]] = {}
 or the mypyc module's namespace (``True``)."""
 
 
-def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[Any, bool]:
+def _module(key: str, form: Form, pack: tuple[Card, ...], views: bool = False) -> tuple[Any, bool]:
     """The generated module of ``form``: from memory, else the mypyc build in the cache
     directory when there is one (and ``TYSIAC_FAST_PURE`` is not set), else generated and
     compiled here (its source written to the cache directory for a mypyc build)."""
@@ -392,7 +414,7 @@ def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[Any, bool]:
             made = (mod.__dict__, True)
             _MODULES[key] = made
             return made
-    tree = _gen.generate(form, pack)
+    tree = _gen.generate(form, pack, views)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.py"
@@ -842,18 +864,21 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     }
 
 
-def compile(ruleset: Ruleset, players: int) -> FastRunner | EngineRunner:
+def compile(ruleset: Ruleset, players: int, views: bool = False) -> FastRunner | EngineRunner:
     """The runner of ``ruleset`` (loaded, options applied) with ``players``: generated code
-    when the generator covers the form, else the engine (``fallback_reason`` set)."""
+    when the generator covers the form (with ``views``, also its views: :mod:`.views`), else
+    the engine (``fallback_reason`` set)."""
     form = ruleset.form(players)
     reason = uncovered(form, len(ruleset.deck.cards))
+    if reason is None and views:
+        reason = views_uncovered(form)
     if reason is not None:
         return EngineRunner(ruleset, players, reason)
-    return FastRunner(ruleset, players)
+    return FastRunner(ruleset, players, views)
 
 
-def compile_form(ruleset: str | Ruleset, players: int, options: Mapping[str, Any] | None = None
-                 ) -> FastRunner | EngineRunner:
+def compile_form(ruleset: str | Ruleset, players: int, options: Mapping[str, Any] | None = None,
+                 views: bool = False) -> FastRunner | EngineRunner:
     """:func:`compile` of ``ruleset`` (an id, alias or path, or a loaded ruleset) with
     ``options`` applied.
 
@@ -866,4 +891,4 @@ def compile_form(ruleset: str | Ruleset, players: int, options: Mapping[str, Any
         rules = load_ruleset(ruleset.file or ruleset.id, options={**ruleset.selected, **options})
     else:
         rules = ruleset
-    return compile(rules, players)
+    return compile(rules, players, views)
