@@ -383,14 +383,14 @@ def _view_policy(runner: FastRunner, name: str, seed: int, player: int) -> Polic
 
     def choose(view: Any, legal: list[Any]) -> Any:
         try:
-            action = bot.choose(view, legal)
+            return bot.choose(view, legal)
         except Exception as exc:  # the bot's own error: one line naming it (bot.raised)
             raise raised_by(bot, player, name, exc) from None
-        if not any(action is a for a in legal) and not _among(action, legal):
-            raise illegal_action(player, name, short_repr(action), type(action).__name__, len(legal))
-        return action
 
-    return bot_policy(runner.view, runner.action, choose)
+    def illegal(action: Any, legal: list[Any]) -> Exception:
+        return illegal_action(player, name, short_repr(action), type(action).__name__, len(legal))
+
+    return bot_policy(runner.view, runner.action, choose, illegal)
 
 
 def _play_fast(runner: FastRunner, seats: Sequence[str], seed: int, index: int,

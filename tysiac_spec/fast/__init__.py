@@ -212,6 +212,7 @@ class FastRunner:
         self._helpers = _helpers(ruleset, form, pack)
         self._tables = threading.local()  # (views) this thread's match's table
         self._first_table: Table | None = None
+        self._actions: dict[int, Any] = {}  # (views) the action objects shown to bots, by code
         self._helpers["H_views"] = self._table
         self._passed = threading.local()  # the deals passed out in this thread's match
         self._helpers["H_passed_out"] = self._passed_out
@@ -247,8 +248,11 @@ class FastRunner:
         return self._texts.text(code)
 
     def action(self, code: int) -> Any:
-        """The engine's action object of ``code`` (an ``ActionTable`` one)."""
-        return self._texts.action(code)
+        """The engine's action object of ``code`` (an ``ActionTable`` one, made once per runner)."""
+        made = self._actions.get(code)
+        if made is None:
+            made = self._actions[code] = self._texts.action(code)
+        return made
 
     def play_match(self, seed: int, policies: Sequence[Policy] | Policy | random.Random,
                    trace: bool = False, max_deals: int | None = None, outcomes: bool = True) -> MatchResult:

@@ -211,11 +211,14 @@ class Table:
 
 
 def bot_policy(view: Callable[[int, Sequence[int]], View], action: Callable[[int], Any],
-               choose: Callable[[View, list[Any]], Any]) -> Callable[[int, list[int]], int]:
+               choose: Callable[[View, list[Any]], Any],
+               illegal: Callable[[Any, list[Any]], Exception] | None = None,
+               ) -> Callable[[int, list[int]], int]:
     """A policy on action codes from a bot's ``choose(view, legal_actions)``: the view from
     ``view(player, legal)`` (:meth:`Table.view`), the actions from ``action(code)`` (the
-    engine's action objects).  A choice that is none of the legal actions raises
-    ``ValueError`` naming it (the caller reports the bot)."""
+    engine's action objects, one per code).  A choice that is none of the legal actions (by
+    identity, else by equality) raises ``illegal(choice, legal_actions)``, else a
+    ``ValueError`` naming it."""
     actions: dict[int, Any] = {}
 
     known = actions.get
@@ -233,6 +236,6 @@ def bot_policy(view: Callable[[int, Sequence[int]], View], action: Callable[[int
         for code, a in zip(legal, objs, strict=True):
             if a == chosen:
                 return code
-        raise ValueError(chosen)
+        raise illegal(chosen, objs) if illegal is not None else ValueError(f"not a legal action: {chosen!r}")
 
     return policy
