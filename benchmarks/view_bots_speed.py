@@ -5,7 +5,8 @@ code records (``tysiac_spec/fast/views.py``).
 Each round plays the same matches (seeded from ``--seed``) with ``engine="generic"`` and then
 ``engine="fast"`` in this process, one worker, and times them by CPU time
 (``time.process_time``); a warm-up match first makes the fast path's code.  Prints one line per
-round and form, and the median of the per-round ratios.  With the mypyc build of the module that
+round on standard error, and per form one JSON line: the medians of the rates and of the
+per-round ratios.  With the mypyc build of the module that
 records the views (``python -m tysiac_spec.fast.build --views``) the fast path runs it; with
 ``TYSIAC_FAST_PURE=1`` the pure-Python one.
 
@@ -16,7 +17,9 @@ records the views (``python -m tysiac_spec.fast.build --views``) the fast path r
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import sys
 import time
 
 from tysiac_spec import load_ruleset
@@ -49,16 +52,23 @@ def main() -> None:
         players = int(n or 3)
         rules = load_ruleset(rid)
         simulate(rules, players=players, games=1, seed=0, bots=args.bots, max_deals=2, engine="fast")
-        ratios = []
+        ratios, engines, fasts = [], [], []
         for r in range(args.rounds):
             generic, deals = _rate(rules, players, "generic", args.games, args.seed, args.max_deals,
                                    args.bots)
             quick, same = _rate(rules, players, "fast", args.games, args.seed, args.max_deals, args.bots)
             assert same == deals
             ratios.append(quick / generic)
+            engines.append(generic)
+            fasts.append(quick)
             print(f"{rid} {players} round {r}: {deals} deals; engine {generic:.0f}, fast path {quick:.0f} "
-                  f"deals per CPU second ({quick / generic:.2f}x)", flush=True)
-        print(f"{rid} {players}: median fast / engine {statistics.median(ratios):.2f}", flush=True)
+                  f"deals per CPU second ({quick / generic:.2f}x)", file=sys.stderr, flush=True)
+        print(json.dumps({
+            "ruleset": rid, "players": players, "bots": args.bots, "deals": deals, "rounds": args.rounds,
+            "engine_deals_per_cpu_second": round(statistics.median(engines)),
+            "fast_deals_per_cpu_second": round(statistics.median(fasts)),
+            "fast_over_engine": round(statistics.median(ratios), 2),
+        }), flush=True)
 
 
 if __name__ == "__main__":

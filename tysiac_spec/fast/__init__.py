@@ -14,6 +14,9 @@ codes (ints, :data:`~.generate.CODES`; the same actions in the same order as the
 ``Game.legal_actions()``), and it returns one of them.  ``runner.text(code)`` is an action's
 text (``play QH marriage``), from the engine's own action objects.  A seeded
 :func:`random_policy` makes the choices :class:`~tysiac_spec.bots.RandomBot` makes.
+A bot that reads its view (``choose(view, legal_actions)``: heuristic, strong) plays on a runner
+made with ``views=True``, whose code records what the players see: ``runner.view(player, legal)``
+is the engine's own view of the position, and :func:`.views.bot_policy` makes the bot a policy.
 
 The generated module is made once per form content (:func:`.generate.source_key`) and kept in
 memory; its source is also written under :func:`cache_dir` (``TYSIAC_FAST_CACHE``, else
