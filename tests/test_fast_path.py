@@ -309,7 +309,7 @@ def test_heuristic_matches_see_the_engines_views(rid: str, players: int) -> None
     assert compare_views(_rules(rid), players, 5, deals=6) == 6
 
 
-@pytest.mark.slow  # about 70 s of CPU: a module made and matches played per form (321 forms)
+@pytest.mark.slow  # about 70 s of CPU: a module made per form (201 configurations, the houses)
 def test_every_covered_form_shows_the_engines_views() -> None:
     """Bots that read their view, on every shipped form and option the fast path covers and
     every house example: the views, choices and games of the engine; the talon turned face up
