@@ -17,14 +17,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tysiac_spec import Game, fast, load_ruleset
-from tysiac_spec.bots import RandomBot
+from tysiac_spec.bots import RandomBot, make_bot
 from tysiac_spec.fast import coverage
+from tysiac_spec.fast.views import bot_policy
 from tysiac_spec.ruleset import Ruleset
 
 generate = importlib.import_module("tysiac_spec.fast.generate")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from engine_fingerprint import configurations  # noqa: E402
+
+from tysiac_spec.simulate import seat_seeds  # noqa: E402
 
 FAST_FORMS = [("pl-standard", 3), ("pl-standard", 2), ("pl-standard", 4), ("pl-online", 3),
               ("pl-tysiac-hd", 3), ("house-five-up", 4), ("cz-standard", 2), ("cz-standard", 3),
@@ -258,6 +261,96 @@ def test_openings_golden_barrel_dark_are_the_engines(tmp_path: Path) -> None:
     assert {"golden.end", "barrel.enter", "multiplier"} <= kinds
     assert barrel_deals
     assert {"normal", "dark", "golden"} <= modes
+
+
+def compare_views(rules: Ruleset, players: int, seed: int, deals: int, bot: str = "heuristic") -> int:
+    """Play match ``seed`` with ``bot`` in every seat (seeded as ``simulate`` seeds it) on the
+    fast path that records the views and on the engine: at every step the same player, legal
+    actions, view (the engine's ``View``, field by field) and choice; then the same deal
+    scores, events and match state.  Returns the deals played."""
+    runner = fast.compile(rules, players, views=True)
+    assert isinstance(runner, fast.FastRunner), runner.fallback_reason
+    form = rules.form(players)
+    seeds = seat_seeds(seed, players)
+    shown: list[Any] = []
+
+    def seat(s: int) -> fast.Policy:
+        made = make_bot(bot, s, form)
+
+        def choose(view: Any, legal: list[Any]) -> Any:
+            shown.append(view)
+            return made.choose(view, legal)
+
+        return bot_policy(runner.view, runner.action, choose)
+
+    result = runner.play_match(seed, [seat(s) for s in seeds], trace=True, max_deals=deals)
+    assert result.steps is not None and len(shown) == len(result.steps)
+    game = Game(rules, players=players, seed=seed)
+    bots = [make_bot(bot, s, form) for s in seeds]
+    for i, (player, legal, chosen) in enumerate(result.steps):
+        actions = game.legal_actions()
+        where = f"step {i}, {game.phase}: {game.state_text()}"
+        assert game.current_player == player, where
+        view = game.view(player)
+        assert shown[i] == view, where
+        assert [runner.text(a) for a in legal] == [str(a) for a in actions], where
+        action = bots[player].choose(view, actions)
+        assert runner.text(chosen) == str(action), where
+        game.apply(action)
+    assert game.is_over or len(game.deal_scores) + game.passed_out == deals
+    assert result.deal_scores == game.deal_scores
+    assert result.events == game.events
+    assert result.state == game.match
+    return len(result.deal_scores)
+
+
+@pytest.mark.parametrize(("rid", "players"), [("pl-standard", 3), ("ru-classic", 4), ("pl-standard", 2)])
+def test_heuristic_matches_see_the_engines_views(rid: str, players: int) -> None:
+    assert compare_views(_rules(rid), players, 5, deals=6) == 6
+
+
+@pytest.mark.slow  # about 70 s of CPU: a module made per form (201 configurations, the houses)
+def test_every_covered_form_shows_the_engines_views() -> None:
+    """Bots that read their view, on every shipped form and option the fast path covers and
+    every house example: the views, choices and games of the engine; the talon turned face up
+    in the auction falls back and says so."""
+    covered = 0
+    for rid, options, _ in configurations(1, 1):
+        rules = _rules(rid, options)
+        for n in rules.player_counts:
+            if fast.compile(rules, n).fallback_reason:
+                continue
+            covered += 1
+            compare_views(rules, n, 1, deals=4)
+    assert covered == 201
+    houses = 0
+    for path in sorted(HOUSE.glob("*.yaml")):
+        rules = load_ruleset(str(path))
+        for n in rules.player_counts:
+            runner = fast.compile(rules, n, views=True)
+            if runner.fallback_reason:
+                assert fast.compile(rules, n).fallback_reason or "talon.shown_from" in runner.fallback_reason
+                continue
+            houses += 1
+            compare_views(rules, n, 2, deals=4)
+    assert houses >= 120
+    for rid, n in FAST_FORMS:
+        compare_views(_rules(rid), n, 3, deals=20)
+
+
+@pytest.mark.slow  # about 2 s of CPU
+def test_openings_and_the_strong_bot_see_the_engines_views(tmp_path: Path) -> None:
+    # golden round, dark games (the hand unseen while deciding), barrel deals without an
+    # auction: the bids the view shows; the talon face up from the deal; the strong bot
+    path = tmp_path / "barrel.yaml"
+    path.write_text(BARREL, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    for seed in range(4):
+        compare_views(rules, 3, seed, deals=40)
+    face_up = load_ruleset(str(HOUSE / "talon-face-up.yaml"))
+    assert face_up.form(3).talon.shown_from == "deal"
+    compare_views(face_up, 3, 0, deals=10)
+    assert compare_views(_rules("pl-standard"), 3, 0, deals=1, bot="strong") == 1
 
 
 def test_drawn_choices_are_the_random_policys() -> None:

@@ -1,7 +1,8 @@
 """`tysiac simulate` and `compare --simulate` on the fast path (`--engine`): the matches of
-random bots played by a form's compiled code give the engine's statistics exactly, match by
-match; a run the fast path cannot play is refused with `--engine fast` and played by the
-engine with `auto`, which says why."""
+random bots, and of the shipped bots that read their view (heuristic, strong), played by a
+form's compiled code give the engine's statistics exactly, match by match; a run the fast
+path cannot play is refused with `--engine fast` and played by the engine with `auto`, which
+says why."""
 
 from __future__ import annotations
 
@@ -106,19 +107,34 @@ def test_deals_everyone_passed_have_no_winning_bid() -> None:
     assert match == play_match(rules, 3, seed, bots="random", max_deals=12)
 
 
+@pytest.mark.parametrize(("ref", "players"), [("pl-standard", 3), ("ru-classic", 4)])
+def test_bots_that_read_their_view_play_on_the_fast_path(ref: str, players: int) -> None:
+    # heuristic bots (and a random one) on auto: the fast path, the engine's figures exactly
+    for bots in ("heuristic", "heuristic,random" + ",heuristic" * (players - 2)):
+        generic = simulate(ref, players=players, games=2, seed=3, bots=bots, max_deals=12, engine="generic")
+        auto = simulate(ref, players=players, games=2, seed=3, bots=bots, max_deals=12)
+        assert (auto.engine, auto.fallback_reason) == ("fast", None)
+        assert untimed(auto.as_dict()) == untimed(generic.as_dict())
+        assert [r.deals for r in auto.results] == [12, 12]
+    code, out, err = run("simulate", ref, "--players", str(players), "--games", "1", "--bots", "heuristic",
+                         "--max-deals", "3")
+    assert code == 0 and "played by the fast path" in out, err
+
+
 @pytest.mark.slow  # about 1 s of CPU (quick-loop budget, issue 25)
 def test_engine_fast_refuses_a_bot_it_cannot_play() -> None:
+    mine = "tysiac_spec.bots:HeuristicBot"  # (a user's bot, though the shipped class)
+    only = "the fast path plays only the shipped bots `random`, `heuristic`, `strong`"
     with pytest.raises(EngineUnavailable) as info:
-        simulate("pl-standard", players=3, games=1, bots="random,heuristic,random", engine="fast")
-    assert str(info.value) == ("the fast path cannot play this run: seat 1 plays the bot `heuristic`; "
-                               "the fast path plays only `random`")
-    code, _, err = run("simulate", "pl-standard", "--games", "1", "--bots", "random,random,heuristic",
+        simulate("pl-standard", players=3, games=1, bots=f"random,{mine},random", engine="fast")
+    assert str(info.value) == f"the fast path cannot play this run: seat 1 plays the bot `{mine}`; {only}"
+    code, _, err = run("simulate", "pl-standard", "--games", "1", "--bots", f"random,random,{mine}",
                        "--engine", "fast")
     assert code == 2 and "Traceback" not in err
-    assert ("Invalid value for --engine: the fast path cannot play this run: seat 2 plays the bot "
-            "`heuristic`; the fast path plays only `random`") in err
-    code, _, err = run("compare", "pl-standard", "ru-classic", "--simulate", "1", "--engine", "fast")
-    assert code == 2 and "seat 0 plays the bot `heuristic`" in err
+    assert f"Invalid value for --engine: the fast path cannot play this run: seat 2 plays the bot `{mine}`" in err
+    code, _, err = run("compare", "pl-standard", "ru-classic", "--simulate", "1", "--engine", "fast",
+                       "--bots", mine)
+    assert code == 2 and f"seat 0 plays the bot `{mine}`" in err
 
 
 def test_auto_falls_back_for_a_form_not_covered_and_says_why() -> None:

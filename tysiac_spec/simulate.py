@@ -13,9 +13,10 @@ unfinished (it has no winner), so a ruleset whose matches cannot end never hangs
 A match is played on the generic engine or on the fast path (:mod:`tysiac_spec.fast`: the
 form compiled to specialised code), which plays exactly the engine's games: the same
 :class:`MatchResult` for the same seed (:data:`ENGINES`).  The fast path plays a run when
-every seat's bot has a policy there (:data:`FAST_BOTS`: the random bot) and the generator
-covers the form; ``engine="auto"`` (the default) falls back to the engine otherwise and the
-statistics say why.
+every seat's bot plays there (:data:`FAST_BOTS`: the random bot, by a policy of its own;
+:data:`VIEW_BOTS`: the shipped bots that read their view, shown the engine's view by the
+generated code, :mod:`tysiac_spec.fast.views`) and the generator covers the form;
+``engine="auto"`` (the default) falls back to the engine otherwise and the statistics say why.
 
 Table incidents (``incidents``, ``tysiac simulate --incidents revoke=0.01,misdeal=0.005``)
 are injected into the generic engine's matches at a given rate, so that the rules for them
@@ -77,6 +78,7 @@ from .engine.seating import sides as seat_sides
 from .errors import ClusterError, DistributedMissing, EngineUnavailable, IllegalActionError, IncidentsError
 from .fast import FastRunner, Policy, random_policy
 from .fast import compile as compile_fast
+from .fast.views import bot_policy
 from .ruleset import Ruleset, load_ruleset
 from .ruleset.model import INCIDENT_KINDS, Form
 from .run_choices import BACKENDS, DEFAULT_MAX_DEALS, ENGINES
@@ -89,6 +91,7 @@ __all__ = [
     "ENGINES",
     "FAST_BOTS",
     "SCHEDULER_TIMEOUT",
+    "VIEW_BOTS",
     "ClusterError",
     "DistributedMissing",
     "EngineUnavailable",
@@ -111,8 +114,13 @@ BOTS = tuple(BUILTIN)
 FAST_BOTS: Mapping[str, Callable[[int], Policy]] = {"random": random_policy}
 """The bots the fast path plays, by name: the policy making, from the seat's seed, the choices
 the bot makes (:func:`tysiac_spec.fast.random_policy` draws as
-:class:`~tysiac_spec.bots.RandomBot` does).  A bot that reads the player's view (the heuristic
-bot, a user's bot) is played on the engine."""
+:class:`~tysiac_spec.bots.RandomBot` does).  The shipped bots that read the player's view are
+:data:`VIEW_BOTS`; a user's bot is played on the engine."""
+
+VIEW_BOTS = tuple(name for name in BUILTIN if name not in FAST_BOTS)
+"""The shipped bots that read their player's view (``heuristic``, ``strong``), played on the
+fast path by a module that records the views (:mod:`tysiac_spec.fast.views`): each seat's bot
+made as :func:`make_bots` makes it, shown the engine's own view."""
 
 
 def usable_cpus() -> int:
@@ -155,19 +163,19 @@ def make_bots(kind: str, rules: Ruleset, players: int, seed: int) -> list[Bot]:
 
 
 
-_RUNNERS: dict[tuple[int, int], tuple[Ruleset, FastRunner | str]] = {}
+_RUNNERS: dict[tuple[int, int, bool], tuple[Ruleset, FastRunner | str]] = {}
 """The fast runner of a loaded ruleset and player count (or why the form is not covered), made
 once per process: keyed by the ruleset object, which is kept alive with it."""
 
 
-def _runner(rules: Ruleset, players: int) -> FastRunner | str:
-    """The fast runner of ``rules`` with ``players`` (made once per process and ruleset), or
-    the reason the generator does not cover the form."""
-    key = (id(rules), players)
+def _runner(rules: Ruleset, players: int, views: bool = False) -> FastRunner | str:
+    """The fast runner of ``rules`` with ``players`` (made once per process and ruleset; with
+    ``views``, the one recording the views), or the reason the generator does not cover the form."""
+    key = (id(rules), players, views)
     made = _RUNNERS.get(key)
     if made is not None and made[0] is rules:
         return made[1]
-    runner = compile_fast(rules, players)
+    runner = compile_fast(rules, players, views)
     value: FastRunner | str = (
         runner if isinstance(runner, FastRunner)
         else f"the form is not covered: {runner.fallback_reason}"
@@ -184,11 +192,11 @@ def why_not_fast(rules: Ruleset, players: int, seats: Sequence[str],
     ``seats`` (:func:`tysiac_spec.bots.seat_bots`; ``names``: the same as the user spelled
     them, for the message), or ``None`` when it can.  Compiles the form (once per process)."""
     for p, name in enumerate(seats):
-        if name not in FAST_BOTS:
+        if name not in FAST_BOTS and name not in VIEW_BOTS:
             shown = names[p] if names is not None else name
-            return (f"seat {p} plays the bot `{shown}`; the fast path plays only "
-                    f"{', '.join(f'`{b}`' for b in FAST_BOTS)}")
-    made = _runner(rules, players)
+            return (f"seat {p} plays the bot `{shown}`; the fast path plays only the shipped bots "
+                    f"{', '.join(f'`{b}`' for b in (*FAST_BOTS, *VIEW_BOTS))}")
+    made = _runner(rules, players, _views(seats))
     return made if isinstance(made, str) else None
 
 
@@ -356,17 +364,41 @@ def play_match(
     if engine != "generic":
         seats = seat_bots(bots, players)
         if _engine_for(engine, rules, players, seats, incidents=incidents)[0] == "fast":
-            runner = _runner(rules, players)
+            runner = _runner(rules, players, _views(seats))
             assert isinstance(runner, FastRunner)
             return _play_fast(runner, seats, seed, index, max_deals)
     return _play_generic(rules, players, seed, bots, index, max_deals, incidents)
 
 
+def _views(seats: Sequence[str]) -> bool:
+    """Whether a seat plays a bot that reads its view (:data:`VIEW_BOTS`)."""
+    return any(name in VIEW_BOTS for name in seats)
+
+
+def _view_policy(runner: FastRunner, name: str, seed: int, player: int) -> Policy:
+    """The policy of the shipped bot ``name`` (:data:`VIEW_BOTS`) made with ``seed`` for
+    ``player``'s seat, shown the engine's view (:func:`tysiac_spec.fast.views.bot_policy`); its
+    errors reported as on the engine (``bot.raised``, ``bot.illegal``)."""
+    bot = make_bot(name, seed, runner.form)
+
+    def choose(view: Any, legal: list[Any]) -> Any:
+        try:
+            return bot.choose(view, legal)
+        except Exception as exc:  # the bot's own error: one line naming it (bot.raised)
+            raise raised_by(bot, player, name, exc) from None
+
+    def illegal(action: Any, legal: list[Any]) -> Exception:
+        return illegal_action(player, name, short_repr(action), type(action).__name__, len(legal))
+
+    return bot_policy(runner.view, runner.action, choose, illegal)
+
+
 def _play_fast(runner: FastRunner, seats: Sequence[str], seed: int, index: int,
                max_deals: int) -> MatchResult:
-    """The match on the fast path: each seat's policy (:data:`FAST_BOTS`) from its seed, every
-    decision counted as one action."""
-    chosen = [FAST_BOTS[name](s) for name, s in zip(seats, seat_seeds(seed, len(seats)), strict=True)]
+    """The match on the fast path: each seat's policy (:data:`FAST_BOTS`) or bot
+    (:data:`VIEW_BOTS`) from its seed, every decision counted as one action."""
+    chosen = [FAST_BOTS[name](s) if name in FAST_BOTS else _view_policy(runner, name, s, p)
+              for p, (name, s) in enumerate(zip(seats, seat_seeds(seed, len(seats)), strict=True))]
     actions = 0
 
     def choose(player: int, legal: list[int]) -> int:

@@ -45,8 +45,9 @@ BOTS_HELP = (
 )
 
 ENGINE_HELP = (
-    "What plays the matches: the fast path (the form compiled to specialised code; random bots "
-    "only, and the forms its generator covers), the generic engine, or auto: the fast path where "
+    "What plays the matches: the fast path (the form compiled to specialised code; the shipped "
+    "bots only, random, heuristic and strong, and the forms its generator covers), the generic "
+    "engine, or auto: the fast path where "
     "it can play the run, else the engine (the statistics say why). The results do not depend on it."
 )
 

@@ -37,6 +37,7 @@ __all__ = [
     "contract_asked",
     "explain",
     "forfeit_contract",
+    "gifts_known",
     "gifts_seen",
     "legal_choice",
     "legal_contract",
@@ -46,8 +47,10 @@ __all__ = [
     "receivers",
     "resume",
     "reveal_in_auction",
+    "shown_when_taken",
     "start",
     "talon_asked",
+    "talon_seen",
     "visible_talon",
 ]
 
@@ -59,12 +62,17 @@ def _take(form: Form, deal: DealState, cards: list[Any], env: Env) -> None:
     deal.taken = list(cards)
     deal.hands[deal.declarer] += cards
     deal.hands[deal.declarer].sort(key=_INDEX)
-    deal.talon_shown = deal.talon_public or (
-        form.talon.shown
-        and deal.dark_player is None  # a dark game (or a golden deal declared dark)
-        and (deal.contested or form.talon.shown_when_unopposed)
-    )
+    deal.talon_shown = shown_when_taken(form, deal.talon_public, deal.dark_player is not None, deal.contested)
     deal.may_forfeit = may_forfeit(form, deal, env) and form.contract.forfeit.when != "before_talon"
+
+
+def shown_when_taken(form: Form, public: bool, dark: bool, contested: bool) -> bool:
+    """Whether the talon the declarer takes is shown to everyone: it lay face up already
+    (``public``), or ``talon.shown`` in a deal that is not a dark game (``dark``: one was
+    declared, also a golden deal declared dark) and was bid for (``contested``) or is shown
+    even when unopposed (``talon.shown_when_unopposed``)."""
+    t = form.talon
+    return public or (t.shown and not dark and (contested or t.shown_when_unopposed))
 
 
 def reveal_in_auction(deal: DealState) -> None:
@@ -84,12 +92,19 @@ def visible_talon(deal: DealState, player: int) -> tuple[Card, ...]:
     """The talon cards ``player`` sees: the taken talon when it is shown (or to the declarer
     who took it); before it is taken, every talon on the table once turned face up
     (``talon.shown_from``); else nothing."""
-    if deal.taken:
-        if deal.talon_shown or player == deal.declarer:
-            return tuple(deal.taken)
+    return talon_seen(deal.taken, deal.talon_shown, deal.talon_public, deal.talons, deal.declarer, player)
+
+
+def talon_seen(taken: Sequence[Card], shown: bool, public: bool, talons: Sequence[Sequence[Card]],
+               declarer: int | None, player: int) -> tuple[Card, ...]:
+    """:func:`visible_talon` of plain values: the ``taken`` talon's cards when ``shown`` or to
+    the ``declarer``; before any is taken, the ``talons`` when ``public``; else none."""
+    if taken:
+        if shown or player == declarer:
+            return tuple(taken)
         return ()
-    if deal.talon_public:
-        return tuple([c for t in deal.talons for c in t])
+    if public:
+        return tuple([c for t in talons for c in t])
     return ()
 
 
@@ -246,10 +261,16 @@ def gifts_seen(form: Form, deal: DealState, player: int) -> tuple[tuple[int, Car
     """The given cards ``player`` knows of, as ``(receiver, card)`` in the order given: all of
     them with ``talon.give_face_up`` (shown to everyone) or to the declarer, who gave them;
     otherwise only the ones ``player`` received.  Empty before the exchange."""
-    gifts = deal.gifts
+    return gifts_known(form, deal.gifts, deal.declarer, player)
+
+
+def gifts_known(form: Form, gifts: Sequence[tuple[int, Card]], declarer: int | None,
+                player: int) -> tuple[tuple[int, Card], ...]:
+    """:func:`gifts_seen` of plain values: ``gifts`` as ``(receiver, card)`` in the order
+    given, the ``declarer`` who gave them."""
     if not gifts:
         return ()
-    if form.talon.give_face_up or player == deal.declarer:
+    if form.talon.give_face_up or player == declarer:
         return tuple(gifts)
     return tuple([g for g in gifts if g[0] == player])
 

@@ -12,7 +12,7 @@ from ..ruleset.model import Form
 from . import contracts, talon
 from .state import DealState
 
-__all__ = ["View", "view_of"]
+__all__ = ["View", "view_from", "view_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,29 +73,15 @@ def view_of(form: Form, deal: DealState, scores: Sequence[int], player: int, *, 
     the match has ended, the phase shown is ``over``): own hand (none while he is still to
     decide on a dark game declared before seeing it, ``special.dark.sees_own_hand`` false),
     public cards (a shown talon, cards given face up); other hands, hidden talons and cards
-    given face down to others hidden."""
+    given face down to others hidden (:func:`view_from` of the deal's values)."""
     d = deal
     hands, tricks, order = d.hands, d.tricks, d.order
-    unseen = d.phase == "dark" and player in d.dark_undecided and not form.special.dark.sees_own_hand
-    view = View(
-        player=player,
-        phase="over" if over else d.phase,
-        current_player=d.current,
-        dealer=d.dealer,
-        sitter=d.sitter,
-        hand=() if unseen else tuple(hands.get(player, ())),
-        hand_sizes=tuple([(p, len(hands[p])) for p in order]),
-        talon=talon.visible_talon(d, player),
-        given=talon.gifts_seen(form, d, player),
-        bids=tuple(d.bids),
-        declarer=d.declarer,
-        contract=d.contract,
-        trump=d.trump,
-        trick=tuple(d.trick),
-        tricks=tuple([(p, tricks.get(p, 0)) for p in order]),
-        declared=tuple(d.declared),
-        scores=tuple(scores),
-        last_trick=tuple(d.last_trick),
+    view = view_from(
+        form, player, "over" if over else d.phase, d.current, d.dealer, d.sitter, order,
+        hands.get(player, ()), [len(hands[p]) for p in order], d.taken, d.talon_shown, d.talon_public,
+        d.talons, d.gifts, d.bids, d.declarer, d.contract, d.trump, d.trick,
+        [tricks.get(p, 0) for p in order], d.declared, scores, d.last_trick,
+        d.phase == "dark" and player in d.dark_undecided,
     )
     if d.stock:  # (table.stock) the stock's size and its face-up bottom card
         view = replace(view, stock=len(d.stock), stock_card=d.stock[-1])
@@ -106,3 +92,44 @@ def view_of(form: Form, deal: DealState, scores: Sequence[int], player: int, *, 
         if a.contra != 1 or a.rebuy_price:
             view = replace(view, contra=a.contra, price=a.rebuy_price)
     return view
+
+
+def view_from(
+    form: Form, player: int, phase: str, current: int, dealer: int, sitter: int | None, order: Sequence[int],
+    hand: Sequence[Card], sizes: Sequence[int], taken: Sequence[Card], talon_shown: bool, talon_public: bool,
+    talons: Sequence[Sequence[Card]], gifts: Sequence[tuple[int, Card]], bids: Sequence[tuple[int, str]],
+    declarer: int | None, contract: int, trump: str | None, trick: Sequence[tuple[int, Card]],
+    tricks: Sequence[int], declared: Sequence[tuple[int, str]], scores: Sequence[int],
+    last_trick: Sequence[tuple[int, Card]], undecided: bool,
+) -> View:
+    """The :class:`View` of ``player`` from plain values, the one statement of what a view
+    shows of a deal without a stock or a named contract (:func:`view_of` of the engine's
+    deal; the fast path's matches of bots that read their view, :mod:`tysiac_spec.fast`).
+
+    ``hand`` is the player's cards in pack order, ``sizes`` and ``tricks`` the cards held and
+    tricks taken by each player of ``order``; ``taken`` the talon the declarer took,
+    ``talon_shown`` whether it is shown (:func:`.talon.shown_when_taken`), ``talon_public``
+    whether the talons lay face up before (``talon.shown_from``); ``gifts`` the exchange's
+    given cards as ``(receiver, card)``; ``undecided``: the player is still to decide on a
+    dark game (his hand is hidden from him unless ``special.dark.sees_own_hand``)."""
+    unseen = undecided and not form.special.dark.sees_own_hand
+    return View(
+        player=player,
+        phase=phase,
+        current_player=current,
+        dealer=dealer,
+        sitter=sitter,
+        hand=() if unseen else tuple(hand),
+        hand_sizes=tuple(zip(order, sizes, strict=True)),
+        talon=talon.talon_seen(taken, talon_shown, talon_public, talons, declarer, player),
+        given=talon.gifts_known(form, gifts, declarer, player),
+        bids=tuple(bids),
+        declarer=declarer,
+        contract=contract,
+        trump=trump,
+        trick=tuple(trick),
+        tricks=tuple(zip(order, tricks, strict=True)),
+        declared=tuple(declared),
+        scores=tuple(scores),
+        last_trick=tuple(last_trick),
+    )

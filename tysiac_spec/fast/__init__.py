@@ -14,6 +14,9 @@ codes (ints, :data:`~.generate.CODES`; the same actions in the same order as the
 ``Game.legal_actions()``), and it returns one of them.  ``runner.text(code)`` is an action's
 text (``play QH marriage``), from the engine's own action objects.  A seeded
 :func:`random_policy` makes the choices :class:`~tysiac_spec.bots.RandomBot` makes.
+A bot that reads its view (``choose(view, legal_actions)``: heuristic, strong) plays on a runner
+made with ``views=True``, whose code records what the players see: ``runner.view(player, legal)``
+is the engine's own view of the position, and :func:`.views.bot_policy` makes the bot a policy.
 
 The generated module is made once per form content (:func:`.generate.source_key`) and kept in
 memory; its source is also written under :func:`cache_dir` (``TYSIAC_FAST_CACHE``, else
@@ -54,6 +57,7 @@ from . import settle
 from .coverage import uncovered
 from .formulas import seen_cards
 from .generate import CODES, deal_function, source_key
+from .views import Table, views_uncovered
 
 __all__ = [
     "CODES",
@@ -191,21 +195,28 @@ class FastRunner:
 
     Attributes:
         form: the form; ``ruleset``: its ruleset; ``key``: the content hash of the code;
-        ``compiled``: whether the module is the mypyc build; ``fallback_reason``: ``None``.
+        ``compiled``: whether the module is the mypyc build; ``fallback_reason``: ``None``;
+        ``views``: the code records the players' views (:meth:`view`, :func:`.views.bot_policy`:
+        bots that read their view; the code of ``views=False`` records nothing).
     """
 
     fallback_reason: str | None = None
 
-    def __init__(self, ruleset: Ruleset, players: int) -> None:
+    def __init__(self, ruleset: Ruleset, players: int, views: bool = False) -> None:
         self.ruleset = ruleset
         self.players = players
         self.form = form = ruleset.form(players)
         pack = tuple(ruleset.deck.cards)
         self.pack = pack
         self._texts = _Texts(pack)
-        self.key = source_key(form, pack)
-        made, self.compiled = _module(self.key, form, pack)
+        self.views = views
+        self.key = source_key(form, pack, views)
+        made, self.compiled = _module(self.key, form, pack, views)
         self._helpers = _helpers(ruleset, form, pack)
+        self._tables = threading.local()  # (views) this thread's match's table
+        self._first_table: Table | None = None
+        self._actions: dict[int, Any] = {}  # (views) the action objects shown to bots, by code
+        self._helpers["H_views"] = self._table
         self._passed = threading.local()  # the deals passed out in this thread's match
         self._helpers["H_passed_out"] = self._passed_out
         self._bind: Callable[[dict[str, Any]], None] | None = None
@@ -217,6 +228,21 @@ class FastRunner:
             exec(made, self.module)  # the compiled tree of our own template (no ruleset text in it)
         self._play = self.module["play_match"]
 
+    def _table(self) -> Table:
+        """A new :class:`.views.Table` for this thread's match (``H_views``)."""
+        first = self._first_table
+        t = self._tables.table = Table(self.form, self.pack, self.text, first)
+        if first is None:
+            self._first_table = t
+        return t
+
+    def view(self, player: int, legal: Sequence[int]) -> Any:
+        """The engine's :class:`~tysiac_spec.engine.view.View` of ``player``, to act on the
+        codes ``legal``, in the match this thread plays (a runner made with ``views=True``;
+        called from a policy)."""
+        table: Table = self._tables.table
+        return table.view(player, legal)
+
     def _passed_out(self, deal: int) -> None:
         self._passed.deals.append(deal)
 
@@ -225,8 +251,11 @@ class FastRunner:
         return self._texts.text(code)
 
     def action(self, code: int) -> Any:
-        """The engine's action object of ``code`` (an ``ActionTable`` one)."""
-        return self._texts.action(code)
+        """The engine's action object of ``code`` (an ``ActionTable`` one, made once per runner)."""
+        made = self._actions.get(code)
+        if made is None:
+            made = self._actions[code] = self._texts.action(code)
+        return made
 
     def play_match(self, seed: int, policies: Sequence[Policy] | Policy | random.Random,
                    trace: bool = False, max_deals: int | None = None, outcomes: bool = True) -> MatchResult:
@@ -374,7 +403,7 @@ _MODULES: dict[str, tuple[Any, bool]] = {}
 or the mypyc module's namespace (``True``)."""
 
 
-def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[Any, bool]:
+def _module(key: str, form: Form, pack: tuple[Card, ...], views: bool = False) -> tuple[Any, bool]:
     """The generated module of ``form``: from memory, else the mypyc build in the cache
     directory when there is one (and ``TYSIAC_FAST_PURE`` is not set), else generated and
     compiled here (its source written to the cache directory for a mypyc build)."""
@@ -392,7 +421,7 @@ def _module(key: str, form: Form, pack: tuple[Card, ...]) -> tuple[Any, bool]:
             made = (mod.__dict__, True)
             _MODULES[key] = made
             return made
-    tree = _gen.generate(form, pack)
+    tree = _gen.generate(form, pack, views)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.py"
@@ -829,18 +858,21 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     }
 
 
-def compile(ruleset: Ruleset, players: int) -> FastRunner | EngineRunner:
+def compile(ruleset: Ruleset, players: int, views: bool = False) -> FastRunner | EngineRunner:
     """The runner of ``ruleset`` (loaded, options applied) with ``players``: generated code
-    when the generator covers the form, else the engine (``fallback_reason`` set)."""
+    when the generator covers the form (with ``views``, also its views: :mod:`.views`), else
+    the engine (``fallback_reason`` set)."""
     form = ruleset.form(players)
     reason = uncovered(form, len(ruleset.deck.cards))
+    if reason is None and views:
+        reason = views_uncovered(form)
     if reason is not None:
         return EngineRunner(ruleset, players, reason)
-    return FastRunner(ruleset, players)
+    return FastRunner(ruleset, players, views)
 
 
-def compile_form(ruleset: str | Ruleset, players: int, options: Mapping[str, Any] | None = None
-                 ) -> FastRunner | EngineRunner:
+def compile_form(ruleset: str | Ruleset, players: int, options: Mapping[str, Any] | None = None,
+                 views: bool = False) -> FastRunner | EngineRunner:
     """:func:`compile` of ``ruleset`` (an id, alias or path, or a loaded ruleset) with
     ``options`` applied.
 
@@ -853,4 +885,4 @@ def compile_form(ruleset: str | Ruleset, players: int, options: Mapping[str, Any
         rules = load_ruleset(ruleset.file or ruleset.id, options={**ruleset.selected, **options})
     else:
         rules = ruleset
-    return compile(rules, players)
+    return compile(rules, players, views)

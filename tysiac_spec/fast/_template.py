@@ -63,6 +63,7 @@ K_CUT_BAD = K_MAY_SEEN = 0
 K_MAY_BY_HAND = K_BID_KEPT = False
 K_BID_SEEN = 0
 K_ACE_MARRIAGE = K_ACES_WON = K_ACES_TRUMP = False
+K_VIEWS = False
 K_ACES_BITS = K_ACES_CODE = K_ACES_VALUE = K_ACES_N = 0
 K_HAND_POS = K_TALON_POS = ()
 K_TP_INLINE = K_TP_POOL = False
@@ -72,7 +73,7 @@ K_BID = K_CONTRACT = K_GIVE = K_DISCARD = K_TALON = K_PASS = K_CLAIM_CODE = K_MA
 H_barrel_taker = H_dealt_by = H_first_dealer = H_new_state = H_seating = H_deal = H_max_bid = H_contract_amounts = None
 H_bid_known = H_may_known = H_may_bids = H_cut = H_redeal = H_next_redeal_dealer = H_dealer_exempt = H_redealt = H_with_dealer = None
 H_may_forfeit = H_settle = H_claim = H_too_many_bids = H_outcome = H_settle_simple = H_final = H_Random = None
-H_passed_out = H_passed_out_stopped = None
+H_passed_out = H_passed_out_stopped = H_views = None
 K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
@@ -225,6 +226,10 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     events: list[Any] = []
     outcomes: list[Any] = []
     steps = [] if trace else None
+    if K_VIEWS:  # the table a bot that reads its view is shown (fast/__init__.py _Table)
+        tv = H_views()
+        tv.match(scores, K_SIMPLE_SETTLE)
+        vpk = tv.pack  # (the cards of the pack: a view shows cards)
     while True:
         order, sitter, nxt, opps_of = H_seating(dealer)
         nact = len(order)
@@ -273,6 +278,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     m |= 1 << c
                 hand[p] = m
         talon_cards: list[int] = [c for t in talons for c in t]
+        if K_VIEWS:
+            tv.deal(dealer, order, sitter, hand, talons, state)
+            vdark = False
         # -- auction --
         maxb: list[int] = [0] * K_N
         for p in order:
@@ -294,6 +302,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             else:
                 high_bid = K_FORCED_BID
                 high_bidder = forced
+                if K_VIEWS:
+                    tv.bids.append((forced, K_BID + K_FORCED_BID))
                 cur = nxt[forced]
         else:
             cur = order[0]
@@ -320,6 +330,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if done == 3:  # (engine/dealing.py MAX_REDEALS: played anyway, without the opening)
                 open_deal = False
             auto_redeals = 0
+            if K_VIEWS:
+                tv.state = state
             if stopping:
                 return state, deal_scores, events, outcomes, steps
         if K_OPENINGS and open_deal:
@@ -343,6 +355,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     barrel_deal = True
                     no_auction = True
                     offer = False
+            if K_VIEWS and no_auction:  # (a deal declared without an auction: no bids)
+                tv.bids.clear()
+                tv.declarer = declarer
             if K_DARK_ON and offer:
                 golden = mode == 2
                 candidates = I_dark_candidates(order, golden, declarer, K_DARK_FIRST_HAND)
@@ -383,6 +398,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                                 cancelled = True
                                 break
                     if not cancelled:
+                        if K_VIEWS:
+                            vdark = True
                         if mode == 2:
                             multiplier *= K_DARK_MULTIPLIER
                         else:
@@ -393,6 +410,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                             mode = 1
                             multiplier = K_DARK_MULTIPLIER
                             no_auction = True
+        if K_VIEWS and K_OPENINGS and no_auction:
+            tv.bids.clear()
         while not (K_OPENINGS and no_auction):
             if True:  # (the bids)
                 bid_made = high_bidder >= 0
@@ -425,6 +444,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 a = legal[_below(draw, len(legal))]
             if trace:
                 steps.append((cur, legal, a))
+            if K_VIEWS:
+                tv.bids.append((cur, a))
             if a != K_PASS:
                 if cur != forced:
                     contested = True
@@ -471,6 +492,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         else:
             declarer = high_bidder
         # -- the talon --
+        if K_VIEWS:
+            tv.declarer = declarer
         forfeited = False
         may_forfeit = False
         if K_FORFEIT_ON:
@@ -507,6 +530,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         else:
             for c in talon_cards:
                 hand[declarer] |= 1 << c
+        if K_VIEWS:
+            tv.take([c for c in talon_cards if c not in leftover], contested, vdark)
         if K_FORFEIT_ON and not K_FORFEIT_BEFORE_TALON and not forfeited:
             may_forfeit = H_may_forfeit(declarer, unopposed, state)
         else:
@@ -514,6 +539,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         if K_REDEALS_AFTER_TALON and not (K_FORFEIT_ON and forfeited):  # engine/talon.py _start_exchange
             state, done = H_redeal(1, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
                                    policies, draw, steps, events, len(deal_scores), 0, False)
+            if K_VIEWS:
+                tv.state = state
             if done:
                 dealer = H_next_redeal_dealer(dealer)
                 continue
@@ -554,6 +581,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 hand[declarer] ^= 1 << c
                 hand[q] |= 1 << c
                 given[q] += 1
+                if K_VIEWS:
+                    tv.gifts.append((q, vpk[c]))
                 left -= 1
         if K_EXCHANGE_DISCARD and not (K_FORFEIT_ON and forfeited):
             for _ in range(K_DISCARD_COUNT):
@@ -583,6 +612,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         if K_REDEALS_AFTER_EXCHANGE and not (K_FORFEIT_ON and forfeited):  # engine/talon.py _start_contract
             state, done = H_redeal(2, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
                                    policies, draw, steps, events, len(deal_scores), 0, False)
+            if K_VIEWS:
+                tv.state = state
             if done:
                 dealer = H_next_redeal_dealer(dealer)
                 continue
@@ -622,6 +653,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         declared: list[tuple[int, int]] = []
         marriage_trick = -1
         trick_number = 0
+        if K_VIEWS:
+            tv.play(contract, tricks, declared)
         last = -1
         claimed = False
         while not (K_FORFEIT_ON and forfeited):
@@ -676,6 +709,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 sure = I_sure_to_win(h, others, trump, suit_mask)
                 if sure:
                     legal.append(K_CLAIM_CODE)
+            if K_VIEWS:
+                tv.trump = trump
             if draw is None:
                 a = policies[cur](cur, legal)
             else:
@@ -706,6 +741,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     trump, pending = I_trump_after(trump, pending, ms, K_FIRST_ONLY, K_NEXT_TRICK)
             else:
                 c = a
+            if K_VIEWS:
+                tv.trump = trump
+                tv.trick = [(cur, vpk[c])]
             bit = 1 << c
             hand[cur] ^= bit
             led = suit_mask[c]
@@ -732,6 +770,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     c = legal[_below(draw, len(legal))]
                 if trace:
                     steps.append((p, legal, c))
+                if K_VIEWS:
+                    tv.trick.append((p, vpk[c]))
                 bit = 1 << c
                 hand[p] ^= bit
                 tbits |= bit
@@ -745,6 +785,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             tricks[winner] += 1
             trick_number += 1
             last = winner
+            if K_VIEWS:
+                tv.last = tv.trick
+                tv.trick = []
             if pending:
                 trump = pending
                 pending = 0

@@ -2,12 +2,15 @@
 
     python -m tysiac_spec.fast.build                    # every shipped form the generator covers
     python -m tysiac_spec.fast.build pl-standard 3      # one form (options: -O name=value)
+    python -m tysiac_spec.fast.build --views            # the modules that record views too
 
 For each form it writes the generated source under :func:`~tysiac_spec.fast.cache_dir`
 (``tysiac_fast_<content hash>.py``) and runs ``mypyc`` on it there; the extension module it
 leaves beside the source is what :func:`~tysiac_spec.fast.compile` then loads for that form
 (``runner.compiled`` is true).  Needs mypy (which ships mypyc), setuptools, a C compiler and
 the Python headers; without them it says so and the pure-Python path goes on working.
+With ``--views`` it also builds each form's module that records the players' views, which
+the matches of bots that read their view play (:mod:`tysiac_spec.fast.views`).
 Prints one line per form: the key, and ``built``, ``present`` or the failure.
 """
 
@@ -27,21 +30,22 @@ SHIPPED = (
 )
 
 
-def build(ruleset: str, players: int, options: dict[str, object] | None = None) -> str:
-    """Build the mypyc module of one form; returns a line of report."""
+def build(ruleset: str, players: int, options: dict[str, object] | None = None, views: bool = False) -> str:
+    """Build the mypyc module of one form (``views``: the one recording the views); returns a
+    line of report."""
     if not mypyc.available():
         return f"{ruleset} {players}: mypyc is not installed (pip install 'tysiac-spec[fast]')"
     rules = load_ruleset(ruleset, options=options) if options else load_ruleset(ruleset)
-    runner = compile_form(rules, players)
+    runner = compile_form(rules, players, views=views)
     if runner.fallback_reason:
         return f"{ruleset} {players}: engine fallback ({runner.fallback_reason})"
     form, pack = rules.form(players), tuple(rules.deck.cards)
-    key = source_key(form, pack)
+    key = source_key(form, pack, views)
     name = f"tysiac_fast_{key}"
     folder = cache_dir()
     if mypyc.built(folder, name) is not None:
         return f"{ruleset} {players}: {key} present"
-    failure = mypyc.compile_module(_module_source(generate(form, pack)), name, folder)
+    failure = mypyc.compile_module(_module_source(generate(form, pack, views)), name, folder)
     if failure is not None:
         return f"{ruleset} {players}: {key} failed: {failure}"
     return f"{ruleset} {players}: {key} built"
@@ -52,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("ruleset", nargs="?")
     parser.add_argument("players", nargs="?", type=int)
     parser.add_argument("-O", dest="options", action="append", default=[], help="An option, name=value.")
+    parser.add_argument("--views", action="store_true",
+                        help="Also build the modules recording the views (bots that read their view).")
     args = parser.parse_args(argv)
     forms: list[tuple[str, int, dict[str, object]]] = []
     if args.ruleset:
@@ -65,9 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         forms = [(rid, n, {}) for rid in SHIPPED for n in load_ruleset(rid).player_counts]
     failed = 0
     for rid, n, options in forms:
-        line = build(rid, n, options)
-        failed += " failed" in line
-        print(line, flush=True)
+        for views in (False, True) if args.views else (False,):
+            line = build(rid, n, options, views) + (" (views)" if views else "")
+            failed += " failed" in line
+            print(line, flush=True)
     return 1 if failed else 0
 
 

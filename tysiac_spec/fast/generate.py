@@ -68,9 +68,10 @@ def template_source() -> str:
     return resources.files(__package__).joinpath("_template.py").read_text(encoding="utf-8")
 
 
-def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
+def constants(form: Form, pack: tuple[Card, ...], views: bool = False) -> dict[str, Any]:
     """The ``K_*`` values of ``form`` played with ``pack`` (ints, bools, ``None`` and tuples of
-    them), read once here as the engine's ``compile_*`` functions read them."""
+    them), read once here as the engine's ``compile_*`` functions read them; ``K_VIEWS`` is
+    ``views``: the code records what bots that read their view see (:mod:`.views`)."""
     a, t, p, m = form.auction, form.talon, form.play, form.marriages
     n = len(pack)
     suit_ids = sorted({c.suit_id for c in pack}, key=lambda s: min(c.index for c in pack if c.suit_id == s))
@@ -222,6 +223,7 @@ def constants(form: Form, pack: tuple[Card, ...]) -> dict[str, Any]:
     else:
         out["K_HAND_POS"] = out["K_TALON_POS"] = ()
     out.update(_drawn_talon(form, plan is None))
+    out["K_VIEWS"] = views
     clash = set(out) & set(CODES)
     if clash:  # (a constant and an action code of one name: one would hide the other)
         raise AssertionError(f"constants named as action codes: {sorted(clash)}")
@@ -725,19 +727,19 @@ class _Unfixed(ast.NodeTransformer):
         return node
 
 
-def generate(form: Form, pack: tuple[Card, ...]) -> ast.Module:
+def generate(form: Form, pack: tuple[Card, ...], views: bool = False) -> ast.Module:
     """The syntax tree of ``form``'s generated module (the template folded with its
-    :func:`constants`)."""
-    return fold(ast.parse(template_source(), filename="<tysiac fast template>"), constants(form, pack))
+    :func:`constants`; ``views``: recording the views, :mod:`.views`)."""
+    return fold(ast.parse(template_source(), filename="<tysiac fast template>"), constants(form, pack, views))
 
 
-def source_key(form: Form, pack: tuple[Card, ...]) -> str:
+def source_key(form: Form, pack: tuple[Card, ...], views: bool = False) -> str:
     """The content hash the generated code is cached under: the hash of what it is generated
     from, the form's :func:`constants` (every value of the rules the code holds; formulas are
     evaluated by the engine's evaluators, bound at run time, not held in the code) and the
     template's text.  Two forms with the same constants share one module."""
     h = hashlib.sha256()
-    h.update(repr(sorted(constants(form, pack).items())).encode())
+    h.update(repr(sorted(constants(form, pack, views).items())).encode())
     h.update(template_source().encode())
     h.update(_inlined_source().encode())
     return h.hexdigest()[:20]
