@@ -348,6 +348,11 @@ class ActionTable:
         self.forfeit = Forfeit()
         self.claim = Claim()
 
+    @property
+    def pack(self) -> tuple[Card, ...]:
+        """The deck's cards the table was made for (``pack[i].index == i``; empty: not given)."""
+        return self._pack
+
     def plain(self, card: Card) -> PlayCard:
         """``PlayCard(card)``."""
         action = self.plains.get(id(card))

@@ -30,9 +30,9 @@ from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
 from ..engine.seating import direction
+from ..engine.seen import seen_cards
 from ..limits import limit
 from ..ruleset.model import Form
-from .formulas import seen_cards
 from .settle import simple_settlement
 
 __all__ = ["CODES", "constants", "fold", "generate", "source_key", "template_source"]
