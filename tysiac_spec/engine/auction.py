@@ -191,7 +191,22 @@ def highest_bid(form: Form, hand: Sequence[Card], base: Mapping[str, Any], deck_
     a = form.auction
     cap = a.cap
     if a.max_bid is not None:
-        limit = int(a.max_bid.evaluator()(envs.auction_max_bid(base, tuple(hand))))
+        compiled = form.compiled  # (its value kept by the cards it sees: CompiledForm.max_bid_kept)
+        kept = compiled.max_bid_kept if compiled is not None else None
+        if kept is None:
+            limit = int(a.max_bid.evaluator()(envs.auction_max_bid(base, tuple(hand))))
+        else:
+            bits = 0
+            for c in hand:
+                bits |= c.bit
+            seen, values = kept
+            known = values.get(bits & seen)
+            if known is None:
+                known = int(a.max_bid.evaluator()(envs.auction_max_bid(base, tuple(hand))))
+                if len(values) > 50_000:
+                    values.clear()
+                values[bits & seen] = known
+            limit = known
         cap = limit if cap is None else min(cap, limit)
     return cap if cap is not None else ceiling(form, deck_points)
 

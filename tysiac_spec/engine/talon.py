@@ -362,7 +362,31 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
         # (a named kind, contract.kinds: its fixed value)
         return [bid]
     assert deal.declarer is not None
-    b, hand = env(deal.declarer), tuple(deal.hands[deal.declarer])
+    compiled = form.compiled  # (kept by the cards the formulas see: CompiledForm.contract_kept)
+    kept = compiled.contract_kept if compiled is not None else None
+    if kept is None:
+        return _contract_amounts(form, deal, env, bid)
+    bits = 0
+    for card in deal.hands[deal.declarer]:
+        bits |= card.bit
+    seen, values = kept
+    key = (bits & seen, bid)
+    known = values.get(key)
+    if known is None:
+        known = _contract_amounts(form, deal, env, bid)
+        if len(values) > 50_000:
+            values.clear()
+        values[key] = known
+    return list(known)
+
+
+def _contract_amounts(form: Form, deal: DealState, env: Env, bid: int) -> list[int]:
+    """:func:`contract_amounts` of a deal whose contract may be raised (``bid``: the high bid),
+    the formulas evaluated."""
+    assert deal.declarer is not None
+    c = form.contract
+    hand = tuple(deal.hands[deal.declarer])
+    b = env(deal.declarer) if c.max is not None or c.allowed is not None else envs.UNREAD_BASE
     tops = [] if form.auction.cap is None else [form.auction.cap]
     if c.max is not None:
         tops.append(int(c.max.evaluator()(envs.contract_max(b, hand, bid))))
