@@ -237,12 +237,13 @@ caller adds) and the dict of kept values (its reader clears it past 50,000 value
 def hand_kept(
     formulas: Sequence[Formula | None], pack: Sequence[Card], marriages: Marriages
 ) -> HandKept | None:
-    """A :data:`HandKept` for ``formulas`` (those given: ``None`` is none) when they read the
-    hand and none of the player's base (:data:`.env.BASE_NAMES`: the player's record changes
-    between deals, the options with the table); else ``None``.  A formula is a function of what
-    it reads, so a kept value is the value it would give again."""
+    """A :data:`HandKept` for ``formulas`` (those given: ``None`` is none; with none, every
+    key's hand part is 0) when they read none of the player's base (:data:`.env.BASE_NAMES`:
+    the player's record changes between deals, the options with the table); else ``None``.
+    A formula is a function of what it reads, so a kept value is the value it would give
+    again."""
     given = [f for f in formulas if f is not None]
-    if not given or any(not f.reads.isdisjoint(envs.BASE_NAMES) for f in given):
+    if any(not f.reads.isdisjoint(envs.BASE_NAMES) for f in given):
         return None
     seen = 0
     for f in given:
