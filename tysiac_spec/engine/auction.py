@@ -356,12 +356,18 @@ def compile_legal(form: Form, table: ActionTable, env: Env) -> Callable[[DealSta
     :class:`~tysiac_spec.engine.actions.ActionTable`), formula environments from ``env``."""
     amounts = compile_amounts(form, table.pack)
     bid, made, pass_ = table.bid, table.bids.get, table.pass_
+    # the bids' actions kept per tuple of amounts (a few ranges recur: a new list each call,
+    # copied from the kept one, instead of a look-up per amount)
+    lists: dict[tuple[int, ...], list[Action]] = {}
 
     def legal_now(deal: DealState) -> list[Action]:
-        bids: list[Action] = [made(b) or bid(b) for b in amounts(deal, deal.current, env)]
-        if not deal.opening:
-            bids.append(pass_)
-        return bids
+        offered = tuple(amounts(deal, deal.current, env))
+        bids = lists.get(offered)
+        if bids is None:
+            if len(lists) > 10_000:
+                lists.clear()
+            bids = lists[offered] = [made(b) or bid(b) for b in offered]
+        return bids[:] if deal.opening else [*bids, pass_]
 
     return legal_now
 
