@@ -328,8 +328,8 @@ class ActionTable:
     """
 
     __slots__ = (
-        "_contracts", "_discard_list", "_discards", "_give_lists", "_gives", "_pack", "_plays",
-        "bids", "claim", "forfeit", "pass_", "plains",
+        "_contract_lists", "_contracts", "_discard_list", "_discards", "_give_lists", "_gives", "_pack",
+        "_plays", "bids", "claim", "forfeit", "pass_", "plains",
     )
 
     def __init__(self, pack: Sequence[Card] = ()) -> None:
@@ -344,9 +344,15 @@ class ActionTable:
         self.bids: dict[int, Bid] = {}
         """``Bid(amount)`` by amount, for the amounts met so far (see :meth:`bid`)."""
         self._contracts: dict[int, DeclareContract] = {}
+        self._contract_lists: dict[tuple[int, ...], list[Action]] = {}
         self.pass_ = Pass()
         self.forfeit = Forfeit()
         self.claim = Claim()
+
+    @property
+    def pack(self) -> tuple[Card, ...]:
+        """The deck's cards the table was made for (``pack[i].index == i``; empty: not given)."""
+        return self._pack
 
     def plain(self, card: Card) -> PlayCard:
         """``PlayCard(card)``."""
@@ -415,6 +421,16 @@ class ActionTable:
         if action is None:
             action = self._contracts[amount] = DeclareContract(amount)
         return action
+
+    def contracts(self, amounts: tuple[int, ...]) -> list[Action]:
+        """``DeclareContract(a)`` for each of ``amounts``, in order: one list kept per tuple of
+        amounts (the caller copies it before changing it)."""
+        actions = self._contract_lists.get(amounts)
+        if actions is None:
+            if len(self._contract_lists) > 10_000:
+                self._contract_lists.clear()
+            actions = self._contract_lists[amounts] = [self.contract(a) for a in amounts]
+        return actions
 
 
 def _bad(text: str, expected: str) -> NotationError:

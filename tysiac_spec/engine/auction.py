@@ -13,6 +13,7 @@ may still make the compulsory one (PAGx2: a silenced player bids only his compul
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -22,6 +23,7 @@ from ..ruleset.model import Form
 from . import env as envs
 from .actions import Action, ActionTable, Bid, CancelDark, Dark, Pass
 from .seating import seat_from
+from .seen import seen_cards
 from .state import DealState
 
 __all__ = [
@@ -189,7 +191,22 @@ def highest_bid(form: Form, hand: Sequence[Card], base: Mapping[str, Any], deck_
     a = form.auction
     cap = a.cap
     if a.max_bid is not None:
-        limit = int(a.max_bid.evaluator()(envs.auction_max_bid(base, tuple(hand))))
+        compiled = form.compiled  # (its value kept by the cards it sees: CompiledForm.max_bid_kept)
+        kept = compiled.max_bid_kept if compiled is not None else None
+        if kept is None:
+            limit = int(a.max_bid.evaluator()(envs.auction_max_bid(base, tuple(hand))))
+        else:
+            bits = 0
+            for c in hand:
+                bits |= c.bit
+            seen, values = kept
+            known = values.get(bits & seen)
+            if known is None:
+                known = int(a.max_bid.evaluator()(envs.auction_max_bid(base, tuple(hand))))
+                if len(values) > 50_000:
+                    values.clear()
+                values[bits & seen] = known
+            limit = known
         cap = limit if cap is None else min(cap, limit)
     return cap if cap is not None else ceiling(form, deck_points)
 
@@ -244,12 +261,14 @@ Amounts = Callable[[DealState, int, Env], list[int]]
 """``amounts(deal, player, env)``: the bids ``player`` may make now, ascending (points)."""
 
 
-def compile_amounts(form: Form) -> Amounts:
+def compile_amounts(form: Form, pack: Sequence[Card] = ()) -> Amounts:
     """The bids a player may make (``form.auction``), as one function with the rules read once:
     the range of :func:`bid_range` up to the player's highest bid (``deal.max_bids``), in
     steps, each allowed by ``may_bid``; a forced opener left without a bid may still make the
     compulsory one.  A deal's ``bid_floor`` (a golden deal keeping its auction) raises the
-    compulsory and the lowest bid to it."""
+    compulsory and the lowest bid to it.  ``pack`` (the deck's cards) lets ``may_bid``'s
+    answers be kept by the cards of the hand it can see (:func:`.seen.seen_cards`); without
+    it, by the whole hand."""
     a = form.auction
     step, forced_bid, min_bid = a.step, a.forced_bid, a.min_bid
     exactly_step = a.raise_by == "exactly_step"
@@ -257,6 +276,15 @@ def compile_amounts(form: Form) -> Amounts:
     exact_opening = a.forced_opening == "exact"
     may_bid = a.may_bid.evaluator() if a.may_bid is not None else None
     most = limits.limit("bids") * step  # the widest range of bids offered at once
+    # may_bid's answers kept by what it reads (a formula is a function of them): the hand
+    # (its cards' bits), the high bid, whether the bidder is forced and his record when it
+    # reads them (``players`` and ``options`` are the game's: this closure is made per game,
+    # compile_legal); per key the allowed bids of the last range evaluated
+    reads = a.may_bid.reads if a.may_bid is not None else frozenset()
+    by_high, by_forced, by_record = "high_bid" in reads, "forced" in reads, "player" in reads
+    by_base = not reads.isdisjoint(envs.BASE_NAMES)
+    seen = seen_cards(a.may_bid, "hand", pack, form.marriages) if a.may_bid is not None and pack else -1
+    kept: dict[tuple[Any, ...], tuple[int, int, list[int]]] = {}
 
     def amounts(deal: DealState, player: int, env: Env) -> list[int]:
         opening, floor = deal.opening, deal.bid_floor
@@ -268,15 +296,36 @@ def compile_amounts(form: Form) -> Amounts:
             raise limits.exceeded("bids", (hi - lo) // step + 1,
                                   subject=f"the bids player {player} may make, {lo} to {hi}")
         if may_bid is not None and lo <= hi:
-            e = envs.auction_may_bid(
-                env(player), tuple(deal.hands[player]), lo, deal.high_bid, player == deal.forced
-            )
-            out = allowed_bids(may_bid, e, range(lo, hi + 1, step))
+            out = kept_bids(deal, player, lo, hi, env)
         else:
             out = list(range(lo, hi + 1, step))
         if opening and not out:
             out = [forced]
         return out
+
+    def kept_bids(deal: DealState, player: int, lo: int, hi: int, env: Env) -> list[int]:
+        """The bids ``lo`` to ``hi`` that ``may_bid`` allows, a slice of the kept ones when a
+        range kept for the same hand (and high bid, forced bidder, player's record: when
+        read) covers it; else evaluated (exactly these bids, as without keeping) and kept."""
+        assert may_bid is not None
+        hand = deal.hands[player]
+        bits = 0
+        for c in hand:
+            bits |= c.bit
+        forced = player == deal.forced
+        base = env(player) if by_base else envs.UNREAD_BASE
+        key = (bits & seen, deal.high_bid if by_high else 0, forced if by_forced else False,
+               tuple(base["player"].values()) if by_record else ())
+        known = kept.get(key)
+        if known is not None and known[0] <= lo and hi <= known[1]:
+            allowed = known[2]
+            return allowed[bisect_left(allowed, lo):bisect_right(allowed, hi)]
+        e = envs.auction_may_bid(base, tuple(hand), lo, deal.high_bid, forced)
+        out = allowed_bids(may_bid, e, range(lo, hi + 1, step))
+        if len(kept) > 4096:
+            kept.clear()
+        kept[key] = (lo, hi, out)
+        return out[:]
 
     return amounts
 
@@ -305,14 +354,20 @@ def compile_legal(form: Form, table: ActionTable, env: Env) -> Callable[[DealSta
     speak may make, ascending (:func:`compile_amounts`), then pass; the forced player opening
     at the compulsory bid may not pass.  Actions are ``table``'s shared objects (a game's
     :class:`~tysiac_spec.engine.actions.ActionTable`), formula environments from ``env``."""
-    amounts = compile_amounts(form)
+    amounts = compile_amounts(form, table.pack)
     bid, made, pass_ = table.bid, table.bids.get, table.pass_
+    # the bids' actions kept per tuple of amounts (a few ranges recur: a new list each call,
+    # copied from the kept one, instead of a look-up per amount)
+    lists: dict[tuple[int, ...], list[Action]] = {}
 
     def legal_now(deal: DealState) -> list[Action]:
-        bids: list[Action] = [made(b) or bid(b) for b in amounts(deal, deal.current, env)]
-        if not deal.opening:
-            bids.append(pass_)
-        return bids
+        offered = tuple(amounts(deal, deal.current, env))
+        bids = lists.get(offered)
+        if bids is None:
+            if len(lists) > 10_000:
+                lists.clear()
+            bids = lists[offered] = [made(b) or bid(b) for b in offered]
+        return bids[:] if deal.opening else [*bids, pass_]
 
     return legal_now
 

@@ -49,13 +49,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import limits
 from ..cards import Card
-from ..ruleset.model import Form, Revoke
+from ..ruleset.model import Form, Formula, Marriages, Revoke
 from . import all_pass, contracts, dealing, match, play, scoring, talon
+from . import env as envs
 from .actions import Action, ActionTable, PlayCard
 from .seating import direction, seating, sides
+from .seen import seen_cards
 from .simple_settle import simple_settlement
 from .state import DealState
 
@@ -221,6 +224,36 @@ class CompiledForm:
     """The most bids or contracts offered at one turn (:mod:`tysiac_spec.limits` ``bids``),
     read when the form is compiled, as :func:`.auction.compile_amounts` reads it (reading the
     environment costs about as much as the rest of the contract's amounts)."""
+    max_bid_kept: HandKept | None = None
+    """``auction.max_bid``'s values kept by the cards of the hand it can see
+    (:func:`hand_kept`; read by :func:`.auction.highest_bid`), ``None`` when it reads more."""
+    contract_kept: HandKept | None = None
+    """The contracts the declarer may announce (:func:`.talon.contract_amounts`) kept by the
+    cards of his hand that ``contract.max`` and ``contract.allowed`` can see and the bid,
+    ``None`` when they read more (:func:`hand_kept`)."""
+
+
+HandKept = tuple[int, dict[Any, Any]]
+"""Values of a hand's formulas kept by what they read: the bit set of the cards they can see
+(:func:`.seen.seen_cards`; a key is the hand's bits masked by it, with the other values the
+caller adds) and the dict of kept values (its reader clears it past 50,000 values)."""
+
+
+def hand_kept(
+    formulas: Sequence[Formula | None], pack: Sequence[Card], marriages: Marriages
+) -> HandKept | None:
+    """A :data:`HandKept` for ``formulas`` (those given: ``None`` is none; with none, every
+    key's hand part is 0) when they read none of the player's base (:data:`.env.BASE_NAMES`:
+    the player's record changes between deals, the options with the table); else ``None``.
+    A formula is a function of what it reads, so a kept value is the value it would give
+    again."""
+    given = [f for f in formulas if f is not None]
+    if any(not f.reads.isdisjoint(envs.BASE_NAMES) for f in given):
+        return None
+    seen = 0
+    for f in given:
+        seen |= seen_cards(f, "hand", pack, marriages)
+    return seen, {}
 
 
 def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
@@ -248,6 +281,8 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
         settlement=match.compile_settlement(form),
         switches=compile_switches(form, pack, kinds, all_pass_play, play_legal, play_apply),
         bids_limit=limits.limit("bids"),
+        max_bid_kept=hand_kept([form.auction.max_bid], pack, form.marriages),
+        contract_kept=hand_kept([form.contract.max, form.contract.allowed], pack, form.marriages),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made

@@ -382,8 +382,40 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
     if not raise_allowed or deal.barrel_deal or (deal.around is not None and deal.around.kind is not None):
         # (a named kind, contract.kinds: its fixed value)
         return [bid]
+    compiled = form.compiled  # (kept by the cards the formulas see: CompiledForm.contract_kept)
+    kept = compiled.contract_kept if compiled is not None else None
+    if kept is None:
+        return _contract_amounts(form, deal, env, bid)
+    return list(_kept_amounts(form, deal, env, bid, kept))
+
+
+def _kept_amounts(
+    form: Form, deal: DealState, env: Env, bid: int, kept: tuple[int, dict[Any, Any]]
+) -> tuple[int, ...]:
+    """:func:`_contract_amounts` kept by the cards of the declarer's hand the formulas see and
+    the bid (``kept``: :attr:`.compiled.CompiledForm.contract_kept`), one shared tuple."""
     assert deal.declarer is not None
-    b, hand = env(deal.declarer), tuple(deal.hands[deal.declarer])
+    bits = 0
+    for card in deal.hands[deal.declarer]:
+        bits |= card.bit
+    seen, values = kept
+    key = (bits & seen, bid)
+    known: tuple[int, ...] | None = values.get(key)
+    if known is None:
+        known = tuple(_contract_amounts(form, deal, env, bid))
+        if len(values) > 50_000:
+            values.clear()
+        values[key] = known
+    return known
+
+
+def _contract_amounts(form: Form, deal: DealState, env: Env, bid: int) -> list[int]:
+    """:func:`contract_amounts` of a deal whose contract may be raised (``bid``: the high bid),
+    the formulas evaluated."""
+    assert deal.declarer is not None
+    c = form.contract
+    hand = tuple(deal.hands[deal.declarer])
+    b = env(deal.declarer) if c.max is not None or c.allowed is not None else envs.UNREAD_BASE
     tops = [] if form.auction.cap is None else [form.auction.cap]
     if c.max is not None:
         tops.append(int(c.max.evaluator()(envs.contract_max(b, hand, bid))))
@@ -416,10 +448,8 @@ def legal_contract(
     ``table`` supplies shared action objects (a game's :class:`ActionTable`)."""
     if table is None:
         table = ActionTable()
-    out: list[Action] = [table.contract(a) for a in _offered(form, deal, env)]
-    if deal.may_forfeit:
-        out.append(table.forfeit)
-    return out
+    contracts = table.contracts(_offered(form, deal, env))
+    return [*contracts, table.forfeit] if deal.may_forfeit else contracts[:]
 
 
 def apply_forfeit(deal: DealState) -> None:

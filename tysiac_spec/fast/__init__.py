@@ -50,12 +50,12 @@ from ..engine.events import MatchEvent
 from ..engine.match import MatchState, dealt_by
 from ..engine.scoring import DealOutcome, outcome_of
 from ..engine.seating import opponents_after, redeal_dealer, seating, turn_after
+from ..engine.seen import seen_cards
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Form
 from . import generate as _gen
 from . import settle
 from .coverage import uncovered
-from .formulas import seen_cards
 from .generate import CODES, deal_function, source_key
 from .views import Table, views_uncovered
 
@@ -505,7 +505,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         return out
 
     bids: dict[int, int] = {}
-    # the cards of the hand each formula can see (fast/formulas.py): its values kept by them
+    # the cards of the hand each formula can see (engine/seen.py): its values kept by them
     bid_seen = seen_cards(a.max_bid, "hand", pack, form.marriages) if a.max_bid is not None else 0
 
     def highest_bid(mask: int, player: int, state: MatchState) -> int:
@@ -700,7 +700,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             return state, 3
         key: tuple[Any, ...] = ()
         checked = None
-        if not redeal_base:  # the result kept by what the conditions can see (fast/formulas.py)
+        if not redeal_base:  # the result kept by what the conditions can see (engine/seen.py)
             talon_mask = 0
             if redeal_talon_seen:
                 for x in talon_cards:

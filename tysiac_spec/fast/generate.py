@@ -30,10 +30,10 @@ from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
 from ..engine.seating import direction
+from ..engine.seen import seen_cards
 from ..engine.simple_settle import simple_settlement
 from ..limits import limit
 from ..ruleset.model import Form
-from .formulas import seen_cards
 
 __all__ = ["CODES", "constants", "fold", "generate", "source_key", "template_source"]
 

@@ -2,7 +2,8 @@
 
 A formula of the auction or the contract (``auction.max_bid``, ``contract.max``, …) reads the
 hand; evaluated by the engine's evaluator (``formula.evaluator()``: one home of the DSL), its
-value is a function of its inputs, so the fast path keeps it per input.  Keyed on the whole
+value is a function of its inputs, so the fast path and the engine (the bids ``auction.may_bid``
+allows, :func:`~tysiac_spec.engine.auction.compile_amounts`) keep it per input.  Keyed on the whole
 hand, the kept values would seldom be met again (a seven-card hand is one of 346,104); keyed
 on the part of the hand the formula can see, almost always.  :func:`seen_cards` finds that
 part from the formula's syntax tree, conservatively: when every use of ``name`` is an argument
