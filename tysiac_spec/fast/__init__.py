@@ -782,10 +782,13 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             return codes
         # the bids not kept yet, evaluated by the engine's statement in one call
         e = envs.auction_may_bid(envs.UNREAD_BASE, hand_of(mask), missing[0], high_bid, forced)
-        ok = set(allowed_bids(may_of, e, missing))  # (a set: the misses are most of a range)
+        got = allowed_bids(may_of, e, missing)
+        ok = set(got)  # (a set: the misses are most of a range)
         for b in missing:
             may_kept[(b, seen, high, fo)] = b in ok
-        return [bid_code + b for b in range(first, last + 1, step) if may_kept[(b, seen, high, fo)]]
+        fresh = [bid_code + b for b in got]
+        # both ascending; not a second walk of the range (mostly misses, all kept just now)
+        return sorted(codes + fresh) if codes else fresh
 
     bids_kept: dict[Any, tuple[int, int, list[int]]] = {}
     by_hand = not amounts_base and not may_high and not may_forced  # (the generated code reads it)
