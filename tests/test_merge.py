@@ -437,7 +437,7 @@ def _with_marks(node: Any) -> Any:
 
 
 def test_resolve_extends_with_share_gives_the_same_document() -> None:
-    from tysiac_spec.ruleset._load import _lookup_in, _parsed
+    from tysiac_spec.ruleset._extends import _lookup_in, _parsed
     from tysiac_spec.ruleset.registry import entries
 
     for entry in entries():

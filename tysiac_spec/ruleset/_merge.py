@@ -389,7 +389,7 @@ def shadow_player_values(result: YMap, base: Mapping[str, Any], over: Mapping[st
 
     ``result`` is not changed: when something is removed, a copy of it comes back, the
     parts on the way copied (the others shared) with their marks.  The loader applies the
-    same rule to an option's patch (``_load._apply_options``).
+    same rule to an option's patch (``_options._apply_options``).
     """
     players: Any = base.get("players")
     if not is_mapping(players) or not is_mapping(result.get("players")):
