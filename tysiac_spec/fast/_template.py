@@ -306,7 +306,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         barrel_deal = False
         no_auction = False
         open_deal = True
-        if K_REDEALS_AFTER_DEAL:  # engine/dealing.py redeal_point after the deal (engine/game.py _dealt, _new_deal)
+        if K_REDEALS_AFTER_DEAL:  # the redeal point dealing.TIMINGS[0] (H_redeal: dealing.redeal_decided)
             state, done = H_redeal(0, dealer, order, hand, talon_cards, -1, 0, 0, cur, state, policies, draw,
                                    steps, events, len(deal_scores), auto_redeals, stopping)
             if done == 1:
@@ -317,7 +317,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 auto_redeals += 1
                 dealer = H_next_redeal_dealer(dealer)
                 continue
-            if done == 3:  # (engine/dealing.py MAX_REDEALS: played anyway, without the opening)
+            if done == 3:  # (dealing.redeals_capped: played anyway, without the opening)
                 open_deal = False
             auto_redeals = 0
             if stopping:
@@ -511,7 +511,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             may_forfeit = H_may_forfeit(declarer, unopposed, state)
         else:
             may_forfeit = False
-        if K_REDEALS_AFTER_TALON and not (K_FORFEIT_ON and forfeited):  # engine/talon.py _start_exchange
+        if K_REDEALS_AFTER_TALON and not (K_FORFEIT_ON and forfeited):  # the redeal point dealing.TIMINGS[1]
             state, done = H_redeal(1, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
                                    policies, draw, steps, events, len(deal_scores), 0, False)
             if done:
@@ -580,7 +580,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 c = a - K_DISCARD
                 hand[declarer] ^= 1 << c
                 discards.append(c)
-        if K_REDEALS_AFTER_EXCHANGE and not (K_FORFEIT_ON and forfeited):  # engine/talon.py _start_contract
+        if K_REDEALS_AFTER_EXCHANGE and not (K_FORFEIT_ON and forfeited):  # the redeal point dealing.TIMINGS[2]
             state, done = H_redeal(2, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
                                    policies, draw, steps, events, len(deal_scores), 0, False)
             if done:
