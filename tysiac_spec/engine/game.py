@@ -511,18 +511,21 @@ class Game:
         barrel deal without bidding (the first active player on the barrel, in bidding
         order, takes the talon), else the dark-game offer (``special.dark``), else the
         auction as started."""
-        form, barrel = self.form, self._match.barrel
+        form = self.form
         if self._golden_auction():
             return  # the golden deal's auction, opened at its contract (auction.golden_floor)
-        if self._match.golden_left > 0 and form.special.golden_round.enabled:
-            auction.start_golden(form, deal)
-            if form.special.golden_round.dark_allowed and auction.start_dark(form, deal, self._env):
-                return
-        elif (taker := auction.barrel_taker(form, [s.on for s in barrel], deal.order)) is not None:
-            auction.start_barrel(form, deal, taker)
-        else:
-            auction.start_dark(form, deal, self._env)
+        g, special = form.special.golden_round, form.special
+        golden = self._match.golden_left > 0 and g.enabled
+        taker = None if golden else auction.barrel_taker(form, [s.on for s in self._match.barrel], deal.order)
+        mode, declarer, contract, multiplier, barrel, dark = auction.opening_of(
+            golden, g.dark_allowed, g.contract, g.multiplier, -1 if taker is None else taker,
+            special.barrel.goal, special.dark.enabled, deal.order[0])
+        if declarer >= 0:
+            auction.declare_opening(deal, mode, declarer, contract, multiplier, barrel)
+        if dark and auction.start_dark(form, deal, self._env):
             return
+        if declarer < 0:
+            return  # the auction as started
         talon.start(form, deal, self._env)
         if deal.phase == "play":
             self._start_play(deal)

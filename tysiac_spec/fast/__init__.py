@@ -521,7 +521,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     contract_base = not contract_reads.isdisjoint(envs.BASE_NAMES)
     contracts: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
 
-    modes = ("normal", "dark", "golden")
+    modes = auction.MODES
     ace_rank = form.marriages.ace_marriage.rank
 
     def contract_amounts(mask: int, bid: int, declarer: int, state: MatchState, mode: int,

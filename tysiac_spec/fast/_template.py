@@ -77,7 +77,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = I_opening_of = I_dark_declared = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -299,9 +299,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             cur = order[0]
         passed = 0
         npassed = 0
-        # -- the deal's opening (engine/game.py Game._open; engine/auction.py start_golden,
-        # start_barrel, start_dark, apply_dark, _begin_dark) --
-        mode = 0  # 0 normal, 1 dark, 2 golden (DealState.mode)
+        # -- the deal's opening (auction.opening_of, dark_declared) --
+        mode = 0  # an index of auction.MODES (DealState.mode): normal
         multiplier = 1
         barrel_deal = False
         no_auction = False
@@ -323,28 +322,21 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if stopping:
                 return state, deal_scores, events, outcomes, steps
         if K_OPENINGS and open_deal:
-            offer = True
-            if K_GOLDEN and state.golden_left > 0:
-                declarer = high_bidder = order[0]
-                high_bid = K_GOLDEN_CONTRACT
+            golden = K_GOLDEN and state.golden_left > 0
+            q = -1
+            if K_BARREL_NONE and not golden:
+                q = H_barrel_taker(state, order)  # (auction.barrel_taker)
+            first_hand = order[0]
+            mode, declarer, contract, multiplier, barrel_deal, offer = I_opening_of(
+                golden, K_GOLDEN_DARK, K_GOLDEN_CONTRACT, K_GOLDEN_MULTIPLIER, q, K_BARREL_GOAL, K_DARK_ON,
+                first_hand)
+            if declarer >= 0:  # (auction.declare_opening)
+                high_bidder = declarer
+                high_bid = contract
                 contested = True
                 opening = False
-                mode = 2
-                multiplier = K_GOLDEN_MULTIPLIER
                 no_auction = True
-                offer = K_GOLDEN_DARK
-            elif K_BARREL_NONE:
-                q = H_barrel_taker(state, order)  # (auction.barrel_taker)
-                if q >= 0:
-                    declarer = high_bidder = q
-                    high_bid = K_BARREL_GOAL
-                    contested = True
-                    opening = False
-                    barrel_deal = True
-                    no_auction = True
-                    offer = False
             if K_DARK_ON and offer:
-                golden = mode == 2
                 candidates = I_dark_candidates(order, golden, declarer, K_DARK_FIRST_HAND)
                 if K_DARK_NOT_NEGATIVE:
                     candidates = [q for q in candidates if state.scores[q] >= 0]
@@ -383,16 +375,13 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                                 cancelled = True
                                 break
                     if not cancelled:
-                        if mode == 2:
-                            multiplier *= K_DARK_MULTIPLIER
-                        else:
-                            declarer = high_bidder = dark_player
-                            high_bid = K_DARK_CONTRACT
-                            contested = True
-                            opening = False
-                            mode = 1
-                            multiplier = K_DARK_MULTIPLIER
-                            no_auction = True
+                        mode, declarer, contract, multiplier = I_dark_declared(
+                            mode, declarer, high_bid, multiplier, dark_player, K_DARK_CONTRACT, K_DARK_MULTIPLIER)
+                        high_bidder = declarer  # (auction.declare_opening)
+                        high_bid = contract
+                        contested = True
+                        opening = False
+                        no_auction = True
         while not (K_OPENINGS and no_auction):
             if True:  # (the bids)
                 bid_made = high_bidder >= 0
