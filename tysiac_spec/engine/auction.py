@@ -38,6 +38,8 @@ __all__ = [
     "ceiling",
     "compile_amounts",
     "compile_legal",
+    "dark_allowed",
+    "dark_cancellers",
     "dark_candidates",
     "dark_declared",
     "dealer_exempt",
@@ -516,7 +518,7 @@ def start_dark(form: Form, deal: DealState, env: Env) -> bool:
     declarer = -1 if deal.declarer is None else deal.declarer
     candidates = dark_candidates(deal.order, deal.mode == "golden", declarer, dk.who == "first_hand")
     if dk.forbidden_when_negative:
-        candidates = [p for p in candidates if env(p)["player"]["score"] >= 0]
+        candidates = [p for p in candidates if dark_allowed(env(p)["player"]["score"], True)]
     if not candidates:
         return False
     deal.dark_undecided = candidates
@@ -537,6 +539,31 @@ def dark_candidates(order: list[int], golden: bool, declarer: int, first_hand: b
         out = [declarer] if declarer in allowed else []
     else:
         out = order[:1] if first_hand else list(order)
+    return out
+
+
+def dark_allowed(score: int, not_negative: bool) -> bool:
+    """Whether a player with match ``score`` may declare the dark game: not with a negative
+    score when ``not_negative`` (``special.dark.forbidden_when_negative``).  The one
+    statement (:func:`start_dark`; inlined by the fast path)."""
+    return score >= 0 or not not_negative
+
+
+def dark_cancellers(order: list[int], dark_player: int, golden: bool, with_marriage: bool,
+                    holders: int) -> list[int]:
+    """The opponents asked in turn whether they cancel ``dark_player``'s dark game: with
+    ``with_marriage`` (``special.dark.cancel_with_marriage``) and not in a golden deal
+    (``golden``), every player of ``order`` holding a marriage (``holders``: a bit per
+    player), in turn from the dark player; else nobody.  The one statement
+    (:func:`apply_dark`; inlined by the fast path)."""
+    out: list[int] = []
+    if with_marriage and not golden:
+        i = order.index(dark_player)
+        n = len(order)
+        for k in range(1, n):
+            q = order[(i + k) % n]
+            if holders >> q & 1:
+                out.append(q)
     return out
 
 
@@ -673,14 +700,13 @@ def apply_dark(form: Form, deal: DealState, action: Action) -> None:
         if isinstance(action, Dark):
             deal.dark_player = p
             deal.dark_undecided = []
-            if dk.cancel_with_marriage and deal.mode != "golden":
-                deal.dark_cancellers = [
-                    q for q in deal.order if q != p and _holds_marriage(form, deal.hands[q])
-                ]
-                i = deal.order.index(p)
-                n = len(deal.order)
-                turn = [deal.order[(i + k) % n] for k in range(1, n)]
-                deal.dark_cancellers.sort(key=turn.index)
+            holders = 0
+            if dk.cancel_with_marriage:
+                for q in deal.order:
+                    if _holds_marriage(form, deal.hands[q]):
+                        holders |= 1 << q
+            deal.dark_cancellers = dark_cancellers(
+                deal.order, p, deal.mode == "golden", dk.cancel_with_marriage, holders)
             if deal.dark_cancellers:
                 deal.current = deal.dark_cancellers[0]
             else:

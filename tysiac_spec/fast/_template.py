@@ -77,7 +77,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = I_opening_of = I_dark_declared = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = I_opening_of = I_dark_declared = I_dark_allowed = I_dark_cancellers = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -162,6 +162,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     dark_player: int
     candidates: list[int]
     with_aces: list[int]
+    allowed: list[int]
     open_deal: bool
     done: int
     auto_redeals: int
@@ -339,7 +340,12 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if K_DARK_ON and offer:
                 candidates = I_dark_candidates(order, golden, declarer, K_DARK_FIRST_HAND)
                 if K_DARK_NOT_NEGATIVE:
-                    candidates = [q for q in candidates if state.scores[q] >= 0]
+                    allowed = []
+                    for q in candidates:
+                        s = state.scores[q]
+                        if I_dark_allowed(s, K_DARK_NOT_NEGATIVE):
+                            allowed.append(q)
+                    candidates = allowed
                 dark_player = -1
                 for q in candidates:
                     legal = [K_DARK_CODE, K_PASS]
@@ -354,26 +360,24 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         break
                 if dark_player >= 0:
                     cancelled = False
-                    if K_CANCEL_WITH_MARRIAGE and mode != 2:
-                        i = order.index(dark_player)
-                        for k in range(1, nact):
-                            q = order[(i + k) % nact]
-                            holds = False
+                    bits = 0  # the players holding a marriage (its cards: K_PAIRS)
+                    if K_CANCEL_WITH_MARRIAGE:
+                        for q in order:
                             for pair in pairs:
                                 if hand[q] & pair == pair:
-                                    holds = True
-                            if not holds:
-                                continue
-                            legal = [K_CANCEL_DARK_CODE, K_PASS]
-                            if draw is None:
-                                a = policies[q](q, legal)
-                            else:
-                                a = legal[_below(draw, len(legal))]
-                            if trace:
-                                steps.append((q, legal, a))
-                            if a == K_CANCEL_DARK_CODE:
-                                cancelled = True
-                                break
+                                    bits |= 1 << q
+                    candidates = I_dark_cancellers(order, dark_player, golden, K_CANCEL_WITH_MARRIAGE, bits)
+                    for q in candidates:
+                        legal = [K_CANCEL_DARK_CODE, K_PASS]
+                        if draw is None:
+                            a = policies[q](q, legal)
+                        else:
+                            a = legal[_below(draw, len(legal))]
+                        if trace:
+                            steps.append((q, legal, a))
+                        if a == K_CANCEL_DARK_CODE:
+                            cancelled = True
+                            break
                     if not cancelled:
                         mode, declarer, contract, multiplier = I_dark_declared(
                             mode, declarer, high_bid, multiplier, dark_player, K_DARK_CONTRACT, K_DARK_MULTIPLIER)

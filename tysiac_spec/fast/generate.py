@@ -414,6 +414,8 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_dark_candidates": auction.dark_candidates,
     "I_opening_of": auction.opening_of,
     "I_dark_declared": auction.dark_declared,
+    "I_dark_allowed": auction.dark_allowed,
+    "I_dark_cancellers": auction.dark_cancellers,
     "I_passed_out_redealt": auction.passed_out_redealt,
     "I_shuffled": dealing.shuffled,
     "I_bad_cut": dealing.bad_cut,
