@@ -26,6 +26,9 @@ from .state import DealState
 
 __all__ = [
     "MODES",
+    "MODE_DARK",
+    "MODE_GOLDEN",
+    "MODE_NORMAL",
     "PASSED_OUT_MAX",
     "BidSteps",
     "allowed_bids",

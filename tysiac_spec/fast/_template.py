@@ -14,7 +14,7 @@ within a suit the stronger card has the lower bit), hands are bit sets, players 
 Every name ``I_*`` is called as an engine rule stated once and written inline by the
 generator with the form's constants folded (:data:`~tysiac_spec.fast.generate.INLINED`: the
 shuffle, the cut's bad card and the talon's draw, the forced opener's seat and the next seat,
-the dark game's candidates, the bids and the end of the auction, a deal passed out (its
+the deal's opening, the dark game's candidates, who may cancel it and the dark game declared, the bids and the end of the auction, a deal passed out (its
 declarer, its redeal, the count and its cap), the talon and contract questions, the
 exchange's receivers, the first leader, the play duties, the lead after a marriage, the
 marriage timing and trump, the leads that declare a marriage, the ace marriage's offer, the
