@@ -27,6 +27,10 @@ from .seen import seen_cards
 from .state import DealState
 
 __all__ = [
+    "MODES",
+    "MODE_DARK",
+    "MODE_GOLDEN",
+    "MODE_NORMAL",
     "PASSED_OUT_MAX",
     "BidSteps",
     "allowed_bids",
@@ -39,13 +43,18 @@ __all__ = [
     "ceiling",
     "compile_amounts",
     "compile_legal",
+    "dark_allowed",
+    "dark_cancellers",
     "dark_candidates",
+    "dark_declared",
     "dealer_exempt",
+    "declare_opening",
     "explain",
     "explain_dark",
     "golden_floor",
     "highest_bid",
     "legal_dark",
+    "opening_of",
     "passed_out",
     "passed_out_count",
     "passed_out_declarer",
@@ -54,9 +63,7 @@ __all__ = [
     "round_up",
     "seat_player",
     "start",
-    "start_barrel",
     "start_dark",
-    "start_golden",
     "unopposed",
 ]
 
@@ -569,7 +576,7 @@ def start_dark(form: Form, deal: DealState, env: Env) -> bool:
     declarer = -1 if deal.declarer is None else deal.declarer
     candidates = dark_candidates(deal.order, deal.mode == "golden", declarer, dk.who == "first_hand")
     if dk.forbidden_when_negative:
-        candidates = [p for p in candidates if env(p)["player"]["score"] >= 0]
+        candidates = [p for p in candidates if dark_allowed(env(p)["player"]["score"], True)]
     if not candidates:
         return False
     deal.dark_undecided = candidates
@@ -590,6 +597,31 @@ def dark_candidates(order: list[int], golden: bool, declarer: int, first_hand: b
         out = [declarer] if declarer in allowed else []
     else:
         out = order[:1] if first_hand else list(order)
+    return out
+
+
+def dark_allowed(score: int, not_negative: bool) -> bool:
+    """Whether a player with match ``score`` may declare the dark game: not with a negative
+    score when ``not_negative`` (``special.dark.forbidden_when_negative``).  The one
+    statement (:func:`start_dark`; inlined by the fast path)."""
+    return score >= 0 or not not_negative
+
+
+def dark_cancellers(order: list[int], dark_player: int, golden: bool, with_marriage: bool,
+                    holders: int) -> list[int]:
+    """The opponents asked in turn whether they cancel ``dark_player``'s dark game: with
+    ``with_marriage`` (``special.dark.cancel_with_marriage``) and not in a golden deal
+    (``golden``), every player of ``order`` holding a marriage (``holders``: a bit per
+    player), in turn from the dark player; else nobody.  The one statement
+    (:func:`apply_dark`; inlined by the fast path)."""
+    out: list[int] = []
+    if with_marriage and not golden:
+        i = order.index(dark_player)
+        n = len(order)
+        for k in range(1, n):
+            q = order[(i + k) % n]
+            if holders >> q & 1:
+                out.append(q)
     return out
 
 
@@ -630,12 +662,85 @@ def _begin_dark(form: Form, deal: DealState) -> None:
     dk = form.special.dark
     p = deal.dark_player
     assert p is not None
-    if deal.mode == "golden":  # a golden deal declared dark: its contract, both multipliers
-        deal.multiplier *= dk.multiplier
-        deal.phase = "talon"
-        return
-    deal.mode, deal.multiplier = "dark", dk.multiplier
-    _declare_without_auction(deal, p, dk.contract)
+    declarer = -1 if deal.declarer is None else deal.declarer
+    mode, declarer, contract, multiplier = dark_declared(
+        MODES.index(deal.mode), declarer, deal.high_bid, deal.multiplier, p, dk.contract, dk.multiplier)
+    declare_opening(deal, mode, declarer, contract, multiplier, deal.barrel_deal)
+
+
+MODE_NORMAL, MODE_DARK, MODE_GOLDEN = 0, 1, 2
+"""A deal's mode as a number: its index in :data:`MODES` (the fast path's ``mode``)."""
+
+MODES = ("normal", "dark", "golden")
+"""The deal's modes (``DealState.mode``, ``DealOutcome.mode``) by number."""
+
+
+def opening_of(
+    golden: bool, golden_dark: bool, golden_contract: int, golden_multiplier: int,
+    taker: int, barrel_goal: int, dark: bool, first_hand: int,
+) -> tuple[int, int, int, int, bool, bool]:
+    """The deal's opening, before any bid (S002): a golden-round deal (``golden``: the
+    match's golden round is on, ``special.golden_round``, and not bid for), its
+    ``first_hand`` (the player after the dealer) declarer at ``golden_contract``, the deal's
+    points multiplied by ``golden_multiplier``, the dark game then offered only with
+    ``golden_dark`` (``dark_allowed``); else a barrel deal without an auction (``taker``: the
+    player :func:`barrel_taker` names, -1 for none), he declarer at ``barrel_goal``, no dark
+    game offered; else the dark game offered (``dark``: ``special.dark.enabled``) before the
+    auction as started.
+
+    Returns ``(mode, declarer, contract, multiplier, barrel deal, dark offered)``: ``mode``
+    an index of :data:`MODES`, ``declarer`` -1 when the deal goes to its auction (contract 0,
+    multiplier 1).  The one statement of the rule: ``Game``'s opening of a deal
+    (:func:`declare_opening`) and the fast path (inlined)."""
+    mode = MODE_NORMAL
+    declarer = -1
+    contract = 0
+    multiplier = 1
+    barrel = False
+    offered = dark
+    if golden:
+        mode = MODE_GOLDEN
+        declarer = first_hand
+        contract = golden_contract
+        multiplier = golden_multiplier
+        offered = dark and golden_dark
+    elif taker >= 0:
+        declarer = taker
+        contract = barrel_goal
+        barrel = True
+        offered = False
+    return mode, declarer, contract, multiplier, barrel, offered
+
+
+def dark_declared(
+    mode: int, declarer: int, contract: int, multiplier: int, dark_player: int, dark_contract: int,
+    dark_multiplier: int,
+) -> tuple[int, int, int, int]:
+    """The deal once ``dark_player`` declared the dark game and nobody cancelled it
+    (``special.dark``): in a golden deal (``mode``: :data:`MODES`' index) its declarer and
+    contract stay and the multipliers multiply; otherwise ``dark_player`` is declarer at
+    ``dark_contract`` in the mode ``dark``, the points multiplied by ``dark_multiplier``.
+    Returns ``(mode, declarer, contract, multiplier)``.  The one statement of the rule
+    (:func:`apply_dark`; inlined by the fast path)."""
+    out_mode = MODE_DARK
+    out_declarer = dark_player
+    out_contract = dark_contract
+    out_multiplier = dark_multiplier
+    if mode == MODE_GOLDEN:
+        out_mode = mode
+        out_declarer = declarer
+        out_contract = contract
+        out_multiplier = multiplier * dark_multiplier
+    return out_mode, out_declarer, out_contract, out_multiplier
+
+
+def declare_opening(deal: DealState, mode: int, declarer: int, contract: int, multiplier: int,
+                    barrel: bool) -> None:
+    """A deal opened without an auction, as :func:`opening_of` or :func:`dark_declared`
+    decided: its mode (a :data:`MODES` index), ``multiplier`` and barrel deal set, and
+    ``declarer`` at ``contract`` taking the talon next (``deal.phase`` → ``talon``)."""
+    deal.mode, deal.multiplier, deal.barrel_deal = MODES[mode], multiplier, barrel
+    _declare_without_auction(deal, declarer, contract)
 
 
 def apply_dark(form: Form, deal: DealState, action: Action) -> None:
@@ -653,14 +758,13 @@ def apply_dark(form: Form, deal: DealState, action: Action) -> None:
         if isinstance(action, Dark):
             deal.dark_player = p
             deal.dark_undecided = []
-            if dk.cancel_with_marriage and deal.mode != "golden":
-                deal.dark_cancellers = [
-                    q for q in deal.order if q != p and _holds_marriage(form, deal.hands[q])
-                ]
-                i = deal.order.index(p)
-                n = len(deal.order)
-                turn = [deal.order[(i + k) % n] for k in range(1, n)]
-                deal.dark_cancellers.sort(key=turn.index)
+            holders = 0
+            if dk.cancel_with_marriage:
+                for q in deal.order:
+                    if _holds_marriage(form, deal.hands[q]):
+                        holders |= 1 << q
+            deal.dark_cancellers = dark_cancellers(
+                deal.order, p, deal.mode == "golden", dk.cancel_with_marriage, holders)
             if deal.dark_cancellers:
                 deal.current = deal.dark_cancellers[0]
             else:
@@ -687,19 +791,6 @@ def apply_dark(form: Form, deal: DealState, action: Action) -> None:
 # ---------------------------------------------------------------------------- golden round
 
 
-def start_golden(form: Form, deal: DealState) -> None:
-    """A golden-round deal (``special.golden_round``): no auction; the first hand (the
-    player after the dealer) is declarer at ``golden_round.contract``, the deal's points
-    multiplied by ``golden_round.multiplier`` (S002: each player in turn must make 120;
-    read as one deal per player, each on his own turn).  ``deal.phase`` → ``talon``.
-    With ``golden_round.auction`` the deal is bid for instead (:func:`golden_floor`).
-    """
-    g = form.special.golden_round
-    p = deal.order[0]
-    deal.mode, deal.multiplier = "golden", g.multiplier
-    _declare_without_auction(deal, p, g.contract)
-
-
 def golden_floor(form: Form, deal: DealState) -> None:
     """A golden-round deal that keeps its auction (``golden_round.auction``; PAGx1's gold
     set, "the minimum bid is 120"): the deal is golden (``mode``, ``golden_round.multiplier``)
@@ -721,14 +812,3 @@ def barrel_taker(form: Form, on_barrel: Sequence[bool], order: Sequence[int]) ->
     if not (b.enabled and b.bidding == "none"):
         return None
     return next((p for p in order if p < len(on_barrel) and on_barrel[p]), None)
-
-
-def start_barrel(form: Form, deal: DealState, player: int) -> None:
-    """A deal with ``player`` on the barrel when the barrel has no bidding
-    (``special.barrel.bidding: none``): no auction; he takes the talon at once, declarer at
-    ``barrel.goal`` (S002: on the barrel there is no auction, the prikup is opened at
-    once, and he must make 121); the contract stays at the goal (no raise).  ``deal.phase``
-    → ``talon``.
-    """
-    deal.barrel_deal = True
-    _declare_without_auction(deal, player, form.special.barrel.goal)

@@ -32,6 +32,9 @@ from .state import DealState
 
 __all__ = [
     "MAX_REDEALS",
+    "REDEAL_ASK",
+    "REDEAL_DEALT",
+    "REDEAL_PLAY",
     "TIMINGS",
     "DealCards",
     "DealingPlan",
@@ -47,7 +50,9 @@ __all__ = [
     "first_dealer",
     "played_on",
     "redeal_check",
+    "redeal_decided",
     "redeal_point",
+    "redeals_capped",
     "redealt",
     "sample",
     "sample_drawn",
@@ -529,6 +534,62 @@ def _compile_check(conditions: tuple[tuple[int, str, bool, Callable[[Any], Any],
 MAX_REDEALS = 100
 """Automatic redeals in a row after which a deal is played anyway (a ruleset whose mandatory
 condition always holds would otherwise never deal a playable hand)."""
+
+
+def redeals_capped(redeals: int) -> bool:
+    """Whether a deal after ``redeals`` automatic redeals in a row (mandatory conditions
+    after the deal) is played anyway, unchecked (:data:`MAX_REDEALS`).  The one statement of
+    the cap: ``Game``'s new deal and the fast path."""
+    return redeals >= MAX_REDEALS
+
+
+REDEAL_PLAY, REDEAL_DEALT, REDEAL_ASK = 0, 1, 2
+"""What a redeal point comes to (:func:`redeal_decided`): the deal plays on, it is dealt
+again, or it waits for an offered player's answer."""
+
+
+def redeal_decided(
+    form: Form,
+    mandatory: tuple[int | None, int] | None,
+    offers: list[tuple[int, int]],
+    ask: Callable[[int, int], bool | None],
+    called_on: Callable[[int, int], None],
+) -> tuple[int, int | None, int]:
+    """What the redeal conditions that hold at a redeal point come to (``mandatory`` and
+    ``offers`` as :func:`redeal_check` returns them): the one statement of the redeal flow,
+    which ``Game`` drives by its ``redeal`` phase and the fast path by its policies.
+
+    A mandatory condition ``(caller, index)`` deals again (:data:`REDEAL_DEALT`); one with
+    ``effect: play_on`` is called on instead (``called_on(caller, index)`` charges its
+    penalty, :func:`played_on`) and the deal plays on (:data:`REDEAL_PLAY`).  Otherwise each
+    offer ``(player, index)`` is asked in turn, ``ask(player, index)`` answering ``True``
+    (call the condition), ``False`` (pass) or ``None`` (not answered yet: :data:`REDEAL_ASK`
+    with that offer, which stays first in ``offers``); an answered offer leaves ``offers``.
+    A called condition deals again, or with ``effect: play_on`` is called on and the next
+    offer asked; after the last offer the deal plays on.
+
+    Returns ``(what, player, index)``: the caller and the condition of a redeal, the player
+    and the condition asked, or ``(REDEAL_PLAY, None, -1)``.
+    """
+    redeals = form.deal.redeals
+    if mandatory is not None:
+        caller, index = mandatory
+        if redeals[index].effect != "play_on":
+            return REDEAL_DEALT, caller, index
+        assert caller is not None
+        called_on(caller, index)
+        return REDEAL_PLAY, None, -1
+    while offers:
+        player, index = offers[0]
+        answer = ask(player, index)
+        if answer is None:
+            return REDEAL_ASK, player, index
+        del offers[0]
+        if answer:
+            if redeals[index].effect != "play_on":
+                return REDEAL_DEALT, player, index
+            called_on(player, index)
+    return REDEAL_PLAY, None, -1
 
 
 def redealt(

@@ -88,6 +88,12 @@ _INDEX = attrgetter("index")
 _REDEAL_CHOICES: list[Action] = [Redeal(), Pass()]
 
 
+def _unanswered(player: int, index: int) -> bool | None:
+    """No answer to a redeal offer yet (:func:`~.dealing.redeal_decided`'s ``ask`` for a
+    check that asks nobody)."""
+    return None
+
+
 def _redeal_legal(deal: DealState) -> list[Action]:
     """Phase ``redeal``: call the redeal the condition offers, or play on."""
     return _REDEAL_CHOICES
@@ -447,13 +453,16 @@ class Game:
         after the deal, then a golden-round deal, the dark-game offer or the auction.  A
         mandatory redeal deals again at once (event ``redeal``)."""
         deal = self._dealt(hands, talons, stock)
-        for _ in range(self._MAX_REDEALS):
-            if deal.phase != "redealt" or self._plays_on(deal):
+        redeals = 0
+        while deal.phase == "redealt":
+            if dealing.redeals_capped(redeals):  # played anyway
+                deal.phase = "auction"
+                break
+            if self._plays_on(deal):
                 break
             self._redealt(deal)
             deal = self._dealt(None, None, ())
-        else:
-            deal.phase = "auction"
+            redeals += 1
         return deal
 
     def _dealt(
@@ -513,18 +522,21 @@ class Game:
         barrel deal without bidding (the first active player on the barrel, in bidding
         order, takes the talon), else the dark-game offer (``special.dark``), else the
         auction as started."""
-        form, barrel = self.form, self._match.barrel
+        form = self.form
         if self._golden_auction():
             return  # the golden deal's auction, opened at its contract (auction.golden_floor)
-        if self._match.golden_left > 0 and form.special.golden_round.enabled:
-            auction.start_golden(form, deal)
-            if form.special.golden_round.dark_allowed and auction.start_dark(form, deal, self._env):
-                return
-        elif (taker := auction.barrel_taker(form, [s.on for s in barrel], deal.order)) is not None:
-            auction.start_barrel(form, deal, taker)
-        else:
-            auction.start_dark(form, deal, self._env)
+        g, special = form.special.golden_round, form.special
+        golden = self._match.golden_left > 0 and g.enabled
+        taker = None if golden else auction.barrel_taker(form, [s.on for s in self._match.barrel], deal.order)
+        mode, declarer, contract, multiplier, barrel, dark = auction.opening_of(
+            golden, g.dark_allowed, g.contract, g.multiplier, -1 if taker is None else taker,
+            special.barrel.goal, special.dark.enabled, deal.order[0])
+        if declarer >= 0:
+            auction.declare_opening(deal, mode, declarer, contract, multiplier, barrel)
+        if dark and auction.start_dark(form, deal, self._env):
             return
+        if declarer < 0:
+            return  # the auction as started
         talon.start(form, deal, self._env)
         if deal.phase == "play":
             self._start_play(deal)
@@ -583,12 +595,15 @@ class Game:
         """For a mandatory condition with ``effect: play_on`` (``deal.phase`` ``redealt``):
         charge the caller and resume the deal where it was checked; False for a redeal."""
         for index, r in enumerate(self.form.deal.redeals):
-            if r.id == deal.redeal_id and r.effect == "play_on":
-                assert deal.redeal_caller is not None
-                self._called_on(deal, deal.redeal_caller, index)
-                deal.redeal_caller, deal.redeal_id = None, ""
-                self._resume(deal)
-                return True
+            if r.id == deal.redeal_id:
+                what, _, _ = dealing.redeal_decided(
+                    self.form, (deal.redeal_caller, index), [], _unanswered,
+                    lambda player, index: self._called_on(deal, player, index))
+                if what == dealing.REDEAL_PLAY:
+                    deal.redeal_caller, deal.redeal_id = None, ""
+                    self._resume(deal)
+                    return True
+                return False
         return False
 
     def _resume(self, deal: DealState) -> None:
@@ -998,19 +1013,19 @@ class Game:
         """``redeal`` abandons the deal (or, for an ``effect: play_on`` condition, charges the
         caller and goes on like ``pass``); ``pass`` declines, and play resumes after the last
         offer (``after_deal``: the golden round, the dark game or the auction)."""
-        player, index = deal.redeal_offers.pop(0)
-        if isinstance(action, Redeal):
-            if self.form.deal.redeals[index].effect == "play_on":
-                self._called_on(deal, player, index)
-            else:
-                deal.redeal_caller, deal.redeal_id = player, self.form.deal.redeals[index].id
-                deal.redeal_offers = []
-                deal.phase = "redealt"
-                return
-        if deal.redeal_offers:
-            deal.current = deal.redeal_offers[0][0]
-            return
-        self._resume(deal)
+        answers = [isinstance(action, Redeal)]  # (this action answers the first offer only)
+        what, player, index = dealing.redeal_decided(
+            self.form, None, deal.redeal_offers, lambda p, i: answers.pop() if answers else None,
+            lambda p, i: self._called_on(deal, p, i))
+        if what == dealing.REDEAL_ASK:
+            assert player is not None
+            deal.current = player
+        elif what == dealing.REDEAL_DEALT:
+            deal.redeal_caller, deal.redeal_id = player, self.form.deal.redeals[index].id
+            deal.redeal_offers = []
+            deal.phase = "redealt"
+        else:
+            self._resume(deal)
 
     def _start_play(self, deal: DealState | None = None) -> None:
         """Open the play: the first leader (``play.leader``, :func:`.announcing.first_leader`)

@@ -37,6 +37,7 @@ import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -549,7 +550,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     contract_base = not contract_reads.isdisjoint(envs.BASE_NAMES)
     contracts: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
 
-    modes = ("normal", "dark", "golden")
+    modes = auction.MODES
     ace_rank = form.marriages.ace_marriage.rank
 
     def contract_amounts(mask: int, bid: int, declarer: int, state: MatchState, mode: int,
@@ -640,9 +641,9 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         d.declarer, d.unopposed = declarer, unopposed
         return talon.may_forfeit(form, d, lambda p: dict(base(state, p)))  # type: ignore[arg-type]
 
-    # redeals (engine/dealing.py redeal_check, redealt, played_on; engine/game.py _answer_redeal)
+    # redeals: the conditions checked by dealing.redeal_check, the flow decided by
+    # dealing.redeal_decided (as Game's redeal phase does), the cap dealing.redeals_capped
     redeals = form.deal.redeals
-    timings = ("after_deal", "after_talon", "after_exchange")
 
     class _Table:
         """What dealing.redeal_check reads of a deal."""
@@ -663,13 +664,6 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
 
     def passed_out_stopped(events: list[MatchEvent], deals: int, run: int) -> None:
         events.append(MatchEvent(deals, "all-pass.stopped", None, None, auction.passed_out_text(run)))
-
-    def called_on(player: int | None, index: int, state: MatchState, events: list[MatchEvent],
-                  deals: int) -> MatchState:
-        assert player is not None
-        state, event = dealing.played_on(form, state, deals, player, index)
-        events.append(event)
-        return state
 
     def below(draw: Callable[[int], int], n: int) -> int:
         k = n.bit_length()
@@ -693,10 +687,10 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
                declarer: int, bid: int, contract: int, current: int, state: MatchState, policies: Any,
                draw: Any, steps: list[Any] | None, events: list[MatchEvent], deals: int,
                auto: int, stopping: bool) -> tuple[MatchState, int]:
-        """A redeal point (0 after the deal, 1 after the talon, 2 after the exchange): the
-        state, and 0 to play on, 1 dealt again, 2 dealt again at once (a mandatory condition
-        after the deal), 3 played anyway (the engine's cap on redeals in a row)."""
-        if timing == 0 and auto >= dealing.MAX_REDEALS:
+        """A redeal point (``timing``: its index in ``dealing.TIMINGS``): the state, and 0 to
+        play on, 1 dealt again, 2 dealt again at once (a mandatory condition after the deal,
+        ``auto`` of them in a row so far), 3 played anyway (``dealing.redeals_capped``)."""
+        if timing == 0 and dealing.redeals_capped(auto):
             return state, 3
         key: tuple[Any, ...] = ()
         checked = None
@@ -716,34 +710,32 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             t.hands = {p: hand_of(hand[p]) for p in order}
             t.dealt_talon = tuple([pack[x] for x in talon_cards])
             checked = dealing.redeal_check(form, t, lambda p: dict(base(state, p)),  # type: ignore[arg-type]
-                                           timings[timing])
+                                           dealing.TIMINGS[timing])
             if not redeal_base:
                 if len(redeal_kept) > 200_000:
                     redeal_kept.clear()
                 redeal_kept[key] = checked
         mandatory, offers = checked
-        if mandatory is not None:
-            caller, index = mandatory
-            if redeals[index].effect == "play_on":
-                return called_on(caller, index, state, events, deals), 0  # (engine/game.py _plays_on)
-            state = redealt(caller, redeals[index].id, None, state, events, deals)
-            return state, 2 if timing == 0 else 1
-        if stopping:  # (the match stops before anyone acts)
+        if mandatory is None and (stopping or not offers):  # (stopping: nobody is asked)
             return state, 0
-        for player, index in offers:
+        now = [state]
+
+        def ask(player: int, index: int) -> bool:
             legal = [redeal_code, pass_code]
             chosen = policies[player](player, legal) if draw is None else legal[below(draw, 2)]
             if steps is not None:
                 steps.append((player, legal, chosen))
-            if chosen == redeal_code:
-                if redeals[index].effect == "play_on":
-                    state = called_on(player, index, state, events, deals)
-                    continue
-                return redealt(player, redeals[index].id, None, state, events, deals), 1
-        return state, 0
+            return bool(chosen == redeal_code)
 
-    def next_redeal_dealer(dealer: int) -> int:
-        return redeal_dealer(form, dealer)
+        def called_on(player: int, index: int) -> None:
+            now[0], event = dealing.played_on(form, now[0], deals, player, index)
+            events.append(event)
+
+        what, caller, index = dealing.redeal_decided(form, mandatory, list(offers), ask, called_on)
+        if what != dealing.REDEAL_DEALT:
+            return now[0], 0
+        state = redealt(caller, redeals[index].id, None, now[0], events, deals)
+        return state, 2 if timing == 0 and mandatory is not None else 1
 
     # auction.may_bid, evaluated by the engine's auction.allowed_bids
     may_bid_formula = a.may_bid
@@ -839,7 +831,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         "H_redeal": redeal,
         "H_redealt": redealt,
         "H_passed_out_stopped": passed_out_stopped,
-        "H_next_redeal_dealer": next_redeal_dealer,
+        "H_next_redeal_dealer": partial(redeal_dealer, form),
         "H_dealt_by": dealt_by,
         "H_barrel_taker": barrel_taker,
         "H_may_bids": may_bids,

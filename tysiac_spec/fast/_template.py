@@ -14,7 +14,7 @@ within a suit the stronger card has the lower bit), hands are bit sets, players 
 Every name ``I_*`` is called as an engine rule stated once and written inline by the
 generator with the form's constants folded (:data:`~tysiac_spec.fast.generate.INLINED`: the
 shuffle, the cut's bad card and the talon's draw, the forced opener's seat and the next seat,
-the dark game's candidates, the bids and the end of the auction, a deal passed out (its
+the deal's opening, the dark game's candidates, who may cancel it and the dark game declared, the bids and the end of the auction, a deal passed out (its
 declarer, its redeal, the count and its cap), the talon and contract questions, the
 exchange's receivers, the first leader, the play duties, the lead after a marriage, the
 marriage timing and trump, the leads that declare a marriage, the ace marriage's offer, the
@@ -78,7 +78,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = I_opening_of = I_dark_declared = I_dark_allowed = I_dark_cancellers = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -163,6 +163,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     dark_player: int
     candidates: list[int]
     with_aces: list[int]
+    allowed: list[int]
     open_deal: bool
     done: int
     auto_redeals: int
@@ -309,14 +310,13 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             cur = order[0]
         passed = 0
         npassed = 0
-        # -- the deal's opening (engine/game.py Game._open; engine/auction.py start_golden,
-        # start_barrel, start_dark, apply_dark, _begin_dark) --
-        mode = 0  # 0 normal, 1 dark, 2 golden (DealState.mode)
+        # -- the deal's opening (auction.opening_of, dark_declared) --
+        mode = 0  # an index of auction.MODES (DealState.mode): normal
         multiplier = 1
         barrel_deal = False
         no_auction = False
         open_deal = True
-        if K_REDEALS_AFTER_DEAL:  # engine/dealing.py redeal_point after the deal (engine/game.py _dealt, _new_deal)
+        if K_REDEALS_AFTER_DEAL:  # the redeal point dealing.TIMINGS[0] (H_redeal: dealing.redeal_decided)
             state, done = H_redeal(0, dealer, order, hand, talon_cards, -1, 0, 0, cur, state, policies, draw,
                                    steps, events, len(deal_scores), auto_redeals, stopping)
             if done == 1:
@@ -327,7 +327,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 auto_redeals += 1
                 dealer = H_next_redeal_dealer(dealer)
                 continue
-            if done == 3:  # (engine/dealing.py MAX_REDEALS: played anyway, without the opening)
+            if done == 3:  # (dealing.redeals_capped: played anyway, without the opening)
                 open_deal = False
             auto_redeals = 0
             if K_VIEWS:
@@ -335,34 +335,32 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if stopping:
                 return state, deal_scores, events, outcomes, steps
         if K_OPENINGS and open_deal:
-            offer = True
-            if K_GOLDEN and state.golden_left > 0:
-                declarer = high_bidder = order[0]
-                high_bid = K_GOLDEN_CONTRACT
+            golden = K_GOLDEN and state.golden_left > 0
+            q = -1
+            if K_BARREL_NONE and not golden:
+                q = H_barrel_taker(state, order)  # (auction.barrel_taker)
+            first_hand = order[0]
+            mode, declarer, contract, multiplier, barrel_deal, offer = I_opening_of(
+                golden, K_GOLDEN_DARK, K_GOLDEN_CONTRACT, K_GOLDEN_MULTIPLIER, q, K_BARREL_GOAL, K_DARK_ON,
+                first_hand)
+            if declarer >= 0:  # (auction.declare_opening)
+                high_bidder = declarer
+                high_bid = contract
                 contested = True
                 opening = False
-                mode = 2
-                multiplier = K_GOLDEN_MULTIPLIER
                 no_auction = True
-                offer = K_GOLDEN_DARK
-            elif K_BARREL_NONE:
-                q = H_barrel_taker(state, order)  # (auction.barrel_taker)
-                if q >= 0:
-                    declarer = high_bidder = q
-                    high_bid = K_BARREL_GOAL
-                    contested = True
-                    opening = False
-                    barrel_deal = True
-                    no_auction = True
-                    offer = False
             if K_VIEWS and no_auction:  # (a deal declared without an auction: no bids)
                 tv.bids.clear()
                 tv.declarer = declarer
             if K_DARK_ON and offer:
-                golden = mode == 2
                 candidates = I_dark_candidates(order, golden, declarer, K_DARK_FIRST_HAND)
                 if K_DARK_NOT_NEGATIVE:
-                    candidates = [q for q in candidates if state.scores[q] >= 0]
+                    allowed = []
+                    for q in candidates:
+                        s = state.scores[q]
+                        if I_dark_allowed(s, K_DARK_NOT_NEGATIVE):
+                            allowed.append(q)
+                    candidates = allowed
                 dark_player = -1
                 for q in candidates:
                     legal = [K_DARK_CODE, K_PASS]
@@ -377,39 +375,34 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         break
                 if dark_player >= 0:
                     cancelled = False
-                    if K_CANCEL_WITH_MARRIAGE and mode != 2:
-                        i = order.index(dark_player)
-                        for k in range(1, nact):
-                            q = order[(i + k) % nact]
-                            holds = False
+                    bits = 0  # the players holding a marriage (its cards: K_PAIRS)
+                    if K_CANCEL_WITH_MARRIAGE:
+                        for q in order:
                             for pair in pairs:
                                 if hand[q] & pair == pair:
-                                    holds = True
-                            if not holds:
-                                continue
-                            legal = [K_CANCEL_DARK_CODE, K_PASS]
-                            if draw is None:
-                                a = policies[q](q, legal)
-                            else:
-                                a = legal[_below(draw, len(legal))]
-                            if trace:
-                                steps.append((q, legal, a))
-                            if a == K_CANCEL_DARK_CODE:
-                                cancelled = True
-                                break
+                                    bits |= 1 << q
+                    candidates = I_dark_cancellers(order, dark_player, golden, K_CANCEL_WITH_MARRIAGE, bits)
+                    for q in candidates:
+                        legal = [K_CANCEL_DARK_CODE, K_PASS]
+                        if draw is None:
+                            a = policies[q](q, legal)
+                        else:
+                            a = legal[_below(draw, len(legal))]
+                        if trace:
+                            steps.append((q, legal, a))
+                        if a == K_CANCEL_DARK_CODE:
+                            cancelled = True
+                            break
                     if not cancelled:
                         if K_VIEWS:
                             vdark = True
-                        if mode == 2:
-                            multiplier *= K_DARK_MULTIPLIER
-                        else:
-                            declarer = high_bidder = dark_player
-                            high_bid = K_DARK_CONTRACT
-                            contested = True
-                            opening = False
-                            mode = 1
-                            multiplier = K_DARK_MULTIPLIER
-                            no_auction = True
+                        mode, declarer, contract, multiplier = I_dark_declared(
+                            mode, declarer, high_bid, multiplier, dark_player, K_DARK_CONTRACT, K_DARK_MULTIPLIER)
+                        high_bidder = declarer  # (auction.declare_opening)
+                        high_bid = contract
+                        contested = True
+                        opening = False
+                        no_auction = True
         if K_VIEWS and K_OPENINGS and no_auction:
             tv.bids.clear()
         while not (K_OPENINGS and no_auction):
@@ -536,7 +529,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             may_forfeit = H_may_forfeit(declarer, unopposed, state)
         else:
             may_forfeit = False
-        if K_REDEALS_AFTER_TALON and not (K_FORFEIT_ON and forfeited):  # engine/talon.py _start_exchange
+        if K_REDEALS_AFTER_TALON and not (K_FORFEIT_ON and forfeited):  # the redeal point dealing.TIMINGS[1]
             state, done = H_redeal(1, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
                                    policies, draw, steps, events, len(deal_scores), 0, False)
             if K_VIEWS:
@@ -609,7 +602,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 c = a - K_DISCARD
                 hand[declarer] ^= 1 << c
                 discards.append(c)
-        if K_REDEALS_AFTER_EXCHANGE and not (K_FORFEIT_ON and forfeited):  # engine/talon.py _start_contract
+        if K_REDEALS_AFTER_EXCHANGE and not (K_FORFEIT_ON and forfeited):  # the redeal point dealing.TIMINGS[2]
             state, done = H_redeal(2, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
                                    policies, draw, steps, events, len(deal_scores), 0, False)
             if K_VIEWS:

@@ -152,8 +152,8 @@ def constants(form: Form, pack: tuple[Card, ...], views: bool = False) -> dict[s
         "K_FORFEIT_BEFORE_TALON": form.contract.forfeit.when == "before_talon",
         "K_FORFEIT_BEFORE_EXCHANGE": form.contract.forfeit.when == "before_exchange",
         "K_FORFEIT_CODE": CODES["K_FORFEIT"],
-        # the deal's opening (engine/game.py Game._open): a golden-round deal, a barrel deal
-        # without an auction, the dark game
+        # the deal's opening (auction.opening_of, dark_declared): a golden-round deal, a
+        # barrel deal without an auction, the dark game
         "K_OPENINGS": gr.enabled or (br.enabled and br.bidding == "none") or dk.enabled,
         "K_GOLDEN": gr.enabled,
         "K_GOLDEN_DARK": gr.dark_allowed,
@@ -414,6 +414,10 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_passed_out_declarer": auction.passed_out_declarer,
     "I_passed_out_count": auction.passed_out_count,
     "I_dark_candidates": auction.dark_candidates,
+    "I_opening_of": auction.opening_of,
+    "I_dark_declared": auction.dark_declared,
+    "I_dark_allowed": auction.dark_allowed,
+    "I_dark_cancellers": auction.dark_cancellers,
     "I_passed_out_redealt": auction.passed_out_redealt,
     "I_shuffled": dealing.shuffled,
     "I_bad_cut": dealing.bad_cut,
