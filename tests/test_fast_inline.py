@@ -330,3 +330,37 @@ def test_may_bid_and_the_scoring_formulas_are_the_engines() -> None:
     assert declarer(70, 40, 5, 120, False, options, envs.NO_FACTS, record) == -120
     assert defender(27, 0, 2, 120, True, options, envs.NO_FACTS, record) == 30  # rounded to 10
     assert defender(15, 10, 2, 120, True, options, envs.NO_FACTS, record) == 20  # a five rounds down
+
+
+def test_the_ace_marriage_declared_is_inlined_with_its_trump() -> None:
+    from tysiac_spec.engine.play import ace_marriage_declared
+
+    #                             points value trump  pending  suit   sets  first next
+    assert ace_marriage_declared(60, 200, None, None, "hearts", True, False, False) == (260, "hearts", None)
+    assert ace_marriage_declared(0, 200, None, None, "hearts", True, False, True) == (200, None, "hearts")
+    assert ace_marriage_declared(0, 200, "spades", None, "hearts", True, True, False) == (200, "spades", None)
+    assert ace_marriage_declared(0, 200, "spades", None, "hearts", False, False, False) == (200, "spades", None)
+    # in the generated code: its statements, and trump_after's within them, with the form's
+    # flags folded (the house example: worth 200, sets trump now, a change at any marriage)
+    rules = load_ruleset("examples/house/ace-marriage-trump.yaml")
+    src = ast.unparse(gen.generate(rules.form(3), tuple(rules.deck.cards)))
+    assert "trump_after(" not in src and "ace_marriage_declared(" not in src
+    assert ("_i_ace_marriage_declared_now = ms\n"
+            "                mine, trump, pending = (mine + 200, _i_ace_marriage_declared_now, "
+            "_i_ace_marriage_declared_later)") in src
+
+
+def test_a_rule_calling_a_rule_of_statements_inlines_both() -> None:
+    rule = gen._Inlinable(gen.INLINED["I_ace_marriage_declared"])
+    assert [ast.unparse(s) for s in rule.body] == [
+        "if sets_trump:\n"
+        "    now, later = (trump, pending)\n"
+        "    if not (first_only and (trump or pending)):\n"
+        "        if next_trick:\n"
+        "            later = suit\n"
+        "        else:\n"
+        "            now = suit\n"
+        "else:\n"
+        "    now, later = (trump, pending)"]
+    assert rule.locals == {"now", "later"}
+

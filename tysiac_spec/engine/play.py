@@ -38,6 +38,7 @@ from .outcome import discards_to
 from .state import DealState
 
 __all__ = [
+    "ace_marriage_declared",
     "aces_declarable",
     "announceable",
     "apply_claim",
@@ -827,6 +828,8 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     awarded and ``deal.phase`` becomes ``over`` (the game scores it)."""
     am = form.marriages.ace_marriage
     m = form.marriages
+    aces_trump = am.sets_trump and m.sets_trump
+    first_only, next_trick = m.trump_change == "first_only", m.trump_from != "this_trick"
     leftover_to, discards = form.talon.leftover.to, discards_to(form)
     award = leftover_to != "nobody" or discards != "nobody"
     draws = bool(form.table.stock)  # a stock to draw from after each trick (table.stock)
@@ -845,11 +848,11 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
             hand.remove(card)
         if action.declares:  # a marriage or the ace marriage (one test for a plain play)
             if action.aces:
-                deal.marriages[p] = deal.marriages.get(p, 0) + am.value
+                deal.marriages[p], deal.trump, deal.pending_trump = ace_marriage_declared(
+                    deal.marriages.get(p, 0), am.value, deal.trump, deal.pending_trump, card.suit.id,
+                    aces_trump, first_only, next_trick)
                 deal.declared.append((p, am.rank))
                 deal.marriage_trick = deal.trick_number
-                if am.sets_trump:
-                    _set_trump(m, deal, card.suit.id)
             if action.marriage:
                 declare_marriage(m, deal, p, card.suit.id)
         trick = deal.trick
@@ -954,6 +957,27 @@ def _set_trump(m: Marriages, deal: DealState, suit: str) -> None:
         return
     deal.trump, deal.pending_trump = trump_after(
         deal.trump, deal.pending_trump, suit, m.trump_change == "first_only", m.trump_from != "this_trick")
+
+
+def ace_marriage_declared(
+    points: int, value: int, trump: T, pending: T, suit: T,
+    sets_trump: bool, first_only: bool, next_trick: bool,
+) -> tuple[int, T, T]:
+    """The ace marriage declared by a lead of an ace (``marriages.ace_marriage``): the leader's
+    marriage points after it (``points`` plus ``value``, ``ace_marriage.value``), and the trump
+    and the trump pending after it (``trump``, ``pending``: a suit, or a false value for none),
+    set by :func:`trump_after` to the led ace's ``suit`` when the ace marriage sets trump
+    (``sets_trump``: ``ace_marriage.sets_trump`` and ``marriages.sets_trump``; ``first_only``
+    and ``next_trick`` as there), else unchanged.  The caller notes the declaration (the rank
+    ``ace_marriage.rank`` in place of a suit) and its trick, as for a marriage.
+
+    The one statement: :func:`compile_apply` calls it, and the fast path's generator writes it
+    inline with the form's rules folded (``tysiac_spec.fast.generate.INLINED``)."""
+    if sets_trump:
+        now, later = trump_after(trump, pending, suit, first_only, next_trick)
+    else:
+        now, later = trump, pending
+    return points + value, now, later
 
 
 def trump_after(trump: T, pending: T, suit: T, first_only: bool, next_trick: bool) -> tuple[T, T]:
