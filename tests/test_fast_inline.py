@@ -364,3 +364,36 @@ def test_a_rule_calling_a_rule_of_statements_inlines_both() -> None:
         "    now, later = (trump, pending)"]
     assert rule.locals == {"now", "later"}
 
+
+def test_the_claim_takes_every_card_and_the_safe_marriages() -> None:
+    from tysiac_spec.engine.play import claim_taken
+
+    rules = load_ruleset("pl-standard")
+    by = {str(c): c for c in rules.deck.cards}
+
+    def bits(*names: str) -> int:
+        return sum(by[n].bit for n in names)
+
+    hand = bits("AH", "TH", "KH", "QH", "JH", "9H", "KD", "QD")
+    others = bits("AS", "TS", "KS", "QS", "JS", "9S", "AD", "TD", "AC", "TC", "KC", "QC", "JC", "9C", "JD", "9D")
+    # the marriages of pl-standard's pack (in marriages.values order: hearts 100, diamonds 80, …)
+    m = rules.form(3).marriages
+    pairs = [bits(f"K{s[0].upper()}", f"Q{s[0].upper()}") for s in m.values]
+    suits = [by[f"K{s[0].upper()}"].suit_bits for s in m.values]
+    values = list(m.values.values())
+    hearts, diamonds = list(m.values).index("hearts"), list(m.values).index("diamonds")
+    assert values[hearts] == 100 and values[diamonds] == 80
+    cards, tricks, kept = claim_taken(hand, others, pairs, suits, values, 0, False, 0, 0)
+    assert cards == hand | others and tricks == 8
+    assert sum(c.points for c in rules.deck.cards if c.bit & cards) == 120  # the whole pack
+    assert kept == [hearts]  # the opponents hold diamonds: that one could give them a trump
+    others_no_d = others & ~bits("AD", "TD", "JD", "9D")
+    assert claim_taken(hand, others_no_d, pairs, suits, values, 0, False, 0, 0)[2] == sorted([hearts, diamonds])
+    # declared from trick 6 on: five leads before, four other cards, one marriage broken to lead
+    # them; the smaller one (diamonds) is not credited
+    assert claim_taken(hand, others_no_d, pairs, suits, values, 0, False, 6, 0)[2] == [hearts]
+    # barred now (e.g. the declarer's first lead): both still fit from the second lead on
+    assert claim_taken(hand, others_no_d, pairs, suits, values, 0, True, 0, 0)[2] == sorted([hearts, diamonds])
+    # with at least 8 cards in hand: only the first lead, which is barred
+    assert claim_taken(hand, others_no_d, pairs, suits, values, 0, True, 0, 8)[2] == []
+

@@ -623,7 +623,6 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         marriage_trick = -1
         trick_number = 0
         last = -1
-        claimed = False
         while not (K_FORFEIT_ON and forfeited):
             # a lead
             h = hand[cur]
@@ -683,9 +682,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if trace:
                 steps.append((cur, legal, a))
             if K_CLAIM and a == K_CLAIM_CODE:
-                last = H_claim(dealer, order, sitter, hand, declarer, high_bid, contract, trump,
-                               points, married, tricks, declared, leftover, discards, talon_cards)
-                claimed = True
+                last = H_claim(order, hand, declarer, points, married, tricks, declared)
                 break
             if K_ACE_MARRIAGE and a >= K_ACES_CODE:
                 c = a - K_ACES_CODE
@@ -752,7 +749,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             cur = winner
             if not hand[winner]:
                 break
-        if not claimed and not (K_FORFEIT_ON and forfeited):
+        if not (K_FORFEIT_ON and forfeited):  # (after the last trick, or a claim)
             if K_LEFTOVER_TO:
                 to = I_set_aside_taker(K_LEFTOVER_LAST, last, declarer)
                 for c in leftover:
