@@ -397,3 +397,18 @@ def test_the_claim_takes_every_card_and_the_safe_marriages() -> None:
     # with at least 8 cards in hand: only the first lead, which is barred
     assert claim_taken(hand, others_no_d, pairs, suits, values, 0, True, 0, 8)[2] == []
 
+
+def test_the_outcome_of_a_deal_from_its_figures() -> None:
+    from tysiac_spec.engine.scoring import outcome_from
+
+    rules = load_ruleset("pl-standard")
+    talon = tuple(rules.deck.cards[:3])
+    o = outcome_from(1, 110, 120, [2, 3, 1], {2: 20, 3: 0, 1: 100}, {2: 0, 3: 0, 1: 100}, {2: 2, 3: 0, 1: 6},
+                     False, "normal", None, 0, talon, 1, ((1, "hearts"),), None, None)
+    assert (o.declarer, o.bid, o.contract, o.players, o.sitter_talon) == (1, 110, 120, (2, 3, 1), talon)
+    assert o.points(1) == 200 and o.points(2) == 20 and o.tricks == {2: 2, 3: 0, 1: 6}
+    assert (o.last_trick, o.declarations, o.dealer, o.won) == (1, ((1, "hearts"),), None, None)
+    # without a sitter nobody scores the talon
+    o = outcome_from(1, 100, 100, [1, 2, 0], {1: 60, 2: 30, 0: 30}, {1: 0, 2: 0, 0: 0}, {1: 4, 2: 2, 0: 2},
+                     True, "golden", 2, None, talon, 0, (), 0, None)
+    assert (o.sitter_talon, o.forfeited, o.mode, o.multiplier, o.dealer) == (None, True, "golden", 2, 0)

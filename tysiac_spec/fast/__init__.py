@@ -45,7 +45,7 @@ from ..engine.auction import allowed_bids
 from ..engine.compiled import compile_form as engine_compile
 from ..engine.events import MatchEvent
 from ..engine.match import MatchState, dealt_by, settle_valid_deal
-from ..engine.scoring import DealOutcome, outcome_of
+from ..engine.scoring import DealOutcome, outcome_from, outcome_of
 from ..engine.seating import opponents_after, redeal_dealer, seating, turn_after
 from ..ruleset import Ruleset, load_ruleset
 from ..ruleset.model import Form
@@ -542,30 +542,15 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             contracts[key] = value
         return value
 
-    sitter_scores = form.active < form.players
-
     def outcome(declarer: int, bid: int, contract: int, order: list[int], sitter: int | None,
                 points: list[int], married: list[int], tricks: list[int], last: int,
                 declared: list[tuple[int, int]], talon_cards: list[int], forfeited: bool, mode: int,
                 multiplier: int) -> DealOutcome:
-        # engine/scoring.py outcome_of
-        return DealOutcome(
-            forfeited=forfeited,
-            mode=modes[mode],  # type: ignore[arg-type]
-            declarer=declarer,
-            bid=bid,
-            contract=contract,
-            card_points={p: points[p] for p in order},
-            marriages={p: married[p] for p in order},
-            tricks={p: tricks[p] for p in order},
-            sitter=sitter,
-            sitter_talon=(tuple([pack[x] for x in talon_cards])
-                          if sitter_scores and sitter is not None else None),
-            multiplier=multiplier,
-            players=tuple(order),
-            last_trick=last if last >= 0 else None,
-            declarations=tuple([(p, suit_ids[s] if s >= 0 else ace_rank) for p, s in declared]),
-        )
+        return outcome_from(
+            declarer, bid, contract, order, {p: points[p] for p in order}, {p: married[p] for p in order},
+            {p: tricks[p] for p in order}, forfeited, modes[mode], multiplier, sitter,
+            tuple([pack[x] for x in talon_cards]) if sitter is not None else (), last if last >= 0 else None,
+            tuple([(p, suit_ids[s] if s >= 0 else ace_rank) for p, s in declared]), None, None)
 
     # the claim's marriages (play.claim_taken): each of the pack's, in marriages.values order
     mar = form.marriages
