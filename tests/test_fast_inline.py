@@ -228,11 +228,11 @@ def test_the_talon_the_contract_and_the_first_leader() -> None:
     assert leader_of(False, False, 2, 1, 0) == 0
 
 
-TWIN_COMMENTS = 7
-"""Comment lines of ``fast/_template.py`` that name the engine function a part of the template
-restates (``# ... engine/<module>.py ...``): the rules not yet stated once (issue 25).  The
-number may only go down: a rule moved to the engine and inlined (``fast.generate.INLINED``)
-loses its comment, and lowers it here."""
+TWIN_COMMENTS = 0
+"""Comment lines of ``fast/_template.py`` that name an engine function a part of the template
+restates (``# ... engine/<module>.py ...``).  Issue 25 brought them from 26 to none: each rule
+the generated code runs is an engine function, inlined (``fast.generate.INLINED``) or called
+through an ``H_*`` helper; a rule written again in the template must be moved to the engine."""
 
 
 def test_the_template_gains_no_rule_of_its_own() -> None:
@@ -330,3 +330,85 @@ def test_may_bid_and_the_scoring_formulas_are_the_engines() -> None:
     assert declarer(70, 40, 5, 120, False, options, envs.NO_FACTS, record) == -120
     assert defender(27, 0, 2, 120, True, options, envs.NO_FACTS, record) == 30  # rounded to 10
     assert defender(15, 10, 2, 120, True, options, envs.NO_FACTS, record) == 20  # a five rounds down
+
+
+def test_the_ace_marriage_declared_is_inlined_with_its_trump() -> None:
+    from tysiac_spec.engine.play import ace_marriage_declared
+
+    #                             points value trump  pending  suit   sets  first next
+    assert ace_marriage_declared(60, 200, None, None, "hearts", True, False, False) == (260, "hearts", None)
+    assert ace_marriage_declared(0, 200, None, None, "hearts", True, False, True) == (200, None, "hearts")
+    assert ace_marriage_declared(0, 200, "spades", None, "hearts", True, True, False) == (200, "spades", None)
+    assert ace_marriage_declared(0, 200, "spades", None, "hearts", False, False, False) == (200, "spades", None)
+    # in the generated code: its statements, and trump_after's within them, with the form's
+    # flags folded (the house example: worth 200, sets trump now, a change at any marriage)
+    rules = load_ruleset("examples/house/ace-marriage-trump.yaml")
+    src = ast.unparse(gen.generate(rules.form(3), tuple(rules.deck.cards)))
+    assert "trump_after(" not in src and "ace_marriage_declared(" not in src
+    assert ("_i_ace_marriage_declared_now = ms\n"
+            "                mine, trump, pending = (mine + 200, _i_ace_marriage_declared_now, "
+            "_i_ace_marriage_declared_later)") in src
+
+
+def test_a_rule_calling_a_rule_of_statements_inlines_both() -> None:
+    rule = gen._Inlinable(gen.INLINED["I_ace_marriage_declared"])
+    assert [ast.unparse(s) for s in rule.body] == [
+        "if sets_trump:\n"
+        "    now, later = (trump, pending)\n"
+        "    if not (first_only and (trump or pending)):\n"
+        "        if next_trick:\n"
+        "            later = suit\n"
+        "        else:\n"
+        "            now = suit\n"
+        "else:\n"
+        "    now, later = (trump, pending)"]
+    assert rule.locals == {"now", "later"}
+
+
+def test_the_claim_takes_every_card_and_the_safe_marriages() -> None:
+    from tysiac_spec.engine.play import claim_taken
+
+    rules = load_ruleset("pl-standard")
+    by = {str(c): c for c in rules.deck.cards}
+
+    def bits(*names: str) -> int:
+        return sum(by[n].bit for n in names)
+
+    hand = bits("AH", "TH", "KH", "QH", "JH", "9H", "KD", "QD")
+    others = bits("AS", "TS", "KS", "QS", "JS", "9S", "AD", "TD", "AC", "TC", "KC", "QC", "JC", "9C", "JD", "9D")
+    # the marriages of pl-standard's pack (in marriages.values order: hearts 100, diamonds 80, …)
+    m = rules.form(3).marriages
+    pairs = [bits(f"K{s[0].upper()}", f"Q{s[0].upper()}") for s in m.values]
+    suits = [by[f"K{s[0].upper()}"].suit_bits for s in m.values]
+    values = list(m.values.values())
+    hearts, diamonds = list(m.values).index("hearts"), list(m.values).index("diamonds")
+    assert values[hearts] == 100 and values[diamonds] == 80
+    cards, tricks, kept = claim_taken(hand, others, pairs, suits, values, 0, False, 0, 0)
+    assert cards == hand | others and tricks == 8
+    assert sum(c.points for c in rules.deck.cards if c.bit & cards) == 120  # the whole pack
+    assert kept == [hearts]  # the opponents hold diamonds: that one could give them a trump
+    others_no_d = others & ~bits("AD", "TD", "JD", "9D")
+    assert claim_taken(hand, others_no_d, pairs, suits, values, 0, False, 0, 0)[2] == sorted([hearts, diamonds])
+    # declared from trick 6 on: five leads before, four other cards, one marriage broken to lead
+    # them; the smaller one (diamonds) is not credited
+    assert claim_taken(hand, others_no_d, pairs, suits, values, 0, False, 6, 0)[2] == [hearts]
+    # barred now (e.g. the declarer's first lead): both still fit from the second lead on
+    assert claim_taken(hand, others_no_d, pairs, suits, values, 0, True, 0, 0)[2] == sorted([hearts, diamonds])
+    # with at least 8 cards in hand: only the first lead, which is barred
+    assert claim_taken(hand, others_no_d, pairs, suits, values, 0, True, 0, 8)[2] == []
+
+
+def test_the_outcome_of_a_deal_from_its_figures() -> None:
+    from tysiac_spec.engine.scoring import outcome_from
+
+    rules = load_ruleset("pl-standard")
+    talon = tuple(rules.deck.cards[:3])
+    o = outcome_from(1, 110, 120, [2, 3, 1], {2: 20, 3: 0, 1: 100}, {2: 0, 3: 0, 1: 100}, {2: 2, 3: 0, 1: 6},
+                     False, "normal", None, 0, talon, 1, ((1, "hearts"),), None, None)
+    assert (o.declarer, o.bid, o.contract, o.players, o.sitter_talon) == (1, 110, 120, (2, 3, 1), talon)
+    assert o.points(1) == 200 and o.points(2) == 20 and o.tricks == {2: 2, 3: 0, 1: 6}
+    assert (o.last_trick, o.declarations, o.dealer, o.won) == (1, ((1, "hearts"),), None, None)
+    # without a sitter nobody scores the talon
+    o = outcome_from(1, 100, 100, [1, 2, 0], {1: 60, 2: 30, 0: 30}, {1: 0, 2: 0, 0: 0}, {1: 4, 2: 2, 0: 2},
+                     True, "golden", 2, None, talon, 0, (), 0, None)
+    assert (o.sitter_talon, o.forfeited, o.mode, o.multiplier, o.dealer) == (None, True, "golden", 2, 0)

@@ -38,11 +38,13 @@ from .outcome import discards_to
 from .state import DealState
 
 __all__ = [
+    "ace_marriage_declared",
     "aces_declarable",
     "announceable",
     "apply_claim",
     "binds",
     "claim_marriages",
+    "claim_taken",
     "compile_apply",
     "compile_duties",
     "compile_legal",
@@ -683,48 +685,91 @@ def sure_to_win(hand: int, others: int, trump: int, suit_mask: Mapping[int, int]
 
 
 def claim_marriages(form: Form, deal: DealState) -> list[str]:
-    """Suits of the marriages a claiming declarer is credited with: those in his hand whose
-    suit no opponent holds (declaring them cannot give an opponent a trump), which he may
-    still declare.  He leads every claimed trick; a marriage may be declared on the leads
-    from the first one allowed (the second when he may not on this one: ``requires_won_trick``,
-    ``declarer_first_lead``; not before ``from_trick``) to the last one with ``min_cards``
-    cards in hand, one marriage per lead.  The leads before the first allowed one are made
-    with his other cards, and when there are too few, with marriages given up; the smallest
-    marriages are the ones not credited.  The ace marriage is not credited."""
+    """Suits of the marriages a claiming declarer (``deal.current``) is credited with, in
+    ``marriages.values`` order (:func:`claim_taken`); none when marriages are announced before
+    the first trick (``declared_by: before_play``: announced then, or not at all)."""
+    return _claim(form, deal)[2]
+
+
+def _claim(form: Form, deal: DealState) -> tuple[int, int, list[str]]:
+    """:func:`claim_taken` of the deal's current player: the bit set of the cards he takes,
+    his tricks and the suits of his marriages credited."""
     m = form.marriages
-    if m.declared_by == "before_play":
-        return []  # announced before the first trick, or not at all
     player = deal.current
     hand = deal.hands[player]
-    others = {c.suit.id for c in _opponent_cards(deal)}
-    held = {(c.suit.id, c.rank.id) for c in hand}
-    first, second = m.ranks
-    suits = [s for s in m.values if (s, first) in held and (s, second) in held and s not in others]
-    if not suits:
-        return suits
-    size = len(hand)
-    start = max(0, m.from_trick - 1 - deal.trick_number)  # lead t is trick trick_number + t + 1
-    if compile_marriage_bar(m)(deal, player):
+    bits = others = 0
+    for c in hand:
+        bits |= c.bit
+    for q in deal.order:
+        if q != player:
+            for c in deal.hands[q]:
+                others |= c.bit
+    ids: list[str] = []
+    pairs: list[int] = []
+    suits: list[int] = []
+    values: list[int] = []
+    if m.declared_by != "before_play":
+        first, second = m.ranks
+        by = {(c.suit_id, c.rank.id): c for c in hand}
+        for s, v in m.values.items():
+            a, b = by.get((s, first)), by.get((s, second))
+            if a is not None and b is not None:  # (the marriages he holds)
+                ids.append(s)
+                pairs.append(a.bit | b.bit)
+                suits.append(a.suit_bits)
+                values.append(v)
+    barred = bool(ids) and bool(compile_marriage_bar(m)(deal, player))
+    cards, tricks, kept = claim_taken(bits, others, pairs, suits, values, deal.trick_number, barred,
+                                      m.from_trick, m.min_cards)
+    return cards, tricks, [ids[i] for i in kept]
+
+
+def claim_taken(
+    hand: int, others: int, pairs: Sequence[int], suits: Sequence[int], values: Sequence[int],
+    trick_number: int, barred: bool, from_trick: int, min_cards: int,
+) -> tuple[int, int, list[int]]:
+    """What a claiming declarer takes (S000), over bit sets of the pack (``card.bit``): every
+    card still in hand, his (``hand``) and his opponents' (``others``), as won tricks, one trick
+    per card of his; and the marriages he is credited with.
+
+    ``pairs[i]`` is the bit set of a marriage's two cards (``marriages.ranks``), in
+    ``marriages.values`` order, ``suits[i]`` its suit's bit set and ``values[i]`` its points
+    (``marriages.values``).  He is credited with those in his hand whose suit no opponent holds
+    (declaring them cannot give an opponent a trump), which he may still declare: he leads every
+    claimed trick, and a marriage may be declared on the leads from the first one allowed (the
+    second when it is ``barred`` now, :func:`marriage_barred`; not before trick ``from_trick``,
+    1-based, ``trick_number`` tricks played) to the last one with ``min_cards`` cards in hand,
+    one marriage per lead.  The leads before the first allowed one are made with his other
+    cards, and when there are too few, with marriages given up; the smallest marriages are the
+    ones not credited.  The ace marriage is not credited.
+
+    Returns the bit set of the cards he takes (``hand | others``), the number of tricks and the
+    indices ``i`` of the marriages credited, ascending.  The one statement of the claim:
+    :func:`apply_claim` calls it, and so does the fast path (``H_claim``)."""
+    size = hand.bit_count()
+    held = [i for i in range(len(pairs)) if hand & pairs[i] == pairs[i] and not others & suits[i]]
+    start = max(0, from_trick - 1 - trick_number)  # lead t is trick trick_number + t + 1
+    if barred:
         start = max(start, 1)  # barred now; after the first claimed trick he has won one
-    last = size - max(m.min_cards, 1)  # the last lead (0-based) with min_cards cards in hand
-    others_count = size - 2 * len(suits)
+    last = size - max(min_cards, 1)  # the last lead (0-based) with min_cards cards in hand
+    others_count = size - 2 * len(held)
     given_up = max(0, -(-(start - others_count) // 2))  # marriages broken to lead before `start`
-    keep = max(0, min(len(suits) - given_up, last - start + 1))
-    suits.sort(key=lambda s: -m.values[s])
-    kept = set(suits[:keep])
-    return [s for s in m.values if s in kept]
+    keep = max(0, min(len(held) - given_up, last - start + 1))
+    kept = set(sorted(held, key=lambda i: -values[i])[:keep])
+    return hand | others, size, [i for i in held if i in kept]
 
 
 def apply_claim(form: Form, deal: DealState) -> None:
     """The declarer takes every remaining card as won tricks, with the marriages of
-    :func:`claim_marriages`; the deal is over (``deal.phase`` → ``over``)."""
+    :func:`claim_taken`; the set-aside cards are awarded as after the last trick; the deal is
+    over (``deal.phase`` → ``over``)."""
     p = deal.current
     m = form.marriages
-    for suit in claim_marriages(form, deal):
+    _, remaining, kept = _claim(form, deal)
+    for suit in kept:
         points = m.values[suit] if m.value is None else marriage_points(m, deal, p, suit)
         deal.marriages[p] = deal.marriages.get(p, 0) + points
         deal.declared.append((p, suit))
-    remaining = len(deal.hands[p])
     won = deal.won.setdefault(p, [])
     for q in deal.order:
         won.extend(deal.hands[q])
@@ -827,6 +872,8 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
     awarded and ``deal.phase`` becomes ``over`` (the game scores it)."""
     am = form.marriages.ace_marriage
     m = form.marriages
+    aces_trump = am.sets_trump and m.sets_trump
+    first_only, next_trick = m.trump_change == "first_only", m.trump_from != "this_trick"
     leftover_to, discards = form.talon.leftover.to, discards_to(form)
     award = leftover_to != "nobody" or discards != "nobody"
     draws = bool(form.table.stock)  # a stock to draw from after each trick (table.stock)
@@ -845,11 +892,11 @@ def compile_apply(form: Form) -> Callable[[DealState, PlayCard], None]:
             hand.remove(card)
         if action.declares:  # a marriage or the ace marriage (one test for a plain play)
             if action.aces:
-                deal.marriages[p] = deal.marriages.get(p, 0) + am.value
+                deal.marriages[p], deal.trump, deal.pending_trump = ace_marriage_declared(
+                    deal.marriages.get(p, 0), am.value, deal.trump, deal.pending_trump, card.suit.id,
+                    aces_trump, first_only, next_trick)
                 deal.declared.append((p, am.rank))
                 deal.marriage_trick = deal.trick_number
-                if am.sets_trump:
-                    _set_trump(m, deal, card.suit.id)
             if action.marriage:
                 declare_marriage(m, deal, p, card.suit.id)
         trick = deal.trick
@@ -954,6 +1001,27 @@ def _set_trump(m: Marriages, deal: DealState, suit: str) -> None:
         return
     deal.trump, deal.pending_trump = trump_after(
         deal.trump, deal.pending_trump, suit, m.trump_change == "first_only", m.trump_from != "this_trick")
+
+
+def ace_marriage_declared(
+    points: int, value: int, trump: T, pending: T, suit: T,
+    sets_trump: bool, first_only: bool, next_trick: bool,
+) -> tuple[int, T, T]:
+    """The ace marriage declared by a lead of an ace (``marriages.ace_marriage``): the leader's
+    marriage points after it (``points`` plus ``value``, ``ace_marriage.value``), and the trump
+    and the trump pending after it (``trump``, ``pending``: a suit, or a false value for none),
+    set by :func:`trump_after` to the led ace's ``suit`` when the ace marriage sets trump
+    (``sets_trump``: ``ace_marriage.sets_trump`` and ``marriages.sets_trump``; ``first_only``
+    and ``next_trick`` as there), else unchanged.  The caller notes the declaration (the rank
+    ``ace_marriage.rank`` in place of a suit) and its trick, as for a marriage.
+
+    The one statement: :func:`compile_apply` calls it, and the fast path's generator writes it
+    inline with the form's rules folded (``tysiac_spec.fast.generate.INLINED``)."""
+    if sets_trump:
+        now, later = trump_after(trump, pending, suit, first_only, next_trick)
+    else:
+        now, later = trump, pending
+    return points + value, now, later
 
 
 def trump_after(trump: T, pending: T, suit: T, first_only: bool, next_trick: bool) -> tuple[T, T]:

@@ -35,6 +35,7 @@ __all__ = [
     "deal_facts",
     "facts_read",
     "forfeit_cost",
+    "outcome_from",
     "outcome_of",
     "plain_outcome_of",
     "pooled",
@@ -637,22 +638,46 @@ def plain_outcome_of(deal: DealState) -> DealOutcome:
         card_points[p] = total
         marriages[p] = deal.marriages.get(p, 0)
         tricks[p] = deal.tricks.get(p, 0)
+    return outcome_from(
+        deal.declarer, deal.high_bid, deal.contract, deal.order, card_points, marriages, tricks,
+        deal.forfeited, deal.mode, deal.multiplier, deal.sitter, deal.dealt_talon, deal.last_trick_winner,
+        tuple(deal.declared), deal.dealer, deal.won,  # (the finished deal's piles, not copied: read only)
+    )
+
+
+def outcome_from(
+    declarer: int, bid: int, contract: int, order: Sequence[int], card_points: Mapping[int, int],
+    marriages: Mapping[int, int], tricks: Mapping[int, int], forfeited: bool, mode: str,
+    multiplier: int | None, sitter: int | None, dealt_talon: tuple[Card, ...], last_trick: int | None,
+    declarations: tuple[tuple[int, str], ...], dealer: int | None, won: Mapping[int, Sequence[Card]] | None,
+) -> DealOutcome:
+    """The :class:`DealOutcome` of a finished (or forfeited) deal from its figures: the
+    declarer, the winning ``bid`` and the ``contract`` (points); each active player's card
+    points, declared ``marriages`` (points) and ``tricks``, by player, for every player of the
+    order of play ``order`` (the active players); the deal's ``mode`` (``normal``, ``dark``,
+    ``golden``) and ``multiplier``; the ``sitter`` (or ``None``), who scores the dealt talon
+    (``dealt_talon``, recorded only when there is one); the last trick's winner, the marriages
+    declared (player, suit id; the rank id for the ace marriage), the dealer and the cards won
+    (``None`` each when not recorded: the fast path records neither ``dealer`` nor ``won``).
+
+    The one constructor of a played deal's outcome: :func:`plain_outcome_of` calls it for an
+    engine deal, the fast path (``H_outcome``) for its own."""
     return DealOutcome(
-        declarer=deal.declarer,
-        bid=deal.high_bid,
-        contract=deal.contract,
+        declarer=declarer,
+        bid=bid,
+        contract=contract,
         card_points=card_points,
         marriages=marriages,
         tricks=tricks,
-        forfeited=deal.forfeited,
-        mode=deal.mode,  # type: ignore[arg-type]
-        multiplier=deal.multiplier,
-        sitter=deal.sitter,
-        sitter_talon=deal.dealt_talon if deal.sitter is not None else None,
-        players=tuple(deal.order),
-        won=deal.won,  # the finished deal's piles, not copied (read only)
-        last_trick=deal.last_trick_winner,
-        declarations=tuple(deal.declared),
-        dealer=deal.dealer,
+        forfeited=forfeited,
+        mode=mode,  # type: ignore[arg-type]
+        multiplier=multiplier,
+        sitter=sitter,
+        sitter_talon=dealt_talon if sitter is not None else None,
+        players=tuple(order),
+        won=won,
+        last_trick=last_trick,
+        declarations=declarations,
+        dealer=dealer,
     )
 

@@ -49,7 +49,7 @@ from ..engine.auction import allowed_bids
 from ..engine.compiled import compile_form as engine_compile
 from ..engine.events import MatchEvent
 from ..engine.match import MatchState, dealt_by
-from ..engine.scoring import DealOutcome, outcome_of
+from ..engine.scoring import DealOutcome, outcome_from, outcome_of
 from ..engine.seating import opponents_after, redeal_dealer, seating, turn_after
 from ..engine.seen import seen_cards
 from ..ruleset import Ruleset, load_ruleset
@@ -456,7 +456,6 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     """The ``H_*`` names of the generated code: the engine's functions, bound to the form."""
     from ..engine import dealing
     from ..engine.compiled import CompiledForm
-    from ..engine.state import DealState
     from ..limits import exceeded
 
     compiled: CompiledForm = engine_compile(form, ruleset.deck.cards)
@@ -573,59 +572,58 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             contracts[key] = value
         return value
 
-    sitter_scores = form.active < form.players
-    suit_of_mask = {card.suit_bits: card.suit_id for card in pack}
-
     def outcome(declarer: int, bid: int, contract: int, order: list[int], sitter: int | None,
                 points: list[int], married: list[int], tricks: list[int], last: int,
                 declared: list[tuple[int, int]], talon_cards: list[int], forfeited: bool, mode: int,
                 multiplier: int) -> DealOutcome:
-        # engine/scoring.py outcome_of
-        return DealOutcome(
-            forfeited=forfeited,
-            mode=modes[mode],  # type: ignore[arg-type]
-            declarer=declarer,
-            bid=bid,
-            contract=contract,
-            card_points={p: points[p] for p in order},
-            marriages={p: married[p] for p in order},
-            tricks={p: tricks[p] for p in order},
-            sitter=sitter,
-            sitter_talon=(tuple([pack[x] for x in talon_cards])
-                          if sitter_scores and sitter is not None else None),
-            multiplier=multiplier,
-            players=tuple(order),
-            last_trick=last if last >= 0 else None,
-            declarations=tuple([(p, suit_ids[s] if s >= 0 else ace_rank) for p, s in declared]),
-        )
+        return outcome_from(
+            declarer, bid, contract, order, {p: points[p] for p in order}, {p: married[p] for p in order},
+            {p: tricks[p] for p in order}, forfeited, modes[mode], multiplier, sitter,
+            tuple([pack[x] for x in talon_cards]) if sitter is not None else (), last if last >= 0 else None,
+            tuple([(p, suit_ids[s] if s >= 0 else ace_rank) for p, s in declared]), None, None)
 
-    def claim(dealer: int, order: list[int], sitter: int | None, hand: list[int], declarer: int, bid: int,
-              contract: int, trump: int, points: list[int], married: list[int], tricks: list[int],
-              declared: list[tuple[int, int]], leftover: list[int], discards: list[int],
-              talon_cards: list[int]) -> int:
-        # engine/play.py apply_claim, on a DealState built from the fast state (before the
-        # first trick: nothing won yet); its results written back into the fast state's lists
-        # (card points, marriages, tricks, declarations); returns the last trick's winner
+    # the claim's marriages (play.claim_taken): each of the pack's, in marriages.values order
+    mar = form.marriages
+    first_rank, second_rank = mar.ranks
+    by_suit_rank = {(card.suit_id, card.rank.id): card for card in pack}
+    claim_pairs: list[int] = []
+    claim_suits: list[int] = []
+    claim_values: list[int] = []
+    claim_suit: list[int] = []  # its suit, as the generated code notes a declaration
+    for sid, value in mar.values.items():
+        k, q = by_suit_rank.get((sid, first_rank)), by_suit_rank.get((sid, second_rank))
+        if k is not None and q is not None:
+            claim_pairs.append(k.bit | q.bit)
+            claim_suits.append(k.suit_bits)
+            claim_values.append(value)
+            claim_suit.append(suit_ids.index(sid))
+    card_points = [card.points for card in pack]
+
+    def claim(order: list[int], hand: list[int], declarer: int, points: list[int], married: list[int],
+              tricks: list[int], declared: list[tuple[int, int]]) -> int:
+        """The declarer claims before the first trick (play.claim_taken): his card points, tricks,
+        marriages and their declarations added to the fast state's lists; returns the last
+        trick's winner, him (the set-aside cards are then awarded as after a last trick)."""
         from ..engine import play
 
-        deal = DealState(
-            dealer=dealer, order=list(order), sitter=sitter,
-            hands={p: list(hand_of(hand[p])) for p in order}, talons=[],
-            dealt_talon=tuple([pack[x] for x in talon_cards]), deck_points=deck_points,
-        )
-        deal.declarer, deal.current, deal.high_bid, deal.contract = declarer, declarer, bid, contract
-        deal.trump = suit_of_mask[trump] if trump else None
-        deal.leftover = [pack[x] for x in leftover]
-        deal.discards = [pack[x] for x in discards]
-        deal.phase = "play"
-        play.apply_claim(form, deal)
-        o = outcome_of(deal)
-        assert o.tricks is not None
+        h = hand[declarer]
+        others = 0
         for p in order:
-            points[p], married[p], tricks[p] = o.card_points[p], o.marriages[p], o.tricks[p]
-        declared[:] = [(p, suit_ids.index(s) if s in suit_ids else -1) for p, s in deal.declared]
-        assert deal.last_trick_winner is not None
-        return deal.last_trick_winner
+            if p != declarer:
+                others |= hand[p]
+        barred = play.marriage_barred(tricks[declarer], True, 0, h.bit_count(), mar.requires_won_trick,
+                                      not mar.declarer_first_lead, mar.from_trick - 1, mar.min_cards)
+        cards, won, kept = play.claim_taken(h, others, claim_pairs, claim_suits, claim_values, 0, barred > 0,
+                                            mar.from_trick, mar.min_cards)
+        for i in kept:
+            married[declarer] += claim_values[i]
+            declared.append((declarer, claim_suit[i]))
+        while cards:
+            low = cards & -cards
+            points[declarer] += card_points[low.bit_length() - 1]
+            cards ^= low
+        tricks[declarer] += won
+        return declarer
 
     score_played = compiled.score_played
 

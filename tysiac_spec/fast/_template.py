@@ -17,8 +17,8 @@ shuffle, the cut's bad card and the talon's draw, the forced opener's seat and t
 the deal's opening, the dark game's candidates, who may cancel it and the dark game declared, the bids and the end of the auction, a deal passed out (its
 declarer, its redeal, the count and its cap), the talon and contract questions, the
 exchange's receivers, the first leader, the play duties, the lead after a marriage, the
-marriage timing and trump, the leads that declare a marriage, the ace marriage's offer, the
-claim's lay-down, the trick's winner, the set-aside cards).  The rules still written here are named by comments ``engine/<module>.py``
+marriage timing and trump, the leads that declare a marriage, the ace marriage's offer and
+declaration, the claim's lay-down, the trick's winner, the set-aside cards).  The rules still written here are named by comments ``engine/<module>.py``
 (``tests/test_fast_inline.py`` counts them: the number may only go down); the differential
 test (``tests/test_fast_path.py``) and ``benchmarks/engine_fingerprint.py --fast`` check that
 the two play the same games.
@@ -649,7 +649,6 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         if K_VIEWS:
             tv.play(contract, tricks, declared)
         last = -1
-        claimed = False
         while not (K_FORFEIT_ON and forfeited):
             # a lead
             h = hand[cur]
@@ -711,18 +710,17 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if trace:
                 steps.append((cur, legal, a))
             if K_CLAIM and a == K_CLAIM_CODE:
-                last = H_claim(dealer, order, sitter, hand, declarer, high_bid, contract, trump,
-                               points, married, tricks, declared, leftover, discards, talon_cards)
-                claimed = True
+                last = H_claim(order, hand, declarer, points, married, tricks, declared)
                 break
-            if K_ACE_MARRIAGE and a >= K_ACES_CODE:  # engine/play.py compile_apply: the ace marriage
+            if K_ACE_MARRIAGE and a >= K_ACES_CODE:
                 c = a - K_ACES_CODE
-                married[cur] += K_ACES_VALUE
+                mine = married[cur]
+                ms = suit_mask[c]
+                mine, trump, pending = I_ace_marriage_declared(mine, K_ACES_VALUE, trump, pending, ms,
+                                                               K_ACES_TRUMP, K_FIRST_ONLY, K_NEXT_TRICK)
+                married[cur] = mine
                 declared.append((cur, -1))
                 marriage_trick = trick_number
-                if K_ACES_TRUMP and K_SETS_TRUMP:
-                    ms = suit_mask[c]
-                    trump, pending = I_trump_after(trump, pending, ms, K_FIRST_ONLY, K_NEXT_TRICK)
             elif a >= K_MARRIAGE:
                 c = a - K_MARRIAGE
                 s = suit_of[c]
@@ -787,7 +785,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             cur = winner
             if not hand[winner]:
                 break
-        if not claimed and not (K_FORFEIT_ON and forfeited):
+        if not (K_FORFEIT_ON and forfeited):  # (after the last trick, or a claim)
             if K_LEFTOVER_TO:
                 to = I_set_aside_taker(K_LEFTOVER_LAST, last, declarer)
                 for c in leftover:

@@ -194,7 +194,7 @@ def constants(form: Form, pack: tuple[Card, ...], views: bool = False) -> dict[s
         # the ace marriage (engine/play.py compile_legal, _with_aces, compile_apply)
         "K_ACE_MARRIAGE": m.ace_marriage.enabled,
         "K_ACES_WON": m.ace_marriage.requires_won_trick,
-        "K_ACES_TRUMP": m.ace_marriage.sets_trump,
+        "K_ACES_TRUMP": m.ace_marriage.sets_trump and m.sets_trump,
         "K_ACES_BITS": sum(c.bit for c in pack if c.rank.id == m.ace_marriage.rank),
         "K_ACES_N": sum(1 for c in pack if c.rank.id == m.ace_marriage.rank),
         "K_ACES_CODE": CODES["K_ACES"],
@@ -407,6 +407,7 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_trump_after": play.trump_after,
     "I_sure_to_win": play.sure_to_win,
     "I_aces_declarable": play.aces_declarable,
+    "I_ace_marriage_declared": play.ace_marriage_declared,
     "I_declared_leads": play.declared_leads,
     "I_auction_over": auction.auction_over,
     "I_unopposed": auction.unopposed,
@@ -466,7 +467,8 @@ class _Inlinable:
         returns = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Return)]
         if not body or not isinstance(body[-1], ast.Return) or len(returns) != 1 or body[-1].value is None:
             raise AssertionError(f"{name}: not one return expression at its end, cannot be inlined")
-        body = [_Nested(function.__globals__).visit(_Unannotated().visit(stmt)) for stmt in body]
+        nested = _Nested(function.__globals__)
+        body = [x for stmt in body for x in _statements(nested.visit(_Unannotated().visit(stmt)))]
         self.body: list[ast.stmt] = body[:-1]
         self.result: ast.expr = body[-1].value  # type: ignore[attr-defined]
         stored = {n.id for stmt in self.body for n in ast.walk(stmt)
@@ -491,6 +493,11 @@ class _Inlinable:
             raise AssertionError(f"{name} reads {unknown}: cannot be inlined")
 
 
+def _statements(node: ast.stmt | list[ast.stmt]) -> list[ast.stmt]:
+    """A transformed statement as a list (a statement inlined becomes several)."""
+    return node if isinstance(node, list) else [node]
+
+
 class _Unannotated(ast.NodeTransformer):
     """A rule's ``x: T = v`` as ``x = v`` (the template declares the types it needs)."""
 
@@ -501,20 +508,36 @@ class _Unannotated(ast.NodeTransformer):
 
 
 class _Nested(ast.NodeTransformer):
-    """Inlines, in a rule's body, its calls of the module's other one-expression rules
-    (``round_up`` in ``auction.bid_range``): called with names or constants, they become their
-    expressions."""
+    """Inlines, in a rule's body, its calls of the module's other rules: a one-expression rule
+    (``round_up`` in ``auction.bid_range``) becomes its expression, a rule of statements
+    assigned (``now, later = trump_after(...)`` in ``play.ace_marriage_declared``) its
+    statements, as :class:`_Inliner` does; called with names or constants."""
 
     def __init__(self, module: Mapping[str, Any]) -> None:
         self.module = module
 
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        self.generic_visit(node)
-        fn = self.module.get(node.func.id) if isinstance(node.func, ast.Name) else None
+    def _rule(self, node: ast.expr) -> tuple[str, _Inlinable] | None:
+        """The module's rule ``node`` calls with names or constants, read from its source."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            return None
+        fn = self.module.get(node.func.id)
         if not inspect.isfunction(fn) or node.keywords or not all(
                 isinstance(a, ast.Name | ast.Constant) for a in node.args):
+            return None
+        return node.func.id, _Inlinable(fn)
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        found = self._rule(node.value)
+        if found is None or not found[1].body:
+            return self.generic_visit(node)
+        return _Inliner({found[0]: found[1]}).visit_Assign(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        found = self._rule(node)
+        if found is None:
             return node
-        rule = _Inlinable(fn)
+        rule = found[1]
         if rule.body or rule.constants or len(node.args) != len(rule.params):
             return node
         names = dict(zip(rule.params, node.args, strict=True))
@@ -552,8 +575,9 @@ class _Inliner(ast.NodeTransformer):
     """Replaces each call of an :data:`INLINED` name by the engine function's statements and
     expression."""
 
-    def __init__(self) -> None:
-        self.rules = {name: _Inlinable(f) for name, f in INLINED.items()}
+    def __init__(self, rules: Mapping[str, _Inlinable] | None = None) -> None:
+        self.rules = dict(rules) if rules is not None else {
+            name: _Inlinable(f) for name, f in INLINED.items()}
 
     def _call(self, node: ast.expr) -> tuple[_Inlinable, dict[str, ast.expr]] | None:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
