@@ -8,7 +8,7 @@ Profiles (select with ``HYPOTHESIS_PROFILE=...`` or pytest's ``--hypothesis-prof
     ``data_too_large``) are off. A slow machine makes the suite slower, never red.
 ``quick``
     The same, with at most 10 examples per property test, including those that set their own
-    count. Use it for the quick loop: ``HYPOTHESIS_PROFILE=quick pytest -m "not slow"``.
+    count. Use it for the quick loop: ``HYPOTHESIS_PROFILE=quick pytest -m "not slow" -n auto``.
 
 Long parametrisations keep a sample in the quick loop through ``tests/_quick.py``.
 
