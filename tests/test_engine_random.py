@@ -41,13 +41,16 @@ def _option_values(ruleset_id: str) -> list[dict[str, Any]]:
     return out
 
 
-OPTION_CASES = [
-    (e.id, n, opts)
-    for e in entries()
-    if e.kind != "base"
-    for opts in _option_values(e.id)
-    for n in load_ruleset(e.id, options=opts).player_counts
-] + [(path, n, {}) for path in HOUSE for n in load_ruleset(path).player_counts]
+def _option_cases() -> list[tuple[str, int, dict[str, Any]]]:
+    """Every non-default option value of every shipped ruleset, and every house example, at
+    each of its player counts (loads them all: made only for a run that selects the test)."""
+    return [
+        (e.id, n, opts)
+        for e in entries()
+        if e.kind != "base"
+        for opts in _option_values(e.id)
+        for n in load_ruleset(e.id, options=opts).player_counts
+    ] + [(path, n, {}) for path in HOUSE for n in load_ruleset(path).player_counts]
 
 
 def _check_cards(deal: DealState, total: int) -> None:
@@ -79,7 +82,7 @@ def test_random_deals(ruleset_id: str, players: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("ruleset_id", "players", "options"), OPTION_CASES)
+@pytest.mark.cases(("ruleset_id", "players", "options"), _option_cases)
 def test_random_deals_with_options(ruleset_id: str, players: int, options: dict[str, Any]) -> None:
     _random_deals(ruleset_id, players, options, 30)
 

@@ -146,9 +146,9 @@ def test_200_whole_matches_end_with_a_winner(rules_id: str, players: int) -> Non
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
+@pytest.mark.cases(
     ("path", "players"),
-    [(r, n) for r in HOUSE_EXAMPLES for n in load_ruleset(r).player_counts],
+    lambda: [(r, n) for r in HOUSE_EXAMPLES for n in load_ruleset(r).player_counts],
     ids=lambda v: Path(v).stem if isinstance(v, str) else str(v),
 )
 def test_whole_matches_of_every_house_example_run_without_error(path: str, players: int) -> None:
