@@ -468,6 +468,27 @@ def test_an_engine_failure_on_the_next_action_refuses_the_position(monkeypatch: 
         "(IndexError: pop from empty list)")
 
 
+def test_the_probe_goes_on_past_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clear error on one action does not end the probe: a failure on a later action
+    still refuses the position."""
+    from tysiac_spec.errors import TysiacError
+
+    seen: list[str] = []
+
+    def first_clear_then_broken(self: Game, action: object) -> None:
+        seen.append(str(action))
+        if len(seen) == 1:
+            raise TysiacError("a clear refusal")
+        raise IndexError("pop from empty list")
+
+    monkeypatch.setattr(Game, "apply", first_clear_then_broken)
+    with pytest.raises(NotationError) as info:
+        Game.from_position(_rules("pl-standard"), D + " ; auction 1 ; bid 100 0")
+    assert len(seen) == 2
+    assert info.value.diagnostic.message == (
+        f"the engine cannot go on from this position: `{seen[1]}` fails (IndexError: pop from empty list)")
+
+
 def test_a_named_bid_position_prints_and_parses_back() -> None:
     rules = _rules(str(ROOT / "examples" / "house" / "misere.yaml"))
     game = Game(rules, players=3, seed=1)

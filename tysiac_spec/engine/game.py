@@ -349,19 +349,27 @@ class Game:
         :meth:`from_position`, after :meth:`.Position.parse`'s checks): list the legal
         actions and apply each to a copy; an engine failure other than a
         :class:`~tysiac_spec.errors.TysiacError` is refused as ``notation.position``."""
-        step = "listing the legal actions"
         try:
-            for action in self.legal_actions():
-                step = f"`{action}`"
-                self.clone().apply(action)
+            actions = self.legal_actions()
         except TysiacError:
-            pass  # (a clear error: the engine's own word, raised again when the action is played)
+            return  # (a clear error: the engine's own word, raised again when the game is played)
         except Exception as exc:
-            raise NotationError(Diagnostic(
-                "notation.position",
-                f"the engine cannot go on from this position: {step} fails "
-                f"({type(exc).__name__}: {shorten(str(exc)) or 'no message'})",
-                line=1, column=1)) from None
+            raise self._unplayable("listing the legal actions", exc) from None
+        for action in actions:
+            try:
+                self.clone().apply(action)
+            except TysiacError:
+                continue  # (the engine's own word, raised again when the action is played)
+            except Exception as exc:
+                raise self._unplayable(f"`{action}`", exc) from None
+
+    @staticmethod
+    def _unplayable(step: str, exc: Exception) -> NotationError:
+        return NotationError(Diagnostic(
+            "notation.position",
+            f"the engine cannot go on from this position: {step} fails "
+            f"({type(exc).__name__}: {shorten(str(exc)) or 'no message'})",
+            line=1, column=1))
 
     def position(self) -> Position:
         """The current position in position notation (:class:`~.position.Position`; ``str()``
