@@ -38,7 +38,7 @@ from operator import attrgetter, sub
 from typing import Any, cast
 
 from ..cards import Card
-from ..errors import Diagnostic, IllegalActionError, MatchError, NotationError, TysiacError
+from ..errors import Diagnostic, IllegalActionError
 from ..ruleset import Ruleset
 from ..text import shorten, signed
 from . import (
@@ -53,6 +53,7 @@ from . import (
     play,
     rebuy,
     scoring,
+    setup,
     talon,
 )
 from . import env as envs
@@ -68,7 +69,7 @@ from .actions import (
     Redeal,
 )
 from .compiled import CompiledForm, compile_form
-from .deal_notation import Deal, misfit
+from .deal_notation import Deal
 from .events import MatchEvent
 from .match import MatchState, charge_seat, dealt_by, settle_all_pass, settle_valid_deal, winners
 from .phase import Phase, PhaseApply, no_actions
@@ -331,45 +332,7 @@ class Game:
                 applied to a copy first, and a failure that is not a clear error refuses the
                 position, naming the action.
         """
-        text = str(position)
-        written = Position.parse(text, ruleset, position.players if isinstance(position, Position) else None)
-        game = cls(ruleset, players=written.players, seed=seed)
-        game.events, game.passed_out, game.start_position = [], 0, written
-        game.deal, game._match = written.state(game.form, ruleset.deck, game.compiled, game._options)
-        game._dealer = game.deal.dealer
-        game._over = game._match.winner is not None or game.deal.phase == "over"
-        game._legal_deal = None
-        if game._kinds and game.deal.kind is not None:  # (contract.kinds) the deal's kind's play
-            game._point_play(game._kinds.get(game.deal.kind))
-        game._probe(text)
-        return game
-
-    def _probe(self, text: str) -> None:
-        """Refuse a position the engine cannot go on from (the last safety net of
-        :meth:`from_position`, after :meth:`.Position.parse`'s checks): list the legal
-        actions and apply each to a copy; an engine failure other than a
-        :class:`~tysiac_spec.errors.TysiacError` is refused as ``notation.position``."""
-        try:
-            actions = self.legal_actions()
-        except TysiacError:
-            return  # (a clear error: the engine's own word, raised again when the game is played)
-        except Exception as exc:
-            raise self._unplayable("listing the legal actions", exc) from None
-        for action in actions:
-            try:
-                self.clone().apply(action)
-            except TysiacError:
-                continue  # (the engine's own word, raised again when the action is played)
-            except Exception as exc:
-                raise self._unplayable(f"`{action}`", exc) from None
-
-    @staticmethod
-    def _unplayable(step: str, exc: Exception) -> NotationError:
-        return NotationError(Diagnostic(
-            "notation.position",
-            f"the engine cannot go on from this position: {step} fails "
-            f"({type(exc).__name__}: {shorten(str(exc)) or 'no message'})",
-            line=1, column=1))
+        return setup.from_position(cls, ruleset, position, seed=seed)
 
     def position(self) -> Position:
         """The current position in position notation (:class:`~.position.Position`; ``str()``
@@ -411,33 +374,8 @@ class Game:
                 outside the table, the barrel in a ruleset without one, or the current deal
                 already under way.
         """
-        new = self._match.with_values(
-            self.form,
-            scores=scores,
-            counters=counters,
-            dealer=dealer,
-            barrel=barrel,
-            forfeits=forfeits,
-            bolts=bolts,
-            golden=golden,
-            falls=falls,
-        )
-        deal = self.deal if hasattr(self, "deal") else None
-        started = deal is not None and deal.actions > 0
-        if started and not self._over:
-            raise MatchError(
-                Diagnostic("match.state", "the match state can only be set before the deal's first action")
-            )
-        self._match = new
-        self._over = new.winner is not None
-        if deal is None or self._over:
-            return
-        if dealer is not None and dealer != self._dealer:
-            self._dealer = dealer
-            self.deal = self._new_deal()
-        else:
-            hands = {p: list(h) for p, h in deal.hands.items()}
-            self.deal = self._new_deal(hands, [list(t) for t in deal.talons], list(deal.stock))
+        setup.set_match_state(self, scores=scores, counters=counters, dealer=dealer, barrel=barrel,
+                              forfeits=forfeits, bolts=bolts, golden=golden, falls=falls)
 
     def _seating(self, dealer: int) -> tuple[list[int], int | None]:
         """The active players in bidding order and the sitter, for ``dealer`` (a new list;
@@ -647,36 +585,7 @@ class Game:
             IllegalActionError: ``deal.stack`` — wrong hand or talon sizes, a repeated or
                 missing card, or a hand for a player who does not take part.
         """
-        deck = self.ruleset.deck
-        if deal is not None:
-            if hands is not None or talons or stock or dealer:
-                raise IllegalActionError(Diagnostic(
-                    "deal.stack", "stacked deal: give the deal or its hands and talons, not both"))
-            written = deal if isinstance(deal, Deal) else Deal.parse(deal, deck)
-            if len(written.hands) != self.players:
-                raise IllegalActionError(Diagnostic(
-                    "deal.stack", f"stacked deal: the deal gives {len(written.hands)} hand(s) for a "
-                    f"{self.players}-player game (one per seat, `-` for a seat dealt none)"))
-            args = written.start_args(deck)
-            hands, talons, dealer, stock = (
-                args["hands"], args["talons"], args["dealer"], args["stock"])  # type: ignore[assignment]
-            if not 0 <= dealer < self.players:
-                raise IllegalActionError(Diagnostic(
-                    "deal.stack", f"stacked deal: dealer {dealer} is not a seat (0 to {self.players - 1})"))
-        if hands is None:
-            raise IllegalActionError(Diagnostic("deal.stack", "stacked deal: no hands given"))
-        self._dealer = dealer % self.players
-        order, _ = self._seating(self._dealer)
-        parsed = {p: list(deck.parse_many(h)) for p, h in hands.items()}
-        tparsed = [list(deck.parse_many(t)) for t in talons]
-        sparsed = list(deck.parse_many(stock))
-        problem = misfit(self.form, len(deck.cards), order, parsed, tparsed, sparsed)
-        if problem:
-            raise IllegalActionError(Diagnostic("deal.stack", f"stacked deal: {problem}"))
-        written = Deal.of(self._dealer, parsed, tparsed, sparsed, players=self.players)
-        self.stacked_deals = (*self.stacked_deals, (len(self.history), written))
-        self._over = False
-        self.deal = self._new_deal(parsed, tparsed, sparsed)
+        setup.start_deal(self, deal, hands=hands, talons=talons, dealer=dealer, stock=stock)
 
     # ------------------------------------------------------------------ queries
 

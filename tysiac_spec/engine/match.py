@@ -47,10 +47,9 @@ kept.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form, MatchRule
 from ..text import signed as _signed
 from . import env as envs
@@ -58,6 +57,7 @@ from .all_pass import AllPassOutcome
 from .all_pass import scores as all_pass_scores
 from .contracts import kind_of
 from .events import MatchEvent
+from .match_state import BarrelSeat, MatchState, charge_seat, fail, golden_deals, ordinal, winners
 from .outcome import validate_outcome
 from .scoring import DealOutcome, PlayedScores, forfeit_cost, pooled, scores_and_made
 from .seating import next_dealer, side_of, sides, standing_for
@@ -68,299 +68,6 @@ __all__ = [
     "settle_valid_deal", "winner_of", "winners", "won_event",
 ]
 
-_ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
-
-
-def ordinal(n: int) -> str:
-    """``3`` -> ``third``; beyond twelve ``13th``."""
-    if 1 <= n <= len(_ORDINALS):
-        return _ORDINALS[n - 1]
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def golden_deals(form: Form) -> int:
-    """Deals in a golden round (``golden_round.deals``; 0 there: one per seated player)."""
-    return form.special.golden_round.deals or form.players
-
-
-def _fail(message: str, code: str = "match.outcome") -> MatchError:
-    return MatchError(Diagnostic(code, message))
-
-
-@dataclass(frozen=True, slots=True)
-class BarrelSeat:
-    """One player's barrel state: ``on`` the barrel, and the failed ``attempts`` used there."""
-
-    on: bool = False
-    attempts: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class MatchState:
-    """The state of a match between deals (immutable; :func:`settle_deal` returns a new one).
-
-    Attributes:
-        scores: match scores by player (points).
-        counters: the ruleset's counters (``match.counters``) by id, each a tuple by player.
-        barrel: each player's :class:`BarrelSeat`.
-        forfeits: forfeits each player has made in the match.
-        bolts: bolts each player has collected in the match.
-        dealer: the dealer of the next deal.
-        deals: deals settled so far.
-        winner: the winner once the match is over, else ``None``.
-        golden_left: deals left in the golden round (0: the golden round is not on).
-        golden_made: whether a declarer made the contract in the current golden round.
-        falls: falls from the barrel by player since his last reset (``barrel.falls_reset``;
-            empty when falls are not counted).
-        raised: points the target has risen by in this match (``finishing.tie_raise``); the
-            target in force is :meth:`target`.
-        options: the table's option values (``ruleset.selected``), read by formulas.
-        deck_points: card points in the pack (120), for validating outcomes.
-    """
-
-    scores: tuple[int, ...]
-    counters: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
-    barrel: tuple[BarrelSeat, ...] = ()
-    forfeits: tuple[int, ...] = ()
-    bolts: tuple[int, ...] = ()
-    dealer: int = 0
-    deals: int = 0
-    winner: int | None = None
-    golden_left: int = 0
-    golden_made: bool = False
-    raised: int = 0
-    falls: tuple[int, ...] = ()
-    options: Mapping[str, Any] = field(default_factory=dict)
-    deck_points: int = 120
-    _records: dict[int, dict[str, Any]] = field(init=False, default_factory=dict, compare=False, repr=False)
-    """Each player's formula record, once made (see :meth:`player_record`)."""
-
-    @property
-    def players(self) -> int:
-        """Players at the table."""
-        return len(self.scores)
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the match has a winner."""
-        return self.winner is not None
-
-    @classmethod
-    def new(
-        cls,
-        form: Form,
-        *,
-        options: Mapping[str, Any] | None = None,
-        dealer: int = 0,
-        deck_points: int = 120,
-    ) -> MatchState:
-        """The state at the start of a match for ``form`` (scores 0, counters at their
-        ``initial`` values, the golden round pending if ``special.golden_round`` is on)."""
-        n = form.players
-        golden = form.special.golden_round
-        return cls(
-            scores=(0,) * n,
-            counters={c.id: (c.initial,) * n for c in form.match.counters},
-            barrel=(BarrelSeat(),) * n,
-            forfeits=(0,) * n,
-            bolts=(0,) * n,
-            dealer=dealer % n,
-            golden_left=golden_deals(form) if golden.enabled else 0,
-            options=dict(options or {}),
-            deck_points=deck_points,
-        )
-
-    def target(self, form: Form) -> int:
-        """The target in force (points): ``match.target`` plus what ties have raised it by."""
-        return form.match.target + self.raised
-
-    def player_record(self, player: int) -> dict[str, Any]:
-        """The formula record ``player`` of a player: ``score``, each counter, ``forfeits``,
-        ``bolts`` and ``on_barrel``.  Made once per state: the same dict each time, not to be
-        changed."""
-        record = self._records.get(player)
-        if record is not None:
-            return record
-        record = self._records[player] = envs.player_record(
-            self.scores[player],
-            self.forfeits[player] if self.forfeits else 0,
-            self.bolts[player] if self.bolts else 0,
-            bool(self.barrel and self.barrel[player].on),
-            [(name, values[player]) for name, values in self.counters.items()],
-        )
-        return record
-
-    def with_values(
-        self,
-        form: Form,
-        *,
-        scores: Sequence[int] | None = None,
-        counters: Mapping[str, Sequence[int]] | None = None,
-        dealer: int | None = None,
-        barrel: Sequence[Any] | None = None,
-        forfeits: Sequence[int] | None = None,
-        bolts: Sequence[int] | None = None,
-        golden: int | None = None,
-        falls: Sequence[int] | None = None,
-    ) -> MatchState:
-        """A copy with the given values (lists by player), validated.
-
-        ``barrel`` gives per player ``False``/``None`` (off), ``True`` (on, no attempt used),
-        an int (on, that many failed attempts) or ``{"on": bool, "attempts": int}``.
-        ``golden`` is the number of golden-round deals left (0: none); ``falls`` the falls
-        from the barrel counted towards ``barrel.falls_reset``, each below it.
-
-        Raises:
-            MatchError: ``match.state`` — a list of the wrong length, an unknown counter, a
-                dealer outside the table, a negative count, the barrel when it is off, falls
-                when they are not counted, partners with different values
-                (``table.partnerships``).
-        """
-        n = self.players
-
-        def ints(name: str, values: Sequence[int], *, minimum: int | None = None) -> tuple[int, ...]:
-            if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-                raise _fail(f"`{name}` must be a list of {n} integers (got {values!r})", "match.state")
-            if len(values) != n:
-                raise _fail(
-                    f"`{name}` must give one value per player: {n} (got {len(values)})", "match.state"
-                )
-            out = []
-            for v in values:
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise _fail(f"`{name}` values must be integers (got {v!r})", "match.state")
-                if minimum is not None and v < minimum:
-                    raise _fail(f"`{name}` values must be at least {minimum} (got {v})", "match.state")
-                out.append(v)
-            return tuple(out)
-
-        new = self
-        if scores is not None:
-            new = replace(new, scores=ints("scores", scores))
-        if counters is not None:
-            known = {c.id for c in form.match.counters}
-            merged = dict(new.counters)
-            for name, values in counters.items():
-                if name not in known:
-                    names = ", ".join(sorted(known)) or "none"
-                    raise _fail(f"unknown counter `{name}`; the ruleset declares: {names}", "match.state")
-                merged[name] = ints(f"counters.{name}", values)
-            new = replace(new, counters=merged)
-        if dealer is not None:
-            if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-                raise _fail(f"`dealer` must be a player 0..{n - 1} (got {dealer!r})", "match.state")
-            new = replace(new, dealer=dealer)
-        if forfeits is not None:
-            new = replace(new, forfeits=ints("forfeits", forfeits, minimum=0))
-        if bolts is not None:
-            new = replace(new, bolts=ints("bolts", bolts, minimum=0))
-        if barrel is not None:
-            new = replace(new, barrel=_barrel_seats(form, barrel, n))
-        if golden is not None:
-            if isinstance(golden, bool) or not isinstance(golden, int) or golden < 0:
-                raise _fail(f"`golden` must be a number of deals, 0 or more (got {golden!r})", "match.state")
-            if golden and not form.special.golden_round.enabled:
-                raise _fail("`golden`: the ruleset has no golden round", "match.state")
-            new = replace(new, golden_left=golden, golden_made=False)
-        if falls is not None:
-            every = form.special.barrel.falls_reset
-            counted = ints("falls", falls, minimum=0)
-            if not every or not form.special.barrel.enabled:
-                raise _fail("`falls`: the ruleset (with these options) counts no falls from the barrel",
-                            "match.state")
-            if max(counted) >= every:
-                raise _fail(f"`falls` values must be 0..{every - 1} (got {max(counted)})", "match.state")
-            new = replace(new, falls=counted)
-        team = sides(form)
-        if team is not None:
-            _check_sides(new, team)
-        return new
-
-
-def charge_seat(form: Form, state: MatchState, player: int, points: int) -> MatchState:
-    """The one place a seat's match score changes outside the settlement of a deal: take
-    ``points`` (a negative number adds) off ``player``'s score, and with fixed partnerships
-    (``table.partnerships``, sides from :func:`.seating.sides`) off every seat of his side —
-    the side pays, so partners keep one score (what :func:`_share_sides` keeps after a
-    settlement).  Returns the new state; ``state`` is not changed.
-
-    Every per-seat payment outside :func:`settle_deal` must go through here: the cut's
-    penalty (``deal.cut.payer``), a redeal's or a played-on condition's penalty
-    (``deal.redeals[].penalty``), and any new one (a table incident's penalty).  Changing
-    ``scores`` by hand would split a side and be refused (``match.state``).
-
-    Raises:
-        IndexError: ``player`` is not a seat ``0..N-1``.
-    """
-    scores = list(state.scores)
-    for p in side_of(form, player):
-        scores[p] -= points
-    return replace(state, scores=tuple(scores))
-
-
-def winners(form: Form, state: MatchState) -> tuple[int, ...]:
-    """The seats that won the match, in seat order: ``()`` while it goes on, else the
-    winner (``state.winner``) with his partners — with fixed partnerships
-    (``table.partnerships``) a side wins, not a seat (:func:`.seating.side_of`).  The one
-    home of who won: simulate counts a win for each of these seats, play and the transcript
-    name them."""
-    if state.winner is None:
-        return ()
-    return side_of(form, state.winner)
-
-
-def _check_sides(state: MatchState, team: Sequence[int]) -> None:
-    """Fixed partnerships: partners carry one score, barrel seat, count of forfeits, bolts,
-    falls and counters (``table.partnerships``); a state that splits them is refused."""
-    values: list[tuple[str, Sequence[Any]]] = [
-        ("scores", state.scores), ("barrel", state.barrel), ("forfeits", state.forfeits),
-        ("bolts", state.bolts), ("falls", state.falls),
-        *((f"counters.{k}", v) for k, v in state.counters.items()),
-    ]
-    for name, by_player in values:
-        for p, q in enumerate(team):
-            first = team.index(q)
-            if by_player and by_player[p] != by_player[first]:
-                raise _fail(
-                    f"`{name}`: partners share one value (table.partnerships), but player {first} "
-                    f"has {by_player[first]!r} and player {p} {by_player[p]!r}",
-                    "match.state",
-                )
-
-
-def _barrel_seats(form: Form, barrel: Sequence[Any], n: int) -> tuple[BarrelSeat, ...]:
-    if isinstance(barrel, (str, bytes)) or not isinstance(barrel, Sequence) or len(barrel) != n:
-        raise _fail(f"`barrel` must give one value per player: {n} (got {barrel!r})", "match.state")
-    seats = []
-    for v in barrel:
-        if v is None or v is False:
-            seats.append(BarrelSeat())
-            continue
-        if v is True:
-            seat = BarrelSeat(True, 0)
-        elif isinstance(v, int):
-            seat = BarrelSeat(True, v)
-        elif isinstance(v, Mapping) and set(v) <= {"on", "attempts"}:
-            seat = BarrelSeat(bool(v.get("on", True)), int(v.get("attempts", 0)))
-        else:
-            raise _fail(
-                f"`barrel` values must be true/false, a number of failed attempts or "
-                f"{{on, attempts}} (got {v!r})",
-                "match.state",
-            )
-        b = form.special.barrel
-        if seat.on and not b.enabled:
-            raise _fail("`barrel`: the ruleset (with these options) plays no barrel", "match.state")
-        if seat.attempts < 0 or (not b.attempts_unlimited and seat.on and seat.attempts >= b.attempts):
-            raise _fail(
-                f"`barrel`: failed attempts must be 0..{b.attempts - 1} (got {seat.attempts})",
-                "match.state",
-            )
-        seats.append(seat)
-    return tuple(seats)
-
-
 # --------------------------------------------------------------------------- settlement
 
 CompiledRule = tuple[
@@ -369,6 +76,7 @@ CompiledRule = tuple[
 """A match rule with its ``when`` and ``then`` fetched once (``evaluator()``), and where
 ``when``'s answers are kept by the player's record (``None``: evaluated each time; see
 :func:`compile_settlement`)."""
+
 
 _KEPT_LIMIT = 100_000
 """Answers a match rule's ``when`` keeps before it starts again (a bound on memory)."""
@@ -668,7 +376,7 @@ def _step_bolts(
             continue
         if bl.counts == "no_trick":
             if o.tricks is None:
-                raise _fail(
+                raise fail(
                     "tricks per player are needed: the ruleset counts a deal without a trick as a bolt"
                 )
             is_bolt = o.tricks.get(p, 0) == 0
