@@ -185,8 +185,13 @@ def test_a_claim_and_a_dark_cancel_read_the_marriage_ranks(tmp_path) -> None:  #
     assert play_mod.claim_marriages(form, deal) == ["hearts"]
     deal.hands[2] = list(deck.parse_many("KC QC JC 9C"))
     assert sorted(play_mod.claim_marriages(form, deal)) == ["hearts", "spades"]
-    assert auction._holds_marriage(form, list(deck.parse_many("KS JS")))
-    assert not auction._holds_marriage(form, list(deck.parse_many("KS QS")))
+    pairs = auction.marriage_masks(form, deck.cards)
+
+    def holds(text: str) -> bool:
+        return auction.marriage_holders([sum(c.bit for c in deck.parse_many(text))], [0], pairs) == 1
+
+    assert holds("KS JS")
+    assert not holds("KS QS")
 
 
 def test_bid_steps_are_one_statement_for_the_auction_the_contract_and_the_outcome() -> None:

@@ -412,3 +412,19 @@ def test_the_outcome_of_a_deal_from_its_figures() -> None:
     o = outcome_from(1, 100, 100, [1, 2, 0], {1: 60, 2: 30, 0: 30}, {1: 0, 2: 0, 0: 0}, {1: 4, 2: 2, 0: 2},
                      True, "golden", 2, None, talon, 0, (), 0, None)
     assert (o.sitter_talon, o.forfeited, o.mode, o.multiplier, o.dealer) == (None, True, "golden", 2, 0)
+
+
+def test_the_marriage_holders_are_found_from_the_packs_pairs() -> None:
+    """pl-standard's pack: the king and queen of each suit are a marriage; player 1 holds
+    K and Q of hearts, player 2 only the king of spades, player 0 K and Q of clubs."""
+    from tysiac_spec.engine.auction import marriage_holders, marriage_masks
+
+    rules = load_ruleset("pl-standard")
+    pack = rules.deck.cards
+    pairs = marriage_masks(rules.form(3), pack)
+    assert len(pairs) == 4
+    bit = {str(c): c.bit for c in pack}
+    hands = [bit["KC"] | bit["QC"] | bit["9H"], bit["KH"] | bit["QH"], bit["KS"] | bit["QD"]]
+    assert marriage_holders(hands, [0, 1, 2], pairs) == 0b011
+    assert marriage_holders(hands, [1, 2], pairs) == 0b010
+    assert "I_marriage_holders" in gen.INLINED

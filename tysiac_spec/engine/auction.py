@@ -625,11 +625,28 @@ def dark_cancellers(order: list[int], dark_player: int, golden: bool, with_marri
     return out
 
 
-def _holds_marriage(form: Form, hand: list[Card]) -> bool:
-    """Whether ``hand`` holds both cards (``marriages.ranks``) of a suit's marriage."""
-    first, second = form.marriages.ranks
-    held = {(c.suit.id, c.rank.id) for c in hand}
-    return any((s, first) in held and (s, second) in held for s in form.marriages.values)
+def marriage_masks(form: Form, pack: Sequence[Card]) -> tuple[int, ...]:
+    """Each suit's marriage (``marriages.ranks`` of a suit in ``marriages.values``) as the bit
+    set (``card.bit``) of its cards in ``pack``; a suit the pack lacks a rank of has none."""
+    ranks = form.marriages.ranks
+    out: list[int] = []
+    for suit in form.marriages.values:
+        bits = [c.bit for c in pack if c.suit_id == suit and c.rank.id in ranks]
+        if len(bits) == len(ranks):
+            out.append(sum(bits))
+    return tuple(out)
+
+
+def marriage_holders(hands: Sequence[int], order: Sequence[int], pairs: Sequence[int]) -> int:
+    """The players of ``order`` whose hand (``hands``: a bit set per seat) holds both cards of
+    a marriage (``pairs``: :func:`marriage_masks`), a bit per seat.  The one statement
+    (:func:`apply_dark`; inlined by the fast path)."""
+    holders = 0
+    for q in order:
+        for pair in pairs:
+            if hands[q] & pair == pair:
+                holders |= 1 << q
+    return holders
 
 
 def legal_dark(deal: DealState) -> list[Action]:
@@ -760,9 +777,13 @@ def apply_dark(form: Form, deal: DealState, action: Action) -> None:
             deal.dark_undecided = []
             holders = 0
             if dk.cancel_with_marriage:
+                hands = [0] * (max(deal.order) + 1)
+                pack: Sequence[Card] = ()
                 for q in deal.order:
-                    if _holds_marriage(form, deal.hands[q]):
-                        holders |= 1 << q
+                    for c in deal.hands[q]:
+                        hands[q] |= c.bit
+                        pack = c.pack
+                holders = marriage_holders(hands, deal.order, marriage_masks(form, pack))
             deal.dark_cancellers = dark_cancellers(
                 deal.order, p, deal.mode == "golden", dk.cancel_with_marriage, holders)
             if deal.dark_cancellers:

@@ -78,7 +78,7 @@ K_PASSED_OUT_MAX = 100
 I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_after = I_sure_to_win = None
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
-I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = I_opening_of = I_dark_declared = I_dark_allowed = I_dark_cancellers = None  # (the engine's rules written inline: fast/generate.py INLINED)
+I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = I_opening_of = I_dark_declared = I_dark_allowed = I_dark_cancellers = I_marriage_holders = None  # (the engine's rules written inline: fast/generate.py INLINED)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -377,10 +377,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     cancelled = False
                     bits = 0  # the players holding a marriage (its cards: K_PAIRS)
                     if K_CANCEL_WITH_MARRIAGE:
-                        for q in order:
-                            for pair in pairs:
-                                if hand[q] & pair == pair:
-                                    bits |= 1 << q
+                        bits = I_marriage_holders(hand, order, pairs)
                     candidates = I_dark_cancellers(order, dark_player, golden, K_CANCEL_WITH_MARRIAGE, bits)
                     for q in candidates:
                         legal = [K_CANCEL_DARK_CODE, K_PASS]

@@ -87,12 +87,6 @@ def constants(form: Form, pack: tuple[Card, ...], views: bool = False) -> dict[s
     steps = range(n - 1, 0, -1)
     bar = compile_marriage_bar(m)
     gr, br, dk = form.special.golden_round, form.special.barrel, form.special.dark
-    # each suit's marriage as the bits of its two cards (engine/auction.py _holds_marriage)
-    pairs: list[int] = []
-    for suit in m.values:
-        pair_bits = [c.bit for c in pack if c.suit_id == suit and c.rank.id in m.ranks]
-        if len(pair_bits) == len(m.ranks):
-            pairs.append(sum(pair_bits))
     out: dict[str, Any] = {
         "K_N": form.players,
         "K_NPACK": n,
@@ -169,7 +163,7 @@ def constants(form: Form, pack: tuple[Card, ...], views: bool = False) -> dict[s
         "K_DARK_MULTIPLIER": dk.multiplier,
         "K_DARK_CODE": CODES["K_DARK"],
         "K_CANCEL_DARK_CODE": CODES["K_CANCEL_DARK"],
-        "K_PAIRS": tuple(pairs),
+        "K_PAIRS": auction.marriage_masks(form, pack),
         # redeals (engine/dealing.py redeal_point at each timing; an auction everyone passes
         # dealt again, auction.all_pass: redeal, or the dealer exempt); auction.may_bid
         "K_REDEALS_AFTER_DEAL": any(r.timing == "after_deal" for r in form.deal.redeals),
@@ -419,6 +413,7 @@ INLINED: dict[str, Callable[..., Any]] = {
     "I_dark_declared": auction.dark_declared,
     "I_dark_allowed": auction.dark_allowed,
     "I_dark_cancellers": auction.dark_cancellers,
+    "I_marriage_holders": auction.marriage_holders,
     "I_passed_out_redealt": auction.passed_out_redealt,
     "I_shuffled": dealing.shuffled,
     "I_bad_cut": dealing.bad_cut,
