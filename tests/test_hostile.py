@@ -245,6 +245,10 @@ def _child(req: dict[str, Any], requests: IO[str], answers: IO[str]) -> NoReturn
     sys.stderr = sys.__stderr__ = open(2, "w", closefd=False, encoding="utf-8", errors="backslashreplace")
     for key in [k for k in os.environ if k.startswith("TYSIAC_")]:
         del os.environ[key]
+    # the fast path's cache: this run's own folder, not the user's (``simulate`` writes the
+    # source of a form it has not seen there; whether the user's cache already held it made
+    # the run open a file outside the allowed folders or not)
+    os.environ["TYSIAC_FAST_CACHE"] = os.path.join(req["cwd"], "fast-cache")
     os.environ["COLUMNS"] = "100"
     allowed = tuple(req["allowed"])
     log = open(req["log"], "a", buffering=1, encoding="utf-8")

@@ -47,6 +47,10 @@ _CLICK_POINT = """(() => {
 })()"""
 """A point where the element named by SELECTOR is visible and takes a click, or null."""
 
+_NAVIGATING = ("Inspected target navigated or closed", "Execution context was destroyed",
+               "Cannot find context with specified id")
+"""CDP errors of an evaluation that raced a navigation: the wait asks again."""
+
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
 
@@ -190,7 +194,14 @@ class Page:
         """Poll ``expression`` until it is truthy; return its value."""
         deadline = time.monotonic() + WAIT
         while True:
-            value = self.evaluate(f"(v => v instanceof Node ? true : v)({expression})")
+            try:
+                value = self.evaluate(f"(v => v instanceof Node ? true : v)({expression})")
+            except BrowserError as err:
+                # the page is navigating (a click that loads a page, on a busy machine): its
+                # old document is gone before the new one answers; ask again
+                if not any(m in str(err) for m in _NAVIGATING):
+                    raise
+                value = None
             if value:
                 return value
             if time.monotonic() > deadline:
