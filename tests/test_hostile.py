@@ -8,8 +8,8 @@ so each is untrusted.  For every input of the corpus and every command that read
   ``allow-ok:`` line: a formula that is valid but explodes only when played), with a
   ``file:line:col: error[code]: message`` diagnostic (or a click usage error) and never a
   Python traceback;
-* stay within :data:`TIME_BUDGET` seconds and :data:`MEMORY_BUDGET` bytes of peak RSS (measured
-  with ``os.wait4``; the address space is capped at :data:`ADDRESS_SPACE` so a blow-up ends
+* stay within :data:`TIME_BUDGET` seconds of CPU time and :data:`MEMORY_BUDGET` bytes of peak
+  RSS (both measured with ``os.wait4``, so a busy machine or a parallel run does not count; the address space is capped at :data:`ADDRESS_SPACE` so a blow-up ends
   quickly) and print less than :data:`OUTPUT_BUDGET` bytes;
 * print no terminal escape or bidi override character and never the secret token of
   :data:`SECRET_FILE`, a file outside the corpus that several inputs try to reach;
@@ -81,9 +81,15 @@ SECRET_TEXT = (
 point at it by an absolute and by a ``../`` path): were it read, its token would be printed."""
 
 TIME_BUDGET = 10.0
-"""Seconds of wall time one run may take (a hang or a blow-up breaks it, not a speed assert)."""
+"""Seconds of CPU time (user and system, the run's and its children's) one run may take: a
+hang or a blow-up breaks it, not a speed assert, and not a machine busy with other work (CPU
+time does not grow with the load, wall time does)."""
 TIMEOUT = 15.0
-"""Seconds after which a run is killed."""
+"""Seconds of CPU time after which a run is killed (``RLIMIT_CPU``)."""
+WALL_TIMEOUT = 180.0
+"""Seconds of wall time after which a run is killed: a run that waits without computing (a
+blocked read, a sleep), which the CPU limit does not stop.  Generous, because a loaded
+machine stretches wall time many times over."""
 MEMORY_BUDGET = 300 * 2**20
 """Bytes of peak resident memory one run may use."""
 ADDRESS_SPACE = 1536 * 2**20
@@ -226,6 +232,8 @@ def _child(req: dict[str, Any], requests: IO[str], answers: IO[str]) -> NoReturn
     os.setsid()
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE, FILE_SIZE))
+    cpu = int(req["timeout"])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
     requests.close()
     answers.close()
     os.chdir(req["cwd"])
@@ -237,10 +245,11 @@ def _child(req: dict[str, Any], requests: IO[str], answers: IO[str]) -> NoReturn
     sys.stderr = sys.__stderr__ = open(2, "w", closefd=False, encoding="utf-8", errors="backslashreplace")
     for key in [k for k in os.environ if k.startswith("TYSIAC_")]:
         del os.environ[key]
+    # the fast path's cache: this run's own folder, not the user's (``simulate`` writes the
+    # source of a form it has not seen there; whether the user's cache already held it made
+    # the run open a file outside the allowed folders or not)
+    os.environ["TYSIAC_FAST_CACHE"] = os.path.join(req["cwd"], "fast-cache")
     os.environ["COLUMNS"] = "100"
-    # the fast path writes its generated code to its cache (a bot match on a covered form):
-    # a folder of this run's own, not the user's cache
-    os.environ["TYSIAC_FAST_CACHE"] = req["fast_cache"]
     allowed = tuple(req["allowed"])
     log = open(req["log"], "a", buffering=1, encoding="utf-8")
     busy: list[int] = []
@@ -286,8 +295,9 @@ def zygote() -> None:
     """Serve runs: import the CLI once, then fork one child per request.
 
     Requests come one per line on standard input (JSON: args, cwd, stdout, stderr, log,
-    allowed, timeout); the answer to each is one JSON line on standard output: exit status,
-    seconds, peak RSS (``ru_maxrss`` of ``os.wait4``, KB) and whether it was killed at the
+    allowed, timeout in CPU seconds, wall_timeout); the answer to each is one JSON line on
+    standard output: exit status, CPU seconds and peak RSS (``ru_utime + ru_stime`` and
+    ``ru_maxrss`` of ``os.wait4``, KB), wall seconds, and whether it was killed at the wall
     timeout.  Importing the CLI takes most of a failing run's time, so forking from a process
     that has done it once makes the corpus run in about a minute.
     """
@@ -320,7 +330,7 @@ def zygote() -> None:
             done, status, usage = os.wait4(pid, os.WNOHANG)
             if done:
                 break
-            if time.monotonic() - start > req["timeout"]:
+            if time.monotonic() - start > req["wall_timeout"]:
                 timed_out = True
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(pid, signal.SIGKILL)
@@ -330,7 +340,8 @@ def zygote() -> None:
                 break
             time.sleep(0.005)
         answers.write(json.dumps({
-            "returncode": os.waitstatus_to_exitcode(status), "seconds": time.monotonic() - start,
+            "returncode": os.waitstatus_to_exitcode(status), "seconds": usage.ru_utime + usage.ru_stime,
+            "wall_seconds": time.monotonic() - start,
             "maxrss_kb": usage.ru_maxrss, "timed_out": timed_out,
         }) + "\n")
         answers.flush()
@@ -426,7 +437,7 @@ class Runner:
         request = {
             "args": [a.format(file=source) for a in COMMANDS[run.case.kind][run.command]],
             "cwd": str(folder), "stdout": str(out_path), "stderr": str(err_path), "log": str(log),
-            "allowed": self.allowed, "timeout": TIMEOUT, "fast_cache": str(self.base / "fast-cache"),
+            "allowed": self.allowed, "timeout": TIMEOUT, "wall_timeout": WALL_TIMEOUT,
         }
         process = self.zygotes.get()
         try:
@@ -466,9 +477,11 @@ def problems(run: Run, result: Result) -> list[str]:
     text = result.text
     size = len(result.stdout) + len(result.stderr)
     if result.timed_out:
-        found.append(f"killed after {TIMEOUT:.0f} s")
+        found.append(f"killed after {WALL_TIMEOUT:.0f} s of wall time")
+    elif result.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and result.seconds >= TIMEOUT:
+        found.append(f"killed after {TIMEOUT:.0f} s of CPU time")
     elif result.seconds > TIME_BUDGET:
-        found.append(f"took {result.seconds:.1f} s (budget {TIME_BUDGET:.0f} s)")
+        found.append(f"took {result.seconds:.1f} s of CPU time (budget {TIME_BUDGET:.0f} s)")
     if result.peak_rss > MEMORY_BUDGET:
         found.append(f"peak RSS {result.peak_rss / 2**20:.0f} MB (budget {MEMORY_BUDGET / 2**20:.0f} MB)")
     if result.returncode < 0:
@@ -497,9 +510,15 @@ def problems(run: Run, result: Result) -> list[str]:
 
 @pytest.fixture(scope="session")
 def secret() -> Path:
+    """The secret file, written when missing or different.  Its folder is fixed (the corpus
+    names it) and so shared by every run of this file on the machine, another checkout's
+    included: it is written through a file of this process renamed into place, so a run
+    hashing it meanwhile never sees it empty or half-written."""
     SECRET_DIR.mkdir(parents=True, exist_ok=True)
     if not SECRET_FILE.is_file() or SECRET_FILE.read_text(encoding="utf-8") != SECRET_TEXT:
-        SECRET_FILE.write_text(SECRET_TEXT, encoding="utf-8")
+        partial = SECRET_DIR / f".secret.{os.getpid()}.part"
+        partial.write_text(SECRET_TEXT, encoding="utf-8")
+        partial.replace(SECRET_FILE)
     return SECRET_FILE
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -46,6 +46,10 @@ _CLICK_POINT = """(() => {
   return null;
 })()"""
 """A point where the element named by SELECTOR is visible and takes a click, or null."""
+
+_NAVIGATING = ("Inspected target navigated or closed", "Execution context was destroyed",
+               "Cannot find context with specified id")
+"""CDP errors of an evaluation that raced a navigation: the wait asks again."""
 
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
@@ -190,7 +194,14 @@ class Page:
         """Poll ``expression`` until it is truthy; return its value."""
         deadline = time.monotonic() + WAIT
         while True:
-            value = self.evaluate(f"(v => v instanceof Node ? true : v)({expression})")
+            try:
+                value = self.evaluate(f"(v => v instanceof Node ? true : v)({expression})")
+            except BrowserError as err:
+                # the page is navigating (a click that loads a page, on a busy machine): its
+                # old document is gone before the new one answers; ask again
+                if not any(m in str(err) for m in _NAVIGATING):
+                    raise
+                value = None
             if value:
                 return value
             if time.monotonic() > deadline:
@@ -244,7 +255,7 @@ class Page:
         data = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=full)["data"]
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         target = SCREENSHOTS / name
-        tmp = target.with_suffix(".tmp")
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")  # this worker's own (pytest -n)
         tmp.write_bytes(base64.b64decode(data))
         tmp.replace(target)
         return target
@@ -253,18 +264,14 @@ class Page:
 # --------------------------------------------------------------------------- the server
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Server:
     """``tysiac serve`` in a subprocess on 127.0.0.1 with a database in ``folder``."""
 
     def __init__(self, folder: Path, env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        # port 0: the server binds a free port itself and names it in its log, so two test
+        # workers (pytest -n) never pick the same one between choosing and binding it
+        self.port = 0
+        self.url = ""
         self.folder = folder
         self.db = folder / "web.sqlite3"
         self.log = folder / "serve.log"
@@ -273,7 +280,9 @@ class Server:
         self.start()
 
     def start(self) -> None:
-        """Start ``tysiac serve`` on this port and database; wait until it answers."""
+        """Start ``tysiac serve`` on this port (the first time a free one it binds) and
+        database; wait until it answers."""
+        logged = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "tysiac_spec", "serve", "--host", "127.0.0.1", "--port", str(self.port),
@@ -283,6 +292,12 @@ class Server:
         deadline = time.monotonic() + WAIT
         while True:
             try:
+                if not self.port:
+                    found = re.search(rb"tysiac serve: http://127\.0\.0\.1:(\d+)/", self.log.read_bytes()[logged:])
+                    if found is None:
+                        raise OSError("not listening yet")
+                    self.port = int(found.group(1))
+                    self.url = f"http://127.0.0.1:{self.port}"
                 self.get("/api/rulesets")
                 break
             except (OSError, urllib.error.URLError):

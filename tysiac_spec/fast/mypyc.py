@@ -4,7 +4,8 @@ the steps :mod:`tysiac_spec.fast.build` (a form's generated code) and
 
 A build writes the source into a temporary folder, runs ``python -m mypyc`` there, and copies
 the source and then the extension module into the cache folder (the extension through a
-``.part`` file renamed into place, so that a reader never loads half a file).  Needs mypy
+``.part`` file of the building process renamed into place, so that a reader never loads half
+a file, even while another process builds the same module).  Needs mypy
 (which ships mypyc), setuptools, a C compiler and the Python headers.
 """
 
@@ -76,8 +77,12 @@ def compile_module(source: str, name: str, folder: Path) -> str | None:
         if done.returncode or made is None:
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
             return " / ".join(tail)
-        shutil.copy(Path(tmp) / f"{name}.py", folder / f"{name}.py")
-        partial = folder / f".{made.name}.part"
+        source_part = folder / f".{name}.py.{os.getpid()}.part"
+        shutil.copy(Path(tmp) / f"{name}.py", source_part)
+        source_part.replace(folder / f"{name}.py")
+        # the process's own partial file: two builds of one module at once (two test workers,
+        # two programs sharing the cache) must not write into the same file and rename it
+        partial = folder / f".{made.name}.{os.getpid()}.part"
         shutil.copy(made, partial)
         partial.replace(folder / made.name)
     return None
