@@ -332,7 +332,8 @@ class Game:
                 applied to a copy first, and a failure that is not a clear error refuses the
                 position, naming the action.
         """
-        return setup.from_position(cls, ruleset, position, seed=seed)
+        game: Game = setup.from_position(cls, ruleset, position, seed=seed)
+        return game
 
     def position(self) -> Position:
         """The current position in position notation (:class:`~.position.Position`; ``str()``

@@ -7,7 +7,7 @@ game only through its own attributes and its deal-starting method (``Game._new_d
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import Diagnostic, IllegalActionError, MatchError, NotationError, TysiacError
 from ..ruleset import Ruleset
@@ -15,8 +15,8 @@ from ..text import shorten
 from .deal_notation import Deal, misfit
 from .position import Position
 
-if TYPE_CHECKING:
-    from .game import Game
+Game = Any
+"""A :class:`~.game.Game` (named, not imported: the game imports this module)."""
 
 __all__ = ["from_position", "probe", "set_match_state", "start_deal"]
 
@@ -99,7 +99,7 @@ def start_deal(
     game.deal = game._new_deal(parsed, tparsed, sparsed)
 
 
-def from_position(cls: type[Game], ruleset: Ruleset, position: Position | str, *, seed: int = 0) -> Game:
+def from_position(cls: Any, ruleset: Ruleset, position: Position | str, *, seed: int = 0) -> Game:
     """:meth:`.Game.from_position`: a game of class ``cls`` set at ``position``, probed
     (:func:`probe`).
 
