@@ -428,3 +428,34 @@ def test_the_marriage_holders_are_found_from_the_packs_pairs() -> None:
     assert marriage_holders(hands, [0, 1, 2], pairs) == 0b011
     assert marriage_holders(hands, [1, 2], pairs) == 0b010
     assert "I_marriage_holders" in gen.INLINED
+
+
+def test_the_deal_loop_is_written_in_the_engines_order() -> None:
+    """The template's deal loop is cut into one block per step of ``engine/flow.py``; the
+    generator writes the form's steps' blocks in the table's order, whatever the order given."""
+    from tysiac_spec.engine import flow
+
+    rules = load_ruleset("pl-standard")
+    assert flow.steps(rules.form(3)) == (
+        "deal", "auction", "talon", "exchange", "contract", "play", "settlement")
+    ru = load_ruleset("ru-online").form(3)
+    assert flow.steps(ru)[:3] == ("deal", "opening", "auction")
+    assert flow.after(ru)["auction"][:2] == ("talon", "exchange")
+
+    def loop(steps: tuple[str, ...]) -> list[ast.stmt]:
+        tree = gen._in_flow_order(ast.parse(gen.template_source()), steps)
+        fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "play_match")
+        return next(n for n in fn.body if isinstance(n, ast.While) and isinstance(n.test, ast.Constant)).body
+
+    def dumped(steps: tuple[str, ...]) -> list[str]:
+        return [ast.dump(s) for s in loop(steps)]
+
+    assert dumped(("settlement", "deal")) == dumped(("settlement",)) + dumped(("deal",))
+    assert dumped(("deal", "settlement")) == dumped(("deal",)) + dumped(("settlement",))
+    assert dumped(("deal",))[0] == ast.dump(ast.parse("order, sitter, nxt, opps_of = H_seating(dealer)").body[0])
+    # the template has a block for every step but those the fast path does not cover
+    template = gen.template_source()
+    blocks = re.findall(r'^        STEP\("([\w.]+)"\)$', template, re.M)
+    assert blocks == [s.name for s in flow.STEPS if s.name not in {"rebuy", "contra.after_auction", "trump"}]
+    with pytest.raises(AssertionError, match=r"no block for the steps \['rebuy'\]"):
+        gen._in_flow_order(ast.parse(template), ("deal", "auction", "rebuy"))

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from tysiac_spec import Game, fast, load_ruleset
 from tysiac_spec.bots import RandomBot, make_bot
+from tysiac_spec.engine import dealing
 from tysiac_spec.fast import coverage
 from tysiac_spec.fast.views import bot_policy
 from tysiac_spec.ruleset import Ruleset
@@ -262,6 +263,32 @@ def test_openings_golden_barrel_dark_are_the_engines(tmp_path: Path) -> None:
     assert barrel_deals
     assert {"normal", "dark", "golden"} <= modes
 
+
+ALWAYS_REDEALT = """\
+id: always-redealt
+kind: house
+extends: ru-online
+name: {en: Always dealt again}
+description: {en: A mandatory condition after the deal that always holds (the cap on redeals).}
+deal:
+  redeals:
+    - {id: always, when: "count(hand, nine) >= 0", who: anyone, timing: after_deal, mandatory: true,
+       reason: test}
+"""
+
+
+def test_a_deal_past_the_redeal_cap_is_played_unchecked_and_opened(tmp_path: Path) -> None:
+    # after dealing.MAX_REDEALS automatic redeals in a row the deal is played as dealt, its
+    # redeal point passed (engine/flow.py: the step redeal.after_deal skipped), the opening
+    # kept: ru-online's golden round declares it (no auction), on both paths
+    path = tmp_path / "always.yaml"
+    path.write_text(ALWAYS_REDEALT, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    game = Game(rules, players=3, seed=0)
+    assert [e.kind for e in game.events] == ["redeal"] * dealing.MAX_REDEALS
+    assert game.deal.mode == "golden" and game.phase == "exchange"
+    for style in ("finishing", "random"):
+        assert compare(rules, 3, 0, deals=2, style=style) == 2
 
 def compare_views(rules: Ruleset, players: int, seed: int, deals: int, bot: str = "heuristic") -> int:
     """Play match ``seed`` with ``bot`` in every seat (seeded as ``simulate`` seeds it) on the

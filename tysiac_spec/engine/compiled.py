@@ -107,9 +107,6 @@ class Switches:
     """Contra after the auction (``contract.contra.when: after_auction``)."""
     contra_before_play: bool
     """Contra before the play (``contract.contra.when: before_play``)."""
-    after_auction: bool
-    """Whether something comes between the auction and the talon (contra after it, selling
-    the contract: ``talon.rebuy``)."""
     around: bool
     """Whether each deal carries an :class:`~.state.Around` (named kinds, contra, selling the
     contract); a form with none of them makes none."""
@@ -173,7 +170,6 @@ def compile_switches(
         named=bool(kinds),
         contra_after=contra_after,
         contra_before_play=contra_before_play,
-        after_auction=contra_after or rebuys,
         around=around,
         play_hooks=bool(kinds) or all_pass_play is not None or contra_before_play,
         end_hooks=around or all_pass_play is not None,

@@ -4,12 +4,9 @@ The engine reads only the resolved :class:`~tysiac_spec.ruleset.model.Form`; it
 never looks at the ruleset's id or name.  All randomness (first dealer, shuffles)
 comes from one ``random.Random(seed)`` per game.
 
-A deal: the cards are dealt (:mod:`.dealing`: packets, talon restrictions, the
-first dealer by ``first_ace``); redeal conditions after the deal are offered
-(phase ``redeal``); then a golden-round deal, a barrel deal without bidding, the
-dark-game offer (phase ``dark``) or the auction; the talon, the exchange (with the
-redeal checks after the talon and after the exchange, and the forfeit), the
-contract and the play.  The match level (:mod:`.match`) settles each deal.
+A deal runs the steps of :data:`.flow.STEPS` (from the deal and its redeal checks to the
+play) in that order: when a step ends, the game opens the form's next steps one after
+another until one waits for an action (``Game._advance``).  The match level (:mod:`.match`) settles each deal.
 
 The engine deals exactly as ``deal`` says, so a dealing error cannot happen by itself; the
 mistakes a real table calls (a misdeal, an exposed card, a look at the talon, a shown hand)
@@ -31,7 +28,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from operator import attrgetter, sub
@@ -48,6 +45,7 @@ from . import (
     contra,
     contracts,
     dealing,
+    flow,
     incidents,
     naming,
     play,
@@ -59,7 +57,9 @@ from . import (
 from . import env as envs
 from .actions import (
     Action,
+    ChooseTalon,
     Claim,
+    DeclareContract,
     DeclareMarriage,
     Forfeit,
     Incident,
@@ -72,7 +72,7 @@ from .compiled import CompiledForm, compile_form
 from .deal_notation import Deal
 from .events import MatchEvent
 from .match import MatchState, charge_seat, dealt_by, settle_all_pass, settle_valid_deal, winners
-from .phase import Phase, PhaseApply, no_actions
+from .phase import Phase, no_actions
 from .pickling import copied, packed, unpacked
 from .position import Position
 from .record import Record, record_error, record_of, ruleset_of
@@ -98,6 +98,18 @@ def _unanswered(player: int, index: int) -> bool | None:
 def _redeal_legal(deal: DealState) -> list[Action]:
     """Phase ``redeal``: call the redeal the condition offers, or play on."""
     return _REDEAL_CHOICES
+
+
+def _auction_waits(deal: DealState) -> bool:
+    """The step ``auction``: the deal waits for the bids, unless the opening declared it (its
+    phase is then ``talon``)."""
+    return deal.phase == "auction"
+
+
+def _settled_at_the_end(deal: DealState) -> bool:
+    """The step ``settlement``: never opened by a step before it (the play waits for its
+    cards); a deal is settled when its phase becomes ``over`` (``Game._end_deal``)."""
+    raise AssertionError("the settlement is reached by the end of the deal, not opened")
 
 
 def _explain_redeal(deal: DealState, action: Action) -> str:
@@ -215,6 +227,11 @@ class Game:
             )
         self._deck_points = ruleset.deck.total_points
         self._deck_cards = ruleset.deck.cards
+        self._after = flow.after(form)
+        """For each step of a deal (:data:`.flow.STEPS`), the form's steps that follow it."""
+        self._openers = self._step_table()
+        """Each step of a deal after the deal itself, as the game opens it: True when the deal
+        waits there (a phase awaiting an action, a redeal), False when it goes on."""
         self._phases = self._phase_table()
         """Each phase (:data:`~tysiac_spec.engine.state.PHASES`) as a :class:`~.phase.Phase`
         bound to this game: its legal actions, the application of one and the reason of a
@@ -250,37 +267,72 @@ class Game:
             "trump": Phase(partial(naming.legal, form), self._apply_naming,
                            partial(naming.explain, form)),
             # (the talon's steps called as they are: a partial adds no call of its own)
-            "talon": Phase(lambda deal: talon.legal_choice(deal, table),
-                           partial(talon.apply_choice, form, env=env), talon_explain),
-            "exchange": Phase(self.compiled.exchange_legal, partial(talon.apply_exchange, form, env=env),
-                              talon_explain),
+            "talon": Phase(lambda deal: talon.legal_choice(deal, table), self._apply_talon, talon_explain),
+            "exchange": Phase(self.compiled.exchange_legal, self._apply_exchange, talon_explain),
             "contract": Phase(lambda deal: talon.legal_contract(form, deal, env, table),
-                              cast(PhaseApply, talon.apply_contract), talon_explain),
+                              self._apply_contract, talon_explain),
             "marriages": Phase(self._legal_announcements, self._apply_marriages, announcing.explain),
             "play": Phase(on.play_legal, self._apply_play, self._explain_play),
             "over": Phase(no_actions, self._apply_play, self._explain_play),
             "redealt": Phase(no_actions, self._apply_play, self._explain_play),
         }
 
+    def _step_table(self) -> dict[str, Callable[[DealState], bool]]:
+        """How this game opens each step of a deal after the deal (:data:`.flow.STEPS`; the
+        order is :mod:`.flow`'s, :meth:`_advance`)."""
+        form, env = self.form, self._env
+        return {
+            "redeal.after_deal": partial(dealing.redeal_point, form, env=env, timing="after_deal"),
+            "opening": self._open,
+            "auction": _auction_waits,
+            "rebuy": self._open_rebuy,
+            "contra.after_auction": self._open_contra,
+            "trump": self._open_naming,
+            "talon": partial(talon.start, form, env=env),
+            "redeal.after_talon": partial(dealing.redeal_point, form, env=env, timing="after_talon"),
+            "exchange": partial(talon.open_exchange, form),
+            "redeal.after_exchange": partial(dealing.redeal_point, form, env=env, timing="after_exchange"),
+            "contract": partial(talon.open_contract, form, env=env),
+            "play": self._open_play,
+            "settlement": _settled_at_the_end,
+        }
+
+    def _advance(self, deal: DealState, done: str) -> None:
+        """The step ``done`` of ``deal`` has ended: open the form's next steps in the order of
+        :mod:`.flow`, one after another, until one makes the deal wait."""
+        openers = self._openers
+        for step in self._after[done]:
+            if openers[step](deal):
+                return
+
+    def _open_rebuy(self, deal: DealState) -> bool:
+        """The step ``rebuy``: the contract offered for sale (``talon.rebuy``, :func:`.rebuy.opens`)."""
+        return rebuy.opens(self.form, deal) and rebuy.start(self.form, deal, self._env)
+
+    def _open_contra(self, deal: DealState) -> bool:
+        """The step ``contra.after_auction`` (:func:`.contra.opens`)."""
+        if contra.opens(self.form, deal):
+            contra.start(self.form, deal)
+            return True
+        return False
+
+    def _open_naming(self, deal: DealState) -> bool:
+        """The step ``trump``: the declarer names trump (:func:`.naming.opens`)."""
+        if naming.opens(self.form, deal):
+            naming.start(deal)
+            return True
+        return False
+
+    def _open_play(self, deal: DealState) -> bool:
+        """The step ``play``: opened (:meth:`_start_play`); the deal waits for its cards."""
+        self._start_play(deal)
+        return True
+
     def _env(self, player: int) -> dict[str, Any]:
         """The formula base of ``player`` (a new dict, :func:`.env.base`): ``player`` (score, counters,
         forfeits, bolts, on_barrel: :meth:`MatchState.player_record`),
         ``players`` (active in a deal) and ``options``."""
         return envs.base(self._match.player_record(player), self._active, self._options)
-
-    def _auction_over(self, deal: DealState) -> None:
-        """The auction has a declarer (phase ``talon``): the contract offered for sale
-        (``talon.rebuy``), then contra after the auction, then the talon."""
-        if rebuy.opens(self.form, deal) and rebuy.start(self.form, deal, self._env):
-            return
-        self._after_rebuy(deal)
-
-    def _after_rebuy(self, deal: DealState) -> None:
-        """Contra after the auction (``contract.contra.when: after_auction``), else the talon."""
-        if self._on.contra_after and contra.opens(self.form, deal):
-            contra.start(self.form, deal)
-            return
-        talon.start(self.form, deal, self._env)
 
     # ------------------------------------------------------------------ match state
 
@@ -399,17 +451,14 @@ class Game:
         """Deal (or stack) a new deal by the current dealer and open it: the redeal checks
         after the deal, then a golden-round deal, the dark-game offer or the auction.  A
         mandatory redeal deals again at once (event ``redeal``)."""
-        deal = self._dealt(hands, talons, stock)
+        deal = self._dealt(hands, talons, stock, 0)
         redeals = 0
         while deal.phase == "redealt":
-            if dealing.redeals_capped(redeals):  # played anyway
-                deal.phase = "auction"
-                break
             if self._plays_on(deal):
                 break
             self._redealt(deal)
-            deal = self._dealt(None, None, ())
             redeals += 1
+            deal = self._dealt(None, None, (), redeals)
         return deal
 
     def _dealt(
@@ -417,7 +466,12 @@ class Game:
         hands: Mapping[int, Sequence[Card]] | None,
         talons: Sequence[Sequence[Card]] | None,
         stock: Sequence[Card],
+        redeals: int,
     ) -> DealState:
+        """The step ``deal`` (:mod:`.flow`), then the steps after it opened: the redeal checks
+        after the deal (passed after ``redeals`` automatic redeals in a row reach the cap,
+        :func:`.dealing.redeals_capped`: the deal is played as dealt), the opening, the
+        auction."""
         on = self._on
         if hands is None or talons is None:
             cards = list(self._deck_cards)
@@ -460,18 +514,17 @@ class Game:
         if self._golden_auction():  # golden_round.auction: a golden deal bid for from its contract
             auction.golden_floor(self.form, deal)
         auction.start(self.form, deal, self._env, self._direction)
-        if not (on.redeals and dealing.redeal_point(self.form, deal, self._env, "after_deal")):
-            self._open(deal)
+        self._advance(deal, "redeal.after_deal" if dealing.redeals_capped(redeals) else "deal")
         return deal
 
-    def _open(self, deal: DealState) -> None:
-        """After the deal: a golden-round deal (while the match's golden round is on), else a
-        barrel deal without bidding (the first active player on the barrel, in bidding
-        order, takes the talon), else the dark-game offer (``special.dark``), else the
-        auction as started."""
+    def _open(self, deal: DealState) -> bool:
+        """The step ``opening`` (:mod:`.flow`): a golden-round deal (while the match's golden
+        round is on), else a barrel deal without bidding (the first active player on the
+        barrel, in bidding order, takes the talon), else the dark-game offer
+        (``special.dark``: True, the deal waits for it), else the auction as started."""
         form = self.form
         if self._golden_auction():
-            return  # the golden deal's auction, opened at its contract (auction.golden_floor)
+            return False  # the golden deal's auction, opened at its contract (auction.golden_floor)
         g, special = form.special.golden_round, form.special
         golden = self._match.golden_left > 0 and g.enabled
         taker = None if golden else auction.barrel_taker(form, [s.on for s in self._match.barrel], deal.order)
@@ -480,13 +533,7 @@ class Game:
             special.barrel.goal, special.dark.enabled, deal.order[0])
         if declarer >= 0:
             auction.declare_opening(deal, mode, declarer, contract, multiplier, barrel)
-        if dark and auction.start_dark(form, deal, self._env):
-            return
-        if declarer < 0:
-            return  # the auction as started
-        talon.start(form, deal, self._env)
-        if deal.phase == "play":
-            self._start_play(deal)
+        return dark and auction.start_dark(form, deal, self._env)
 
     def _golden_auction(self) -> bool:
         """Whether the deal is a golden-round deal that keeps its auction
@@ -556,11 +603,10 @@ class Game:
     def _resume(self, deal: DealState) -> None:
         """Play on after the redeal checks of ``deal.resume_phase`` (``after_deal``: the golden
         round, the dark game or the auction; later: where the talon step stopped)."""
+        deal.current = deal.resume_current
         if deal.resume_phase == "after_deal":
-            deal.phase, deal.current = "auction", deal.resume_current
-            self._open(deal)
-        else:
-            talon.resume(self.form, deal, self._env)
+            deal.phase = "auction"
+        self._advance(deal, "redeal." + deal.resume_phase)
 
     def start_deal(
         self,
@@ -761,13 +807,8 @@ class Game:
             talon.apply_forfeit(deal)
         elif self._phases[phase].apply(deal, action):
             return  # (the phase opened what comes next itself)
-        if deal.phase == "play" and phase != "play":
-            self._start_play(deal)
-        elif deal.phase == "redealt":
-            if self._plays_on(deal):
-                if deal.phase == "play":
-                    self._start_play(deal)
-            else:
+        if deal.phase == "redealt":
+            if not self._plays_on(deal):
                 self._redealt(deal)
                 if not self._over:
                     self.deal = self._new_deal()
@@ -786,17 +827,33 @@ class Game:
             auction.apply(form, deal, action, action.text)
         if on.talon_from_round:
             talon.reveal_in_auction(deal)
-        if deal.phase == "talon":
-            if on.after_auction:
-                self._auction_over(deal)
-            else:
-                talon.start(form, deal, self._env)
+        if deal.phase == "talon":  # a declarer: the steps after the auction
+            self._advance(deal, "auction")
+        elif deal.phase == "play":  # all-pass play: no talon, no contract
+            self._advance(deal, "contract")
 
     def _apply_dark(self, deal: DealState, action: Action) -> None:
-        """Phase ``dark``: the dark game declared, cancelled or declined; then the talon."""
+        """Phase ``dark``: the dark game declared, cancelled or declined; then the steps after
+        the opening (the auction as started, or the talon of a dark game declared)."""
         auction.apply_dark(self.form, deal, action)
         if deal.phase == "talon":
-            talon.start(self.form, deal, self._env)
+            self._advance(deal, "opening")
+
+    def _apply_talon(self, deal: DealState, action: Action) -> None:
+        """Phase ``talon``: the talon chosen (:func:`.talon.apply_choice`), then the steps after it."""
+        talon.apply_choice(self.form, deal, cast(ChooseTalon, action), self._env)
+        self._advance(deal, "talon")
+
+    def _apply_exchange(self, deal: DealState, action: Action) -> None:
+        """Phase ``exchange``: a card given or discarded; once the exchange is done, the steps
+        after it."""
+        if talon.apply_exchange(self.form, deal, action, self._env):
+            self._advance(deal, "exchange")
+
+    def _apply_contract(self, deal: DealState, action: Action) -> None:
+        """Phase ``contract``: the contract fixed, then the play (the steps after it)."""
+        talon.apply_contract(deal, cast(DeclareContract, action))
+        self._advance(deal, "contract")
 
     def _apply_marriages(self, deal: DealState, action: Action) -> bool:
         """Phase ``marriages``: :func:`.announcing.apply`, which opens the play itself."""
@@ -812,14 +869,14 @@ class Game:
                 self._event("rebuy", deal.declarer, deal.high_bid,
                             f"player {deal.declarer} buys the contract at {deal.high_bid} "
                             f"from player {deal.around.sold_by}")
-            self._after_rebuy(deal)
+            self._advance(deal, "rebuy")
 
     def _apply_naming(self, deal: DealState, action: Action) -> None:
         """Phase ``trump`` (``contract.names_trump``): the named suit is trump (event
-        ``trump``); then the talon (:func:`.talon.start`)."""
+        ``trump``); then the steps after it (the talon)."""
         naming.apply(deal, action)
         self._event("trump", deal.declarer, None, f"player {deal.declarer} names {deal.trump} trump")
-        talon.start(self.form, deal, self._env)
+        self._advance(deal, "trump")
 
     def _apply_contra(self, deal: DealState, action: Action) -> None:
         """Phase ``contra`` (``contract.contra``): once decided (event ``contra`` for a doubled
@@ -832,9 +889,10 @@ class Game:
                             f"contract {'redoubled' if a.redoubled else 'doubled'}: ×{a.contra}")
             if self._on.contra_after:
                 deal.phase = "talon"
-                talon.start(self.form, deal, self._env)
-            else:
+                self._advance(deal, "contra.after_auction")
+            else:  # (before the play) the play's opening goes on
                 deal.phase = "play"
+                self._start_play(deal)
 
     def _apply_play(self, deal: DealState, action: Action) -> None:
         """Phase ``play``, an action other than a card (a card is played by :meth:`apply`

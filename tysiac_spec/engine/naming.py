@@ -1,10 +1,11 @@
 """The declarer names trump (``contract.names_trump``): the phase ``trump``.
 
-As soon as a deal has its declarer and before the talon (:func:`.talon.start` opens this
-phase first), the declarer names one suit of ``marriages.values`` (``trump hearts``); it is
-trump from the first trick (``deal.trump``).  Marriages are still declared and scored as
-``marriages`` says; their value formula reads the named trump (context ``marriage.value``:
-``trump``), so that a table's "the trump marriage is worth 100, any other 80" is written
+As soon as a deal has its declarer and before the talon (the step ``trump`` of
+:mod:`.flow`, just before the step ``talon``), the declarer names one suit of
+``marriages.values`` (``trump hearts``); it is trump from the first trick
+(``deal.trump``).  Marriages are still declared and scored as ``marriages`` says; their
+value formula reads the named trump (context ``marriage.value``: ``trump``), so that a
+table's "the trump marriage is worth 100, any other 80" is written
 ``marriages.value: if suit == trump then 100 else value`` over values of 80.
 
 Source: a table practice the issue names (issue 26, item 7: "the contract's winner names trump
@@ -48,7 +49,7 @@ def legal(form: Form, deal: DealState) -> list[Action]:
 
 def apply(deal: DealState, action: Action) -> None:
     """Apply a legal ``trump SUIT``: the suit is trump from the first trick; the phase is over
-    (the caller takes the talon, :func:`.talon.start`)."""
+    (the game opens the steps after it, the talon first)."""
     assert type(action) is NameTrump
     deal.trump, deal.pending_trump, deal.trump_named = action.suit, None, True
 

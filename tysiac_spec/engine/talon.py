@@ -1,6 +1,8 @@
-"""Taking the talon, the exchange and the contract (``form.talon``, ``form.contract``),
-forfeits (``contract.forfeit``) and the redeal checks after the talon and after the
-exchange (``deal.redeals``).
+"""Taking the talon, the exchange and the contract (``form.talon``, ``form.contract``) and
+forfeits (``contract.forfeit``): the steps ``talon``, ``exchange`` and ``contract`` of a deal,
+each opened by the game in the order :mod:`.flow` states (:func:`start`,
+:func:`open_exchange`, :func:`open_contract`), the redeal checks after the talon and after
+the exchange between them.
 
 A forfeit (rospis / bomb) is legal for the declarer from the moment he holds the talon:
 until the contract is fixed — during the exchange and in the contract phase — or, with
@@ -19,10 +21,8 @@ from .. import limits
 from ..cards import Card
 from ..ruleset.model import Form
 from . import env as envs
-from . import naming
 from .actions import Action, ActionTable, ChooseTalon, DeclareContract, Discard, Forfeit, GiveCard
 from .auction import ceiling, round_up
-from .dealing import redeal_point
 from .state import DealState, remove_card
 
 _INDEX = attrgetter("index")
@@ -44,8 +44,9 @@ __all__ = [
     "legal_exchange",
     "may_forfeit",
     "next_receiver",
+    "open_contract",
+    "open_exchange",
     "receivers",
-    "resume",
     "reveal_in_auction",
     "shown_when_taken",
     "start",
@@ -125,39 +126,26 @@ def may_forfeit(form: Form, deal: DealState, env: Env) -> bool:
     return True
 
 
-def resume(form: Form, deal: DealState, env: Env) -> None:
-    """Go on after every redeal offer of ``after_talon`` / ``after_exchange`` was declined."""
-    deal.current = deal.resume_current
-    if deal.resume_phase == "after_talon":
-        _start_exchange(form, deal, env, checked=True)
-    else:
-        _start_contract(form, deal, env, checked=True)
-
-
-def start(form: Form, deal: DealState, env: Env) -> None:
-    """After the auction: the declarer takes every talon, or is asked to choose one — or, with
-    ``contract.forfeit.when: before_talon`` and a forfeit allowed (:func:`may_forfeit`), to
-    take the talon or forfeit before seeing it (phase ``talon``).  With
-    ``contract.names_trump`` the declarer first names trump (phase ``trump``,
-    :mod:`.naming`, which calls this again once it is named)."""
+def start(form: Form, deal: DealState, env: Env) -> bool:
+    """Open the step ``talon`` (:mod:`.flow`): the declarer takes every talon, or is asked to
+    choose one — or, with ``contract.forfeit.when: before_talon`` and a forfeit allowed
+    (:func:`may_forfeit`), to take the talon or forfeit before seeing it (phase ``talon``:
+    True, the deal waits for him; False when the talon is taken without a question)."""
     assert deal.declarer is not None
-    if form.contract.names_trump and naming.opens(form, deal):
-        naming.start(deal)
-        return
     deal.current = deal.declarer
     f = form.contract.forfeit
     before = f.enabled and f.when == "before_talon" and may_forfeit(form, deal, env)
     deal.may_forfeit = before
     if talon_asked(before, form.talon.take == "choose_one", len(deal.talons)):
         deal.phase = "talon"
-        return
+        return True
     if form.talon.hand_out:
         _take_all(form, deal, env)
     else:  # (:func:`_take_all` without ``hand_out``, inline: once per deal)
         cards = [c for t in deal.talons for c in t]
         deal.talons = []
         _take(form, deal, cards, env)
-    _start_exchange(form, deal, env)
+    return False
 
 
 def _take_all(form: Form, deal: DealState, env: Env) -> None:
@@ -186,10 +174,9 @@ def legal_choice(deal: DealState, table: ActionTable | None = None) -> list[Acti
 
 def apply_choice(form: Form, deal: DealState, action: ChooseTalon, env: Env) -> None:
     """Take the chosen talon; the others are set aside as the leftover (with ``talon.take:
-    all``, ``talon 0`` takes every talon)."""
+    all``, ``talon 0`` takes every talon).  The game then opens the steps after the talon."""
     if form.talon.take == "all":
         _take_all(form, deal, env)
-        _start_exchange(form, deal, env)
         return
     chosen = deal.talons[action.index]
     for i, t in enumerate(deal.talons):
@@ -197,22 +184,14 @@ def apply_choice(form: Form, deal: DealState, action: ChooseTalon, env: Env) -> 
             deal.leftover += t
     deal.talons = []
     _take(form, deal, chosen, env)
-    _start_exchange(form, deal, env)
 
 
-def _start_exchange(form: Form, deal: DealState, env: Env, *, checked: bool = False) -> None:
-    if not checked and form.deal.redeals and redeal_point(form, deal, env, "after_talon"):
-        return
-    t = form.talon
-    if (
-        (t.exchange == "give_each" and t.give_count > 0)
-        or (t.exchange == "discard" and t.discard_count > 0)
-        or (t.exchange == "give_and_bury" and (t.give_count > 0 or t.discard_count > 0))
-    ):
-        deal.phase = "exchange"
-        deal.given = exchange_counts(form, deal)
-        return
-    _start_contract(form, deal, env)
+def open_exchange(form: Form, deal: DealState) -> bool:
+    """Open the step ``exchange`` (:mod:`.flow`, a form whose exchange moves cards): phase
+    ``exchange``, the declarer to give or discard; always True (the deal waits for him)."""
+    deal.phase = "exchange"
+    deal.given = exchange_counts(form, deal)
+    return True
 
 
 def exchange_counts(form: Form, deal: DealState) -> dict[int, int]:
@@ -328,9 +307,10 @@ def legal_exchange(form: Form, deal: DealState, table: ActionTable | None = None
     return compile_legal_exchange(form, ActionTable() if table is None else table)(deal)
 
 
-def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> None:
-    """Move one card out of the declarer's hand; go on to the contract when done (with
-    ``talon.hand_out`` the talons left on the table, the reserved card, then go to his hand)."""
+def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> bool:
+    """Move one card out of the declarer's hand; True when the exchange is done (with
+    ``talon.hand_out`` the talons left on the table, the reserved card, then go to his hand),
+    and the game opens the steps after it."""
     assert deal.declarer is not None
     hand = deal.hands[deal.declarer]
     if deal.may_forfeit and form.contract.forfeit.when == "before_exchange":
@@ -341,11 +321,11 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
             deal.won.setdefault(deal.declarer, []).append(action.card)
             deal.buried += 1
             if deal.buried < form.talon.discard_count:
-                return
+                return False
         else:
             deal.discards.append(action.card)
             if len(deal.discards) < form.talon.discard_count:
-                return
+                return False
     else:
         assert isinstance(action, GiveCard)
         remove_card(hand, action.card)
@@ -357,15 +337,15 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> Non
         give_count = form.talon.give_count
         for n in deal.given.values():
             if n < give_count:
-                return  # more to give
+                return False  # more to give
         if form.talon.discard_count and form.talon.exchange == "give_and_bury":
-            return  # the burial comes next
+            return False  # the burial comes next
     # the exchange is done
     if deal.talons and form.talon.hand_out:  # the reserved card, unseen by the others
         hand += [c for t in deal.talons for c in t]
         hand.sort(key=_INDEX)
         deal.talons = []
-    _start_contract(form, deal, env)
+    return True
 
 
 def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
@@ -468,7 +448,7 @@ def forfeit_contract(contract: int, bid: int) -> int:
 
 def contract_asked(offered: int, may_forfeit: bool) -> bool:
     """Whether the declarer is asked for his contract: more (or fewer) than one amount is
-    ``offered``, or he may forfeit instead.  The one statement (:func:`_start_contract`;
+    ``offered``, or he may forfeit instead.  The one statement (:func:`open_contract`;
     inlined by the fast path)."""
     return offered != 1 or may_forfeit
 
@@ -480,15 +460,17 @@ def talon_asked(before: bool, choose_one: bool, talons: int) -> bool:
     return before or (choose_one and talons > 1)
 
 
-def _start_contract(form: Form, deal: DealState, env: Env, *, checked: bool = False) -> None:
-    if not checked and form.deal.redeals and redeal_point(form, deal, env, "after_exchange"):
-        return
+def open_contract(form: Form, deal: DealState, env: Env) -> bool:
+    """Open the step ``contract`` (:mod:`.flow`): phase ``contract`` when the declarer is
+    asked (:func:`contract_asked`: True, the deal waits for him), else the one contract
+    offered fixed and the phase ``play`` (False)."""
     amounts = _offered(form, deal, env)
     if not contract_asked(len(amounts), deal.may_forfeit):
         deal.contract = amounts[0]
         deal.phase = "play"
-    else:
-        deal.phase = "contract"
+        return False
+    deal.phase = "contract"
+    return True
 
 
 def _offered(form: Form, deal: DealState, env: Env) -> tuple[int, ...]:

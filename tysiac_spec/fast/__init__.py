@@ -687,9 +687,10 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
                auto: int, stopping: bool) -> tuple[MatchState, int]:
         """A redeal point (``timing``: its index in ``dealing.TIMINGS``): the state, and 0 to
         play on, 1 dealt again, 2 dealt again at once (a mandatory condition after the deal,
-        ``auto`` of them in a row so far), 3 played anyway (``dealing.redeals_capped``)."""
+        ``auto`` of them in a row so far; past the cap, ``dealing.redeals_capped``, the deal is
+        played as dealt, unchecked, as ``Game`` plays it)."""
         if timing == 0 and dealing.redeals_capped(auto):
-            return state, 3
+            return state, 0
         key: tuple[Any, ...] = ()
         checked = None
         if not redeal_base:  # the result kept by what the conditions can see (engine/seen.py)

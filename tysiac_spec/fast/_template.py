@@ -9,6 +9,11 @@ the engine's own functions (first dealer, dealing, formulas, settlement, claim) 
 are not hot.  The placeholders below only make this file valid Python for the linters; the
 generator removes them.
 
+The deal loop of ``play_match`` is cut into blocks, each opened by ``STEP("name")``: one per
+step of a deal (:data:`tysiac_spec.engine.flow.STEPS`, the order ``Game`` follows); the
+generator writes the blocks of the form's steps in the table's order and drops the others
+(``generate._in_flow_order``), so the order of a deal is never this file's.
+
 Cards are ints (their index in the pack, ``card.index``, so ``1 << c`` is ``card.bit``:
 within a suit the stronger card has the lower bit), hands are bit sets, players are seats.
 Every name ``I_*`` is called as an engine rule stated once and written inline by the
@@ -57,7 +62,7 @@ K_DARK_NOT_NEGATIVE = K_CANCEL_WITH_MARRIAGE = False
 K_GOLDEN_CONTRACT = K_GOLDEN_MULTIPLIER = K_BARREL_GOAL = K_DARK_CODE = K_CANCEL_DARK_CODE = 0
 K_DARK_CONTRACT = K_DARK_MULTIPLIER = 0
 K_PAIRS = ()
-K_REDEALS_AFTER_DEAL = K_REDEALS_AFTER_TALON = K_REDEALS_AFTER_EXCHANGE = K_REDEALS_ANY = K_MAY_BID = False
+K_REDEALS_AFTER_DEAL = K_REDEALS_ANY = K_MAY_BID = False
 K_ALL_PASS_REDEAL = K_DEALER_EXEMPT = K_CUT = K_PRELUDE = False
 K_CUT_BAD = K_MAY_SEEN = 0
 K_MAY_BY_HAND = K_BID_KEPT = False
@@ -79,6 +84,7 @@ I_takes = I_leads = I_duty_cards = I_bid_range = I_marriage_barred = I_trump_aft
 I_auction_over = I_unopposed = I_passed_out = I_passed_out_declarer = None
 I_shuffled = I_sample_drawn = I_receivers = I_set_aside_taker = None
 I_talon_asked = I_contract_asked = I_forfeit_contract = I_leader_of = I_passed_out_count = I_bad_cut = I_seat_from = I_next_seat = I_aces_declarable = I_passed_out_redealt = I_declared_leads = I_dark_candidates = I_opening_of = I_dark_declared = I_dark_allowed = I_dark_cancellers = I_marriage_holders = None  # (the engine's rules written inline: fast/generate.py INLINED)
+STEP = None  # the start of a step's block (the generator orders the blocks as flow.STEPS)
 # --- end of placeholders ------------------------------------------------------------------
 
 
@@ -232,6 +238,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         tv.match(scores, K_SIMPLE_SETTLE)
         vpk = tv.pack  # (the cards of the pack: a view shows cards)
     while True:
+        STEP("deal")
         order, sitter, nxt, opps_of = H_seating(dealer)
         nact = len(order)
         # -- dealing --
@@ -315,7 +322,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
         multiplier = 1
         barrel_deal = False
         no_auction = False
-        open_deal = True
+        STEP("redeal.after_deal")
         if K_REDEALS_AFTER_DEAL:  # the redeal point dealing.TIMINGS[0] (H_redeal: dealing.redeal_decided)
             state, done = H_redeal(0, dealer, order, hand, talon_cards, -1, 0, 0, cur, state, policies, draw,
                                    steps, events, len(deal_scores), auto_redeals, stopping)
@@ -327,14 +334,13 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 auto_redeals += 1
                 dealer = H_next_redeal_dealer(dealer)
                 continue
-            if done == 3:  # (dealing.redeals_capped: played anyway, without the opening)
-                open_deal = False
             auto_redeals = 0
             if K_VIEWS:
                 tv.state = state
             if stopping:
                 return state, deal_scores, events, outcomes, steps
-        if K_OPENINGS and open_deal:
+        STEP("opening")
+        if K_OPENINGS:
             golden = K_GOLDEN and state.golden_left > 0
             q = -1
             if K_BARREL_NONE and not golden:
@@ -400,6 +406,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         contested = True
                         opening = False
                         no_auction = True
+        STEP("auction")
         if K_VIEWS and K_OPENINGS and no_auction:
             tv.bids.clear()
         while not (K_OPENINGS and no_auction):
@@ -481,6 +488,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                                                        K_MIN_BID, K_FORCED_BID)
         else:
             declarer = high_bidder
+        STEP("talon")
         # -- the talon --
         if K_VIEWS:
             tv.declarer = declarer
@@ -526,7 +534,9 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             may_forfeit = H_may_forfeit(declarer, unopposed, state)
         else:
             may_forfeit = False
-        if K_REDEALS_AFTER_TALON and not (K_FORFEIT_ON and forfeited):  # the redeal point dealing.TIMINGS[1]
+        discards: list[int] = []
+        STEP("redeal.after_talon")
+        if not (K_FORFEIT_ON and forfeited):  # the redeal point dealing.TIMINGS[1]
             state, done = H_redeal(1, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
                                    policies, draw, steps, events, len(deal_scores), 0, False)
             if K_VIEWS:
@@ -534,8 +544,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if done:
                 dealer = H_next_redeal_dealer(dealer)
                 continue
+        STEP("exchange")
         # -- the exchange --
-        discards: list[int] = []
         if K_EXCHANGE_GIVE and not (K_FORFEIT_ON and forfeited):
             opps = opps_of[declarer]
             given: list[int] = [0] * K_N
@@ -599,7 +609,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 c = a - K_DISCARD
                 hand[declarer] ^= 1 << c
                 discards.append(c)
-        if K_REDEALS_AFTER_EXCHANGE and not (K_FORFEIT_ON and forfeited):  # the redeal point dealing.TIMINGS[2]
+        STEP("redeal.after_exchange")
+        if not (K_FORFEIT_ON and forfeited):  # the redeal point dealing.TIMINGS[2]
             state, done = H_redeal(2, dealer, order, hand, talon_cards, declarer, high_bid, 0, declarer, state,
                                    policies, draw, steps, events, len(deal_scores), 0, False)
             if K_VIEWS:
@@ -607,6 +618,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
             if done:
                 dealer = H_next_redeal_dealer(dealer)
                 continue
+        STEP("contract")
         # -- the contract --
         contract = 0
         if not (K_FORFEIT_ON and forfeited):
@@ -632,6 +644,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                     contract = a - K_CONTRACT
         if K_FORFEIT_ON and forfeited:
             contract = I_forfeit_contract(contract, high_bid)
+        STEP("play")
         # -- the play --
         left_hand = order[0]
         cur = I_leader_of(K_LEADER_FORCED, K_LEADER_DEALER_LEFT, forced, left_hand, declarer)
@@ -791,6 +804,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                 to = I_set_aside_taker(K_DISCARDS_LAST, last, declarer)
                 for c in discards:
                     points[to] += points_of[c]
+        STEP("settlement")
         # -- the match: the engine's settlement, in a list of scores for a simple form --
         if K_SIMPLE_SETTLE:
             before = scores[:]

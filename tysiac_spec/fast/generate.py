@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import Card
-from ..engine import announcing, auction, dealing, play, seating, talon
+from ..engine import announcing, auction, dealing, flow, play, seating, talon
 from ..engine import env as envs
 from ..engine.outcome import discards_to
 from ..engine.play import compile_marriage_bar, never_barred
@@ -148,7 +148,7 @@ def constants(form: Form, pack: tuple[Card, ...], views: bool = False) -> dict[s
         "K_FORFEIT_CODE": CODES["K_FORFEIT"],
         # the deal's opening (auction.opening_of, dark_declared): a golden-round deal, a
         # barrel deal without an auction, the dark game
-        "K_OPENINGS": gr.enabled or (br.enabled and br.bidding == "none") or dk.enabled,
+        "K_OPENINGS": flow.has(form, "opening"),
         "K_GOLDEN": gr.enabled,
         "K_GOLDEN_DARK": gr.dark_allowed,
         "K_GOLDEN_CONTRACT": gr.contract,
@@ -166,9 +166,7 @@ def constants(form: Form, pack: tuple[Card, ...], views: bool = False) -> dict[s
         "K_PAIRS": auction.marriage_masks(form, pack),
         # redeals (engine/dealing.py redeal_point at each timing; an auction everyone passes
         # dealt again, auction.all_pass: redeal, or the dealer exempt); auction.may_bid
-        "K_REDEALS_AFTER_DEAL": any(r.timing == "after_deal" for r in form.deal.redeals),
-        "K_REDEALS_AFTER_TALON": any(r.timing == "after_talon" for r in form.deal.redeals),
-        "K_REDEALS_AFTER_EXCHANGE": any(r.timing == "after_exchange" for r in form.deal.redeals),
+        "K_REDEALS_AFTER_DEAL": flow.has(form, "redeal.after_deal"),
         "K_ALL_PASS_REDEAL": a.all_pass == "redeal",
         "K_PASSED_OUT_MAX": auction.PASSED_OUT_MAX,
         "K_DEALER_EXEMPT": a.dealer_exempt and a.may_bid is not None and a.all_pass == "dealer_plays",
@@ -184,7 +182,7 @@ def constants(form: Form, pack: tuple[Card, ...], views: bool = False) -> dict[s
         "K_BID_SEEN": seen_cards(a.max_bid, "hand", pack, m) if a.max_bid is not None else 0,
         "K_CUT": form.deal.cut.enabled,
         "K_CUT_BAD": sum(c.bit for c in pack if c.rank.id in form.deal.cut.bad_ranks),
-        "K_PRELUDE": form.deal.cut.enabled or any(r.timing == "after_deal" for r in form.deal.redeals),
+        "K_PRELUDE": form.deal.cut.enabled or flow.has(form, "redeal.after_deal"),
         # the ace marriage (engine/play.py compile_legal, _with_aces, compile_apply)
         "K_ACE_MARRIAGE": m.ace_marriage.enabled,
         "K_ACES_WON": m.ace_marriage.requires_won_trick,
@@ -218,6 +216,7 @@ def constants(form: Form, pack: tuple[Card, ...], views: bool = False) -> dict[s
         out["K_HAND_POS"] = out["K_TALON_POS"] = ()
     out.update(_drawn_talon(form, plan is None))
     out["K_VIEWS"] = views
+    out["K_STEPS"] = flow.steps(form)  # (the blocks written, in order: generate, _in_flow_order)
     clash = set(out) & set(CODES)
     if clash:  # (a constant and an action code of one name: one would hide the other)
         raise AssertionError(f"constants named as action codes: {sorted(clash)}")
@@ -694,7 +693,7 @@ def _strip_placeholders(tree: ast.Module) -> None:
     for stmt in tree.body[1:] if ast.get_docstring(tree) is not None else tree.body:
         if isinstance(stmt, ast.Assign):
             names = [n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
-            if names and all(x.startswith(("K_", "H_", "I_")) for x in names):
+            if names and all(x.startswith(("K_", "H_", "I_")) or x == "STEP" for x in names):
                 continue
         body.append(stmt)
     tree.body = body
@@ -750,10 +749,60 @@ class _Unfixed(ast.NodeTransformer):
         return node
 
 
+def _is_step(stmt: ast.stmt) -> str | None:
+    """The step name of a template statement ``STEP("name")`` (the start of a step's block),
+    else ``None``."""
+    if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "STEP"):
+        arg = stmt.value.args[0]
+        assert isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+        return arg.value
+    return None
+
+
+def _in_flow_order(tree: ast.Module, steps: tuple[str, ...]) -> ast.Module:
+    """``tree`` with the deal loop of ``play_match`` written as the blocks of ``steps`` (a
+    form's steps, :func:`~tysiac_spec.engine.flow.steps`), in that order: the template's loop
+    is cut at each ``STEP("name")``, and the block of a step the form does not have is
+    dropped.  The order of a deal is :data:`~tysiac_spec.engine.flow.STEPS`', never the
+    template's.
+
+    Raises:
+        AssertionError: a step of the form without a block in the template (a form the fast
+            path does not cover, :mod:`.coverage`), a block named twice, or a block of no
+            step of :data:`~tysiac_spec.engine.flow.STEPS`.
+    """
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "play_match")
+    loop = next(n for n in fn.body if isinstance(n, ast.While) and any(_is_step(s) for s in n.body))
+    blocks: dict[str, list[ast.stmt]] = {}
+    block: list[ast.stmt] | None = None
+    for stmt in loop.body:
+        name = _is_step(stmt)
+        if name is not None:
+            if name in blocks or name not in {s.name for s in flow.STEPS}:
+                raise AssertionError(f"template: the block STEP({name!r}) twice, or of no step of "
+                                     "engine/flow.py")
+            block = blocks[name] = []
+        elif block is None:
+            raise AssertionError("template: a statement of the deal loop before its first STEP(...)")
+        else:
+            block.append(stmt)
+    missing = [name for name in steps if name not in blocks]
+    if missing:
+        raise AssertionError(f"template: no block for the steps {missing} (a form the fast path "
+                             "does not cover)")
+    loop.body = [stmt for name in steps for stmt in blocks[name]]
+    return tree
+
+
 def generate(form: Form, pack: tuple[Card, ...], views: bool = False) -> ast.Module:
-    """The syntax tree of ``form``'s generated module (the template folded with its
-    :func:`constants`; ``views``: recording the views, :mod:`.views`)."""
-    return fold(ast.parse(template_source(), filename="<tysiac fast template>"), constants(form, pack, views))
+    """The syntax tree of ``form``'s generated module: the template's deal loop written as
+    the form's steps in the engine's order (:func:`_in_flow_order`,
+    :mod:`~tysiac_spec.engine.flow`), folded with its :func:`constants` (``views``:
+    recording the views, :mod:`.views`)."""
+    values = constants(form, pack, views)
+    tree = _in_flow_order(ast.parse(template_source(), filename="<tysiac fast template>"), values["K_STEPS"])
+    return fold(tree, values)
 
 
 def source_key(form: Form, pack: tuple[Card, ...], views: bool = False) -> str:
