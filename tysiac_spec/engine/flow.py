@@ -77,7 +77,7 @@ STEPS: tuple[Step, ...] = (
          lambda form: form.contract.contra.enabled and form.contract.contra.when == "after_auction",
          "contra and redouble after the auction (contra.opens)"),
     Step("trump", lambda form: form.contract.names_trump, "the declarer names trump (naming.opens)"),
-    Step("talon", _always, "the talon taken, chosen or forfeited before (talon.open_talon)"),
+    Step("talon", _always, "the talon taken, chosen or forfeited before (talon.start)"),
     Step("redeal.after_talon", _redeals_at("after_talon"), "the redeal conditions after the talon"),
     Step("exchange", _exchange, "the cards given or discarded (talon.open_exchange)"),
     Step("redeal.after_exchange", _redeals_at("after_exchange"), "the redeal conditions after the exchange"),
@@ -103,11 +103,9 @@ def has(form: Form, name: str) -> bool:
     Raises:
         KeyError: ``name`` is not a step of :data:`STEPS`.
     """
-    return STEPS[_NAMES.index(name)].exists(form) if name in _NAMES else _unknown(name)
-
-
-def _unknown(name: str) -> bool:
-    raise KeyError(f"no step {name!r} in a deal (engine/flow.py STEPS)")
+    if name not in _NAMES:
+        raise KeyError(f"no step {name!r} in a deal (engine/flow.py STEPS)")
+    return STEPS[_NAMES.index(name)].exists(form)
 
 
 def after(form: Form) -> dict[str, tuple[str, ...]]:
