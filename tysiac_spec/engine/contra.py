@@ -26,7 +26,7 @@ from .actions import Action, Contra, Pass, Redouble
 from .seating import defenders
 from .state import DealState
 
-__all__ = ["apply", "explain", "legal", "opens", "start"]
+__all__ = ["apply", "explain", "legal", "opened", "opens", "start"]
 
 _CONTRA, _REDOUBLE, _PASS = Contra(), Redouble(), Pass()
 _DOUBLING: list[Action] = [_CONTRA, _PASS]
@@ -45,6 +45,15 @@ def opens(form: Form, deal: DealState) -> bool:
         and deal.mode == "normal"
         and not deal.barrel_deal
     )
+
+
+def opened(form: Form, deal: DealState) -> bool:
+    """The step ``contra.after_auction`` of :mod:`.flow`: the phase ``contra`` opened when it
+    opens for ``deal`` now (:func:`opens`, :func:`start`); whether it did."""
+    if opens(form, deal):
+        start(form, deal)
+        return True
+    return False
 
 
 def start(form: Form, deal: DealState) -> None:

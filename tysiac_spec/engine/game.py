@@ -285,9 +285,9 @@ class Game:
             "redeal.after_deal": partial(dealing.redeal_point, form, env=env, timing="after_deal"),
             "opening": self._open,
             "auction": _auction_waits,
-            "rebuy": self._open_rebuy,
-            "contra.after_auction": self._open_contra,
-            "trump": self._open_naming,
+            "rebuy": partial(rebuy.opened, form, env=env),
+            "contra.after_auction": partial(contra.opened, form),
+            "trump": partial(naming.opened, form),
             "talon": partial(talon.start, form, env=env),
             "redeal.after_talon": partial(dealing.redeal_point, form, env=env, timing="after_talon"),
             "exchange": partial(talon.open_exchange, form),
@@ -304,24 +304,6 @@ class Game:
         for step in self._after[done]:
             if openers[step](deal):
                 return
-
-    def _open_rebuy(self, deal: DealState) -> bool:
-        """The step ``rebuy``: the contract offered for sale (``talon.rebuy``, :func:`.rebuy.opens`)."""
-        return rebuy.opens(self.form, deal) and rebuy.start(self.form, deal, self._env)
-
-    def _open_contra(self, deal: DealState) -> bool:
-        """The step ``contra.after_auction`` (:func:`.contra.opens`)."""
-        if contra.opens(self.form, deal):
-            contra.start(self.form, deal)
-            return True
-        return False
-
-    def _open_naming(self, deal: DealState) -> bool:
-        """The step ``trump``: the declarer names trump (:func:`.naming.opens`)."""
-        if naming.opens(self.form, deal):
-            naming.start(deal)
-            return True
-        return False
 
     def _open_play(self, deal: DealState) -> bool:
         """The step ``play``: opened (:meth:`_start_play`); the deal waits for its cards."""

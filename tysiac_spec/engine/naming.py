@@ -21,13 +21,22 @@ from ..ruleset.model import Form
 from .actions import Action, NameTrump
 from .state import DealState
 
-__all__ = ["apply", "explain", "legal", "opens", "start"]
+__all__ = ["apply", "explain", "legal", "opened", "opens", "start"]
 
 
 def opens(form: Form, deal: DealState) -> bool:
     """Whether the phase ``trump`` is to open for ``deal`` now: the rule on, a declarer, no
     trump named yet in this deal."""
     return form.contract.names_trump and deal.declarer is not None and not deal.trump_named
+
+
+def opened(form: Form, deal: DealState) -> bool:
+    """The step ``trump`` of :mod:`.flow`: the phase ``trump`` opened when it opens for
+    ``deal`` now (:func:`opens`, :func:`start`); whether it did."""
+    if opens(form, deal):
+        start(deal)
+        return True
+    return False
 
 
 def start(deal: DealState) -> None:

@@ -36,7 +36,7 @@ from .auction import ceiling, round_up
 from .seating import defenders
 from .state import DealState
 
-__all__ = ["apply", "explain", "legal", "opens", "start"]
+__all__ = ["apply", "explain", "legal", "opened", "opens", "start"]
 
 Env = Callable[[int], dict[str, Any]]
 
@@ -123,6 +123,13 @@ def _next(form: Form, deal: DealState, turns: tuple[int, ...], env: Env) -> bool
         turns = turns[1:]
     a.rebuy_turns, a.rebuy_price = (), 0
     return False
+
+
+def opened(form: Form, deal: DealState, env: Env) -> bool:
+    """The step ``rebuy`` of :mod:`.flow`: the phase ``rebuy`` opened when it opens for
+    ``deal`` now (:func:`opens`) and someone is offered the contract (:func:`start`); whether
+    it did."""
+    return opens(form, deal) and start(form, deal, env)
 
 
 def start(form: Form, deal: DealState, env: Env) -> bool:
