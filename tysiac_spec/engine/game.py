@@ -6,7 +6,8 @@ comes from one ``random.Random(seed)`` per game.
 
 A deal runs the steps of :data:`.flow.STEPS` (from the deal and its redeal checks to the
 play) in that order: when a step ends, the game opens the form's next steps one after
-another until one waits for an action (``Game._advance``).  The match level (:mod:`.match`) settles each deal.
+another until one waits for an action (``Game._advance``).  The match level
+(:mod:`.match`) settles each deal.
 
 The engine deals exactly as ``deal`` says, so a dealing error cannot happen by itself; the
 mistakes a real table calls (a misdeal, an exposed card, a look at the talon, a shown hand)
@@ -266,7 +267,7 @@ class Game:
             "contra": Phase(contra.legal, self._apply_contra, self._explain_contra),
             "trump": Phase(partial(naming.legal, form), self._apply_naming,
                            partial(naming.explain, form)),
-            # (the talon's steps called as they are: a partial adds no call of its own)
+            # (the talon's steps: each applied, then the steps after it opened, Game._advance)
             "talon": Phase(lambda deal: talon.legal_choice(deal, table), self._apply_talon, talon_explain),
             "exchange": Phase(self.compiled.exchange_legal, self._apply_exchange, talon_explain),
             "contract": Phase(lambda deal: talon.legal_contract(form, deal, env, table),
