@@ -23,7 +23,7 @@ from tysiac_spec.dsl import (
 from tysiac_spec.errors import DslError
 
 CASES_FILE = Path(__file__).parent / "cases" / "dsl.yaml"
-DATA = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
+DATA = yaml.load(CASES_FILE.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 RANKS = {"9": "nine", "J": "jack", "Q": "queen", "K": "king", "T": "ten", "A": "ace"}
 SUITS = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}

@@ -89,10 +89,10 @@ def compare(rules: Ruleset, players: int, seed: int, deals: int, style: str = "r
     return len(result.deal_scores)
 
 
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])  # the quick loop: one seed
 @pytest.mark.parametrize(("rid", "players"), FAST_FORMS)
-def test_seeded_matches_are_the_engines(rid: str, players: int) -> None:
-    for seed in range(2):
-        assert compare(_rules(rid), players, seed, deals=8) == 8
+def test_seeded_matches_are_the_engines(rid: str, players: int, seed: int) -> None:
+    assert compare(_rules(rid), players, seed, deals=8) == 8
 
 
 SHORT = """\

@@ -32,7 +32,7 @@ FUZZ = settings(
 
 SHIPPED = {name: (RULESETS_DIR / f"{name}.yaml").read_text(encoding="utf-8")
            for name in ("pl-standard", "house-five-up", "ru-online")}
-PLAIN: dict[str, Any] = yaml.safe_load(SHIPPED["pl-standard"])
+PLAIN: dict[str, Any] = yaml.load(SHIPPED["pl-standard"], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 TOP_KEYS = ["id", "kind", "extends", "name", "description", "aliases", "sources", "players", "deal",
             "auction", "talon", "contract", "play", "marriages", "scoring", "match", "special", "options"]

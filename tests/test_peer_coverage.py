@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 import yaml
+from _quick import sample
 
 from tysiac_spec import MatchError, load_ruleset
 from tysiac_spec.engine import Game, parse_action
@@ -63,6 +64,8 @@ DATA = TABLE.load()
 FIELDS: list[dict[str, Any]] = DATA["fields"]
 RULES: list[dict[str, Any]] = DATA["house_rules"]
 ENTRIES = [*FIELDS, *RULES]
+"""Every entry of the peer table; the per-entry checks below are data checks of about 2 ms
+each, so the quick loop takes every 4th entry (the checks of the whole table stay), CI all."""
 
 
 # --------------------------------------------------------------------------- model paths
@@ -188,7 +191,7 @@ def test_the_fields_and_house_rules_are_the_catalogues() -> None:
     assert [(f"HR{n}", name) for n, name in rules] == [(r["id"], r["name"]) for r in RULES]
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e["id"])
+@pytest.mark.parametrize("entry", sample(ENTRIES, every=4, ids=lambda e: e["id"]))
 def test_an_entry_has_what_its_status_needs(entry: dict[str, Any]) -> None:
     status = entry["status"]
     assert status in STATUSES
@@ -219,13 +222,13 @@ def test_an_entry_has_what_its_status_needs(entry: dict[str, Any]) -> None:
             assert status == "contract-kind"
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e["id"])
+@pytest.mark.parametrize("entry", sample(ENTRIES, every=4, ids=lambda e: e["id"]))
 def test_evidence_names_an_existing_test_or_scenario(entry: dict[str, Any]) -> None:
     errors = [e for e in map(evidence_error, entry.get("evidence") or []) if e]
     assert not errors
 
 
-@pytest.mark.parametrize("entry", [e for e in ENTRIES if e.get("how")], ids=lambda e: e["id"])
+@pytest.mark.parametrize("entry", sample([e for e in ENTRIES if e.get("how")], every=4, ids=lambda e: e["id"]))
 def test_how_writes_fields_of_the_model(entry: dict[str, Any]) -> None:
     errors = [f"{p}: {why}" for p in map(_how_path, entry["how"]) if (why := model_path_error(p))]
     assert not errors

@@ -122,7 +122,8 @@ def test_options_reach_the_games() -> None:
     assert down["options"]["five_rounds"] == "down" and up["options"]["five_rounds"] == "up"
 
 
-MATCHES = 200
+MATCHES = 100
+"""Random matches of each shipped form: about 2,500 deals a form, every one to its winner."""
 HOUSE_MATCHES = 50
 HOUSE_MATCHES_OTHER_COUNTS = 20
 """Matches of a house example at a player count other than its default one: every form still
@@ -138,7 +139,7 @@ HOUSE_EXAMPLES = sorted(str(p) for p in (Path(__file__).parent.parent / "example
     ("rules_id", "players"),
     [(r, n) for r in SHIPPED for n in load_ruleset(r).player_counts],
 )
-def test_200_whole_matches_end_with_a_winner(rules_id: str, players: int) -> None:
+def test_whole_matches_of_every_shipped_form_end_with_a_winner(rules_id: str, players: int) -> None:
     data = simulate(rules_id, players=players, games=MATCHES, seed=2024).as_dict()
     assert data["matches"] == data["finished"] == MATCHES, (rules_id, players, data["unfinished"])
     assert sum(data["wins"]) == MATCHES
@@ -155,7 +156,7 @@ def test_whole_matches_of_every_house_example_run_without_error(path: str, playe
     # Random play may leave a match unfinished at the deal limit (1,000 deals): with
     # examples/house/drowned-marriage.yaml at 2 players 4 of 200 do (1 of the first 40), at
     # 181 deals a match on average; an error would raise. With fixed partnerships both
-    # partners win a match. HOUSE_MATCHES, not 200: about 120 forms, many played by the
+    # partners win a match. HOUSE_MATCHES, not MATCHES: about 120 forms, many played by the
     # engine (200 matches of drowned-marriage at 2 players are about 40 s of CPU).
     matches = HOUSE_MATCHES if players == load_ruleset(path).default_players() else HOUSE_MATCHES_OTHER_COUNTS
     data = simulate(path, players=players, games=matches, seed=2024).as_dict()

@@ -6,6 +6,7 @@ One light local cluster for the module: one worker, one thread, in this process
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from collections.abc import Iterator
@@ -17,7 +18,10 @@ from click.testing import CliRunner
 from tysiac_spec.cli import main
 from tysiac_spec.simulate import TIMING_FIELDS, DistributedMissing, simulate
 
-distributed = pytest.importorskip("distributed")
+# skipped without Dask's distributed, which is imported only by the tests that start a cluster
+# (about half a second of CPU, that every parallel worker would pay at collection)
+if importlib.util.find_spec("distributed") is None:
+    pytest.skip("could not import 'distributed'", allow_module_level=True)
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -41,6 +45,8 @@ def untimed_text(text: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
+    import distributed
+
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         yield cluster.scheduler_address
