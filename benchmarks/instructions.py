@@ -36,7 +36,7 @@ not load) is reported with ``error`` instead of figures.
 Prints ``{"tree", "commit", "dirty", "python", "seed", "cases": {label: {"deals": [short, long],
 "instructions": [short, long], "per_deal", "simulator"}}, "per_deal": {label: per_deal}}``;
 ``--keep DIR`` leaves the callgrind files there (``callgrind_annotate --inclusive=yes FILE``
-shows where a case's instructions go).  Takes about ten minutes of CPU for the nine cases.
+shows where a case's instructions go).  Takes about eleven minutes of CPU for the ten cases.
 """
 
 from __future__ import annotations
