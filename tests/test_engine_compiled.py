@@ -72,3 +72,66 @@ def test_a_form_no_game_or_ruleset_holds_is_freed_with_its_compilation() -> None
     gc.collect()
     assert play_apply() is None
     assert not any(id(o) == form_id and type(o).__name__ == "Form" for o in gc.get_objects())
+
+
+@pytest.mark.slow
+def test_may_bid_kept_bids_are_shared_by_the_forms_games_and_equal_a_fresh_evaluation() -> None:
+    """ru-classic's ``may_bid`` (``bid <= 120 or marriages(hand) > 0``) reads no player base:
+    its allowed bids are kept on the compiled form, shared by every game of it, and ranges
+    that meet are merged; the bids offered at every auction turn of 15 random matches equal
+    those of a fresh evaluation (no keeping: ``auction._amounts`` compiles anew)."""
+    from tysiac_spec.bots import RandomBot
+    from tysiac_spec.engine import auction
+    from tysiac_spec.engine.actions import Bid
+
+    rules = load_ruleset("ru-classic")
+    form = rules.form(4)
+    turns = offered_high = 0
+    for seed in range(15):
+        game = Game(rules, players=4, seed=seed)
+        bot = RandomBot(seed)
+        while not game.is_over and len(game.deal_scores) < 2:
+            legal = game.legal_actions()
+            deal = game.deal
+            if deal.phase == "auction":
+                fresh = auction._amounts(form, deal, deal.current, game._env)
+                assert [a.amount for a in legal if type(a) is Bid] == fresh
+                turns += 1
+                offered_high += any(a.amount > 120 for a in legal if type(a) is Bid)
+            game.apply(bot.choose(game.view(game.current_player), legal))
+    kept = form.compiled.may_bid_kept
+    assert kept is not None and kept[1]  # shared on the form, not per game
+    assert turns > 80 and offered_high > 0  # (bids over 120: a marriage held)
+
+
+SEED_WITH_MARRIAGE = 4
+"""A ru-classic 4-player game whose first bidder holds a marriage (may bid over 120)."""
+
+
+def test_may_bid_kept_range_widens_below_and_above() -> None:
+    """A range asked that meets the kept one evaluates only the bids not kept, below it, above
+    it or both, and the answers equal a fresh evaluation (ru-classic's ``may_bid``)."""
+    from tysiac_spec.engine import auction
+
+    rules = load_ruleset("ru-classic")
+    form = rules.form(4)
+    game = Game(rules, players=4, seed=SEED_WITH_MARRIAGE)
+    deal, compiled = game.deal, form.compiled
+    player, other = deal.order[0], deal.order[1]
+    held = {(c.suit_id, c.rank.id) for c in deal.hands[player]}
+    assert any((s, "king") in held and (s, "queen") in held for s, _ in held)  # (bids over 120 allowed)
+    kept = compiled.may_bid_kept[1]
+    kept.clear()
+    amounts = auction.compile_amounts(form, compiled.pack)
+    deal.opening, deal.high_bidder = False, other
+    step = form.auction.step
+    ranges = []
+    for high, most in [(150, 200), (120, 160), (120, 240), (100, 300), (200, 250)]:
+        deal.high_bid, deal.max_bids[player] = high, most
+        got = amounts(deal, player, game._env)
+        assert got == auction._amounts(form, deal, player, game._env)
+        assert got == list(range(high + step, most + 1, step))
+        ranges.append(next(iter(kept.values()))[:2])
+    assert len(kept) == 1  # one hand: one key, its range widened
+    low = [150 + step, 120 + step, 120 + step, 100 + step, 100 + step]
+    assert ranges == list(zip(low, [200, 200, 240, 300, 300], strict=True))

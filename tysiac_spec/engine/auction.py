@@ -291,7 +291,12 @@ def compile_amounts(form: Form, pack: Sequence[Card] = ()) -> Amounts:
     by_high, by_forced, by_record = "high_bid" in reads, "forced" in reads, "player" in reads
     by_base = not reads.isdisjoint(envs.BASE_NAMES)
     seen = seen_cards(a.may_bid, "hand", pack, form.marriages) if a.may_bid is not None and pack else -1
-    kept: dict[tuple[Any, ...], tuple[int, int, list[int]]] = {}
+    # shared by the games of the form when may_bid reads none of the player's base (the key is
+    # then all it reads: CompiledForm.may_bid_kept), else this game's own
+    compiled = form.compiled
+    shared = compiled.may_bid_kept if compiled is not None and pack and compiled.pack is pack else None
+    kept: dict[tuple[Any, ...], tuple[int, int, list[int]]] = (
+        shared[1] if shared is not None and not by_base else {})
 
     def amounts(deal: DealState, player: int, env: Env) -> list[int]:
         opening, floor = deal.opening, deal.bid_floor
@@ -313,7 +318,9 @@ def compile_amounts(form: Form, pack: Sequence[Card] = ()) -> Amounts:
     def kept_bids(deal: DealState, player: int, lo: int, hi: int, env: Env) -> list[int]:
         """The bids ``lo`` to ``hi`` that ``may_bid`` allows, a slice of the kept ones when a
         range kept for the same hand (and high bid, forced bidder, player's record: when
-        read) covers it; else evaluated (exactly these bids, as without keeping) and kept."""
+        read) covers it; else the bids asked and not kept evaluated (never a bid outside
+        ``lo`` to ``hi``) and kept, the kept range widened when the two ranges meet on one
+        grid of steps, else replaced."""
         assert may_bid is not None
         hand = deal.hands[player]
         bits = 0
@@ -324,9 +331,18 @@ def compile_amounts(form: Form, pack: Sequence[Card] = ()) -> Amounts:
         key = (bits & seen, deal.high_bid if by_high else 0, forced if by_forced else False,
                tuple(base["player"].values()) if by_record else ())
         known = kept.get(key)
-        if known is not None and known[0] <= lo and hi <= known[1]:
-            allowed = known[2]
-            return allowed[bisect_left(allowed, lo):bisect_right(allowed, hi)]
+        if known is not None:
+            low, high, allowed = known
+            if not (lo - low) % step:  # (the same grid of bids)
+                if low <= lo and hi <= high:
+                    return allowed[bisect_left(allowed, lo):bisect_right(allowed, hi)]
+                last = low + (high - low) // step * step  # the highest bid kept
+                if lo <= last + step and low <= hi + step:  # the ranges meet: evaluate the rest
+                    e = envs.auction_may_bid(base, tuple(hand), lo, deal.high_bid, forced)
+                    allowed = (allowed_bids(may_bid, e, range(lo, low, step)) + allowed
+                               + allowed_bids(may_bid, e, range(last + step, hi + 1, step)))
+                    kept[key] = (min(lo, low), max(hi, high), allowed)
+                    return allowed[bisect_left(allowed, lo):bisect_right(allowed, hi)]
         e = envs.auction_may_bid(base, tuple(hand), lo, deal.high_bid, forced)
         out = allowed_bids(may_bid, e, range(lo, hi + 1, step))
         if len(kept) > 4096:

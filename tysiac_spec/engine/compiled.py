@@ -227,6 +227,10 @@ class CompiledForm:
     """The contracts the declarer may announce (:func:`.talon.contract_amounts`) kept by the
     cards of his hand that ``contract.max`` and ``contract.allowed`` can see and the bid,
     ``None`` when they read more (:func:`hand_kept`)."""
+    may_bid_kept: HandKept | None = None
+    """``auction.may_bid``'s allowed bids kept by the cards of the hand it can see and the high
+    bid and forced bidder when it reads them (:func:`.auction.compile_amounts`), shared by every
+    game of the form; ``None`` when it reads the player's base (then each game keeps its own)."""
 
 
 HandKept = tuple[int, dict[Any, Any]]
@@ -279,6 +283,7 @@ def compile_form(form: Form, pack: Sequence[Card]) -> CompiledForm:
         bids_limit=limits.limit("bids"),
         max_bid_kept=hand_kept([form.auction.max_bid], pack, form.marriages),
         contract_kept=hand_kept([form.contract.max, form.contract.allowed], pack, form.marriages),
+        may_bid_kept=hand_kept([form.auction.may_bid], pack, form.marriages),
     )
     object.__setattr__(form, "_compiled", made)  # a cache on a frozen form, as cached_property would
     return made

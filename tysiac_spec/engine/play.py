@@ -851,15 +851,12 @@ def trick_winner(deal: DealState) -> int:
     card of the suit led."""
     trick = deal.trick
     trump = deal.trump
-    trump_bits = 0  # (0 when no trump is on the trick: then no card takes by trumping)
-    for _, c in trick:
-        if c.suit_id == trump:
-            trump_bits = c.suit_bits
-            break
     winner, best = trick[0]
     best_suit = best.suit_bits
     for player, c in trick[1:]:
-        if takes(c.index, c.bit, best.index, best_suit, trump_bits):
+        # (the trump suit's bits for a trump, else 0: a card off the best card's suit takes
+        # exactly when it is a trump, so only its own suit need be known)
+        if takes(c.index, c.bit, best.index, best_suit, c.suit_bits if c.suit_id == trump else 0):
             winner, best, best_suit = player, c, c.suit_bits
     return winner
 
