@@ -10,19 +10,16 @@ one started over the same store brings the table back at the same move.  The sam
 from __future__ import annotations
 
 import copy
-import threading
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from webserver import Served
+from webserver import InThread
 
-from tysiac_spec.apps.web.server import create_app
-from tysiac_spec.apps.web.store import MatchRow, SeatRow, SqliteStore, Store, TableRow
+from tysiac_spec.apps.web.store import MatchRow, SeatRow, SqliteStore, TableRow
 
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 
 
 class DictStore:
@@ -80,32 +77,6 @@ class DictStore:
 
     def close(self) -> None:
         self.closed += 1
-
-
-class InThread:
-    """:func:`create_app` over ``store`` served by uvicorn on 127.0.0.1 in a thread; the HTTP
-    client of the subprocess tests (:meth:`Served.call`, :meth:`Served.create`)."""
-
-    call = Served.call
-    create = Served.create
-
-    def __init__(self, store: Store) -> None:
-        config = uvicorn.Config(create_app(store, allow_seeds=True), host="127.0.0.1", port=0,
-                                log_level="warning", lifespan="on", ws="websockets-sansio")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not (self.server.started and self.server.servers):
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}/"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(30)
-        assert not self.thread.is_alive()
 
 
 def _play(server: InThread, moves: int) -> tuple[str, str, dict[str, Any]]:

@@ -14,9 +14,12 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import websocket
+
+if TYPE_CHECKING:
+    from tysiac_spec.apps.web.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,3 +144,36 @@ class Sock:
 
     def close(self) -> None:
         self.ws.close()
+
+
+class InThread:
+    """:func:`~tysiac_spec.apps.web.server.create_app` over ``store`` (the application:
+    :attr:`app`) served by uvicorn with its lifespan on 127.0.0.1 in a thread, until
+    :meth:`stop`; the HTTP client of the subprocess tests (:meth:`Served.call`,
+    :meth:`Served.create`)."""
+
+    call = Served.call
+    create = Served.create
+
+    def __init__(self, store: Store) -> None:
+        import uvicorn
+
+        from tysiac_spec.apps.web.server import create_app
+
+        self.app = create_app(store, allow_seeds=True)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=0,
+                                log_level="warning", lifespan="on", ws="websockets-sansio")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not (self.server.started and self.server.servers):
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}/"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+        assert not self.thread.is_alive()

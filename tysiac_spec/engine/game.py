@@ -385,33 +385,8 @@ class Game:
         golden round (``special.golden_round``): ``match.golden_left > 0``."""
         return self._match.golden_left > 0
 
-    def set_match_state(
-        self,
-        *,
-        scores: Sequence[int] | None = None,
-        counters: Mapping[str, Sequence[int]] | None = None,
-        dealer: int | None = None,
-        barrel: Sequence[Any] | None = None,
-        forfeits: Sequence[int] | None = None,
-        bolts: Sequence[int] | None = None,
-        golden: int | None = None,
-        falls: Sequence[int] | None = None,
-    ) -> None:
-        """Set a starting match state (scenarios, tests): lists by player, counters as
-        ``{name: [per player]}``, ``barrel`` per player ``true``/``false`` or failed attempts,
-        ``golden`` the golden-round deals left (0: no golden round), ``falls`` the falls from
-        the barrel counted towards ``barrel.falls_reset``.
-
-        The current deal is restarted with the same cards (with a new dealer: dealt anew),
-        so that the auction sees the new state; allowed only before its first action.
-
-        Raises:
-            MatchError: ``match.state`` — wrong list lengths, an unknown counter, a dealer
-                outside the table, the barrel in a ruleset without one, or the current deal
-                already under way.
-        """
-        setup.set_match_state(self, scores=scores, counters=counters, dealer=dealer, barrel=barrel,
-                              forfeits=forfeits, bolts=bolts, golden=golden, falls=falls)
+    # (methods whose signature and docstring are the setup functions': :mod:`.setup`)
+    set_match_state = setup.set_match_state
 
     def _seating(self, dealer: int) -> tuple[list[int], int | None]:
         """The active players in bidding order and the sitter, for ``dealer`` (a new list;
@@ -591,31 +566,7 @@ class Game:
             deal.phase = "auction"
         self._advance(deal, "redeal." + deal.resume_phase)
 
-    def start_deal(
-        self,
-        deal: Deal | str | None = None,
-        *,
-        hands: Mapping[int, str | Sequence[str]] | None = None,
-        talons: Sequence[str | Sequence[str]] = (),
-        dealer: int = 0,
-        stock: str | Sequence[str] = (),
-    ) -> None:
-        """Replace the current deal by a stacked one (tests, scenarios, ``tysiac play --deal``):
-        ``hands`` by player, ``talons`` in order, and the ``stock`` (``table.stock``) from its
-        top to its face-up bottom card, cards in notation (``"QH KH 9S"``); or the whole deal
-        as a :class:`~.deal_notation.Deal` or its one-line text (``"0:AS KS … | 9C TC JC"``),
-        in place of the keywords.
-
-        The deal is kept (:attr:`stacked_deals`) with the number of actions applied before
-        it, so that the game's :attr:`record` replays it exactly.
-
-        Raises:
-            NotationError: a card that is not in the deck; ``notation.deal`` for a deal text
-                that is not deal notation (with its column).
-            IllegalActionError: ``deal.stack`` — wrong hand or talon sizes, a repeated or
-                missing card, or a hand for a player who does not take part.
-        """
-        setup.start_deal(self, deal, hands=hands, talons=talons, dealer=dealer, stock=stock)
+    start_deal = setup.start_deal
 
     # ------------------------------------------------------------------ queries
 

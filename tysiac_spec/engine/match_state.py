@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from ..errors import Diagnostic, MatchError
 from ..ruleset.model import Form
 from . import env as envs
 from .seating import side_of, sides
 
-__all__ = ["BarrelSeat", "MatchState", "charge_seat", "fail", "golden_deals", "ordinal", "winners"]
+__all__ = [
+    "BarrelSeat", "MatchState", "MatchValues", "charge_seat", "fail", "golden_deals", "ordinal", "winners",
+]
 
 
 _ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
@@ -37,6 +39,30 @@ def golden_deals(form: Form) -> int:
 def fail(message: str, code: str = "match.outcome") -> MatchError:
     """A :class:`~tysiac_spec.errors.MatchError` with one diagnostic ``code``."""
     return MatchError(Diagnostic(code, message))
+
+
+class MatchValues(TypedDict, total=False):
+    """The values a table sets a match to (:meth:`MatchState.with_values`,
+    :meth:`.Game.set_match_state`), each optional (absent or ``None``: unchanged); lists by
+    player."""
+
+    scores: Sequence[int] | None
+    """Match scores (points)."""
+    counters: Mapping[str, Sequence[int]] | None
+    """The ruleset's counters (``match.counters``) as ``{name: [per player]}``."""
+    dealer: int | None
+    """The dealer of the next deal (a seat ``0..N-1``)."""
+    barrel: Sequence[Any] | None
+    """Per player ``False``/``None`` (off), ``True`` (on, no attempt used), an int (on, that
+    many failed attempts) or ``{"on": bool, "attempts": int}``."""
+    forfeits: Sequence[int] | None
+    """Forfeits made in the match, 0 or more."""
+    bolts: Sequence[int] | None
+    """Bolts collected in the match, 0 or more."""
+    golden: int | None
+    """The golden-round deals left (0: no golden round)."""
+    falls: Sequence[int] | None
+    """The falls from the barrel counted towards ``barrel.falls_reset``, each below it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,32 +168,20 @@ class MatchState:
         )
         return record
 
-    def with_values(
-        self,
-        form: Form,
-        *,
-        scores: Sequence[int] | None = None,
-        counters: Mapping[str, Sequence[int]] | None = None,
-        dealer: int | None = None,
-        barrel: Sequence[Any] | None = None,
-        forfeits: Sequence[int] | None = None,
-        bolts: Sequence[int] | None = None,
-        golden: int | None = None,
-        falls: Sequence[int] | None = None,
-    ) -> MatchState:
-        """A copy with the given values (lists by player), validated.
-
-        ``barrel`` gives per player ``False``/``None`` (off), ``True`` (on, no attempt used),
-        an int (on, that many failed attempts) or ``{"on": bool, "attempts": int}``.
-        ``golden`` is the number of golden-round deals left (0: none); ``falls`` the falls
-        from the barrel counted towards ``barrel.falls_reset``, each below it.
+    def with_values(self, form: Form, **values: Unpack[MatchValues]) -> MatchState:
+        """A copy with the given values (:class:`MatchValues`: lists by player), validated.
 
         Raises:
+            TypeError: a keyword that is not one of :class:`MatchValues`.
             MatchError: ``match.state`` — a list of the wrong length, an unknown counter, a
                 dealer outside the table, a negative count, the barrel when it is off, falls
                 when they are not counted, partners with different values
                 (``table.partnerships``).
         """
+        unknown = sorted(values.keys() - MatchValues.__optional_keys__)
+        if unknown:
+            raise TypeError(f"unexpected keyword argument {unknown[0]!r} (the match values: "
+                            f"{', '.join(MatchValues.__annotations__)})")
         n = self.players
 
         def ints(name: str, values: Sequence[int], *, minimum: int | None = None) -> tuple[int, ...]:
@@ -187,34 +201,34 @@ class MatchState:
             return tuple(out)
 
         new = self
-        if scores is not None:
+        if (scores := values.get("scores")) is not None:
             new = replace(new, scores=ints("scores", scores))
-        if counters is not None:
+        if (counters := values.get("counters")) is not None:
             known = {c.id for c in form.match.counters}
             merged = dict(new.counters)
-            for name, values in counters.items():
+            for name, per_player in counters.items():
                 if name not in known:
                     names = ", ".join(sorted(known)) or "none"
                     raise fail(f"unknown counter `{name}`; the ruleset declares: {names}", "match.state")
-                merged[name] = ints(f"counters.{name}", values)
+                merged[name] = ints(f"counters.{name}", per_player)
             new = replace(new, counters=merged)
-        if dealer is not None:
+        if (dealer := values.get("dealer")) is not None:
             if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
                 raise fail(f"`dealer` must be a player 0..{n - 1} (got {dealer!r})", "match.state")
             new = replace(new, dealer=dealer)
-        if forfeits is not None:
+        if (forfeits := values.get("forfeits")) is not None:
             new = replace(new, forfeits=ints("forfeits", forfeits, minimum=0))
-        if bolts is not None:
+        if (bolts := values.get("bolts")) is not None:
             new = replace(new, bolts=ints("bolts", bolts, minimum=0))
-        if barrel is not None:
+        if (barrel := values.get("barrel")) is not None:
             new = replace(new, barrel=_barrel_seats(form, barrel, n))
-        if golden is not None:
+        if (golden := values.get("golden")) is not None:
             if isinstance(golden, bool) or not isinstance(golden, int) or golden < 0:
                 raise fail(f"`golden` must be a number of deals, 0 or more (got {golden!r})", "match.state")
             if golden and not form.special.golden_round.enabled:
                 raise fail("`golden`: the ruleset has no golden round", "match.state")
             new = replace(new, golden_left=golden, golden_made=False)
-        if falls is not None:
+        if (falls := values.get("falls")) is not None:
             every = form.special.barrel.falls_reset
             counted = ints("falls", falls, minimum=0)
             if not every or not form.special.barrel.enabled:

@@ -1,18 +1,21 @@
 """Setting a game at a chosen point: a starting match state (:func:`set_match_state`), a
 stacked deal (:func:`start_deal`) and a position (:func:`from_position`, which probes every
-legal action on a copy before it hands the game over).  The bodies of the :class:`~.game.Game`
-methods of the same names, which keep the public signatures and docstrings; they change the
-game only through its own attributes and its deal-starting method (``Game._new_deal``)."""
+legal action on a copy before it hands the game over).  :class:`~.game.Game`'s methods of the
+same names: the first two are the methods themselves (assigned in its class body, so their
+signatures and docstrings here are the public ones), ``Game.from_position`` calls the third.
+They change the game only through its own attributes and its deal-starting method
+(``Game._new_deal``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 from ..errors import Diagnostic, IllegalActionError, MatchError, NotationError, TysiacError
 from ..ruleset import Ruleset
 from ..text import shorten
 from .deal_notation import Deal, misfit
+from .match_state import MatchValues
 from .position import Position
 
 Game = Any
@@ -21,13 +24,22 @@ Game = Any
 __all__ = ["from_position", "probe", "set_match_state", "start_deal"]
 
 
-def set_match_state(game: Game, **values: Any) -> None:
-    """:meth:`.Game.set_match_state`: ``values`` are its keywords (``scores``, ``counters``,
-    ``dealer``, ``barrel``, ``forfeits``, ``bolts``, ``golden``, ``falls``).
+def set_match_state(game: Game, **values: Unpack[MatchValues]) -> None:
+    """Set a starting match state (scenarios, tests); ``values`` are the keywords of
+    :class:`~.match_state.MatchValues`, each optional: ``scores``, ``counters``, ``dealer``,
+    ``barrel``, ``forfeits``, ``bolts``, ``golden``, ``falls`` — lists by player, counters as
+    ``{name: [per player]}``, ``barrel`` per player ``true``/``false`` or failed attempts,
+    ``golden`` the golden-round deals left (0: no golden round), ``falls`` the falls from the
+    barrel counted towards ``barrel.falls_reset``.
+
+    The current deal is restarted with the same cards (with a new dealer: dealt anew), so
+    that the auction sees the new state; allowed only before its first action.
 
     Raises:
-        MatchError: ``match.state`` (:meth:`.MatchState.with_values`), or the current deal
-            already under way.
+        MatchError: ``match.state`` — wrong list lengths, an unknown counter, a dealer outside
+            the table, the barrel in a ruleset without one
+            (:meth:`.MatchState.with_values`), or the current deal already under way.
+        TypeError: a keyword that is not a match value.
     """
     new = game._match.with_values(game.form, **values)
     dealer = values.get("dealer")
@@ -58,11 +70,18 @@ def start_deal(
     dealer: int = 0,
     stock: str | Sequence[str] = (),
 ) -> None:
-    """:meth:`.Game.start_deal`.
+    """Replace the current deal by a stacked one (tests, scenarios, ``tysiac play --deal``):
+    ``hands`` by player, ``talons`` in order, and the ``stock`` (``table.stock``) from its top
+    to its face-up bottom card, cards in notation (``"QH KH 9S"``); or the whole deal as a
+    :class:`~.deal_notation.Deal` or its one-line text (``"0:AS KS … | 9C TC JC"``), in place
+    of the keywords.
+
+    The deal is kept (:attr:`.Game.stacked_deals`) with the number of actions applied before
+    it, so that the game's :attr:`.Game.record` replays it exactly.
 
     Raises:
-        NotationError: a card not in the deck; ``notation.deal`` for a text that is not deal
-            notation.
+        NotationError: a card that is not in the deck; ``notation.deal`` for a deal text that
+            is not deal notation (with its column).
         IllegalActionError: ``deal.stack`` — wrong hand or talon sizes, a repeated or missing
             card, or a hand for a player who does not take part.
     """

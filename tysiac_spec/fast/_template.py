@@ -167,6 +167,8 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
     barrel_deal: bool
     no_auction: bool
     dark_player: int
+    offered: int
+    taker: int
     candidates: list[int]
     with_aces: list[int]
     allowed: list[int]
@@ -368,35 +370,29 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                             allowed.append(q)
                     candidates = allowed
                 dark_player = -1
-                for q in candidates:
-                    legal = [K_DARK_CODE, K_PASS]
-                    if draw is None:
-                        a = policies[q](q, legal)
-                    else:
-                        a = legal[_below(draw, len(legal))]
-                    if trace:
-                        steps.append((q, legal, a))
-                    if a == K_DARK_CODE:
-                        dark_player = q
-                        break
-                if dark_player >= 0:
-                    cancelled = False
-                    bits = 0  # the players holding a marriage (its cards: K_PAIRS)
-                    if K_CANCEL_WITH_MARRIAGE:
-                        bits = I_marriage_holders(hand, order, pairs)
-                    candidates = I_dark_cancellers(order, dark_player, golden, K_CANCEL_WITH_MARRIAGE, bits)
+                offered = K_DARK_CODE  # asked in turn: the dark game, then (declared) its cancelling
+                while True:
+                    taker = -1
                     for q in candidates:
-                        legal = [K_CANCEL_DARK_CODE, K_PASS]
+                        legal = [offered, K_PASS]
                         if draw is None:
                             a = policies[q](q, legal)
                         else:
                             a = legal[_below(draw, len(legal))]
                         if trace:
                             steps.append((q, legal, a))
-                        if a == K_CANCEL_DARK_CODE:
-                            cancelled = True
+                        if a == offered:
+                            taker = q
                             break
-                    if not cancelled:
+                    if offered == K_DARK_CODE and taker >= 0:
+                        dark_player = taker
+                        bits = 0  # the players holding a marriage (its cards: K_PAIRS)
+                        if K_CANCEL_WITH_MARRIAGE:
+                            bits = I_marriage_holders(hand, order, pairs)
+                        candidates = I_dark_cancellers(order, dark_player, golden, K_CANCEL_WITH_MARRIAGE, bits)
+                        offered = K_CANCEL_DARK_CODE
+                        continue
+                    if offered == K_CANCEL_DARK_CODE and taker < 0:
                         if K_VIEWS:
                             vdark = True
                         mode, declarer, contract, multiplier = I_dark_declared(
@@ -406,6 +402,7 @@ def play_match(seed: int, policies: Any, trace: bool, max_deals: int, keep_outco
                         contested = True
                         opening = False
                         no_auction = True
+                    break
         STEP("auction")
         if K_VIEWS and K_OPENINGS and no_auction:
             tv.bids.clear()

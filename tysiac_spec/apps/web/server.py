@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import shutil
 import socket
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -90,8 +89,7 @@ def create_app(store: Store, *, allow_seeds: bool | None = None) -> Starlette:
         for room in server.rooms.values():
             room.stop()
         server.studies.stop()
-        server.forget_houses()
-        shutil.rmtree(server.house_files.folder, ignore_errors=True)
+        server.close()
         await server.close_all()
         store.close()
 

@@ -15,8 +15,10 @@ import logging
 import os
 import re
 import resource
+import shutil
 import tempfile
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -94,6 +96,13 @@ def _rss_mb() -> float | None:
     return None
 
 
+def _release_houses(forget: Callable[[], None], folder: Path) -> None:
+    """:meth:`ServerState.close`'s work (a function of its own: the state's finalizer must not
+    hold the state)."""
+    forget()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 class ServerState:
     """The application's state: the store and every table's room."""
 
@@ -113,7 +122,15 @@ class ServerState:
         self.house_files = workbench.HouseFiles(tempfile.mkdtemp(prefix="tysiac-houses-"))
         for house_id, text in store.houses():
             self.house_files.write(house_id, text)
-        self.forget_houses = registry.add_finder(self.house_files.find)
+        self._release = weakref.finalize(
+            self, _release_houses, registry.add_finder(self.house_files.find), self.house_files.folder)
+
+    def close(self) -> None:
+        """Take the saved house files away: their finder out of the registry
+        (:func:`~tysiac_spec.ruleset.registry.add_finder`, so that no other server's upload
+        finds them) and their folder deleted.  Called at the server's shutdown; a second call
+        does nothing, and a state never closed is cleaned when it is collected or at exit."""
+        self._release()
 
     def count(self, request: Request) -> None:
         """Count a table made or a file checked for the client's address.
