@@ -22,7 +22,7 @@ from .. import limits
 from ..cards import Deck
 from ..errors import Diagnostic, RulesetError, TysiacError
 from . import model, registry
-from ._build import _build, _Checked, _deck, _form_compiler, _forms, _option_types
+from ._build import _build, _Checked, _deck, _form_compiler, _option_types, form_problems
 from ._convert import Converter, built_once, unwrap
 from ._extends import _ancestry, _causes_noted, _lookup_in, _parsed, _root_of, resolve_document
 from ._options import (
@@ -136,7 +136,7 @@ def _every_option(ruleset: model.Ruleset, checked: _Checked) -> None:
         for value in values:
             if value != option.default:
                 patched = _chosen(checked, {name: value})[0]
-                _forms(patched, _pack(patched))
+                form_problems(patched, _pack(patched))
 
 
 _MAX_BUILT = 64
