@@ -113,8 +113,10 @@ def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> tuple[YMap
     for name, value in selected.items():
         patch = _patch_of(doc, name, value)
         if patch:
-            merged = merge(doc, patch, share=True, once=True)
-            shadowed = shadow_player_values(merged, doc, patch)  # a new mapping, if any
+            merged = merge(doc, patch, share=True, once=True)  # (made once per doc and patch)
+            shadowed = made_once(  # a new mapping, if any; so made once too
+                "shadowed", (merged, doc, patch), partial(shadow_player_values, merged, doc, patch)
+            )
             if shadowed is not merged:
                 touched.add("players")
             doc = shadowed
