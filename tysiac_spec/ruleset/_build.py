@@ -32,6 +32,7 @@ from ._convert import (
     deep_unwrap,
     is_annotated,
     kept,
+    made_once,
     plain_document,
     provenance_of,
     unwrap,
@@ -109,20 +110,60 @@ def _forms(doc: YMap, deck: Deck) -> dict[int, model.Form]:
     extension_options = _option_types(doc.get("options") or {})
     for n, entry in (unwrap(doc.get("players")) or {}).items():
         sections = form_sections(doc, str(n))
-        active = unwrap((unwrap(entry) or {}).get("active")) or int(n)
-        compiler = _form_compiler(deck, sections, extension_options, int(active))
-        forms[int(n)] = build_form(int(n), sections, _table_part(entry), compiler)
-        problems.extend(p for p in compiler.problems if p not in problems)
-        if not compiler.problems and (stuck := never_played(forms[int(n)])) and stuck not in problems:
-            problems.append(stuck)
-        if not compiler.problems:
-            problems.extend(
-                p for p in compiled_errors(forms[int(n)], deck.total_points, len(deck.cards))
-                if p not in problems
-            )
+        forms[int(n)], own = _form(int(n), entry, sections, deck, extension_options)
+        # (noted for :func:`form_problems`: the option values that leave this form's parts)
+        made_once(("form problems", int(n)), (deck, extension_options, entry, *sections.values()),
+                  partial(tuple, own))
+        problems.extend(p for p in own if p not in problems)
     if problems:
         raise RulesetError(sorted_diagnostics(problems))
     return forms
+
+
+def form_problems(doc: YMap, deck: Deck) -> None:
+    """What :func:`_forms` raises for ``doc``, without keeping the forms: the problems of a
+    form are worked out once per its parts (the pack, the options' types, its ``players``
+    entry and its sections: :func:`made_once`), so that the option values of a ruleset that
+    leave a form's parts as they are do not build it again.
+
+    Raises:
+        RulesetError: as :func:`_forms`.
+    """
+    problems: list[Diagnostic] = []
+    extension_options = _option_types(doc.get("options") or {})
+    for n, entry in (unwrap(doc.get("players")) or {}).items():
+        sections = form_sections(doc, str(n))
+        own = made_once(
+            ("form problems", int(n)), (deck, extension_options, entry, *sections.values()),
+            partial(_form_problems, int(n), entry, sections, deck, extension_options),
+        )
+        problems.extend(p for p in own if p not in problems)
+    if problems:
+        raise RulesetError(sorted_diagnostics(problems))
+
+
+def _form_problems(
+    n: int, entry: Any, sections: Mapping[str, Any], deck: Deck, options: Mapping[str, dsl.Type]
+) -> tuple[Diagnostic, ...]:
+    return _form(n, entry, sections, deck, options)[1]
+
+
+def _form(
+    n: int, entry: Any, sections: Mapping[str, Any], deck: Deck, options: Mapping[str, dsl.Type]
+) -> tuple[model.Form, tuple[Diagnostic, ...]]:
+    """The form of ``n`` players (its ``players`` ``entry``, its merged ``sections``) and its
+    problems: its formulas' (``dsl.*``), else :func:`never_played`'s and the range checks'
+    (:func:`compiled_errors`), each once."""
+    active = unwrap((unwrap(entry) or {}).get("active")) or n
+    compiler = _form_compiler(deck, sections, options, int(active))
+    form = build_form(n, sections, _table_part(entry), compiler)
+    own: list[Diagnostic] = []
+    own.extend(p for p in compiler.problems if p not in own)
+    if not compiler.problems and (stuck := never_played(form)) and stuck not in own:
+        own.append(stuck)
+    if not compiler.problems:
+        own.extend(p for p in compiled_errors(form, deck.total_points, len(deck.cards)) if p not in own)
+    return form, tuple(own)
 
 
 def _provenance(
@@ -214,6 +255,20 @@ def _deck(text: str) -> Deck:
 
 
 def _option_types(options: Mapping[str, Any]) -> dict[str, dsl.Type]:
+    """The DSL type of each option of the document's ``options`` (made once per ``options``
+    document: :func:`made_once`; do not change it)."""
+    if not options:
+        return _NO_OPTIONS
+    made: dict[str, dsl.Type] = made_once("option types", (options,), partial(_types_of, options))
+    return made
+
+
+_NO_OPTIONS: dict[str, dsl.Type] = {}
+"""The options' types of a document without options (one object: :func:`made_once` keys
+by it)."""
+
+
+def _types_of(options: Mapping[str, Any]) -> dict[str, dsl.Type]:
     out: dict[str, dsl.Type] = {}
     for name, opt in options.items():
         kind = unwrap(opt.get("type"))
@@ -230,12 +285,24 @@ def _form_compiler(
     deck: Deck, sections: Mapping[str, Any], options: Mapping[str, dsl.Type], active: int
 ) -> FormulaCompiler:
     """A DSL compiler for one player form (``active`` players in a deal): its marriage
-    values, ranks and value formula, and counters."""
-    marriages = unwrap(sections.get("marriages")) or {}
+    values, ranks and value formula, and counters.  What it reads (the pack, the
+    ``marriages`` and ``match`` sections, the options' types) is read once per those parts
+    (:func:`made_once`): the option values of a ruleset share them."""
+    marriages, match = sections.get("marriages"), sections.get("match")
+    parts = (deck, marriages, match, options)
+    return FormulaCompiler.of(made_once(("compiler", active), parts, partial(
+        _compiler_scope, deck, marriages, match, options, active
+    )))
+
+
+def _compiler_scope(
+    deck: Deck, marriages: Any, match: Any, options: Mapping[str, dsl.Type], active: int
+) -> Any:
+    marriages = unwrap(marriages) or {}
     read = Converter().field  # (the model's reading of the two fields, before it is built)
     values = read(model.Marriages, "values", marriages, ("marriages",))
     ranks = read(model.Marriages, "ranks", marriages, ("marriages",))
-    counters = unwrap((unwrap(sections.get("match")) or {}).get("counters")) or []
+    counters = unwrap((unwrap(match) or {}).get("counters")) or []
     deck_info = dsl.DeckInfo.of(
         deck,
         marriage_values=dict(values),
@@ -248,7 +315,7 @@ def _form_compiler(
         options=dict(options),
         counters={str(unwrap(c.get("id"))): dsl.INT for c in counters},
     )
-    return FormulaCompiler(deck_info, extra)
+    return FormulaCompiler(deck_info, extra)._scope
 
 
 def _marriage_value(

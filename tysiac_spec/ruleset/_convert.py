@@ -191,9 +191,9 @@ class Converter:
         """Instantiate dataclass ``cls`` from ``data`` (defaults for absent fields)."""
         data = data or {}
         kwargs: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            if f.name in data or _is_mapping_type(_strip_optional(_hints(cls)[f.name])):
-                kwargs[f.name] = self.field(cls, f.name, data, path)
+        for f in _plan(cls).values():
+            if f.name in data or f.mapping:
+                kwargs[f.name] = self._field(f, data, path)
         return cls(**kwargs)
 
     def field(self, cls: type, name: str, data: Mapping[str, Any] | None, path: Path) -> Any:
@@ -202,23 +202,25 @@ class Converter:
         mapping field, else the field's default.  The one reading of a field from the
         document: the loader reads ``marriages.values`` and ``marriages.ranks`` through it for
         the formulas' :class:`~tysiac_spec.dsl.DeckInfo` before the model is built."""
-        f = next(f for f in dataclasses.fields(cls) if f.name == name)
-        tp = _hints(cls)[name]
-        data = data or {}
+        return self._field(_plan(cls)[name], data or {}, path)
+
+    def _field(self, f: _Field, data: Mapping[str, Any], path: Path) -> Any:
+        name = f.name
         if name in data:
-            return self.value(tp, data[name], (*path, name), f.metadata, _mark_of(data, name))
-        if _is_mapping_type(_strip_optional(tp)):
+            return self.value(f.type, data[name], (*path, name), f.metadata, _mark_of(data, name))
+        if f.mapping:
             return types.MappingProxyType({})
-        if f.default_factory is not dataclasses.MISSING:
-            return f.default_factory()
+        if f.factory is not dataclasses.MISSING:
+            return f.factory()
         return f.default
 
     def value(
         self, tp: Any, raw: Any, path: Path, meta: Mapping[str, Any], mark: Mark | None = None
     ) -> Any:
         raw_value = unwrap(raw)
-        inner = _strip_optional(tp)
-        if raw_value is not raw and not is_mapping(raw_value) and _has_value_rule(inner):
+        info = _type_info(tp)
+        inner = info.inner
+        if raw_value is not raw and not is_mapping(raw_value) and info.value_rule:
             raw_value = raw  # a section whose own rule is named `value` (`ace_marriage: {value: 201}`)
         if raw_value is None:
             return None
@@ -226,17 +228,16 @@ class Converter:
             if is_annotated(raw):
                 mark = _mark_of(raw, "value")
             return self.formula(raw_value, path, meta, mark)
-        origin = get_origin(inner)
-        if isinstance(inner, type) and dataclasses.is_dataclass(inner):
+        if info.dataclass:
             return self.build(inner, raw_value, path)
-        if origin is tuple:
-            item_tp = get_args(inner)[0]
+        if info.origin is tuple:
+            item_tp = info.args[0]
             return tuple(
                 self.value(item_tp, item, (*path, i), {}, _item_mark(raw_value, i))
                 for i, item in enumerate(raw_value)
             )
-        if _is_mapping_type(inner):
-            val_tp = get_args(inner)[1]
+        if info.mapping:
+            val_tp = info.args[1]
             return types.MappingProxyType(
                 {
                     str(k): self.value(val_tp, v, (*path, k), {}, _mark_of(raw_value, k))
@@ -274,11 +275,18 @@ class FormulaCompiler:
     shares most formulas between its player forms and between its option values.
     """
 
-    def __init__(self, deck: dsl.DeckInfo, extra: dsl.ContextExtension) -> None:
+    def __init__(
+        self, deck: dsl.DeckInfo, extra: dsl.ContextExtension, scope: _Scope | None = None
+    ) -> None:
         self.deck = deck
         self.extra = extra
         self.problems: list[Diagnostic] = []
-        self._scope = _scope(deck, extra)
+        self._scope = scope or _scope(deck, extra)
+
+    @classmethod
+    def of(cls, scope: _Scope) -> FormulaCompiler:
+        """A compiler (with no problems yet) for the deck facts and extension of ``scope``."""
+        return cls(scope.deck, scope.extra, scope)
 
     def compile(self, text: str, context: str, mark: Mark | None, path: Path) -> Any:
         origin = dsl.Origin(
@@ -410,6 +418,70 @@ def _text_start(mark: Mark | None) -> Mark | None:
     return mark
 
 
+class _Field(typing.NamedTuple):
+    """What :class:`Converter` reads of a dataclass field, worked out once per class."""
+
+    name: str
+    type: Any
+    metadata: Mapping[str, Any]
+    mapping: bool
+    """Whether the field's type (``None`` allowed or not) is a mapping."""
+    default: Any
+    factory: Any
+
+
+@functools.cache
+def _plan(cls: type) -> dict[str, _Field]:
+    """The fields of the dataclass ``cls`` by name, in order, with their resolved types."""
+    hints = _hints(cls)
+    return {
+        f.name: _Field(
+            f.name, hints[f.name], f.metadata, _is_mapping_type(_strip_optional(hints[f.name])),
+            f.default, f.default_factory,
+        )
+        for f in dataclasses.fields(cls)
+    }
+
+
+class _TypeInfo(typing.NamedTuple):
+    """What :meth:`Converter.value` asks of a field's type, worked out once per type."""
+
+    inner: Any
+    """The type without ``None`` (``X | None`` -> ``X``)."""
+    value_rule: bool
+    dataclass: bool
+    origin: Any
+    args: tuple[Any, ...]
+    mapping: bool
+
+
+_TYPE_INFO: dict[Any, _TypeInfo] = {}
+
+
+def _type_info(tp: Any) -> _TypeInfo:
+    """:class:`_TypeInfo` of ``tp`` (kept per type; the model's types are few and hashable)."""
+    try:
+        return _TYPE_INFO[tp]
+    except KeyError:
+        pass
+    except TypeError:  # (an unhashable type: worked out each time)
+        return _make_type_info(tp)
+    info = _TYPE_INFO[tp] = _make_type_info(tp)
+    return info
+
+
+def _make_type_info(tp: Any) -> _TypeInfo:
+    inner = _strip_optional(tp)
+    return _TypeInfo(
+        inner=inner,
+        value_rule=_has_value_rule(inner),
+        dataclass=isinstance(inner, type) and dataclasses.is_dataclass(inner),
+        origin=get_origin(inner),
+        args=get_args(inner),
+        mapping=_is_mapping_type(inner),
+    )
+
+
 def _strip_optional(tp: Any) -> Any:
     if get_origin(tp) in (Union, types.UnionType):
         args = [a for a in get_args(tp) if a is not type(None)]
@@ -465,6 +537,27 @@ def built_once(key: Any, part: Any, make: Callable[[], tuple[Any, bool]]) -> Any
         if len(_BUILT) >= _MOST_BUILT:
             _BUILT.clear()
         _BUILT[(key, id(part))] = (part, value)
+    return value
+
+
+_MADE: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+"""What :func:`made_once` made, by key and the identities of the parts it was made from;
+each entry keeps its parts alive (so their identities are not reused)."""
+
+
+def made_once(key: Any, parts: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """What ``make()`` makes from ``parts`` (document parts, packs: values nobody changes),
+    made once per ``key`` and the parts' identities: :func:`built_once` for what is made
+    from several parts (the option values of a ruleset share the parts their patches leave
+    alone)."""
+    ident = (key, *map(id, parts))
+    entry = _MADE.get(ident)
+    if entry is not None and all(a is b for a, b in zip(entry[0], parts, strict=True)):
+        return entry[1]
+    value = make()
+    if len(_MADE) >= _MOST_BUILT:
+        _MADE.clear()
+    _MADE[ident] = (parts, value)
     return value
 
 

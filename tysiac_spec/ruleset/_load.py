@@ -22,8 +22,8 @@ from .. import limits
 from ..cards import Deck
 from ..errors import Diagnostic, RulesetError, TysiacError
 from . import model, registry
-from ._build import _build, _Checked, _deck, _form_compiler, _forms, _option_types
-from ._convert import Converter, built_once, unwrap
+from ._build import _build, _Checked, _deck, _form_compiler, _option_types, form_problems
+from ._convert import Converter, built_once, plain_document, unwrap
 from ._extends import _ancestry, _causes_noted, _lookup_in, _parsed, _root_of, resolve_document
 from ._options import (
     OptionValue,
@@ -40,7 +40,10 @@ __all__ = ["check_every_option", "core_deck", "load_ruleset", "parse_option_valu
 
 
 def _content_hash(doc: Any) -> str:
-    text = json.dumps(to_plain(doc), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """The first 16 hex digits of the SHA-256 of the resolved document as sorted JSON (its
+    plain copy made once per section, :func:`plain_document`: the schema check reads it too)."""
+    plain = plain_document(doc) if isinstance(doc, Mapping) else to_plain(doc)
+    text = json.dumps(plain, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
@@ -136,7 +139,7 @@ def _every_option(ruleset: model.Ruleset, checked: _Checked) -> None:
         for value in values:
             if value != option.default:
                 patched = _chosen(checked, {name: value})[0]
-                _forms(patched, _pack(patched))
+                form_problems(patched, _pack(patched))
 
 
 _MAX_BUILT = 64

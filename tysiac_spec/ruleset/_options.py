@@ -13,12 +13,13 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from .. import limits
 from ..errors import Diagnostic, OptionError, format_path
 from . import model
-from ._convert import deep_unwrap, is_annotated, unwrap
+from ._convert import deep_unwrap, is_annotated, made_once, unwrap
 from ._merge import SECTION_NAMES, merge, shadow_player_values
 from ._yaml import YMap, is_mapping, mark_at, to_plain
 
@@ -112,8 +113,10 @@ def _apply_options(doc: YMap, selected: Mapping[str, OptionValue]) -> tuple[YMap
     for name, value in selected.items():
         patch = _patch_of(doc, name, value)
         if patch:
-            merged = merge(doc, patch, share=True, once=True)
-            shadowed = shadow_player_values(merged, doc, patch)  # a new mapping, if any
+            merged = merge(doc, patch, share=True, once=True)  # (made once per doc and patch)
+            shadowed = made_once(  # a new mapping, if any; so made once too
+                "shadowed", (merged, doc, patch), partial(shadow_player_values, merged, doc, patch)
+            )
             if shadowed is not merged:
                 touched.add("players")
             doc = shadowed
@@ -137,34 +140,46 @@ def _overridden_by_defaults(
     if not isinstance(own, Mapping):
         return problems
     for name, value in selected.items():
-        if name in chosen:
-            continue
-        patch = _patch_of(doc, name, value)
-        for path, patched_value in _leaves(patch or {}):
-            for written_at in _written_paths(own, path):
-                node = _written(own, written_at)
-                if node is _NOT_WRITTEN:
-                    continue
-                written = unwrap(node)
-                if deep_unwrap(to_plain(written)) == deep_unwrap(to_plain(patched_value)):
-                    continue
-                shown = json.dumps(to_plain(patched_value), ensure_ascii=False)
-                mark = mark_at(own, written_at)
-                what = " it" if written_at == path else f" `{format_path(path)}`"
-                problems.append(
-                    Diagnostic(
-                        "option.overridden",
-                        f"`{format_path(written_at)}` is set here, but option `{name}` "
-                        f"(default {json.dumps(value)}) sets{what} to {shown}",
-                        file=mark.file if mark else None,
-                        line=mark.line if mark else None,
-                        column=mark.column if mark else None,
-                        path=written_at,
-                        hint=f"choose the option instead: set `options.{name}.default`, "
-                        f"or pass -O {name}=VALUE",
-                    )
-                )
+        if name not in chosen:  # (worked out once per document and option value)
+            problems.extend(made_once(
+                ("overridden", name, type(value), value), (doc, own),
+                partial(_overridden_by, doc, own, name, value),
+            ))
     return problems
+
+
+def _overridden_by(
+    doc: YMap, own: Mapping[str, Any], name: str, value: OptionValue
+) -> tuple[Diagnostic, ...]:
+    """The rules ``own`` writes that the patch of ``name`` with ``value`` replaces
+    (:func:`_overridden_by_defaults`)."""
+    problems: list[Diagnostic] = []
+    patch = _patch_of(doc, name, value)
+    for path, patched_value in _leaves(patch or {}):
+        for written_at in _written_paths(own, path):
+            node = _written(own, written_at)
+            if node is _NOT_WRITTEN:
+                continue
+            written = unwrap(node)
+            if deep_unwrap(to_plain(written)) == deep_unwrap(to_plain(patched_value)):
+                continue
+            shown = json.dumps(to_plain(patched_value), ensure_ascii=False)
+            mark = mark_at(own, written_at)
+            what = " it" if written_at == path else f" `{format_path(path)}`"
+            problems.append(
+                Diagnostic(
+                    "option.overridden",
+                    f"`{format_path(written_at)}` is set here, but option `{name}` "
+                    f"(default {json.dumps(value)}) sets{what} to {shown}",
+                    file=mark.file if mark else None,
+                    line=mark.line if mark else None,
+                    column=mark.column if mark else None,
+                    path=written_at,
+                    hint=f"choose the option instead: set `options.{name}.default`, "
+                    f"or pass -O {name}=VALUE",
+                )
+            )
+    return tuple(problems)
 
 
 _NOT_WRITTEN = object()

@@ -13,6 +13,7 @@ from typing import Any, Literal, TypeVar
 from ...errors import Diagnostic
 from .._convert import unwrap
 from .._merge import merge
+from .._schema import META_KEYS
 from .._yaml import is_mapping, mark_at
 from ..schema_errors import Path, diagnostic_at
 
@@ -150,7 +151,7 @@ def get(doc: Any, *path: str | int, default: Any = None) -> Any:
     the checks ask it thousands of times per document.)"""
     node = doc
     for p in path:
-        if is_mapping(node):
+        if isinstance(node, dict) or is_mapping(node):
             if p not in node:
                 return default
             node = node[p]
@@ -159,8 +160,8 @@ def get(doc: Any, *path: str | int, default: Any = None) -> Any:
         else:
             return default
         if isinstance(node, dict):
-            if "value" in node:
-                node = unwrap(node)
+            if "value" in node and all(k == "value" or k in META_KEYS for k in node):
+                node = node["value"]  # (unwrap, inline)
         elif not isinstance(node, _PLAIN):
             node = unwrap(node)
     return node

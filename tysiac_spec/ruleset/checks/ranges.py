@@ -26,11 +26,13 @@ for what they might hold (the engine checks its range at run time).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from ...dsl.bounds import LIMIT, in_range, number_text
 from ...dsl.nodes import Attr, Binary, Call, Expr, If, InList, IntLit, Name, Unary
 from ...errors import Diagnostic
+from .._convert import made_once
 from ..model import MAX_POINTS
 from .base import check
 
@@ -230,19 +232,28 @@ def range_errors(form: Any, deck_points: int, pack: int) -> list[Diagnostic]:
     names = name_bounds(form, deck_points, pack)
     # before the auction has ended (a redeal, a table incident) the bid may still be 0
     early = {**names, "bid": (0, names["bid"][1])}
+    keys = {False: ("formula.range", *names.items()), True: ("formula.range", *early.items())}
     out: list[Diagnostic] = []
     for formula in _formulas(form):
-        found: list[tuple[Expr, str]] = []
-
-        def note(node: Expr, text: str, found: list[tuple[Expr, str]] = found) -> None:
-            found.append((node, text))
-
-        bound(formula.compiled.ast, early if formula.context in _EARLY else names, note)
-        for node, text in found:
-            d = _diag(formula, node, "formula.range", f"`{_text(formula, node)}` {text}")
-            if d not in out:
-                out.append(d)
+        at_start = formula.context in _EARLY
+        found = made_once(keys[at_start], (formula,), partial(
+            _range_problems, formula, early if at_start else names
+        ))
+        out.extend(d for d in found if d not in out)
     return out
+
+
+def _range_problems(formula: Any, names: Mapping[str, Interval]) -> tuple[Diagnostic, ...]:
+    """The ``formula.range`` problems of one formula with the names bound by ``names``, once
+    each (made once per formula and bounds: :func:`range_errors`)."""
+    found: list[tuple[Expr, str]] = []
+    bound(formula.compiled.ast, names, lambda node, text: found.append((node, text)))
+    out: list[Diagnostic] = []
+    for node, text in found:
+        d = _diag(formula, node, "formula.range", f"`{_text(formula, node)}` {text}")
+        if d not in out:
+            out.append(d)
+    return tuple(out)
 
 
 def _text(formula: Any, node: Expr) -> str:
