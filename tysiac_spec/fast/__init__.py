@@ -213,7 +213,6 @@ class FastRunner:
         self._texts = _Texts(pack)
         self.views = views
         self.key = source_key(form, pack, views)
-        fresh = self.key not in _MODULES
         made, self.compiled = _module(self.key, form, pack, views)
         self._helpers = _helpers(ruleset, form, pack)
         self._tables = threading.local()  # (views) this thread's match's table
@@ -230,8 +229,7 @@ class FastRunner:
             self.module = {"__name__": f"tysiac_fast_{self.key}", **self._helpers}
             exec(made, self.module)  # the compiled tree of our own template (no ruleset text in it)
         self._play = self.module["play_match"]
-        if fresh:
-            _settled()
+        _settled()  # (the start-up heap out of the collector's passes, once per process)
 
     def _table(self) -> Table:
         """A new :class:`.views.Table` for this thread's match (``H_views``)."""
@@ -442,15 +440,24 @@ def _module(key: str, form: Form, pack: tuple[Card, ...], views: bool = False) -
     return made
 
 
+_FROZEN: list[bool] = []
+"""Whether :func:`_settled` froze the heap in this process (once)."""
+
+
 def _settled() -> None:
     """Leave what is alive now out of the cyclic garbage collector's passes (``gc.freeze``),
-    once a form's module is made: the loaded rulesets, the engine, the generated code and the
-    compiled form, about 40,000 objects.  A run's matches free what they make by reference
-    counts (the generated code makes no cycles); left in, the start-up heap is walked by the
-    collector's first full pass, about 40 ms of a run's first few thousand deals (13,000
-    instructions a deal in ``benchmarks/instructions.py``'s window), and by each full pass
-    after it.  The young generations are collected first (cheap), so that no cycle dead now
-    is kept."""
+    once per process, when its first form's module is made: the loaded rulesets, the engine,
+    the generated code and the compiled form, about 40,000 objects.  A run's matches free
+    what they make by reference counts (the generated code makes no cycles); left in, the
+    start-up heap is walked by the collector's first full pass, 40 to 70 ms within a run's
+    first few thousand deals (about 13,000 instructions a deal in ``benchmarks/instructions.py``'s
+    window), and by each full pass after it.  The young generations are collected first
+    (cheap), so that no cycle already dead is kept; an object alive now that later becomes
+    cyclic garbage is not collected (``gc.unfreeze()`` returns them all to the collector),
+    which is why this is done once, not for each form."""
+    if _FROZEN:
+        return
+    _FROZEN.append(True)
     gc.collect(1)
     gc.freeze()
 
