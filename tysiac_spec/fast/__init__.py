@@ -540,7 +540,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             if known is not None:
                 return known
         b = base(state, player) if reads_base else envs.UNREAD_BASE
-        value = auction.highest_bid(form, hand_of(mask), b, deck_points)
+        value = auction.highest_bid(form, hand_of(mask), b, deck_points, kept=False)  # (kept here)
         if not reads_base:
             if len(bids) > 200_000:
                 bids.clear()
@@ -589,7 +589,9 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         d.barrel_deal, d.deck_points, d.mode = barrel_deal, deck_points, modes[mode]
         d.declarer, d.high_bid, d.around = declarer, bid, None
         d.hands = {declarer: hand_of(mask)}
-        value = tuple(talon.contract_amounts(form, d, lambda p: dict(base(state, p))))  # type: ignore[arg-type]
+        # (kept here, by the same cards and more: not in the engine's kept values too)
+        value = tuple(talon.contract_amounts(form, d, lambda p: dict(base(state, p)),  # type: ignore[arg-type]
+                                             kept=False))
         if not contract_base:
             if len(contracts) > 200_000:
                 contracts.clear()
