@@ -598,21 +598,15 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             contracts[key] = value
         return value
 
-    # a declaration's suit id by its index (-1: the ace marriage's rank)
-    declared_ids: list[Any] = [*suit_ids, ace_rank]
-
     def outcome(declarer: int, bid: int, contract: int, order: list[int], sitter: int | None,
                 points: list[int], married: list[int], tricks: list[int], last: int,
                 declared: list[tuple[int, int]], talon_cards: list[int], forfeited: bool, mode: int,
                 multiplier: int) -> DealOutcome:
-        # (by the order of play; zip and map: no comprehension's call per dict)
         return outcome_from(
-            declarer, bid, contract, order, dict(zip(order, map(points.__getitem__, order), strict=True)),
-            dict(zip(order, map(married.__getitem__, order), strict=True)),
-            dict(zip(order, map(tricks.__getitem__, order), strict=True)), forfeited, modes[mode], multiplier,
-            sitter, tuple(map(pack.__getitem__, talon_cards)) if sitter is not None else (),
-            last if last >= 0 else None,
-            tuple([(p, declared_ids[s]) for p, s in declared]) if declared else (), None, None)
+            declarer, bid, contract, order, {p: points[p] for p in order}, {p: married[p] for p in order},
+            {p: tricks[p] for p in order}, forfeited, modes[mode], multiplier, sitter,
+            tuple([pack[x] for x in talon_cards]) if sitter is not None else (), last if last >= 0 else None,
+            tuple([(p, suit_ids[s] if s >= 0 else ace_rank) for p, s in declared]), None, None)
 
     # the claim's marriages (play.claim_taken): each of the pack's, in marriages.values order
     mar = form.marriages
