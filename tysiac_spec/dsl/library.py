@@ -371,6 +371,12 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
         if (king, s) in card_bits and (queen, s) in card_bits
     ]
     points = _valuer(deck)
+    # the value by the kings and queens held (bits & paired): a function of them alone (the
+    # pairs' values and marriage.value's points are the deck's); at most 2 ** (2 * pairs) entries
+    paired = 0
+    for both, _, _ in pairs:
+        paired |= both
+    by_pairs: dict[int, int] = {}
 
     def declared(held: list[tuple[int, str]]) -> int:
         """The points of the marriages ``held`` (value and suit) as the declarer scores them
@@ -394,6 +400,11 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
             except AttributeError:  # not the host's cards
                 bits = -1
             if bits >= 0 and bits.bit_count() == len(cards):  # each card once
+                held = bits & paired
+                known = by_pairs.get(held)
+                if known is not None:
+                    last[0] = (cards, known)
+                    return known
                 if points is not None:
                     total = declared([(v, s) for both, v, s in pairs if bits & both == both])
                 else:
@@ -401,6 +412,7 @@ def _build_marriages(deck: DeckInfo, _types: tuple[Type, ...]) -> Impl:
                     for both, value, _ in pairs:
                         if bits & both == both:
                             total += value
+                by_pairs[held] = total
                 last[0] = (cards, total)
                 return total
         kings: set[str] = set()

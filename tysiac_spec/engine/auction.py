@@ -191,28 +191,31 @@ def start(form: Form, deal: DealState, env: Env, direction: int) -> None:
         deal.current = deal.next_active(forced)
 
 
-def highest_bid(form: Form, hand: Sequence[Card], base: Mapping[str, Any], deck_points: int) -> int:
+def highest_bid(form: Form, hand: Sequence[Card], base: Mapping[str, Any], deck_points: int,
+                kept: bool = True) -> int:
     """The highest bid (points) of a player holding ``hand``: ``auction.cap``, lowered to
     ``auction.max_bid`` of the hand (``base``: his formula base, :func:`.env.base`, or
-    ``env.UNREAD_BASE`` when the formula reads none of it), else :func:`ceiling`."""
+    ``env.UNREAD_BASE`` when the formula reads none of it), else :func:`ceiling`.
+    ``kept=False``: the formula evaluated, not looked up in the form's kept values (a caller
+    that keeps its own: the fast path's ``H_max_bid``); the same value."""
     a = form.auction
     cap = a.cap
     if a.max_bid is not None:
         compiled = form.compiled  # (its value kept by the cards it sees: CompiledForm.max_bid_kept)
-        kept = compiled.max_bid_kept if compiled is not None else None
-        if kept is None:
+        values = compiled.max_bid_kept if compiled is not None and kept else None
+        if values is None:
             limit = int(a.max_bid.evaluator()(envs.auction_max_bid(base, tuple(hand))))
         else:
             bits = 0
             for c in hand:
                 bits |= c.bit
-            seen, values = kept
-            known = values.get(bits & seen)
+            seen, known_values = values
+            known = known_values.get(bits & seen)
             if known is None:
                 known = int(a.max_bid.evaluator()(envs.auction_max_bid(base, tuple(hand))))
-                if len(values) > 50_000:
-                    values.clear()
-                values[bits & seen] = known
+                if len(known_values) > 50_000:
+                    known_values.clear()
+                known_values[bits & seen] = known
             limit = known
         cap = limit if cap is None else min(cap, limit)
     return cap if cap is not None else ceiling(form, deck_points)

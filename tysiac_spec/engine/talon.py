@@ -348,11 +348,13 @@ def apply_exchange(form: Form, deal: DealState, action: Action, env: Env) -> boo
     return True
 
 
-def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
+def contract_amounts(form: Form, deal: DealState, env: Env, kept: bool = True) -> list[int]:
     """The contracts the declarer may announce: the bid, then multiples of ``contract.step``
     above it (:func:`~.auction.round_up`) up to ``contract.max`` and the auction cap,
     filtered by ``contract.allowed``; only the bid for a named kind won in the auction (its
-    fixed ``value``, set by :func:`~.contracts.apply_bid`)."""
+    fixed ``value``, set by :func:`~.contracts.apply_bid`).  ``kept=False``: the formulas
+    evaluated, not looked up in the form's kept values (a caller that keeps its own: the fast
+    path's ``H_contract_amounts``); the same list."""
     c, bid = form.contract, deal.high_bid
     raise_allowed = c.raise_allowed
     if deal.mode == "dark":
@@ -363,10 +365,10 @@ def contract_amounts(form: Form, deal: DealState, env: Env) -> list[int]:
         # (a named kind, contract.kinds: its fixed value)
         return [bid]
     compiled = form.compiled  # (kept by the cards the formulas see: CompiledForm.contract_kept)
-    kept = compiled.contract_kept if compiled is not None else None
-    if kept is None:
+    values = compiled.contract_kept if compiled is not None and kept else None
+    if values is None:
         return _contract_amounts(form, deal, env, bid)
-    return list(_kept_amounts(form, deal, env, bid, kept))
+    return list(_kept_amounts(form, deal, env, bid, values))
 
 
 def _kept_amounts(

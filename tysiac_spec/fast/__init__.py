@@ -31,6 +31,7 @@ events): checked by ``tests/test_fast_path.py`` (step by step) and by
 from __future__ import annotations
 
 import builtins
+import gc
 import os
 import random
 import threading
@@ -228,6 +229,7 @@ class FastRunner:
             self.module = {"__name__": f"tysiac_fast_{self.key}", **self._helpers}
             exec(made, self.module)  # the compiled tree of our own template (no ruleset text in it)
         self._play = self.module["play_match"]
+        _settled()  # (the start-up heap out of the collector's passes, once per process)
 
     def _table(self) -> Table:
         """A new :class:`.views.Table` for this thread's match (``H_views``)."""
@@ -438,6 +440,28 @@ def _module(key: str, form: Form, pack: tuple[Card, ...], views: bool = False) -
     return made
 
 
+_FROZEN: list[bool] = []
+"""Whether :func:`_settled` froze the heap in this process (once)."""
+
+
+def _settled() -> None:
+    """Leave what is alive now out of the cyclic garbage collector's passes (``gc.freeze``),
+    once per process, when its first form's module is made: the loaded rulesets, the engine,
+    the generated code and the compiled form, about 40,000 objects.  A run's matches free
+    what they make by reference counts (the generated code makes no cycles); left in, the
+    start-up heap is walked by the collector's first full pass, 40 to 70 ms within a run's
+    first few thousand deals (about 13,000 instructions a deal in ``benchmarks/instructions.py``'s
+    window), and by each full pass after it.  The young generations are collected first
+    (cheap), so that no cycle already dead is kept; an object alive now that later becomes
+    cyclic garbage is not collected (``gc.unfreeze()`` returns them all to the collector),
+    which is why this is done once, not for each form."""
+    if _FROZEN:
+        return
+    _FROZEN.append(True)
+    gc.collect(1)
+    gc.freeze()
+
+
 def _module_source(tree: Any) -> str:
     """The source written for the mypyc build: the folded tree, with a ``bind(helpers)``
     that sets the ``H_*`` globals (a compiled module cannot be handed a namespace)."""
@@ -516,7 +540,7 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
             if known is not None:
                 return known
         b = base(state, player) if reads_base else envs.UNREAD_BASE
-        value = auction.highest_bid(form, hand_of(mask), b, deck_points)
+        value = auction.highest_bid(form, hand_of(mask), b, deck_points, kept=False)  # (kept here)
         if not reads_base:
             if len(bids) > 200_000:
                 bids.clear()
@@ -565,7 +589,9 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
         d.barrel_deal, d.deck_points, d.mode = barrel_deal, deck_points, modes[mode]
         d.declarer, d.high_bid, d.around = declarer, bid, None
         d.hands = {declarer: hand_of(mask)}
-        value = tuple(talon.contract_amounts(form, d, lambda p: dict(base(state, p))))  # type: ignore[arg-type]
+        # (kept here, by the same cards and more: not in the engine's kept values too)
+        value = tuple(talon.contract_amounts(form, d, lambda p: dict(base(state, p)),  # type: ignore[arg-type]
+                                             kept=False))
         if not contract_base:
             if len(contracts) > 200_000:
                 contracts.clear()
@@ -743,43 +769,19 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
 
     may_reads = may_bid_formula.reads if may_bid_formula is not None else frozenset()
     may_high, may_forced = "high_bid" in may_reads, "forced" in may_reads
-    may_kept: dict[tuple[int, int, int, bool], bool] = {}
     may_of = may_bid_formula.evaluator() if may_bid_formula is not None else None
 
     step, bid_code = a.step, CODES["K_BID"]
 
-    def allowed(first: int, last: int, mask: int, high_bid: int, forced: bool, player: int,
-                state: MatchState) -> list[int]:
-        """The codes of the bids ``first`` to ``last`` (in steps) that ``auction.may_bid``
-        allows (the engine's :func:`~tysiac_spec.engine.auction.allowed_bids`); each value
-        kept by what the formula reads."""
+    def allowed(bids: range, mask: int, high_bid: int, forced: bool, b: Mapping[str, Any]) -> list[int]:
+        """The codes of the ``bids`` that ``auction.may_bid`` allows, ascending, a new list
+        (the engine's :func:`~tysiac_spec.engine.auction.allowed_bids`, one call); ``b`` the
+        bidder's base."""
         assert may_of is not None
-        codes: list[int] = []
-        e: dict[str, Any] | None = None
-        if amounts_base:
-            e = envs.auction_may_bid(base(state, player), hand_of(mask), first, high_bid, forced)
-            return [bid_code + b for b in allowed_bids(may_of, e, range(first, last + 1, step))]
-        seen, high, fo = mask & may_seen, high_bid if may_high else 0, forced if may_forced else False
-        if len(may_kept) > 200_000:  # (before the lookups: nothing is dropped during them)
-            may_kept.clear()
-        missing: list[int] = []
-        for b in range(first, last + 1, step):
-            value = may_kept.get((b, seen, high, fo))
-            if value is None:
-                missing.append(b)
-            elif value:
-                codes.append(bid_code + b)
-        if not missing:
-            return codes
-        # the bids not kept yet, evaluated by the engine's statement in one call
-        e = envs.auction_may_bid(envs.UNREAD_BASE, hand_of(mask), missing[0], high_bid, forced)
-        got = allowed_bids(may_of, e, missing)
-        ok = set(got)  # (a set: the misses are most of a range)
-        for b in missing:
-            may_kept[(b, seen, high, fo)] = b in ok
-        fresh = [bid_code + b for b in got]
-        # both ascending; not a second walk of the range (mostly misses, all kept just now)
-        return sorted(codes + fresh) if codes else fresh
+        if not bids:
+            return []
+        e = envs.auction_may_bid(b, hand_of(mask), bids[0], high_bid, forced)
+        return [bid_code + x for x in allowed_bids(may_of, e, bids)]
 
     bids_kept: dict[Any, tuple[int, int, list[int]]] = {}
     by_hand = not amounts_base and not may_high and not may_forced  # (the generated code reads it)
@@ -787,22 +789,26 @@ def _helpers(ruleset: Ruleset, form: Form, pack: tuple[Card, ...]) -> dict[str, 
     def may_bids(lo: int, hi: int, mask: int, high_bid: int, forced: bool, player: int,
                  state: MatchState) -> list[int]:
         """The codes of the bids ``lo`` to ``hi`` (in steps) that ``auction.may_bid`` allows
-        (:func:`allowed`, evaluated for exactly these bids), ascending, a new list.  Kept by
-        what the formula reads: per hand (its seen cards) the codes allowed over the widest
-        range of bids asked so far, from which a narrower range is a slice."""
+        (:func:`allowed`), ascending, a new list.  Kept by what the formula reads: per hand
+        (its seen cards) the codes allowed over the widest range of bids asked so far, from
+        which a narrower range is a slice; a wider one evaluates only the bids not kept."""
         if amounts_base:
-            return allowed(lo, hi, mask, high_bid, forced, player, state)
+            return allowed(range(lo, hi + 1, step), mask, high_bid, forced, base(state, player))
         key: Any = mask & may_seen if by_hand else (mask & may_seen, high_bid if may_high else 0,
                                                      forced if may_forced else False)
         known = bids_kept.get(key)
-        first, last = lo, hi
-        if known is not None:
+        unread = envs.UNREAD_BASE
+        if known is not None and (lo - known[0]) % step == 0:  # (the bids of one grid)
             klo, khi, codes = known
             if klo <= lo and hi <= khi:
                 return codes[bisect_left(codes, bid_code + lo):bisect_right(codes, bid_code + hi)]
-            if lo <= khi + step and klo <= hi + step:  # overlapping or adjacent: one range
-                first, last = min(lo, klo), max(hi, khi)
-        codes = allowed(first, last, mask, high_bid, forced, player, state)
+            # the range widened (any gap between the two filled): the new bids only
+            first, last = min(lo, klo), max(hi, khi)
+            codes = (allowed(range(first, klo, step), mask, high_bid, forced, unread) + codes
+                     + allowed(range(khi + step, last + 1, step), mask, high_bid, forced, unread))
+        else:
+            first, last = lo, hi
+            codes = allowed(range(lo, hi + 1, step), mask, high_bid, forced, unread)
         if len(bids_kept) > 200_000:
             bids_kept.clear()
         bids_kept[key] = (first, last, codes)
