@@ -132,3 +132,28 @@ def test_games_settle_as_settle_valid_deal_on_every_simple_form() -> None:
                 capped += any(e.kind == "finish.capped" for e in events)
     # (random play in a two-player game seldom makes a contract: counted over every form)
     assert won >= 10 and capped >= 10, (won, capped)
+
+
+def test_the_simple_settlement_runs_the_pipelines_own_steps() -> None:
+    """The simple settlement has no order of its own: it runs the steps of ``match.STEPS`` a
+    form selects, in the table's order, as the whole pipeline does (moving a step in the
+    table moves it in both)."""
+    from tysiac_spec.engine.match import STEPS, compile_settlement
+
+    def names(steps: object) -> list[str]:
+        return [f.__name__ for f in steps]  # type: ignore[attr-defined]
+
+    pl = compile_settlement(load_ruleset("pl-standard").form(3))
+    assert names(pl.deal_steps) == ["_step_contract", "_step_finishing", "_step_add", "_step_winner"]
+    assert pl.steps == pl.deal_steps
+    ru = compile_settlement(load_ruleset("ru-classic").form(4))
+    assert ru.deal_steps is None  # (the barrel, bolts and rules need the whole match state)
+    assert names(ru.steps) == ["_step_contract", "_step_barrel", "_step_add", "_step_bolts", "_step_rules",
+                               "_step_barrel_seats", "_step_winner"]
+    table = [s.deal or s.work for s in STEPS]
+    for form in (pl, ru):
+        at = [table.index(f) for f in form.steps]
+        assert at == sorted(at)
+    with pytest.raises(ValueError, match="not a simple form"):
+        rules = load_ruleset("ru-classic")
+        compile_simple_settle(rules.form(4), dict(rules.selected), rules.deck.cards)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 __all__ = ["MatchEvent"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class MatchEvent:
     """One thing that happened in a match.
 
@@ -48,3 +48,17 @@ class MatchEvent:
     player: int | None = None
     value: int | None = None
     text: str = ""
+
+    def __init__(self, deal: int, kind: str, player: int | None = None, value: int | None = None,
+                 text: str = "") -> None:
+        # (the fields set through their slots: a frozen dataclass's own __init__ calls
+        # object.__setattr__ for each, which costs about half again; events are made every deal)
+        _deal(self, deal)
+        _kind(self, kind)
+        _player(self, player)
+        _value(self, value)
+        _text(self, text)
+
+
+_deal, _kind, _player, _value, _text = (MatchEvent.__dict__[f].__set__
+                                        for f in ("deal", "kind", "player", "value", "text"))

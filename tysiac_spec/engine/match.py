@@ -30,7 +30,12 @@ Order of settlement (each step sees the result of the previous one):
     ``finishing.tie_raise``; a player at or below ``finishing.loss`` loses the match, which the
     highest score then wins); the dealer moves on.
 
-Every deal goes through this one pipeline (:func:`_settle`, steps 4-11): a played or forfeited
+Steps 3-11 are one table, :data:`STEPS` (each step a function and the switch of
+:class:`Settlement` that selects it), the one statement of their order: a form runs the steps
+it selects, in the table's order (:attr:`Settlement.steps`), and :mod:`.simple_settle` runs
+the same selection when all of it are :class:`Deal` steps.
+
+Every deal goes through this one pipeline (:func:`_settle`, steps 3-11): a played or forfeited
 deal from :func:`settle_valid_deal`, a deal everyone passed and played out from
 :func:`settle_all_pass`, whose own scores (step 2) are ``all_pass_play.score`` and which
 switches off the steps that need a declarer (his contract or forfeit, the multiplier, contra,
@@ -63,9 +68,9 @@ from .scoring import DealOutcome, PlayedScores, forfeit_cost, pooled, scores_and
 from .seating import next_dealer, side_of, sides, standing_for
 
 __all__ = [
-    "BarrelSeat", "DealOutcome", "MatchState", "Settlement", "charge_seat", "compile_settlement",
-    "contract_event", "dealt_by", "declarer_finishes", "golden_deals", "settle_all_pass", "settle_deal",
-    "settle_valid_deal", "winner_of", "winners", "won_event",
+    "STEPS", "BarrelSeat", "Deal", "DealOutcome", "MatchState", "Settlement", "Step", "charge_seat",
+    "compile_settlement", "dealt_by", "golden_deals", "settle_all_pass", "settle_deal", "settle_valid_deal",
+    "settlement_of", "winner_of", "winners", "won_event",
 ]
 
 # --------------------------------------------------------------------------- settlement
@@ -93,32 +98,92 @@ class Settlement:
     team: tuple[int, ...] | None
     next_dealer: tuple[int, ...]
     """The dealer of the next deal, by the dealer of this one (:func:`.seating.next_dealer`)."""
+    multiplier: bool
+    """Whether the form's deals may be multiplied (``special.dark``, ``special.golden_round``)."""
+    contra: bool
     threshold: bool
     barrel: bool
     bolts: bool
     finishing: bool
     """Whether ``match.finishing`` bars anyone from finishing (``who`` not ``anyone``)."""
+    golden: bool
+    sides: bool
+    """Whether the form has fixed partnerships (``team`` not ``None``)."""
     falls_reset: int
     rules: tuple[CompiledRule, ...]
     loss: int | None
     tie_raise: int
+    steps: tuple[Callable[[_Work], None], ...]
+    """The steps of :data:`STEPS` whose switch (a field above) is on, in the table's order."""
+    steps_any: tuple[Callable[[_Work], None], ...]
+    """``steps`` with the steps a deal may ask for beyond its form on (the multiplier and
+    contra of a deal typed in with them, the golden round of a carried match state): the
+    steps of a deal with a multiplier, contra or golden deals left."""
+    deal_steps: tuple[Callable[[Deal], None], ...] | None
+    """``steps`` when every one of them is a :class:`Deal` step (it changes the deal's scores,
+    events and winner only), else ``None``: what :mod:`.simple_settle` runs."""
 
 
 def compile_settlement(form: Form) -> Settlement:
-    """The :class:`Settlement` of ``form``: its match mechanisms read once."""
+    """The :class:`Settlement` of ``form``: its match mechanisms read once, and the steps of
+    :data:`STEPS` they select."""
     m, sp = form.match, form.special
+    team = sides(form)
+    switches = {
+        "multiplier": sp.dark.enabled or sp.golden_round.enabled,
+        "contra": form.contract.contra.enabled,
+        "threshold": m.threshold.enabled,
+        "barrel": sp.barrel.enabled,
+        "bolts": sp.bolts.enabled,
+        "finishing": m.finishing.who != "anyone",
+        "rules": bool(m.rules),
+        "golden": sp.golden_round.enabled,
+        "sides": team is not None,
+        "loss": m.finishing.loss is not None,
+        "tie_raise": m.finishing.tie_raise != 0,
+    }
+    steps, deal_steps = _selected(switches)
+    any_steps, _ = _selected({**switches, "multiplier": True, "contra": True, "golden": True})
     return Settlement(
-        team=sides(form),
+        team=team,
         next_dealer=tuple(next_dealer(form, d) for d in range(form.players)),
-        threshold=m.threshold.enabled,
-        barrel=sp.barrel.enabled,
-        bolts=sp.bolts.enabled,
-        finishing=m.finishing.who != "anyone",
+        multiplier=switches["multiplier"],
+        contra=switches["contra"],
+        threshold=switches["threshold"],
+        barrel=switches["barrel"],
+        bolts=switches["bolts"],
+        finishing=switches["finishing"],
+        golden=switches["golden"],
+        sides=switches["sides"],
         falls_reset=sp.barrel.falls_reset,
         rules=tuple((r, r.when.evaluator(), r.then.evaluator(), _kept(form, r)) for r in m.rules),
         loss=m.finishing.loss,
         tie_raise=m.finishing.tie_raise,
+        steps=steps,
+        steps_any=any_steps,
+        deal_steps=deal_steps,
     )
+
+
+def _selected(
+    switches: Mapping[str, bool]
+) -> tuple[tuple[Callable[[_Work], None], ...], tuple[Callable[[Deal], None], ...] | None]:
+    """The steps of :data:`STEPS` that ``switches`` (by a step's switch) select, in the
+    table's order, and the same when every one of them is a :class:`Deal` step (else ``None``)."""
+    steps: list[Callable[[_Work], None]] = []
+    deal: list[Callable[[Deal], None]] | None = []
+    for step in STEPS:
+        if step.switch is not None and not switches[step.switch]:
+            continue
+        if step.deal is not None:
+            steps.append(step.deal)
+            if deal is not None:
+                deal.append(step.deal)
+        else:
+            assert step.work is not None
+            steps.append(step.work)
+            deal = None
+    return tuple(steps), None if deal is None else tuple(deal)
 
 
 def _kept(form: Form, rule: MatchRule) -> dict[tuple[Any, ...], bool] | None:
@@ -131,28 +196,66 @@ def _kept(form: Form, rule: MatchRule) -> dict[tuple[Any, ...], bool] | None:
     return {}
 
 
-def _settlement(form: Form) -> Settlement:
+def settlement_of(form: Form) -> Settlement:
+    """``form``'s :class:`Settlement`: the engine's compiled one, else made here."""
     compiled = form.compiled
     return compiled.settlement if compiled is not None else compile_settlement(form)
 
 
 @dataclass(slots=True)
-class _Work:
-    """The mutable scratch of one settlement."""
+class Deal:
+    """The scratch of one deal's settlement that a :class:`Deal` step reads and changes: the
+    deal's number, declarer, contract and ``made``, the scores, the deal's changes to them,
+    the events and the winner.  A step of :data:`STEPS` that needs no more takes a ``Deal``;
+    :mod:`.simple_settle` runs such steps on a ``Deal`` of its own, the whole pipeline on a
+    ``_Work`` (a ``Deal`` with the rest of the match state)."""
 
     form: Form
-    state: MatchState
-    outcome: DealOutcome
-    events: list[MatchEvent]
-    delta: dict[int, int]
+    deals: int
+    """The deals settled before this one: this deal's number (its events')."""
+    declarer: int
+    """The declarer's seat; -1 for a deal without one (all-pass play)."""
+    contract: int
     made: bool
-    falls: list[int] | None = None
-    """Falls from the barrel by player in the match, when ``barrel.falls_reset`` counts them."""
-    stand: tuple[int, ...] | None = None
+    forfeited: bool
+    scores: list[int]
+    """By seat: the match scores before the deal until the step ``add`` adds ``delta`` (in place)."""
+    delta: dict[int, int]
+    """The deal's score of each player it scores, by seat, as the steps change it."""
+    events: list[MatchEvent]
+    raised: int
+    """How far ties have raised the target (:attr:`MatchState.raised`)."""
+    stand: tuple[int, ...] | None
     """With partnerships, the seat standing for each seat's side (``seating.standing_for``)."""
+    winner: int | None
+    """The winner, once the step ``winner`` (or ``loss``) has found one."""
 
     def event(self, kind: str, player: int | None = None, value: int | None = None, text: str = "") -> None:
-        self.events.append(MatchEvent(self.state.deals, kind, player, value, text))
+        self.events.append(MatchEvent(self.deals, kind, player, value, text))
+
+
+@dataclass(slots=True)
+class _Work(Deal):
+    """The scratch of one settlement by the whole pipeline: a :class:`Deal` with the rest of
+    the match state, as lists the steps change."""
+
+    state: MatchState
+    outcome: DealOutcome
+    settlement: Settlement
+    base: Mapping[int, int]
+    """The deal's own scores, before the multiplier."""
+    mult: int
+    """The deal's multiplier (:func:`_multiplier`)."""
+    forfeits: list[int]
+    seats: list[BarrelSeat]
+    fell: set[int]
+    """The players thrown or fallen off the barrel in this deal (who may not enter it again in it)."""
+    bolts: list[int]
+    counters: dict[str, list[int]]
+    golden_left: int
+    golden_made: bool
+    falls: list[int] | None
+    """Falls from the barrel by player in the match, when ``barrel.falls_reset`` counts them."""
 
 
 def _counted_fall(w: _Work, p: int) -> bool:
@@ -192,11 +295,33 @@ def _golden_dark(form: Form, outcome: DealOutcome) -> bool:
     )
 
 
-def _step_contra(w: _Work, factor: int) -> None:
+def _step_contract(w: Deal) -> None:
+    """The deal's event: ``contract.made`` or ``contract.failed`` (value: the contract) of a
+    deal played with a declarer; a forfeit's and an all-pass deal's own event comes before
+    the pipeline (:func:`settle_valid_deal`, :func:`settle_all_pass`)."""
+    if w.declarer >= 0 and not w.forfeited:
+        made = w.made
+        w.events.append(MatchEvent(w.deals, "contract.made" if made else "contract.failed", w.declarer,
+                                   w.contract, f"contract {w.contract} {'made' if made else 'failed'}"))
+
+
+def _step_multiplier(w: _Work) -> None:
+    """The multiplier of a dark or golden deal, or the one typed in (:func:`_multiplier`), on
+    every score of the deal (event ``multiplier``)."""
+    mult = w.mult
+    if mult != 1:
+        w.delta = {p: d * mult for p, d in w.delta.items()}
+        w.event("multiplier", None, mult, f"{w.outcome.mode} deal: points ×{mult}")
+
+
+def _step_contra(w: _Work) -> None:
     """Contra and redouble (``contract.contra``): the declarer's deal score, or everyone's
-    (``applies_to``), multiplied by ``factor`` (after the deal's multiplier; event
+    (``applies_to``), multiplied by the deal's factor (after the deal's multiplier; event
     ``multiplier.contra``)."""
-    d = w.outcome.declarer
+    factor = w.outcome.contra
+    if factor == 1:
+        return
+    d = w.declarer
     everyone = w.form.contract.contra.applies_to == "everyone"
     for p in w.delta:
         if everyone or p == d:
@@ -224,8 +349,10 @@ def _step_threshold(w: _Work) -> None:
         w.event("threshold.frozen", p, d, f"at {before} (the {t.score} rule): {_signed(d)} not scored")
 
 
-def _step_barrel(w: _Work, seats: list[BarrelSeat], fell: set[int]) -> None:
+def _step_barrel(w: _Work) -> None:
+    """The barrel, for each player on it before the deal (``special.barrel``)."""
     b, o, form = w.form.special.barrel, w.outcome, w.form
+    seats, fell = w.seats, w.fell
     if not b.enabled:
         return
     for p in range(w.state.players):
@@ -307,58 +434,52 @@ def _reset_fall(w: _Work, p: int, how: str) -> None:
     w.event("barrel.reset", p, 0, f"{how}: fall {every} of {every}, score reset to 0")
 
 
-def _step_finishing(w: _Work) -> None:
-    s = w.state
-    w.events += declarer_finishes(w.form, s.scores, s.raised, w.delta, w.outcome.declarer, w.made, s.deals)
-
-
-def declarer_finishes(
-    form: Form, scores: Sequence[int], raised: int, delta: dict[int, int], declarer: int, made: bool,
-    deal: int,
-) -> list[MatchEvent]:
+def _step_finishing(w: Deal) -> None:
     """``match.finishing`` when only the declarer may finish (``who``): a player other than
-    the declarer of a made contract whose gain in ``delta`` (by seat, changed in place) would
-    take his score from below the target (plus ``raised``) over it, or onto it with
-    ``exact_landing``, stops at ``cap`` (``others: cap``; event ``finish.capped``, value: the
-    score) or scores nothing (event ``finish.no_score``, value: the gain lost).  ``scores``:
-    before the deal; ``deal``: the deal's number.  Returns the events ([] for ``who: anyone``)."""
+    the declarer of a made contract whose gain in ``delta`` would take his score from below
+    the target (plus ``raised``) over it, or onto it with ``exact_landing``, stops at ``cap``
+    (``others: cap``; event ``finish.capped``, value: the score) or scores nothing (event
+    ``finish.no_score``, value: the gain lost)."""
+    form, raised = w.form, w.raised
     f = form.match.finishing
-    events: list[MatchEvent] = []
     if f.who == "anyone":
-        return events
-    target, cap = form.match.target + raised, f.cap + raised
+        return
+    target, exact = form.match.target + raised, f.exact_landing
+    scores, delta, declarer, made = w.scores, w.delta, w.declarer, w.made
     for p, d in delta.items():
-        if p == declarer and made:
+        if d <= 0 or (p == declarer and made):
             continue
         before = scores[p]
         after = before + d
-        crosses = after > target or (after == target and f.exact_landing)
-        if d <= 0 or not crosses or before >= target:
-            continue
+        if after < target or before >= target or (after == target and not exact):
+            continue  # (not from below the target over it, nor onto it with exact_landing)
+        deal = w.deals
         if f.others == "cap":
-            capped = max(min(after, cap), before)
+            capped = max(min(after, f.cap + raised), before)
             delta[p] = capped - before
-            events.append(MatchEvent(deal, "finish.capped", p, capped,
-                                     f"only the declarer may finish: {after} → {capped}"))
+            w.events.append(MatchEvent(deal, "finish.capped", p, capped,
+                                       f"only the declarer may finish: {after} → {capped}"))
         else:
             delta[p] = 0
-            events.append(MatchEvent(deal, "finish.no_score", p, d,
-                                     f"only the declarer may finish: {_signed(d)} not scored"))
-    return events
+            w.events.append(MatchEvent(deal, "finish.no_score", p, d,
+                                       f"only the declarer may finish: {_signed(d)} not scored"))
 
 
-def _step_bolts(
-    w: _Work,
-    scores: list[int],
-    bolts: list[int],
-    on_barrel: Sequence[bool],
-    base: Mapping[int, int],
-    mult: int,
-) -> None:
-    """Bolts on the deal's own scores ``base`` times the multiplier ``mult``."""
+def _step_add(w: Deal) -> None:
+    """The deal's scores added to the match scores."""
+    scores = w.scores
+    for p, d in w.delta.items():
+        scores[p] += d
+
+
+def _step_bolts(w: _Work) -> None:
+    """Bolts on the deal's own scores times the multiplier (``special.bolts``); none in a
+    deal forfeited or without a declarer."""
     bl, o = w.form.special.bolts, w.outcome
-    if not bl.enabled or o.forfeited:
+    if not bl.enabled or o.forfeited or w.declarer < 0:
         return
+    scores, bolts, base, mult = w.scores, w.bolts, w.base, w.mult
+    on_barrel = [s.on for s in w.state.barrel] or [False] * w.state.players  # before this deal
     if o.kind is not None and not kind_of(w.form, o.kind).gives_bolts:
         return  # (contract.kinds: a deal of a kind that counts no bolts)
     sp = w.form.special
@@ -394,23 +515,15 @@ def _step_bolts(
             w.event("bolt.penalty", p, -bl.penalty, f"{ordinal(k * bl.every)} bolt −{bl.penalty}")
 
 
-def _step_rules(
-    w: _Work,
-    scores: list[int],
-    counters: dict[str, list[int]],
-    bolts: list[int],
-    forfeits: list[int],
-    seats: list[BarrelSeat],
-    rules: Sequence[CompiledRule] = (),
-) -> None:
-    """The match rules (``match.rules``), in order, for each player: ``rules`` their
-    formulas fetched once (:class:`Settlement`; by default from the form).  The rule's
-    environment is built once per deal; each player's own names (record, ``delta``,
-    ``declarer``, ``tricks``) are set in it in turn; a ``when`` that reads only the record
-    answers from the answers kept by the record's values, when it has given one for them."""
+def _step_rules(w: _Work) -> None:
+    """The match rules (``match.rules``), in order, for each player, their formulas fetched
+    once (:attr:`Settlement.rules`).  The rule's environment is built once per deal; each
+    player's own names (record, ``delta``, ``declarer``, ``tricks``) are set in it in turn; a
+    ``when`` that reads only the record answers from the answers kept by the record's values,
+    when it has given one for them."""
     form, o = w.form, w.outcome
-    if not rules:
-        rules = _settlement(form).rules
+    rules = w.settlement.rules
+    scores, counters, bolts, forfeits, seats = w.scores, w.counters, w.bolts, w.forfeits, w.seats
     start = w.state.scores
     tricks = o.tricks or {}
     declarer = o.declarer
@@ -438,7 +551,7 @@ def _step_rules(
                     contract=o.contract,
                     tricks=tricks.get(p, 0),
                     forfeited=o.forfeited,
-                    target=form.match.target + w.state.raised,
+                    target=form.match.target + w.raised,
                 )
             else:  # (the names of this player; the others are the deal's)
                 env["player"], env["delta"] = record, scores[p] - start[p]
@@ -468,10 +581,12 @@ def _step_rules(
             w.event(f"rule.{rule.id}", p, scores[p], f"{'; '.join(changes) or 'no change'} ({rule.id})")
 
 
-def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fell: set[int]) -> None:
-    b, raised = w.form.special.barrel, w.state.raised
+def _step_barrel_seats(w: _Work) -> None:
+    """Barrel entries, exits and collisions (``special.barrel``) on the scores after the deal."""
+    b, raised = w.form.special.barrel, w.raised
     if not b.enabled:
         return
+    scores, seats, fell = w.scores, w.seats, w.fell
     target, threshold = w.form.match.target + raised, b.threshold + raised
     newcomers = []
     staying = []  # (in seat order) on the barrel before and still on it
@@ -501,7 +616,7 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
     if (b.collision_tie != "all_stay" and b.collision in ("last_stays", "first_stays")
             and len(newcomers) >= 2 and (b.collision == "last_stays" or not staying)):
         # a same-deal tie: one newcomer stays, the declarer's seat, else the lowest
-        d = w.outcome.declarer
+        d = w.declarer
         if w.stand is not None and d >= 0:
             d = w.stand[d]
         keep = d if d in newcomers else min(newcomers)
@@ -526,18 +641,14 @@ def _step_barrel_seats(w: _Work, scores: list[int], seats: list[BarrelSeat], fel
         )
 
 
-def _share_sides(
-    w: _Work,
-    stand: Sequence[int],
-    scores: list[int],
-    seats: list[BarrelSeat],
-    bolts: list[int],
-    forfeits: list[int],
-    counters: dict[str, list[int]],
-) -> None:
+def _step_sides(w: _Work) -> None:
     """Fixed partnerships: each seat takes the match values of the seat standing for its
     side (score, barrel, bolts, forfeits, counters, falls), and only that seat's events are
     kept, so a side has one score, one barrel and one count of each."""
+    stand = w.stand
+    if stand is None:  # (settle_valid_deal(team=None): the outcome not pooled)
+        return
+    scores, seats, bolts, forfeits, counters = w.scores, w.seats, w.bolts, w.forfeits, w.counters
     for p, q in enumerate(stand):
         if p == q:
             continue
@@ -554,8 +665,39 @@ def _standing(seats: Sequence[int], stand: Sequence[int]) -> list[int]:
     return [p for p in seats if stand[p] == p]
 
 
-def _winner(w: _Work, scores: Sequence[int]) -> int | None:
-    return winner_of(w.form, scores, w.state.raised, w.outcome.declarer, w.stand)
+def _step_winner(w: Deal) -> None:
+    """The winner (:func:`winner_of`; event ``match.won``)."""
+    winner = winner_of(w.form, w.scores, w.raised, w.declarer, w.stand)
+    if winner is not None:
+        w.winner = winner
+        w.events.append(won_event(w.form, w.deals, winner, w.scores[winner]))
+
+
+def _step_loss(w: _Work) -> None:
+    """With no winner, a player at or below ``finishing.loss`` loses the match
+    (:func:`_winner_by_loss`; events ``match.lost``, then ``match.won``)."""
+    loss = w.settlement.loss
+    if w.winner is not None or loss is None:
+        return
+    winner = _winner_by_loss(w, w.scores, loss)
+    if winner is not None:
+        w.winner = winner
+        w.events.append(won_event(w.form, w.deals, winner, w.scores[winner]))
+
+
+def _step_tie_raise(w: _Work) -> None:
+    """With no winner and a score at the target, a tie no rule broke: the target raised by
+    ``finishing.tie_raise`` (with ``tie_score: below_target`` the tied scores to the target
+    minus 1 first; event ``match.target``)."""
+    f, target = w.form.match.finishing, w.form.match.target
+    if w.winner is not None or max(w.scores) < target + w.raised:
+        return
+    if f.tie_score == "below_target":  # the tied scores to target - 1
+        top = target + w.raised - 1
+        w.scores = [min(s, top) for s in w.scores]
+    w.raised += f.tie_raise
+    to = target + w.raised
+    w.event("match.target", None, to, f"a tie at the target: play goes on to {to}")
 
 
 def winner_of(
@@ -601,12 +743,6 @@ def won_event(form: Form, deal: int, winner: int, score: int) -> MatchEvent:
     return MatchEvent(deal, "match.won", winner, score, f"{who} with {score}")
 
 
-def contract_event(deal: int, declarer: int, contract: int, made: bool) -> MatchEvent:
-    """The event ``contract.made`` or ``contract.failed`` of a played deal (value: the contract)."""
-    kind = "contract.made" if made else "contract.failed"
-    return MatchEvent(deal, kind, declarer, contract, f"contract {contract} {'made' if made else 'failed'}")
-
-
 def _winner_by_loss(w: _Work, scores: Sequence[int], loss: int) -> int | None:
     """The winner when a player's score is at or below ``finishing.loss`` (he loses the match
     outright; ``match.lost`` events): the highest score, of several the declarer if he is
@@ -618,7 +754,7 @@ def _winner_by_loss(w: _Work, scores: Sequence[int], loss: int) -> int | None:
         w.event("match.lost", p, scores[p], f"player {p} loses the match at {scores[p]}")
     top = max(scores)
     best = [p for p, s in enumerate(scores) if s == top]
-    return w.outcome.declarer if w.outcome.declarer in best else best[0]
+    return w.declarer if w.declarer in best else best[0]
 
 
 def settle_deal(form: Form, state: MatchState, outcome: DealOutcome) -> tuple[MatchState, list[MatchEvent]]:
@@ -678,9 +814,9 @@ def settle_valid_deal(
     ``team``: the form's sides (:func:`.seating.sides`, ``None`` without partnerships), which
     a game finds once; by default found here.
 
-    The declarer's steps (his contract or forfeit, the multiplier, contra) run here; every
-    step after them is the one pipeline of every deal (:func:`_settle`)."""
-    settlement = _settlement(form)
+    The deal's own scores (his contract's, or his forfeit's with its event) are found here;
+    then the one pipeline of every deal (:func:`_settle`, the steps of :data:`STEPS`)."""
+    settlement = settlement_of(form)
     o = outcome
     if team is _FIND:
         team = settlement.team
@@ -694,26 +830,21 @@ def settle_valid_deal(
     base, made = scores_and_made(
         form, o, state.player_record, state.options, forfeit_count=forfeits[o.declarer], played=played
     )
-    w = _Work(form, state, o, [], {}, made, None, stand)
     mult = _multiplier(form, o)
-    w.delta = dict(base) if mult == 1 else {p: d * mult for p, d in base.items()}
+    w = _work(form, state, o, settlement, base, made, mult, forfeits, stand)
     if o.forfeited:
+        charge = base[o.declarer] * mult
         w.event(
             "forfeit",
             o.declarer,
-            w.delta[o.declarer],
-            f"{ordinal(forfeits[o.declarer])} forfeit {_signed(w.delta[o.declarer])}"
+            charge,
+            f"{ordinal(forfeits[o.declarer])} forfeit {_signed(charge)}"
             + {"free": " (free)", "penalty": " (penalised)", "formula": ""}[
                 forfeit_cost(form, forfeits[o.declarer]).kind
             ],
         )
-    else:
-        w.events.append(contract_event(state.deals, o.declarer, o.contract, made))
-    if mult != 1:
-        w.event("multiplier", None, mult, f"{o.mode} deal: points ×{mult}")
-    if o.contra != 1:
-        _step_contra(w, o.contra)
-    return _settle(w, settlement, forfeits, base, mult), w.events, made
+    steps = settlement.steps_any if mult != 1 or o.contra != 1 or state.golden_left else settlement.steps
+    return _settle(w, steps), w.events, made
 
 
 def settle_all_pass(
@@ -743,103 +874,74 @@ def settle_all_pass(
     base = all_pass_scores(form, outcome, state.player_record, state.options)
     plain = DealOutcome(declarer=-1, bid=0, contract=0, tricks=outcome.tricks, sitter=outcome.sitter,
                         players=outcome.players)
-    w = _Work(form, state, plain, [], dict(base), False)
+    settlement = settlement_of(form)
+    w = _work(form, state, plain, settlement, base, False, 1, list(state.forfeits), None)
     w.event("all_pass", None, None, "everyone passed: the deal played out, each scored for what he took")
-    return _settle(w, _settlement(form), list(state.forfeits), base, 1), w.events
+    return _settle(w, settlement.steps_any if state.golden_left else settlement.steps), w.events
 
 
-def _settle(
-    w: _Work, settlement: Settlement, forfeits: list[int], base: Mapping[int, int], mult: int
-) -> MatchState:
-    """The one settlement pipeline of every deal, after its own scores (``w.delta``, the
-    deal's scores ``base`` times the multiplier ``mult``, with their events): the steps 4-11
-    of the module's docstring, each called only when ``settlement`` says the form has its
-    mechanism; a deal without a declarer (``w.outcome.declarer`` -1: all-pass play) switches
-    off the bolts, the only step after the declarer's own that needs one.  Returns the new
-    state; the events are added to ``w.events``."""
-    form, state, o = w.form, w.state, w.outcome
+def _work(
+    form: Form, state: MatchState, o: DealOutcome, settlement: Settlement, base: Mapping[int, int],
+    made: bool, mult: int, forfeits: list[int], stand: tuple[int, ...] | None,
+) -> _Work:
+    """The scratch of the settlement of a deal of ``state``'s match whose outcome is ``o``
+    (pooled with partnerships), its own scores ``base`` (before the multiplier ``mult``)."""
     n = state.players
-    declared = o.declarer >= 0
-    if settlement.falls_reset:
-        w.falls = list(state.falls) or [0] * n
-    # (each step also checks that its mechanism is on; the settlement's switches, decided once
-    # per form, save the calls)
-    if settlement.threshold:
-        _step_threshold(w)
-    seats = list(state.barrel) or [BarrelSeat()] * n
-    fell: set[int] = set()
-    if settlement.barrel:
-        _step_barrel(w, seats, fell)
-    if settlement.finishing:
-        _step_finishing(w)
-    delta = w.delta
-    scores = [s + delta.get(p, 0) for p, s in enumerate(state.scores)]
-    bolts = list(state.bolts) or [0] * n
-    if settlement.bolts and declared:
-        on_barrel = [s.on for s in state.barrel] or [False] * n  # before this deal
-        _step_bolts(w, scores, bolts, on_barrel, base, mult)
-    counters = {k: list(v) for k, v in state.counters.items()} if state.counters else {}
-    if settlement.rules:
-        _step_rules(w, scores, counters, bolts, forfeits, seats, settlement.rules)
-    if settlement.barrel:
-        _step_barrel_seats(w, scores, seats, fell)
-    golden_left, golden_made = state.golden_left, state.golden_made
-    if golden_left > 0:
-        golden_left, golden_made, scores = _step_golden(w, golden_left, golden_made, scores)
-    stand = w.stand
-    if stand is not None:
-        _share_sides(w, stand, scores, seats, bolts, forfeits, counters)
-    winner = _winner(w, scores)
-    if winner is None and settlement.loss is not None:
-        winner = _winner_by_loss(w, scores, settlement.loss)
-    raised = state.raised
-    if winner is not None:
-        w.events.append(won_event(form, state.deals, winner, scores[winner]))
-    elif settlement.tie_raise and max(scores) >= form.match.target + raised:
-        if form.match.finishing.tie_score == "below_target":  # the tied scores to target - 1
-            top = form.match.target + raised - 1
-            scores = [min(s, top) for s in scores]
-        raised += form.match.finishing.tie_raise
-        w.event(
-            "match.target",
-            None,
-            form.match.target + raised,
-            f"a tie at the target: play goes on to {form.match.target + raised}",
-        )
+    return _Work(
+        form, state.deals, o.declarer, o.contract, made, o.forfeited, list(state.scores), dict(base), [],
+        state.raised, stand, None,
+        state, o, settlement, base, mult, forfeits,
+        list(state.barrel) or [BarrelSeat()] * n, set(),
+        list(state.bolts) or [0] * n,
+        {k: list(v) for k, v in state.counters.items()} if state.counters else {},
+        state.golden_left, state.golden_made,
+        (list(state.falls) or [0] * n) if settlement.falls_reset else None,
+    )
+
+
+def _settle(w: _Work, steps: Sequence[Callable[[_Work], None]]) -> MatchState:
+    """The one settlement pipeline of every deal, after its own scores (``w.delta``, with
+    their events): ``steps``, the steps of :data:`STEPS` the form (and the deal: a
+    multiplier, contra, golden deals left) selects, in order.  Returns the new state; the
+    events are added to ``w.events``."""
+    for step in steps:
+        step(w)
+    state = w.state
     # every field of MatchState (as dataclasses.replace would, without its cost), in the
     # order of its fields (given by position: cheaper than by name)
     return MatchState(
-        tuple(scores),
-        {k: tuple(v) for k, v in counters.items()} if counters else {},
-        tuple(seats),
-        tuple(forfeits),
-        tuple(bolts),
-        settlement.next_dealer[state.dealer],
+        tuple(w.scores),
+        {k: tuple(v) for k, v in w.counters.items()} if w.counters else {},
+        tuple(w.seats),
+        tuple(w.forfeits),
+        tuple(w.bolts),
+        w.settlement.next_dealer[state.dealer],
         state.deals + 1,
-        winner,
-        golden_left,
-        golden_made,
-        raised,
+        w.winner,
+        w.golden_left,
+        w.golden_made,
+        w.raised,
         state.falls if w.falls is None else tuple(w.falls),
         state.options,
         state.deck_points,
     )
 
 
-def _step_golden(
-    w: _Work, golden_left: int, golden_made: bool, scores: list[int]
-) -> tuple[int, bool, list[int]]:
+def _step_golden(w: _Work) -> None:
     """The golden-round bookkeeping of a deal settled while the golden round is on
-    (``special.golden_round``): a golden deal counts one of its deals (and whether its
-    declarer made the contract); any other deal ends the round.  The last golden deal ends it,
-    or, when nobody made the contract, starts it again and/or resets the scores
-    (``if_nobody_makes_it``).  Returns the deals left, whether one was made and the scores."""
+    (``special.golden_round``, golden deals left): a golden deal counts one of its deals (and
+    whether its declarer made the contract); any other deal ends the round.  The last golden
+    deal ends it, or, when nobody made the contract, starts it again and/or resets the scores
+    (``if_nobody_makes_it``)."""
+    if w.golden_left <= 0:
+        return
     form, o = w.form, w.outcome
     if o.mode != "golden":
         w.event("golden.end", None, None, "golden round abandoned: a normal deal was played")
-        return 0, False, scores
-    golden_left -= 1
-    golden_made = golden_made or w.made
+        w.golden_left, w.golden_made = 0, False
+        return
+    golden_left = w.golden_left - 1
+    golden_made = w.golden_made or w.made
     if golden_left == 0:
         g = form.special.golden_round
         if golden_made:
@@ -849,7 +951,7 @@ def _step_golden(
             golden_left = golden_deals(form) if again else 0
             after = "; the golden round starts again" if again else ""
             if g.if_nobody_makes_it in ("repeat", "normal_game"):
-                scores = [0] * len(scores)
+                w.scores = [0] * len(w.scores)
                 w.event(
                     "golden.reset",
                     None,
@@ -860,4 +962,40 @@ def _step_golden(
                 w.event("golden.end", None, None,
                         f"nobody made {g.contract} in the golden round: scores kept{after}")
         golden_made = False
-    return golden_left, golden_made, scores
+    w.golden_left, w.golden_made = golden_left, golden_made
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of the settlement pipeline (:data:`STEPS`): its name, the field of
+    :class:`Settlement` that switches it on for a form (``None``: every form), and its
+    function, either ``deal`` (it reads and changes only a :class:`Deal`: the deal's scores,
+    events and winner) or ``work`` (the whole match state, a ``_Work``)."""
+
+    name: str
+    switch: str | None
+    deal: Callable[[Deal], None] | None = None
+    work: Callable[[_Work], None] | None = None
+
+
+STEPS: tuple[Step, ...] = (
+    Step("contract", None, deal=_step_contract),
+    Step("multiplier", "multiplier", work=_step_multiplier),
+    Step("contra", "contra", work=_step_contra),
+    Step("threshold", "threshold", work=_step_threshold),
+    Step("barrel", "barrel", work=_step_barrel),
+    Step("finishing", "finishing", deal=_step_finishing),
+    Step("add", None, deal=_step_add),
+    Step("bolts", "bolts", work=_step_bolts),
+    Step("rules", "rules", work=_step_rules),
+    Step("barrel seats", "barrel", work=_step_barrel_seats),
+    Step("golden", "golden", work=_step_golden),
+    Step("sides", "sides", work=_step_sides),
+    Step("winner", None, deal=_step_winner),
+    Step("loss", "loss", work=_step_loss),
+    Step("tie raise", "tie_raise", work=_step_tie_raise),
+)
+"""The settlement pipeline of every deal after its own scores, in order: the one statement
+of the order (the module's docstring, steps 3-11).  A form runs the steps whose switch it has
+(:attr:`Settlement.steps`); :mod:`.simple_settle` runs a form's steps when they are all
+:class:`Deal` steps (:attr:`Settlement.deal_steps`)."""

@@ -7,13 +7,13 @@ redeals, cut, named contracts, contra, selling the contract or all-pass play; sc
 formulas that read neither the ``player`` record nor a deal fact).  Its deals change the
 match state's scores, dealer, deal count and winner only, so they are settled in a list of
 scores: :func:`compile_simple_settle` returns ``settle(scores, deals, declarer, contract,
-order, sitter, points, married, tricks, talon, events)``, which runs the steps of
-:func:`~tysiac_spec.engine.match.settle_valid_deal` such a form has, in its order: the
-deal's scores by the ruleset's formulas (:func:`.scoring.compile_formula_scores`, each result
-kept by its inputs; the sitter's :func:`.scoring.sitter_talon_score`), the contract's event
-(:func:`.match.contract_event`), ``match.finishing``
-(:func:`.match.declarer_finishes`), the scores added, the winner
-(:func:`.match.winner_of`, :func:`.match.won_event`).  ``Game`` settles such a form's deals
+order, sitter, points, married, tricks, talon, events)``: the deal's scores by the ruleset's
+formulas (:func:`.scoring.compile_formula_scores`, each result kept by its inputs; the sitter's
+:func:`.scoring.sitter_talon_score`), then the steps of the one pipeline
+(:data:`.match.STEPS`) the form selects, all :class:`.match.Deal` steps
+(:attr:`.match.Settlement.deal_steps`: the contract's event, ``match.finishing``, the scores
+added, the winner), in the table's order, on a :class:`.match.Deal` of the deal: no order of
+its own.  ``Game`` settles such a form's deals
 with it (:attr:`.compiled.Switches.simple_settle`), and so does the generated code of the fast
 path (``tysiac_spec.fast``); every other deal goes through ``settle_valid_deal``.
 ``tests/test_simple_settle.py`` holds it to ``settle_valid_deal`` on every shipped simple form.
@@ -29,7 +29,7 @@ from ..cards import Card
 from ..ruleset.model import Form, Formula
 from . import env as envs
 from .events import MatchEvent
-from .match import MatchState, contract_event, declarer_finishes, winner_of, won_event
+from .match import Deal, MatchState, settlement_of
 from .scoring import compile_formula_scores, facts_read, sitter_talon_score
 from .state import DealState
 
@@ -110,7 +110,10 @@ def compile_simple_settle(form: Form, options: Mapping[str, Any], pack: Sequence
     record = envs.UNREAD_BASE["player"]  # (no formula here reads it: simple_settlement)
     no_facts = envs.NO_FACTS  # (nor a deal fact)
     sitter_cache: dict[tuple[int, ...], int] = {}
-    only_declarer = form.match.finishing.who != "anyone"
+    steps = settlement_of(form).deal_steps
+    spare: list[Deal] = []
+    if steps is None:
+        raise ValueError(f"not a simple form: {simple_settlement(form)}")
 
     def settle(scores: list[int], deals: int, declarer: int, contract: int, order: Sequence[int],
                sitter: int | None, points: Sequence[int], married: Sequence[int], tricks: Sequence[int],
@@ -128,16 +131,25 @@ def compile_simple_settle(form: Form, options: Mapping[str, Any], pack: Sequence
                 got = sitter_cache[tkey] = sitter_talon_score(form, tuple([pack[c] for c in talon]), record,
                                                               options)
             delta[sitter] = got
-        events.append(contract_event(deals, declarer, contract, made))
-        if only_declarer:
-            events += declarer_finishes(form, scores, 0, delta, declarer, made, deals)
-        for p, d in delta.items():
-            scores[p] += d
-        winner = winner_of(form, scores, 0, declarer)
-        if winner is None:
-            return -1, made
-        events.append(won_event(form, deals, winner, scores[winner]))
-        return winner, made
+        # the deal's scratch: one kept from an earlier deal (a class call costs more than the
+        # fields set again), or a new one when every kept one is in use (settlements at once)
+        if spare:
+            w = spare.pop()
+            w.deals = deals
+            w.declarer = declarer
+            w.contract = contract
+            w.made = made
+            w.scores = scores
+            w.delta = delta
+            w.events = events
+            w.winner = None
+        else:
+            w = Deal(form, deals, declarer, contract, made, False, scores, delta, events, 0, None, None)
+        for step in steps:  # (the pipeline's own steps, in its order: match.STEPS)
+            step(w)
+        winner = w.winner
+        spare.append(w)
+        return (-1 if winner is None else winner), made
 
     return settle
 
